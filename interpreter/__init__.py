@@ -1,0 +1,37 @@
+"""cardrules: card games as data.
+
+The front door chains the stages, each usable alone: `parse` (text -> tree), `build`
+(tree -> rule graph), `compile` (graph -> checked Program), `engine` (play), `render`
+(rulebooks), `cli`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .build import build_file, build_text
+from .engine import (Move, Outcome, State, apply, is_terminal, legal_moves, new_game, observe,
+                     outcome, replay)
+from .errors import (CardRulesError, IllegalMoveError, InvalidMoveError, OptionError, RecordError,
+                     RulesetError, RulesetSyntaxError)
+from .graph import Ruleset
+
+__all__ = ["load_ruleset", "loads_ruleset", "new_game", "legal_moves", "apply", "outcome", "observe",
+           "is_terminal", "replay", "Move", "Outcome", "State", "Ruleset", "CardRulesError",
+           "RulesetSyntaxError", "RulesetError", "OptionError", "IllegalMoveError",
+           "InvalidMoveError", "RecordError"]
+
+
+def load_ruleset(path: str | Path) -> Ruleset:
+    """Read a `.cards` file (a game, or a variant with its base) and check it fully."""
+    from .engine import program_of
+    rs = build_file(path)
+    program_of(rs)  # compiling is the validator: unknown names, types, unreachable phases
+    return rs
+
+
+def loads_ruleset(text: str, filename: str = "<text>") -> Ruleset:
+    """Like load_ruleset, from text (a variant's base is looked up relative to filename)."""
+    from .engine import program_of
+    rs = build_text(text, filename)
+    program_of(rs)
+    return rs

@@ -1,0 +1,665 @@
+"""Stage 2: parse tree -> rule graph. One Transformer, then assembly of a game, or of a
+variant merged onto its base by name (a variant states only what changes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lark import Token, Transformer, v_args
+
+from . import graph as g
+from .errors import RulesetError
+from .parse import parse_text
+
+
+@dataclass
+class _Text:
+    text: str
+    note: bool
+    loc: g.Loc
+
+
+@dataclass
+class _Item:
+    kind: str
+    value: object
+    loc: g.Loc
+
+
+def _s(tok: Token) -> str:
+    return str(tok)[1:-1]
+
+
+def _strings(toks) -> str:
+    return " ".join(_s(t) for t in toks)
+
+
+@v_args(meta=True)
+class ToGraph(Transformer):
+    """Turns the parse tree into graph nodes; method names are the grammar's rule names."""
+
+    def __init__(self, filename: str):
+        super().__init__()
+        self.file = filename
+
+    def _loc(self, meta) -> g.Loc | None:
+        if getattr(meta, "empty", True):
+            return None
+        return g.Loc(file=self.file, line=meta.line, column=meta.column)
+
+    # ---- header and small items
+    def start(self, meta, ch):
+        return [c for c in ch if c is not None]
+
+    def game_header(self, meta, ch):
+        return _Item("game", (str(ch[0]), _s(ch[1]) if ch[1] else None, None), self._loc(meta))
+
+    def variant_header(self, meta, ch):
+        return _Item("variant", (str(ch[0]), _s(ch[1]) if ch[1] else None, _s(ch[2])), self._loc(meta))
+
+    def players(self, meta, ch):
+        lo = int(ch[0])
+        hi = int(ch[1]) if len(ch) > 1 else lo
+        return _Item("players", (lo, hi), self._loc(meta))
+
+    def turn_order(self, meta, ch):
+        word = str(ch[0])
+        if word not in ("clockwise", "anticlockwise", "counterclockwise"):
+            raise RulesetError(f"unknown turn order {word!r}; expected clockwise or anticlockwise",
+                               self.file, meta.line, meta.column)
+        return _Item("direction", "clockwise" if word == "clockwise" else "anticlockwise", self._loc(meta))
+
+    def text_item(self, meta, ch):
+        return _Text(_strings(ch), False, self._loc(meta))
+
+    def note_item(self, meta, ch):
+        return _Text(_strings(ch), True, self._loc(meta))
+
+    stmt_text = text_item
+    stmt_note = note_item
+
+    def doc_block(self, meta, ch):
+        return list(ch)
+
+    # ---- deck
+    def name_list(self, meta, ch):
+        return [str(c) for c in ch]
+
+    def rank_ref(self, meta, ch):
+        return str(ch[0])
+
+    def rank_range(self, meta, ch):
+        a, b = int(ch[0]), int(ch[1])
+        step = 1 if b >= a else -1
+        return [str(i) for i in range(a, b + step, step)]
+
+    def rank_list(self, meta, ch):
+        out = []
+        for c in ch:
+            out.extend(c if isinstance(c, list) else [c])
+        return out
+
+    def signed_int(self, meta, ch):
+        return int(ch[0])
+
+    def neg_int(self, meta, ch):
+        return -int(ch[0])
+
+    def value_pair(self, meta, ch):
+        return (ch[0], ch[1])
+
+    def suits(self, meta, ch):
+        return _Item("suits", ch[0], self._loc(meta))
+
+    def ranks(self, meta, ch):
+        return _Item("ranks", ch[0], self._loc(meta))
+
+    def copies(self, meta, ch):
+        return _Item("copies", int(ch[0]), self._loc(meta))
+
+    def group(self, meta, ch):
+        return _Item("group", (str(ch[0]), tuple(ch[1])), self._loc(meta))
+
+    def order_item(self, meta, ch):
+        return _Item("order", (tuple(ch[0]), tuple(ch[1])), self._loc(meta))
+
+    def value(self, meta, ch):
+        return _Item("value", (str(ch[0]), dict(ch[1:])), self._loc(meta))
+
+    def deck(self, meta, ch):
+        name, title, items = str(ch[0]), (_s(ch[1]) if ch[1] else None), ch[2:]
+        loc = self._loc(meta)
+        kw: dict = {"groups": {}, "orders": {}, "values": {}, "texts": [], "notes": []}
+        for it in items:
+            if isinstance(it, _Text):
+                kw["notes" if it.note else "texts"].append(it.text)
+            elif it.kind == "group":
+                kw["groups"][it.value[0]] = it.value[1]
+            elif it.kind == "order":
+                for suit in it.value[0]:
+                    kw["orders"][suit] = it.value[1]
+            elif it.kind == "value":
+                kw["values"][it.value[0]] = it.value[1]
+            else:
+                kw[it.kind] = it.value
+        for need in ("suits", "ranks"):
+            if need not in kw:
+                raise RulesetError(f"deck {name!r} needs a '{need}' line", self.file, meta.line, meta.column)
+        return g.Deck(name=name, title=title, loc=loc, suits=tuple(kw.pop("suits")),
+                      ranks=tuple(kw.pop("ranks")), copies=kw.pop("copies", 1),
+                      texts=tuple(kw.pop("texts")), notes=tuple(kw.pop("notes")), **kw)
+
+    # ---- zones, options, vars, defines
+    def shared(self, meta, ch):
+        return False
+
+    def per_player(self, meta, ch):
+        return True
+
+    def zone(self, meta, ch):
+        vis = str(ch[2])
+        if vis not in ("hidden", "owner", "public"):
+            raise RulesetError(f"unknown visibility {vis!r}; expected hidden, owner or public",
+                               self.file, ch[2].line, ch[2].column)
+        return g.Zone(name=str(ch[0]), per_player=ch[1], visibility=vis,
+                      title=_s(ch[3]) if ch[3] else None, loc=self._loc(meta))
+
+    def plain_type(self, meta, ch):
+        t = str(ch[0])
+        if t not in ("bool", "int"):
+            raise RulesetError(f"unknown option type {t!r}; expected bool, int, a range like 1..5, or 'one of a, b'",
+                               self.file, ch[0].line, ch[0].column)
+        return {"type": t}
+
+    def enum_type(self, meta, ch):
+        return {"type": "enum", "choices": tuple(ch[0])}
+
+    def range_type(self, meta, ch):
+        return {"type": "int", "low": int(ch[0]), "high": int(ch[1])}
+
+    def lit_int(self, meta, ch):
+        return int(ch[0])
+
+    def lit_name(self, meta, ch):
+        return str(ch[0])
+
+    def lit_true(self, meta, ch):
+        return True
+
+    def lit_false(self, meta, ch):
+        return False
+
+    def option(self, meta, ch):
+        name, typ, default, desc, docs = ch[0], ch[1], ch[2], ch[3], ch[4] or []
+        return g.Option(name=str(name), default=default, description=_s(desc) if desc else None,
+                        texts=tuple(t.text for t in docs if not t.note),
+                        notes=tuple(t.text for t in docs if t.note), loc=self._loc(meta), **typ)
+
+    def option_default(self, meta, ch):
+        return _Item("option_default", (str(ch[0]), ch[1]), self._loc(meta))
+
+    def var(self, meta, ch):
+        return g.Var(name=str(ch[0]), type=str(ch[1]), init=ch[2], loc=self._loc(meta))
+
+    def param(self, meta, ch):
+        return g.Param(name=str(ch[0]), type=str(ch[1]))
+
+    def params(self, meta, ch):
+        return tuple(c for c in ch if c is not None)
+
+    def define(self, meta, ch):
+        name, params, body, docs = ch[0], ch[1] or (), ch[2], ch[3] or []
+        return g.Define(name=str(name), params=params, body=body, loc=self._loc(meta),
+                        texts=tuple(t.text for t in docs if not t.note),
+                        notes=tuple(t.text for t in docs if t.note))
+
+    def procedure(self, meta, ch):
+        body, texts, notes = self._split(ch[2])
+        return g.Procedure(name=str(ch[0]), params=ch[1] or (), body=body, texts=texts,
+                           notes=notes, loc=self._loc(meta))
+
+    def interpretation(self, meta, ch):
+        docs = ch[2:]
+        return g.Interpretation(name=str(ch[0]), question=_s(ch[1]), loc=self._loc(meta),
+                                texts=tuple(t.text for t in docs if not t.note),
+                                notes=tuple(t.text for t in docs if t.note))
+
+    def winner(self, meta, ch):
+        rule = str(ch[0])
+        if rule not in ("most", "fewest"):
+            raise RulesetError(f"expected 'winner most SCORE' or 'winner fewest SCORE', not {rule!r}",
+                               self.file, ch[0].line, ch[0].column)
+        return g.Winner(rule=rule, score=str(ch[1]), loc=self._loc(meta))
+
+    def phase(self, meta, ch):
+        body, texts, notes = self._split(ch[3])
+        return g.Phase(name=str(ch[0]), title=_s(ch[1]) if ch[1] else None,
+                       then=str(ch[2]) if ch[2] else None, body=body, texts=texts, notes=notes,
+                       loc=self._loc(meta))
+
+    # ---- statements
+    def _split(self, stmts):
+        body, texts, notes = [], [], []
+        for s in stmts:
+            if isinstance(s, _Text):
+                (notes if s.note else texts).append(s.text)
+            else:
+                body.append(s)
+        if not body:
+            raise RulesetError("this block has only text; add a statement (or 'pass')",
+                               self.file, *(self._first_line(stmts)))
+        return tuple(body), tuple(texts), tuple(notes)
+
+    def _first_line(self, stmts):
+        for s in stmts:
+            loc = getattr(s, "loc", None)
+            if loc:
+                return loc.line, loc.column
+        return None, None
+
+    def _plain(self, stmts):
+        for s in stmts:
+            if isinstance(s, _Text):
+                raise RulesetError("text and notes belong directly inside a rule, phase or procedure",
+                                   self.file, s.loc.line, s.loc.column)
+        return tuple(stmts)
+
+    def block(self, meta, ch):
+        return list(ch)
+
+    def shuffle(self, meta, ch):
+        return g.Shuffle(zone=ch[0], loc=self._loc(meta))
+
+    def face_up(self, meta, ch):
+        return ch[0] if ch[0] is not None else g.BoolLit(value=True, loc=self._loc(meta))
+
+    def deal(self, meta, ch):
+        return g.Deal(count=ch[0], source=ch[1], target=str(ch[2]), face_up=ch[3], loc=self._loc(meta))
+
+    def move(self, meta, ch):
+        return g.Move(what=ch[0], to=ch[1], face_up=ch[2], loc=self._loc(meta))
+
+    def reveal(self, meta, ch):
+        return g.Reveal(what=ch[0], loc=self._loc(meta))
+
+    def let(self, meta, ch):
+        return g.Let(name=str(ch[0]), value=ch[1], loc=self._loc(meta))
+
+    def set(self, meta, ch):
+        return g.Set(name=str(ch[0]), value=ch[1], loc=self._loc(meta))
+
+    def perform(self, meta, ch):
+        args = tuple(c for c in ch[1:] if c is not None)
+        return g.Perform(name=str(ch[0]), args=args, loc=self._loc(meta))
+
+    def break_(self, meta, ch):
+        return g.Break(loc=self._loc(meta))
+
+    def pass_(self, meta, ch):
+        return g.Pass(loc=self._loc(meta))
+
+    def end_game(self, meta, ch):
+        return g.EndGame(loc=self._loc(meta))
+
+    def if_stmt(self, meta, ch):
+        branches = [g.Branch(test=ch[0], body=self._plain(ch[1]))]
+        else_ = ()
+        for part in ch[2:]:
+            if part is None:
+                continue
+            if part[0] == "elif":
+                branches.append(g.Branch(test=part[1], body=self._plain(part[2])))
+            else:
+                else_ = self._plain(part[1])
+        return g.If(branches=tuple(branches), else_=else_, loc=self._loc(meta))
+
+    def elif_part(self, meta, ch):
+        return ("elif", ch[0], ch[1])
+
+    def else_part(self, meta, ch):
+        return ("else", ch[0])
+
+    def while_(self, meta, ch):
+        return g.While(test=ch[0], body=self._plain(ch[1]), loc=self._loc(meta))
+
+    def repeat(self, meta, ch):
+        return g.Repeat(body=self._plain(ch[0]), loc=self._loc(meta))
+
+    def start_from(self, meta, ch):
+        return ("from", ch[0])
+
+    def start_after(self, meta, ch):
+        return ("after", ch[0])
+
+    def for_players(self, meta, ch):
+        start, at = ("first", None) if ch[1] is None else ch[1]
+        return g.ForPlayers(var=str(ch[0]), start=start, at=at, body=self._plain(ch[2]), loc=self._loc(meta))
+
+    def for_each(self, meta, ch):
+        return g.ForEach(var=str(ch[0]), domain=ch[1], body=self._plain(ch[2]), loc=self._loc(meta))
+
+    def rule_stmt(self, meta, ch):
+        body, texts, notes = self._split(ch[3])
+        return g.Rule(name=str(ch[0]), title=_s(ch[1]) if ch[1] else None, when=ch[2],
+                      body=body, texts=texts, notes=notes, loc=self._loc(meta))
+
+    def action(self, meta, ch):
+        name, var, domain, where, when, label, body = ch
+        return g.Action(name=str(name), var=str(var) if var else None, domain=domain, where=where,
+                        when=when, label=_s(label) if label else None, body=self._plain(body),
+                        loc=self._loc(meta))
+
+    def choose(self, meta, ch):
+        return g.Choose(by=ch[0], actions=tuple(ch[1:]), loc=self._loc(meta))
+
+    # ---- expressions
+    def cond(self, meta, ch):
+        return g.Cond(test=ch[0], then=ch[1], else_=ch[2], loc=self._loc(meta))
+
+    def agg_all(self, meta, ch):
+        return g.Agg(op="all", var=str(ch[0]), domain=ch[1], where=ch[2], body=ch[3], loc=self._loc(meta))
+
+    def agg_sum(self, meta, ch):
+        return g.Agg(op="sum", var=str(ch[0]), domain=ch[1], where=ch[2], body=ch[3], loc=self._loc(meta))
+
+    def agg(self, meta, ch):
+        return g.Agg(op=str(ch[0]), var=str(ch[1]), domain=ch[2], where=ch[3], loc=self._loc(meta))
+
+    def agg_call(self, meta, ch):
+        return g.Call(func=str(ch[0]), args=(ch[1],), loc=self._loc(meta))
+
+    def _chain(self, op, meta, ch):
+        out = ch[0]
+        for c in ch[1:]:
+            out = g.BinOp(op=op, left=out, right=c, loc=self._loc(meta))
+        return out
+
+    def or_(self, meta, ch):
+        return self._chain("or", meta, ch)
+
+    def and_(self, meta, ch):
+        return self._chain("and", meta, ch)
+
+    def not_(self, meta, ch):
+        return g.UnOp(op="not", operand=ch[0], loc=self._loc(meta))
+
+    def neg(self, meta, ch):
+        return g.UnOp(op="-", operand=ch[0], loc=self._loc(meta))
+
+    def compare(self, meta, ch):
+        return g.BinOp(op=str(ch[1]), left=ch[0], right=ch[2], loc=self._loc(meta))
+
+    def _bin(op):
+        def method(self, meta, ch):
+            return g.BinOp(op=op, left=ch[0], right=ch[1], loc=self._loc(meta))
+        return method
+
+    member = _bin("in")
+    not_member = _bin("not in")
+    range_ = _bin("..")
+    add = _bin("+")
+    sub = _bin("-")
+    mul = _bin("*")
+    div = _bin("/")
+    mod = _bin("mod")
+
+    def attr(self, meta, ch):
+        return g.Attr(obj=ch[0], name=str(ch[1]), loc=self._loc(meta))
+
+    def call(self, meta, ch):
+        return g.Call(func=str(ch[0]), args=tuple(c for c in ch[1:] if c is not None), loc=self._loc(meta))
+
+    def int_(self, meta, ch):
+        return g.IntLit(value=int(ch[0]), loc=self._loc(meta))
+
+    def string(self, meta, ch):
+        return g.StrLit(value=_s(ch[0]), loc=self._loc(meta))
+
+    def name(self, meta, ch):
+        return g.Name(name=str(ch[0]), loc=self._loc(meta))
+
+    def true(self, meta, ch):
+        return g.BoolLit(value=True, loc=self._loc(meta))
+
+    def false(self, meta, ch):
+        return g.BoolLit(value=False, loc=self._loc(meta))
+
+    def none(self, meta, ch):
+        return g.NoneLit(loc=self._loc(meta))
+
+    def list_(self, meta, ch):
+        return g.ListExpr(items=tuple(c for c in ch if c is not None), loc=self._loc(meta))
+
+
+# ------------------------------------------------------------------ assembly
+
+_MERGEABLE = {"options": g.Option, "vars": g.Var, "defines": g.Define, "procedures": g.Procedure,
+              "phases": g.Phase, "interpretations": g.Interpretation, "zones": g.Zone}
+
+
+def _err(msg: str, loc: g.Loc | None) -> RulesetError:
+    return RulesetError(msg, loc.file if loc else None, loc.line if loc else None,
+                        loc.column if loc else None, _source_line(loc))
+
+
+def _source_line(loc: g.Loc | None) -> str | None:
+    if not loc:
+        return None
+    try:
+        return Path(loc.file).read_text(encoding="utf-8").splitlines()[loc.line - 1]
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
+
+
+def build_file(path: str | Path, _seen: tuple = ()) -> g.Ruleset:
+    """Read, parse and build one ruleset file; a variant pulls in its base first."""
+    path = Path(path)
+    display = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesetError(f"no such ruleset file: {display}", display) from None
+    except UnicodeDecodeError as e:
+        raise RulesetError(f"the file is not UTF-8 text ({e.reason})", display) from None
+    except OSError as e:
+        raise RulesetError(f"cannot read the file: {e.strerror}", display) from None
+    return build_text(text, display, _seen=_seen)
+
+
+def build_text(text: str, filename: str = "<text>", _seen: tuple = ()) -> g.Ruleset:
+    tree = parse_text(text, filename)
+    items = ToGraph(filename).transform(tree)
+    header, items = items[0], items[1:]
+    if header.kind == "game":
+        return _assemble_game(header, items, filename)
+    name, title, base_ref = header.value
+    base_path = (Path(filename).parent / base_ref)
+    if str(base_path.resolve()) in _seen or base_path.resolve() == Path(filename).resolve():
+        raise _err(f"variant {name!r} is its own base (a cycle through {base_ref!r})", header.loc)
+    if not base_path.exists():
+        raise _err(f"the base ruleset {base_ref!r} was not found (looked for {base_path})", header.loc)
+    base = build_file(base_path, _seen + (str(Path(filename).resolve()),))
+    return _merge_variant(base, name, title, items, filename, header.loc)
+
+
+def _collect(items, filename):
+    parts: dict = {k: [] for k in _MERGEABLE}
+    parts.update(texts=[], notes=[], rules=[], option_defaults=[], orders=[])
+    single: dict = {}
+    for it in items:
+        if isinstance(it, _Text):
+            parts["notes" if it.note else "texts"].append(it.text)
+        elif isinstance(it, g.Rule):
+            parts["rules"].append(it)
+        elif isinstance(it, g.Deck):
+            single["deck"] = it
+        elif isinstance(it, g.Winner):
+            single["winner"] = it
+        elif isinstance(it, _Item):
+            if it.kind == "option_default":
+                parts["option_defaults"].append(it)
+            elif it.kind == "order":
+                parts["orders"].append(it)
+            else:
+                single[it.kind] = it
+        else:
+            for key, cls in _MERGEABLE.items():
+                if isinstance(it, cls):
+                    parts[key].append(it)
+    for key in _MERGEABLE:
+        seen: dict[str, g.Node] = {}
+        for node in parts[key]:
+            if node.name in seen:
+                raise _err(f"{key[:-1]} {node.name!r} is defined twice (first at line {seen[node.name].loc.line})",
+                           node.loc)
+            seen[node.name] = node
+    return parts, single
+
+
+def _assemble_game(header: _Item, items, filename: str) -> g.Ruleset:
+    parts, single = _collect(items, filename)
+    name, title, _ = header.value
+    if "players" not in single:
+        raise _err("a game needs a 'players N' or 'players N..M' line", header.loc)
+    if "deck" not in single:
+        raise _err("a game needs a 'deck' block", header.loc)
+    if parts["rules"]:
+        r = parts["rules"][0]
+        raise _err("a rule at the top level only makes sense in a variant (to replace a rule by name); "
+                   "put it inside a phase", r.loc)
+    if parts["option_defaults"]:
+        it = parts["option_defaults"][0]
+        raise _err(f"'option {it.value[0]} = ...' changes a base game's default; in a game, declare the option "
+                   "with its type: option NAME: bool = true", it.loc)
+    deck = single["deck"]
+    for it in parts["orders"]:
+        deck = _apply_order(deck, it)
+    lo, hi = single["players"].value
+    if lo < 1 or hi < lo:
+        raise _err(f"player counts {lo}..{hi} make no sense", single["players"].loc)
+    return g.Ruleset(
+        name=name, title=title, source=filename, loc=header.loc, players_min=lo, players_max=hi,
+        direction=single["direction"].value if "direction" in single else "clockwise",
+        deck=deck, winner=single.get("winner"),
+        texts=tuple(parts["texts"]), notes=tuple(parts["notes"]),
+        **{k: tuple(parts[k]) for k in _MERGEABLE})
+
+
+def _apply_order(deck: g.Deck, it: _Item) -> g.Deck:
+    suits, ranks = it.value
+    for s in suits:
+        if s not in deck.suits:
+            raise _err(f"'order for' names {s!r}, which is not a suit of deck {deck.name!r}", it.loc)
+    if sorted(ranks) != sorted(deck.ranks):
+        missing = [r for r in deck.ranks if r not in ranks]
+        extra = [r for r in ranks if r not in deck.ranks]
+        bits = []
+        if missing:
+            bits.append("missing " + ", ".join(missing))
+        if extra:
+            bits.append("unknown " + ", ".join(extra))
+        raise _err("an order must list every rank of the deck exactly once (" + "; ".join(bits or ["a rank is repeated"]) + ")",
+                   it.loc)
+    orders = dict(deck.orders)
+    for s in suits:
+        if tuple(ranks) == deck.ranks:
+            orders.pop(s, None)
+        else:
+            orders[s] = tuple(ranks)
+    return deck.model_copy(update={"orders": orders})
+
+
+def _replace_rule(stmts: tuple, rule: g.Rule, hits: list) -> tuple:
+    out = []
+    for s in stmts:
+        if isinstance(s, g.Rule) and s.name == rule.name:
+            hits.append(s)
+            out.append(rule)
+            continue
+        out.append(_map_children(s, lambda body: _replace_rule(body, rule, hits)))
+    return tuple(out)
+
+
+def _map_children(s, fn):
+    """Apply fn to every statement block directly inside s."""
+    if isinstance(s, g.If):
+        return s.model_copy(update={"branches": tuple(b.model_copy(update={"body": fn(b.body)}) for b in s.branches),
+                                    "else_": fn(s.else_)})
+    if isinstance(s, g.Choose):
+        return s.model_copy(update={"actions": tuple(a.model_copy(update={"body": fn(a.body)}) for a in s.actions)})
+    if hasattr(s, "body") and isinstance(getattr(s, "body"), tuple):
+        return s.model_copy(update={"body": fn(s.body)})
+    return s
+
+
+def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Ruleset:
+    parts, single = _collect(items, filename)
+    upd: dict = {}
+    changes: list[g.Change] = []
+    for key in _MERGEABLE:
+        current = {n.name: n for n in getattr(base, key)}
+        order = [n.name for n in getattr(base, key)]
+        for node in parts[key]:
+            if node.name in current:
+                changes.append(g.Change(what=key[:-1], name=node.name, action="replaced"))
+            else:
+                if key in ("defines", "procedures", "phases"):
+                    raise _err(f"{key[:-1]} {node.name!r} overrides nothing: the base game "
+                               f"{base.name!r} has no {key[:-1]} of that name", node.loc)
+                changes.append(g.Change(what=key[:-1], name=node.name, action="added"))
+                order.append(node.name)
+            current[node.name] = node
+        upd[key] = tuple(current[n] for n in order)
+    options = {o.name: o for o in upd["options"]}
+    for it in parts["option_defaults"]:
+        oname, value = it.value
+        if oname not in options:
+            raise _err(f"option {oname!r} overrides nothing: the base game has no such option", it.loc)
+        options[oname] = options[oname].model_copy(update={"default": value, "loc": it.loc})
+        changes.append(g.Change(what="option", name=oname, action="changed", detail=f"default is now {_fmt(value)}"))
+    upd["options"] = tuple(options[o.name] for o in upd["options"])
+    phases = upd["phases"]
+    for rule in parts["rules"]:
+        hits: list = []
+        new_phases = []
+        for ph in phases:
+            new_phases.append(ph.model_copy(update={"body": _replace_rule(ph.body, rule, hits)}))
+        procs = []
+        for pr in upd["procedures"]:
+            procs.append(pr.model_copy(update={"body": _replace_rule(pr.body, rule, hits)}))
+        if not hits:
+            raise _err(f"rule {rule.name!r} overrides nothing: the base game has no rule of that name", rule.loc)
+        phases = tuple(new_phases)
+        upd["procedures"] = tuple(procs)
+        changes.append(g.Change(what="rule", name=rule.name, action="replaced"))
+    upd["phases"] = phases
+    deck = single.get("deck", base.deck)
+    if "deck" in single:
+        changes.append(g.Change(what="deck", name=deck.name, action="replaced"))
+    for it in parts["orders"]:
+        deck = _apply_order(deck, it)
+        changes.append(g.Change(what="deck", name="order", action="changed",
+                                detail=f"{', '.join(it.value[0])} now rank {', '.join(it.value[1])} (low to high)"))
+    upd["deck"] = deck
+    if "players" in single:
+        lo, hi = single["players"].value
+        upd["players_min"], upd["players_max"] = lo, hi
+        changes.append(g.Change(what="players", name="players", action="changed",
+                                detail=f"{lo}" if lo == hi else f"{lo} to {hi}"))
+    if "direction" in single:
+        upd["direction"] = single["direction"].value
+        changes.append(g.Change(what="turn order", name="direction", action="changed", detail=single["direction"].value))
+    if "winner" in single:
+        upd["winner"] = single["winner"]
+        changes.append(g.Change(what="winner", name="winner", action="replaced"))
+    upd.update(name=name, title=title, base=base.name, base_title=base.title or base.name, source=filename,
+               loc=loc, texts=tuple(parts["texts"]) or base.texts, notes=base.notes + tuple(parts["notes"]),
+               changes=tuple(changes))
+    return base.model_copy(update=upd)
+
+
+def _fmt(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)

@@ -1,0 +1,1058 @@
+"""Stage 3: rule graph -> Program. Checks names and types (every error located), resolves
+names to indices once, and turns expressions into closures and statements into a flat list
+of instructions, so the engine never walks the graph while playing."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from . import graph as g
+from .build import _source_line
+from .errors import GameRuntimeError, RulesetError
+from .unparse import unparse
+
+# instruction opcodes
+EXEC, JUMP, JIF, CHOOSE, CALL, RET, END = range(7)
+
+ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
+        "zone": "card", "zonekind": "card"}
+COLLECTIONS = set(ELEM)
+TYPE_WORDS = {"card", "player", "int", "bool", "suit", "rank", "cards", "players", "ints"}
+
+
+def _err(msg: str, node) -> RulesetError:
+    loc = getattr(node, "loc", None)
+    return RulesetError(msg, loc.file if loc else None, loc.line if loc else None,
+                        loc.column if loc else None, _source_line(loc))
+
+
+def _runtime(msg: str, node) -> GameRuntimeError:
+    loc = getattr(node, "loc", None)
+    return GameRuntimeError(msg, loc.file if loc else None, loc.line if loc else None,
+                            loc.column if loc else None, _source_line(loc))
+
+
+def _compatible(a: str, b: str) -> bool:
+    if a == b or "any" in (a, b) or "none" in (a, b):
+        return True
+    if {a, b} <= {"cards", "zone", "zonekind"}:
+        return True
+    return False
+
+
+@dataclass
+class Alt:
+    """One action of a compiled choice."""
+
+    name: str
+    label: str | None
+    slot: int | None
+    elem: str | None
+    domain: Callable | None
+    where: Callable | None
+    when: Callable | None
+    body: int = -1
+    node: Any = None
+
+
+@dataclass
+class Choice:
+    """A compiled `choose`: who decides, which actions, and the rule it belongs to."""
+
+    actor: Callable
+    alts: list[Alt]
+    rule: str
+    rule_title: str
+    node: Any
+    by_text: str
+
+
+@dataclass
+class ZoneInfo:
+    name: str
+    per_player: bool
+    visibility: str
+    index: int  # position among shared zones or among per-player zones
+
+
+@dataclass
+class Program:
+    """Everything the engine needs, precomputed from one ruleset."""
+
+    ruleset: g.Ruleset
+    card_names: list[str]
+    card_suit: list[int]
+    card_rank: list[int]
+    card_order: list[int]
+    above: list[tuple]
+    below: list[tuple]
+    suit_cards: list[tuple]
+    card_of: dict
+    values: dict[str, list[int]]
+    zones: list[ZoneInfo]
+    zone_index: dict[str, int]
+    n_shared: int
+    options: list[g.Option]
+    option_index: dict[str, int]
+    vars: list[tuple[str, int, Callable | None]]
+    n_slots: int = 0
+    code: list = field(default_factory=list)
+    start: int = 0
+    rule_names: list[str] = field(default_factory=list)
+    rule_titles: dict[str, str] = field(default_factory=dict)
+    choices: list[Choice] = field(default_factory=list)
+    score: Callable | None = None
+    score_slot: int | None = None
+    winner_rule: str | None = None
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.card_names)
+
+
+class Compiler:
+    def __init__(self, rs: g.Ruleset):
+        self.rs = rs
+        deck = rs.deck
+        self._check_deck(deck)
+        self.suit_index = {s: i for i, s in enumerate(deck.suits)}
+        self.rank_index = {r: i for i, r in enumerate(deck.ranks)}
+        names, suit, rank, order = [], [], [], []
+        card_of = {}
+        for si, s in enumerate(deck.suits):
+            sorder = deck.order_of(s)
+            for r in deck.ranks:
+                for k in range(deck.copies):
+                    cid = len(names)
+                    names.append(f"{r}-{s}" + (f"#{k + 1}" if deck.copies > 1 else ""))
+                    suit.append(si)
+                    rank.append(self.rank_index[r])
+                    order.append(sorder.index(r))
+                    card_of.setdefault((self.rank_index[r], si), cid)
+        n = len(names)
+        suit_cards = [tuple(sorted((c for c in range(n) if suit[c] == si), key=lambda c: (order[c], c)))
+                      for si in range(len(deck.suits))]
+        above = [tuple(d for d in suit_cards[suit[c]] if order[d] > order[c]) for c in range(n)]
+        below = [tuple(d for d in suit_cards[suit[c]] if order[d] < order[c]) for c in range(n)]
+        values = {}
+        for vname, table in deck.values.items():
+            for r in table:
+                if r not in self.rank_index:
+                    raise _err(f"value {vname!r} names rank {r!r}, which the deck does not have", deck)
+            values[vname] = [table.get(deck.ranks[rank[c]], 0) for c in range(n)]
+        zones, zidx = [], {}
+        shared = [z for z in rs.zones if not z.per_player]
+        per = [z for z in rs.zones if z.per_player]
+        for i, z in enumerate(shared + per):
+            zidx[z.name] = len(zones)
+            zones.append(ZoneInfo(z.name, z.per_player, z.visibility,
+                                  i if not z.per_player else i - len(shared)))
+        self.p = Program(ruleset=rs, card_names=names, card_suit=suit, card_rank=rank, card_order=order,
+                         above=above, below=below, suit_cards=suit_cards, card_of=card_of, values=values,
+                         zones=zones, zone_index=zidx, n_shared=len(shared), options=list(rs.options),
+                         option_index={o.name: i for i, o in enumerate(rs.options)}, vars=[])
+        self.enum_values: dict[str, str] = {}
+        for o in rs.options:
+            self._check_option(o)
+            if o.type == "enum":
+                for c in o.choices:
+                    self.enum_values[c] = o.name
+        self.defines = {d.name: d for d in rs.defines}
+        self.procs = {p.name: p for p in rs.procedures}
+        self.phases = {ph.name: ph for ph in rs.phases}
+        self._check_names()
+        self.slots = 0
+        self.var_slots: dict[str, tuple[int, str]] = {}
+        self.def_cache: dict[str, tuple] = {}
+        self.def_stack: list[str] = []
+        self.proc_start: dict[str, int] = {}
+        self.proc_params: dict[str, list[int]] = {}
+        self.pending_calls: list[tuple[int, str]] = []
+        self.proc_stack: list[str] = []
+        self.rule_stack: list[tuple[str, str]] = []
+        self.loop_ends: list[list[int]] | None = None
+
+    # ------------------------------------------------------------------ checks
+    def _check_deck(self, deck: g.Deck):
+        for label, items in (("suit", deck.suits), ("rank", deck.ranks)):
+            dup = [x for i, x in enumerate(items) if x in items[:i]]
+            if dup:
+                raise _err(f"{label} {dup[0]!r} is listed twice in deck {deck.name!r}", deck)
+        both = set(deck.suits) & set(deck.ranks)
+        if both:
+            raise _err(f"{sorted(both)[0]!r} is both a suit and a rank; names must be unique", deck)
+        if deck.copies < 1:
+            raise _err("copies must be at least 1", deck)
+        for gname, ranks in deck.groups.items():
+            for r in ranks:
+                if r not in deck.ranks:
+                    raise _err(f"group {gname!r} names {r!r}, which is not a rank of the deck", deck)
+
+    def _check_option(self, o: g.Option):
+        d = o.default
+        if o.type == "bool" and not isinstance(d, bool):
+            raise _err(f"option {o.name!r} is a bool; its default must be true or false, not {d!r}", o)
+        if o.type == "int":
+            if isinstance(d, bool) or not isinstance(d, int):
+                raise _err(f"option {o.name!r} is a number; its default must be a number, not {d!r}", o)
+            if o.low is not None and not (o.low <= d <= o.high):
+                raise _err(f"option {o.name!r}: default {d} is outside {o.low}..{o.high}", o)
+        if o.type == "enum" and d not in o.choices:
+            raise _err(f"option {o.name!r}: default {d!r} is not one of {', '.join(o.choices)}", o)
+
+    def _check_names(self):
+        rs = self.rs
+        taken: dict[str, str] = {}
+
+        def claim(name, what, node):
+            if name in taken and taken[name] != what:
+                raise _err(f"{name!r} is already used as a {taken[name]}; it cannot also be a {what}", node)
+            taken[name] = what
+
+        for s in rs.deck.suits:
+            claim(s, "suit", rs.deck)
+        for r in rs.deck.ranks:
+            if not r.isdigit():
+                claim(r, "rank", rs.deck)
+        for gname in rs.deck.groups:
+            claim(gname, "rank group", rs.deck)
+        for z in rs.zones:
+            claim(z.name, "zone", z)
+        for o in rs.options:
+            claim(o.name, "option", o)
+        for v in rs.vars:
+            claim(v.name, "variable", v)
+        for d in rs.defines:
+            claim(d.name, "definition", d)
+        for name, opt in self.enum_values.items():
+            claim(name, f"value of option {opt}", rs.option(opt))
+        for ph in rs.phases:
+            if ph.then and ph.then not in self.phases:
+                raise _err(f"phase {ph.name!r} continues with {ph.then!r}, which is not a phase"
+                           + self._suggest(ph.then, self.phases), ph)
+        targets = {ph.then for ph in rs.phases if ph.then}
+        for ph in rs.phases[1:]:
+            if ph.name not in targets:
+                raise _err(f"phase {ph.name!r} can never be reached: no phase continues with it "
+                           f"(add 'then {ph.name}' to the phase before it)", ph)
+        if not rs.phases:
+            raise _err("a game needs at least one phase", rs)
+        if not rs.zones:
+            raise _err("a game needs at least one zone; the cards start in the first one declared", rs)
+        if rs.zones[0].per_player:
+            raise _err(f"the cards start in the first zone declared, so it must be shared; "
+                       f"{rs.zones[0].name!r} is per player (declare the stock first)", rs.zones[0])
+
+    def _suggest(self, name, pool) -> str:
+        close = difflib.get_close_matches(name, list(pool), n=1)
+        return f"; did you mean {close[0]!r}?" if close else ""
+
+    # ------------------------------------------------------------------ slots
+    def new_slot(self) -> int:
+        self.slots += 1
+        return self.slots - 1
+
+    # ------------------------------------------------------------- expressions
+    def expr(self, e, scope: dict) -> tuple[Callable, str]:
+        return getattr(self, "e_" + type(e).__name__)(e, scope)
+
+    def typed(self, e, scope, want: str, what: str):
+        fn, t = self.expr(e, scope)
+        if want == "collection":
+            if t not in COLLECTIONS:
+                raise _err(f"{what} must be a collection of cards, players or numbers; "
+                           f"{unparse(e)!r} is a {t}", e)
+            return self.as_collection(fn, t), t
+        if not _compatible(t, want):
+            raise _err(f"{what} must be a {want}; {unparse(e)!r} is a {t}", e)
+        return fn, t
+
+    def as_collection(self, fn, t):
+        if t == "zone":
+            return lambda st: st.zones[fn(st)]
+        if t == "zonekind":
+            return fn  # already produces a list of cards
+        return fn
+
+    def e_IntLit(self, e, scope):
+        v = e.value
+        return (lambda st: v), "int"
+
+    def e_StrLit(self, e, scope):
+        v = e.value
+        return (lambda st: v), "str"
+
+    def e_BoolLit(self, e, scope):
+        v = e.value
+        return (lambda st: v), "bool"
+
+    def e_NoneLit(self, e, scope):
+        return (lambda st: None), "none"
+
+    def e_ListExpr(self, e, scope):
+        parts = [self.expr(i, scope) for i in e.items]
+        types = {t for _, t in parts} - {"none"}
+        if len(types) > 1:
+            raise _err(f"a list must hold one kind of thing; this one mixes {', '.join(sorted(types))}", e)
+        elem = types.pop() if types else "card"
+        coll = {v: k for k, v in ELEM.items() if k not in ("zone", "zonekind")}.get(elem)
+        if coll is None:
+            raise _err(f"a list of {elem} values is not supported", e)
+        fns = [f for f, _ in parts]
+        return (lambda st: tuple(f(st) for f in fns)), coll
+
+    def e_Name(self, e, scope):
+        n = e.name
+        p = self.p
+        if n in scope:
+            slot, t = scope[n]
+            return (lambda st: st.slots[slot]), t
+        if n in self.var_slots:
+            slot, t = self.var_slots[n]
+            return (lambda st: st.slots[slot]), t
+        if n in p.option_index:
+            i = p.option_index[n]
+            o = p.options[i]
+            return (lambda st: st.opts[i]), ("enum" if o.type == "enum" else o.type)
+        if n in self.defines:
+            d = self.defines[n]
+            if d.params:
+                raise _err(f"{n!r} needs {len(d.params)} argument(s): write {n}(...)", e)
+            return self.call_define(d, [], e)
+        if n in p.zone_index:
+            z = p.zones[p.zone_index[n]]
+            zi = p.zone_index[n]
+            if not z.per_player:
+                return (lambda st: st.zbase[zi]), "zone"
+
+            def all_of_kind(st, zi=zi):
+                base = st.zbase[zi]
+                out = []
+                for k in range(st.n_players):
+                    out.extend(st.zones[base + k])
+                return out
+            fn = all_of_kind
+            fn.zonekind = zi
+            return fn, "zonekind"
+        if n in self.suit_index:
+            v = self.suit_index[n]
+            return (lambda st: v), "suit"
+        if n in self.rank_index:
+            v = self.rank_index[n]
+            return (lambda st: v), "rank"
+        if n in self.rs.deck.groups:
+            v = tuple(self.rank_index[r] for r in self.rs.deck.groups[n])
+            return (lambda st: v), "ranks"
+        if n in self.enum_values:
+            return (lambda st: n), "enum"
+        if n == "cards":
+            allc = tuple(range(p.n_cards))
+            return (lambda st: allc), "cards"
+        if n == "players":
+            return (lambda st: st.seats), "players"
+        if n == "player_count":
+            return (lambda st: st.n_players), "int"
+        if n == "suits":
+            v = tuple(range(len(self.rs.deck.suits)))
+            return (lambda st: v), "suits"
+        if n == "ranks":
+            v = tuple(range(len(self.rs.deck.ranks)))
+            return (lambda st: v), "ranks"
+        pool = list(scope) + list(self.var_slots) + list(p.option_index) + list(self.defines) + \
+            list(p.zone_index) + list(self.suit_index) + list(self.rank_index) + \
+            ["cards", "players", "player_count", "suits", "ranks"]
+        raise _err(f"unknown name {n!r}" + self._suggest(n, pool), e)
+
+    def e_Attr(self, e, scope):
+        obj, t = self.expr(e.obj, scope)
+        a = e.name
+        p = self.p
+        if t not in ("card", "any", "none"):
+            raise _err(f"only cards have attributes; {unparse(e.obj)!r} is a {t}", e)
+        node = e
+
+        def need(st, c):
+            raise _runtime(f"{unparse(node.obj)!r} is none here, so it has no {a}", node)
+        if a == "suit":
+            tab = p.card_suit
+            return (lambda st: (tab[c] if (c := obj(st)) is not None else need(st, c))), "suit"
+        if a == "rank":
+            tab = p.card_rank
+            return (lambda st: (tab[c] if (c := obj(st)) is not None else need(st, c))), "rank"
+        if a == "order":
+            tab = p.card_order
+            return (lambda st: (tab[c] if (c := obj(st)) is not None else need(st, c))), "int"
+        if a == "owner":
+            return (lambda st: (st.zowner[st.card_zone[c]] if (c := obj(st)) is not None else need(st, c))), "player"
+        if a == "played_by":
+            return (lambda st: (st.played_by[c] if (c := obj(st)) is not None else need(st, c))), "player"
+        if a in p.values:
+            tab = p.values[a]
+            return (lambda st: (tab[c] if (c := obj(st)) is not None else need(st, c))), "int"
+        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by"
+                   + "".join(", " + v for v in p.values), e)
+
+    def e_Cond(self, e, scope):
+        test, _ = self.typed(e.test, scope, "bool", "the test of if ... then ... else")
+        a, ta = self.expr(e.then, scope)
+        b, tb = self.expr(e.else_, scope)
+        if not _compatible(ta, tb):
+            raise _err(f"both branches must be the same kind of value; here a {ta} and a {tb}", e)
+        return (lambda st: a(st) if test(st) else b(st)), (ta if ta != "none" else tb)
+
+    def e_UnOp(self, e, scope):
+        if e.op == "not":
+            f, _ = self.typed(e.operand, scope, "bool", "the operand of not")
+            return (lambda st: not f(st)), "bool"
+        f, _ = self.typed(e.operand, scope, "int", "the operand of -")
+        return (lambda st: -f(st)), "int"
+
+    def e_BinOp(self, e, scope):
+        op = e.op
+        if op in ("and", "or"):
+            a, _ = self.typed(e.left, scope, "bool", f"each side of {op}")
+            b, _ = self.typed(e.right, scope, "bool", f"each side of {op}")
+            if op == "and":
+                return (lambda st: a(st) and b(st)), "bool"
+            return (lambda st: a(st) or b(st)), "bool"
+        if op in ("in", "not in"):
+            return self.membership(e, scope)
+        if op == "..":
+            a, _ = self.typed(e.left, scope, "int", "the start of a range")
+            b, _ = self.typed(e.right, scope, "int", "the end of a range")
+            return (lambda st: tuple(range(a(st), b(st) + 1))), "ints"
+        a, ta = self.expr(e.left, scope)
+        b, tb = self.expr(e.right, scope)
+        if op in ("==", "!="):
+            a, ta, b, tb = self._coerce_rank(e.left, a, ta, e.right, b, tb)
+            if not _compatible(ta, tb):
+                raise _err(f"cannot compare a {ta} with a {tb}: {unparse(e)!r}", e)
+            if op == "==":
+                return (lambda st: a(st) == b(st)), "bool"
+            return (lambda st: a(st) != b(st)), "bool"
+        if op == "+" and ta in COLLECTIONS and tb in COLLECTIONS:
+            if ELEM[ta] != ELEM[tb]:
+                raise _err(f"cannot join a collection of {ELEM[ta]}s with one of {ELEM[tb]}s", e)
+            ca, cb = self.as_collection(a, ta), self.as_collection(b, tb)
+            return (lambda st: [*ca(st), *cb(st)]), ("cards" if ELEM[ta] == "card" else ta)
+        for side, t, node in (("left", ta, e.left), ("right", tb, e.right)):
+            if t not in ("int", "any"):
+                raise _err(f"{op} needs numbers; {unparse(node)!r} is a {t}", node)
+        if op == "+":
+            return (lambda st: a(st) + b(st)), "int"
+        if op == "-":
+            return (lambda st: a(st) - b(st)), "int"
+        if op == "*":
+            return (lambda st: a(st) * b(st)), "int"
+        if op in ("/", "mod"):
+            node = e
+
+            def div(st):
+                d = b(st)
+                if d == 0:
+                    raise _runtime(f"division by zero in {unparse(node)!r}", node)
+                return a(st) // d if op == "/" else a(st) % d
+            return div, "int"
+        if op == "<":
+            return (lambda st: a(st) < b(st)), "bool"
+        if op == "<=":
+            return (lambda st: a(st) <= b(st)), "bool"
+        if op == ">":
+            return (lambda st: a(st) > b(st)), "bool"
+        if op == ">=":
+            return (lambda st: a(st) >= b(st)), "bool"
+        raise _err(f"unknown operator {op}", e)  # pragma: no cover
+
+    def _coerce_rank(self, la, a, ta, ra, b, tb):
+        """`c.rank == 10`: a number next to a rank means the rank of that name."""
+        if ta == "rank" and tb == "int" and isinstance(ra, g.IntLit):
+            return a, ta, self._rank_literal(ra), "rank"
+        if tb == "rank" and ta == "int" and isinstance(la, g.IntLit):
+            return self._rank_literal(la), "rank", b, tb
+        return a, ta, b, tb
+
+    def _rank_literal(self, lit):
+        name = str(lit.value)
+        if name not in self.rank_index:
+            raise _err(f"the deck has no rank {name}", lit)
+        v = self.rank_index[name]
+        return lambda st: v
+
+    def membership(self, e, scope):
+        item, ti = self.expr(e.left, scope)
+        coll, tc = self.expr(e.right, scope)
+        neg = e.op == "not in"
+        if tc not in COLLECTIONS:
+            raise _err(f"the right side of {e.op} must be a zone or a collection; {unparse(e.right)!r} is a {tc}", e.right)
+        if tc == "ranks" and ti == "int" and isinstance(e.left, g.IntLit):
+            item, ti = self._rank_literal(e.left), "rank"
+        if not _compatible(ti, ELEM[tc]):
+            raise _err(f"{unparse(e.left)!r} is a {ti}, but {unparse(e.right)!r} holds {ELEM[tc]}s", e)
+        if tc == "zone":
+            f = lambda st: (c := item(st)) is not None and st.card_zone[c] == coll(st)
+        elif tc == "zonekind":
+            zi = coll.zonekind
+            f = lambda st: (c := item(st)) is not None and st.zkind[st.card_zone[c]] == zi
+        else:
+            f = lambda st: item(st) in coll(st)
+        if neg:
+            return (lambda st: not f(st)), "bool"
+        return f, "bool"
+
+    def e_Agg(self, e, scope):
+        dom, td = self.typed(e.domain, scope, "collection", f"the set after '{e.var} in'")
+        slot = self.new_slot()
+        inner = dict(scope)
+        inner[e.var] = (slot, ELEM[td])
+        where = self.typed(e.where, inner, "bool", "the where condition")[0] if e.where is not None else None
+        op = e.op
+        if op == "all":
+            body, _ = self.typed(e.body, inner, "bool", "the condition after ':'")
+
+            def f(st):
+                s = st.slots
+                for v in dom(st):
+                    s[slot] = v
+                    if (where is None or where(st)) and not body(st):
+                        return False
+                return True
+            return f, "bool"
+        if op == "sum":
+            body, _ = self.typed(e.body, inner, "int", "the value after ':'")
+
+            def f(st):
+                s = st.slots
+                total = 0
+                for v in dom(st):
+                    s[slot] = v
+                    if where is None or where(st):
+                        total += body(st)
+                return total
+            return f, "int"
+        if where is None:
+            where = lambda st: True
+        if op in ("any", "no"):
+            want = op == "any"
+
+            def f(st):
+                s = st.slots
+                for v in dom(st):
+                    s[slot] = v
+                    if where(st):
+                        return want
+                return not want
+            return f, "bool"
+        if op == "count":
+            def f(st):
+                s = st.slots
+                n = 0
+                for v in dom(st):
+                    s[slot] = v
+                    if where(st):
+                        n += 1
+                return n
+            return f, "int"
+        key = self.sort_key(ELEM[td])
+        high = op == "highest"
+
+        def f(st):
+            s = st.slots
+            best, bk = None, None
+            for v in dom(st):
+                s[slot] = v
+                if where(st):
+                    k = key(v)
+                    if best is None or (k > bk if high else k < bk):
+                        best, bk = v, k
+            return best
+        return f, ELEM[td]
+
+    def sort_key(self, elem):
+        if elem == "card":
+            order, suit = self.p.card_order, self.p.card_suit
+            return lambda c: (order[c], -suit[c], -c)
+        return lambda v: v
+
+    def e_Call(self, e, scope):
+        n = e.func
+        p = self.p
+        args = e.args
+        if n in self.defines:
+            d = self.defines[n]
+            if len(args) != len(d.params):
+                raise _err(f"{n} takes {len(d.params)} argument(s), given {len(args)}", e)
+            fns = []
+            for a, prm in zip(args, d.params):
+                fns.append(self.typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")[0])
+            return self.call_define(d, fns, e)
+        if n in p.zone_index:
+            zi = p.zone_index[n]
+            z = p.zones[zi]
+            if not z.per_player:
+                raise _err(f"zone {n!r} is shared; write {n} without a player", e)
+            if len(args) != 1:
+                raise _err(f"{n}(...) takes one player", e)
+            who, _ = self.typed(args[0], scope, "player", f"the player of {n}(...)")
+            node = e
+
+            def zone_of(st):
+                pl = who(st)
+                if pl is None:
+                    raise _runtime(f"{unparse(node.args[0])!r} is none here, so {n}(...) names no zone", node)
+                return st.zbase[zi] + pl
+            return zone_of, "zone"
+        return self.builtin(e, scope)
+
+    def builtin(self, e, scope):
+        n, args, p = e.func, e.args, self.p
+
+        def arity(k):
+            if len(args) != k:
+                raise _err(f"{n} takes {k} argument(s), given {len(args)}", e)
+        if n in ("count", "any", "no"):
+            arity(1)
+            s, _ = self.typed(args[0], scope, "collection", f"the argument of {n}")
+            if n == "count":
+                return (lambda st: len(s(st))), "int"
+            if n == "any":
+                return (lambda st: len(s(st)) > 0), "bool"
+            return (lambda st: len(s(st)) == 0), "bool"
+        if n in ("first", "last"):
+            arity(1)
+            s, t = self.typed(args[0], scope, "collection", f"the argument of {n}")
+            i = 0 if n == "first" else -1
+            return (lambda st: (x[i] if (x := s(st)) else None)), ELEM[t]
+        if n in ("highest", "lowest"):
+            arity(1)
+            s, t = self.typed(args[0], scope, "collection", f"the argument of {n}")
+            key = self.sort_key(ELEM[t])
+            pick = max if n == "highest" else min
+            return (lambda st: pick(x, key=key) if (x := s(st)) else None), ELEM[t]
+        if n in ("above", "below"):
+            arity(1)
+            c, _ = self.typed(args[0], scope, "card", f"the argument of {n}")
+            tab = p.above if n == "above" else p.below
+            return (lambda st: tab[x] if (x := c(st)) is not None else ()), "cards"
+        if n == "cards_of":
+            arity(1)
+            s, _ = self.typed(args[0], scope, "suit", "the argument of cards_of")
+            tab = p.suit_cards
+            return (lambda st: tab[s(st)]), "cards"
+        if n == "card":
+            arity(2)
+            if isinstance(args[0], g.IntLit):
+                r = self._rank_literal(args[0])
+            else:
+                r, _ = self.typed(args[0], scope, "rank", "the first argument of card (a rank)")
+            s, _ = self.typed(args[1], scope, "suit", "the second argument of card (a suit)")
+            tab = p.card_of
+            return (lambda st: tab[(r(st), s(st))]), "card"
+        if n in ("next", "previous"):
+            arity(1)
+            who, _ = self.typed(args[0], scope, "player", f"the argument of {n}")
+            step = 1 if n == "next" else -1
+            node = e
+
+            def f(st):
+                pl = who(st)
+                if pl is None:
+                    raise _runtime(f"{unparse(node.args[0])!r} is none here", node)
+                return (pl + step) % st.n_players
+            return f, "player"
+        if n in ("min", "max"):
+            arity(2)
+            a, _ = self.typed(args[0], scope, "int", f"the arguments of {n}")
+            b, _ = self.typed(args[1], scope, "int", f"the arguments of {n}")
+            fn = min if n == "min" else max
+            return (lambda st: fn(a(st), b(st))), "int"
+        builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
+                    "cards_of", "card", "next", "previous", "min", "max"]
+        pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
+        raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
+
+    def call_define(self, d: g.Define, arg_fns, node):
+        if d.name in self.def_stack:
+            chain = " -> ".join(self.def_stack[self.def_stack.index(d.name):] + [d.name])
+            raise _err(f"definition {d.name!r} refers to itself ({chain}); definitions cannot be recursive", node)
+        if d.name not in self.def_cache:
+            self.def_stack.append(d.name)
+            scope = {}
+            slots = []
+            for prm in d.params:
+                if prm.type not in TYPE_WORDS:
+                    raise _err(f"unknown parameter type {prm.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", d)
+                s = self.new_slot()
+                scope[prm.name] = (s, prm.type)
+                slots.append(s)
+            body, t = self.expr(d.body, scope)
+            self.def_stack.pop()
+            self.def_cache[d.name] = (body, t, slots)
+        body, t, slots = self.def_cache[d.name]
+        if not slots:
+            return body, t
+        if len(slots) == 1:
+            s0, a0 = slots[0], arg_fns[0]
+
+            def call1(st):
+                v = a0(st)
+                old = st.slots[s0]
+                st.slots[s0] = v
+                r = body(st)
+                st.slots[s0] = old
+                return r
+            return call1, t
+        pairs = list(zip(slots, arg_fns))
+
+        def call(st):
+            vals = [f(st) for _, f in pairs]
+            olds = [st.slots[s] for s, _ in pairs]
+            for (s, _), v in zip(pairs, vals):
+                st.slots[s] = v
+            r = body(st)
+            for (s, _), v in zip(pairs, olds):
+                st.slots[s] = v
+            return r
+        return call, t
+
+    # -------------------------------------------------------------- statements
+    def emit(self, op, a=None, b=None) -> int:
+        self.p.code.append([op, a, b])
+        return len(self.p.code) - 1
+
+    def here(self) -> int:
+        return len(self.p.code)
+
+    def block(self, stmts, scope):
+        scope = dict(scope)
+        for s in stmts:
+            getattr(self, "s_" + type(s).__name__)(s, scope)
+
+    def s_Pass(self, s, scope):
+        pass
+
+    def s_Shuffle(self, s, scope):
+        z, _ = self.typed(s.zone, scope, "zone", "what to shuffle")
+        self.emit(EXEC, lambda st: st.shuffle(z(st)))
+
+    def s_Deal(self, s, scope):
+        n, _ = self.typed(s.count, scope, "int", "how many cards to deal")
+        src, _ = self.typed(s.source, scope, "zone", "where to deal from")
+        p = self.p
+        if s.target not in p.zone_index or not p.zones[p.zone_index[s.target]].per_player:
+            raise _err(f"deal ... to each {s.target}: {s.target!r} is not a per-player zone", s)
+        zi = p.zone_index[s.target]
+        up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
+        self.emit(EXEC, lambda st: st.deal(n(st), src(st), zi, bool(up and up(st))))
+
+    def s_Move(self, s, scope):
+        what, t = self.expr(s.what, scope)
+        if t not in ("card", "cards", "zone", "zonekind", "any"):
+            raise _err(f"move needs a card or cards; {unparse(s.what)!r} is a {t}", s.what)
+        to, _ = self.typed(s.to, scope, "zone", "where to move the cards")
+        up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
+        node = s
+        if t == "card":
+            def run(st):
+                c = what(st)
+                if c is None:
+                    raise _runtime(f"{unparse(node.what)!r} is none here: there is no card to move", node)
+                st.move([c], to(st), bool(up and up(st)))
+        else:
+            coll = self.as_collection(what, t)
+            run = lambda st: st.move(list(coll(st)), to(st), bool(up and up(st)))
+        self.emit(EXEC, run)
+
+    def s_Reveal(self, s, scope):
+        what, t = self.expr(s.what, scope)
+        if t == "card":
+            self.emit(EXEC, lambda st: st.reveal([what(st)]))
+        else:
+            coll = self.typed(s.what, scope, "collection", "what to reveal")[0]
+            self.emit(EXEC, lambda st: st.reveal(list(coll(st))))
+
+    def s_Let(self, s, scope):
+        v, t = self.expr(s.value, scope)
+        slot = self.new_slot()
+        if t == "zonekind" or t == "zone":
+            v, t = self.as_collection(v, t), "cards"
+            v0 = v
+            v = lambda st: list(v0(st))
+        if t == "none":
+            t = "any"
+        scope[s.name] = (slot, t)
+
+        def run(st):
+            st.slots[slot] = v(st)
+        self.emit(EXEC, run)
+
+    def s_Set(self, s, scope):
+        if s.name in scope:
+            slot, t = scope[s.name]
+        elif s.name in self.var_slots:
+            slot, t = self.var_slots[s.name]
+        else:
+            raise _err(f"cannot set {s.name!r}: it is neither a variable (declare it with 'var') "
+                       "nor a local (introduce it with 'let')", s)
+        v, _ = self.typed(s.value, scope, t, f"the new value of {s.name}")
+
+        def run(st):
+            st.slots[slot] = v(st)
+        self.emit(EXEC, run)
+
+    def s_Perform(self, s, scope):
+        if s.name not in self.procs:
+            raise _err(f"unknown procedure {s.name!r}" + self._suggest(s.name, self.procs), s)
+        proc = self.procs[s.name]
+        if len(s.args) != len(proc.params):
+            raise _err(f"procedure {s.name} takes {len(proc.params)} argument(s), given {len(s.args)}", s)
+        fns = [self.typed(a, scope, prm.type, f"argument {prm.name!r} of {s.name}")[0]
+               for a, prm in zip(s.args, proc.params)]
+        params = self.proc_params_for(proc)
+
+        def bind(st):
+            vals = [f(st) for f in fns]
+            for slot, v in zip(params, vals):
+                st.slots[slot] = v
+        if fns:
+            self.emit(EXEC, bind)
+        i = self.emit(CALL, None, None)
+        self.pending_calls.append((i, s.name))
+
+    def proc_params_for(self, proc):
+        if proc.name not in self.proc_params:
+            self.proc_params[proc.name] = [self.new_slot() for _ in proc.params]
+        return self.proc_params[proc.name]
+
+    def s_Break(self, s, scope):
+        if self.loop_ends is None or not self.loop_ends:
+            raise _err("break is only allowed inside a loop (while, repeat or for each)", s)
+        self.loop_ends[-1].append(self.emit(JUMP, None))
+
+    def s_EndGame(self, s, scope):
+        self.emit(END)
+
+    def s_If(self, s, scope):
+        ends = []
+        for br in s.branches:
+            test, _ = self.typed(br.test, scope, "bool", "the condition of if")
+            j = self.emit(JIF, test, None)
+            self.block(br.body, scope)
+            ends.append(self.emit(JUMP, None))
+            self.p.code[j][2] = self.here()
+        self.block(s.else_, scope)
+        for j in ends:
+            self.p.code[j][1] = self.here()
+
+    def _loop(self, top: int, body_fn):
+        self.loop_ends.append([])
+        body_fn()
+        self.emit(JUMP, top)
+        for j in self.loop_ends.pop():
+            self.p.code[j][1] = self.here()
+
+    def s_While(self, s, scope):
+        test, _ = self.typed(s.test, scope, "bool", "the condition of while")
+        top = self.here()
+        j = self.emit(JIF, test, None)
+        self._loop(top, lambda: self.block(s.body, scope))
+        self.p.code[j][2] = self.here()
+
+    def s_Repeat(self, s, scope):
+        top = self.here()
+        self._loop(top, lambda: self.block(s.body, scope))
+
+    def _iterate(self, var, elem, list_fn, body, scope):
+        lst, idx, vslot = self.new_slot(), self.new_slot(), self.new_slot()
+
+        def init(st):
+            st.slots[lst] = list_fn(st)
+            st.slots[idx] = 0
+        self.emit(EXEC, init)
+        top = self.here()
+        j = self.emit(JIF, lambda st: st.slots[idx] < len(st.slots[lst]), None)
+
+        def step(st):
+            st.slots[vslot] = st.slots[lst][st.slots[idx]]
+            st.slots[idx] += 1
+        self.emit(EXEC, step)
+        inner = dict(scope)
+        inner[var] = (vslot, elem)
+        self._loop(top, lambda: self.block(body, inner))
+        self.p.code[j][2] = self.here()
+
+    def s_ForPlayers(self, s, scope):
+        if s.at is not None:
+            at, _ = self.typed(s.at, scope, "player", f"the player after 'for each player {s.var} {s.start}'")
+        else:
+            at = lambda st: 0
+        offset = 1 if s.start == "after" else 0
+        node = s
+
+        def order(st):
+            a = at(st)
+            if a is None:
+                raise _runtime(f"{unparse(node.at)!r} is none here", node)
+            n = st.n_players
+            k = n - offset
+            return [(a + offset + i) % n for i in range(k)]
+        self._iterate(s.var, "player", order, s.body, scope)
+
+    def s_ForEach(self, s, scope):
+        dom, t = self.typed(s.domain, scope, "collection", f"the set after 'for each {s.var} in'")
+        self._iterate(s.var, ELEM[t], lambda st: list(dom(st)), s.body, scope)
+
+    def s_Rule(self, s, scope):
+        p = self.p
+        if s.name in p.rule_titles:
+            raise _err(f"rule {s.name!r} is defined twice; rule names must be unique", s)
+        p.rule_titles[s.name] = s.title or s.name
+        idx = len(p.rule_names)
+        p.rule_names.append(s.name)
+        j = None
+        if s.when is not None:
+            test, _ = self.typed(s.when, scope, "bool", "the when condition of a rule")
+            j = self.emit(JIF, test, None)
+
+        def fire(st):
+            st.fired[idx] += 1
+        self.emit(EXEC, fire)
+        self.rule_stack.append((s.name, s.title or s.name))
+        self.block(s.body, scope)
+        self.rule_stack.pop()
+        if j is not None:
+            self.p.code[j][2] = self.here()
+
+    def s_Choose(self, s, scope):
+        actor, _ = self.typed(s.by, scope, "player", "who chooses")
+        rule, title = self.rule_stack[-1] if self.rule_stack else ("(no rule)", "(no rule)")
+        alts: list[Alt] = []
+        seen = set()
+        for a in s.actions:
+            inner = dict(scope)
+            slot = elem = dom = None
+            if a.var is not None:
+                dom, t = self.typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
+                elem = ELEM[t]
+                slot = self.new_slot()
+                inner[a.var] = (slot, elem)
+            elif a.where is not None:
+                raise _err(f"action {a.name!r} has no parameter, so 'where' has nothing to filter; use 'when'", a)
+            key = (a.name, a.var is None)
+            if key in seen and a.var is None:
+                raise _err(f"action {a.name!r} appears twice in the same choice", a)
+            seen.add(key)
+            where = self.typed(a.where, inner, "bool", "the where condition")[0] if a.where is not None else None
+            when = self.typed(a.when, scope, "bool", "the when condition")[0] if a.when is not None else None
+            alts.append(Alt(a.name, a.label, slot, elem, dom, where, when, node=a))
+        choice = Choice(actor, alts, rule, title, s, unparse(s.by))
+        self.p.choices.append(choice)
+        self.emit(CHOOSE, choice)
+        ends = []
+        for alt, a in zip(alts, s.actions):
+            alt.body = self.here()
+            inner = dict(scope)
+            if alt.slot is not None:
+                inner[a.var] = (alt.slot, alt.elem)
+            self.block(a.body, inner)
+            ends.append(self.emit(JUMP, None))
+        for j in ends:
+            self.p.code[j][1] = self.here()
+
+    # ------------------------------------------------------------------- whole
+    def compile(self) -> Program:
+        p, rs = self.p, self.rs
+        for v in rs.vars:
+            if v.type not in TYPE_WORDS:
+                raise _err(f"unknown variable type {v.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", v)
+            slot = self.new_slot()
+            self.var_slots[v.name] = (slot, v.type)
+        for v in rs.vars:
+            init = self.typed(v.init, {}, v.type, f"the initial value of {v.name}")[0] if v.init is not None else None
+            slot = self.var_slots[v.name][0]
+            p.vars.append((v.name, slot, init))
+        # definitions are compiled on first use; compile them all so every error surfaces
+        for d in rs.defines:
+            if not d.params:
+                self.call_define(d, [], d)
+            else:
+                self.call_define(d, [None] * len(d.params), d)
+        phase_start: dict[str, int] = {}
+        phase_jumps = []
+        for ph in rs.phases:
+            phase_start[ph.name] = self.here()
+            self.loop_ends = []
+            self.rule_stack = [(ph.name, ph.title or ph.name)]
+            self.block(ph.body, {})
+            if ph.then:
+                phase_jumps.append((self.emit(JUMP, None), ph.then))
+            else:
+                self.emit(END)
+        for j, name in phase_jumps:
+            p.code[j][1] = phase_start[name]
+        # procedures: compile those performed (and every other, so errors surface)
+        for proc in rs.procedures:
+            self.proc_start[proc.name] = self.here()
+            self.loop_ends = []
+            self.rule_stack = [(proc.name, proc.name)]
+            scope = {}
+            for prm, slot in zip(proc.params, self.proc_params_for(proc)):
+                if prm.type not in TYPE_WORDS:
+                    raise _err(f"unknown parameter type {prm.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", proc)
+                scope[prm.name] = (slot, prm.type)
+            self.block(proc.body, scope)
+            self.emit(RET)
+        for i, name in self.pending_calls:
+            p.code[i][1] = self.proc_start[name]
+        self._check_recursion()
+        if rs.winner is not None:
+            w = rs.winner
+            if w.score not in self.defines:
+                raise _err(f"the winner rule names {w.score!r}, which is not a definition", w)
+            d = self.defines[w.score]
+            if len(d.params) != 1 or d.params[0].type != "player":
+                raise _err(f"{w.score!r} must take one player, like: define {w.score}(p: player) = ...", w)
+            body, t, slots = self.def_cache[d.name]
+            if t != "int":
+                raise _err(f"{w.score!r} must give a number for each player; it gives a {t}", w)
+            p.score, p.score_slot, p.winner_rule = body, slots[0], w.rule
+        p.start = phase_start[rs.phases[0].name]
+        p.n_slots = self.slots
+        p.code = [tuple(ins) for ins in p.code]
+        return p
+
+    def _check_recursion(self):
+        calls: dict[str, set[str]] = {}
+
+        def walk(stmts, out):
+            for s in stmts:
+                if isinstance(s, g.Perform):
+                    out.add(s.name)
+                if isinstance(s, g.If):
+                    for b in s.branches:
+                        walk(b.body, out)
+                    walk(s.else_, out)
+                elif isinstance(s, g.Choose):
+                    for a in s.actions:
+                        walk(a.body, out)
+                elif hasattr(s, "body"):
+                    walk(s.body, out)
+        for proc in self.rs.procedures:
+            calls[proc.name] = set()
+            walk(proc.body, calls[proc.name])
+
+        def visit(name, path):
+            if name in path:
+                cycle = " -> ".join(path[path.index(name):] + [name])
+                raise _err(f"procedure {name!r} performs itself ({cycle}); procedures cannot be recursive",
+                           self.procs[name])
+            for nxt in calls.get(name, ()):
+                visit(nxt, path + [name])
+        for name in calls:
+            visit(name, [])
+
+
+def compile_ruleset(rs: g.Ruleset) -> Program:
+    """Check a rule graph and compile it for the engine; raises RulesetError, located."""
+    return Compiler(rs).compile()

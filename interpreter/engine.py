@@ -1,0 +1,522 @@
+"""Stage 4: the generic engine. An OpenSpiel-shaped API over a compiled Program:
+`new_game`, `legal_moves`, `apply`, `outcome`, `observe`, plus records that replay.
+
+A State is mutable (like python-chess's Board): `apply` changes it and returns it; use
+`state.clone()` to branch. Chance is the state's own seeded generator, used only by
+`shuffle`, so the same ruleset, options and seed always give the same game."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import graph as g
+from .compile import CALL, CHOOSE, END, EXEC, JIF, JUMP, RET, Program, compile_ruleset
+from .errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RecordError
+from .unparse import unparse
+
+MAX_STEPS = 5_000_000  # instructions between two decisions before we call it an endless loop
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """One decision: which player takes which action, with which card (or other) argument."""
+
+    player: int
+    action: str
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        return self.action if self.arg is None else f"{self.action} {self.arg}"
+
+    def __repr__(self) -> str:
+        return f"Move({self.player!r}, {self.action!r}, {self.arg!r})"
+
+    @classmethod
+    def parse(cls, text: str, player: int) -> "Move":
+        """'lead Raja-Rama' -> Move(player, 'lead', 'Raja-Rama')."""
+        parts = text.split()
+        if not parts or len(parts) > 2:
+            raise InvalidMoveError(f"a move is an action name and at most one argument, not {text!r}")
+        return cls(player, parts[0], parts[1] if len(parts) == 2 else None)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winning seats (several on a tie) and every score."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def __str__(self) -> str:
+        who = ", ".join(seat_name(w) for w in self.winners) or "nobody"
+        return f"won by {who}; scores " + " ".join(f"{seat_name(i)}={s}" for i, s in enumerate(self.scores))
+
+
+def seat_name(p: int) -> str:
+    return f"P{p + 1}"
+
+
+class State:
+    """A game in progress. Plain lists and ints only: pydantic stays off the hot path."""
+
+    __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
+                 "played_by", "known", "zbase", "zowner", "zkind", "slots", "pc", "stack", "rng",
+                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal")
+
+    # -- primitive effects the compiled statements call
+    def shuffle(self, zi: int) -> None:
+        cards = self.zones[zi]
+        self.rng.shuffle(cards)
+        for c in cards:
+            self.known[c] = False
+
+    def move(self, cards: list, to: int, face_up: bool) -> None:
+        zones, card_zone, owner = self.zones, self.card_zone, self.zowner
+        vis = self.program.zones[self.zkind[to]].visibility
+        for c in cards:
+            src = card_zone[c]
+            zones[src].remove(c)
+            zones[to].append(c)
+            card_zone[c] = to
+            o = owner[src]
+            if o is not None:
+                self.played_by[c] = o
+            self.known[c] = face_up or vis == "public" or (self.known[c] and vis != "hidden")
+
+    def deal(self, n: int, src: int, zi: int, face_up: bool) -> None:
+        base = self.zbase[zi]
+        pile = self.zones[src]
+        for p in range(self.n_players):
+            take = pile[-n:] if n else []
+            take.reverse()
+            self.move(take, base + p, face_up)
+
+    def reveal(self, cards: list) -> None:
+        for c in cards:
+            if c is not None:
+                self.known[c] = True
+
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        for name in State.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.zones = [list(z) for z in self.zones]
+        s.card_zone = list(self.card_zone)
+        s.played_by = list(self.played_by)
+        s.known = list(self.known)
+        s.slots = [list(v) if isinstance(v, list) else v for v in self.slots]
+        s.stack = list(self.stack)
+        s.fired = list(self.fired)
+        s.history = list(self.history)
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s._legal = list(self._legal) if self._legal is not None else None
+        return s
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must decide now, or None when the game is over (or stuck)."""
+        return None if self.finished or not self._legal else self.actor
+
+    def __repr__(self) -> str:
+        return (f"<State {self.program.ruleset.name} players={self.n_players} seed={self.seed} "
+                f"moves={len(self.history)}{' finished' if self.finished else ''}>")
+
+
+_PROGRAMS: dict[int, tuple[g.Ruleset, Program]] = {}
+
+
+def program_of(ruleset) -> Program:
+    """The compiled form of a rule graph, compiled once per graph object."""
+    if isinstance(ruleset, Program):
+        return ruleset
+    hit = _PROGRAMS.get(id(ruleset))
+    if hit is None or hit[0] is not ruleset:
+        if len(_PROGRAMS) > 64:
+            _PROGRAMS.clear()
+        hit = _PROGRAMS[id(ruleset)] = (ruleset, compile_ruleset(ruleset))
+    return hit[1]
+
+
+def resolve_options(program: Program, given: dict | None) -> list:
+    """Defaults overlaid with `given` (values may be strings from a command line)."""
+    values = [o.default for o in program.options]
+    for name, raw in (given or {}).items():
+        if name not in program.option_index:
+            known = ", ".join(program.option_index) or "none"
+            raise OptionError(f"unknown option {name!r}; this game's options are: {known}")
+        o = program.options[program.option_index[name]]
+        values[program.option_index[name]] = _coerce_option(o, raw)
+    return values
+
+
+def _coerce_option(o: g.Option, raw):
+    if o.type == "bool":
+        if isinstance(raw, bool):
+            return raw
+        if str(raw).lower() in ("true", "yes", "on", "1"):
+            return True
+        if str(raw).lower() in ("false", "no", "off", "0"):
+            return False
+        raise OptionError(f"option {o.name} is true or false, not {raw!r}")
+    if o.type == "int":
+        try:
+            v = int(raw)
+        except (TypeError, ValueError):
+            raise OptionError(f"option {o.name} is a whole number, not {raw!r}") from None
+        if o.low is not None and not (o.low <= v <= o.high):
+            raise OptionError(f"option {o.name} must be between {o.low} and {o.high}, not {v}")
+        return v
+    if str(raw) not in o.choices:
+        raise OptionError(f"option {o.name} is one of {', '.join(o.choices)}, not {raw!r}")
+    return str(raw)
+
+
+def new_game(ruleset, players: int, options: dict | None = None, seed: int = 0) -> State:
+    """Set up a game and run it to the first decision."""
+    p = program_of(ruleset)
+    rs = p.ruleset
+    if not isinstance(players, int) or not (rs.players_min <= players <= rs.players_max):
+        span = str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
+        raise OptionError(f"{rs.title or rs.name} is for {span} players, not {players}")
+    s = State.__new__(State)
+    s.program = p
+    s.n_players = players
+    s.seats = tuple(range(players))
+    s.opts = resolve_options(p, options)
+    s.options = {o.name: v for o, v in zip(p.options, s.opts)}
+    s.seed = seed
+    zbase, zowner, zkind = [], [], []
+    for zi, z in enumerate(p.zones):
+        if z.per_player:
+            zbase.append(p.n_shared + z.index * players)
+        else:
+            zbase.append(z.index)
+    n_inst = p.n_shared + (len(p.zones) - p.n_shared) * players
+    zowner = [None] * n_inst
+    zkind = [0] * n_inst
+    for zi, z in enumerate(p.zones):
+        if z.per_player:
+            for k in range(players):
+                zowner[zbase[zi] + k] = k
+                zkind[zbase[zi] + k] = zi
+        else:
+            zkind[zbase[zi]] = zi
+    s.zbase, s.zowner, s.zkind = zbase, zowner, zkind
+    s.zones = [[] for _ in range(n_inst)]
+    start = zbase[0]
+    s.zones[start] = list(range(p.n_cards))
+    s.card_zone = [start] * p.n_cards
+    s.played_by = [None] * p.n_cards
+    s.known = [False] * p.n_cards
+    s.slots = [None] * p.n_slots
+    s.pc = p.start
+    s.stack = []
+    s.rng = random.Random(seed)
+    s.fired = [0] * len(p.rule_names)
+    s.finished = False
+    s.history = []
+    s.decisions = 0
+    s.choice = None
+    s.actor = None
+    s._legal = []
+    for name, slot, init in p.vars:
+        s.slots[slot] = init(s) if init else None
+    _run(s)
+    return s
+
+
+def _arg_text(p: Program, elem: str | None, v) -> str | None:
+    if elem is None:
+        return None
+    if v is None:
+        return "none"
+    if elem == "card":
+        return p.card_names[v]
+    if elem == "player":
+        return seat_name(v)
+    if elem == "suit":
+        return p.ruleset.deck.suits[v]
+    if elem == "rank":
+        return p.ruleset.deck.ranks[v]
+    return str(v)
+
+
+def _compute_legal(s: State, choice) -> list:
+    out, seen = [], set()
+    actor = s.actor
+    p = s.program
+    slots = s.slots
+    for alt in choice.alts:
+        if alt.when is not None and not alt.when(s):
+            continue
+        if alt.domain is None:
+            key = (alt.name, None)
+            if key not in seen:
+                seen.add(key)
+                out.append((Move(actor, alt.name, None), alt, None))
+            continue
+        where, slot = alt.where, alt.slot
+        for v in list(alt.domain(s)):
+            slots[slot] = v
+            if where is None or where(s):
+                key = (alt.name, v)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((Move(actor, alt.name, _arg_text(p, alt.elem, v)), alt, v))
+    return out
+
+
+def _run(s: State) -> None:
+    code = s.program.code
+    pc = s.pc
+    steps = 0
+    while True:
+        op, a, b = code[pc]
+        if op == EXEC:
+            a(s)
+            pc += 1
+        elif op == JIF:
+            pc = pc + 1 if a(s) else b
+        elif op == JUMP:
+            pc = a
+            steps += 1
+            if steps > MAX_STEPS:
+                raise GameRuntimeError("the rules loop for ever without asking anyone to decide "
+                                       f"(stuck near rule {_rule_near(s.program, pc)!r})")
+        elif op == CHOOSE:
+            actor = a.actor(s)
+            if actor is None:
+                raise GameRuntimeError(f"in rule {a.rule!r}, {a.by_text!r} names no player here")
+            s.pc, s.choice, s.actor = pc, a, actor
+            s._legal = _compute_legal(s, a)
+            return
+        elif op == CALL:
+            s.stack.append(pc + 1)
+            pc = a
+        elif op == RET:
+            pc = s.stack.pop()
+        else:  # END
+            s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []
+            return
+
+
+def _rule_near(p: Program, pc: int) -> str:
+    for ch in p.choices:
+        return ch.rule
+    return "?"
+
+
+def legal_moves(s: State) -> list[Move]:
+    """The moves the player to act may make now; empty when the game is over."""
+    return [m for m, _, _ in s._legal]
+
+
+def is_terminal(s: State) -> bool:
+    return s.finished
+
+
+def apply(s: State, move: Move | str) -> State:
+    """Play a move (a Move, or its text for the player to act); returns the same state."""
+    if s.finished:
+        raise IllegalMoveError("the game is over; no more moves can be made")
+    if isinstance(move, str):
+        move = Move.parse(move, s.actor)
+    for m, alt, v in s._legal:
+        if m == move:
+            if alt.slot is not None:
+                s.slots[alt.slot] = v
+            s.history.append(m)
+            s.decisions += 1
+            s.pc = alt.body
+            _run(s)
+            return s
+    raise _explain_illegal(s, move)
+
+
+def _explain_illegal(s: State, move: Move) -> Exception:
+    choice = s.choice
+    p = s.program
+    where = f"rule {choice.rule!r} ({choice.rule_title})"
+    if move.player != s.actor:
+        return IllegalMoveError(f"it is {seat_name(s.actor)}'s turn to decide in {where}, not {seat_name(move.player)}'s")
+    alts = [a for a in choice.alts if a.name == move.action]
+    names = sorted({a.name for a in choice.alts})
+    if not alts:
+        return InvalidMoveError(f"{move.action!r} is not an action here; in {where} the actions are: {', '.join(names)}")
+    alt = alts[0]
+    if alt.elem == "card" and move.arg is not None and move.arg not in p.card_names:
+        return InvalidMoveError(f"{move.arg!r} is not a card of this deck (cards are written like {p.card_names[-1]})")
+    if (alt.elem is None) != (move.arg is None):
+        return InvalidMoveError(f"action {move.action!r} takes {'no argument' if alt.elem is None else 'a ' + alt.elem}")
+    reasons = []
+    for a in alts:
+        node = a.node
+        if a.when is not None and not a.when(s):
+            reasons.append(f"it is allowed only when {unparse(node.when)}")
+        elif node.where is not None:
+            reasons.append(f"the {a.elem} must be in {unparse(node.domain)} and satisfy {unparse(node.where)}")
+        elif node.domain is not None:
+            reasons.append(f"the {a.elem} must be in {unparse(node.domain)}")
+    legal = ", ".join(str(m) for m, _, _ in s._legal)
+    return IllegalMoveError(f"{seat_name(move.player)} may not {move} now: {where} says "
+                            + "; or ".join(reasons or ["no"]) + f". Legal now: {legal}")
+
+
+def outcome(s: State) -> Outcome | None:
+    """None while the game is running (or stuck); the winners and scores once it is over."""
+    if not s.finished:
+        return None
+    p = s.program
+    if p.score is None:
+        return Outcome((), tuple(0 for _ in s.seats))
+    saved = s.slots[p.score_slot]
+    scores = []
+    for seat in s.seats:
+        s.slots[p.score_slot] = seat
+        scores.append(p.score(s))
+    s.slots[p.score_slot] = saved
+    best = max(scores) if p.winner_rule == "most" else min(scores)
+    return Outcome(tuple(i for i, v in enumerate(scores) if v == best), tuple(scores))
+
+
+def _fmt(p: Program, t: str, v):
+    if v is None:
+        return None
+    if t in ("card", "player", "suit", "rank"):
+        return _arg_text(p, t, v)
+    if t in ("cards", "players", "suits", "ranks"):
+        return [_arg_text(p, t[:-1], x) for x in v]
+    return v
+
+
+def observe(s: State, player: int) -> dict:
+    """What `player` may see: every public zone, their own private zones, counts of the rest,
+    cards shown face up, the public variables, and their legal moves when it is their turn."""
+    p = s.program
+    zones: dict = {}
+    for zi, z in enumerate(p.zones):
+        insts = [(None, s.zbase[zi])] if not z.per_player else [(k, s.zbase[zi] + k) for k in s.seats]
+        view = {}
+        for owner, inst in insts:
+            cards = s.zones[inst]
+            if z.visibility == "public" or (z.visibility == "owner" and owner == player):
+                seen = {"cards": [p.card_names[c] for c in cards]}
+            else:
+                shown = [p.card_names[c] for c in cards if s.known[c]]
+                seen = {"count": len(cards), "known": shown}
+            if owner is None:
+                zones[z.name] = seen
+            else:
+                view[seat_name(owner)] = seen
+        if z.per_player:
+            zones[z.name] = view
+    types = {v.name: v.type for v in p.ruleset.vars}
+    out = {
+        "seat": seat_name(player),
+        "players": s.n_players,
+        "to_move": seat_name(s.actor) if s.current_player is not None else None,
+        "rule": s.choice.rule_title if s.choice is not None and not s.finished else None,
+        "zones": zones,
+        "vars": {name: _fmt(p, types[name], s.slots[slot]) for name, slot, _ in p.vars},
+        "finished": s.finished,
+    }
+    if s.current_player == player:
+        out["legal"] = [str(m) for m in legal_moves(s)]
+    return out
+
+
+def fired_counts(s: State) -> dict[str, int]:
+    return {name: s.fired[i] for i, name in enumerate(s.program.rule_names)}
+
+
+def state_digest(s: State) -> str:
+    """A fingerprint of everything that matters in a state, to confirm a replay."""
+    p = s.program
+    data = {
+        "zones": [[p.card_names[c] for c in z] for z in s.zones],
+        "slots": repr(s.slots),
+        "pc": s.pc,
+        "finished": s.finished,
+        "fired": s.fired,
+        "known": [i for i, k in enumerate(s.known) if k],
+        "moves": len(s.history),
+    }
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+# ------------------------------------------------------------------ records
+
+RECORD_FORMAT = "cardrules-record/1"
+
+
+def make_record(s: State, ruleset_path: str | None) -> dict:
+    o = outcome(s)
+    return {
+        "format": RECORD_FORMAT,
+        "ruleset": ruleset_path,
+        "game": s.program.ruleset.name,
+        "players": s.n_players,
+        "options": s.options,
+        "seed": s.seed,
+        "moves": [{"player": seat_name(m.player), "move": str(m)} for m in s.history],
+        "final": {
+            "finished": s.finished,
+            "digest": state_digest(s),
+            "winners": [seat_name(w) for w in o.winners] if o else None,
+            "scores": list(o.scores) if o else None,
+        },
+    }
+
+
+def write_record(record: dict, path: str | Path) -> None:
+    """Write atomically: a crash never leaves half a record behind."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def read_record(path: str | Path) -> dict:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RecordError(f"no such record: {path}", str(path)) from None
+    except json.JSONDecodeError as e:
+        raise RecordError(f"the record is not valid JSON ({e.msg})", str(path), e.lineno, e.colno) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read the record: {e}", str(path)) from None
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a cardrules game record (expected \"format\": \"{RECORD_FORMAT}\")", str(path))
+    for key, typ in (("players", int), ("seed", int), ("moves", list), ("options", dict), ("final", dict)):
+        if not isinstance(data.get(key), typ):
+            raise RecordError(f"the record's {key!r} is missing or malformed", str(path))
+    return data
+
+
+def replay(ruleset, record: dict, path: str = "<record>") -> State:
+    """Replay a record move by move; raise RecordError at the first divergence."""
+    try:
+        s = new_game(ruleset, record["players"], record["options"], record["seed"])
+    except OptionError as e:
+        raise RecordError(f"the record's set-up is invalid: {e.message}", path) from None
+    for i, entry in enumerate(record["moves"], 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("move"), str) or not isinstance(entry.get("player"), str):
+            raise RecordError(f"move {i} is malformed: {entry!r}", path)
+        if s.finished:
+            raise RecordError(f"move {i} ({entry['move']}) comes after the game has ended", path)
+        if entry["player"] != seat_name(s.actor):
+            raise RecordError(f"move {i}: the record says {entry['player']} moves, but it is {seat_name(s.actor)}'s turn", path)
+        try:
+            apply(s, Move.parse(entry["move"], s.actor))
+        except (IllegalMoveError, InvalidMoveError) as e:
+            raise RecordError(f"move {i} ({entry['player']}: {entry['move']}) diverges: {e.message}", path) from None
+    final = record["final"]
+    if final.get("digest") and final["digest"] != state_digest(s):
+        raise RecordError("every move replayed, but the final state differs from the recorded one "
+                          "(the ruleset or the engine has changed since the record was made)", path)
+    return s

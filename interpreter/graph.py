@@ -1,0 +1,446 @@
+"""The rule graph: frozen pydantic models, the single source of truth after parsing.
+
+Every later stage (engine, rulebook, diff, fuzz) walks these nodes by their class name;
+none of them re-reads the text. Every node keeps the place in the source it came from.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Loc(Node):
+    """Where a node was written: file, 1-based line and column."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class Located(Node):
+    loc: Loc | None = Field(default=None, description="Where the node was written.")
+
+
+# ---------------------------------------------------------------- expressions
+
+
+class IntLit(Located):
+    """A whole number."""
+
+    kind: Literal["int"] = "int"
+    value: int
+
+
+class StrLit(Located):
+    """A quoted string."""
+
+    kind: Literal["str"] = "str"
+    value: str
+
+
+class BoolLit(Located):
+    """true or false."""
+
+    kind: Literal["bool"] = "bool"
+    value: bool
+
+
+class NoneLit(Located):
+    """The absence of a card or player."""
+
+    kind: Literal["none"] = "none"
+
+
+class Name(Located):
+    """A name: a local, variable, option, definition, zone, suit, rank or built-in."""
+
+    kind: Literal["name"] = "name"
+    name: str
+
+
+class Attr(Located):
+    """obj.name: an attribute of a card (suit, rank, order, owner, played_by, values)."""
+
+    kind: Literal["attr"] = "attr"
+    obj: "Expr"
+    name: str
+
+
+class Call(Located):
+    """func(args): a definition with parameters, a zone of a player, or a built-in."""
+
+    kind: Literal["call"] = "call"
+    func: str
+    args: tuple["Expr", ...] = ()
+
+
+class Agg(Located):
+    """An aggregate binding var over domain: all, any, no, count, highest, lowest, sum."""
+
+    kind: Literal["agg"] = "agg"
+    op: Literal["all", "any", "no", "count", "highest", "lowest", "sum"]
+    var: str
+    domain: "Expr"
+    where: "Expr | None" = None
+    body: "Expr | None" = None
+
+
+class Cond(Located):
+    """if test then then_ else else_."""
+
+    kind: Literal["cond"] = "cond"
+    test: "Expr"
+    then: "Expr"
+    else_: "Expr"
+
+
+class BinOp(Located):
+    """left op right: arithmetic, comparison, membership, logic, set union or range."""
+
+    kind: Literal["binop"] = "binop"
+    op: Literal["+", "-", "*", "/", "mod", "==", "!=", "<", "<=", ">", ">=",
+                "in", "not in", "and", "or", ".."]
+    left: "Expr"
+    right: "Expr"
+
+
+class UnOp(Located):
+    """not operand, or -operand."""
+
+    kind: Literal["unop"] = "unop"
+    op: Literal["not", "-"]
+    operand: "Expr"
+
+
+class ListExpr(Located):
+    """[a, b, ...]: a literal collection."""
+
+    kind: Literal["list"] = "list"
+    items: tuple["Expr", ...] = ()
+
+
+Expr = Annotated[
+    Union[IntLit, StrLit, BoolLit, NoneLit, Name, Attr, Call, Agg, Cond, BinOp, UnOp, ListExpr],
+    Field(discriminator="kind"),
+]
+
+
+# ----------------------------------------------------------------- statements
+
+
+class Shuffle(Located):
+    """Shuffle a zone with the game's seeded chance."""
+
+    kind: Literal["shuffle"] = "shuffle"
+    zone: Expr
+
+
+class Deal(Located):
+    """Deal count cards from source to each player's zone of kind target, in turn order."""
+
+    kind: Literal["deal"] = "deal"
+    count: Expr
+    source: Expr
+    target: str
+    face_up: Expr | None = None
+
+
+class Move(Located):
+    """Move a card or cards to a zone; face_up reveals them to everyone."""
+
+    kind: Literal["move"] = "move"
+    what: Expr
+    to: Expr
+    face_up: Expr | None = None
+
+
+class Reveal(Located):
+    """Show a card or cards to every player."""
+
+    kind: Literal["reveal"] = "reveal"
+    what: Expr
+
+
+class Let(Located):
+    """Bind a local name for the rest of the enclosing block's run."""
+
+    kind: Literal["let"] = "let"
+    name: str
+    value: Expr
+
+
+class Set(Located):
+    """Assign to a game variable or an existing local."""
+
+    kind: Literal["set"] = "set"
+    name: str
+    value: Expr
+
+
+class Perform(Located):
+    """Run a named procedure with arguments."""
+
+    kind: Literal["perform"] = "perform"
+    name: str
+    args: tuple[Expr, ...] = ()
+
+
+class Break(Located):
+    """Leave the innermost loop."""
+
+    kind: Literal["break"] = "break"
+
+
+class Pass(Located):
+    """Do nothing (a body that must not be empty)."""
+
+    kind: Literal["pass"] = "pass"
+
+
+class EndGame(Located):
+    """End the game at once; the winner rule decides the outcome."""
+
+    kind: Literal["end_game"] = "end_game"
+
+
+class Branch(Node):
+    """One test and the block it guards."""
+
+    test: Expr
+    body: tuple["Stmt", ...]
+
+
+class If(Located):
+    """The first branch whose test holds runs; otherwise else_."""
+
+    kind: Literal["if"] = "if"
+    branches: tuple[Branch, ...]
+    else_: tuple["Stmt", ...] = ()
+
+
+class While(Located):
+    """Repeat body while test holds."""
+
+    kind: Literal["while"] = "while"
+    test: Expr
+    body: tuple["Stmt", ...]
+
+
+class Repeat(Located):
+    """Repeat body until a break."""
+
+    kind: Literal["repeat"] = "repeat"
+    body: tuple["Stmt", ...]
+
+
+class ForPlayers(Located):
+    """Run body once per player in turn order, starting from (or after) a player."""
+
+    kind: Literal["for_players"] = "for_players"
+    var: str
+    start: Literal["from", "after", "first"] = "first"
+    at: Expr | None = None
+    body: tuple["Stmt", ...]
+
+
+class ForEach(Located):
+    """Run body once per element of a collection (taken as it was when the loop began)."""
+
+    kind: Literal["for_each"] = "for_each"
+    var: str
+    domain: Expr
+    body: tuple["Stmt", ...]
+
+
+class Rule(Located):
+    """A named, titled rule: the unit a rulebook numbers and statistics count."""
+
+    kind: Literal["rule"] = "rule"
+    name: str
+    title: str | None = None
+    when: Expr | None = None
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    body: tuple["Stmt", ...]
+
+
+class Action(Located):
+    """One kind of move in a choice: its name, optional parameter and the conditions."""
+
+    name: str
+    var: str | None = None
+    domain: Expr | None = None
+    where: Expr | None = None
+    when: Expr | None = None
+    label: str | None = None
+    body: tuple["Stmt", ...]
+
+
+class Choose(Located):
+    """A decision: the player named by `by` picks one legal move among the actions."""
+
+    kind: Literal["choose"] = "choose"
+    by: Expr
+    actions: tuple[Action, ...]
+
+
+Stmt = Annotated[
+    Union[Shuffle, Deal, Move, Reveal, Let, Set, Perform, Break, Pass, EndGame, If, While,
+          Repeat, ForPlayers, ForEach, Rule, Choose],
+    Field(discriminator="kind"),
+]
+
+
+# ------------------------------------------------------------------ top level
+
+
+class Deck(Located):
+    """Suits, ranks (low to high), per-suit orders, rank groups, values, copies."""
+
+    name: str
+    title: str | None = None
+    suits: tuple[str, ...]
+    ranks: tuple[str, ...]
+    copies: int = 1
+    groups: dict[str, tuple[str, ...]] = {}
+    orders: dict[str, tuple[str, ...]] = Field(default={}, description="Suit -> ranks low to high, where it differs from `ranks`.")
+    values: dict[str, dict[str, int]] = {}
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def order_of(self, suit: str) -> tuple[str, ...]:
+        return self.orders.get(suit, self.ranks)
+
+
+class Zone(Located):
+    """A place cards can be: shared or one per player, and who may see its cards."""
+
+    name: str
+    per_player: bool
+    visibility: Literal["hidden", "owner", "public"]
+    title: str | None = None
+
+
+class Option(Located):
+    """A typed, documented game option with a default."""
+
+    name: str
+    type: Literal["bool", "int", "enum"]
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    default: bool | int | str
+    description: str | None = None
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class Var(Located):
+    """A game variable, public to every player."""
+
+    name: str
+    type: str
+    init: Expr | None = None
+
+
+class Param(Node):
+    name: str
+    type: str
+
+
+class Define(Located):
+    """A named value or predicate, with parameters."""
+
+    name: str
+    params: tuple[Param, ...] = ()
+    body: Expr
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class Procedure(Located):
+    """A named block of statements, performed from rules."""
+
+    name: str
+    params: tuple[Param, ...] = ()
+    body: tuple[Stmt, ...]
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class Phase(Located):
+    """A named stage of the game; `then` names the phase that follows, else the game ends."""
+
+    name: str
+    title: str | None = None
+    then: str | None = None
+    body: tuple[Stmt, ...]
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class Interpretation(Located):
+    """A question the source leaves open, and the answer this ruleset gives."""
+
+    name: str
+    question: str
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class Winner(Located):
+    """Who wins: the players with the most (or fewest) of a per-player score."""
+
+    rule: Literal["most", "fewest"]
+    score: str
+
+
+class Change(Node):
+    """One thing a variant changes in its base, for the rulebook."""
+
+    what: str
+    name: str
+    action: Literal["replaced", "added", "changed"]
+    detail: str | None = None
+
+
+class Ruleset(Located):
+    """A whole game: the result of a game file, or of a variant merged onto its base."""
+
+    name: str
+    title: str | None = None
+    base: str | None = Field(default=None, description="The base game's name, for a variant.")
+    base_title: str | None = None
+    source: str
+    players_min: int
+    players_max: int
+    direction: Literal["clockwise", "anticlockwise"] = "clockwise"
+    deck: Deck
+    zones: tuple[Zone, ...] = ()
+    options: tuple[Option, ...] = ()
+    vars: tuple[Var, ...] = ()
+    defines: tuple[Define, ...] = ()
+    procedures: tuple[Procedure, ...] = ()
+    phases: tuple[Phase, ...] = ()
+    interpretations: tuple[Interpretation, ...] = ()
+    winner: Winner | None = None
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    changes: tuple[Change, ...] = ()
+
+    def option(self, name: str) -> Option | None:
+        return next((o for o in self.options if o.name == name), None)
+
+
+for _cls in list(globals().values()):
+    if isinstance(_cls, type) and issubclass(_cls, Node) and _cls is not Node:
+        _cls.model_rebuild()

@@ -1,0 +1,131 @@
+"""Stage 1: text -> Lark parse tree, with located, readable syntax errors."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+from lark.lexer import PatternStr
+
+from .errors import RulesetSyntaxError
+
+GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "cards.lark"
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    return Lark.open(str(GRAMMAR), parser="lalr", strict=True, postlex=_Indenter(),
+                     propagate_positions=True, maybe_placeholders=True)
+
+
+_FRIENDLY = {
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the indented block",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": 'a quoted string ("...")',
+    "CMP": "a comparison (==, !=, <, <=, >, >=)",
+    "AGG": "any, no, count, highest or lowest",
+    "$END": "the end of the file",
+}
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _FRIENDLY:
+        return _FRIENDLY[terminal]
+    for t in parser().terminals:
+        if t.name == terminal and isinstance(t.pattern, PatternStr):
+            return f"'{t.pattern.value}'"
+    return terminal.lower()
+
+
+def _expected(names) -> str:
+    words = sorted({_describe(n) for n in names})
+    if not words:
+        return "something else"
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def parse_text(text: str, filename: str = "<text>") -> Tree:
+    """Parse ruleset text; raise RulesetSyntaxError naming the file, line and column."""
+    if not text.endswith("\n"):
+        text += "\n"
+    lines = text.splitlines()
+
+    def line_of(n: int | None) -> str | None:
+        return lines[n - 1] if n and 0 < n <= len(lines) else None
+
+    try:
+        return parser().parse(text)
+    except UnexpectedCharacters as e:
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        msg = f"unexpected character {ch!r}"
+        if ch == "\t":
+            msg = "a tab character; indent with spaces"
+        raise RulesetSyntaxError(msg, filename, e.line, e.column, line_of(e.line)) from None
+    except UnexpectedToken as e:
+        tok = e.token
+        if tok.type == "$END":
+            found = "the end of the file"
+        elif tok.type == "_NL":
+            found = "the end of the line"
+        elif tok.type == "_INDENT":
+            found = "an unexpected indent"
+        elif tok.type == "_DEDENT":
+            found = "the end of the block"
+        else:
+            found = f"{tok.value!r}"
+        line, col = tok.line, tok.column
+        if tok.type in ("_NL", "_DEDENT", "$END") and line and line_of(line) is not None and tok.type == "_NL":
+            col = len(line_of(line).rstrip()) + 1
+        if tok.type in ("_DEDENT", "_INDENT", "$END") or line is None:
+            # these tokens carry the position of the next real token; fall back sensibly
+            line = line or len(lines)
+            col = col or 1
+        msg = f"unexpected {found}; expected {_expected(e.accepts or e.expected)}"
+        raise RulesetSyntaxError(msg, filename, line, col, line_of(line)) from None
+    except UnexpectedEOF as e:
+        raise RulesetSyntaxError(f"the file ends too early; expected {_expected(e.expected)}",
+                                 filename, len(lines), 1, line_of(len(lines))) from None
+    except DedentError as e:
+        # lark does not say where; find the first line whose indent matches no open block
+        line_no = _bad_dedent_line(lines)
+        raise RulesetSyntaxError("this line's indentation matches no enclosing block",
+                                 filename, line_no, 1, line_of(line_no)) from None
+    except UnexpectedInput as e:  # pragma: no cover - any other lark input error
+        raise RulesetSyntaxError(str(e).splitlines()[0], filename, getattr(e, "line", None),
+                                 getattr(e, "column", None), line_of(getattr(e, "line", None))) from None
+
+
+def _bad_dedent_line(lines: list[str]) -> int:
+    stack = [0]
+    depth = 0
+    for i, raw in enumerate(lines, 1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#") or depth:
+            depth += raw.count("(") + raw.count("[") - raw.count(")") - raw.count("]")
+            continue
+        ind = len(raw) - len(raw.lstrip(" "))
+        if ind > stack[-1]:
+            stack.append(ind)
+        else:
+            while ind < stack[-1]:
+                stack.pop()
+            if ind != stack[-1]:
+                return i
+        depth += raw.count("(") + raw.count("[") - raw.count(")") - raw.count("]")
+    return len(lines)
