@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lark import Token, Transformer, v_args
+from lark.exceptions import VisitError
 
 from . import graph as g
 from .errors import RulesetError
@@ -434,6 +435,8 @@ class ToGraph(Transformer):
 
 # ------------------------------------------------------------------ assembly
 
+_WORD = {"options": "option", "vars": "variable", "defines": "definition", "procedures": "procedure",
+         "phases": "phase", "interpretations": "interpretation", "zones": "zone"}
 _MERGEABLE = {"options": g.Option, "vars": g.Var, "defines": g.Define, "procedures": g.Procedure,
               "phases": g.Phase, "interpretations": g.Interpretation, "zones": g.Zone}
 
@@ -443,11 +446,17 @@ def _err(msg: str, loc: g.Loc | None) -> RulesetError:
                         loc.column if loc else None, _source_line(loc))
 
 
+_SOURCES: dict[str, list[str]] = {}  # file name -> its lines, for error messages
+
+
 def _source_line(loc: g.Loc | None) -> str | None:
     if not loc:
         return None
     try:
-        return Path(loc.file).read_text(encoding="utf-8").splitlines()[loc.line - 1]
+        lines = _SOURCES.get(loc.file)
+        if lines is None:
+            lines = Path(loc.file).read_text(encoding="utf-8").splitlines()
+        return lines[loc.line - 1]
     except (OSError, IndexError, UnicodeDecodeError):
         return None
 
@@ -468,8 +477,17 @@ def build_file(path: str | Path, _seen: tuple = ()) -> g.Ruleset:
 
 
 def build_text(text: str, filename: str = "<text>", _seen: tuple = ()) -> g.Ruleset:
+    _SOURCES[filename] = text.splitlines()
     tree = parse_text(text, filename)
-    items = ToGraph(filename).transform(tree)
+    try:
+        items = ToGraph(filename).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, RulesetError):
+            err = e.orig_exc
+            if err.source_line is None and err.line:
+                err.source_line = _SOURCES[filename][err.line - 1] if err.line <= len(_SOURCES[filename]) else None
+            raise err from None
+        raise
     header, items = items[0], items[1:]
     if header.kind == "game":
         return _assemble_game(header, items, filename)
@@ -511,7 +529,7 @@ def _collect(items, filename):
         seen: dict[str, g.Node] = {}
         for node in parts[key]:
             if node.name in seen:
-                raise _err(f"{key[:-1]} {node.name!r} is defined twice (first at line {seen[node.name].loc.line})",
+                raise _err(f"{_WORD[key]} {node.name!r} is defined twice (first at line {seen[node.name].loc.line})",
                            node.loc)
             seen[node.name] = node
     return parts, single
@@ -602,12 +620,12 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
         order = [n.name for n in getattr(base, key)]
         for node in parts[key]:
             if node.name in current:
-                changes.append(g.Change(what=key[:-1], name=node.name, action="replaced"))
+                changes.append(g.Change(what=_WORD[key], name=node.name, action="replaced"))
             else:
                 if key in ("defines", "procedures", "phases"):
-                    raise _err(f"{key[:-1]} {node.name!r} overrides nothing: the base game "
-                               f"{base.name!r} has no {key[:-1]} of that name", node.loc)
-                changes.append(g.Change(what=key[:-1], name=node.name, action="added"))
+                    raise _err(f"{_WORD[key]} {node.name!r} overrides nothing: the base game "
+                               f"{base.name!r} has no {_WORD[key]} of that name", node.loc)
+                changes.append(g.Change(what=_WORD[key], name=node.name, action="added"))
                 order.append(node.name)
             current[node.name] = node
         upd[key] = tuple(current[n] for n in order)

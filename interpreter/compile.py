@@ -34,6 +34,18 @@ def _runtime(msg: str, node) -> GameRuntimeError:
                             loc.column if loc else None, _source_line(loc))
 
 
+_WORDS = {"int": "a number", "bool": "a true/false value", "card": "a card", "player": "a player",
+          "suit": "a suit", "rank": "a rank", "str": "a text", "none": "none", "enum": "an option value",
+          "cards": "a collection of cards", "players": "a collection of players", "ints": "a range of numbers",
+          "suits": "a collection of suits", "ranks": "a collection of ranks", "zone": "a zone",
+          "zonekind": "a kind of per-player zone (say whose, like hand(p))", "any": "a value"}
+
+
+def word(t: str) -> str:
+    """A type as a reader says it: 'a number', 'a card'."""
+    return _WORDS.get(t, t)
+
+
 def _compatible(a: str, b: str) -> bool:
     if a == b or "any" in (a, b) or "none" in (a, b):
         return True
@@ -106,6 +118,7 @@ class Program:
     score: Callable | None = None
     score_slot: int | None = None
     winner_rule: str | None = None
+    phase_start: dict[str, int] = field(default_factory=dict)
 
     @property
     def n_cards(self) -> int:
@@ -263,10 +276,12 @@ class Compiler:
         if want == "collection":
             if t not in COLLECTIONS:
                 raise _err(f"{what} must be a collection of cards, players or numbers; "
-                           f"{unparse(e)!r} is a {t}", e)
+                           f"{unparse(e)!r} is {word(t)}", e)
             return self.as_collection(fn, t), t
+        if want == "zone" and t == "zonekind":
+            raise _err(f"{what} must be one zone; {unparse(e)!r} is one zone per player: say whose, like {unparse(e)}(p)", e)
         if not _compatible(t, want):
-            raise _err(f"{what} must be a {want}; {unparse(e)!r} is a {t}", e)
+            raise _err(f"{what} must be {word(want)}; {unparse(e)!r} is {word(t)}", e)
         return fn, t
 
     def as_collection(self, fn, t):
@@ -370,7 +385,7 @@ class Compiler:
         a = e.name
         p = self.p
         if t not in ("card", "any", "none"):
-            raise _err(f"only cards have attributes; {unparse(e.obj)!r} is a {t}", e)
+            raise _err(f"only cards have attributes; {unparse(e.obj)!r} is {word(t)}", e)
         node = e
 
         def need(st, c):
@@ -399,7 +414,7 @@ class Compiler:
         a, ta = self.expr(e.then, scope)
         b, tb = self.expr(e.else_, scope)
         if not _compatible(ta, tb):
-            raise _err(f"both branches must be the same kind of value; here a {ta} and a {tb}", e)
+            raise _err(f"both branches must be the same kind of value; here {word(ta)} and {word(tb)}", e)
         return (lambda st: a(st) if test(st) else b(st)), (ta if ta != "none" else tb)
 
     def e_UnOp(self, e, scope):
@@ -428,7 +443,7 @@ class Compiler:
         if op in ("==", "!="):
             a, ta, b, tb = self._coerce_rank(e.left, a, ta, e.right, b, tb)
             if not _compatible(ta, tb):
-                raise _err(f"cannot compare a {ta} with a {tb}: {unparse(e)!r}", e)
+                raise _err(f"cannot compare {word(ta)} with {word(tb)}: {unparse(e)!r}", e)
             if op == "==":
                 return (lambda st: a(st) == b(st)), "bool"
             return (lambda st: a(st) != b(st)), "bool"
@@ -439,7 +454,7 @@ class Compiler:
             return (lambda st: [*ca(st), *cb(st)]), ("cards" if ELEM[ta] == "card" else ta)
         for side, t, node in (("left", ta, e.left), ("right", tb, e.right)):
             if t not in ("int", "any"):
-                raise _err(f"{op} needs numbers; {unparse(node)!r} is a {t}", node)
+                raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}", node)
         if op == "+":
             return (lambda st: a(st) + b(st)), "int"
         if op == "-":
@@ -485,11 +500,11 @@ class Compiler:
         coll, tc = self.expr(e.right, scope)
         neg = e.op == "not in"
         if tc not in COLLECTIONS:
-            raise _err(f"the right side of {e.op} must be a zone or a collection; {unparse(e.right)!r} is a {tc}", e.right)
+            raise _err(f"the right side of {e.op} must be a zone or a collection; {unparse(e.right)!r} is {word(tc)}", e.right)
         if tc == "ranks" and ti == "int" and isinstance(e.left, g.IntLit):
             item, ti = self._rank_literal(e.left), "rank"
         if not _compatible(ti, ELEM[tc]):
-            raise _err(f"{unparse(e.left)!r} is a {ti}, but {unparse(e.right)!r} holds {ELEM[tc]}s", e)
+            raise _err(f"{unparse(e.left)!r} is {word(ti)}, but {unparse(e.right)!r} holds {ELEM[tc]}s", e)
         if tc == "zone":
             f = lambda st: (c := item(st)) is not None and st.card_zone[c] == coll(st)
         elif tc == "zonekind":
@@ -749,7 +764,7 @@ class Compiler:
     def s_Move(self, s, scope):
         what, t = self.expr(s.what, scope)
         if t not in ("card", "cards", "zone", "zonekind", "any"):
-            raise _err(f"move needs a card or cards; {unparse(s.what)!r} is a {t}", s.what)
+            raise _err(f"move needs a card or cards; {unparse(s.what)!r} is {word(t)}", s.what)
         to, _ = self.typed(s.to, scope, "zone", "where to move the cards")
         up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
         node = s
@@ -1015,9 +1030,10 @@ class Compiler:
                 raise _err(f"{w.score!r} must take one player, like: define {w.score}(p: player) = ...", w)
             body, t, slots = self.def_cache[d.name]
             if t != "int":
-                raise _err(f"{w.score!r} must give a number for each player; it gives a {t}", w)
+                raise _err(f"{w.score!r} must give a number for each player; it gives {word(t)}", w)
             p.score, p.score_slot, p.winner_rule = body, slots[0], w.rule
         p.start = phase_start[rs.phases[0].name]
+        p.phase_start = phase_start
         p.n_slots = self.slots
         p.code = [tuple(ins) for ins in p.code]
         return p

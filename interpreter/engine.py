@@ -178,7 +178,12 @@ def _coerce_option(o: g.Option, raw):
 
 def new_game(ruleset, players: int, options: dict | None = None, seed: int = 0) -> State:
     """Set up a game and run it to the first decision."""
-    p = program_of(ruleset)
+    s = _fresh(program_of(ruleset), players, options, seed)
+    _run(s)
+    return s
+
+
+def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     rs = p.ruleset
     if not isinstance(players, int) or not (rs.players_min <= players <= rs.players_max):
         span = str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
@@ -226,7 +231,6 @@ def new_game(ruleset, players: int, options: dict | None = None, seed: int = 0) 
     s._legal = []
     for name, slot, init in p.vars:
         s.slots[slot] = init(s) if init else None
-    _run(s)
     return s
 
 
@@ -520,3 +524,62 @@ def replay(ruleset, record: dict, path: str = "<record>") -> State:
         raise RecordError("every move replayed, but the final state differs from the recorded one "
                           "(the ruleset or the engine has changed since the record was made)", path)
     return s
+
+
+def position(ruleset, players: int, phase: str, zones: dict | None = None, vars: dict | None = None,
+             options: dict | None = None, seed: int = 0) -> State:
+    """Set up a position by hand and start play at the beginning of `phase`.
+
+    `zones` maps a zone name to a list of card names (shared zone) or to {seat: [cards]}
+    (per-player zone; seats are 0-based ints or names like 'P1'). Cards not placed stay in
+    the first zone declared. `vars` sets game variables (players as seats, cards by name).
+    This is how scenario tests and the fuzzer's reproductions build a position."""
+    p = program_of(ruleset)
+    s = _fresh(p, players, options, seed)
+    start = s.zbase[0]
+    for zname, spec in (zones or {}).items():
+        if zname not in p.zone_index:
+            raise OptionError(f"unknown zone {zname!r}")
+        zi = p.zone_index[zname]
+        z = p.zones[zi]
+        targets = spec.items() if z.per_player else [(None, spec)]
+        for seat, names in targets:
+            if z.per_player:
+                seat = _seat(seat, players)
+                inst = s.zbase[zi] + seat
+            else:
+                inst = s.zbase[zi]
+            for name in names:
+                if name not in p.card_names:
+                    raise InvalidMoveError(f"{name!r} is not a card of this deck")
+                c = p.card_names.index(name)
+                if s.card_zone[c] != start:
+                    raise OptionError(f"card {name} is placed twice")
+                s.move([c], inst, False)
+                if z.per_player:
+                    s.played_by[c] = seat
+    types = {v.name: v.type for v in p.ruleset.vars}
+    for name, value in (vars or {}).items():
+        slot = next((sl for n, sl, _ in p.vars if n == name), None)
+        if slot is None:
+            raise OptionError(f"unknown variable {name!r}")
+        t = types[name]
+        if t == "player":
+            value = _seat(value, players)
+        elif t == "card" and isinstance(value, str):
+            value = p.card_names.index(value)
+        s.slots[slot] = value
+    names = [ph.name for ph in p.ruleset.phases]
+    if phase not in names:
+        raise OptionError(f"unknown phase {phase!r}; phases are {', '.join(names)}")
+    s.pc = p.phase_start[phase]
+    _run(s)
+    return s
+
+
+def _seat(seat, players: int) -> int:
+    if isinstance(seat, str) and seat.upper().startswith("P") and seat[1:].isdigit():
+        seat = int(seat[1:]) - 1
+    if not isinstance(seat, int) or not (0 <= seat < players):
+        raise OptionError(f"no seat {seat!r} in a {players}-player game")
+    return seat

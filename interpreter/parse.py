@@ -51,8 +51,15 @@ def _describe(terminal: str) -> str:
     return terminal.lower()
 
 
+_EXPR_START = {"NAME", "INT", "LPAR"}
+
+
 def _expected(names) -> str:
-    words = sorted({_describe(n) for n in names})
+    names = set(names)
+    if _EXPR_START <= names:
+        names = (names - _EXPR_START - {"LSQB", "MINUS", "TRUE", "FALSE", "NONE", "STRING", "NOT",
+                                        "AGG", "ALL", "SUM", "IF"}) | {"<expr>"}
+    words = sorted({"an expression" if n == "<expr>" else _describe(n) for n in names})
     if not words:
         return "something else"
     if len(words) > 8:
@@ -74,29 +81,35 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
     except UnexpectedCharacters as e:
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
         msg = f"unexpected character {ch!r}"
-        if ch == "\t":
-            msg = "a tab character; indent with spaces"
+        if ch == '"':
+            msg = "this quoted string is not closed on the same line"
         raise RulesetSyntaxError(msg, filename, e.line, e.column, line_of(e.line)) from None
     except UnexpectedToken as e:
         tok = e.token
-        if tok.type == "$END":
-            found = "the end of the file"
-        elif tok.type == "_NL":
-            found = "the end of the line"
-        elif tok.type == "_INDENT":
-            found = "an unexpected indent"
-        elif tok.type == "_DEDENT":
-            found = "the end of the block"
-        else:
-            found = f"{tok.value!r}"
+        expected = _expected(e.accepts or e.expected)
         line, col = tok.line, tok.column
-        if tok.type in ("_NL", "_DEDENT", "$END") and line and line_of(line) is not None and tok.type == "_NL":
-            col = len(line_of(line).rstrip()) + 1
-        if tok.type in ("_DEDENT", "_INDENT", "$END") or line is None:
-            # these tokens carry the position of the next real token; fall back sensibly
-            line = line or len(lines)
-            col = col or 1
-        msg = f"unexpected {found}; expected {_expected(e.accepts or e.expected)}"
+        if tok.type == "_INDENT":
+            msg = "this line is indented, but the line before it does not open a block (a block follows a line ending in ':')"
+        elif tok.type == "_DEDENT":
+            msg = f"the block ends too early; expected {expected}"
+        elif tok.type == "$END":
+            msg = f"the file ends too early; expected {expected}"
+        elif tok.type == "_NL":
+            msg = f"the line ends too early; expected {expected}"
+            if line and line_of(line) is not None:
+                col = len(line_of(line).split("#")[0].rstrip()) + 1
+        else:
+            msg = f"unexpected {tok.value!r}; expected {expected}"
+        if line is None or tok.type in ("$END",):
+            line, col = len(lines), 1
+        if tok.type == "_INDENT" and line is not None:
+            # the indent token sits at the end of the previous line; point at the indented one
+            nxt = line + 1
+            while nxt <= len(lines) and not lines[nxt - 1].strip():
+                nxt += 1
+            if nxt <= len(lines):
+                line = nxt
+                col = len(lines[nxt - 1]) - len(lines[nxt - 1].lstrip()) + 1
         raise RulesetSyntaxError(msg, filename, line, col, line_of(line)) from None
     except UnexpectedEOF as e:
         raise RulesetSyntaxError(f"the file ends too early; expected {_expected(e.expected)}",
