@@ -13,6 +13,8 @@ from .build import _source_line
 from .errors import GameRuntimeError, RulesetError
 from .unparse import unparse
 
+_MISS = object()
+
 # instruction opcodes
 EXEC, JUMP, JIF, CHOOSE, CALL, RET, END = range(7)
 
@@ -119,6 +121,7 @@ class Program:
     score_slot: int | None = None
     winner_rule: str | None = None
     phase_start: dict[str, int] = field(default_factory=dict)
+    move_cache: dict = field(default_factory=dict)
 
     @property
     def n_cards(self) -> int:
@@ -323,6 +326,8 @@ class Compiler:
         p = self.p
         if n in scope:
             slot, t = scope[n]
+            if callable(slot):  # a parameter of an inlined definition: its argument's closure
+                return slot, t
             return (lambda st: st.slots[slot]), t
         if n in self.var_slots:
             slot, t = self.var_slots[n]
@@ -601,6 +606,8 @@ class Compiler:
             fns = []
             for a, prm in zip(args, d.params):
                 fns.append(self.typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")[0])
+            if not _has_agg(d.body) and all(isinstance(a, (g.Name, g.IntLit, g.NoneLit)) for a in args):
+                return self.inline_define(d, fns, e)
             return self.call_define(d, fns, e)
         if n in p.zone_index:
             zi = p.zone_index[n]
@@ -687,6 +694,18 @@ class Compiler:
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
 
+    def inline_define(self, d: g.Define, arg_fns, node):
+        """A small definition (no aggregate) called with plain names is compiled in place:
+        its parameters become the argument closures, so no slots are saved or restored."""
+        if d.name in self.def_stack:
+            chain = " -> ".join(self.def_stack[self.def_stack.index(d.name):] + [d.name])
+            raise _err(f"definition {d.name!r} refers to itself ({chain}); definitions cannot be recursive", node)
+        self.def_stack.append(d.name)
+        scope = {prm.name: (fn, prm.type) for prm, fn in zip(d.params, arg_fns)}
+        out = self.expr(d.body, scope)
+        self.def_stack.pop()
+        return out
+
     def call_define(self, d: g.Define, arg_fns, node):
         if d.name in self.def_stack:
             chain = " -> ".join(self.def_stack[self.def_stack.index(d.name):] + [d.name])
@@ -705,27 +724,46 @@ class Compiler:
             self.def_stack.pop()
             self.def_cache[d.name] = (body, t, slots)
         body, t, slots = self.def_cache[d.name]
+        # Definitions are pure: they see only their parameters and the game state, so a
+        # result stays valid until the state changes (State.memo is emptied on every change).
+        idx = list(self.defines).index(d.name)
         if not slots:
-            return body, t
+            def call0(st):
+                m = st.memo
+                r = m.get(idx, _MISS)
+                if r is _MISS:
+                    r = m[idx] = body(st)
+                return r
+            return call0, t
         if len(slots) == 1:
             s0, a0 = slots[0], arg_fns[0]
 
             def call1(st):
                 v = a0(st)
-                old = st.slots[s0]
-                st.slots[s0] = v
-                r = body(st)
-                st.slots[s0] = old
+                m = st.memo
+                key = (idx, v)
+                r = m.get(key, _MISS)
+                if r is _MISS:
+                    sl = st.slots
+                    old = sl[s0]
+                    sl[s0] = v
+                    r = m[key] = body(st)
+                    sl[s0] = old
                 return r
             return call1, t
         pairs = list(zip(slots, arg_fns))
 
         def call(st):
-            vals = [f(st) for _, f in pairs]
+            vals = tuple(f(st) for _, f in pairs)
+            m = st.memo
+            key = (idx, vals)
+            r = m.get(key, _MISS)
+            if r is not _MISS:
+                return r
             olds = [st.slots[s] for s, _ in pairs]
             for (s, _), v in zip(pairs, vals):
                 st.slots[s] = v
-            r = body(st)
+            r = m[key] = body(st)
             for (s, _), v in zip(pairs, olds):
                 st.slots[s] = v
             return r
@@ -814,6 +852,7 @@ class Compiler:
 
         def run(st):
             st.slots[slot] = v(st)
+            st.memo = {}
         self.emit(EXEC, run)
 
     def s_Perform(self, s, scope):
@@ -1067,6 +1106,18 @@ class Compiler:
                 visit(nxt, path + [name])
         for name in calls:
             visit(name, [])
+
+
+def _has_agg(e) -> bool:
+    if isinstance(e, g.Agg):
+        return True
+    for name in type(e).model_fields:
+        v = getattr(e, name)
+        if isinstance(v, g.Node) and _has_agg(v):
+            return True
+        if isinstance(v, tuple) and any(isinstance(x, g.Node) and _has_agg(x) for x in v):
+            return True
+    return False
 
 
 def compile_ruleset(rs: g.Ruleset) -> Program:

@@ -65,11 +65,12 @@ class State:
 
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "zbase", "zowner", "zkind", "slots", "pc", "stack", "rng",
-                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal")
+                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo")
 
     # -- primitive effects the compiled statements call
     def shuffle(self, zi: int) -> None:
         cards = self.zones[zi]
+        self.memo = {}
         self.rng.shuffle(cards)
         for c in cards:
             self.known[c] = False
@@ -77,6 +78,7 @@ class State:
     def move(self, cards: list, to: int, face_up: bool) -> None:
         zones, card_zone, owner = self.zones, self.card_zone, self.zowner
         vis = self.program.zones[self.zkind[to]].visibility
+        self.memo = {}
         for c in cards:
             src = card_zone[c]
             zones[src].remove(c)
@@ -96,6 +98,7 @@ class State:
             self.move(take, base + p, face_up)
 
     def reveal(self, cards: list) -> None:
+        self.memo = {}
         for c in cards:
             if c is not None:
                 self.known[c] = True
@@ -115,6 +118,7 @@ class State:
         s.rng = random.Random()
         s.rng.setstate(self.rng.getstate())
         s._legal = list(self._legal) if self._legal is not None else None
+        s.memo = {}
         return s
 
     @property
@@ -229,6 +233,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.choice = None
     s.actor = None
     s._legal = []
+    s.memo = {}
     for name, slot, init in p.vars:
         s.slots[slot] = init(s) if init else None
     return s
@@ -255,6 +260,7 @@ def _compute_legal(s: State, choice) -> list:
     actor = s.actor
     p = s.program
     slots = s.slots
+    cache = p.move_cache
     for alt in choice.alts:
         if alt.when is not None and not alt.when(s):
             continue
@@ -264,14 +270,17 @@ def _compute_legal(s: State, choice) -> list:
                 seen.add(key)
                 out.append((Move(actor, alt.name, None), alt, None))
             continue
-        where, slot = alt.where, alt.slot
+        where, slot, name = alt.where, alt.slot, alt.name
         for v in list(alt.domain(s)):
             slots[slot] = v
             if where is None or where(s):
-                key = (alt.name, v)
+                key = (name, v)
                 if key not in seen:
                     seen.add(key)
-                    out.append((Move(actor, alt.name, _arg_text(p, alt.elem, v)), alt, v))
+                    m = cache.get((actor, name, v))
+                    if m is None:
+                        m = cache[(actor, name, v)] = Move(actor, name, _arg_text(p, alt.elem, v))
+                    out.append((m, alt, v))
     return out
 
 
@@ -569,6 +578,7 @@ def position(ruleset, players: int, phase: str, zones: dict | None = None, vars:
         elif t == "card" and isinstance(value, str):
             value = p.card_names.index(value)
         s.slots[slot] = value
+    s.memo = {}
     names = [ph.name for ph in p.ruleset.phases]
     if phase not in names:
         raise OptionError(f"unknown phase {phase!r}; phases are {', '.join(names)}")
