@@ -380,21 +380,30 @@ def _explain_illegal(s: State, move: Move) -> Exception:
                             + "; or ".join(reasons or ["no"]) + f". Legal now: {legal}")
 
 
+def scores(s: State) -> tuple[int, ...]:
+    """Every seat's score by the ruleset's winner rule, at any moment (all 0 without one)."""
+    p = s.program
+    if p.score is None:
+        return tuple(0 for _ in s.seats)
+    saved = s.slots[p.score_slot]
+    out = []
+    for seat in s.seats:
+        s.slots[p.score_slot] = seat
+        out.append(p.score(s))
+    s.slots[p.score_slot] = saved
+    return tuple(out)
+
+
 def outcome(s: State) -> Outcome | None:
     """None while the game is running (or stuck); the winners and scores once it is over."""
     if not s.finished:
         return None
     p = s.program
+    values = scores(s)
     if p.score is None:
-        return Outcome((), tuple(0 for _ in s.seats))
-    saved = s.slots[p.score_slot]
-    scores = []
-    for seat in s.seats:
-        s.slots[p.score_slot] = seat
-        scores.append(p.score(s))
-    s.slots[p.score_slot] = saved
-    best = max(scores) if p.winner_rule == "most" else min(scores)
-    return Outcome(tuple(i for i, v in enumerate(scores) if v == best), tuple(scores))
+        return Outcome((), values)
+    best = max(values) if p.winner_rule == "most" else min(values)
+    return Outcome(tuple(i for i, v in enumerate(values) if v == best), values)
 
 
 def _fmt(p: Program, t: str, v):
