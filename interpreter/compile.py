@@ -5,6 +5,7 @@ of instructions, so the engine never walks the graph while playing."""
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -69,6 +70,7 @@ class Alt:
     when: Callable | None
     body: int = -1
     node: Any = None
+    values: Callable | None = None  # the allowed parameter values, as one generated function
 
 
 @dataclass
@@ -117,11 +119,13 @@ class Program:
     rule_names: list[str] = field(default_factory=list)
     rule_titles: dict[str, str] = field(default_factory=dict)
     choices: list[Choice] = field(default_factory=list)
-    score: Callable | None = None
-    score_slot: int | None = None
+    score: Callable | None = None  # score(state, seat) -> int
+    score_name: str | None = None
+    namespace: dict = field(default_factory=dict)
     winner_rule: str | None = None
     phase_start: dict[str, int] = field(default_factory=dict)
     move_cache: dict = field(default_factory=dict)
+    nodes: list = field(default_factory=list)  # the statement each instruction came from
 
     @property
     def n_cards(self) -> int:
@@ -189,6 +193,19 @@ class Compiler:
         self.proc_stack: list[str] = []
         self.rule_stack: list[tuple[str, str]] = []
         self.loop_ends: list[list[int]] | None = None
+        self.n_names = 0
+        self.cur_node = None
+        self.kind_of: dict[str, int] = {}
+        self.def_src: list[str] = []
+        self.lam_cache: dict[str, Callable] = {}
+        p = self.p
+        cardkey = [(p.card_order[c], -p.card_suit[c], -c) for c in range(p.n_cards)]
+        self.ns = {"MISS": _MISS, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
+                   "ABOVE": p.above, "BELOW": p.below, "SUITCARDS": p.suit_cards, "CARDOF": p.card_of,
+                   "CARDKEY": cardkey, "ALLCARDS": tuple(range(p.n_cards)), "_kind_cards": _kind_cards,
+                   "_first": _first, "_last": _last}
+        for vname, table in p.values.items():
+            self.ns[f"VALUE_{vname}"] = table
 
     # ------------------------------------------------------------------ checks
     def _check_deck(self, deck: g.Deck):
@@ -271,46 +288,73 @@ class Compiler:
         return self.slots - 1
 
     # ------------------------------------------------------------- expressions
+    # Expressions compile to Python source text, which is turned into functions once:
+    # one Python function per definition, one lambda per expression a statement uses.
+    # A scope maps a name to (slot number, type) for locals kept in the state, or to
+    # (Python source, type) for names bound inside generated code.
+
     def expr(self, e, scope: dict) -> tuple[Callable, str]:
-        return getattr(self, "e_" + type(e).__name__)(e, scope)
+        src, t = self.sx(e, scope)
+        return self.lam(src), t
 
     def typed(self, e, scope, want: str, what: str):
-        fn, t = self.expr(e, scope)
+        src, t = self.sx_typed(e, scope, want, what)
+        return self.lam(src), t
+
+    def lam(self, src: str) -> Callable:
+        fn = self.lam_cache.get(src)
+        if fn is None:
+            fn = self.lam_cache[src] = eval(f"lambda st: {src}", self.ns)
+        return fn
+
+    def sx(self, e, scope) -> tuple[str, str]:
+        return getattr(self, "e_" + type(e).__name__)(e, scope)
+
+    def sx_typed(self, e, scope, want: str, what: str):
+        src, t = self.sx(e, scope)
         if want == "collection":
             if t not in COLLECTIONS:
                 raise _err(f"{what} must be a collection of cards, players or numbers; "
                            f"{unparse(e)!r} is {word(t)}", e)
-            return self.as_collection(fn, t), t
+            return self.coll_src(src, t), t
         if want == "zone" and t == "zonekind":
             raise _err(f"{what} must be one zone; {unparse(e)!r} is one zone per player: say whose, like {unparse(e)}(p)", e)
         if not _compatible(t, want):
             raise _err(f"{what} must be {word(want)}; {unparse(e)!r} is {word(t)}", e)
-        return fn, t
+        return src, t
+
+    def coll_src(self, src, t):
+        return f"st.zones[{src}]" if t == "zone" else src
 
     def as_collection(self, fn, t):
         if t == "zone":
             return lambda st: st.zones[fn(st)]
-        if t == "zonekind":
-            return fn  # already produces a list of cards
         return fn
 
+    def fresh(self, base: str) -> str:
+        self.n_names += 1
+        return f"_{base}{self.n_names}"
+
+    def const(self, value) -> str:
+        """A constant the generated code needs, stored in its namespace."""
+        name = self.fresh("k")
+        self.ns[name] = value
+        return name
+
     def e_IntLit(self, e, scope):
-        v = e.value
-        return (lambda st: v), "int"
+        return repr(e.value), "int"
 
     def e_StrLit(self, e, scope):
-        v = e.value
-        return (lambda st: v), "str"
+        return repr(e.value), "str"
 
     def e_BoolLit(self, e, scope):
-        v = e.value
-        return (lambda st: v), "bool"
+        return repr(e.value), "bool"
 
     def e_NoneLit(self, e, scope):
-        return (lambda st: None), "none"
+        return "None", "none"
 
     def e_ListExpr(self, e, scope):
-        parts = [self.expr(i, scope) for i in e.items]
+        parts = [self.sx(i, scope) for i in e.items]
         types = {t for _, t in parts} - {"none"}
         if len(types) > 1:
             raise _err(f"a list must hold one kind of thing; this one mixes {', '.join(sorted(types))}", e)
@@ -318,24 +362,21 @@ class Compiler:
         coll = {v: k for k, v in ELEM.items() if k not in ("zone", "zonekind")}.get(elem)
         if coll is None:
             raise _err(f"a list of {elem} values is not supported", e)
-        fns = [f for f, _ in parts]
-        return (lambda st: tuple(f(st) for f in fns)), coll
+        return "(" + "".join(f"{src}, " for src, _ in parts) + ")", coll
 
     def e_Name(self, e, scope):
         n = e.name
         p = self.p
         if n in scope:
             slot, t = scope[n]
-            if callable(slot):  # a parameter of an inlined definition: its argument's closure
-                return slot, t
-            return (lambda st: st.slots[slot]), t
+            return (f"st.slots[{slot}]" if isinstance(slot, int) else slot), t
         if n in self.var_slots:
             slot, t = self.var_slots[n]
-            return (lambda st: st.slots[slot]), t
+            return f"st.slots[{slot}]", t
         if n in p.option_index:
             i = p.option_index[n]
             o = p.options[i]
-            return (lambda st: st.opts[i]), ("enum" if o.type == "enum" else o.type)
+            return f"st.opts[{i}]", ("enum" if o.type == "enum" else o.type)
         if n in self.defines:
             d = self.defines[n]
             if d.params:
@@ -345,145 +386,102 @@ class Compiler:
             z = p.zones[p.zone_index[n]]
             zi = p.zone_index[n]
             if not z.per_player:
-                return (lambda st: st.zbase[zi]), "zone"
-
-            def all_of_kind(st, zi=zi):
-                base = st.zbase[zi]
-                out = []
-                for k in range(st.n_players):
-                    out.extend(st.zones[base + k])
-                return out
-            fn = all_of_kind
-            fn.zonekind = zi
-            return fn, "zonekind"
+                return f"st.zbase[{zi}]", "zone"
+            src = f"_kind_cards(st, {zi})"
+            self.kind_of[src] = zi
+            return src, "zonekind"
         if n in self.suit_index:
-            v = self.suit_index[n]
-            return (lambda st: v), "suit"
+            return repr(self.suit_index[n]), "suit"
         if n in self.rank_index:
-            v = self.rank_index[n]
-            return (lambda st: v), "rank"
+            return repr(self.rank_index[n]), "rank"
         if n in self.rs.deck.groups:
-            v = tuple(self.rank_index[r] for r in self.rs.deck.groups[n])
-            return (lambda st: v), "ranks"
+            return repr(frozenset(self.rank_index[r] for r in self.rs.deck.groups[n])), "ranks"
         if n in self.enum_values:
-            return (lambda st: n), "enum"
+            return repr(n), "enum"
         if n == "cards":
-            allc = tuple(range(p.n_cards))
-            return (lambda st: allc), "cards"
+            return "ALLCARDS", "cards"
         if n == "players":
-            return (lambda st: st.seats), "players"
+            return "st.seats", "players"
         if n == "player_count":
-            return (lambda st: st.n_players), "int"
+            return "st.n_players", "int"
         if n == "suits":
-            v = tuple(range(len(self.rs.deck.suits)))
-            return (lambda st: v), "suits"
+            return repr(tuple(range(len(self.rs.deck.suits)))), "suits"
         if n == "ranks":
-            v = tuple(range(len(self.rs.deck.ranks)))
-            return (lambda st: v), "ranks"
+            return repr(tuple(range(len(self.rs.deck.ranks)))), "ranks"
         pool = list(scope) + list(self.var_slots) + list(p.option_index) + list(self.defines) + \
             list(p.zone_index) + list(self.suit_index) + list(self.rank_index) + \
             ["cards", "players", "player_count", "suits", "ranks"]
         raise _err(f"unknown name {n!r}" + self._suggest(n, pool), e)
 
     def e_Attr(self, e, scope):
-        obj, t = self.expr(e.obj, scope)
+        obj, t = self.sx(e.obj, scope)
         a = e.name
         p = self.p
         if t not in ("card", "any", "none"):
             raise _err(f"only cards have attributes; {unparse(e.obj)!r} is {word(t)}", e)
-        node = e
-
-        def need(st, c):
-            raise _runtime(f"{unparse(node.obj)!r} is none here, so it has no {a}", node)
         if a == "suit":
-            tab = p.card_suit
-            return (lambda st: (tab[c] if (c := obj(st)) is not None else need(st, c))), "suit"
+            return f"SUIT[{obj}]", "suit"
         if a == "rank":
-            tab = p.card_rank
-            return (lambda st: (tab[c] if (c := obj(st)) is not None else need(st, c))), "rank"
+            return f"RANK[{obj}]", "rank"
         if a == "order":
-            tab = p.card_order
-            return (lambda st: (tab[c] if (c := obj(st)) is not None else need(st, c))), "int"
+            return f"ORDER[{obj}]", "int"
         if a == "owner":
-            return (lambda st: (st.zowner[st.card_zone[c]] if (c := obj(st)) is not None else need(st, c))), "player"
+            return f"st.card_owner[{obj}]", "player"
         if a == "played_by":
-            return (lambda st: (st.played_by[c] if (c := obj(st)) is not None else need(st, c))), "player"
+            return f"st.played_by[{obj}]", "player"
         if a in p.values:
-            tab = p.values[a]
-            return (lambda st: (tab[c] if (c := obj(st)) is not None else need(st, c))), "int"
+            return f"VALUE_{a}[{obj}]", "int"
         raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by"
                    + "".join(", " + v for v in p.values), e)
 
     def e_Cond(self, e, scope):
-        test, _ = self.typed(e.test, scope, "bool", "the test of if ... then ... else")
-        a, ta = self.expr(e.then, scope)
-        b, tb = self.expr(e.else_, scope)
+        test, _ = self.sx_typed(e.test, scope, "bool", "the test of if ... then ... else")
+        a, ta = self.sx(e.then, scope)
+        b, tb = self.sx(e.else_, scope)
         if not _compatible(ta, tb):
             raise _err(f"both branches must be the same kind of value; here {word(ta)} and {word(tb)}", e)
-        return (lambda st: a(st) if test(st) else b(st)), (ta if ta != "none" else tb)
+        return f"({a} if {test} else {b})", (ta if ta != "none" else tb)
 
     def e_UnOp(self, e, scope):
         if e.op == "not":
-            f, _ = self.typed(e.operand, scope, "bool", "the operand of not")
-            return (lambda st: not f(st)), "bool"
-        f, _ = self.typed(e.operand, scope, "int", "the operand of -")
-        return (lambda st: -f(st)), "int"
+            f, _ = self.sx_typed(e.operand, scope, "bool", "the operand of not")
+            return f"(not {f})", "bool"
+        f, _ = self.sx_typed(e.operand, scope, "int", "the operand of -")
+        return f"(-{f})", "int"
 
     def e_BinOp(self, e, scope):
         op = e.op
         if op in ("and", "or"):
-            a, _ = self.typed(e.left, scope, "bool", f"each side of {op}")
-            b, _ = self.typed(e.right, scope, "bool", f"each side of {op}")
-            if op == "and":
-                return (lambda st: a(st) and b(st)), "bool"
-            return (lambda st: a(st) or b(st)), "bool"
+            a, _ = self.sx_typed(e.left, scope, "bool", f"each side of {op}")
+            b, _ = self.sx_typed(e.right, scope, "bool", f"each side of {op}")
+            return f"({a} {op} {b})", "bool"
         if op in ("in", "not in"):
             return self.membership(e, scope)
         if op == "..":
-            a, _ = self.typed(e.left, scope, "int", "the start of a range")
-            b, _ = self.typed(e.right, scope, "int", "the end of a range")
-            return (lambda st: tuple(range(a(st), b(st) + 1))), "ints"
-        a, ta = self.expr(e.left, scope)
-        b, tb = self.expr(e.right, scope)
+            a, _ = self.sx_typed(e.left, scope, "int", "the start of a range")
+            b, _ = self.sx_typed(e.right, scope, "int", "the end of a range")
+            return f"tuple(range({a}, {b} + 1))", "ints"
+        a, ta = self.sx(e.left, scope)
+        b, tb = self.sx(e.right, scope)
         if op in ("==", "!="):
             a, ta, b, tb = self._coerce_rank(e.left, a, ta, e.right, b, tb)
             if not _compatible(ta, tb):
                 raise _err(f"cannot compare {word(ta)} with {word(tb)}: {unparse(e)!r}", e)
-            if op == "==":
-                return (lambda st: a(st) == b(st)), "bool"
-            return (lambda st: a(st) != b(st)), "bool"
+            return f"({a} {op} {b})", "bool"
         if op == "+" and ta in COLLECTIONS and tb in COLLECTIONS:
             if ELEM[ta] != ELEM[tb]:
                 raise _err(f"cannot join a collection of {ELEM[ta]}s with one of {ELEM[tb]}s", e)
-            ca, cb = self.as_collection(a, ta), self.as_collection(b, tb)
-            return (lambda st: [*ca(st), *cb(st)]), ("cards" if ELEM[ta] == "card" else ta)
-        for side, t, node in (("left", ta, e.left), ("right", tb, e.right)):
+            return f"[*{self.coll_src(a, ta)}, *{self.coll_src(b, tb)}]", ("cards" if ELEM[ta] == "card" else ta)
+        for t, node in ((ta, e.left), (tb, e.right)):
             if t not in ("int", "any"):
                 raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}", node)
-        if op == "+":
-            return (lambda st: a(st) + b(st)), "int"
-        if op == "-":
-            return (lambda st: a(st) - b(st)), "int"
-        if op == "*":
-            return (lambda st: a(st) * b(st)), "int"
-        if op in ("/", "mod"):
-            node = e
-
-            def div(st):
-                d = b(st)
-                if d == 0:
-                    raise _runtime(f"division by zero in {unparse(node)!r}", node)
-                return a(st) // d if op == "/" else a(st) % d
-            return div, "int"
-        if op == "<":
-            return (lambda st: a(st) < b(st)), "bool"
-        if op == "<=":
-            return (lambda st: a(st) <= b(st)), "bool"
-        if op == ">":
-            return (lambda st: a(st) > b(st)), "bool"
-        if op == ">=":
-            return (lambda st: a(st) >= b(st)), "bool"
-        raise _err(f"unknown operator {op}", e)  # pragma: no cover
+        if op in ("+", "-", "*"):
+            return f"({a} {op} {b})", "int"
+        if op == "/":
+            return f"({a} // {b})", "int"
+        if op == "mod":
+            return f"({a} % {b})", "int"
+        return f"({a} {op} {b})", "bool"
 
     def _coerce_rank(self, la, a, ta, ra, b, tb):
         """`c.rank == 10`: a number next to a rank means the rank of that name."""
@@ -497,103 +495,57 @@ class Compiler:
         name = str(lit.value)
         if name not in self.rank_index:
             raise _err(f"the deck has no rank {name}", lit)
-        v = self.rank_index[name]
-        return lambda st: v
+        return repr(self.rank_index[name])
 
     def membership(self, e, scope):
-        item, ti = self.expr(e.left, scope)
-        coll, tc = self.expr(e.right, scope)
-        neg = e.op == "not in"
+        item, ti = self.sx(e.left, scope)
+        coll, tc = self.sx(e.right, scope)
         if tc not in COLLECTIONS:
             raise _err(f"the right side of {e.op} must be a zone or a collection; {unparse(e.right)!r} is {word(tc)}", e.right)
         if tc == "ranks" and ti == "int" and isinstance(e.left, g.IntLit):
             item, ti = self._rank_literal(e.left), "rank"
         if not _compatible(ti, ELEM[tc]):
             raise _err(f"{unparse(e.left)!r} is {word(ti)}, but {unparse(e.right)!r} holds {ELEM[tc]}s", e)
-        if tc == "zone":
-            f = lambda st: (c := item(st)) is not None and st.card_zone[c] == coll(st)
-        elif tc == "zonekind":
-            zi = coll.zonekind
-            f = lambda st: (c := item(st)) is not None and st.zkind[st.card_zone[c]] == zi
+        if tc in ("zone", "zonekind"):
+            bare = item.strip("()")
+            if bare.startswith("_v_"):  # an aggregate's variable is never none
+                c, pre = bare, ""
+            elif bare.isidentifier() or re.fullmatch(r"st\.slots\[\d+\]", bare):
+                c, pre = bare, f"{bare} is not None and "
+            else:
+                c = self.fresh("t")
+                pre = f"({c} := {item}) is not None and "
+            if tc == "zone":
+                f = f"({pre}st.card_zone[{c}] == {coll})"
+            else:
+                f = f"({pre}st.card_kind[{c}] == {self.kind_of[coll]})"
         else:
-            f = lambda st: item(st) in coll(st)
-        if neg:
-            return (lambda st: not f(st)), "bool"
-        return f, "bool"
+            f = f"({item} in {coll})"
+        return (f"(not {f})" if e.op == "not in" else f), "bool"
 
     def e_Agg(self, e, scope):
-        dom, td = self.typed(e.domain, scope, "collection", f"the set after '{e.var} in'")
-        slot = self.new_slot()
+        dom, td = self.sx_typed(e.domain, scope, "collection", f"the set after '{e.var} in'")
+        v = self.fresh("v_" + e.var + "_")
         inner = dict(scope)
-        inner[e.var] = (slot, ELEM[td])
-        where = self.typed(e.where, inner, "bool", "the where condition")[0] if e.where is not None else None
+        inner[e.var] = (v, ELEM[td])
+        where = self.sx_typed(e.where, inner, "bool", "the where condition")[0] if e.where is not None else None
+        cond = f" if {where}" if where else ""
         op = e.op
         if op == "all":
-            body, _ = self.typed(e.body, inner, "bool", "the condition after ':'")
-
-            def f(st):
-                s = st.slots
-                for v in dom(st):
-                    s[slot] = v
-                    if (where is None or where(st)) and not body(st):
-                        return False
-                return True
-            return f, "bool"
+            body, _ = self.sx_typed(e.body, inner, "bool", "the condition after ':'")
+            return f"all({body} for {v} in {dom}{cond})", "bool"
         if op == "sum":
-            body, _ = self.typed(e.body, inner, "int", "the value after ':'")
-
-            def f(st):
-                s = st.slots
-                total = 0
-                for v in dom(st):
-                    s[slot] = v
-                    if where is None or where(st):
-                        total += body(st)
-                return total
-            return f, "int"
-        if where is None:
-            where = lambda st: True
-        if op in ("any", "no"):
-            want = op == "any"
-
-            def f(st):
-                s = st.slots
-                for v in dom(st):
-                    s[slot] = v
-                    if where(st):
-                        return want
-                return not want
-            return f, "bool"
+            body, _ = self.sx_typed(e.body, inner, "int", "the value after ':'")
+            return f"sum({body} for {v} in {dom}{cond})", "int"
+        if op == "any":
+            return (f"any({where} for {v} in {dom})" if where else f"(len({dom}) > 0)"), "bool"
+        if op == "no":
+            return (f"(not any({where} for {v} in {dom}))" if where else f"(len({dom}) == 0)"), "bool"
         if op == "count":
-            def f(st):
-                s = st.slots
-                n = 0
-                for v in dom(st):
-                    s[slot] = v
-                    if where(st):
-                        n += 1
-                return n
-            return f, "int"
-        key = self.sort_key(ELEM[td])
-        high = op == "highest"
-
-        def f(st):
-            s = st.slots
-            best, bk = None, None
-            for v in dom(st):
-                s[slot] = v
-                if where(st):
-                    k = key(v)
-                    if best is None or (k > bk if high else k < bk):
-                        best, bk = v, k
-            return best
-        return f, ELEM[td]
-
-    def sort_key(self, elem):
-        if elem == "card":
-            order, suit = self.p.card_order, self.p.card_suit
-            return lambda c: (order[c], -suit[c], -c)
-        return lambda v: v
+            return (f"sum(1 for {v} in {dom}{cond})" if where else f"len({dom})"), "int"
+        pick = "max" if op == "highest" else "min"
+        key = ", key=CARDKEY.__getitem__" if ELEM[td] == "card" else ""
+        return f"{pick}(({v} for {v} in {dom}{cond}){key}, default=None)", ELEM[td]
 
     def e_Call(self, e, scope):
         n = e.func
@@ -603,12 +555,11 @@ class Compiler:
             d = self.defines[n]
             if len(args) != len(d.params):
                 raise _err(f"{n} takes {len(d.params)} argument(s), given {len(args)}", e)
-            fns = []
-            for a, prm in zip(args, d.params):
-                fns.append(self.typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")[0])
+            srcs = [self.sx_typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")[0]
+                    for a, prm in zip(args, d.params)]
             if not _has_agg(d.body) and all(isinstance(a, (g.Name, g.IntLit, g.NoneLit)) for a in args):
-                return self.inline_define(d, fns, e)
-            return self.call_define(d, fns, e)
+                return self.inline_define(d, srcs, e)
+            return self.call_define(d, srcs, e)
         if n in p.zone_index:
             zi = p.zone_index[n]
             z = p.zones[zi]
@@ -616,162 +567,106 @@ class Compiler:
                 raise _err(f"zone {n!r} is shared; write {n} without a player", e)
             if len(args) != 1:
                 raise _err(f"{n}(...) takes one player", e)
-            who, _ = self.typed(args[0], scope, "player", f"the player of {n}(...)")
-            node = e
-
-            def zone_of(st):
-                pl = who(st)
-                if pl is None:
-                    raise _runtime(f"{unparse(node.args[0])!r} is none here, so {n}(...) names no zone", node)
-                return st.zbase[zi] + pl
-            return zone_of, "zone"
+            who, _ = self.sx_typed(args[0], scope, "player", f"the player of {n}(...)")
+            return f"(st.zbase[{zi}] + {who})", "zone"
         return self.builtin(e, scope)
 
     def builtin(self, e, scope):
-        n, args, p = e.func, e.args, self.p
+        n, args = e.func, e.args
 
         def arity(k):
             if len(args) != k:
                 raise _err(f"{n} takes {k} argument(s), given {len(args)}", e)
-        if n in ("count", "any", "no"):
+        if n in ("count", "any", "no", "first", "last", "highest", "lowest"):
             arity(1)
-            s, _ = self.typed(args[0], scope, "collection", f"the argument of {n}")
+            s, t = self.sx_typed(args[0], scope, "collection", f"the argument of {n}")
             if n == "count":
-                return (lambda st: len(s(st))), "int"
+                return f"len({s})", "int"
             if n == "any":
-                return (lambda st: len(s(st)) > 0), "bool"
-            return (lambda st: len(s(st)) == 0), "bool"
-        if n in ("first", "last"):
-            arity(1)
-            s, t = self.typed(args[0], scope, "collection", f"the argument of {n}")
-            i = 0 if n == "first" else -1
-            return (lambda st: (x[i] if (x := s(st)) else None)), ELEM[t]
-        if n in ("highest", "lowest"):
-            arity(1)
-            s, t = self.typed(args[0], scope, "collection", f"the argument of {n}")
-            key = self.sort_key(ELEM[t])
-            pick = max if n == "highest" else min
-            return (lambda st: pick(x, key=key) if (x := s(st)) else None), ELEM[t]
+                return f"(len({s}) > 0)", "bool"
+            if n == "no":
+                return f"(len({s}) == 0)", "bool"
+            if n in ("first", "last"):
+                return f"_{n}({s})", ELEM[t]
+            pick = "max" if n == "highest" else "min"
+            key = ", key=CARDKEY.__getitem__" if ELEM[t] == "card" else ""
+            return f"{pick}({s}{key}, default=None)", ELEM[t]
         if n in ("above", "below"):
             arity(1)
-            c, _ = self.typed(args[0], scope, "card", f"the argument of {n}")
-            tab = p.above if n == "above" else p.below
-            return (lambda st: tab[x] if (x := c(st)) is not None else ()), "cards"
+            c, _ = self.sx_typed(args[0], scope, "card", f"the argument of {n}")
+            return f"{n.upper()}[{c}]", "cards"
         if n == "cards_of":
             arity(1)
-            s, _ = self.typed(args[0], scope, "suit", "the argument of cards_of")
-            tab = p.suit_cards
-            return (lambda st: tab[s(st)]), "cards"
+            s, _ = self.sx_typed(args[0], scope, "suit", "the argument of cards_of")
+            return f"SUITCARDS[{s}]", "cards"
         if n == "card":
             arity(2)
             if isinstance(args[0], g.IntLit):
                 r = self._rank_literal(args[0])
             else:
-                r, _ = self.typed(args[0], scope, "rank", "the first argument of card (a rank)")
-            s, _ = self.typed(args[1], scope, "suit", "the second argument of card (a suit)")
-            tab = p.card_of
-            return (lambda st: tab[(r(st), s(st))]), "card"
+                r, _ = self.sx_typed(args[0], scope, "rank", "the first argument of card (a rank)")
+            s, _ = self.sx_typed(args[1], scope, "suit", "the second argument of card (a suit)")
+            return f"CARDOF[({r}, {s})]", "card"
         if n in ("next", "previous"):
             arity(1)
-            who, _ = self.typed(args[0], scope, "player", f"the argument of {n}")
-            step = 1 if n == "next" else -1
-            node = e
-
-            def f(st):
-                pl = who(st)
-                if pl is None:
-                    raise _runtime(f"{unparse(node.args[0])!r} is none here", node)
-                return (pl + step) % st.n_players
-            return f, "player"
+            who, _ = self.sx_typed(args[0], scope, "player", f"the argument of {n}")
+            return f"(({who} {'+' if n == 'next' else '-'} 1) % st.n_players)", "player"
         if n in ("min", "max"):
             arity(2)
-            a, _ = self.typed(args[0], scope, "int", f"the arguments of {n}")
-            b, _ = self.typed(args[1], scope, "int", f"the arguments of {n}")
-            fn = min if n == "min" else max
-            return (lambda st: fn(a(st), b(st))), "int"
+            a, _ = self.sx_typed(args[0], scope, "int", f"the arguments of {n}")
+            b, _ = self.sx_typed(args[1], scope, "int", f"the arguments of {n}")
+            return f"{n}({a}, {b})", "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
                     "cards_of", "card", "next", "previous", "min", "max"]
+        p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
 
-    def inline_define(self, d: g.Define, arg_fns, node):
-        """A small definition (no aggregate) called with plain names is compiled in place:
-        its parameters become the argument closures, so no slots are saved or restored."""
-        if d.name in self.def_stack:
-            chain = " -> ".join(self.def_stack[self.def_stack.index(d.name):] + [d.name])
-            raise _err(f"definition {d.name!r} refers to itself ({chain}); definitions cannot be recursive", node)
-        self.def_stack.append(d.name)
-        scope = {prm.name: (fn, prm.type) for prm, fn in zip(d.params, arg_fns)}
-        out = self.expr(d.body, scope)
+    def inline_define(self, d: g.Define, arg_srcs, node):
+        """A small definition (no aggregate) called with plain names is compiled in place."""
+        self._enter_define(d, node)
+        scope = {prm.name: (f"({a})", prm.type) for prm, a in zip(d.params, arg_srcs)}
+        out = self.sx(d.body, scope)
         self.def_stack.pop()
         return out
 
-    def call_define(self, d: g.Define, arg_fns, node):
+    def _enter_define(self, d, node):
         if d.name in self.def_stack:
             chain = " -> ".join(self.def_stack[self.def_stack.index(d.name):] + [d.name])
             raise _err(f"definition {d.name!r} refers to itself ({chain}); definitions cannot be recursive", node)
+        for prm in d.params:
+            if prm.type not in TYPE_WORDS:
+                raise _err(f"unknown parameter type {prm.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", d)
+        self.def_stack.append(d.name)
+
+    def call_define(self, d: g.Define, arg_srcs, node):
+        """A definition is one generated function, memoised per state: definitions are pure
+        (they see only their parameters and the game), so a result holds until the state
+        changes, and State.memo is emptied on every change."""
+        fname = f"D_{d.name}"
         if d.name not in self.def_cache:
-            self.def_stack.append(d.name)
-            scope = {}
-            slots = []
-            for prm in d.params:
-                if prm.type not in TYPE_WORDS:
-                    raise _err(f"unknown parameter type {prm.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", d)
-                s = self.new_slot()
-                scope[prm.name] = (s, prm.type)
-                slots.append(s)
-            body, t = self.expr(d.body, scope)
+            self._enter_define(d, node)
+            params = [f"a{i}" for i in range(len(d.params))]
+            scope = {prm.name: (a, prm.type) for prm, a in zip(d.params, params)}
+            body, t = self.sx(d.body, scope)
             self.def_stack.pop()
-            self.def_cache[d.name] = (body, t, slots)
-        body, t, slots = self.def_cache[d.name]
-        # Definitions are pure: they see only their parameters and the game state, so a
-        # result stays valid until the state changes (State.memo is emptied on every change).
-        idx = list(self.defines).index(d.name)
-        if not slots:
-            def call0(st):
-                m = st.memo
-                r = m.get(idx, _MISS)
-                if r is _MISS:
-                    r = m[idx] = body(st)
-                return r
-            return call0, t
-        if len(slots) == 1:
-            s0, a0 = slots[0], arg_fns[0]
-
-            def call1(st):
-                v = a0(st)
-                m = st.memo
-                key = (idx, v)
-                r = m.get(key, _MISS)
-                if r is _MISS:
-                    sl = st.slots
-                    old = sl[s0]
-                    sl[s0] = v
-                    r = m[key] = body(st)
-                    sl[s0] = old
-                return r
-            return call1, t
-        pairs = list(zip(slots, arg_fns))
-
-        def call(st):
-            vals = tuple(f(st) for _, f in pairs)
-            m = st.memo
-            key = (idx, vals)
-            r = m.get(key, _MISS)
-            if r is not _MISS:
-                return r
-            olds = [st.slots[s] for s, _ in pairs]
-            for (s, _), v in zip(pairs, vals):
-                st.slots[s] = v
-            r = m[key] = body(st)
-            for (s, _), v in zip(pairs, olds):
-                st.slots[s] = v
-            return r
-        return call, t
+            idx = len(self.def_cache)
+            key = repr(idx) if not params else (f"({idx}, a0)" if len(params) == 1 else f"({idx}, {', '.join(params)})")
+            self.def_src.append(
+                f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
+                f"    m = st.memo\n"
+                f"    r = m.get({key}, MISS)\n"
+                f"    if r is MISS:\n"
+                f"        r = m[{key}] = {body}\n"
+                f"    return r\n")
+            self.def_cache[d.name] = (fname, t, len(params))
+        fname, t, _ = self.def_cache[d.name]
+        return f"{fname}(st{''.join(', ' + a for a in arg_srcs)})", t
 
     # -------------------------------------------------------------- statements
     def emit(self, op, a=None, b=None) -> int:
         self.p.code.append([op, a, b])
+        self.p.nodes.append(self.cur_node)
         return len(self.p.code) - 1
 
     def here(self) -> int:
@@ -780,7 +675,9 @@ class Compiler:
     def block(self, stmts, scope):
         scope = dict(scope)
         for s in stmts:
+            outer, self.cur_node = self.cur_node, s
             getattr(self, "s_" + type(s).__name__)(s, scope)
+            self.cur_node = outer
 
     def s_Pass(self, s, scope):
         pass
@@ -999,7 +896,17 @@ class Compiler:
             seen.add(key)
             where = self.typed(a.where, inner, "bool", "the where condition")[0] if a.where is not None else None
             when = self.typed(a.when, scope, "bool", "the when condition")[0] if a.when is not None else None
-            alts.append(Alt(a.name, a.label, slot, elem, dom, where, when, node=a))
+            alt = Alt(a.name, a.label, slot, elem, dom, where, when, node=a)
+            if a.var is not None:
+                dsrc, _ = self.sx_typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
+                if a.where is None:
+                    alt.values = self.lam(f"list(dict.fromkeys({dsrc}))")
+                else:
+                    bound = dict(scope)
+                    bound[a.var] = ("_v_arg", elem)
+                    wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
+                    alt.values = self.lam(f"list(dict.fromkeys([_v_arg for _v_arg in {dsrc} if {wsrc}]))")
+            alts.append(alt)
         choice = Choice(actor, alts, rule, title, s, unparse(s.by))
         self.p.choices.append(choice)
         self.emit(CHOOSE, choice)
@@ -1028,10 +935,7 @@ class Compiler:
             p.vars.append((v.name, slot, init))
         # definitions are compiled on first use; compile them all so every error surfaces
         for d in rs.defines:
-            if not d.params:
-                self.call_define(d, [], d)
-            else:
-                self.call_define(d, [None] * len(d.params), d)
+            self.call_define(d, [], d)
         phase_start: dict[str, int] = {}
         phase_jumps = []
         for ph in rs.phases:
@@ -1067,10 +971,14 @@ class Compiler:
             d = self.defines[w.score]
             if len(d.params) != 1 or d.params[0].type != "player":
                 raise _err(f"{w.score!r} must take one player, like: define {w.score}(p: player) = ...", w)
-            body, t, slots = self.def_cache[d.name]
+            fname, t, _ = self.def_cache[d.name]
             if t != "int":
                 raise _err(f"{w.score!r} must give a number for each player; it gives {word(t)}", w)
-            p.score, p.score_slot, p.winner_rule = body, slots[0], w.rule
+            p.score_name, p.winner_rule = fname, w.rule
+        exec("\n".join(self.def_src), self.ns)  # the generated definitions
+        if rs.winner is not None:
+            p.score = self.ns[p.score_name]
+        p.namespace = self.ns
         p.start = phase_start[rs.phases[0].name]
         p.phase_start = phase_start
         p.n_slots = self.slots
@@ -1106,6 +1014,22 @@ class Compiler:
                 visit(nxt, path + [name])
         for name in calls:
             visit(name, [])
+
+
+def _kind_cards(st, zi: int) -> list:
+    base = st.zbase[zi]
+    out = []
+    for k in range(st.n_players):
+        out.extend(st.zones[base + k])
+    return out
+
+
+def _first(xs):
+    return xs[0] if xs else None
+
+
+def _last(xs):
+    return xs[-1] if xs else None
 
 
 def _has_agg(e) -> bool:

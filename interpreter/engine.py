@@ -64,7 +64,7 @@ class State:
     """A game in progress. Plain lists and ints only: pydantic stays off the hot path."""
 
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
-                 "played_by", "known", "zbase", "zowner", "zkind", "slots", "pc", "stack", "rng",
+                 "played_by", "known", "card_kind", "card_owner", "zbase", "zowner", "zkind", "slots", "pc", "stack", "rng",
                  "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo")
 
     # -- primitive effects the compiled statements call
@@ -77,13 +77,18 @@ class State:
 
     def move(self, cards: list, to: int, face_up: bool) -> None:
         zones, card_zone, owner = self.zones, self.card_zone, self.zowner
-        vis = self.program.zones[self.zkind[to]].visibility
+        to_kind = self.zkind[to]
+        to_owner = owner[to]
+        kind, cowner = self.card_kind, self.card_owner
+        vis = self.program.zones[to_kind].visibility
         self.memo = {}
         for c in cards:
             src = card_zone[c]
             zones[src].remove(c)
             zones[to].append(c)
             card_zone[c] = to
+            kind[c] = to_kind
+            cowner[c] = to_owner
             o = owner[src]
             if o is not None:
                 self.played_by[c] = o
@@ -109,6 +114,8 @@ class State:
             setattr(s, name, getattr(self, name))
         s.zones = [list(z) for z in self.zones]
         s.card_zone = list(self.card_zone)
+        s.card_kind = list(self.card_kind)
+        s.card_owner = list(self.card_owner)
         s.played_by = list(self.played_by)
         s.known = list(self.known)
         s.slots = [list(v) if isinstance(v, list) else v for v in self.slots]
@@ -220,6 +227,8 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     start = zbase[0]
     s.zones[start] = list(range(p.n_cards))
     s.card_zone = [start] * p.n_cards
+    s.card_kind = [zkind[start]] * p.n_cards
+    s.card_owner = [None] * p.n_cards
     s.played_by = [None] * p.n_cards
     s.known = [False] * p.n_cards
     s.slots = [None] * p.n_slots
@@ -256,39 +265,67 @@ def _arg_text(p: Program, elem: str | None, v) -> str | None:
 
 
 def _compute_legal(s: State, choice) -> list:
-    out, seen = [], set()
     actor = s.actor
     p = s.program
-    slots = s.slots
     cache = p.move_cache
+    out = []
     for alt in choice.alts:
         if alt.when is not None and not alt.when(s):
             continue
-        if alt.domain is None:
-            key = (alt.name, None)
-            if key not in seen:
-                seen.add(key)
-                out.append((Move(actor, alt.name, None), alt, None))
+        name = alt.name
+        moves = cache.get((actor, name))
+        if moves is None:
+            moves = cache[(actor, name)] = {}
+        if alt.values is None:
+            m = moves.get(None)
+            if m is None:
+                m = moves[None] = Move(actor, name, None)
+            out.append((m, alt, None))
             continue
-        where, slot, name = alt.where, alt.slot, alt.name
-        for v in list(alt.domain(s)):
-            slots[slot] = v
-            if where is None or where(s):
-                key = (name, v)
-                if key not in seen:
-                    seen.add(key)
-                    m = cache.get((actor, name, v))
-                    if m is None:
-                        m = cache[(actor, name, v)] = Move(actor, name, _arg_text(p, alt.elem, v))
-                    out.append((m, alt, v))
+        for v in alt.values(s):
+            m = moves.get(v)
+            if m is None:
+                m = moves[v] = Move(actor, name, _arg_text(p, alt.elem, v))
+            out.append((m, alt, v))
+    if len(choice.alts) > 1:  # two actions may offer the same move: keep the first
+        seen = set()
+        uniq = []
+        for entry in out:
+            if entry[0] not in seen:
+                seen.add(entry[0])
+                uniq.append(entry)
+        out = uniq
     return out
 
 
 def _run(s: State) -> None:
+    try:
+        _exec(s)
+    except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+        raise _located_failure(s, exc) from None
+
+
+def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
+    """A generated expression failed: name the statement, in the ruleset's own terms."""
+    node = s.program.nodes[s.pc] if 0 <= s.pc < len(s.program.nodes) else None
+    if isinstance(exc, ZeroDivisionError):
+        what = "a division by zero"
+    elif "NoneType" in str(exc) or "None" in str(exc):
+        what = "a card or player that is none here (nothing matched)"
+    else:
+        what = f"something impossible ({type(exc).__name__}: {exc})"
+    loc = getattr(node, "loc", None)
+    from .build import _source_line
+    return GameRuntimeError(f"while playing, this statement met {what}", loc.file if loc else None,
+                            loc.line if loc else None, loc.column if loc else None, _source_line(loc))
+
+
+def _exec(s: State) -> None:
     code = s.program.code
     pc = s.pc
     steps = 0
     while True:
+        s.pc = pc
         op, a, b = code[pc]
         if op == EXEC:
             a(s)
@@ -339,15 +376,23 @@ def apply(s: State, move: Move | str) -> State:
         raise IllegalMoveError("the game is over; no more moves can be made")
     if isinstance(move, str):
         move = Move.parse(move, s.actor)
-    for m, alt, v in s._legal:
-        if m == move:
-            if alt.slot is not None:
-                s.slots[alt.slot] = v
-            s.history.append(m)
-            s.decisions += 1
-            s.pc = alt.body
-            _run(s)
-            return s
+    found = None
+    for entry in s._legal:
+        if entry[0] is move:
+            found = entry
+            break
+    if found is None:
+        key = (move.player, move.action, move.arg)
+        found = next((e for e in s._legal if (e[0].player, e[0].action, e[0].arg) == key), None)
+    if found is not None:
+        m, alt, v = found
+        if alt.slot is not None:
+            s.slots[alt.slot] = v
+        s.history.append(m)
+        s.decisions += 1
+        s.pc = alt.body
+        _run(s)
+        return s
     raise _explain_illegal(s, move)
 
 
@@ -385,13 +430,7 @@ def scores(s: State) -> tuple[int, ...]:
     p = s.program
     if p.score is None:
         return tuple(0 for _ in s.seats)
-    saved = s.slots[p.score_slot]
-    out = []
-    for seat in s.seats:
-        s.slots[p.score_slot] = seat
-        out.append(p.score(s))
-    s.slots[p.score_slot] = saved
-    return tuple(out)
+    return tuple(p.score(s, seat) for seat in s.seats)
 
 
 def outcome(s: State) -> Outcome | None:
