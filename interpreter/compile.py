@@ -203,7 +203,7 @@ class Compiler:
         self.ns = {"MISS": _MISS, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
                    "ABOVE": p.above, "BELOW": p.below, "SUITCARDS": p.suit_cards, "CARDOF": p.card_of,
                    "CARDKEY": cardkey, "ALLCARDS": tuple(range(p.n_cards)), "_kind_cards": _kind_cards,
-                   "_first": _first, "_last": _last}
+                   "_first": _first, "_last": _last, "_seat": _seat}
         for vname, table in p.values.items():
             self.ns[f"VALUE_{vname}"] = table
 
@@ -611,13 +611,17 @@ class Compiler:
             arity(1)
             who, _ = self.sx_typed(args[0], scope, "player", f"the argument of {n}")
             return f"(({who} {'+' if n == 'next' else '-'} 1) % st.n_players)", "player"
+        if n == "seat":
+            arity(1)
+            k, _ = self.sx_typed(args[0], scope, "int", "the argument of seat (a seat number from 1)")
+            return f"_seat(st, {k})", "player"
         if n in ("min", "max"):
             arity(2)
             a, _ = self.sx_typed(args[0], scope, "int", f"the arguments of {n}")
             b, _ = self.sx_typed(args[1], scope, "int", f"the arguments of {n}")
             return f"{n}({a}, {b})", "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
-                    "cards_of", "card", "next", "previous", "min", "max"]
+                    "cards_of", "card", "next", "previous", "min", "max", "seat"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
@@ -1022,6 +1026,12 @@ def _kind_cards(st, zi: int) -> list:
     for k in range(st.n_players):
         out.extend(st.zones[base + k])
     return out
+
+
+def _seat(st, k: int) -> int:
+    if not 1 <= k <= st.n_players:
+        raise IndexError(f"there is no seat {k} with {st.n_players} players")
+    return k - 1
 
 
 def _first(xs):

@@ -100,6 +100,11 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                 col = len(line_of(line).split("#")[0].rstrip()) + 1
         else:
             msg = f"unexpected {tok.value!r}; expected {expected}"
+            before = (line_of(line) or "")[: (col or 1) - 1].split()
+            if tok.type == "NAME" and before and before[-1] in ("any", "no", "count", "highest", "lowest", "all", "sum"):
+                msg = (f"'{before[-1]} {tok.value} in ...' must be wrapped in parentheses here, because it "
+                       f"stands inside and/or/not or a comparison: write ({before[-1]} {tok.value} in ...)")
+                col = len(line_of(line)[: col - 1].rstrip()) - len(before[-1]) + 1
         if line is None or tok.type in ("$END",):
             line, col = len(lines), 1
         if tok.type == "_INDENT" and line is not None:

@@ -1,0 +1,115 @@
+"""The engine's contract, independent of any one game: errors located in the ruleset,
+endless loops caught, deadlocks visible, moves that print and parse back."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter import Move, apply, legal_moves, loads_ruleset, new_game, outcome
+from interpreter.errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
+
+MINI = """game mini "Mini"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var turn: player = seat(1)
+define points(p: player) = count(hand(p))
+winner fewest points
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 3 from stock to each hand
+{body}
+"""
+
+
+def game(body: str, players: int = 2, **kw):
+    rs = loads_ruleset(MINI.replace("{body}", body), "mini.cards")
+    return new_game(rs, players, **kw)
+
+
+def test_a_simple_choice_plays_to_the_end():
+    s = game("""    while count(hand(turn)) > 0:
+        rule discard "Discard":
+            choose by turn:
+                action discard c in hand(turn) where c.suit == Red or (no d in hand(turn) where d.suit == Red):
+                    move c to pile
+            set turn = next(turn)""")
+    moves = legal_moves(s)
+    assert moves and all(m.player == 0 and m.action == "discard" for m in moves)
+    while not s.finished:
+        apply(s, legal_moves(s)[0])
+    assert outcome(s).winners == (0, 1) and outcome(s).scores == (0, 0)
+
+
+def test_move_text_round_trips():
+    m = Move(1, "lead", "Raja-Rama")
+    assert str(m) == "lead Raja-Rama"
+    assert Move.parse(str(m), 1) == m
+    assert eval(repr(m)) == m
+    with pytest.raises(InvalidMoveError):
+        Move.parse("", 0)
+
+
+def test_an_illegal_move_names_the_rule_and_the_condition():
+    s = game("""    rule discard "Discard":
+        choose by turn:
+            action discard c in hand(turn) where c.suit == Red:
+                move c to pile""")
+    held = s.program.card_names
+    blue = next(held[c] for c in s.zones[s.zbase[1]] if s.program.card_suit[c] == 1) \
+        if any(s.program.card_suit[c] == 1 for c in s.zones[s.zbase[1]]) else None
+    if blue is None:
+        pytest.skip("deal gave no blue card")
+    with pytest.raises(IllegalMoveError) as info:
+        apply(s, f"discard {blue}")
+    msg = str(info.value)
+    assert "rule 'discard' (Discard)" in msg and "c.suit == Red" in msg
+    with pytest.raises(InvalidMoveError, match="not a card of this deck"):
+        apply(s, "discard Joker-Red")
+    with pytest.raises(InvalidMoveError, match="not an action here"):
+        apply(s, "fold")
+
+
+def test_a_runtime_failure_points_at_the_statement():
+    with pytest.raises(GameRuntimeError) as info:
+        game("""    rule boom "Boom":
+        let nobody = highest c in pile
+        set turn = nobody.owner""")
+    err = info.value
+    assert err.file == "mini.cards" and err.line == 18
+    assert "none here" in err.message
+    assert "set turn = nobody.owner" in err.render()
+
+
+def test_an_endless_loop_without_decisions_is_caught():
+    with pytest.raises(GameRuntimeError, match="loop for ever"):
+        game("""    while true:
+        pass""")
+
+
+def test_a_deadlock_leaves_no_moves_and_no_outcome():
+    s = game("""    choose by turn:
+        action discard c in pile:
+            pass""")
+    assert not s.finished and legal_moves(s) == [] and outcome(s) is None
+    assert s.current_player is None
+
+
+def test_bad_player_counts_and_options_are_refused():
+    with pytest.raises(OptionError, match="for 2 players, not 3"):
+        game("    pass", players=3)
+    with pytest.raises(OptionError, match="unknown option 'speed'"):
+        game("    pass", options={"speed": "1"})
+
+
+def test_same_seed_same_game_other_seed_other_game():
+    body = """    rule discard "Discard":
+        pass"""
+    deal = lambda seed: [list(z) for z in game(body, seed=seed).zones]
+    assert deal(5) == deal(5)
+    assert any(deal(5) != deal(k) for k in range(6, 12))
