@@ -62,7 +62,7 @@ def test_an_illegal_move_names_the_rule_and_the_condition():
                 move c to pile"""
     for seed in range(50):  # find a deal that gives the first player a Blue card
         s = game(body, seed=seed)
-        blues = [s.program.card_names[c] for c in s.zones[s.zbase[1]] if s.program.card_suit[c] == 1]
+        blues = [s.program.card_names[c] for c in s.zones[s.zbase[s.program.zone_index['hand']]] if s.program.card_suit[c] == 1]
         if blues and legal_moves(s):
             break
     with pytest.raises(IllegalMoveError) as info:
