@@ -126,6 +126,7 @@ class Program:
     phase_start: dict[str, int] = field(default_factory=dict)
     move_cache: dict = field(default_factory=dict)
     nodes: list = field(default_factory=list)  # the statement each instruction came from
+    rule_at: list = field(default_factory=list)  # (name, title) of the rule around each instruction
 
     @property
     def n_cards(self) -> int:
@@ -671,6 +672,7 @@ class Compiler:
     def emit(self, op, a=None, b=None) -> int:
         self.p.code.append([op, a, b])
         self.p.nodes.append(self.cur_node)
+        self.p.rule_at.append(self.rule_stack[-1] if self.rule_stack and self.rule_stack[-1][0] else None)
         return len(self.p.code) - 1
 
     def here(self) -> int:
@@ -881,7 +883,7 @@ class Compiler:
 
     def s_Choose(self, s, scope):
         actor, _ = self.typed(s.by, scope, "player", "who chooses")
-        rule, title = self.rule_stack[-1] if self.rule_stack else ("(no rule)", "(no rule)")
+        rule, title = self.rule_stack[-1] if self.rule_stack and self.rule_stack[-1][0] else (None, None)
         alts: list[Alt] = []
         seen = set()
         for a in s.actions:
@@ -957,7 +959,7 @@ class Compiler:
         for proc in rs.procedures:
             self.proc_start[proc.name] = self.here()
             self.loop_ends = []
-            self.rule_stack = [(proc.name, proc.name)]
+            self.rule_stack = [(None, None)]  # a procedure's rule is the one that performs it
             scope = {}
             for prm, slot in zip(proc.params, self.proc_params_for(proc)):
                 if prm.type not in TYPE_WORDS:

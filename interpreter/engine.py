@@ -18,7 +18,7 @@ from .compile import CALL, CHOOSE, END, EXEC, JIF, JUMP, RET, Program, compile_r
 from .errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RecordError
 from .unparse import unparse
 
-MAX_STEPS = 5_000_000  # instructions between two decisions before we call it an endless loop
+MAX_STEPS = 200_000  # backward jumps between two decisions before we call it an endless loop
 
 
 @dataclass(frozen=True, order=True)
@@ -127,6 +127,15 @@ class State:
         s._legal = list(self._legal) if self._legal is not None else None
         s.memo = {}
         return s
+
+    @property
+    def rule(self) -> str | None:
+        """The name of the rule the current decision belongs to."""
+        return rule_at(self)[0] if self.choice is not None and not self.finished else None
+
+    @property
+    def rule_title(self) -> str | None:
+        return rule_at(self)[1] if self.choice is not None and not self.finished else None
 
     @property
     def current_player(self) -> int | None:
@@ -336,12 +345,15 @@ def _exec(s: State) -> None:
             pc = a
             steps += 1
             if steps > MAX_STEPS:
+                s.pc = pc
+                name, title = rule_at(s, pc)
                 raise GameRuntimeError("the rules loop for ever without asking anyone to decide "
-                                       f"(stuck near rule {_rule_near(s.program, pc)!r})")
+                                       f"(stuck in rule {name!r}, {title})")
         elif op == CHOOSE:
             actor = a.actor(s)
             if actor is None:
-                raise GameRuntimeError(f"in rule {a.rule!r}, {a.by_text!r} names no player here")
+                s.pc = pc
+                raise GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {a.by_text!r} names no player here")
             s.pc, s.choice, s.actor = pc, a, actor
             s._legal = _compute_legal(s, a)
             return
@@ -355,10 +367,18 @@ def _exec(s: State) -> None:
             return
 
 
-def _rule_near(p: Program, pc: int) -> str:
-    for ch in p.choices:
-        return ch.rule
-    return "?"
+def rule_at(s: State, pc: int | None = None) -> tuple[str, str]:
+    """The rule being played at pc (default: now): the innermost rule around the
+    instruction or, inside a procedure, around the place that performed it."""
+    p = s.program
+    pc = s.pc if pc is None else pc
+    r = p.rule_at[pc] if 0 <= pc < len(p.rule_at) else None
+    if r is None:
+        for ret in reversed(s.stack):
+            r = p.rule_at[ret - 1]
+            if r is not None:
+                break
+    return r if r is not None else ("(no rule)", "(no rule)")
 
 
 def legal_moves(s: State) -> list[Move]:
@@ -399,13 +419,17 @@ def apply(s: State, move: Move | str) -> State:
 def _explain_illegal(s: State, move: Move) -> Exception:
     choice = s.choice
     p = s.program
-    where = f"rule {choice.rule!r} ({choice.rule_title})"
+    name, title = rule_at(s)
+    where = f"rule {name!r} ({title})"
     if move.player != s.actor:
         return IllegalMoveError(f"it is {seat_name(s.actor)}'s turn to decide in {where}, not {seat_name(move.player)}'s")
     alts = [a for a in choice.alts if a.name == move.action]
     names = sorted({a.name for a in choice.alts})
     if not alts:
-        return InvalidMoveError(f"{move.action!r} is not an action here; in {where} the actions are: {', '.join(names)}")
+        known = {a.name for ch in p.choices for a in ch.alts}
+        cls = IllegalMoveError if move.action in known else InvalidMoveError
+        what = "not possible now" if move.action in known else "not an action of this game"
+        return cls(f"{move.action!r} is {what}; in {where} the actions are: {', '.join(names)}")
     alt = alts[0]
     if alt.elem == "card" and move.arg is not None and move.arg not in p.card_names:
         return InvalidMoveError(f"{move.arg!r} is not a card of this deck (cards are written like {p.card_names[-1]})")
@@ -481,7 +505,7 @@ def observe(s: State, player: int) -> dict:
         "seat": seat_name(player),
         "players": s.n_players,
         "to_move": seat_name(s.actor) if s.current_player is not None else None,
-        "rule": s.choice.rule_title if s.choice is not None and not s.finished else None,
+        "rule": rule_at(s)[1] if s.choice is not None and not s.finished else None,
         "zones": zones,
         "vars": {name: _fmt(p, types[name], s.slots[slot]) for name, slot, _ in p.vars},
         "finished": s.finished,

@@ -71,7 +71,7 @@ def test_an_illegal_move_names_the_rule_and_the_condition():
     assert "rule 'discard' (Discard)" in msg and "c.suit == Red" in msg
     with pytest.raises(InvalidMoveError, match="not a card of this deck"):
         apply(s, "discard Joker-Red")
-    with pytest.raises(InvalidMoveError, match="not an action here"):
+    with pytest.raises(InvalidMoveError, match="not an action of this game"):
         apply(s, "fold")
 
 
@@ -86,10 +86,11 @@ def test_a_runtime_failure_points_at_the_statement():
     assert "set turn = nobody.owner" in err.render()
 
 
-def test_an_endless_loop_without_decisions_is_caught():
-    with pytest.raises(GameRuntimeError, match="loop for ever"):
-        game("""    while true:
-        pass""")
+def test_an_endless_loop_without_decisions_is_caught_and_named():
+    with pytest.raises(GameRuntimeError, match="loop for ever.*stuck in rule 'spin', Spinning"):
+        game("""    rule spin "Spinning":
+        while true:
+            pass""")
 
 
 def test_a_deadlock_leaves_no_moves_and_no_outcome():
