@@ -672,7 +672,8 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
         upd["winner"] = single["winner"]
         changes.append(g.Change(what="winner", name="winner", action="replaced"))
     upd.update(name=name, title=title, base=base.name, base_title=base.title or base.name, source=filename,
-               loc=loc, texts=tuple(parts["texts"]) or base.texts, notes=base.notes + tuple(parts["notes"]),
+               loc=loc, texts=base.texts, variant_texts=base.variant_texts + tuple(parts["texts"]),
+               notes=base.notes + tuple(parts["notes"]),
                changes=tuple(changes))
     return base.model_copy(update=upd)
 

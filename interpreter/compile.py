@@ -356,6 +356,9 @@ class Compiler:
 
     def e_ListExpr(self, e, scope):
         parts = [self.sx(i, scope) for i in e.items]
+        if any(t == "rank" for _, t in parts):  # [King, 3]: a number among ranks names a rank
+            parts = [(self._rank_literal(i), "rank") if isinstance(i, g.IntLit) else (src, t)
+                     for i, (src, t) in zip(e.items, parts)]
         types = {t for _, t in parts} - {"none"}
         if len(types) > 1:
             raise _err(f"a list must hold one kind of thing; this one mixes {', '.join(sorted(types))}", e)

@@ -434,6 +434,7 @@ class Ruleset(Located):
     interpretations: tuple[Interpretation, ...] = ()
     winner: Winner | None = None
     texts: tuple[str, ...] = ()
+    variant_texts: tuple[str, ...] = Field(default=(), description="What a variant says about itself.")
     notes: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
 
