@@ -520,15 +520,17 @@ def fired_counts(s: State) -> dict[str, int]:
 
 
 def state_digest(s: State) -> str:
-    """A fingerprint of everything that matters in a state, to confirm a replay."""
+    """A fingerprint of the game as players know it (where every card lies, what is face up,
+    the public variables, whether it is over), to confirm a replay. Engine internals such
+    as the program counter stay out, so records survive changes to the engine."""
     p = s.program
+    types = {v.name: v.type for v in p.ruleset.vars}
     data = {
         "zones": [[p.card_names[c] for c in z] for z in s.zones],
-        "slots": repr(s.slots),
-        "pc": s.pc,
+        "known": [p.card_names[i] for i, k in enumerate(s.known) if k],
+        "vars": {name: _fmt(p, types[name], s.slots[slot]) for name, slot, _ in p.vars},
+        "to_move": seat_name(s.actor) if s.current_player is not None else None,
         "finished": s.finished,
-        "fired": s.fired,
-        "known": [i for i, k in enumerate(s.known) if k],
         "moves": len(s.history),
     }
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
@@ -575,11 +577,16 @@ def read_record(path: str | Path) -> dict:
         raise RecordError(f"the record is not valid JSON ({e.msg})", str(path), e.lineno, e.colno) from None
     except (OSError, UnicodeDecodeError) as e:
         raise RecordError(f"cannot read the record: {e}", str(path)) from None
+    return validate_record(data, str(path))
+
+
+def validate_record(data, path: str = "<record>") -> dict:
+    """Check a record's shape (not yet its moves); raise RecordError saying what is wrong."""
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a cardrules game record (expected \"format\": \"{RECORD_FORMAT}\")", str(path))
+        raise RecordError(f"not a cardrules game record (expected \"format\": \"{RECORD_FORMAT}\")", path)
     for key, typ in (("players", int), ("seed", int), ("moves", list), ("options", dict), ("final", dict)):
-        if not isinstance(data.get(key), typ):
-            raise RecordError(f"the record's {key!r} is missing or malformed", str(path))
+        if not isinstance(data.get(key), typ) or (typ is int and isinstance(data.get(key), bool)):
+            raise RecordError(f"the record's {key!r} is missing or malformed", path)
     return data
 
 
@@ -600,6 +607,9 @@ def replay(ruleset, record: dict, path: str = "<record>") -> State:
             apply(s, Move.parse(entry["move"], s.actor))
         except (IllegalMoveError, InvalidMoveError) as e:
             raise RecordError(f"move {i} ({entry['player']}: {entry['move']}) diverges: {e.message}", path) from None
+        except GameRuntimeError as e:
+            raise RecordError(f"move {i} ({entry['player']}: {entry['move']}) makes the ruleset fail: {e.render()}",
+                              path) from None
     final = record["final"]
     if final.get("digest") and final["digest"] != state_digest(s):
         raise RecordError("every move replayed, but the final state differs from the recorded one "

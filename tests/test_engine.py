@@ -114,3 +114,20 @@ def test_same_seed_same_game_other_seed_other_game():
     deal = lambda seed: [list(z) for z in game(body, seed=seed).zones]
     assert deal(5) == deal(5)
     assert any(deal(5) != deal(k) for k in range(6, 12))
+
+
+def test_replay_names_the_move_after_which_the_ruleset_fails():
+    from interpreter.engine import make_record, replay
+    from interpreter.errors import RecordError
+    body = """    rule discard "Discard":
+        choose by turn:
+            action discard c in hand(turn):
+                move c to pile
+{after}"""
+    s = game(body.replace("{after}", "                pass"))
+    apply(s, legal_moves(s)[0])
+    record = make_record(s, "mini.cards")
+    broken = loads_ruleset(MINI.replace("{body}", body.replace(
+        "{after}", "                set turn = (highest d in pile where false).owner")), "mini.cards")
+    with pytest.raises(RecordError, match=r"move 1 \(P1: discard .*\) makes the ruleset fail"):
+        replay(broken, record)

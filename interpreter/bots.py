@@ -1,0 +1,122 @@
+"""Generic players for any ruleset: they know the engine's API, never a game.
+
+A bot is anything with `choose(state) -> Move` returning one of `legal_moves(state)`.
+Each bot owns its random generator, so a game played by bots is reproducible from the
+game's seed alone (see `bot_seed`)."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+from . import engine
+from .engine import Move, State, apply, legal_moves
+from .errors import GameRuntimeError, OptionError
+
+
+@runtime_checkable
+class Bot(Protocol):
+    def choose(self, state: State) -> Move: ...
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in `seat` (0-based) for the game played with `game_seed`."""
+    return game_seed * 1000 + seat
+
+
+def seat_scores(state: State) -> tuple[int, ...]:
+    """Every seat's score by the ruleset's winner rule, evaluated now (even mid-game), as
+    `engine.outcome` evaluates it at the end; all zeros when the game declares no score."""
+    return tuple(engine.scores(state))
+
+
+class RandomBot:
+    """Uniform over the legal moves."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> Move:
+        moves = legal_moves(state)
+        if not moves:
+            raise GameRuntimeError("no legal move to choose from")
+        return self.rng.choice(moves)
+
+    def __repr__(self) -> str:
+        return f"RandomBot({self.seed})"
+
+
+class GreedyBot:
+    """One step of look-ahead: play each legal move on a copy of the game (up to the next
+    decision) and keep the move that leaves this seat furthest ahead of its best rival by
+    the game's own scoring. Ties: play the lowest-ranked card first (keep high cards), then
+    moves with another kind of argument, then moves without one; then a seeded coin."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self._order: dict | None = None
+        self._program = None
+
+    def _card_order(self, state: State) -> dict[str, int]:
+        p = state.program
+        if self._program is not p:
+            self._program = p
+            self._order = {name: p.card_order[i] for i, name in enumerate(p.card_names)}
+        return self._order
+
+    def margin(self, state: State, seat: int) -> int:
+        """How far `seat` is ahead of its best rival now (positive is good)."""
+        try:
+            scores = seat_scores(state)
+        except (GameRuntimeError, TypeError, AttributeError, KeyError, IndexError, ZeroDivisionError):
+            return 0  # a score that cannot be evaluated mid-game gives no signal
+        own = scores[seat]
+        rivals = [v for i, v in enumerate(scores) if i != seat]
+        if state.program.winner_rule == "most":
+            return own - (max(rivals) if rivals else 0)
+        return (min(rivals) if rivals else 0) - own  # fewest wins
+
+    def choose(self, state: State) -> Move:
+        moves = legal_moves(state)
+        if not moves:
+            raise GameRuntimeError("no legal move to choose from")
+        if len(moves) == 1:
+            return moves[0]
+        me = state.actor
+        order = self._card_order(state)
+        best_key, best = None, []
+        for m in moves:
+            after = apply(state.clone(), m)
+            value = self.margin(after, me)
+            if m.arg is None:
+                kind, rank = 2, 0
+            elif m.arg in order:
+                kind, rank = 0, order[m.arg]
+            else:
+                kind, rank = 1, 0
+            key = (value, -kind, -rank)
+            if best_key is None or key > best_key:
+                best_key, best = key, [m]
+            elif key == best_key:
+                best.append(m)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def __repr__(self) -> str:
+        return f"GreedyBot({self.seed})"
+
+
+BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by name ('random', 'greedy'); OptionError for any other name."""
+    cls = BOTS.get(str(name).strip().lower())
+    if cls is None:
+        raise OptionError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}")
+    return cls(seed)

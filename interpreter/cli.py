@@ -1,0 +1,620 @@
+"""The `cardrules` command line: check rulesets, play them (bots or a person at the
+terminal), replay game records, and write rulebooks.
+
+Exit codes: 0 success; 1 an invalid ruleset, a game that breaks, a record that does not
+replay, a file that cannot be read or written, or a person quitting a game; 2 a usage
+error (an unknown option or bad value, a player count the game does not allow, ...)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from . import engine, load_ruleset
+from .bots import BOTS, bot_seed, make_bot
+from .engine import (RECORD_FORMAT, Move, State, apply, fired_counts, legal_moves, make_record,
+                     new_game, observe, outcome, program_of, read_record, replay, resolve_options,
+                     seat_name, validate_record, write_record)
+from .errors import CardRulesError, GameRuntimeError, OptionError, RecordError
+
+RECORDS_FORMAT = "cardrules-records/1"  # several game records in one file (play --games K --log)
+
+app = typer.Typer(
+    name="cardrules",
+    help="Card games as data: check rulesets, play them, replay records, write rulebooks.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+)
+
+
+def main() -> None:
+    """The console-script entry point (`cardrules`, `python -m interpreter`)."""
+    app(prog_name="cardrules")
+
+
+# ------------------------------------------------------------------ small helpers
+
+def _err(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def _fail(text: str, code: int = 1) -> NoReturn:
+    _err(text)
+    raise typer.Exit(code)
+
+
+def _load(path: Path):
+    """Load a ruleset or exit 1 with the rendered error (never a traceback)."""
+    try:
+        return load_ruleset(path)
+    except CardRulesError as e:
+        _fail(e.render(), 1)
+    except OSError as e:
+        _fail(f"{path}: error: cannot read the ruleset: {e.strerror or e}", 1)
+
+
+def _players_text(rs) -> str:
+    if rs.players_min == rs.players_max:
+        return f"{rs.players_min} player" + ("s" if rs.players_min != 1 else "")
+    return f"{rs.players_min}-{rs.players_max} players"
+
+
+def _title(rs) -> str:
+    return rs.title or rs.name
+
+
+def _parse_seat(text: str, players: int, what: str) -> int:
+    """'2' or 'P2' -> seat 1 (0-based); OptionError when no such seat."""
+    t = text.strip()
+    if t[:1] in ("P", "p"):
+        t = t[1:]
+    if not t.isdigit() or not (1 <= int(t) <= players):
+        raise OptionError(f"{what}: no seat {text!r} in a {players}-player game "
+                          f"(seats are 1 to {players}, or P1 to P{players})")
+    return int(t) - 1
+
+
+# ------------------------------------------------------------------ check
+
+@app.command()
+def check(paths: Annotated[list[Path], typer.Argument(help="Ruleset files (.cards), or folders to search for them.")]) -> None:
+    """Load and fully check rulesets; print `PATH: ok (...)` or the errors."""
+    files: list[Path] = []
+    bad = False
+    for p in paths:
+        if p.is_dir():
+            found = sorted(p.rglob("*.cards"))
+            if not found:
+                _err(f"{p}: error: no .cards files in this folder")
+                bad = True
+            files.extend(found)
+        else:
+            files.append(p)
+    for f in files:
+        try:
+            rs = load_ruleset(f)
+        except CardRulesError as e:
+            _err(e.render())
+            bad = True
+            continue
+        except OSError as e:
+            _err(f"{f}: error: cannot read the ruleset: {e.strerror or e}")
+            bad = True
+            continue
+        typer.echo(f"{f}: ok ({_title(rs)}, {_players_text(rs)})")
+    raise typer.Exit(1 if bad else 0)
+
+
+# ------------------------------------------------------------------ play
+
+@dataclass
+class GameStats:
+    seed: int
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    decisions: int
+    fired: dict[str, int]
+
+
+class Quit(Exception):
+    """The person at the terminal ended the game (q or end of input)."""
+
+    moves = 0
+
+
+@dataclass
+class Human:
+    """A person at the terminal playing one seat: sees `observe(state, seat)`, types moves."""
+
+    seat: int
+    _order: dict = field(default_factory=dict)
+
+    def _sort_key(self, state: State):
+        p = state.program
+        if not self._order:
+            self._order = {n: (p.card_suit[i], p.card_order[i], i) for i, n in enumerate(p.card_names)}
+        return lambda name: self._order.get(name, (len(p.card_names), 0, 0))
+
+    def _cards_by_suit(self, state: State, names: list[str]) -> list[str]:
+        """Own cards, one line per suit, lowest first."""
+        p = state.program
+        deck = p.ruleset.deck
+        key = self._sort_key(state)
+        lines: dict[int, list[str]] = {}
+        for n in sorted(names, key=key):
+            i = p.card_names.index(n)
+            label = deck.ranks[p.card_rank[i]] if deck.copies == 1 else n
+            lines.setdefault(p.card_suit[i], []).append(label)
+        return [f"{deck.suits[s]}: {' '.join(ls)}" for s, ls in lines.items()]
+
+    def _zone_text(self, state: State, zname: str, seen: dict, own: bool) -> list[str]:
+        """How one zone (or one seat's part of it) looks to this seat: own private cards in
+        full, sorted; public cards in the order they arrived (long piles as counts); hidden
+        cards as a count plus any that were shown face up."""
+        p = state.program
+        zone = p.zones[p.zone_index[zname]] if zname in p.zone_index else None
+        public = zone is not None and zone.visibility == "public"
+        if "cards" in seen:
+            cards = seen["cards"]
+            if not cards:
+                return ["-"]
+            if own and not public:
+                if len(cards) > 6:
+                    return [f"{len(cards)} cards"] + ["  " + ln for ln in self._cards_by_suit(state, cards)]
+                return [" ".join(sorted(cards, key=self._sort_key(state)))]
+            if zone is not None and zone.per_player and len(cards) > 6:
+                return [f"{len(cards)} cards"]
+            if len(cards) > 12:
+                return [f"{len(cards)} cards, the last: {' '.join(cards[-6:])}"]
+            return [" ".join(cards)]
+        text = f"{seen['count']} card" + ("" if seen["count"] == 1 else "s")
+        if seen.get("known"):
+            text += " (seen: " + " ".join(seen["known"]) + ")"
+        return [text]
+
+    def show(self, state: State) -> None:
+        view = observe(state, self.seat)
+        me = seat_name(self.seat)
+        out = [f"--- move {len(state.history) + 1} - you are {me} - rule: {view['rule']} ---"]
+        for name, value in view["vars"].items():
+            if value is not None:
+                out.append(f"{name}: {' '.join(value) if isinstance(value, list) else value}")
+        for zname, seen in view["zones"].items():
+            if "cards" in seen or "count" in seen:  # a shared zone
+                if "count" in seen and seen["count"] == 0 and not seen.get("known"):
+                    continue
+                lines = self._zone_text(state, zname, seen, own=False)
+                out.append(f"{zname}: {lines[0]}")
+                out.extend("  " + ln for ln in lines[1:])
+                continue
+            if me in seen:  # own part first, in full
+                lines = self._zone_text(state, zname, seen[me], own=True)
+                out.append(f"your {zname}: {lines[0]}")
+                out.extend("  " + ln for ln in lines[1:])
+            others = [f"{who} {self._zone_text(state, zname, part, own=False)[0]}"
+                      for who, part in seen.items() if who != me]
+            if others:
+                out.append(f"  {zname} of others: " + "; ".join(others))
+        typer.echo("\n".join(out))
+
+    def numbered(self, state: State) -> list[Move]:
+        moves = legal_moves(state)
+        first = {}
+        for m in moves:
+            first.setdefault(m.action, len(first))
+        key = self._sort_key(state)
+        return sorted(moves, key=lambda m: (first[m.action], key(m.arg) if m.arg else (-1, 0, 0), m.arg or ""))
+
+    def choose(self, state: State) -> Move:
+        self.show(state)
+        moves = self.numbered(state)
+        labels = [f"{i}) {m}" for i, m in enumerate(moves, 1)]
+        width = max(len(s) for s in labels) + 2
+        per_line = max(1, 78 // width)
+        names = {m.action for m in moves}
+        labels_of: dict[str, list[str]] = {}
+        for alt in getattr(state.choice, "alts", ()):
+            if alt.name in names and alt.label and alt.label not in labels_of.setdefault(alt.name, []):
+                labels_of[alt.name].append(alt.label)
+        for name, texts in labels_of.items():
+            if texts:
+                typer.echo(f"{name}: {' or '.join(t.rstrip('.') for t in texts)}.")
+        typer.echo("your moves:")
+        for k in range(0, len(labels), per_line):
+            typer.echo("  " + "".join(s.ljust(width) for s in labels[k:k + per_line]).rstrip())
+        while True:
+            typer.echo(f"choose 1-{len(moves)} (or type the move; q quits): ", nl=False)
+            stdin = sys.stdin
+            line = stdin.readline() if stdin is not None else ""
+            if not line:
+                typer.echo("")
+                raise Quit("end of input")
+            if stdin is not None and not stdin.isatty():
+                typer.echo(line.rstrip("\n"))  # keep piped transcripts readable
+            text = " ".join(line.split())
+            if text.lower() in ("q", "quit", "exit"):
+                raise Quit("quit")
+            if text.isdigit() and 1 <= int(text) <= len(moves):
+                move = moves[int(text) - 1]
+            else:
+                exact = [m for m in moves if str(m).lower() == text.lower()]
+                by_arg = [m for m in moves if m.arg is not None and m.arg.lower() == text.lower()]
+                pick = exact or (by_arg if len(by_arg) == 1 else [])
+                if not text or not pick:
+                    typer.echo(f"not a move here: {text!r}; enter a number from 1 to {len(moves)}, "
+                               "a move as written above, or q to quit")
+                    continue
+                move = pick[0]
+            typer.echo(f"{seat_name(self.seat)} (you): {move}")
+            return move
+
+
+def _parse_options(raw: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in raw:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"--option takes NAME=VALUE, not {item!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _parse_bots(raw: list[str], players: int) -> dict[int, str]:
+    """['greedy', '2=random'] -> {0: 'greedy', 1: 'random', 2: 'greedy'}: a bare name sets
+    every seat, SEAT=NAME one seat; later entries win."""
+    names = {seat: "random" for seat in range(players)}
+    for item in raw:
+        seat_text, sep, name = item.rpartition("=")
+        make_bot(name, 0)  # validates the name
+        name = name.strip().lower()
+        if not sep:
+            names = {seat: name for seat in range(players)}
+        else:
+            names[_parse_seat(seat_text, players, "--bot")] = name
+    return names
+
+
+def _rule_where(state: State | None) -> str:
+    """The rule being played, for messages: the engine's `rule_at` (the rule around the
+    current instruction, also inside procedures) when it has one, else the open choice's."""
+    if state is None:
+        return "the set-up"
+    rule_at = getattr(engine, "rule_at", None)
+    if rule_at is not None:
+        name, title = rule_at(state)
+        if name == "(no rule)":
+            return "no rule (between rules)"
+        return f"rule {name!r} ({title})"
+    ch = state.choice
+    return f"rule {ch.rule!r} ({ch.rule_title})" if ch is not None else "the set-up"
+
+
+class GameBroke(Exception):
+    """A game that cannot go on: the engine failed, or nobody has a legal move."""
+
+    def __init__(self, message: str, state: State | None, cause: CardRulesError | None = None):
+        super().__init__(message)
+        self.state = state
+        self.cause = cause
+
+    def render(self) -> str:
+        text = f"error: {self}"
+        if self.cause is not None:
+            text += "\n" + self.cause.render()
+        return text
+
+
+def _play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, str],
+              human: Human | None) -> State:
+    """Play one game to its end; GameBroke if the engine fails or the game gets stuck."""
+    state = None
+    last = None
+    where = "the set-up"
+    try:
+        state = new_game(rs, players, options, seed)
+        players_of = {seat: human if human is not None and seat == human.seat
+                      else make_bot(bot_names[seat], bot_seed(seed, seat)) for seat in range(players)}
+        while not state.finished:
+            if not legal_moves(state):
+                raise GameBroke(f"the game with seed {seed} is stuck after {len(state.history)} moves: "
+                                f"{_rule_where(state)} gives {seat_name(state.actor)} no legal move, "
+                                "but the game is not over", state)
+            who = state.actor
+            where = _rule_where(state)
+            move = players_of[who].choose(state)
+            if human is not None and who != human.seat:
+                typer.echo(f"{seat_name(who)}: {move}")
+            last = f"move {len(state.history) + 1} ({seat_name(who)}: {move})"
+            apply(state, move)
+        return state
+    except Quit as q:
+        q.moves = len(state.history) if state is not None else 0
+        raise
+    except CardRulesError as e:  # GameRuntimeError, or a bot that chose an illegal move
+        after = f" at {last}" if last else ""
+        if isinstance(e, GameRuntimeError) and state is not None:
+            where = _rule_where(state)  # where the engine stopped
+        raise GameBroke(f"the game with seed {seed} broke{after} in {where}", state, e) from None
+
+
+def _summary(rs, path: Path, players: int, seed: int, results: list[GameStats], options: dict,
+             bot_names: dict[int, str], human: int | None) -> dict:
+    k = len(results)
+    program = program_of(rs)
+    seats = [seat_name(i) for i in range(players)]
+    wins = [0] * players
+    totals = [0] * players
+    for r in results:
+        for w in r.winners:
+            wins[w] += 1
+        for i, v in enumerate(r.scores):
+            totals[i] += v
+    fired_total = {name: sum(r.fired.get(name, 0) for r in results) for name in program.rule_names}
+    return {
+        "ruleset": str(path),
+        "game": rs.name,
+        "title": _title(rs),
+        "players": players,
+        "games": k,
+        "seeds": [seed, seed + k - 1],
+        "options": options,
+        "seats": {s: ("human" if i == human else bot_names[i]) for i, s in enumerate(seats)},
+        "wins": {s: wins[i] for i, s in enumerate(seats)},
+        "win_fraction": {s: round(wins[i] / k, 4) for i, s in enumerate(seats)},
+        "mean_score": {s: round(totals[i] / k, 4) for i, s in enumerate(seats)},
+        "shared_wins": sum(1 for r in results if len(r.winners) > 1),
+        "mean_decisions": round(sum(r.decisions for r in results) / k, 4),
+        "rules": {name: {"title": program.rule_titles.get(name, name), "fired": fired_total[name],
+                         "per_game": round(fired_total[name] / k, 4)} for name in program.rule_names},
+        "results": [{"seed": r.seed, "winners": [seat_name(w) for w in r.winners],
+                     "scores": list(r.scores), "decisions": r.decisions} for r in results],
+    }
+
+
+def _print_summary(data: dict) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    out = sys.stdout
+    console = Console(file=out, width=None if out.isatty() else 100, highlight=False, emoji=False,
+                      markup=False)
+    k = data["games"]
+    lo, hi = data["seeds"]
+    seeds = f"seed {lo}" if k == 1 else f"seeds {lo}-{hi}"
+    typer.echo(f"{data['title']}: {k} game{'s' if k != 1 else ''}, {data['players']} players, {seeds}")
+    opts = " ".join(f"{n}={json.dumps(v) if not isinstance(v, str) else v}" for n, v in data["options"].items())
+    if opts:
+        typer.echo(f"options: {opts}")
+    seats = Table(box=box.SIMPLE_HEAD, title=None)
+    for col, just in (("seat", "left"), ("player", "left"), ("wins", "right"), ("win share", "right"),
+                      ("mean score", "right")):
+        seats.add_column(col, justify=just)
+    for s in data["wins"]:
+        seats.add_row(s, data["seats"][s], str(data["wins"][s]), f"{data['win_fraction'][s]:.1%}",
+                      f"{data['mean_score'][s]:.2f}")
+    console.print(seats)
+    typer.echo(f"shared wins: {data['shared_wins']} of {k} games; "
+               f"mean decisions per game: {data['mean_decisions']:.2f}")
+    rules = Table(box=box.SIMPLE_HEAD)
+    for col, just in (("rule", "left"), ("title", "left"), ("fired", "right"), ("per game", "right")):
+        rules.add_column(col, justify=just)
+    for name, r in data["rules"].items():
+        rules.add_row(name, r["title"], str(r["fired"]), f"{r['per_game']:.2f}")
+    console.print(rules)
+
+
+def _write_log(log: Path, records: list[dict], many: bool) -> None:
+    """One game: its record; several: {"format": "cardrules-records/1", "records": [...]}."""
+    data = {"format": RECORDS_FORMAT, "records": records} if many else records[0]
+    try:
+        write_record(data, log)
+    except OSError as e:
+        _fail(f"{log}: error: cannot write the log: {e.strerror or e}", 1)
+
+
+@app.command()
+def play(
+    path: Annotated[Path, typer.Argument(help="The ruleset (.cards) to play.")],
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players (default: the fewest the game allows).")] = None,
+    games: Annotated[int, typer.Option("--games", "-k", min=1, help="How many games to play.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set a game option (repeatable).")] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", "-b", metavar="[SEAT=]NAME", help=f"Bot for every seat, or SEAT=NAME for one seat (repeatable). Bots: {', '.join(BOTS)}. Default: random.")] = None,
+    log: Annotated[Path | None, typer.Option("--log", help="Write the game record (several games: one records file) here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object, and nothing else.")] = False,
+    human: Annotated[str | None, typer.Option("--human", metavar="SEAT", help="Play this seat (1-based, or P1..) yourself at the terminal.")] = None,
+) -> None:
+    """Play games with bots (or yourself) and summarise wins, scores and the rules used."""
+    rs = _load(path)
+    n = players if players is not None else rs.players_min
+    try:
+        if as_json and human is not None:
+            raise OptionError("--json and --human cannot be combined (the game is shown on standard output)")
+        if not (rs.players_min <= n <= rs.players_max):
+            span = str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
+            raise OptionError(f"{_title(rs)} is for {span} players, not {n}")
+        opts = _parse_options(option or [])
+        resolved = resolve_options(program_of(rs), opts)  # checked before any game is played
+        bot_names = _parse_bots(bot or [], n)
+        human_seat = _parse_seat(human, n, "--human") if human is not None else None
+    except OptionError as e:
+        _fail(f"error: {e.message}", 2)
+    program = program_of(rs)
+    resolved_opts = {o.name: v for o, v in zip(program.options, resolved)}
+    person = Human(human_seat) if human_seat is not None else None
+
+    if person is not None:
+        others = ", ".join(f"{seat_name(s)} {bot_names[s]}" for s in range(n) if s != human_seat)
+        typer.echo(f"{_title(rs)}: you are {seat_name(human_seat)} of {n}; the others are bots ({others}).")
+
+    results: list[GameStats] = []
+    records: list[dict] = []
+    show_progress = (games > 1 and person is None and (sys.stdout.isatty() or games >= 50))
+    progress = None
+    task = None
+    if show_progress:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        progress = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                            console=Console(file=sys.stderr), transient=False)
+        progress.start()
+        task = progress.add_task("games", total=games)
+    try:
+        for i in range(games):
+            game_seed = seed + i
+            if person is not None and games > 1:
+                typer.echo(f"=== game {i + 1} of {games} (seed {game_seed}) ===")
+            try:
+                state = _play_one(rs, n, opts, game_seed, bot_names, person)
+            except GameBroke as e:
+                if progress is not None:
+                    progress.stop()
+                    progress = None
+                _err(e.render())
+                if log is not None and e.state is not None:
+                    records.append(make_record(e.state, str(path)))
+                    _write_log(log, records, games > 1)
+                    _err(f"the record of the games so far, up to the failure, is in {log}")
+                raise typer.Exit(1)
+            except Quit as q:
+                _fail(f"game abandoned after {q.moves} moves: you quit ({q})", 1)
+            o = outcome(state)
+            results.append(GameStats(game_seed, o.winners, o.scores, state.decisions, fired_counts(state)))
+            if log is not None:
+                records.append(make_record(state, str(path)))
+            if person is not None:
+                typer.echo(f"game over: {o}")
+            if progress is not None:
+                progress.advance(task)
+    finally:
+        if progress is not None:
+            progress.stop()
+
+    data = _summary(rs, path, n, seed, results, resolved_opts, bot_names, human_seat)
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+    elif person is None or games > 1:
+        _print_summary(data)
+    if log is not None:
+        _write_log(log, records, games > 1)
+
+
+# ------------------------------------------------------------------ replay
+
+def _read_records(path: Path) -> list[dict]:
+    """One record (`play --log`) or a records file (`play --games K --log`)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"no such record file: {path}", str(path)) from None
+    except IsADirectoryError:
+        raise RecordError("this is a folder, not a record file", str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read the record: {e}", str(path)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        lines = text.splitlines()
+        src = lines[e.lineno - 1] if 0 < e.lineno <= len(lines) else None
+        raise RecordError(f"the record is not valid JSON ({e.msg})", str(path), e.lineno, e.colno, src) from None
+    if isinstance(data, dict) and data.get("format") == RECORDS_FORMAT:
+        recs = data.get("records")
+        if not isinstance(recs, list) or not recs:
+            raise RecordError("the records file holds no \"records\" list", str(path))
+        for i, rec in enumerate(recs, 1):
+            validate_record(rec, f"{path} (record {i})")
+        return recs
+    return [read_record(path)]
+
+
+def _find_ruleset(rec: dict, log: Path) -> Path:
+    name = rec.get("ruleset")
+    if not isinstance(name, str) or not name:
+        raise RecordError("the record does not say which ruleset it was played with; pass --ruleset", str(log))
+    p = Path(name)
+    candidates = [p] if p.is_absolute() else [Path.cwd() / p, log.parent / p]
+    for c in candidates:
+        if c.is_file():
+            return p if c == candidates[0] else c
+    looked = " or ".join(str(c) for c in candidates)
+    raise RecordError(f"the record's ruleset {name!r} was not found (looked for {looked}); pass --ruleset",
+                      str(log))
+
+
+@app.command("replay")
+def replay_cmd(
+    log: Annotated[Path, typer.Argument(help="A record written by `play --log`.")],
+    ruleset: Annotated[Path | None, typer.Option("--ruleset", "-r", help="The ruleset to replay with (default: the one the record names).")] = None,
+) -> None:
+    """Replay a game record move by move and confirm it reaches the recorded final state."""
+    try:
+        records = _read_records(log)
+    except RecordError as e:
+        _fail(e.render(), 1)
+    loaded: dict[str, object] = {}
+    many = len(records) > 1
+    for i, rec in enumerate(records, 1):
+        prefix = f"record {i} (seed {rec['seed']}): " if many else ""
+        try:
+            rpath = ruleset if ruleset is not None else _find_ruleset(rec, log)
+        except RecordError as e:
+            if many:
+                e.message = prefix + e.message
+            _fail(e.render(), 1)
+        key = str(rpath)
+        if key not in loaded:
+            loaded[key] = _load(rpath)
+        rs = loaded[key]
+        if rec.get("game") not in (None, rs.name):
+            _err(f"warning: {prefix}the record is of {rec.get('game')!r} but {rpath} is {rs.name!r}")
+        try:
+            state = replay(rs, rec, str(log))
+        except RecordError as e:
+            if many:
+                e.message = prefix + e.message
+            _fail(e.render(), 1)
+        except GameRuntimeError as e:
+            _fail(f"{log}: error: {prefix}the ruleset breaks while replaying this game:\n{e.render()}", 1)
+        n = len(rec["moves"])
+        o = outcome(state)
+        end = str(o) if o is not None else "game not finished"
+        if rec["final"].get("digest"):
+            typer.echo(f"{prefix}replayed {n} moves: identical final state ({end})")
+        else:
+            typer.echo(f"{prefix}replayed {n} moves ({end}); the record has no final digest to compare")
+
+
+# ------------------------------------------------------------------ rulebook
+
+@app.command()
+def rulebook(
+    files: Annotated[list[Path], typer.Argument(help="Ruleset files (.cards), or folders to search for them.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the rulebooks into.")] = Path("generated_docs"),
+) -> None:
+    """Write a printable rulebook for each ruleset."""
+    try:
+        from . import render
+    except ImportError as e:
+        if getattr(e, "name", None) in ("interpreter.render", f"{__package__}.render"):
+            _fail("error: rulebook rendering is not available in this installation (no interpreter.render)", 1)
+        raise
+    paths: list[Path] = []
+    for f in files:
+        paths.extend(sorted(f.rglob("*.cards")) if f.is_dir() else [f])
+    if not paths:
+        _fail("error: no .cards files to write rulebooks for", 1)
+    try:
+        written = render.write_rulebooks(paths, out)
+    except CardRulesError as e:
+        _fail(e.render(), 1)
+    except OSError as e:
+        _fail(f"error: the rulebooks were not written: {e}", 1)
+    for p in written:
+        typer.echo(str(p))

@@ -1,0 +1,345 @@
+"""The `cardrules` command line, driven in-process with typer's CliRunner."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from interpreter.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+GANJIFA_DIR = ROOT / "rulesets" / "ganjifa"
+GANJIFA = GANJIFA_DIR / "ganjifa.cards"
+
+BROKEN = '''game broken "Broken"
+players 2
+
+deck small "Small pack":
+    suits Red, Blue
+    ranks 1..3
+
+zone stock shared hidden "pack"
+zone hand per player everywhere "hand"
+'''
+
+TINY = '''game tiny "Tiny"
+players 2
+
+deck small "Small pack":
+    suits Red, Blue
+    ranks 1..3
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+zone pile shared public "pile"
+zone won per player public "won"
+
+var leader: player
+
+define cards_won(p: player) = count(won(p))
+
+winner most cards_won
+
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 3 from stock to each hand
+    while any c in cards where c in hand:
+        rule turn "A turn":
+            for each player p:
+                choose by p:
+                    action play c in hand(p) "Play a card.":
+                        move c to pile
+            let best = highest c in pile
+            set leader = best.played_by
+            move pile to won(leader)
+'''
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(app, [str(a) for a in args], input=input)
+
+
+def no_traceback(result):
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# ------------------------------------------------------------------ check
+
+def test_check_good_files_and_a_folder():
+    r = run("check", GANJIFA)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.strip() == f"{GANJIFA}: ok (Ganjifa (modern blend), 3-4 players)"
+    r = run("check", GANJIFA_DIR)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert len(lines) == len(list(GANJIFA_DIR.glob("*.cards")))
+    assert all(": ok (" in line for line in lines)
+    assert any("mughal-3p.cards: ok (" in line and "3 players)" in line for line in lines)
+
+
+def test_check_a_broken_file(tmp_path):
+    bad = tmp_path / "broken.cards"
+    bad.write_text(BROKEN, encoding="utf-8")
+    r = run("check", GANJIFA, bad)
+    assert r.exit_code == 1
+    no_traceback(r)
+    assert "ganjifa.cards: ok" in r.stdout
+    assert f"{bad}:9:" in r.stderr and ": error: " in r.stderr
+    lines = r.stderr.splitlines()
+    assert "zone hand per player everywhere" in r.stderr
+    assert any(line.strip() == "^" for line in lines)
+
+
+def test_check_a_missing_file_and_an_empty_folder(tmp_path):
+    r = run("check", tmp_path / "nope.cards", tmp_path)
+    assert r.exit_code == 1
+    no_traceback(r)
+    assert "nope.cards: error:" in r.stderr
+    assert "no .cards files" in r.stderr
+
+
+# ------------------------------------------------------------------ play
+
+def test_play_json_is_one_object_and_deterministic():
+    args = ("play", GANJIFA, "--players", "3", "--games", "3", "--seed", "4", "--json")
+    r = run(*args)
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["games"] == 3 and data["players"] == 3
+    assert sum(data["wins"].values()) >= 3
+    assert set(data["wins"]) == {"P1", "P2", "P3"}
+    assert [g["seed"] for g in data["results"]] == [4, 5, 6]
+    assert data["rules"]["deal"]["fired"] == 3
+    assert data["mean_decisions"] > 0
+    assert abs(sum(data["win_fraction"].values()) - sum(data["wins"].values()) / 3) < 1e-3
+    again = run(*args)
+    assert again.stdout == r.stdout
+    ci = CliRunner().invoke(app, [str(a) for a in args], env={"CI": "1", "GITHUB_ACTIONS": "true"})
+    assert ci.stdout == r.stdout
+
+
+def test_play_table_and_bots():
+    r = run("play", GANJIFA, "-n", "4", "-k", "2", "--bot", "greedy", "--bot", "P2=random")
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "Ganjifa (modern blend): 2 games, 4 players, seeds 0-1" in out
+    for seat, bot in (("P1", "greedy"), ("P2", "random"), ("P4", "greedy")):
+        assert any(line.split()[:2] == [seat, bot] for line in out.splitlines() if line.strip())
+    assert "mean decisions per game" in out
+    assert "Opening cards" in out and "per game" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (("-o", "nope=1"), "unknown option 'nope'"),
+    (("-o", "time=dusk"), "option time is one of day, night"),
+    (("-o", "double_opening=perhaps"), "true or false"),
+    (("-o", "time"), "NAME=VALUE"),
+    (("--players", "7"), "3 to 4 players, not 7"),
+    (("--players", "2"), "3 to 4 players, not 2"),
+    (("--bot", "clever"), "unknown bot 'clever'"),
+    (("--human", "5"), "no seat '5'"),
+])
+def test_play_usage_errors_exit_2(args, message):
+    r = run("play", GANJIFA, *args)
+    assert r.exit_code == 2, r.output
+    assert message in r.stderr
+    assert r.stdout == ""
+    no_traceback(r)
+
+
+def test_play_a_missing_or_broken_ruleset_exits_1(tmp_path):
+    r = run("play", tmp_path / "nope.cards")
+    assert r.exit_code == 1
+    assert "no such ruleset file" in r.stderr
+    bad = tmp_path / "broken.cards"
+    bad.write_text(BROKEN, encoding="utf-8")
+    r = run("play", bad, "--players", "2")
+    assert r.exit_code == 1
+    assert "error:" in r.stderr
+    no_traceback(r)
+
+
+def test_a_game_that_breaks_mid_play_names_seed_and_rule(tmp_path):
+    boom = tmp_path / "boom.cards"
+    boom.write_text(TINY.replace("let best = highest c in pile",
+                                 "let best = highest c in pile where c.suit == Red and c.suit == Blue"))
+    log = tmp_path / "boom.json"
+    r = run("play", boom, "--seed", "3", "--log", log)
+    assert r.exit_code == 1
+    no_traceback(r)
+    assert "seed 3" in r.stderr and "rule 'turn'" in r.stderr
+    assert "boom.cards:" in r.stderr and "best.played_by" in r.stderr
+    assert log.exists()  # the partial record, for a bug report
+
+    stuck = tmp_path / "stuck.cards"
+    stuck.write_text(TINY.replace('in hand(p) "Play', 'in hand(p) where c in pile "Play'))
+    r = run("play", stuck, "-k", "2")
+    assert r.exit_code == 1
+    assert "stuck" in r.stderr and "no legal move" in r.stderr and "seed 0" in r.stderr
+
+
+# ------------------------------------------------------------------ log and replay
+
+@pytest.fixture(scope="module")
+def one_log(tmp_path_factory):
+    log = tmp_path_factory.mktemp("logs") / "game.json"
+    r = run("play", GANJIFA, "-n", "3", "--seed", "2", "--log", log)
+    assert r.exit_code == 0, r.output
+    return log
+
+
+def test_log_then_replay(one_log):
+    record = json.loads(one_log.read_text())
+    assert record["format"] == "cardrules-record/1" and record["seed"] == 2
+    r = run("replay", one_log)
+    assert r.exit_code == 0, r.output
+    assert f"replayed {len(record['moves'])} moves: identical final state (won by" in r.stdout
+
+
+def test_several_games_log_and_replay(tmp_path):
+    log = tmp_path / "games.json"
+    r = run("play", GANJIFA, "-k", "3", "--json", "--log", log)
+    assert r.exit_code == 0, r.output
+    json.loads(r.stdout)
+    data = json.loads(log.read_text())
+    assert data["format"] == "cardrules-records/1" and len(data["records"]) == 3
+    r = run("replay", log)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("identical final state") == 3
+    assert "record 3 (seed 2)" in r.stdout
+
+
+def test_replay_finds_the_ruleset_beside_the_log(tmp_path, monkeypatch):
+    src = tmp_path / "games"
+    src.mkdir()
+    game = src / "tiny.cards"
+    game.write_text(TINY)
+    monkeypatch.chdir(src)
+    r = run("play", "tiny.cards", "--log", "tiny.json")
+    assert r.exit_code == 0, r.output
+    monkeypatch.chdir(tmp_path)  # "tiny.cards" is no longer relative to the current folder
+    r = run("replay", src / "tiny.json")
+    assert r.exit_code == 0, r.output
+    assert "identical final state" in r.stdout
+    record = json.loads((src / "tiny.json").read_text())
+    record["ruleset"] = "elsewhere/tiny.cards"
+    (src / "moved.json").write_text(json.dumps(record))
+    r = run("replay", src / "moved.json")
+    assert r.exit_code == 1 and "--ruleset" in r.stderr
+    r = run("replay", src / "moved.json", "--ruleset", game)
+    assert r.exit_code == 0, r.output
+
+
+def test_replay_a_tampered_move(one_log, tmp_path):
+    record = json.loads(one_log.read_text())
+    first_card = record["moves"][0]["move"].split()[1]  # already played at move 1
+    k = 20
+    action = record["moves"][k - 1]["move"].split()[0]
+    record["moves"][k - 1]["move"] = f"{action} {first_card}"
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(record))
+    r = run("replay", bad)
+    assert r.exit_code == 1
+    no_traceback(r)
+    assert f"move {k} (" in r.stderr and "diverges" in r.stderr
+
+
+def test_replay_a_wrong_digest_or_corrupt_or_missing_file(one_log, tmp_path):
+    record = json.loads(one_log.read_text())
+    record["final"]["digest"] = "0" * 64
+    bad = tmp_path / "digest.json"
+    bad.write_text(json.dumps(record))
+    r = run("replay", bad)
+    assert r.exit_code == 1 and "final state differs" in r.stderr
+
+    cut = tmp_path / "cut.json"
+    cut.write_text(one_log.read_text()[:300])
+    r = run("replay", cut)
+    assert r.exit_code == 1 and "not valid JSON" in r.stderr and "cut.json:" in r.stderr
+
+    r = run("replay", tmp_path / "absent.json")
+    assert r.exit_code == 1 and "no such record" in r.stderr
+
+    other = tmp_path / "other.json"
+    other.write_text('{"hello": 1}')
+    r = run("replay", other)
+    assert r.exit_code == 1 and "not a cardrules game record" in r.stderr
+    for result in (r,):
+        no_traceback(result)
+
+
+# ------------------------------------------------------------------ a person at the terminal
+
+def test_human_play_with_piped_input():
+    moves = "banana\n0\n" + "1\n" * 200
+    r = run("play", GANJIFA, "--players", "3", "--games", "1", "--human", "2", input=moves)
+    assert r.exit_code == 0, r.output[-2000:]
+    out = r.stdout
+    assert "you are P2" in out
+    assert "your hand: " in out
+    assert "1) give " in out  # the numbered moves of the opening
+    assert "not a move here: 'banana'" in out and "not a move here: '0'" in out
+    assert "rule: Opening cards" in out
+    assert "P2 (you): give " in out
+    assert "P1: " in out or "P3: " in out  # the bots' moves are shown
+    assert "game over: won by" in out
+    assert out.count("choose 1-") >= 30
+
+
+def test_human_may_type_a_move_and_quit():
+    r = run("play", GANJIFA, "-n", "3", "--human", "P2", input="q\n")
+    assert r.exit_code == 1
+    assert "you quit" in r.stderr
+    no_traceback(r)
+    r = run("play", GANJIFA, "-n", "3", "--human", "2", input="")  # end of input
+    assert r.exit_code == 1 and "end of input" in r.stderr
+    r = run("play", GANJIFA, "-n", "3", "--human", "1", "--json")
+    assert r.exit_code == 2
+
+
+def test_human_types_the_move_text(tmp_path):
+    game = tmp_path / "tiny.cards"
+    game.write_text(TINY)
+    first = run("play", game, "--human", "1", input="q\n").stdout
+    line = next(line for line in first.splitlines() if line.strip().startswith("1) "))
+    move_text = line.split(") ", 1)[1].split("  ")[0].strip()
+    r = run("play", game, "--human", "1", input=move_text.upper() + "\n" + "1\n" * 5)
+    assert r.exit_code == 0, r.output
+    assert f"P1 (you): {move_text}" in r.stdout
+
+
+# ------------------------------------------------------------------ rulebook and entry points
+
+def test_rulebook_writes_files(tmp_path):
+    if importlib.util.find_spec("interpreter.render") is None:
+        pytest.skip("interpreter.render is not there yet")
+    out = tmp_path / "docs"
+    r = run("rulebook", GANJIFA, GANJIFA_DIR / "mughal-3p.cards", "--out", out)
+    assert r.exit_code == 0, r.output
+    written = [Path(line) for line in r.stdout.splitlines() if line.strip()]
+    assert written and all(p.exists() and p.is_relative_to(out) for p in written)
+
+
+def test_rulebook_of_a_broken_ruleset(tmp_path):
+    if importlib.util.find_spec("interpreter.render") is None:
+        pytest.skip("interpreter.render is not there yet")
+    bad = tmp_path / "broken.cards"
+    bad.write_text(BROKEN)
+    r = run("rulebook", bad, "--out", tmp_path / "docs")
+    assert r.exit_code == 1 and "broken.cards:9:" in r.stderr
+    no_traceback(r)
+
+
+def test_python_dash_m_runs_the_cli():
+    r = subprocess.run([sys.executable, "-m", "interpreter", "check", str(GANJIFA)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "ok (Ganjifa (modern blend)" in r.stdout
