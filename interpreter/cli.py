@@ -618,3 +618,19 @@ def rulebook(
         _fail(f"error: the rulebooks were not written: {e}", 1)
     for p in written:
         typer.echo(str(p))
+
+
+def _register_stage_commands() -> None:
+    """Commands whose stage lives in its own module (diff, fuzz) register here."""
+    import importlib
+    for mod in ("diff", "fuzz"):
+        try:
+            module = importlib.import_module(f".{mod}", __package__)
+        except ModuleNotFoundError as e:
+            if e.name == f"{__package__}.{mod}":
+                continue
+            raise
+        app.command(mod)(getattr(module, f"{mod}_command"))
+
+
+_register_stage_commands()
