@@ -71,6 +71,9 @@ class ToGraph(Transformer):
                                self.file, meta.line, meta.column)
         return _Item("direction", "clockwise" if word == "clockwise" else "anticlockwise", self._loc(meta))
 
+    def bound(self, meta, ch):
+        return _Item("bound", int(ch[0]), self._loc(meta))
+
     def text_item(self, meta, ch):
         return _Text(_strings(ch), False, self._loc(meta))
 
@@ -560,6 +563,7 @@ def _assemble_game(header: _Item, items, filename: str) -> g.Ruleset:
         name=name, title=title, source=filename, loc=header.loc, players_min=lo, players_max=hi,
         direction=single["direction"].value if "direction" in single else "clockwise",
         deck=deck, winner=single.get("winner"),
+        max_decisions=single["bound"].value if "bound" in single else None,
         texts=tuple(parts["texts"]), notes=tuple(parts["notes"]),
         **{k: tuple(parts[k]) for k in _MERGEABLE})
 
@@ -668,6 +672,10 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
     if "direction" in single:
         upd["direction"] = single["direction"].value
         changes.append(g.Change(what="turn order", name="direction", action="changed", detail=single["direction"].value))
+    if "bound" in single:
+        upd["max_decisions"] = single["bound"].value
+        changes.append(g.Change(what="bound", name="max_decisions", action="changed",
+                                detail=f"at most {single['bound'].value} decisions"))
     if "winner" in single:
         upd["winner"] = single["winner"]
         changes.append(g.Change(what="winner", name="winner", action="replaced"))

@@ -424,6 +424,7 @@ class Ruleset(Located):
     players_min: int
     players_max: int
     direction: Literal["clockwise", "anticlockwise"] = "clockwise"
+    max_decisions: int | None = Field(default=None, description="The declared bound on a game's length.")
     deck: Deck
     zones: tuple[Zone, ...] = ()
     options: tuple[Option, ...] = ()

@@ -1008,7 +1008,10 @@ class BookBuilder:
         return f"{lo} or {hi} players" if hi == lo + 1 else f"{lo} to {hi} players"
 
     def direction(self) -> str:
-        return f"Play passes {self.rs.direction} (seats are numbered in the order of play)"
+        text = f"Play passes {self.rs.direction} (seats are numbered in the order of play)"
+        if self.rs.max_decisions:
+            text += f". A game takes at most {self.rs.max_decisions} decisions"
+        return text
 
     def change_line(self, c: g.Change) -> str:
         kind = self._kind_of_change(c.what)
