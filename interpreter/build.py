@@ -162,12 +162,16 @@ class ToGraph(Transformer):
         return True
 
     def zone(self, meta, ch):
-        vis = str(ch[2])
+        name, size, per_player, vis_tok, title = ch
+        vis = str(vis_tok)
         if vis not in ("hidden", "owner", "public"):
             raise RulesetError(f"unknown visibility {vis!r}; expected hidden, owner or public",
-                               self.file, ch[2].line, ch[2].column)
-        return g.Zone(name=str(ch[0]), per_player=ch[1], visibility=vis,
-                      title=_s(ch[3]) if ch[3] else None, loc=self._loc(meta))
+                               self.file, vis_tok.line, vis_tok.column)
+        if size is not None and (per_player or int(size) < 1):
+            raise RulesetError("a family of zones (NAME[N]) must be shared and have at least one zone",
+                               self.file, meta.line, meta.column)
+        return g.Zone(name=str(name), per_player=per_player, visibility=vis, size=int(size) if size else None,
+                      title=_s(title) if title else None, loc=self._loc(meta))
 
     def plain_type(self, meta, ch):
         t = str(ch[0])
@@ -204,7 +208,7 @@ class ToGraph(Transformer):
         return _Item("option_default", (str(ch[0]), ch[1]), self._loc(meta))
 
     def var(self, meta, ch):
-        return g.Var(name=str(ch[0]), type=str(ch[1]), init=ch[2], loc=self._loc(meta))
+        return g.Var(name=str(ch[0]), params=ch[1] or (), type=str(ch[2]), init=ch[3], loc=self._loc(meta))
 
     def param(self, meta, ch):
         return g.Param(name=str(ch[0]), type=str(ch[1]))
@@ -291,7 +295,10 @@ class ToGraph(Transformer):
         return g.Let(name=str(ch[0]), value=ch[1], loc=self._loc(meta))
 
     def set(self, meta, ch):
-        return g.Set(name=str(ch[0]), value=ch[1], loc=self._loc(meta))
+        return g.Set(name=str(ch[0]), index=ch[1], value=ch[2], loc=self._loc(meta))
+
+    def declare_winner(self, meta, ch):
+        return g.DeclareWinner(who=ch[0], loc=self._loc(meta))
 
     def perform(self, meta, ch):
         args = tuple(c for c in ch[1:] if c is not None)

@@ -20,9 +20,9 @@ _MISS = object()
 EXEC, JUMP, JIF, CHOOSE, CALL, RET, END = range(7)
 
 ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
-        "zone": "card", "zonekind": "card"}
+        "zone": "card", "zonekind": "card", "zones": "zone"}
 COLLECTIONS = set(ELEM)
-TYPE_WORDS = {"card", "player", "int", "bool", "suit", "rank", "cards", "players", "ints"}
+TYPE_WORDS = {"card", "player", "int", "bool", "suit", "rank", "cards", "players", "ints", "zone", "zones"}
 
 
 def _err(msg: str, node) -> RulesetError:
@@ -41,7 +41,8 @@ _WORDS = {"int": "a number", "bool": "a true/false value", "card": "a card", "pl
           "suit": "a suit", "rank": "a rank", "str": "a text", "none": "none", "enum": "an option value",
           "cards": "a collection of cards", "players": "a collection of players", "ints": "a range of numbers",
           "suits": "a collection of suits", "ranks": "a collection of ranks", "zone": "a zone",
-          "zonekind": "a kind of per-player zone (say whose, like hand(p))", "any": "a value"}
+          "zonekind": "a kind of zone (say which one, like hand(p) or pile(1))", "zones": "a collection of zones",
+          "any": "a value"}
 
 
 def word(t: str) -> str:
@@ -90,7 +91,8 @@ class ZoneInfo:
     name: str
     per_player: bool
     visibility: str
-    index: int  # position among shared zones or among per-player zones
+    index: int  # first instance among shared zones, or position among per-player zones
+    size: int | None = None  # a shared family of zones NAME(1)..NAME(size)
 
 
 @dataclass
@@ -166,13 +168,16 @@ class Compiler:
         zones, zidx = [], {}
         shared = [z for z in rs.zones if not z.per_player]
         per = [z for z in rs.zones if z.per_player]
+        offset = 0
         for i, z in enumerate(shared + per):
             zidx[z.name] = len(zones)
             zones.append(ZoneInfo(z.name, z.per_player, z.visibility,
-                                  i if not z.per_player else i - len(shared)))
+                                  offset if not z.per_player else i - len(shared), z.size))
+            if not z.per_player:
+                offset += z.size or 1
         self.p = Program(ruleset=rs, card_names=names, card_suit=suit, card_rank=rank, card_order=order,
                          above=above, below=below, suit_cards=suit_cards, card_of=card_of, values=values,
-                         zones=zones, zone_index=zidx, n_shared=len(shared), options=list(rs.options),
+                         zones=zones, zone_index=zidx, n_shared=offset, options=list(rs.options),
                          option_index={o.name: i for i, o in enumerate(rs.options)}, vars=[])
         self.enum_values: dict[str, str] = {}
         for o in rs.options:
@@ -196,6 +201,7 @@ class Compiler:
         self.loop_ends: list[list[int]] | None = None
         self.n_names = 0
         self.cur_node = None
+        self.player_vars: set[str] = set()
         self.kind_of: dict[str, int] = {}
         self.def_src: list[str] = []
         self.lam_cache: dict[str, Callable] = {}
@@ -204,7 +210,8 @@ class Compiler:
         self.ns = {"MISS": _MISS, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
                    "ABOVE": p.above, "BELOW": p.below, "SUITCARDS": p.suit_cards, "CARDOF": p.card_of,
                    "CARDKEY": cardkey, "ALLCARDS": tuple(range(p.n_cards)), "_kind_cards": _kind_cards,
-                   "_first": _first, "_last": _last, "_seat": _seat}
+                   "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
+                   "_zindex": _zindex, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n}
         for vname, table in p.values.items():
             self.ns[f"VALUE_{vname}"] = table
 
@@ -319,7 +326,9 @@ class Compiler:
                            f"{unparse(e)!r} is {word(t)}", e)
             return self.coll_src(src, t), t
         if want == "zone" and t == "zonekind":
-            raise _err(f"{what} must be one zone; {unparse(e)!r} is one zone per player: say whose, like {unparse(e)}(p)", e)
+            raise _err(f"{what} must be one zone; {unparse(e)!r} is a kind of zone: say which one, like {unparse(e)}(p)", e)
+        if want == "zone" and t not in ("zone", "any", "none"):
+            raise _err(f"{what} must be one zone; {unparse(e)!r} is {word(t)}", e)
         if not _compatible(t, want):
             raise _err(f"{what} must be {word(want)}; {unparse(e)!r} is {word(t)}", e)
         return src, t
@@ -376,6 +385,8 @@ class Compiler:
             return (f"st.slots[{slot}]" if isinstance(slot, int) else slot), t
         if n in self.var_slots:
             slot, t = self.var_slots[n]
+            if n in self.player_vars:
+                raise _err(f"{n!r} has one value per player: say whose, like {n}(p)", e)
             return f"st.slots[{slot}]", t
         if n in p.option_index:
             i = p.option_index[n]
@@ -389,7 +400,7 @@ class Compiler:
         if n in p.zone_index:
             z = p.zones[p.zone_index[n]]
             zi = p.zone_index[n]
-            if not z.per_player:
+            if not z.per_player and not z.size:
                 return f"st.zbase[{zi}]", "zone"
             src = f"_kind_cards(st, {zi})"
             self.kind_of[src] = zi
@@ -421,8 +432,18 @@ class Compiler:
         obj, t = self.sx(e.obj, scope)
         a = e.name
         p = self.p
+        if t == "zone":
+            if a == "index":
+                return f"_zindex(st, {obj})", "int"
+            if a == "owner":
+                return f"st.zowner[{obj}]", "player"
+            raise _err(f"zones have no attribute {a!r}; they have index and owner", e)
         if t not in ("card", "any", "none"):
-            raise _err(f"only cards have attributes; {unparse(e.obj)!r} is {word(t)}", e)
+            raise _err(f"only cards and zones have attributes; {unparse(e.obj)!r} is {word(t)}", e)
+        if a == "zone":
+            return f"st.card_zone[{obj}]", "zone"
+        if a == "face_up":
+            return f"st.known[{obj}]", "bool"
         if a == "suit":
             return f"SUIT[{obj}]", "suit"
         if a == "rank":
@@ -435,7 +456,7 @@ class Compiler:
             return f"st.played_by[{obj}]", "player"
         if a in p.values:
             return f"VALUE_{a}[{obj}]", "int"
-        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by"
+        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up"
                    + "".join(", " + v for v in p.values), e)
 
     def e_Cond(self, e, scope):
@@ -564,11 +585,22 @@ class Compiler:
             if not _has_agg(d.body) and all(isinstance(a, (g.Name, g.IntLit, g.NoneLit)) for a in args):
                 return self.inline_define(d, srcs, e)
             return self.call_define(d, srcs, e)
+        if n in self.player_vars:
+            if len(args) != 1:
+                raise _err(f"{n}(...) takes one player", e)
+            who, _ = self.sx_typed(args[0], scope, "player", f"the player of {n}(...)")
+            slot, t = self.var_slots[n]
+            return f"st.slots[{slot}][{who}]", t
         if n in p.zone_index:
             zi = p.zone_index[n]
             z = p.zones[zi]
+            if z.size:
+                if len(args) != 1:
+                    raise _err(f"{n}(...) takes one number, from 1 to {z.size}", e)
+                i, _ = self.sx_typed(args[0], scope, "int", f"the number of {n}(...)")
+                return f"_zone_at(st, {zi}, {i})", "zone"
             if not z.per_player:
-                raise _err(f"zone {n!r} is shared; write {n} without a player", e)
+                raise _err(f"zone {n!r} is a single shared zone; write {n} without arguments", e)
             if len(args) != 1:
                 raise _err(f"{n}(...) takes one player", e)
             who, _ = self.sx_typed(args[0], scope, "player", f"the player of {n}(...)")
@@ -595,6 +627,21 @@ class Compiler:
             pick = "max" if n == "highest" else "min"
             key = ", key=CARDKEY.__getitem__" if ELEM[t] == "card" else ""
             return f"{pick}({s}{key}, default=None)", ELEM[t]
+        if n == "zones":
+            arity(1)
+            a = args[0]
+            if not isinstance(a, g.Name) or a.name not in self.p.zone_index:
+                raise _err("zones(...) takes the name of a kind of zone, like zones(hand)", e)
+            zi = self.p.zone_index[a.name]
+            return f"_zones_of(st, {zi})", "zones"
+        if n in ("top", "bottom"):
+            if len(args) not in (1, 2):
+                raise _err(f"{n} takes a zone and, optionally, how many cards", e)
+            s, t = self.sx_typed(args[0], scope, "collection", f"the first argument of {n}")
+            if len(args) == 1:
+                return f"_{'last' if n == 'top' else 'first'}({s})", ELEM[t]
+            k, _ = self.sx_typed(args[1], scope, "int", f"how many cards {n} takes")
+            return f"_{n}_n({s}, {k})", "cards"
         if n in ("above", "below"):
             arity(1)
             c, _ = self.sx_typed(args[0], scope, "card", f"the argument of {n}")
@@ -625,7 +672,7 @@ class Compiler:
             b, _ = self.sx_typed(args[1], scope, "int", f"the arguments of {n}")
             return f"{n}({a}, {b})", "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
-                    "cards_of", "card", "next", "previous", "min", "max", "seat"]
+                    "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
@@ -755,10 +802,33 @@ class Compiler:
             raise _err(f"cannot set {s.name!r}: it is neither a variable (declare it with 'var') "
                        "nor a local (introduce it with 'let')", s)
         v, _ = self.typed(s.value, scope, t, f"the new value of {s.name}")
+        if s.name in self.player_vars and s.name not in scope:
+            if s.index is None:
+                raise _err(f"{s.name!r} has one value per player: say whose, like set {s.name}(p) = ...", s)
+            who, _ = self.typed(s.index, scope, "player", f"the player of {s.name}(...)")
 
-        def run(st):
-            st.slots[slot] = v(st)
-            st.memo = {}
+            def run(st):
+                st.slots[slot][who(st)] = v(st)
+                st.memo = {}
+        else:
+            if s.index is not None:
+                raise _err(f"{s.name!r} is a single value, not one per player", s.index)
+
+            def run(st):
+                st.slots[slot] = v(st)
+                st.memo = {}
+        self.emit(EXEC, run)
+
+    def s_DeclareWinner(self, s, scope):
+        who, t = self.expr(s.who, scope)
+        if t not in ("player", "players", "none", "any"):
+            raise _err(f"the winner must be a player, players or none; {unparse(s.who)!r} is {word(t)}", s.who)
+        if t == "player":
+            run = lambda st: st.declare((who(st),))
+        elif t == "none":
+            run = lambda st: st.declare(())
+        else:
+            run = lambda st: st.declare(tuple(who(st)))
         self.emit(EXEC, run)
 
     def s_Perform(self, s, scope):
@@ -936,11 +1006,24 @@ class Compiler:
         for v in rs.vars:
             if v.type not in TYPE_WORDS:
                 raise _err(f"unknown variable type {v.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", v)
+            if v.params:
+                if len(v.params) != 1 or v.params[0].type != "player":
+                    raise _err(f"a variable can have one value per player, like var {v.name}(p: player): int; "
+                               "no other parameters", v)
+                self.player_vars.add(v.name)
             slot = self.new_slot()
             self.var_slots[v.name] = (slot, v.type)
         for v in rs.vars:
-            init = self.typed(v.init, {}, v.type, f"the initial value of {v.name}")[0] if v.init is not None else None
             slot = self.var_slots[v.name][0]
+            if v.params:
+                pname = v.params[0].name
+                if v.init is not None:
+                    src, _ = self.sx_typed(v.init, {pname: ("_vp", "player")}, v.type, f"the initial value of {v.name}")
+                else:
+                    src = "None"
+                init = self.lam(f"[{src} for _vp in st.seats]")
+            else:
+                init = self.typed(v.init, {}, v.type, f"the initial value of {v.name}")[0] if v.init is not None else None
             p.vars.append((v.name, slot, init))
         # definitions are compiled on first use; compile them all so every error surfaces
         for d in rs.defines:
@@ -1028,9 +1111,32 @@ class Compiler:
 def _kind_cards(st, zi: int) -> list:
     base = st.zbase[zi]
     out = []
-    for k in range(st.n_players):
+    for k in range(st.zcount[zi]):
         out.extend(st.zones[base + k])
     return out
+
+
+def _zone_at(st, zi: int, i: int) -> int:
+    if not 1 <= i <= st.zcount[zi]:
+        raise IndexError(f"there is no zone number {i}; they are numbered 1 to {st.zcount[zi]}")
+    return st.zbase[zi] + i - 1
+
+
+def _zindex(st, z: int) -> int:
+    """A zone's number in its family (1-based), or its owner's seat number for a player's zone."""
+    return z - st.zbase[st.zkind[z]] + 1
+
+
+def _zones_of(st, zi: int) -> tuple:
+    return tuple(range(st.zbase[zi], st.zbase[zi] + st.zcount[zi]))
+
+
+def _top_n(xs, k: int) -> list:
+    return list(xs[len(xs) - k:]) if k > 0 else []
+
+
+def _bottom_n(xs, k: int) -> list:
+    return list(xs[:k]) if k > 0 else []
 
 
 def _seat(st, k: int) -> int:

@@ -64,7 +64,7 @@ class State:
     """A game in progress. Plain lists and ints only: pydantic stays off the hot path."""
 
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
-                 "played_by", "known", "card_kind", "card_owner", "zbase", "zowner", "zkind", "slots", "pc", "stack", "rng",
+                 "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
                  "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo")
 
     # -- primitive effects the compiled statements call
@@ -101,6 +101,9 @@ class State:
             take = pile[-n:] if n else []
             take.reverse()
             self.move(take, base + p, face_up)
+
+    def declare(self, winners: tuple) -> None:
+        self.declared = tuple(sorted(set(w for w in winners if w is not None)))
 
     def reveal(self, cards: list) -> None:
         self.memo = {}
@@ -215,23 +218,29 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.opts = resolve_options(p, options)
     s.options = {o.name: v for o, v in zip(p.options, s.opts)}
     s.seed = seed
-    zbase, zowner, zkind = [], [], []
+    zbase, zcount, names = [], [], []
     for zi, z in enumerate(p.zones):
         if z.per_player:
             zbase.append(p.n_shared + z.index * players)
+            zcount.append(players)
         else:
             zbase.append(z.index)
-    n_inst = p.n_shared + (len(p.zones) - p.n_shared) * players
+            zcount.append(z.size or 1)
+    n_inst = p.n_shared + sum(1 for z in p.zones if z.per_player) * players
     zowner = [None] * n_inst
     zkind = [0] * n_inst
+    names = [""] * n_inst
     for zi, z in enumerate(p.zones):
-        if z.per_player:
-            for k in range(players):
-                zowner[zbase[zi] + k] = k
-                zkind[zbase[zi] + k] = zi
-        else:
-            zkind[zbase[zi]] = zi
-    s.zbase, s.zowner, s.zkind = zbase, zowner, zkind
+        for k in range(zcount[zi]):
+            inst = zbase[zi] + k
+            zkind[inst] = zi
+            if z.per_player:
+                zowner[inst] = k
+                names[inst] = f"{z.name}-{seat_name(k)}"
+            else:
+                names[inst] = f"{z.name}{k + 1}" if z.size else z.name
+    s.zbase, s.zowner, s.zkind, s.zcount, s.zone_names = zbase, zowner, zkind, zcount, names
+    s.declared = None
     s.zones = [[] for _ in range(n_inst)]
     start = zbase[0]
     s.zones[start] = list(range(p.n_cards))
@@ -294,7 +303,8 @@ def _compute_legal(s: State, choice) -> list:
         for v in alt.values(s):
             m = moves.get(v)
             if m is None:
-                m = moves[v] = Move(actor, name, _arg_text(p, alt.elem, v))
+                text = s.zone_names[v] if alt.elem == "zone" else _arg_text(p, alt.elem, v)
+                m = moves[v] = Move(actor, name, text)
             out.append((m, alt, v))
     if len(choice.alts) > 1:  # two actions may offer the same move: keep the first
         seen = set()
@@ -463,20 +473,40 @@ def outcome(s: State) -> Outcome | None:
         return None
     p = s.program
     values = scores(s)
+    if s.declared is not None:
+        return Outcome(s.declared, values)
     if p.score is None:
         return Outcome((), values)
     best = max(values) if p.winner_rule == "most" else min(values)
     return Outcome(tuple(i for i, v in enumerate(values) if v == best), values)
 
 
-def _fmt(p: Program, t: str, v):
+def _fmt(s: State, t: str, v):
+    p = s.program
     if v is None:
         return None
     if t in ("card", "player", "suit", "rank"):
         return _arg_text(p, t, v)
     if t in ("cards", "players", "suits", "ranks"):
         return [_arg_text(p, t[:-1], x) for x in v]
+    if t == "zone":
+        return s.zone_names[v]
+    if t == "zones":
+        return [s.zone_names[x] for x in v]
     return v
+
+
+def public_vars(s: State) -> dict:
+    """Every game variable as players see it (names for cards and players; a variable kept per
+    player as {"P1": ..., ...})."""
+    out = {}
+    for v, (name, slot, _) in zip(s.program.ruleset.vars, s.program.vars):
+        value = s.slots[slot]
+        if v.params:
+            out[name] = {seat_name(k): _fmt(s, v.type, x) for k, x in enumerate(value or [])}
+        else:
+            out[name] = _fmt(s, v.type, value)
+    return out
 
 
 def observe(s: State, player: int) -> dict:
@@ -485,29 +515,25 @@ def observe(s: State, player: int) -> dict:
     p = s.program
     zones: dict = {}
     for zi, z in enumerate(p.zones):
-        insts = [(None, s.zbase[zi])] if not z.per_player else [(k, s.zbase[zi] + k) for k in s.seats]
         view = {}
-        for owner, inst in insts:
+        for k in range(s.zcount[zi]):
+            inst = s.zbase[zi] + k
+            owner = s.zowner[inst]
             cards = s.zones[inst]
             if z.visibility == "public" or (z.visibility == "owner" and owner == player):
                 seen = {"cards": [p.card_names[c] for c in cards]}
             else:
                 shown = [p.card_names[c] for c in cards if s.known[c]]
                 seen = {"count": len(cards), "known": shown}
-            if owner is None:
-                zones[z.name] = seen
-            else:
-                view[seat_name(owner)] = seen
-        if z.per_player:
-            zones[z.name] = view
-    types = {v.name: v.type for v in p.ruleset.vars}
+            view[seat_name(k) if z.per_player else str(k + 1)] = seen
+        zones[z.name] = view if (z.per_player or z.size) else view["1"]
     out = {
         "seat": seat_name(player),
         "players": s.n_players,
         "to_move": seat_name(s.actor) if s.current_player is not None else None,
         "rule": rule_at(s)[1] if s.choice is not None and not s.finished else None,
         "zones": zones,
-        "vars": {name: _fmt(p, types[name], s.slots[slot]) for name, slot, _ in p.vars},
+        "vars": public_vars(s),
         "finished": s.finished,
     }
     if s.current_player == player:
@@ -524,13 +550,13 @@ def state_digest(s: State) -> str:
     the public variables, whether it is over), to confirm a replay. Engine internals such
     as the program counter stay out, so records survive changes to the engine."""
     p = s.program
-    types = {v.name: v.type for v in p.ruleset.vars}
     data = {
         "zones": [[p.card_names[c] for c in z] for z in s.zones],
         "known": [p.card_names[i] for i, k in enumerate(s.known) if k],
-        "vars": {name: _fmt(p, types[name], s.slots[slot]) for name, slot, _ in p.vars},
+        "vars": public_vars(s),
         "to_move": seat_name(s.actor) if s.current_player is not None else None,
         "finished": s.finished,
+        "declared": s.declared,
         "moves": len(s.history),
     }
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
@@ -655,10 +681,20 @@ def position(ruleset, players: int, phase: str, zones: dict | None = None, vars:
         if slot is None:
             raise OptionError(f"unknown variable {name!r}")
         t = types[name]
-        if t == "player":
-            value = _seat(value, players)
-        elif t == "card" and isinstance(value, str):
-            value = p.card_names.index(value)
+
+        def conv(v):
+            if t == "player" and v is not None:
+                return _seat(v, players)
+            if t == "card" and isinstance(v, str):
+                return p.card_names.index(v)
+            return v
+        if isinstance(value, dict):  # a variable kept per player: {seat: value}
+            per = s.slots[slot] if isinstance(s.slots[slot], list) else [None] * players
+            for seat, v in value.items():
+                per[_seat(seat, players)] = conv(v)
+            value = per
+        else:
+            value = conv(value)
         s.slots[slot] = value
     s.memo = {}
     names = [ph.name for ph in p.ruleset.phases]

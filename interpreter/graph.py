@@ -179,11 +179,19 @@ class Let(Located):
 
 
 class Set(Located):
-    """Assign to a game variable or an existing local."""
+    """Assign to a game variable (one player's, with index) or an existing local."""
 
     kind: Literal["set"] = "set"
     name: str
+    index: Expr | None = None
     value: Expr
+
+
+class DeclareWinner(Located):
+    """Name the winner(s) now (a player, players, or none for a game nobody wins)."""
+
+    kind: Literal["declare_winner"] = "declare_winner"
+    who: Expr
 
 
 class Perform(Located):
@@ -294,7 +302,7 @@ class Choose(Located):
 
 
 Stmt = Annotated[
-    Union[Shuffle, Deal, Move, Reveal, Let, Set, Perform, Break, Pass, EndGame, If, While,
+    Union[Shuffle, Deal, Move, Reveal, Let, Set, DeclareWinner, Perform, Break, Pass, EndGame, If, While,
           Repeat, ForPlayers, ForEach, Rule, Choose],
     Field(discriminator="kind"),
 ]
@@ -328,6 +336,7 @@ class Zone(Located):
     per_player: bool
     visibility: Literal["hidden", "owner", "public"]
     title: str | None = None
+    size: int | None = Field(default=None, description="A shared family of this many zones, NAME(1)..NAME(size).")
 
 
 class Option(Located):
@@ -345,9 +354,10 @@ class Option(Located):
 
 
 class Var(Located):
-    """A game variable, public to every player."""
+    """A game variable, public to every player; with a player parameter, one per player."""
 
     name: str
+    params: tuple["Param", ...] = ()
     type: str
     init: Expr | None = None
 

@@ -169,9 +169,9 @@ _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
            "in": "not in", "not in": "in"}
 _ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "mod": "modulo"}
-_NOUN = {"card": "card", "player": "player", "int": "number", "suit": "suit", "rank": "rank"}
+_NOUN = {"card": "card", "player": "player", "int": "number", "suit": "suit", "rank": "rank", "zone": "place"}
 _ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
-         "zone": "card", "zonekind": "card", "list": None}
+         "zone": "card", "zonekind": "card", "zones": "zone", "list": None}
 _MODALS = ("can_", "may_", "must_", "has_", "is_", "does_", "should_")
 
 
@@ -331,7 +331,8 @@ class English:
         if cls == "define":
             return self.define_kind(n)
         if cls == "zone":
-            return "zonekind" if self.zones[n].per_player else "zone"
+            z = self.zones[n]
+            return "zonekind" if (z.per_player or z.size) else "zone"
         if cls == "group":
             return "ranks"
         return {"suit": "suit", "rank": "rank", "enum": "enum"}.get(cls) or \
@@ -339,7 +340,8 @@ class English:
              "ranks": "ranks"}.get(n)
 
     def kind_Attr(self, e):
-        return {"suit": "suit", "rank": "rank", "owner": "player", "played_by": "player"}.get(e.name, "int")
+        return {"suit": "suit", "rank": "rank", "owner": "player", "played_by": "player", "zone": "zone",
+                "face_up": "bool"}.get(e.name, "int")
 
     def kind_Call(self, e):
         f = e.func
@@ -347,6 +349,14 @@ class English:
             return self.define_kind(f)
         if f in self.zones:
             return "zone"
+        if f in self.vars:
+            return self.vars[f].type
+        if f == "zones":
+            return "zones"
+        if f in ("top", "bottom"):
+            return "cards" if len(e.args) == 2 else (self.elem(e.args[0]) if e.args else None)
+        if f == "seat":
+            return "player"
         if f in ("count", "min", "max"):
             return "int"
         if f in ("any", "no"):
@@ -472,6 +482,12 @@ class English:
 
     def visit_Attr(self, e):
         a = e.name
+        if a == "face_up":
+            return f"{self.operand(e.obj)} is face up"
+        if a == "zone":
+            return f"the place where {self.operand(e.obj)} lies"
+        if a == "index" and self.kind(e.obj) == "zone":
+            return self._of("number", e.obj)
         if a == "played_by":
             return f"the player who played {self.operand(e.obj)}"
         if a == "order":
@@ -509,7 +525,12 @@ class English:
                 return f"the {self.term(f)}"
             return f"the {self.term(f)} of {_plain_list(self.operand(a) for a in args)}"
         if f in self.zones and len(args) == 1:
-            return self.zone_phrase(self.zones[f], owner=args[0])
+            z = self.zones[f]
+            if z.size:
+                return f"{human(z.name)} {self.operand(args[0])}"
+            return self.zone_phrase(z, owner=args[0])
+        if f in self.vars and len(args) == 1:
+            return self._of(human(f), args[0])
         method = getattr(self, "call_" + f, None)
         if method is None:
             return code(unparse(e))
@@ -545,6 +566,27 @@ class English:
 
     def call_lowest(self, x):
         return f"the lowest {_NOUN.get(self.elem(x) or 'card', 'item')} of {self._coll(x)}"
+
+    def call_zones(self, k):
+        if isinstance(k, g.Name) and k.name in self.zones:
+            z = self.zones[k.name]
+            if z.per_player:
+                return f"the players' {human(z.name)} places"
+            return f"the {human(z.name)} places 1 to {z.size or 1}"
+        return code(unparse(k))
+
+    def call_top(self, x, n=None):
+        if n is None:
+            return f"the top card of {self._coll(x)}"
+        return f"the top {self.operand(n)} cards of {self._coll(x)}"
+
+    def call_bottom(self, x, n=None):
+        if n is None:
+            return f"the bottom card of {self._coll(x)}"
+        return f"the bottom {self.operand(n)} cards of {self._coll(x)}"
+
+    def call_seat(self, n):
+        return f"the player in seat {self.operand(n)}"
 
     def call_above(self, c):
         return f"the cards above {self.operand(c)} in its suit"
@@ -779,8 +821,16 @@ class Describer:
         return [Step(f"Let {self.en.local(s.name)} be {value}.")]
 
     def s_Set(self, s):
-        target = self.en(g.Name(name=s.name))
+        if s.index is not None:
+            target = self.en(g.Call(func=s.name, args=(s.index,)))
+        else:
+            target = self.en(g.Name(name=s.name))
         return [Step(f"Set {target} to {self.en(s.value)}.")]
+
+    def s_DeclareWinner(self, s):
+        if isinstance(s.who, g.NoneLit):
+            return [Step("Nobody wins.")]
+        return [Step(f"Declare the winner: {self.en(s.who)} (nobody, if that is none).")]
 
     def s_Perform(self, s):
         proc = self.book.procs.get(s.name)
@@ -1080,8 +1130,11 @@ class BookBuilder:
         out = []
         for v in self.rs.vars:
             text = f"the {human(v.name)} ({code(v.name)}), {_TYPE_PHRASE.get(v.type, 'a ' + v.type)}"
+            if v.params:
+                text = f"each player's {human(v.name)} ({code(v.name)}), {_TYPE_PHRASE.get(v.type, 'a ' + v.type)}"
             if v.init is not None:
-                text += f", at first {self.en(v.init)}"
+                with self.en.bound(**{prm.name: prm.type for prm in v.params}):
+                    text += f", at first {self.en(v.init)}"
             out.append(text)
         return out
 

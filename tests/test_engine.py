@@ -131,3 +131,58 @@ def test_replay_names_the_move_after_which_the_ruleset_fails():
         "{after}", "                set turn = (highest d in pile where false).owner")), "mini.cards")
     with pytest.raises(RecordError, match=r"move 1 \(P1: discard .*\) makes the ruleset fail"):
         replay(broken, record)
+
+
+FAMILY = """game fam "Families"
+players 2..3
+deck d:
+    suits Red, Blue
+    ranks 1..4
+zone stock shared hidden
+zone pile[3] shared public "piles"
+zone hand per player owner
+var chips(p: player): int = 10 + count(hand(p))
+var last: zone
+phase play "Play":
+    rule setup "Setup":
+        shuffle stock
+        deal 2 from stock to each hand
+        move top(stock, 2) to pile(1) face up
+    rule turns "Turns":
+        for each player p:
+            choose by p:
+                action put z in zones(pile) where z.index > 1 and count(z) == 0:
+                    move top(hand(p)) to z
+                    set last = z
+                    set chips(p) = chips(p) - z.index
+                action pass_turn:
+                    pass
+    rule judge "Judge":
+        declare winner (highest p in players where chips(p) >= 10)
+define wealth(p: player) = chips(p)
+winner most wealth
+"""
+
+
+def test_zone_families_per_player_variables_and_declared_winners():
+    from interpreter.engine import observe, public_vars
+    rs = loads_ruleset(FAMILY, "fam.cards")
+    s = new_game(rs, 2, seed=3)
+    view = observe(s, 0)
+    assert set(view["zones"]["pile"]) == {"1", "2", "3"}
+    assert len(view["zones"]["pile"]["1"]["cards"]) == 2 and view["zones"]["pile"]["2"]["cards"] == []
+    assert public_vars(s)["chips"] == {"P1": 10, "P2": 10}  # initialised before the deal
+    assert {str(m) for m in legal_moves(s)} == {"put pile2", "put pile3", "pass_turn"}
+    apply(s, "put pile3")
+    assert public_vars(s)["chips"]["P1"] == 7 and public_vars(s)["last"] == "pile3"
+    assert {str(m) for m in legal_moves(s)} == {"put pile2", "pass_turn"}
+    apply(s, "pass_turn")
+    assert s.finished
+    # the declared winner (the highest seat with 10 chips or more) overrides the score rule
+    assert outcome(s).winners == (1,) and outcome(s).scores == (7, 10)
+
+
+def test_a_per_player_variable_needs_a_player():
+    bad = FAMILY.replace("set chips(p) = chips(p) - z.index", "set chips = 3")
+    with pytest.raises(Exception, match="one value per player"):
+        loads_ruleset(bad, "fam.cards")
