@@ -217,15 +217,15 @@ class ToGraph(Transformer):
         return tuple(c for c in ch if c is not None)
 
     def define(self, meta, ch):
-        name, params, body, docs = ch[0], ch[1] or (), ch[2], ch[3] or []
-        return g.Define(name=str(name), params=params, body=body, loc=self._loc(meta),
+        new, name, params, body, docs = ch[0] is not None, ch[1], ch[2] or (), ch[3], ch[4] or []
+        return g.Define(name=str(name), params=params, body=body, loc=self._loc(meta), new=new,
                         texts=tuple(t.text for t in docs if not t.note),
                         notes=tuple(t.text for t in docs if t.note))
 
     def procedure(self, meta, ch):
-        body, texts, notes = self._split(ch[2])
-        return g.Procedure(name=str(ch[0]), params=ch[1] or (), body=body, texts=texts,
-                           notes=notes, loc=self._loc(meta))
+        body, texts, notes = self._split(ch[3])
+        return g.Procedure(name=str(ch[1]), params=ch[2] or (), body=body, texts=texts,
+                           notes=notes, loc=self._loc(meta), new=ch[0] is not None)
 
     def interpretation(self, meta, ch):
         docs = ch[2:]
@@ -563,6 +563,10 @@ def _assemble_game(header: _Item, items, filename: str) -> g.Ruleset:
     deck = single["deck"]
     for it in parts["orders"]:
         deck = _apply_order(deck, it)
+    for node in parts["defines"] + parts["procedures"]:
+        if node.new:
+            raise _err(f"'new' only makes sense in a variant (it adds {node.name!r} to the base game); "
+                       "in a game, just define it", node.loc)
     lo, hi = single["players"].value
     if lo < 1 or hi < lo:
         raise _err(f"player counts {lo}..{hi} make no sense", single["players"].loc)
@@ -630,12 +634,18 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
         current = {n.name: n for n in getattr(base, key)}
         order = [n.name for n in getattr(base, key)]
         for node in parts[key]:
+            is_new = getattr(node, "new", False)
             if node.name in current:
+                if is_new:
+                    raise _err(f"{_WORD[key]} {node.name!r} is not new: the base game {base.name!r} has one; "
+                               f"drop 'new' to replace it", node.loc)
                 changes.append(g.Change(what=_WORD[key], name=node.name, action="replaced"))
             else:
-                if key in ("defines", "procedures", "phases"):
+                if key in ("defines", "procedures", "phases") and not is_new:
+                    keyword = {"defines": "define", "procedures": "procedure"}.get(key)
+                    hint = f" (write 'new {keyword} {node.name} ...' to add one)" if keyword else ""
                     raise _err(f"{_WORD[key]} {node.name!r} overrides nothing: the base game "
-                               f"{base.name!r} has no {_WORD[key]} of that name", node.loc)
+                               f"{base.name!r} has no {_WORD[key]} of that name{hint}", node.loc)
                 changes.append(g.Change(what=_WORD[key], name=node.name, action="added"))
                 order.append(node.name)
             current[node.name] = node

@@ -568,6 +568,10 @@ class Compiler:
             return (f"(not any({where} for {v} in {dom}))" if where else f"(len({dom}) == 0)"), "bool"
         if op == "count":
             return (f"sum(1 for {v} in {dom}{cond})" if where else f"len({dom})"), "int"
+        if op == "those":
+            coll = {"card": "cards", "player": "players", "int": "ints", "suit": "suits", "rank": "ranks",
+                    "zone": "zones"}[ELEM[td]]
+            return f"[{v} for {v} in {dom}{cond}]", coll
         pick = "max" if op == "highest" else "min"
         key = ", key=CARDKEY.__getitem__" if ELEM[td] == "card" else ""
         return f"{pick}(({v} for {v} in {dom}{cond}){key}, default=None)", ELEM[td]

@@ -647,8 +647,9 @@ def position(ruleset, players: int, phase: str, zones: dict | None = None, vars:
              options: dict | None = None, seed: int = 0) -> State:
     """Set up a position by hand and start play at the beginning of `phase`.
 
-    `zones` maps a zone name to a list of card names (shared zone) or to {seat: [cards]}
-    (per-player zone; seats are 0-based ints or names like 'P1'). Cards not placed stay in
+    `zones` maps a zone name to a list of card names (shared zone), to {seat: [cards]}
+    (per-player zone; seats are 0-based ints or names like 'P1'), or to {number: [cards]}
+    (a family of zones, numbered from 1). Cards not placed stay in
     the first zone declared. `vars` sets game variables (players as seats, cards by name).
     This is how scenario tests and the fuzzer's reproductions build a position."""
     p = program_of(ruleset)
@@ -659,11 +660,15 @@ def position(ruleset, players: int, phase: str, zones: dict | None = None, vars:
             raise OptionError(f"unknown zone {zname!r}")
         zi = p.zone_index[zname]
         z = p.zones[zi]
-        targets = spec.items() if z.per_player else [(None, spec)]
+        targets = spec.items() if (z.per_player or z.size) else [(None, spec)]
         for seat, names in targets:
             if z.per_player:
                 seat = _seat(seat, players)
                 inst = s.zbase[zi] + seat
+            elif z.size:  # a family of zones: {number from 1: [cards]}
+                if not isinstance(seat, int) or not 1 <= seat <= z.size:
+                    raise OptionError(f"zone {zname} has numbers 1 to {z.size}, not {seat!r}")
+                inst = s.zbase[zi] + seat - 1
             else:
                 inst = s.zbase[zi]
             for name in names:

@@ -87,7 +87,7 @@ class Agg(Located):
     """An aggregate binding var over domain: all, any, no, count, highest, lowest, sum."""
 
     kind: Literal["agg"] = "agg"
-    op: Literal["all", "any", "no", "count", "highest", "lowest", "sum"]
+    op: Literal["all", "any", "no", "count", "highest", "lowest", "sum", "those"]
     var: str
     domain: "Expr"
     where: "Expr | None" = None
@@ -375,6 +375,7 @@ class Define(Located):
     body: Expr
     texts: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    new: bool = Field(default=False, description="Written 'new define' in a variant: adds rather than replaces.")
 
 
 class Procedure(Located):
@@ -385,6 +386,7 @@ class Procedure(Located):
     body: tuple[Stmt, ...]
     texts: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    new: bool = Field(default=False, description="Written 'new procedure' in a variant: adds rather than replaces.")
 
 
 class Phase(Located):

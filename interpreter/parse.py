@@ -37,7 +37,7 @@ _FRIENDLY = {
     "INT": "a number",
     "STRING": 'a quoted string ("...")',
     "CMP": "a comparison (==, !=, <, <=, >, >=)",
-    "AGG": "any, no, count, highest or lowest",
+    "AGG": "any, no, count, highest, lowest or those",
     "$END": "the end of the file",
 }
 

@@ -376,6 +376,8 @@ class English:
             return "bool"
         if e.op in ("count", "sum"):
             return "int"
+        if e.op == "those":
+            return self.kind(e.domain)
         return self.elem(e.domain)
 
     def kind_Cond(self, e):
@@ -650,6 +652,8 @@ class English:
             return f"the {op} {self.binder(e.var, e.domain, '')}{such}"
         if op == "sum":
             return f"the total of {body} over {self.binder(e.var, e.domain, 'every')}{such}"
+        if op == "those":
+            return f"the {self.binder(e.var, e.domain, '', plural=True)}{such}"
         return code(unparse(e))
 
     def visit_Cond(self, e):
@@ -830,7 +834,11 @@ class Describer:
     def s_DeclareWinner(self, s):
         if isinstance(s.who, g.NoneLit):
             return [Step("Nobody wins.")]
-        return [Step(f"Declare the winner: {self.en(s.who)} (nobody, if that is none).")]
+        kind = self.en.kind(s.who)
+        if kind == "players":
+            return [Step(f"Declare the winners: {self.en(s.who)} (they share the win; nobody wins if there are none).")]
+        maybe_none = isinstance(s.who, (g.Agg, g.Cond, g.Call))
+        return [Step(f"Declare the winner: {self.en(s.who)}" + (" (nobody, if there is none)." if maybe_none else "."))]
 
     def s_Perform(self, s):
         proc = self.book.procs.get(s.name)
@@ -1278,12 +1286,42 @@ class BookBuilder:
                         "changed": ("procedure", p.name) in self.changed})
         return out
 
+    def _declaring_rules(self) -> list[str]:
+        """Titles of the rules that name a winner outright (`declare winner`)."""
+        found: list[str] = []
+
+        def walk(stmts, rule):
+            for st in stmts:
+                if isinstance(st, g.DeclareWinner) and rule and rule not in found:
+                    found.append(rule)
+                inner = st.title or human(st.name) if isinstance(st, g.Rule) else rule
+                if isinstance(st, g.If):
+                    for b in st.branches:
+                        walk(b.body, inner)
+                    walk(st.else_, inner)
+                elif isinstance(st, g.Choose):
+                    for a in st.actions:
+                        walk(a.body, inner)
+                elif isinstance(getattr(st, "body", None), tuple):
+                    walk(st.body, inner)
+        for ph in self.rs.phases:
+            walk(ph.body, None)
+        for pr in self.rs.procedures:
+            walk(pr.body, None)
+        return found
+
     def winner(self) -> dict | None:
         w = self.rs.winner
+        declaring = self._declaring_rules()
+        lead = ""
+        if declaring:
+            lead = ("The rules " + _plain_list(em(t) for t in declaring) if len(declaring) > 1
+                    else "The rule " + em(declaring[0])) + " can name the winner outright, and that decides the game. "
         if w is None:
-            return None
+            return {"sentence": lead.strip() or "This game names no winner.", "explain": None}
         d = self.en.defines.get(w.score)
-        sentence = f"The player(s) with the {w.rule} {self.en.term(w.score)} win; tied players share the win."
+        sentence = lead + ("Otherwise, when the game ends, the" if lead else "The") + \
+            f" player(s) with the {w.rule} {self.en.term(w.score)} win; tied players share the win."
         explain = None
         if d is not None:
             p = d.params[0].name if d.params else "p"

@@ -186,3 +186,31 @@ def test_a_per_player_variable_needs_a_player():
     bad = FAMILY.replace("set chips(p) = chips(p) - z.index", "set chips = 3")
     with pytest.raises(Exception, match="one value per player"):
         loads_ruleset(bad, "fam.cards")
+
+
+def test_those_filters_a_collection_and_positions_fill_zone_families():
+    from interpreter.engine import position
+    rs = loads_ruleset(FAMILY.replace(
+        "declare winner (highest p in players where chips(p) >= 10)",
+        "declare winner (those p in players where chips(p) >= 10)"), "fam.cards")
+    s = position(rs, 3, "play", zones={"pile": {2: ["1-Red"], 3: ["2-Red"]}, "hand": {0: ["3-Red"]}})
+    # piles 2 and 3 are taken, so the first player can only pass
+    assert {str(m) for m in legal_moves(s)} == {"pass_turn"}
+    for _ in range(3):
+        apply(s, "pass_turn")
+    assert outcome(s).winners == (0, 1, 2)  # everyone still has 10 chips or more
+
+
+def test_a_variant_adds_a_definition_only_when_it_says_new(tmp_path):
+    from interpreter import load_ruleset
+    from interpreter.errors import RulesetError
+    (tmp_path / "base.cards").write_text(FAMILY)
+    (tmp_path / "v.cards").write_text('variant v of "base.cards"\nnew define rich(p: player) = chips(p) > 20\n')
+    rs = load_ruleset(tmp_path / "v.cards")
+    assert [c.action for c in rs.changes] == ["added"]
+    (tmp_path / "w.cards").write_text('variant w of "base.cards"\ndefine rich(p: player) = chips(p) > 20\n')
+    with pytest.raises(RulesetError, match="overrides nothing.*write 'new define rich"):
+        load_ruleset(tmp_path / "w.cards")
+    (tmp_path / "x.cards").write_text('variant x of "base.cards"\nnew define wealth(p: player) = 1\n')
+    with pytest.raises(RulesetError, match="is not new"):
+        load_ruleset(tmp_path / "x.cards")
