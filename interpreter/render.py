@@ -888,7 +888,7 @@ class Describer:
         elif s.start == "from":
             head = f"Each player {v} in turn, starting with {en(s.at)}:"
         else:
-            head = f"Each player {v} in turn, starting with the first player:"
+            head = f"Each player {v} in turn, starting with the player in seat 1:"
         with en.bound(**{s.var: "player"}):
             return [Step(head, self._loop("round of players", s.body))]
 
@@ -1235,8 +1235,11 @@ class BookBuilder:
                 elif len(top_rules) == len(rules):
                     summary = "The rules below apply one after another, in this order."
                 else:
-                    summary = f"Rules {_plain_list(str(numbers[r.name]) for r in top_rules)} apply " \
-                              "one after another; the others are used from within them."
+                    lead = _plain_list(str(numbers[r.name]) for r in top_rules)
+                    if len(top_rules) > 1:
+                        summary = f"Rules {lead} apply one after another; the others are used from within them."
+                    else:
+                        summary = f"Rule {lead} applies; the others are used from within it."
             else:
                 outline = Describer(self, English(self.rs), ref).block(ph.body)
             if ph.then:
