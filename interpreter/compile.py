@@ -211,7 +211,8 @@ class Compiler:
                    "ABOVE": p.above, "BELOW": p.below, "SUITCARDS": p.suit_cards, "CARDOF": p.card_of,
                    "CARDKEY": cardkey, "ALLCARDS": tuple(range(p.n_cards)), "_kind_cards": _kind_cards,
                    "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
-                   "_zindex": _zindex, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n}
+                   "_zindex": _zindex, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
+                   "_random": _random}
         for vname, table in p.values.items():
             self.ns[f"VALUE_{vname}"] = table
 
@@ -584,7 +585,8 @@ class Compiler:
             d = self.defines[n]
             if len(args) != len(d.params):
                 raise _err(f"{n} takes {len(d.params)} argument(s), given {len(args)}", e)
-            srcs = [self.sx_typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")[0]
+            srcs = [self._rank_literal(a) if prm.type == "rank" and isinstance(a, g.IntLit) else
+                    self.sx_typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")[0]
                     for a, prm in zip(args, d.params)]
             if not _has_agg(d.body) and all(isinstance(a, (g.Name, g.IntLit, g.NoneLit)) for a in args):
                 return self.inline_define(d, srcs, e)
@@ -666,6 +668,13 @@ class Compiler:
             arity(1)
             who, _ = self.sx_typed(args[0], scope, "player", f"the argument of {n}")
             return f"(({who} {'+' if n == 'next' else '-'} 1) % st.n_players)", "player"
+        if n == "random":
+            arity(1)
+            if self.def_stack:
+                raise _err("random(...) draws by chance, so it belongs in a statement (let, set, ...), "
+                           "not in a definition", e)
+            s, t = self.sx_typed(args[0], scope, "collection", "the argument of random")
+            return f"_random(st, {s})", ELEM[t]
         if n == "seat":
             arity(1)
             k, _ = self.sx_typed(args[0], scope, "int", "the argument of seat (a seat number from 1)")
@@ -676,7 +685,8 @@ class Compiler:
             b, _ = self.sx_typed(args[1], scope, "int", f"the arguments of {n}")
             return f"{n}({a}, {b})", "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
-                    "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom"]
+                    "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
+                    "random"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
@@ -1141,6 +1151,12 @@ def _top_n(xs, k: int) -> list:
 
 def _bottom_n(xs, k: int) -> list:
     return list(xs[:k]) if k > 0 else []
+
+
+def _random(st, xs):
+    """One element by the game's seeded chance (none from an empty collection)."""
+    xs = list(xs)
+    return st.rng.choice(xs) if xs else None
 
 
 def _seat(st, k: int) -> int:

@@ -357,6 +357,8 @@ class English:
             return "cards" if len(e.args) == 2 else (self.elem(e.args[0]) if e.args else None)
         if f == "seat":
             return "player"
+        if f == "random":
+            return self.elem(e.args[0]) if e.args else None
         if f in ("count", "min", "max"):
             return "int"
         if f in ("any", "no"):
@@ -586,6 +588,9 @@ class English:
         if n is None:
             return f"the bottom card of {self._coll(x)}"
         return f"the bottom {self.operand(n)} cards of {self._coll(x)}"
+
+    def call_random(self, x):
+        return f"one of {self._coll(x)}, drawn at random"
 
     def call_seat(self, n):
         return f"the player in seat {self.operand(n)}"
@@ -1041,9 +1046,9 @@ class BookBuilder:
         self.procs = {p.name: p for p in rs.procedures}
         self.phases = {p.name: p for p in rs.phases}
         self.en = English(rs)
-        self.changed: set[tuple[str, str]] = set()
+        self.changed: dict[tuple[str, str], str] = {}  # (kind, name) -> "added" or "changed"
         for c in rs.changes:
-            self.changed.add((self._kind_of_change(c.what), c.name))
+            self.changed[(self._kind_of_change(c.what), c.name)] = "added" if c.action == "added" else "changed"
         # rule name -> (phase, number, id) of the first phase that numbers it
         self.first_number: dict[str, tuple[g.Phase, int, str]] = {}
         self.proc_uses: dict[str, dict[str, list[int | None]]] = {}  # procedure -> phase -> rules
@@ -1090,10 +1095,11 @@ class BookBuilder:
             d = self.en.defines[c.name]
             with self.en.bound(**{p.name: p.type for p in d.params}):
                 formal = self.en.cond(d.body) if self.en.define_kind(d.name) == "bool" else self.en(d.body)
+            now = "" if c.action == "added" else "now "
             if d.texts:
-                line += f" \u2014 now \u201c{' '.join(d.texts)}\u201d; precisely: {formal}"
+                line += f" \u2014 {now}\u201c{' '.join(d.texts)}\u201d; precisely: {formal}"
             else:
-                line += f" \u2014 now: {formal}"
+                line += f" \u2014 {now}{formal}"
         elif kind == "option" and c.name in self.en.options:
             o = self.en.options[c.name]
             line += f" \u2014 default {_fmt_value(o.default)}"
@@ -1125,14 +1131,14 @@ class BookBuilder:
                 "any_own": any(r["own"] for r in rows), "ranks": ", ".join(d.ranks),
                 "groups": [{"name": k, "ranks": ", ".join(v)} for k, v in d.groups.items()],
                 "value_rows": values, "texts": d.texts, "notes": d.notes,
-                "changed": ("deck", d.name) in self.changed or ("deck", "order") in self.changed}
+                "changed": self.changed.get(("deck", d.name), "") or self.changed.get(("deck", "order"), "")}
 
     # ---- zones, variables, options
     def zones(self) -> list[dict]:
         seen = {"hidden": "nobody (face down)", "owner": "only its owner", "public": "everyone"}
         return [{"name": z.name, "title": z.title or human(z.name),
                  "kind": "one per player" if z.per_player else "shared",
-                 "seen": seen[z.visibility], "changed": ("zone", z.name) in self.changed} for z in self.rs.zones]
+                 "seen": seen[z.visibility], "changed": self.changed.get(("zone", z.name), "")} for z in self.rs.zones]
 
     def variables(self) -> list[str]:
         out = []
@@ -1161,7 +1167,7 @@ class BookBuilder:
             about = " ".join([about] + [_sentence(t) for t in o.texts] + [f"(Note: {n})" for n in o.notes]).strip()
             out.append({"name": o.name, "allowed": values, "default": _fmt_value(o.default),
                         "about": about, "description": o.description or "", "texts": o.texts, "notes": o.notes,
-                        "changed": ("option", o.name) in self.changed})
+                        "changed": self.changed.get(("option", o.name), "")})
         return out
 
     # ---- definitions
@@ -1177,7 +1183,7 @@ class BookBuilder:
             meaning = meaning if meaning.endswith((".", "!", "?", ")")) else meaning + "."
             out.append({"name": d.name, "id": f"term-{d.name}", "heading": human(d.name), "signature": sig,
                         "params": params, "meaning": meaning, "texts": d.texts, "notes": d.notes, "formal": formal,
-                        "source": unparse(d.body), "changed": ("define", d.name) in self.changed})
+                        "source": unparse(d.body), "changed": self.changed.get(("define", d.name), "")})
         return out
 
     # ---- phases and rules
@@ -1226,7 +1232,7 @@ class BookBuilder:
                     origin += "."
                 rules.append(RuleView(i, f"rule-{ph.name}-{i}", f.rule.name, f.rule.title or _cap(human(f.rule.name)),
                                       when, f.rule.texts, f.rule.notes, steps, origin,
-                                      ("rule", f.rule.name) in self.changed))
+                                      self.changed.get(("rule", f.rule.name), "")))
             top_rules = [s for s in ph.body if isinstance(s, g.Rule)]
             outline = summary = None
             if len(top_rules) == len(ph.body):
@@ -1251,7 +1257,7 @@ class BookBuilder:
                 then = "When this phase is over, the game ends."
             views.append(PhaseView(pi, f"phase-{ph.name}", f"Phase {pi}: {ph.title or _cap(human(ph.name))}",
                                    ph.name, ph.title or _cap(human(ph.name)), ph.texts,
-                                   ph.notes, outline, summary, rules, then, ("phase", ph.name) in self.changed))
+                                   ph.notes, outline, summary, rules, then, self.changed.get(("phase", ph.name), "")))
         return views
 
     def procedures(self) -> list[dict]:
@@ -1286,7 +1292,7 @@ class BookBuilder:
             out.append({"name": p.name, "id": f"procedure-{p.name}", "heading": _cap(human(p.name)),
                         "params": params, "given": " ".join(given), "texts": p.texts, "notes": p.notes, "steps": steps,
                         "uses": self.proc_uses.get(p.name, []),
-                        "changed": ("procedure", p.name) in self.changed})
+                        "changed": self.changed.get(("procedure", p.name), "")})
         return out
 
     def _declaring_rules(self) -> list[str]:
@@ -1352,7 +1358,7 @@ class BookBuilder:
             "procedures": self.procedures(), "winner": self.winner(),
             "interpretations": [{"name": i.name, "id": f"interpretation-{i.name}", "question": i.question,
                                  "texts": i.texts, "notes": i.notes,
-                                 "changed": ("interpretation", i.name) in self.changed}
+                                 "changed": self.changed.get(("interpretation", i.name), "")}
                                 for i in rs.interpretations],
         }
         sections = [("variant", "What this variant changes")] if variant else []

@@ -214,3 +214,25 @@ def test_a_variant_adds_a_definition_only_when_it_says_new(tmp_path):
     (tmp_path / "x.cards").write_text('variant x of "base.cards"\nnew define wealth(p: player) = 1\n')
     with pytest.raises(RulesetError, match="is not new"):
         load_ruleset(tmp_path / "x.cards")
+
+
+def test_ranges_as_action_domains_rank_arguments_and_random_choice():
+    body = """    rule pick "Pick":
+        let dealer = random(players)
+        set turn = dealer
+        choose by turn:
+            action bet n in 1..3 where is_rank(card(1, Red), 1) or n == 3:
+                pass"""
+    text = MINI.replace("{body}", body).replace(
+        "winner fewest points", "winner fewest points\ndefine is_rank(c: card, r: rank) = c.rank == r")
+    rs = loads_ruleset(text, "mini.cards")
+    seen = set()
+    for seed in range(12):
+        s = new_game(rs, 2, seed=seed)
+        assert {str(m) for m in legal_moves(s)} == {"bet 1", "bet 2", "bet 3"}
+        seen.add(s.actor)
+        assert new_game(rs, 2, seed=seed).actor == s.actor  # chance is seeded
+    assert seen == {0, 1}
+    with pytest.raises(Exception, match="belongs in a statement"):
+        loads_ruleset(text.replace("define is_rank(c: card, r: rank) = c.rank == r",
+                                   "define lucky = random(players)"), "mini.cards")
