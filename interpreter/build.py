@@ -288,6 +288,9 @@ class ToGraph(Transformer):
     def move(self, meta, ch):
         return g.Move(what=ch[0], to=ch[1], face_up=ch[2], loc=self._loc(meta))
 
+    def move_under(self, meta, ch):
+        return g.Move(what=ch[0], to=ch[1], face_up=ch[2], under=True, loc=self._loc(meta))
+
     def reveal(self, meta, ch):
         return g.Reveal(what=ch[0], loc=self._loc(meta))
 

@@ -679,6 +679,10 @@ class Compiler:
             arity(1)
             k, _ = self.sx_typed(args[0], scope, "int", "the argument of seat (a seat number from 1)")
             return f"_seat(st, {k})", "player"
+        if n == "abs":
+            arity(1)
+            a, _ = self.sx_typed(args[0], scope, "int", "the argument of abs")
+            return f"abs({a})", "int"
         if n in ("min", "max"):
             arity(2)
             a, _ = self.sx_typed(args[0], scope, "int", f"the arguments of {n}")
@@ -686,7 +690,7 @@ class Compiler:
             return f"{n}({a}, {b})", "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
                     "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
-                    "random"]
+                    "random", "abs"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
@@ -760,8 +764,10 @@ class Compiler:
         n, _ = self.typed(s.count, scope, "int", "how many cards to deal")
         src, _ = self.typed(s.source, scope, "zone", "where to deal from")
         p = self.p
-        if s.target not in p.zone_index or not p.zones[p.zone_index[s.target]].per_player:
-            raise _err(f"deal ... to each {s.target}: {s.target!r} is not a per-player zone", s)
+        if s.target not in p.zone_index or not (p.zones[p.zone_index[s.target]].per_player
+                                                or p.zones[p.zone_index[s.target]].size):
+            raise _err(f"deal ... to each {s.target}: {s.target!r} is neither a per-player zone "
+                       "nor a family of zones", s)
         zi = p.zone_index[s.target]
         up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
         self.emit(EXEC, lambda st: st.deal(n(st), src(st), zi, bool(up and up(st))))
@@ -773,15 +779,16 @@ class Compiler:
         to, _ = self.typed(s.to, scope, "zone", "where to move the cards")
         up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
         node = s
+        under = s.under
         if t == "card":
             def run(st):
                 c = what(st)
                 if c is None:
                     raise _runtime(f"{unparse(node.what)!r} is none here: there is no card to move", node)
-                st.move([c], to(st), bool(up and up(st)))
+                st.move([c], to(st), bool(up and up(st)), under)
         else:
             coll = self.as_collection(what, t)
-            run = lambda st: st.move(list(coll(st)), to(st), bool(up and up(st)))
+            run = lambda st: st.move(list(coll(st)), to(st), bool(up and up(st)), under)
         self.emit(EXEC, run)
 
     def s_Reveal(self, s, scope):

@@ -75,7 +75,7 @@ class State:
         for c in cards:
             self.known[c] = False
 
-    def move(self, cards: list, to: int, face_up: bool) -> None:
+    def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
         zones, card_zone, owner = self.zones, self.card_zone, self.zowner
         to_kind = self.zkind[to]
         to_owner = owner[to]
@@ -85,7 +85,10 @@ class State:
         for c in cards:
             src = card_zone[c]
             zones[src].remove(c)
-            zones[to].append(c)
+            if under:
+                zones[to].insert(0, c)
+            else:
+                zones[to].append(c)
             card_zone[c] = to
             kind[c] = to_kind
             cowner[c] = to_owner
@@ -97,7 +100,7 @@ class State:
     def deal(self, n: int, src: int, zi: int, face_up: bool) -> None:
         base = self.zbase[zi]
         pile = self.zones[src]
-        for p in range(self.n_players):
+        for p in range(self.zcount[zi]):
             take = pile[-n:] if n else []
             take.reverse()
             self.move(take, base + p, face_up)

@@ -161,6 +161,7 @@ class Move(Located):
     what: Expr
     to: Expr
     face_up: Expr | None = None
+    under: bool = Field(default=False, description="Slide the cards under the zone's pile instead of on top.")
 
 
 class Reveal(Located):

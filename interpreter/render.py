@@ -420,6 +420,8 @@ class English:
     def zone_phrase(self, z: g.Zone, owner=None) -> str:
         title = z.title or human(z.name)
         bare = re.sub(r"^(the|a|an) ", "", title)
+        if z.size:
+            return f"all {z.size} of the {human(z.name)} places ({bare})"
         if not z.per_player:
             return title if bare != title else f"the {title}"
         if owner is None:
@@ -574,9 +576,10 @@ class English:
     def call_zones(self, k):
         if isinstance(k, g.Name) and k.name in self.zones:
             z = self.zones[k.name]
+            bare = re.sub(r"^(the|a|an) ", "", z.title or human(z.name))
             if z.per_player:
-                return f"the players' {human(z.name)} places"
-            return f"the {human(z.name)} places 1 to {z.size or 1}"
+                return f"the players' places of kind {bare}"
+            return f"{human(z.name)} 1 to {z.size or 1} ({bare})"
         return code(unparse(k))
 
     def call_top(self, x, n=None):
@@ -808,6 +811,9 @@ class Describer:
             else f"{en.operand(s.count)} cards"
         z = en.zones.get(s.target)
         target = re.sub(r"^(the|a|an) ", "", (z.title or human(z.name)) if z else human(s.target))
+        if z is not None and z.size:
+            return [Step(f"Deal {n} from {en(s.source)} to each of {human(z.name)} 1 to {z.size} ({target}), "
+                         f"in order{self._face(s.face_up)}.")]
         return [Step(f"Deal {n} from {en(s.source)} to each player's {target}, one player after another "
                      f"in turn order{self._face(s.face_up)}.")]
 
@@ -818,6 +824,8 @@ class Describer:
         return self.en(e)
 
     def s_Move(self, s):
+        if s.under:
+            return [Step(f"Slide {self._cards(s.what)} under the cards of {self.en(s.to)}{self._face(s.face_up)}.")]
         return [Step(f"Move {self._cards(s.what)} to {self.en(s.to)}{self._face(s.face_up)}.")]
 
     def s_Reveal(self, s):
@@ -842,7 +850,7 @@ class Describer:
         kind = self.en.kind(s.who)
         if kind == "players":
             return [Step(f"Declare the winners: {self.en(s.who)} (they share the win; nobody wins if there are none).")]
-        maybe_none = isinstance(s.who, (g.Agg, g.Cond, g.Call))
+        maybe_none = isinstance(s.who, (g.Agg, g.Cond)) or (isinstance(s.who, g.Call) and s.who.func != "seat")
         return [Step(f"Declare the winner: {self.en(s.who)}" + (" (nobody, if there is none)." if maybe_none else "."))]
 
     def s_Perform(self, s):
@@ -1071,7 +1079,10 @@ class BookBuilder:
         return f"{lo} or {hi} players" if hi == lo + 1 else f"{lo} to {hi} players"
 
     def direction(self) -> str:
-        text = f"Play passes {self.rs.direction} (seats are numbered in the order of play)"
+        if self.rs.players_max == 1:
+            text = "A game for one player"
+        else:
+            text = f"Play passes {self.rs.direction} (seats are numbered in the order of play)"
         if self.rs.max_decisions:
             text += f". A game takes at most {self.rs.max_decisions} decisions"
         return text

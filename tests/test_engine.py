@@ -236,3 +236,18 @@ def test_ranges_as_action_domains_rank_arguments_and_random_choice():
     with pytest.raises(Exception, match="belongs in a statement"):
         loads_ruleset(text.replace("define is_rank(c: card, r: rank) = c.rank == r",
                                    "define lucky = random(players)"), "mini.cards")
+
+
+def test_move_under_and_deal_to_a_family_of_zones():
+    from interpreter.engine import observe
+    text = FAMILY.replace("""        shuffle stock
+        deal 2 from stock to each hand
+        move top(stock, 2) to pile(1) face up""", """        deal 1 from stock to each pile face up
+        move top(stock) under pile(1)
+        move top(stock) to pile(2)""")
+    s = new_game(loads_ruleset(text, "fam.cards"), 2, seed=1)
+    piles = observe(s, 0)["zones"]["pile"]
+    # unshuffled, the stock's top is its last card: 4-Blue, then 3-Blue, 2-Blue, 1-Blue, 4-Red
+    assert piles["1"]["cards"] == ["1-Blue", "4-Blue"]  # 1-Blue was slid under
+    assert piles["2"]["cards"] == ["3-Blue", "4-Red"]
+    assert piles["3"]["cards"] == ["2-Blue"]
