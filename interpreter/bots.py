@@ -10,7 +10,7 @@ import random
 from typing import Protocol, runtime_checkable
 
 from . import engine
-from .engine import Move, State, apply, legal_moves
+from .engine import Move, State, apply, legal_moves, moves_for
 from .errors import GameRuntimeError, OptionError
 
 
@@ -40,7 +40,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Move:
-        moves = legal_moves(state)
+        moves = moves_for(state)
         if not moves:
             raise GameRuntimeError("no legal move to choose from")
         return self.rng.choice(moves)
@@ -83,7 +83,7 @@ class GreedyBot:
         return (min(rivals) if rivals else 0) - own  # fewest wins
 
     def choose(self, state: State) -> Move:
-        moves = legal_moves(state)
+        moves = moves_for(state)
         if not moves:
             raise GameRuntimeError("no legal move to choose from")
         if len(moves) == 1:

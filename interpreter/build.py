@@ -122,6 +122,10 @@ class ToGraph(Transformer):
     def copies(self, meta, ch):
         return _Item("copies", int(ch[0]), self._loc(meta))
 
+    def cards_line(self, meta, ch):
+        return _Item("cards_line", g.CardLine(ranks=tuple(ch[0]), suits=tuple(ch[1]),
+                                              copies=int(ch[2]) if ch[2] else 1), self._loc(meta))
+
     def group(self, meta, ch):
         return _Item("group", (str(ch[0]), tuple(ch[1])), self._loc(meta))
 
@@ -134,10 +138,16 @@ class ToGraph(Transformer):
     def deck(self, meta, ch):
         name, title, items = str(ch[0]), (_s(ch[1]) if ch[1] else None), ch[2:]
         loc = self._loc(meta)
-        kw: dict = {"groups": {}, "orders": {}, "values": {}, "texts": [], "notes": []}
+        kw: dict = {"groups": {}, "orders": {}, "values": {}, "texts": [], "notes": [], "composition": []}
         for it in items:
             if isinstance(it, _Text):
                 kw["notes" if it.note else "texts"].append(it.text)
+            elif it.kind == "cards_line":
+                for r in it.value.ranks:
+                    if "ranks" in kw and r not in kw["ranks"]:
+                        raise RulesetError(f"'cards' names rank {r!r}, which is not in the deck's ranks",
+                                           self.file, it.loc.line, it.loc.column)
+                kw["composition"].append(it.value)
             elif it.kind == "group":
                 kw["groups"][it.value[0]] = it.value[1]
             elif it.kind == "order":
@@ -150,7 +160,14 @@ class ToGraph(Transformer):
         for need in ("suits", "ranks"):
             if need not in kw:
                 raise RulesetError(f"deck {name!r} needs a '{need}' line", self.file, meta.line, meta.column)
-        return g.Deck(name=name, title=title, loc=loc, suits=tuple(kw.pop("suits")),
+        comp = tuple(kw.pop("composition"))
+        for line in comp:
+            for x, pool, what in ((line.ranks, kw["ranks"], "rank"), (line.suits, kw["suits"], "suit")):
+                bad = [v for v in x if v not in pool]
+                if bad:
+                    raise RulesetError(f"'cards' names {what} {bad[0]!r}, which the deck does not list",
+                                       self.file, meta.line, meta.column)
+        return g.Deck(name=name, title=title, loc=loc, suits=tuple(kw.pop("suits")), composition=comp,
                       ranks=tuple(kw.pop("ranks")), copies=kw.pop("copies", 1),
                       texts=tuple(kw.pop("texts")), notes=tuple(kw.pop("notes")), **kw)
 
@@ -366,6 +383,17 @@ class ToGraph(Transformer):
 
     def choose(self, meta, ch):
         return g.Choose(by=ch[0], actions=tuple(ch[1:]), loc=self._loc(meta))
+
+    def choose_each(self, meta, ch):
+        return g.Choose(each=str(ch[0]), by=ch[1], actions=tuple(ch[2:]), loc=self._loc(meta))
+
+    def split_group(self, meta, ch):
+        return g.SplitGroup(count=ch[0], define=str(ch[1]), sizes=ch[2])
+
+    def split(self, meta, ch):
+        score = ch[-1]
+        groups = tuple(c for c in ch[1:-1])
+        return g.Split(cards=ch[0], groups=groups, score=str(score) if score else None, loc=self._loc(meta))
 
     # ---- expressions
     def cond(self, meta, ch):

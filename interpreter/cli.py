@@ -17,7 +17,7 @@ import typer
 
 from . import engine, load_ruleset
 from .bots import BOTS, bot_seed, make_bot
-from .engine import (RECORD_FORMAT, Move, State, apply, fired_counts, legal_moves, make_record,
+from .engine import (RECORD_FORMAT, Move, State, apply, fired_counts, legal_moves, make_record, moves_for,
                      new_game, observe, outcome, program_of, read_record, replay, resolve_options,
                      seat_name, validate_record, write_record)
 from .errors import CardRulesError, GameRuntimeError, OptionError, RecordError
@@ -204,7 +204,7 @@ class Human:
         typer.echo("\n".join(out))
 
     def numbered(self, state: State) -> list[Move]:
-        moves = legal_moves(state)
+        moves = moves_for(state)
         first = {}
         for m in moves:
             first.setdefault(m.action, len(first))

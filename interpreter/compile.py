@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -17,7 +18,7 @@ from .unparse import unparse
 _MISS = object()
 
 # instruction opcodes
-EXEC, JUMP, JIF, CHOOSE, CALL, RET, END = range(7)
+EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH = range(8)
 
 ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
         "zone": "card", "zonekind": "card", "zones": "zone"}
@@ -84,6 +85,7 @@ class Choice:
     rule_title: str
     node: Any
     by_text: str
+    each_slot: int | None = None  # set for `choose by each p in ...`: where p is bound
 
 
 @dataclass
@@ -144,12 +146,18 @@ class Compiler:
         self.rank_index = {r: i for i, r in enumerate(deck.ranks)}
         names, suit, rank, order = [], [], [], []
         card_of = {}
+        copies: dict[tuple[str, str], int] = {}
+        for line in deck.lines():
+            for s in line.suits:
+                for r in line.ranks:
+                    copies[(r, s)] = copies.get((r, s), 0) + line.copies
         for si, s in enumerate(deck.suits):
             sorder = deck.order_of(s)
             for r in deck.ranks:
-                for k in range(deck.copies):
+                n_copies = copies.get((r, s), 0)
+                for k in range(n_copies):
                     cid = len(names)
-                    names.append(f"{r}-{s}" + (f"#{k + 1}" if deck.copies > 1 else ""))
+                    names.append(f"{r}-{s}" + (f"#{k + 1}" if n_copies > 1 else ""))
                     suit.append(si)
                     rank.append(self.rank_index[r])
                     order.append(sorder.index(r))
@@ -212,7 +220,7 @@ class Compiler:
                    "CARDKEY": cardkey, "ALLCARDS": tuple(range(p.n_cards)), "_kind_cards": _kind_cards,
                    "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
                    "_zindex": _zindex, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
-                   "_random": _random}
+                   "_random": _random, "_split": _split}
         for vname, table in p.values.items():
             self.ns[f"VALUE_{vname}"] = table
 
@@ -576,6 +584,43 @@ class Compiler:
         pick = "max" if op == "highest" else "min"
         key = ", key=CARDKEY.__getitem__" if ELEM[td] == "card" else ""
         return f"{pick}(({v} for {v} in {dom}{cond}){key}, default=None)", ELEM[td]
+
+    def e_Split(self, e, scope):
+        cards, _ = self.sx_typed(e.cards, scope, "collection", "the cards to split")
+        specs = []
+        for grp in e.groups:
+            count, _ = self.sx_typed(grp.count, scope, "int", "how many groups")
+            d = self.defines.get(grp.define)
+            if d is None:
+                raise _err(f"unknown definition {grp.define!r} in split" + self._suggest(grp.define, self.defines), e)
+            if len(d.params) != 1 or d.params[0].type != "cards":
+                raise _err(f"{grp.define!r} must take one collection of cards, like: define {grp.define}(g: cards) = ...", e)
+            fname, t, _ = self.call_define_fn(d, e)
+            if t != "bool":
+                raise _err(f"{grp.define!r} must be true or false for a group of cards", e)
+            if grp.sizes is None:
+                sizes = "None"
+            else:
+                sizes, st_ = self.sx(grp.sizes, scope)
+                if st_ == "int":
+                    sizes = f"({sizes},)"
+                elif st_ != "ints":
+                    raise _err(f"the sizes after 'of' must be a number or a range like 3..4", e)
+            specs.append(f"({count}, {fname}, {sizes})")
+        score = "None"
+        if e.score is not None:
+            d = self.defines.get(e.score)
+            if d is None or len(d.params) != 1 or d.params[0].type != "cards":
+                raise _err(f"'by {e.score}' needs a definition scoring one group: define {e.score}(g: cards) = ...", e)
+            score, t, _ = self.call_define_fn(d, e)
+            if t != "int":
+                raise _err(f"{e.score!r} must give a number for a group of cards", e)
+        return f"_split(st, {cards}, ({', '.join(specs)},), {score})", ("int" if e.score else "bool")
+
+    def call_define_fn(self, d, node):
+        """The generated function of a definition (compiling it if needed)."""
+        self.call_define(d, [], node)
+        return self.def_cache[d.name]
 
     def e_Call(self, e, scope):
         n = e.func
@@ -976,7 +1021,16 @@ class Compiler:
             self.p.code[j][2] = self.here()
 
     def s_Choose(self, s, scope):
-        actor, _ = self.typed(s.by, scope, "player", "who chooses")
+        each_slot = None
+        if s.each is not None:
+            actor, t = self.typed(s.by, scope, "collection", f"the players after 'choose by each {s.each} in'")
+            if ELEM[t] != "player":
+                raise _err(f"'choose by each' needs a collection of players; {unparse(s.by)!r} is {word(t)}", s.by)
+            each_slot = self.new_slot()
+            scope = dict(scope)
+            scope[s.each] = (each_slot, "player")
+        else:
+            actor, _ = self.typed(s.by, scope, "player", "who chooses")
         rule, title = self.rule_stack[-1] if self.rule_stack and self.rule_stack[-1][0] else (None, None)
         alts: list[Alt] = []
         seen = set()
@@ -1008,7 +1062,24 @@ class Compiler:
                     alt.values = self.lam(f"list(dict.fromkeys([_v_arg for _v_arg in {dsrc} if {wsrc}]))")
             alts.append(alt)
         choice = Choice(actor, alts, rule, title, s, unparse(s.by))
+        choice.each_slot = each_slot
         self.p.choices.append(choice)
+        if each_slot is not None:
+            # every player of the collection decides once, in any order; each action's body
+            # returns to the decision, which ends when nobody is left to decide
+            self.emit(CHOOSE_EACH, choice)
+            done = self.emit(JUMP, None)
+            outer_loops, self.loop_ends = self.loop_ends, []  # a break cannot leave such a body
+            for alt, a in zip(alts, s.actions):
+                alt.body = self.here()
+                inner = dict(scope)
+                if alt.slot is not None:
+                    inner[a.var] = (alt.slot, alt.elem)
+                self.block(a.body, inner)
+                self.emit(RET)
+            self.loop_ends = outer_loops
+            self.p.code[done][1] = self.here()
+            return
         self.emit(CHOOSE, choice)
         ends = []
         for alt, a in zip(alts, s.actions):
@@ -1158,6 +1229,62 @@ def _top_n(xs, k: int) -> list:
 
 def _bottom_n(xs, k: int) -> list:
     return list(xs[:k]) if k > 0 else []
+
+
+def _split(st, cards, specs, score):
+    """Partition `cards` exactly into groups: specs are (count, predicate, sizes or None).
+    Returns True/False, or with a score function the best total (-1 when impossible).
+    Depth-first on the lowest remaining card, memoised on what remains."""
+    cards = tuple(sorted(cards))
+    counts = tuple(max(0, c) for c, _, _ in specs)
+    if any(c < 0 for c, _, _ in specs):
+        return -1 if score else False
+    n = len(cards)
+    sizes = [tuple(sz) if sz is not None else tuple(range(1, n + 1)) for _, _, sz in specs]
+    lo = sum(c * min(sz) for c, sz in zip(counts, sizes) if sz)
+    hi = sum(c * max(sz) for c, sz in zip(counts, sizes) if sz)
+    if not lo <= n <= hi:
+        return -1 if score else False
+    memo: dict = {}
+
+    def search(rem, counts):
+        if not rem:
+            return 0 if not any(counts) else None
+        key = (rem, counts)
+        if key in memo:
+            return memo[key]
+        first, rest = rem[0], rem[1:]
+        best = None
+        for gi, (count, pred, _) in enumerate(specs):
+            if not counts[gi]:
+                continue
+            for size in sizes[gi]:
+                if size - 1 > len(rest):
+                    continue
+                seen = set()
+                for combo in combinations(range(len(rest)), size - 1):
+                    group = (first,) + tuple(rest[i] for i in combo)
+                    if group in seen:
+                        continue
+                    seen.add(group)
+                    if not pred(st, group):
+                        continue
+                    left = tuple(x for i, x in enumerate(rest) if i not in combo)
+                    sub = search(left, counts[:gi] + (counts[gi] - 1,) + counts[gi + 1:])
+                    if sub is None:
+                        continue
+                    if score is None:
+                        memo[key] = 0
+                        return 0
+                    total = sub + score(st, group)
+                    if best is None or total > best:
+                        best = total
+        memo[key] = best
+        return best
+    found = search(cards, counts)
+    if score is None:
+        return found is not None
+    return -1 if found is None else found
 
 
 def _random(st, xs):

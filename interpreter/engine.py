@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import graph as g
-from .compile import CALL, CHOOSE, END, EXEC, JIF, JUMP, RET, Program, compile_ruleset
+from .compile import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, RET, Program, compile_ruleset
 from .errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RecordError
 from .unparse import unparse
 
@@ -65,7 +65,7 @@ class State:
 
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
-                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo")
+                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending")
 
     # -- primitive effects the compiled statements call
     def shuffle(self, zi: int) -> None:
@@ -126,6 +126,7 @@ class State:
         s.known = list(self.known)
         s.slots = [list(v) if isinstance(v, list) else v for v in self.slots]
         s.stack = list(self.stack)
+        s.pending = {k: list(v) for k, v in self.pending.items()}
         s.fired = list(self.fired)
         s.history = list(self.history)
         s.rng = random.Random()
@@ -255,6 +256,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.slots = [None] * p.n_slots
     s.pc = p.start
     s.stack = []
+    s.pending = {}  # `choose by each`: decision pc -> players still to decide
     s.rng = random.Random(seed)
     s.fired = [0] * len(p.rule_names)
     s.finished = False
@@ -285,8 +287,17 @@ def _arg_text(p: Program, elem: str | None, v) -> str | None:
     return str(v)
 
 
-def _compute_legal(s: State, choice) -> list:
-    actor = s.actor
+def _compute_legal(s: State, choice, deciders=None) -> list:
+    if deciders is not None:  # several players decide at this point: everyone's moves
+        out = []
+        for player in deciders:
+            s.slots[choice.each_slot] = player
+            out.extend(_compute_legal_for(s, choice, player))
+        return out
+    return _compute_legal_for(s, choice, s.actor)
+
+
+def _compute_legal_for(s: State, choice, actor) -> list:
     p = s.program
     cache = p.move_cache
     out = []
@@ -375,6 +386,17 @@ def _exec(s: State) -> None:
             pc = a
         elif op == RET:
             pc = s.stack.pop()
+        elif op == CHOOSE_EACH:
+            waiting = s.pending.get(pc)
+            if waiting is None:
+                waiting = s.pending[pc] = list(dict.fromkeys(p for p in a.actor(s) if p is not None))
+            if not waiting:
+                del s.pending[pc]
+                pc += 1
+                continue
+            s.pc, s.choice, s.actor = pc, a, waiting[0]
+            s._legal = _compute_legal(s, a, waiting)
+            return
         else:  # END
             s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []
             return
@@ -395,8 +417,24 @@ def rule_at(s: State, pc: int | None = None) -> tuple[str, str]:
 
 
 def legal_moves(s: State) -> list[Move]:
-    """The moves the player to act may make now; empty when the game is over."""
+    """The moves that may be made now, each with its player; empty when the game is over.
+    Usually one player decides; at a `choose by each` several do, in any order."""
     return [m for m, _, _ in s._legal]
+
+
+def moves_for(s: State, player: int | None = None) -> list[Move]:
+    """The legal moves of one player (default: the player to act)."""
+    player = s.actor if player is None else player
+    return [m for m, _, _ in s._legal if m.player == player]
+
+
+def deciders(s: State) -> list[int]:
+    """Every player who may move now (several at a `choose by each`)."""
+    seen = []
+    for m, _, _ in s._legal:
+        if m.player not in seen:
+            seen.append(m.player)
+    return seen
 
 
 def is_terminal(s: State) -> bool:
@@ -421,6 +459,10 @@ def apply(s: State, move: Move | str) -> State:
         m, alt, v = found
         if alt.slot is not None:
             s.slots[alt.slot] = v
+        if s.choice.each_slot is not None:  # one of several deciders: note it, and come back
+            s.pending[s.pc].remove(m.player)
+            s.slots[s.choice.each_slot] = m.player
+            s.stack.append(s.pc)
         s.history.append(m)
         s.decisions += 1
         s.pc = alt.body
@@ -434,8 +476,12 @@ def _explain_illegal(s: State, move: Move) -> Exception:
     p = s.program
     name, title = rule_at(s)
     where = f"rule {name!r} ({title})"
-    if move.player != s.actor:
-        return IllegalMoveError(f"it is {seat_name(s.actor)}'s turn to decide in {where}, not {seat_name(move.player)}'s")
+    deciders = s.pending.get(s.pc) if choice.each_slot is not None else [s.actor]
+    if move.player not in deciders:
+        who = ", ".join(seat_name(d) for d in deciders)
+        return IllegalMoveError(f"{who} must decide in {where}, not {seat_name(move.player)}")
+    if choice.each_slot is not None:
+        s.slots[choice.each_slot] = move.player
     alts = [a for a in choice.alts if a.name == move.action]
     names = sorted({a.name for a in choice.alts})
     if not alts:
@@ -539,8 +585,9 @@ def observe(s: State, player: int) -> dict:
         "vars": public_vars(s),
         "finished": s.finished,
     }
-    if s.current_player == player:
-        out["legal"] = [str(m) for m in legal_moves(s)]
+    mine = [str(m) for m in legal_moves(s) if m.player == player]
+    if mine:
+        out["legal"] = mine
     return out
 
 

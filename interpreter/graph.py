@@ -121,6 +121,24 @@ class UnOp(Located):
     operand: "Expr"
 
 
+class SplitGroup(Node):
+    """`count define of sizes`: so many groups satisfying the definition, of these sizes."""
+
+    count: "Expr"
+    define: str
+    sizes: "Expr | None" = None
+
+
+class Split(Located):
+    """Whether the cards can be partitioned exactly into the groups (with `score`: the best
+    total of the score definition over the groups, or -1 when no partition exists)."""
+
+    kind: Literal["split"] = "split"
+    cards: "Expr"
+    groups: tuple[SplitGroup, ...]
+    score: str | None = None
+
+
 class ListExpr(Located):
     """[a, b, ...]: a literal collection."""
 
@@ -129,7 +147,7 @@ class ListExpr(Located):
 
 
 Expr = Annotated[
-    Union[IntLit, StrLit, BoolLit, NoneLit, Name, Attr, Call, Agg, Cond, BinOp, UnOp, ListExpr],
+    Union[IntLit, StrLit, BoolLit, NoneLit, Name, Attr, Call, Agg, Cond, BinOp, UnOp, ListExpr, Split],
     Field(discriminator="kind"),
 ]
 
@@ -295,10 +313,13 @@ class Action(Located):
 
 
 class Choose(Located):
-    """A decision: the player named by `by` picks one legal move among the actions."""
+    """A decision: the player named by `by` picks one legal move among the actions. With `each`,
+    `by` is a collection of players who all decide at the same decision point, in any order,
+    each bound to the name `each` in the actions."""
 
     kind: Literal["choose"] = "choose"
     by: Expr
+    each: str | None = None
     actions: tuple[Action, ...]
 
 
@@ -323,11 +344,28 @@ class Deck(Located):
     groups: dict[str, tuple[str, ...]] = {}
     orders: dict[str, tuple[str, ...]] = Field(default={}, description="Suit -> ranks low to high, where it differs from `ranks`.")
     values: dict[str, dict[str, int]] = {}
+    composition: tuple["CardLine", ...] = Field(
+        default=(), description="When given, the deck is exactly these lines instead of every suit x rank.")
     texts: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
     def order_of(self, suit: str) -> tuple[str, ...]:
         return self.orders.get(suit, self.ranks)
+
+    def lines(self) -> tuple["CardLine", ...]:
+        """What the deck holds: its composition, or every suit with every rank."""
+        return self.composition or (CardLine(ranks=self.ranks, suits=self.suits, copies=self.copies),)
+
+    def size(self) -> int:
+        return sum(len(x.ranks) * len(x.suits) * x.copies for x in self.lines())
+
+
+class CardLine(Node):
+    """cards RANKS of SUITS copies N: one part of a deck that is not a full suits x ranks grid."""
+
+    ranks: tuple[str, ...]
+    suits: tuple[str, ...]
+    copies: int = 1
 
 
 class Zone(Located):

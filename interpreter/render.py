@@ -373,6 +373,9 @@ class English:
             return "player"
         return None
 
+    def kind_Split(self, e):
+        return "int" if e.score else "bool"
+
     def kind_Agg(self, e):
         if e.op in ("all", "any", "no"):
             return "bool"
@@ -664,6 +667,19 @@ class English:
             return f"the {self.binder(e.var, e.domain, '', plural=True)}{such}"
         return code(unparse(e))
 
+    def visit_Split(self, e):
+        parts = []
+        for grp in e.groups:
+            sizes = ""
+            if grp.sizes is not None:
+                sizes = f" of {self.operand(grp.sizes, 5)} cards" if not (isinstance(grp.sizes, g.BinOp) and grp.sizes.op == "..") \
+                    else f" of {self.operand(grp.sizes.left, 5)} to {self.operand(grp.sizes.right, 5)} cards"
+            parts.append(f"{self.operand(grp.count, 5)} {self.term(grp.define)}{sizes}")
+        split = f"{self.operand(e.cards)} can be split exactly into {_plain_list(parts)}"
+        if e.score:
+            return f"the best total {self.term(e.score)} over the ways {split} (-1 if there is none)"
+        return split
+
     def visit_Cond(self, e):
         return f"{self.operand(e.then)} if {self.cond(e.test)}, otherwise {self(e.else_)}"
 
@@ -925,6 +941,13 @@ class Describer:
 
     def s_Choose(self, s):
         en = self.en
+        if s.each is not None:
+            with en.bound(**{s.each: "player"}):
+                steps = [self.action(a) for a in s.actions]
+                v = en.local(s.each)
+                head = (f"Every player {v} of {en(s.by)} decides, all at the same point and in any order, "
+                        f"one of:" if len(steps) > 1 else f"Every player {v} of {en(s.by)} decides:")
+            return [Step(head, steps)]
         who = _cap(en(s.by))
         steps = [self.action(a) for a in s.actions]
         head = f"{who} chooses one of:" if len(steps) > 1 else f"{who} chooses:"
@@ -1128,12 +1151,19 @@ class BookBuilder:
     def deck(self) -> dict:
         d = self.rs.deck
         rows = [{"suit": s, "order": ", ".join(d.order_of(s)), "own": s in d.orders} for s in d.suits]
-        n_cards = len(d.suits) * len(d.ranks) * d.copies
+        n_cards = d.size()
         summary = f"The {em(d.title)} has {n_cards} cards" if d.title else f"The deck has {n_cards} cards"
-        summary += f": {len(d.suits)} suits of {len(d.ranks)} ranks"
-        if d.copies > 1:
-            summary += f", with {d.copies} copies of each card"
-        summary += "."
+        if d.composition:
+            parts = []
+            for line in d.composition:
+                copies = f", {line.copies} of each" if line.copies > 1 else ""
+                parts.append(f"{', '.join(line.ranks)} of {', '.join(line.suits)}{copies}")
+            summary += ": " + "; ".join(parts) + "."
+        else:
+            summary += f": {len(d.suits)} suits of {len(d.ranks)} ranks"
+            if d.copies > 1:
+                summary += f", with {d.copies} copies of each card"
+            summary += "."
         if any(s in d.orders for s in d.suits):
             summary += " Not every suit ranks its cards in the same order: see the table."
         values = [{"name": name, "pairs": ", ".join(f"{r} = {v}" for r, v in vals.items())}

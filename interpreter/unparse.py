@@ -72,3 +72,16 @@ def _u_UnOp(e, p):
 
 def _u_ListExpr(e, p):
     return "[" + ", ".join(unparse(i) for i in e.items) + "]"
+
+
+def _u_Split(e, p):
+    groups = []
+    for grp in e.groups:
+        text = f"{unparse(grp.count, 5)} {grp.define}"
+        if grp.sizes is not None:
+            text += f" of {unparse(grp.sizes, 4)}"
+        groups.append(text)
+    text = f"split {unparse(e.cards, 5)} into {' and '.join(groups)}"
+    if e.score:
+        text += f" by {e.score}"
+    return _wrap(text, 0, p)

@@ -251,3 +251,91 @@ def test_move_under_and_deal_to_a_family_of_zones():
     assert piles["1"]["cards"] == ["1-Blue", "4-Blue"]  # 1-Blue was slid under
     assert piles["2"]["cards"] == ["3-Blue", "4-Red"]
     assert piles["3"]["cards"] == ["2-Blue"]
+
+
+CLAIMS = """game claims "Claims"
+players 3
+deck d:
+    suits Red, Blue
+    ranks 1..3, King
+    cards 1..3 of Red, Blue copies 2
+    cards King of Red
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var claim(p: player): int = 0
+phase play "Play":
+    rule deal "Deal":
+        deal 2 from stock to each hand
+    rule claims "Claims":
+        choose by each p in (those q in players where q != seat(1)):
+            action claim n in 1..2 "Claim.":
+                set claim(p) = n
+            action pass "Pass.":
+                pass
+        declare winner (those q in players where claim(q) == 2)
+"""
+
+
+def test_a_deck_of_card_lines_with_identical_copies():
+    rs = loads_ruleset(CLAIMS, "claims.cards")
+    s = new_game(rs, 3)
+    names = s.program.card_names
+    assert len(names) == 13 and names.count("King-Red") == 1 and "1-Red#2" in names and "King-Blue" not in names
+
+
+def test_several_players_decide_at_one_point_in_any_order():
+    from interpreter.engine import deciders, moves_for
+    rs = loads_ruleset(CLAIMS, "claims.cards")
+    s = new_game(rs, 3)
+    assert deciders(s) == [1, 2]
+    assert {(m.player, str(m)) for m in legal_moves(s)} == {
+        (p, t) for p in (1, 2) for t in ("claim 1", "claim 2", "pass")}
+    apply(s, Move(2, "claim", "2"))  # the later seat answers first
+    assert deciders(s) == [1] and [str(m) for m in moves_for(s, 1)] == ["claim 1", "claim 2", "pass"]
+    with pytest.raises(IllegalMoveError, match="P2 must decide"):
+        apply(s, Move(2, "pass", None))
+    apply(s, Move(1, "claim", "2"))
+    assert s.finished and outcome(s).winners == (1, 2)
+
+
+MELDS = """game melds "Melds"
+players 1
+deck d:
+    suits Red, Blue
+    ranks 1..6
+    copies 3
+zone stock shared hidden
+zone hand per player owner
+define run(g: cards) = count(g) == 3 and (all c in g: c.suit == first(g).suit) and ((highest c in g).order - (lowest c in g).order) == 2 and (all c in g: (count d in g where d.order == c.order) == 1)
+define book(g: cards) = count(g) >= 3 and (all c in g: c.rank == first(g).rank and c.suit == first(g).suit)
+define pair(g: cards) = count(g) == 2 and first(g).rank == last(g).rank and first(g).suit == last(g).suit
+define meld(g: cards) = run(g) or book(g)
+define points(g: cards) = if book(g) then 10 else 1
+define out(p: player) = split hand(p) into 2 meld of 3..4 and 1 pair of 2
+define best(p: player) = split hand(p) into 2 meld of 3..4 and 1 pair of 2 by points
+phase play "Play":
+    pass
+"""
+
+
+def test_split_searches_for_a_partition_and_scores_the_best_one():
+    from interpreter.engine import position
+    rs = loads_ruleset(MELDS, "melds.cards")
+    prog = position(rs, 1, "play", zones={"hand": {0: []}}).program
+
+    def check(cards):
+        s = position(rs, 1, "play", zones={"hand": {0: cards}})
+        return prog.namespace["D_out"](s, 0), prog.namespace["D_best"](s, 0)
+    # two runs and a pair
+    assert check(["1-Red#1", "2-Red#1", "3-Red#1", "4-Blue#1", "5-Blue#1", "6-Blue#1", "6-Red#1", "6-Red#2"]) == (True, 3)
+    # looks complete (8 cards, a pair, six in sequence) but the second 'run' repeats a card: no
+    assert check(["1-Red#1", "2-Red#1", "3-Red#1", "3-Red#2", "4-Red#1", "4-Red#2", "6-Red#1", "6-Red#2"]) == (False, -1)
+    # two interleaved runs of the same cards
+    assert check(["2-Blue#1", "2-Blue#2", "1-Blue#1", "1-Blue#2", "3-Blue#1", "3-Blue#2", "4-Red#1", "4-Red#2"]) == (True, 3)
+    # a book scores 10: book + run + pair
+    assert check(["1-Red#1", "1-Red#2", "1-Red#3", "2-Blue#1", "3-Blue#1", "4-Blue#1", "6-Red#1", "6-Red#2"]) == (True, 12)
+    # the same with a fourth card: a book of four (sizes 3..4), or a run 1-2-3 Red is impossible
+    assert check(["1-Red#1", "1-Red#2", "1-Red#3", "2-Blue#1", "3-Blue#1", "4-Blue#1", "5-Blue#1",
+                  "6-Red#1", "6-Red#2"]) == (False, -1)
+    assert check(["5-Red#1", "5-Red#2", "1-Blue#1", "2-Blue#1", "3-Blue#1", "6-Red#1", "6-Red#2"]) == (False, -1)
