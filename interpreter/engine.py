@@ -332,10 +332,7 @@ def _compute_legal_for(s: State, choice, actor) -> list:
 
 
 def _run(s: State) -> None:
-    try:
-        _exec(s)
-    except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
-        raise _located_failure(s, exc) from None
+    _exec(s)
 
 
 def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
@@ -357,49 +354,52 @@ def _exec(s: State) -> None:
     code = s.program.code
     pc = s.pc
     steps = 0
-    while True:
-        s.pc = pc
-        op, a, b = code[pc]
-        if op == EXEC:
-            a(s)
-            pc += 1
-        elif op == JIF:
-            pc = pc + 1 if a(s) else b
-        elif op == JUMP:
-            pc = a
-            steps += 1
-            if steps > MAX_STEPS:
-                s.pc = pc
-                name, title = rule_at(s, pc)
-                raise GameRuntimeError("the rules loop for ever without asking anyone to decide "
-                                       f"(stuck in rule {name!r}, {title})")
-        elif op == CHOOSE:
-            actor = a.actor(s)
-            if actor is None:
-                s.pc = pc
-                raise GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {a.by_text!r} names no player here")
-            s.pc, s.choice, s.actor = pc, a, actor
-            s._legal = _compute_legal(s, a)
-            return
-        elif op == CALL:
-            s.stack.append(pc + 1)
-            pc = a
-        elif op == RET:
-            pc = s.stack.pop()
-        elif op == CHOOSE_EACH:
-            waiting = s.pending.get(pc)
-            if waiting is None:
-                waiting = s.pending[pc] = list(dict.fromkeys(p for p in a.actor(s) if p is not None))
-            if not waiting:
-                del s.pending[pc]
+    try:
+        while True:
+            op, a, b = code[pc]
+            if op == EXEC:
+                a(s)
                 pc += 1
-                continue
-            s.pc, s.choice, s.actor = pc, a, waiting[0]
-            s._legal = _compute_legal(s, a, waiting)
-            return
-        else:  # END
-            s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []
-            return
+            elif op == JIF:
+                pc = pc + 1 if a(s) else b
+            elif op == JUMP:
+                pc = a
+                steps += 1
+                if steps > MAX_STEPS:
+                    s.pc = pc
+                    name, title = rule_at(s, pc)
+                    raise GameRuntimeError("the rules loop for ever without asking anyone to decide "
+                                           f"(stuck in rule {name!r}, {title})")
+            elif op == CHOOSE:
+                actor = a.actor(s)
+                if actor is None:
+                    s.pc = pc
+                    raise GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {a.by_text!r} names no player here")
+                s.pc, s.choice, s.actor = pc, a, actor
+                s._legal = _compute_legal(s, a)
+                return
+            elif op == CALL:
+                s.stack.append(pc + 1)
+                pc = a
+            elif op == RET:
+                pc = s.stack.pop()
+            elif op == CHOOSE_EACH:
+                waiting = s.pending.get(pc)
+                if waiting is None:
+                    waiting = s.pending[pc] = list(dict.fromkeys(p for p in a.actor(s) if p is not None))
+                if not waiting:
+                    del s.pending[pc]
+                    pc += 1
+                    continue
+                s.pc, s.choice, s.actor = pc, a, waiting[0]
+                s._legal = _compute_legal(s, a, waiting)
+                return
+            else:  # END
+                s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []
+                return
+    except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+        s.pc = pc  # the instruction that failed, for the message
+        raise _located_failure(s, exc) from None
 
 
 def rule_at(s: State, pc: int | None = None) -> tuple[str, str]:
