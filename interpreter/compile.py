@@ -474,6 +474,8 @@ class Compiler:
         b, tb = self.sx(e.else_, scope)
         if not _compatible(ta, tb):
             raise _err(f"both branches must be the same kind of value; here {word(ta)} and {word(tb)}", e)
+        if ta != tb and {ta, tb} <= {"zone", "zonekind", "cards"}:  # a zone and some cards: both as cards
+            return f"({self.coll_src(a, ta)} if {test} else {self.coll_src(b, tb)})", "cards"
         return f"({a} if {test} else {b})", (ta if ta != "none" else tb)
 
     def e_UnOp(self, e, scope):

@@ -1150,7 +1150,9 @@ class BookBuilder:
     # ---- deck
     def deck(self) -> dict:
         d = self.rs.deck
-        rows = [{"suit": s, "order": ", ".join(d.order_of(s)), "own": s in d.orders} for s in d.suits]
+        present = {s: {r for line in d.lines() if s in line.suits for r in line.ranks} for s in d.suits}
+        rows = [{"suit": s, "order": ", ".join(r for r in d.order_of(s) if r in present[s]), "own": s in d.orders}
+                for s in d.suits]
         n_cards = d.size()
         summary = f"The {em(d.title)} has {n_cards} cards" if d.title else f"The deck has {n_cards} cards"
         if d.composition:

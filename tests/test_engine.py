@@ -339,3 +339,20 @@ def test_split_searches_for_a_partition_and_scores_the_best_one():
     assert check(["1-Red#1", "1-Red#2", "1-Red#3", "2-Blue#1", "3-Blue#1", "4-Blue#1", "5-Blue#1",
                   "6-Red#1", "6-Red#2"]) == (False, -1)
     assert check(["5-Red#1", "5-Red#2", "1-Blue#1", "2-Blue#1", "3-Blue#1", "6-Red#1", "6-Red#2"]) == (False, -1)
+
+
+def test_a_record_replays_moves_made_in_any_order_at_a_shared_decision():
+    from interpreter.engine import make_record, replay, state_digest
+    rs = loads_ruleset(CLAIMS, "claims.cards")
+    s = new_game(rs, 3)
+    apply(s, Move(2, "claim", "2"))
+    apply(s, Move(1, "pass", None))
+    again = replay(rs, make_record(s, None))
+    assert state_digest(again) == state_digest(s) and outcome(again).winners == (2,)
+
+
+def test_a_zone_or_nothing_is_a_collection_of_cards():
+    text = FAMILY.replace("move top(stock, 2) to pile(1) face up",
+                          "move (if count(stock) > 100 then hand(seat(1)) else []) to pile(1)")
+    s = new_game(loads_ruleset(text, "fam.cards"), 2, seed=1)
+    assert s.zones[s.zbase[s.program.zone_index["pile"]]] == []
