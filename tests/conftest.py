@@ -1,0 +1,35 @@
+"""Shared test set-up: import path and hypothesis profiles.
+
+Profiles (choose one with HYPOTHESIS_PROFILE=<name>):
+
+* ``default`` -- local runs: 5 examples per test (per parametrized case), no deadline.
+* ``ci``      -- loaded automatically by hypothesis when the ``CI`` environment variable is
+  set: hypothesis's own ci profile (derandomized, no deadline, no example database), with
+  the same small number of examples so CI time matches local time.
+* ``thorough`` -- long local runs (``HYPOTHESIS_PROFILE=thorough pytest tests/test_properties.py``).
+
+Every test of these properties plays whole games, so the example count is per game played.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # the package is not installed: import it from the checkout
+    sys.path.insert(0, str(ROOT))
+
+_SLOW_OK = [HealthCheck.too_slow]
+
+# Re-registering the profile that is active (default, or ci when CI is set) reloads it,
+# so hypothesis's own choice between the two is kept.
+settings.register_profile("default", max_examples=5, deadline=None, suppress_health_check=_SLOW_OK)
+settings.register_profile("ci", settings.get_profile("ci"), max_examples=5)
+settings.register_profile("thorough", max_examples=200, deadline=None, suppress_health_check=_SLOW_OK)
+
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])

@@ -1,0 +1,688 @@
+"""One generic property suite over every ruleset in rulesets/**/*.cards.
+
+Each ruleset is played by random bots (``random.Random(seed)`` choosing among the legal
+moves) for every player count and every option combination (sampled deterministically when
+there are many), with hypothesis drawing the seeds. Nothing here knows any game: a new
+ruleset dropped into rulesets/ is picked up by the glob.
+
+Properties (one test function each; a ruleset whose games are long -- over LONG_GAME seconds
+each -- is tested by the same functions under the name test_<property>_long_games, with its
+default options and fewer seeds):
+
+1. termination     -- every game ends within MAX_DECISIONS (or the ruleset's own 'at most N
+                      decisions'); never stuck without a legal move
+2. conservation    -- after every move each card is in exactly one zone and card_zone agrees
+3. terminal        -- terminal <=> no legal moves <=> one outcome with one score per seat, and
+                      winners unless a 'declare winner' named nobody
+4. replay          -- a record replays to the same digest; the same seed gives the same game
+5. observation     -- observe(s, p) shows p only public, own or known cards, and it does not
+                      change when other players' unknown hand cards are permuted
+6. clone           -- applying a move to s.clone() leaves s unchanged (and the clone faithful;
+                      legal moves recomputed on a fresh clone equal the state's)
+
+plus 4b: the same seeds give the same games in a second interpreter with another hash seed.
+
+The costlier checks (observation, clone) run at checkpoints (see `checkpoints`) and at the
+end; the cheap ones after every move. Two checks reach into engine internals on purpose:
+the permutation of hidden cards (5) and the fresh recomputation of legal moves (6) call
+engine._compute_legal, and keep State.card_kind / card_owner / memo coherent when present.
+
+Seeds are never shrunk (another seed is another game, not a simpler one): a failure reports
+the case id and the seed, which `play(case, seed)` reproduces.
+
+Budget: about a minute for the whole file on a 2-core machine with the default profile
+(5 seeds per case). With many rulesets, each (ruleset, player count) gets fewer sampled
+option combinations (CASE_BUDGET; CARDRULES_CASE_BUDGET=0 for up to MAX_OPTION_COMBOS
+each). Run longer with HYPOTHESIS_PROFILE=thorough (see conftest.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from interpreter import loads_ruleset
+from interpreter.engine import (IllegalMoveError, apply, is_terminal, legal_moves, make_record,
+                                new_game, observe, outcome, program_of, replay, seat_name,
+                                state_digest)
+from interpreter import engine as _engine
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESET_DIR = ROOT / "rulesets"
+RULESET_FILES = sorted(RULESET_DIR.glob("**/*.cards"))
+
+MAX_DECISIONS = 20_000   # a random game longer than this counts as not terminating
+MAX_OPTION_COMBOS = 16   # above this, option combinations are sampled deterministically
+# About how many (ruleset, players, options) cases in all: when there are many rulesets, each
+# (ruleset, player count) gets fewer sampled option combinations (never fewer than a covering
+# set, see option_combos). 0 means no budget: up to MAX_OPTION_COMBOS for every pair.
+CASE_BUDGET = int(os.environ.get("CARDRULES_CASE_BUDGET", "200"))
+SEEDS = st.integers(0, 2**32 - 1)
+# A ruleset whose one random game takes longer than this (seconds) counts as long: see _cases.
+LONG_GAME = float(os.environ.get("CARDRULES_LONG_GAME_SECONDS", "0.25"))
+
+
+# --------------------------------------------------------------------------- cases
+
+def _rel(path: Path) -> str:
+    return path.relative_to(RULESET_DIR).as_posix()
+
+
+_SOURCES: dict[str, str] = {}
+
+
+@functools.lru_cache(maxsize=None)
+def ruleset(rel: str):
+    """Each ruleset is loaded (parsed, built, compiled) once per session."""
+    path = RULESET_DIR / rel
+    _SOURCES[rel] = path.read_text(encoding="utf-8")
+    return loads_ruleset(_SOURCES[rel], str(path))
+
+
+@functools.lru_cache(maxsize=None)
+def ruleset_reloaded(rel: str):
+    """A second, independent build and compilation of the same text (not re-read from disk,
+    so an edit made to the file during the run cannot make the two differ)."""
+    ruleset(rel)
+    return loads_ruleset(_SOURCES[rel], str(RULESET_DIR / rel))
+
+
+def _option_values(o) -> list:
+    """The values tried for one option, its default first: both values of a bool, every
+    choice of an enum, and the default, low and high of an int with a range."""
+    if o.type == "bool":
+        vals = [False, True]
+    elif o.type == "enum":
+        vals = list(o.choices)
+    elif o.low is not None and o.high is not None:
+        vals = [o.low, o.high]
+    else:
+        vals = []  # an int option without a range: only its default is known to be valid
+    return [o.default] + [v for v in vals if v != o.default]
+
+
+def option_combos(rs, salt: str, quota: int = MAX_OPTION_COMBOS) -> list[dict]:
+    """Every combination of option values when there are at most `quota` of them; otherwise
+    a deterministic sample: the defaults, then a covering set in which every value of every
+    option appears (combination j takes each option's value j, cycling), then random
+    combinations up to `quota` (or up to the covering set's size, if that is larger)."""
+    opts = list(rs.options)
+    if not opts:
+        return [{}]
+    names = [o.name for o in opts]
+    values = [_option_values(o) for o in opts]
+    if math.prod(len(v) for v in values) <= quota:
+        return [dict(zip(names, combo)) for combo in itertools.product(*values)]
+    rng = random.Random(zlib.crc32(salt.encode()))
+    chosen = []
+    for j in range(max(len(v) for v in values)):  # j == 0 is the defaults
+        combo = dict(zip(names, (v[j % len(v)] for v in values)))
+        if combo not in chosen:
+            chosen.append(combo)
+    tries = 0
+    while len(chosen) < quota and tries < 50 * quota:
+        tries += 1
+        combo = dict(zip(names, (rng.choice(v) for v in values)))
+        if combo not in chosen:
+            chosen.append(combo)
+    return chosen
+
+
+@dataclass(frozen=True)
+class Case:
+    rel: str                    # ruleset path relative to rulesets/
+    players: int
+    options: tuple              # ((name, value), ...)
+
+    @property
+    def opts(self) -> dict:
+        return dict(self.options)
+
+    def __str__(self) -> str:
+        return case_id(self.rel, self.players, self.opts, ruleset(self.rel))
+
+
+def _fmt_value(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def case_id(rel: str, players: int, opts: dict, rs) -> str:
+    defaults = {o.name: o.default for o in rs.options}
+    changed = [f"{k}={_fmt_value(v)}" for k, v in opts.items() if defaults.get(k) != v]
+    return f"{rel}-{players}p-" + (",".join(changed) or "defaults")
+
+
+def _load_errors() -> dict[str, str]:
+    errors = {}
+    for path in RULESET_FILES:
+        try:
+            ruleset(_rel(path))
+        except Exception as e:  # reported by test_ruleset_loads; its cases are left out
+            errors[_rel(path)] = f"{type(e).__name__}: {e}"
+    return errors
+
+
+LOAD_ERRORS = _load_errors()
+
+
+def game_seconds(rs, cap: float = 2.0) -> float:
+    """Roughly how long one random game takes: seed 0, the most players, default options,
+    stopped at `cap` seconds. Errors are left to the tests, which report them properly."""
+    t0 = time.perf_counter()
+    try:
+        s = new_game(rs, rs.players_max, None, 0)
+        rng = random.Random(0)
+        while not s.finished and time.perf_counter() - t0 < cap:
+            moves = legal_moves(s)
+            if not moves:
+                break
+            apply(s, rng.choice(moves))
+    except Exception:
+        pass
+    return time.perf_counter() - t0
+
+
+def _cases() -> tuple[list, list]:
+    """(ordinary cases, long-game cases). A ruleset whose one game takes over LONG_GAME
+    seconds is tested with its default options only (every player count), and with fewer
+    seeds (see the *_long_games tests), so that it does not eat the whole time budget."""
+    rels = [_rel(path) for path in RULESET_FILES if _rel(path) not in LOAD_ERRORS]
+    long_games = {rel for rel in rels if game_seconds(ruleset(rel)) > LONG_GAME}
+    pairs = [(rel, n) for rel in rels for n in range(ruleset(rel).players_min, ruleset(rel).players_max + 1)]
+    # share the case budget out over every (ruleset, player count), within 1..MAX_OPTION_COMBOS
+    quota = MAX_OPTION_COMBOS if CASE_BUDGET <= 0 else max(1, min(MAX_OPTION_COMBOS, CASE_BUDGET // max(1, len(pairs))))
+    ordinary, long_ = [], []
+    for rel, n in pairs:
+        rs = ruleset(rel)
+        combos = [{o.name: o.default for o in rs.options}] if rel in long_games else option_combos(rs, f"{rel}/{n}", quota)
+        for opts in combos:
+            case = Case(rel, n, tuple(opts.items()))
+            (long_ if rel in long_games else ordinary).append(pytest.param(case, id=case_id(rel, n, opts, rs)))
+    return ordinary, long_
+
+
+CASES, LONG_CASES = _cases()
+LONG_EXAMPLES = max(1, settings().max_examples // 5)  # seeds per long-game case (1 by default)
+
+
+# Shrinking a seed is pointless (seed 17 plays a game unrelated to seed 4711's) and, for
+# long games, slow: the tests generate and report, and never shrink.
+NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
+
+
+def property_test(fn):
+    """Make fn(case, seed) a test over CASES, with the profile's number of seeds."""
+    return pytest.mark.parametrize("case", CASES)(settings(phases=NO_SHRINK)(given(seed=SEEDS)(fn)))
+
+
+def long_games_test(fn):
+    """The same property over LONG_CASES, with LONG_EXAMPLES seeds; None when there are none
+    (so that no empty, skipped test is collected)."""
+    if not LONG_CASES:
+        return None
+    return pytest.mark.parametrize("case", LONG_CASES)(settings(max_examples=LONG_EXAMPLES, phases=NO_SHRINK)(given(seed=SEEDS)(fn)))
+
+
+# --------------------------------------------------------------------------- playing
+
+class Stuck(AssertionError):
+    pass
+
+
+def _tail(path: list, k: int = 8) -> str:
+    return ", ".join(f"{seat_name(m.player)}:{m}" for m in path[-k:]) or "(none)"
+
+
+def _rule_text(s) -> str:
+    """The rule of the pending decision: the engine's rule_at (the rule that performed a
+    procedure) when it has one, and the choice's own rule when that differs."""
+    ch = s.choice
+    if ch is None:
+        return "(none: no decision pending)"
+    rule_at = getattr(_engine, "rule_at", None)
+    name, title = rule_at(s) if rule_at else (ch.rule, ch.rule_title)
+    return f"{name!r} ({title})" + (f" [choice written in rule {ch.rule!r}]" if ch.rule and ch.rule != name else "")
+
+
+def decision_bound(rs) -> int:
+    """MAX_DECISIONS, or the ruleset's own bound ('at most N decisions') when it declares one."""
+    declared = getattr(rs, "max_decisions", None)
+    return min(MAX_DECISIONS, declared) if declared else MAX_DECISIONS
+
+
+def play(case: Case, seed: int, each=None, rs=None):
+    """Play one random game; call each(state, decision_index, move) at the start and after
+    every move. Fails (Stuck) when a running game has no legal move or does not end."""
+    rs = rs if rs is not None else ruleset(case.rel)
+    bound = decision_bound(rs)
+    s = new_game(rs, case.players, case.opts, seed)
+    rng = random.Random(seed)
+    path = []
+    if each is not None:
+        each(s, 0, None)
+    while not s.finished:
+        moves = legal_moves(s)
+        if not moves:
+            raise Stuck(f"stuck: {case} seed={seed}: the game is not over but nobody can move, in rule "
+                        f"{_rule_text(s)} after {len(path)} decisions; last moves: {_tail(path)}")
+        if len(path) >= bound:
+            what = ("longer than the ruleset's own 'at most {} decisions'" if bound < MAX_DECISIONS
+                    else "not over after {} decisions").format(bound)
+            raise Stuck(f"endless: {case} seed={seed}: {what}, now in rule "
+                        f"{_rule_text(s)}; last moves: {_tail(path)}")
+        m = rng.choice(moves)
+        apply(s, m)
+        path.append(m)
+        if each is not None:
+            each(s, len(path), m)
+    return s, path
+
+
+def checkpoints(seed: int):
+    """Decision indices at which the costlier checks run: every other Fibonacci number (dense
+    early, sparse late: 0 2 5 13 34 89 ...) plus about one decision in thirty, chosen by the
+    seed. The tests also check the final state."""
+    fib = {0, 2, 5, 13, 34, 89, 233, 610, 1597, 4181, 10946}
+    rng = random.Random(seed ^ 0x9E3779B9)
+    return lambda i: i in fib or rng.random() < 1 / 30
+
+
+def _card_caches(s) -> list:
+    """(State attribute, per-zone-instance list) for the per-card caches of zone facts the
+    engine keeps (card_kind = zkind of the card's zone, card_owner = zowner), when it has them."""
+    return [(attr, getattr(s, src)) for attr, src in (("card_kind", "zkind"), ("card_owner", "zowner"))
+            if hasattr(s, attr)]
+
+
+_NOT_STATE = {"program", "memo", "rng", "_legal"}  # shared by design, a cache, or compared below
+
+
+def snapshot(s) -> tuple:
+    """Everything in a State (far more than state_digest covers), whatever fields the engine
+    has: containers by value (repr), other objects (the pending choice) by identity."""
+    out = []
+    for name in type(s).__slots__:
+        if name in _NOT_STATE or not hasattr(s, name):
+            continue
+        v = getattr(s, name)
+        if v is None or isinstance(v, (bool, int, str)):
+            out.append((name, v))
+        elif isinstance(v, (list, tuple, dict, set)):
+            out.append((name, repr(v)))
+        else:
+            out.append((name, id(v)))
+    return tuple(out) + (("rng", s.rng.getstate()), ("legal", tuple(legal_moves(s))))
+
+
+def waiting(s) -> list | None:
+    """The players who may still decide at a 'choose by each' point (None at an ordinary one)."""
+    if s.choice is None or getattr(s.choice, "each_slot", None) is None:
+        return None
+    return list(s.pending.get(s.pc, []))
+
+
+def recompute_legal(s) -> list:
+    """The engine's (move, action, value) entries for the pending decision, from scratch."""
+    deciders = waiting(s)
+    return (_engine._compute_legal(s, s.choice) if deciders is None
+            else _engine._compute_legal(s, s.choice, deciders))
+
+
+# --------------------------------------------------------------------------- tests
+
+@pytest.mark.parametrize("path", RULESET_FILES, ids=[_rel(p) for p in RULESET_FILES])
+def test_ruleset_loads(path):
+    assert _rel(path) not in LOAD_ERRORS, f"{_rel(path)} does not load: {LOAD_ERRORS[_rel(path)]}"
+
+
+def test_some_rulesets_found():
+    assert RULESET_FILES, f"no rulesets found under {RULESET_DIR}"
+    assert CASES
+
+
+def _terminates(case, seed):
+    """1. Every random game ends within MAX_DECISIONS and is never stuck."""
+    s, path = play(case, seed)
+    assert s.finished
+    assert s.decisions == len(path) == len(s.history), \
+        f"{case} seed={seed}: decisions={s.decisions}, history={len(s.history)}, moves made={len(path)}"
+
+
+test_terminates = property_test(_terminates)
+test_terminates_long_games = long_games_test(_terminates)
+
+
+def _cards_conserved(case, seed):
+    """2. No card is created or lost: every card id is in exactly one zone, where card_zone says."""
+    p = program_of(ruleset(case.rel))
+    n = p.n_cards
+    assert len(set(p.card_names)) == n, f"{case}: duplicate card names in the deck"
+
+    def check(s, i, m):
+        where = [None] * n
+        for zi, z in enumerate(s.zones):
+            for c in z:
+                assert 0 <= c < n, f"{case} seed={seed} after decision {i} ({m}): unknown card id {c} in zone instance {zi}"
+                assert where[c] is None, (f"{case} seed={seed} after decision {i} ({m}): card {p.card_names[c]} "
+                                          f"is in zone instances {where[c]} and {zi}")
+                where[c] = zi
+        lost = [p.card_names[c] for c in range(n) if where[c] is None]
+        assert not lost, f"{case} seed={seed} after decision {i} ({m}): cards in no zone: {lost}"
+        if where != s.card_zone:
+            bad = [(p.card_names[c], where[c], s.card_zone[c]) for c in range(n) if where[c] != s.card_zone[c]]
+            raise AssertionError(f"{case} seed={seed} after decision {i} ({m}): card_zone disagrees with zones "
+                                 f"(card, in zone, card_zone says): {bad[:5]}")
+        assert len(s.known) == n and len(s.played_by) == n
+        for attr, per_zone in _card_caches(s):  # per-card copies of per-zone facts, if the engine keeps them
+            cache = getattr(s, attr)
+            bad = [(p.card_names[c], cache[c], per_zone[where[c]]) for c in range(n) if cache[c] != per_zone[where[c]]]
+            assert not bad, (f"{case} seed={seed} after decision {i} ({m}): State.{attr} disagrees with the zone "
+                             f"the card is in (card, {attr}, expected): {bad[:5]}")
+
+    play(case, seed, check)
+
+
+test_cards_conserved = property_test(_cards_conserved)
+test_cards_conserved_long_games = long_games_test(_cards_conserved)
+
+
+def _terminal_iff_outcome(case, seed):
+    """3. Terminal: no legal moves and one outcome (scores per seat, winners if a winner rule).
+    Not terminal: outcome None and some legal move, all for the player to act."""
+    rs = ruleset(case.rel)
+    where = lambda i, m: f"{case} seed={seed} after decision {i} ({m})"
+
+    def check(s, i, m):
+        moves = legal_moves(s)
+        o = outcome(s)
+        assert is_terminal(s) == s.finished
+        if s.finished:
+            assert moves == [], f"{where(i, m)}: the game is over but there are legal moves {moves[:5]}"
+            assert s.current_player is None
+            assert o is not None, f"{where(i, m)}: the game is over but outcome() is None"
+            assert len(o.scores) == case.players, f"{where(i, m)}: {len(o.scores)} scores for {case.players} seats"
+            assert all(isinstance(v, int) and not isinstance(v, bool) for v in o.scores), \
+                f"{where(i, m)}: scores are not all whole numbers: {o.scores!r}"
+            assert list(o.winners) == sorted(set(o.winners)), f"{where(i, m)}: winners {o.winners!r}"
+            assert all(0 <= w < case.players for w in o.winners), f"{where(i, m)}: winners {o.winners!r}"
+            declared = getattr(s, "declared", None)  # set by 'declare winner ...', which may name nobody
+            if declared is not None:
+                assert o.winners == declared, f"{where(i, m)}: declared winners {declared}, outcome says {o}"
+            elif rs.winner is not None:
+                assert o.winners, f"{where(i, m)}: the ruleset has a winner rule but nobody won: {o}"
+            assert outcome(s) == o, f"{where(i, m)}: outcome() differs when asked twice"
+            with pytest.raises(IllegalMoveError):
+                apply(s, moves[0] if moves else "pass")
+        else:
+            assert o is None, f"{where(i, m)}: the game is running but outcome() is {o}"
+            assert moves, f"{where(i, m)}: stuck in rule {_rule_text(s)}: not over and no legal move"
+            assert s.current_player == s.actor is not None
+            movers = {mv.player for mv in moves}
+            deciders = waiting(s)
+            if deciders is None:  # an ordinary decision: one player's
+                assert movers == {s.actor}, \
+                    f"{where(i, m)}: legal moves for seats other than {seat_name(s.actor)}: {moves[:5]}"
+            else:  # 'choose by each': any player still waiting may move
+                assert s.actor in movers and movers <= set(deciders), \
+                    f"{where(i, m)}: moves for {sorted(movers)}, but the players waiting are {deciders}"
+            assert len(set(moves)) == len(moves), f"{where(i, m)}: duplicate legal moves: {moves}"
+
+    play(case, seed, check)
+
+
+test_terminal_iff_outcome = property_test(_terminal_iff_outcome)
+test_terminal_iff_outcome_long_games = long_games_test(_terminal_iff_outcome)
+
+
+def _replay_and_determinism(case, seed):
+    """4. The record of a finished game, through JSON, replays to the identical digest; the
+    same seed gives the same game, byte for byte, even on a second load of the ruleset."""
+    s, path = play(case, seed)
+    record = make_record(s, str(RULESET_DIR / case.rel))
+    assert record["final"]["finished"] is True
+    text = json.dumps(record, sort_keys=True)
+    r = replay(ruleset(case.rel), json.loads(text))
+    assert state_digest(r) == state_digest(s), f"{case} seed={seed}: the replayed game ends in another state"
+    assert r.history == s.history and outcome(r) == outcome(s)
+    # the same seed again, on a second, independent load and compilation of the file
+    again, path2 = play(case, seed, rs=ruleset_reloaded(case.rel))
+    moves1 = json.dumps([str(m) for m in path]).encode()
+    moves2 = json.dumps([str(m) for m in path2]).encode()
+    assert moves1 == moves2, f"{case} seed={seed}: the same seed gave another game (first difference at " \
+        f"decision {next((i for i, (a, b) in enumerate(zip(path, path2)) if a != b), min(len(path), len(path2)))})"
+    assert state_digest(again) == state_digest(s), \
+        f"{case} seed={seed}: the same moves on a second compilation of the ruleset end in another state"
+    assert json.dumps(make_record(again, str(RULESET_DIR / case.rel)), sort_keys=True).encode() == text.encode(), \
+        f"{case} seed={seed}: the same game on a second compilation gives another record"
+
+
+test_replay_and_determinism = property_test(_replay_and_determinism)
+test_replay_and_determinism_long_games = long_games_test(_replay_and_determinism)
+
+
+def _visible_to(s, inst: int, player: int) -> bool:
+    vis = s.program.zones[s.zkind[inst]].visibility
+    return vis == "public" or (vis == "owner" and s.zowner[inst] == player)
+
+
+def _zone_views(s, obs: dict):
+    """(instance, view) for every zone instance of the observation."""
+    p = s.program
+    for zi, z in enumerate(p.zones):
+        view = obs["zones"][z.name]
+        family = getattr(z, "size", None)  # a shared family of zones NAME(1)..NAME(size)
+        if z.per_player or family:
+            count = s.n_players if z.per_player else family
+            keys = [seat_name(k) if z.per_player else str(k + 1) for k in range(count)]
+            assert list(view) == keys, f"zone {z.name}: observed as {list(view)}, expected {keys}"
+            for k, key in enumerate(keys):
+                yield s.zbase[zi] + k, view[key]
+        else:
+            yield s.zbase[zi], view
+
+
+def _strings(x):
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for v in x.values():
+            yield from _strings(v)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _strings(v)
+
+
+def _card_index(p) -> dict:
+    index = _CARD_INDEX.get(id(p))
+    if index is None or index[0] is not p:
+        index = _CARD_INDEX[id(p)] = (p, {name: c for c, name in enumerate(p.card_names)})
+    return index[1]
+
+
+_CARD_INDEX: dict = {}
+
+
+def check_observation(case, seed, s, i, player):
+    p = s.program
+    names = p.card_names
+    index = _card_index(p)
+    obs = observe(s, player)
+    at = f"{case} seed={seed} decision {i}, observation of {seat_name(player)}"
+    # every card name anywhere in the zones part must be visible to the player
+    for name in _strings(obs["zones"]):
+        c = index.get(name)
+        if c is None:
+            continue
+        inst = s.card_zone[c]
+        zone = p.zones[s.zkind[inst]]
+        assert _visible_to(s, inst, player) or s.known[c], (
+            f"{at}: shows {name}, which lies unknown in {zone.name}"
+            + (f"({seat_name(s.zowner[inst])})" if zone.per_player else "") + f" ({zone.visibility})")
+    # and each zone shows exactly what it should
+    seen = 0
+    for inst, view in _zone_views(s, obs):
+        cards = s.zones[inst]
+        if _visible_to(s, inst, player):
+            assert view == {"cards": [names[c] for c in cards]}, f"{at}: zone instance {inst} misshown: {view}"
+        else:
+            assert view == {"count": len(cards), "known": [names[c] for c in cards if s.known[c]]}, \
+                f"{at}: zone instance {inst} misshown: {view}"
+        seen += 1
+    assert seen == len(s.zones)
+    mine = [str(m) for m in legal_moves(s) if m.player == player]
+    if mine:
+        assert obs.get("legal") == mine, f"{at}: shows legal moves {obs.get('legal')}, expected {mine}"
+    else:
+        assert "legal" not in obs, f"{at}: shows legal moves {obs['legal']} to a player who may not move"
+    return obs
+
+
+def permute_hidden_hands(s, player: int, rng: random.Random):
+    """A clone where the unknown cards of the other players' owner-only zones are permuted
+    among those zones (sizes, known cards and positions' played_by kept), with the legal
+    moves recomputed; None when fewer than two such cards exist."""
+    p = s.program
+    spots = [(inst, k) for inst, z in enumerate(s.zones)
+             if s.zowner[inst] is not None and s.zowner[inst] != player
+             and p.zones[s.zkind[inst]].visibility == "owner"
+             for k, c in enumerate(z) if not s.known[c]]
+    if len(spots) < 2:
+        return None
+    t = s.clone()
+    cards = [t.zones[inst][k] for inst, k in spots]
+    played = [t.played_by[c] for c in cards]
+    perm = cards[:]
+    rng.shuffle(perm)
+    for (inst, k), c, pb in zip(spots, perm, played):
+        t.zones[inst][k] = c
+        t.card_zone[c] = inst
+        t.played_by[c] = pb
+        for attr, per_zone in _card_caches(t):
+            getattr(t, attr)[c] = per_zone[inst]
+    if hasattr(t, "memo"):
+        t.memo = {}  # the engine's per-state cache of definition results
+    if not t.finished:
+        # the observer sees only their own legal moves: recompute those; the others' moves,
+        # in a permuted (possibly unreachable) position, are not part of what they see
+        fresh = [e for e in recompute_legal(t) if e[0].player == player]
+        t._legal = fresh + [e for e in t._legal if e[0].player != player]
+    return t
+
+
+def _observation_hides_cards(case, seed):
+    """5. At checkpoints and at the end, for every seat p:
+    (a) observe(s, p) never shows p a card p may not see, and shows each zone as it should;
+    (b) what p observes (p's legal moves included) is the same whatever the unknown cards in
+        the other players' owner-only zones are: permuting them changes nothing p sees."""
+    due = checkpoints(seed)
+    rng = random.Random(seed)
+
+    def check(s, i, m):
+        if not (due(i) or s.finished):
+            return
+        for player in s.seats:
+            a = check_observation(case, seed, s, i, player)
+            t = permute_hidden_hands(s, player, rng)
+            if t is None:
+                continue
+            b = observe(t, player)
+            if a != b:
+                diff = {k: (a[k], b.get(k)) for k in a if a[k] != b.get(k)}
+                raise AssertionError(f"{case} seed={seed} decision {i}: {seat_name(player)}'s observation depends "
+                                     f"on the other players' hidden cards (permuted): {diff}")
+
+    play(case, seed, check)
+
+
+test_observation_hides_cards = property_test(_observation_hides_cards)
+test_observation_hides_cards_long_games = long_games_test(_observation_hides_cards)
+
+
+def _clone_independent(case, seed):
+    """6. Applying a move to s.clone() leaves s unchanged; the clone plays like s; and moving
+    s on does not change an earlier clone."""
+    due = checkpoints(seed)
+    mover = random.Random(~seed)
+    held = []  # (clone, its snapshot) taken at earlier checkpoints
+
+    def check(s, i, m):
+        if not due(i) and not s.finished:
+            return
+        for c, snap in held:
+            assert snapshot(c) == snap, f"{case} seed={seed} decision {i}: moving the original changed a clone"
+        if s.finished:
+            return
+        before, digest = snapshot(s), state_digest(s)
+        c = s.clone()
+        assert state_digest(c) == digest and snapshot(c) == before, f"{case} seed={seed} decision {i}: the clone differs"
+        # the legal moves recomputed from scratch on the clone (no cached results) are the same
+        fresh = [mv for mv, _, _ in recompute_legal(c.clone())]
+        assert fresh == legal_moves(s), (f"{case} seed={seed} decision {i}: legal moves recomputed on a fresh clone "
+                                         f"differ from the state's: {fresh[:6]} vs {legal_moves(s)[:6]}")
+        move = mover.choice(legal_moves(c))
+        apply(c, move)
+        assert state_digest(s) == digest, f"{case} seed={seed} decision {i}: applying {move} to a clone changed the original"
+        assert snapshot(s) == before, f"{case} seed={seed} decision {i}: applying {move} to a clone changed the original"
+        twin = s.clone()
+        apply(twin, move)
+        assert state_digest(twin) == state_digest(c), f"{case} seed={seed} decision {i}: two clones diverge on {move}"
+        if len(held) < 2:
+            held.append((c, snapshot(c)))
+
+    play(case, seed, check)
+
+
+test_clone_independent = property_test(_clone_independent)
+test_clone_independent_long_games = long_games_test(_clone_independent)
+
+
+_SUBPROCESS_SCRIPT = r"""
+import json, random, sys
+sys.path.insert(0, sys.argv[1])
+from interpreter import load_ruleset
+from interpreter.engine import new_game, legal_moves, apply
+out = {}
+for rel in json.loads(sys.argv[2]):
+    rs = load_ruleset(sys.argv[3] + "/" + rel)
+    for n in range(rs.players_min, rs.players_max + 1):
+        for seed in (1, 2):
+            s = new_game(rs, n, None, seed)
+            rng = random.Random(seed)
+            moves = []
+            while not s.finished and len(moves) < 20000:
+                m = rng.choice(legal_moves(s))
+                apply(s, m)
+                moves.append(str(m))
+            out[f"{rel}/{n}/{seed}"] = moves
+print(json.dumps(out))
+"""
+
+
+def test_determinism_across_processes():
+    """4b. The same seed gives the same game in another interpreter with another hash seed
+    (so no set or dict iteration order leaks into the game)."""
+    rels = [_rel(p) for p in RULESET_FILES if _rel(p) not in LOAD_ERRORS]
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    proc = subprocess.run([sys.executable, "-c", _SUBPROCESS_SCRIPT, str(ROOT), json.dumps(rels), str(RULESET_DIR)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    theirs = json.loads(proc.stdout)
+    for key, moves in theirs.items():
+        rel, n, seed = key.rsplit("/", 2)
+        case = Case(rel, int(n), tuple({o.name: o.default for o in ruleset(rel).options}.items()))
+        _, path = play(case, int(seed))
+        assert [str(m) for m in path] == moves, f"{key}: another process (PYTHONHASHSEED=12345) played another game"
