@@ -130,6 +130,7 @@ class Program:
     phase_start: dict[str, int] = field(default_factory=dict)
     move_cache: dict = field(default_factory=dict)
     nodes: list = field(default_factory=list)  # the statement each instruction came from
+    split_cache: dict = field(default_factory=dict)  # split results that depend on the cards alone
     rule_at: list = field(default_factory=list)  # (name, title) of the rule around each instruction
 
     @property
@@ -617,7 +618,49 @@ class Compiler:
             score, t, _ = self.call_define_fn(d, e)
             if t != "int":
                 raise _err(f"{e.score!r} must give a number for a group of cards", e)
-        return f"_split(st, {cards}, ({', '.join(specs)},), {score})", ("int" if e.score else "bool")
+        self.n_splits = getattr(self, "n_splits", 0) + 1
+        names = [grp.define for grp in e.groups] + ([e.score] if e.score else [])
+        # groups judged only by their cards' suits, ranks and values give the same answer in
+        # every game, so the search result can be kept for the whole program
+        static = all(self.static_define(n) for n in names)
+        site = self.n_splits if not static else -self.n_splits
+        return f"_split(st, {cards}, ({', '.join(specs)},), {score}, {site})", ("int" if e.score else "bool")
+
+    def static_define(self, name: str, seen: frozenset = frozenset()) -> bool:
+        """Whether a definition depends only on its arguments' printed faces (suit, rank,
+        order, values): no zones, players, options, variables or chance."""
+        d = self.defines.get(name)
+        if d is None or name in seen:
+            return False
+        bound = {p.name for p in d.params}
+        return self._static(d.body, bound, seen | {name})
+
+    def _static(self, e, bound: set, seen: frozenset) -> bool:
+        if isinstance(e, (g.IntLit, g.BoolLit, g.NoneLit, g.StrLit)):
+            return True
+        if isinstance(e, g.Name):
+            return e.name in bound or e.name in self.suit_index or e.name in self.rank_index \
+                or e.name in self.rs.deck.groups
+        if isinstance(e, g.Attr):
+            return e.name in ("suit", "rank", "order") + tuple(self.p.values) and self._static(e.obj, bound, seen)
+        if isinstance(e, g.Call):
+            if e.func in self.defines:
+                return self.static_define(e.func, seen) and all(self._static(a, bound, seen) for a in e.args)
+            return e.func in ("count", "first", "last", "highest", "lowest", "above", "below", "min", "max",
+                              "abs", "any", "no") and all(self._static(a, bound, seen) for a in e.args)
+        if isinstance(e, g.Agg):
+            inner = bound | {e.var}
+            return self._static(e.domain, bound, seen) and all(
+                x is None or self._static(x, inner, seen) for x in (e.where, e.body))
+        if isinstance(e, g.Cond):
+            return all(self._static(x, bound, seen) for x in (e.test, e.then, e.else_))
+        if isinstance(e, g.BinOp):
+            return self._static(e.left, bound, seen) and self._static(e.right, bound, seen)
+        if isinstance(e, g.UnOp):
+            return self._static(e.operand, bound, seen)
+        if isinstance(e, g.ListExpr):
+            return all(self._static(x, bound, seen) for x in e.items)
+        return False
 
     def call_define_fn(self, d, node):
         """The generated function of a definition (compiling it if needed)."""
@@ -1233,12 +1276,26 @@ def _bottom_n(xs, k: int) -> list:
     return list(xs[:k]) if k > 0 else []
 
 
-def _split(st, cards, specs, score):
+def _split(st, cards, specs, score, site=0):
     """Partition `cards` exactly into groups: specs are (count, predicate, sizes or None).
     Returns True/False, or with a score function the best total (-1 when impossible).
-    Depth-first on the lowest remaining card, memoised on what remains."""
+    Depth-first on the lowest remaining card, memoised on what remains; the answer is kept in
+    the state's memo until the state changes (several players may ask about the same hand)."""
     cards = tuple(sorted(cards))
     counts = tuple(max(0, c) for c, _, _ in specs)
+    key = ("split", site, cards, counts)
+    cache = st.memo if site > 0 else st.program.split_cache  # site < 0: judged by the cards alone
+    known = cache.get(key)
+    if known is not None:
+        return known
+    result = _split_search(st, cards, specs, score, counts)
+    if site < 0 and len(cache) > 200_000:
+        cache.clear()
+    cache[key] = result
+    return result
+
+
+def _split_search(st, cards, specs, score, counts):
     if any(c < 0 for c, _, _ in specs):
         return -1 if score else False
     n = len(cards)
