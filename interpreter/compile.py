@@ -216,7 +216,7 @@ class Compiler:
         self.lam_cache: dict[str, Callable] = {}
         p = self.p
         cardkey = [(p.card_order[c], -p.card_suit[c], -c) for c in range(p.n_cards)]
-        self.ns = {"MISS": _MISS, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
+        self.ns = {"MISS": _MISS, "STATIC": p.split_cache, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
                    "ABOVE": p.above, "BELOW": p.below, "SUITCARDS": p.suit_cards, "CARDOF": p.card_of,
                    "CARDKEY": cardkey, "ALLCARDS": tuple(range(p.n_cards)), "_kind_cards": _kind_cards,
                    "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
@@ -815,11 +815,16 @@ class Compiler:
             self.def_stack.pop()
             idx = len(self.def_cache)
             key = repr(idx) if not params else (f"({idx}, a0)" if len(params) == 1 else f"({idx}, {', '.join(params)})")
+            # a definition judged by its arguments' faces alone keeps its answers for good
+            static = bool(params) and self.static_define(d.name)
+            memo = "STATIC" if static else "st.memo"
+            limit = "        if len(m) > 500000:\n            m.clear()\n" if static else ""
             self.def_src.append(
                 f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
-                f"    m = st.memo\n"
+                f"    m = {memo}\n"
                 f"    r = m.get({key}, MISS)\n"
                 f"    if r is MISS:\n"
+                f"{limit}"
                 f"        r = m[{key}] = {body}\n"
                 f"    return r\n")
             self.def_cache[d.name] = (fname, t, len(params))
