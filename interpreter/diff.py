@@ -642,7 +642,7 @@ def _is_num(r: str) -> bool:
 
 
 def _order_phrase(order) -> str:
-    """Ranks low to high, with runs of numerals shortened: '10 down to 1, Mantri, Raja'."""
+    """Ranks low to high, with runs of numerals shortened: '10 down to 1, Jack, King'."""
     order = list(order)
     out, i = [], 0
     while i < len(order):

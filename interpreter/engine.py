@@ -37,7 +37,7 @@ class Move:
 
     @classmethod
     def parse(cls, text: str, player: int) -> "Move":
-        """'lead Raja-Rama' -> Move(player, 'lead', 'Raja-Rama')."""
+        """'lead King-Hearts' -> Move(player, 'lead', 'King-Hearts')."""
         parts = text.split()
         if not parts or len(parts) > 2:
             raise InvalidMoveError(f"a move is an action name and at most one argument, not {text!r}")

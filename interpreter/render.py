@@ -504,7 +504,7 @@ class English:
         return self._of(human(a), e.obj)
 
     def define_clause(self, e: g.Call, negated: bool = False) -> str:
-        """A boolean definition applied to arguments: 'c is unbeatable', 'h can give deni'."""
+        """A boolean definition applied to arguments: 'c is unbeatable', 'h can be played'."""
         d = self.defines[e.func]
         args = [self.operand(a) for a in e.args]
         name = e.func
@@ -789,7 +789,7 @@ class Step:
 
 class Describer:
     """Statements to steps, one `s_<NodeClass>` method per statement kind. `ref(name)` turns a
-    nested rule into a reference ('rule 3, *Doubling the Deni*') or None to describe it here."""
+    nested rule into a reference ('rule 3, *Doubling the stake*') or None to describe it here."""
 
     def __init__(self, book: "BookBuilder", en: English, ref):
         self.book = book
