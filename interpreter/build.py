@@ -151,6 +151,7 @@ class ToGraph(Transformer):
             elif it.kind == "group":
                 kw["groups"][it.value[0]] = it.value[1]
             elif it.kind == "order":
+                kw.setdefault("_order_items", []).append(it)
                 for suit in it.value[0]:
                     kw["orders"][suit] = it.value[1]
             elif it.kind == "value":
@@ -160,6 +161,15 @@ class ToGraph(Transformer):
         for need in ("suits", "ranks"):
             if need not in kw:
                 raise RulesetError(f"deck {name!r} needs a '{need}' line", self.file, meta.line, meta.column)
+        for it in kw.pop("_order_items", []):
+            suits, ranks = it.value
+            bad_suit = next((s for s in suits if s not in kw["suits"]), None)
+            if bad_suit is not None:
+                raise RulesetError(f"'order for' names {bad_suit!r}, which is not a suit of deck {name!r}",
+                                   self.file, it.loc.line, it.loc.column)
+            if sorted(ranks) != sorted(kw["ranks"]):
+                raise RulesetError("an order must list every rank of the deck exactly once",
+                                   self.file, it.loc.line, it.loc.column)
         comp = tuple(kw.pop("composition"))
         for line in comp:
             for x, pool, what in ((line.ranks, kw["ranks"], "rank"), (line.suits, kw["suits"], "suit")):
@@ -536,8 +546,9 @@ def build_text(text: str, filename: str = "<text>", _seen: tuple = ()) -> g.Rule
     base_path = (Path(filename).parent / base_ref)
     if str(base_path.resolve()) in _seen or base_path.resolve() == Path(filename).resolve():
         raise _err(f"variant {name!r} is its own base (a cycle through {base_ref!r})", header.loc)
-    if not base_path.exists():
-        raise _err(f"the base ruleset {base_ref!r} was not found (looked for {base_path})", header.loc)
+    if not base_path.is_file():
+        what = "is a folder, not a ruleset file" if base_path.is_dir() else "was not found"
+        raise _err(f"the base ruleset {base_ref!r} {what} (looked for {base_path})", header.loc)
     base = build_file(base_path, _seen + (str(Path(filename).resolve()),))
     return _merge_variant(base, name, title, items, filename, header.loc)
 

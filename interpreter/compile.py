@@ -226,7 +226,12 @@ class Compiler:
             self.ns[f"VALUE_{vname}"] = table
 
     # ------------------------------------------------------------------ checks
+    MAX_CARDS = 2000
+
     def _check_deck(self, deck: g.Deck):
+        if deck.size() > self.MAX_CARDS:
+            raise _err(f"deck {deck.name!r} has {deck.size()} cards; this tool plays decks of at most "
+                       f"{self.MAX_CARDS}", deck)
         for label, items in (("suit", deck.suits), ("rank", deck.ranks)):
             dup = [x for i, x in enumerate(items) if x in items[:i]]
             if dup:

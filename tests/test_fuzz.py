@@ -1,0 +1,282 @@
+"""`cardrules fuzz` finds what the deliberately broken rulesets in tests/fuzz_targets/ break,
+its reproductions re-run, it is deterministic, and the real rulesets stay quiet and quick.
+
+Each target is a tiny game (4-12 cards) with one flaw, named in its first comment:
+
+    deadlock.cards           a choice that can be left with no legal move (only without an option)
+    card-leak.cards          cards moved into a hidden zone nothing reads or counts
+    never-fires.cards        a rule whose condition never holds in play (and is not a constant)
+    dead-option.cards        an option that is read but cannot change anything
+    dead-option-order.cards  an option that only reorders the listed moves
+    endless.cards            a game that outruns its declared 'at most 30 decisions'
+    endless-loop.cards       rules that loop for ever without asking anyone to decide
+    runtime-error.cards      '.played_by' of none
+    two-claims.cards         two actions of one choice offering the same move
+    peek.cards               a public variable naming a hidden card; moves depending on hidden cards
+    everyone-at-once.cards   a sound game with a `choose by each` (its records must replay)
+    dead-code.cards          unreachable phases, unused definitions, constant conditions
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from interpreter import load_ruleset
+from interpreter.engine import legal_moves, replay
+from interpreter.errors import RecordError
+from interpreter.fuzz import Static, fuzz_command, fuzz_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = ROOT / "tests" / "fuzz_targets"
+GANJIFA = ROOT / "rulesets" / "ganjifa"
+
+
+@pytest.fixture(scope="module")
+def reports():
+    """Each target fuzzed once (4 games per configuration, seed 0), shared by the tests."""
+    cache = {}
+
+    def get(name: str):
+        if name not in cache:
+            cache[name] = fuzz_ruleset(TARGETS / name, games=4, seed=0)
+        return cache[name]
+    return get
+
+
+def only(report, kind: str):
+    found = [f for f in report.findings if f.kind == kind]
+    assert found, f"no {kind} finding in {report.path}; found: " + \
+        "; ".join(f"[{f.kind}] {f.sentence}" for f in report.findings)
+    return found
+
+
+def replayed(finding):
+    """Replay a finding's record the way `cardrules replay` does (through JSON)."""
+    rs = load_ruleset(finding.reproduction.ruleset)
+    return replay(rs, json.loads(json.dumps(finding.reproduction.record)))
+
+
+# ------------------------------------------------------------------ the broken targets
+
+def test_deadlock(reports):
+    rep = reports("deadlock.cards")
+    assert {f.kind for f in rep.findings} == {"deadlock"}
+    (f,) = only(rep, "deadlock")
+    assert f.rules == ["follow"] and "no legal move" in f.sentence
+    r = f.reproduction
+    # shrunk: the fewest players; the option that allows the deadlock stays, and only it
+    assert r.players == 2 and r.changed == {"lenient": False}
+    s = replayed(f)
+    assert not s.finished and legal_moves(s) == []
+
+
+def test_card_leak(reports):
+    rep = reports("card-leak.cards")
+    (f,) = only(rep, "card-leak")
+    assert f.rules == ["round"] and "'limbo'" in f.sentence
+    s = replayed(f)
+    p = s.program
+    limbo = s.zones[s.zbase[p.zone_index["limbo"]]]
+    assert s.finished and limbo
+    assert f.sentence.startswith(f"{len(limbo)} card(s)")
+
+
+def test_rule_that_never_fires(reports):
+    rep = reports("never-fires.cards")
+    (f,) = only(rep, "never-fires")
+    assert f.rules == ["overflow"] and "'overflow' (Too many cards" in f.sentence
+    assert rep.fired["overflow"] == 0 and rep.fired["turn"] > 0
+    assert rep.seeker_games > 0
+    assert not [x for x in rep.findings if x.kind == "constant-condition"], "the guard is not a constant"
+    assert replayed(f).finished
+
+
+def test_dead_option(reports):
+    rep = reports("dead-option.cards")
+    (f,) = only(rep, "dead-option")
+    assert "'show_plays'" in f.sentence and f.rules == ["turn"]
+    r = f.reproduction
+    (label, other, path) = r.extra[0]
+    a, b = replayed(f), replay(load_ruleset(r.ruleset), json.loads(json.dumps(other)))
+    assert a.options["show_plays"] != b.options["show_plays"]
+    assert [str(m) for m in a.history] == [str(m) for m in b.history]
+
+
+def test_option_that_only_reorders_moves_is_dead(reports):
+    """A random bot picking by position would play differently; the comparison must not care."""
+    rep = reports("dead-option-order.cards")
+    (f,) = only(rep, "dead-option")
+    assert "'blue_first'" in f.sentence
+
+
+def test_live_option_is_not_dead(reports):
+    """deadlock.cards' option changes play (it allows a discard): no dead-option finding."""
+    assert not [f for f in reports("deadlock.cards").findings if f.kind == "dead-option"]
+
+
+def test_endless_game_exceeds_its_bound(reports):
+    rep = reports("endless.cards")
+    (f,) = only(rep, "exceeds-bound")
+    assert "'at most 30 decisions'" in f.sentence and "recycle" in f.rules
+    s = replayed(f)
+    assert len(s.history) == 31 and not s.finished  # the shortest prefix: one past the bound
+
+
+def test_endless_loop(reports):
+    rep = reports("endless-loop.cards")
+    (f,) = only(rep, "endless-loop")
+    assert f.rules == ["settle"]
+    with pytest.raises(RecordError, match="loop for ever"):
+        replayed(f)
+
+
+def test_runtime_error(reports):
+    rep = reports("runtime-error.cards")
+    (f,) = only(rep, "runtime-error")
+    assert f.rules == ["trick"] and "none" in f.sentence
+    with pytest.raises(RecordError, match="makes the ruleset fail"):
+        replayed(f)
+
+
+def test_two_actions_claim_the_same_move(reports):
+    rep = reports("two-claims.cards")
+    (f,) = only(rep, "same-decision")
+    assert "'play 1-Red'" in f.sentence and f.rules == ["turn"]
+    s = replayed(f)
+    assert "play 1-Red" in [str(m) for m in legal_moves(s)]
+
+
+def test_hidden_information_leaks(reports):
+    rep = reports("peek.cards")
+    leaks = only(rep, "hidden-leak")
+    texts = " ".join(f.sentence for f in leaks)
+    assert "Variable 'top_card'" in texts              # a public variable names a hidden card
+    assert "depend on cards" in texts                  # the legal moves reveal the neighbour's hand
+    for f in leaks:
+        assert not replayed(f).finished
+
+
+def test_static_findings(reports):
+    rep = reports("dead-code.cards")
+    by_kind = {}
+    for f in rep.findings:
+        by_kind.setdefault(f.kind, []).append(f)
+    assert sorted(f.rules[0] for f in by_kind["unreachable-phase"]) == ["left", "right"]
+    assert sorted(f.rules[0] for f in by_kind["unused-definition"]) == ["reds", "tidy"]
+    consts = " | ".join(f.sentence for f in by_kind["constant-condition"])
+    assert "`bonus > 2`" in consts and "`big_table`" in consts and "`rounds > 3`" in consts
+    assert all(f.location and f.reproduction is None for f in rep.findings if f.kind in
+               ("unreachable-phase", "unused-definition", "constant-condition"))
+    never = by_kind["never-fires"]
+    assert [f.rules[0] for f in never] == ["extra"] and "always false" in never[0].sentence
+    assert set(by_kind) == {"unreachable-phase", "unused-definition", "constant-condition", "never-fires"}
+
+
+# ------------------------------------------------------------------ the real rulesets
+
+def test_ganjifa_small_budget_is_quick_and_clean():
+    t0 = time.monotonic()
+    rep = fuzz_ruleset(GANJIFA / "ganjifa.cards", games=1, seed=0)
+    took = time.monotonic() - t0
+    assert took < 15, f"fuzzing ganjifa with --games 1 took {took:.1f} s"
+    assert rep.configurations >= 2 and rep.games >= rep.configurations
+    assert not rep.findings, "\n".join(f"[{f.kind}] {f.sentence}" for f in rep.findings)
+
+
+def test_static_checks_on_the_variants():
+    """What reading the variants finds (see the report): dead code a variant leaves behind."""
+    def static(name):
+        rs = load_ruleset(GANJIFA / name)
+        return [(f.kind, f.rules) for f in Static(rs, str(GANJIFA / name)).findings]
+    assert static("ganjifa.cards") == []               # no 'let gave_deni = false ... set' false alarm
+    assert static("mughal-3p.cards") == [("constant-condition", ["deal"])]   # 'if tail > 0' with 3 players
+    assert static("traditional-deni.cards") == [("unused-definition", ["next_unplayed_above"])]
+    assert sorted(static("no-optional-low-leads.cards")) == [
+        ("constant-condition", ["unbeatable_leads"]), ("dead-option", ["optional_low_leads"])]
+
+
+# ------------------------------------------------------------------ the command line
+
+def cli(*args):
+    app = typer.Typer(add_completion=False)
+    app.command("fuzz")(fuzz_command)
+    app.command("noop")(lambda: None)  # two commands, so 'fuzz' is a subcommand as in cardrules
+    return CliRunner().invoke(app, ["fuzz", *[str(a) for a in args]])
+
+
+def test_cli_json_findings_and_replayable_records(tmp_path):
+    out = tmp_path / "found"
+    r = cli(TARGETS / "deadlock.cards", TARGETS / "endless.cards", "--games", 3, "--json", "--out", out)
+    assert r.exit_code == 1, r.output
+    data = json.loads(r.stdout)
+    kinds = [f["kind"] for f in data["findings"]]
+    assert "deadlock" in kinds and "exceeds-bound" in kinds
+    for f in data["findings"]:
+        assert set(f) >= {"kind", "sentence", "rules", "reproduction"}
+        rep = f["reproduction"]
+        assert set(rep) >= {"ruleset", "players", "options", "seed", "moves"}
+        assert Path(rep["record"]).is_file()
+    # `cardrules replay` re-runs a reproduction
+    from interpreter.cli import app
+    rec = next(f for f in data["findings"] if f["kind"] == "deadlock")["reproduction"]["record"]
+    rr = CliRunner().invoke(app, ["replay", rec])
+    assert rr.exit_code == 0 and "game not finished" in rr.stdout, rr.output
+
+
+def test_cli_text_output_and_exit_codes(tmp_path):
+    clean = tmp_path / "clean.cards"
+    clean.write_text((TARGETS / "dead-option.cards").read_text().replace(
+        "move c to pile face up if show_plays", "move c to (if show_plays then pile else stock)"))
+    out = tmp_path / "found"
+    r = cli(clean, "--games", 2, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert "no findings" in r.stdout and not out.exists()   # the folder only appears with findings
+    assert "[1/4]" in r.stderr                              # a progress line per configuration
+    r = cli(TARGETS / "card-leak.cards", "--games", 2, "--out", out)
+    assert r.exit_code == 1
+    assert "\n1. [card-leak] " in r.stdout and "cardrules replay" in r.stdout and out.is_dir()
+    bad = tmp_path / "bad.cards"
+    bad.write_text("game x\nplayers 2\n")
+    r = cli(bad, "--games", 1, "--out", out)
+    assert r.exit_code == 1 and "error:" in r.stderr and "Traceback" not in r.output
+    assert cli(TARGETS / "card-leak.cards", "--games", 0).exit_code == 2
+
+
+def test_cli_seconds_budget():
+    t0 = time.monotonic()
+    r = cli(GANJIFA / "ganjifa.cards", "--seconds", 2, "--json")
+    took = time.monotonic() - t0
+    assert r.exit_code == 0, r.output
+    assert took < 8, f"--seconds 2 took {took:.1f} s"
+
+
+def test_registered_as_cardrules_fuzz():
+    from interpreter.cli import app
+    r = CliRunner().invoke(app, ["fuzz", "--help"])
+    assert r.exit_code == 0 and "--games" in r.stdout and "--seconds" in r.stdout
+
+
+def test_deterministic_given_the_seed(tmp_path):
+    def run(seed, out):
+        r = cli(TARGETS / "never-fires.cards", TARGETS / "deadlock.cards", "--games", 3, "--seed", seed,
+                "--json", "--out", out)
+        data = json.loads(r.stdout)
+        data.pop("seconds")
+        for x in data["rulesets"]:
+            x.pop("seconds")
+        return json.dumps(data, sort_keys=True).replace(str(out), "OUT")
+    assert run(5, tmp_path / "a") == run(5, tmp_path / "b")
+
+
+def test_choose_by_each_records_replay(reports):
+    """Regression: at a `choose by each` play accepts a move from any waiting decider; replay
+    used to insist that the first one moved first, so records of legal games did not replay
+    (found by this fuzzer, fixed in the engine at the same time)."""
+    rep = reports("everyone-at-once.cards")
+    assert not rep.findings, "\n".join(f.sentence for f in rep.findings)
