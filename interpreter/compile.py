@@ -288,11 +288,15 @@ class Compiler:
             if ph.then and ph.then not in self.phases:
                 raise _err(f"phase {ph.name!r} continues with {ph.then!r}, which is not a phase"
                            + self._suggest(ph.then, self.phases), ph)
-        targets = {ph.then for ph in rs.phases if ph.then}
+        reached, nxt = set(), rs.phases[0].name if rs.phases else None
+        while nxt is not None and nxt not in reached:  # follow 'then' from the first phase
+            reached.add(nxt)
+            nxt = self.phases[nxt].then
         for ph in rs.phases[1:]:
-            if ph.name not in targets:
-                raise _err(f"phase {ph.name!r} can never be reached: no phase continues with it "
-                           f"(add 'then {ph.name}' to the phase before it)", ph)
+            if ph.name not in reached:
+                raise _err(f"phase {ph.name!r} can never be reached: the game starts with phase "
+                           f"{rs.phases[0].name!r} and no chain of 'then' from it leads here "
+                           f"(add 'then {ph.name}' to the phase that should come before it)", ph)
         if not rs.phases:
             raise _err("a game needs at least one phase", rs)
         if not rs.zones:

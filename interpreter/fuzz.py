@@ -1131,8 +1131,9 @@ class Fuzzer:
                         game.add(Event(
                             "hidden-leak", ("hidden-leak", "var", v.name), len(s.history),
                             f"Variable {var!r} shows every player, {seat_name(player)} included, the card "
-                            f"{p.card_names[c]}, which lies unseen in {self._zone_text(s, inst)} "
-                            f"({p.zones[s.zkind[inst]].visibility}): variables are public, so observe() reveals "
+                            f"{p.card_names[c]}, which lies in {self._zone_text(s, inst)} "
+                            f"({p.zones[s.zkind[inst]].visibility}) and which {seat_name(player)} has never seen: "
+                            "variables are public, so observe() reveals "
                             f"it{' (it is set in ' + ', '.join(repr(r) for r in sets) + ')' if sets else ''}.",
                             sets or [v.name], note="in the replayed state the variable names the hidden card"))
                         break

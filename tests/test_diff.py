@@ -162,7 +162,7 @@ def test_traditional_deni_says_what_a_deni_card_is_now():
     d = variant_diff("traditional-deni")
     [c] = d.rule_changes
     assert (c.kind, c.name) == ("definition", "deni_card")
-    assert "there is exactly 1 card d above h in its suit such that d is held" in c.sentence
+    assert "and there is no card d above h in its suit such that d is held and d's owner is h's owner" in c.sentence
     assert "exactly one higher card of its suit is unplayed" in c.text
 
 
