@@ -46,7 +46,8 @@ from markupsafe import escape
 
 from . import graph as g
 from .errors import CardRulesError
-from .render import TEMPLATES, BookBuilder, Describer, English, code, em, link, render_markdown, to_html
+from .render import (TEMPLATES, BookBuilder, Describer, English, _write_atomic, code, em, link, render_markdown,
+                     to_html)
 from .unparse import unparse
 
 __all__ = ["Change", "Detail", "Diff", "diff_rulesets", "render_diff", "write_variant_diffs", "variant_base",
@@ -1704,27 +1705,6 @@ def variant_base(path: Path) -> Path | None:
         m = _VARIANT_RE.match(line)
         return Path(path).parent / m.group(1) if m else None
     return None
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as e:
-        raise CardRulesError(f"cannot write {path}: {e.strerror}", str(path)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise CardRulesError(f"cannot write {path}: {e.strerror}", str(path)) from None
-        raise
 
 
 def variant_pages(rulesets_dir: Path, out_dir: Path) -> list[tuple[Path, str]]:
