@@ -17,6 +17,11 @@ from .unparse import unparse
 
 _MISS = object()
 
+# a card's built-in attributes: generated code ({} is the card) and type
+_CARD_ATTRS = {"suit": ("SUIT[{}]", "suit"), "rank": ("RANK[{}]", "rank"), "order": ("ORDER[{}]", "int"),
+               "owner": ("st.card_owner[{}]", "player"), "played_by": ("st.played_by[{}]", "player"),
+               "zone": ("st.card_zone[{}]", "zone"), "face_up": ("st.known[{}]", "bool")}
+
 # instruction opcodes
 EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH = range(8)
 
@@ -459,20 +464,9 @@ class Compiler:
             raise _err(f"zones have no attribute {a!r}; they have index and owner", e)
         if t not in ("card", "any", "none"):
             raise _err(f"only cards and zones have attributes; {unparse(e.obj)!r} is {word(t)}", e)
-        if a == "zone":
-            return f"st.card_zone[{obj}]", "zone"
-        if a == "face_up":
-            return f"st.known[{obj}]", "bool"
-        if a == "suit":
-            return f"SUIT[{obj}]", "suit"
-        if a == "rank":
-            return f"RANK[{obj}]", "rank"
-        if a == "order":
-            return f"ORDER[{obj}]", "int"
-        if a == "owner":
-            return f"st.card_owner[{obj}]", "player"
-        if a == "played_by":
-            return f"st.played_by[{obj}]", "player"
+        if a in _CARD_ATTRS:
+            template, typ = _CARD_ATTRS[a]
+            return template.format(obj), typ
         if a in p.values:
             return f"VALUE_{a}[{obj}]", "int"
         raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up"
@@ -1235,15 +1229,8 @@ class Compiler:
             for s in stmts:
                 if isinstance(s, g.Perform):
                     out.add(s.name)
-                if isinstance(s, g.If):
-                    for b in s.branches:
-                        walk(b.body, out)
-                    walk(s.else_, out)
-                elif isinstance(s, g.Choose):
-                    for a in s.actions:
-                        walk(a.body, out)
-                elif hasattr(s, "body"):
-                    walk(s.body, out)
+                for block in g.child_blocks(s):
+                    walk(block, out)
         for proc in self.rs.procedures:
             calls[proc.name] = set()
             walk(proc.body, calls[proc.name])

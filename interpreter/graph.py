@@ -494,6 +494,16 @@ class Ruleset(Located):
         return next((o for o in self.options if o.name == name), None)
 
 
+def child_blocks(stmt) -> list[tuple]:
+    """The statement blocks directly inside a statement (if branches, actions, bodies)."""
+    if isinstance(stmt, If):
+        return [b.body for b in stmt.branches] + [stmt.else_]
+    if isinstance(stmt, Choose):
+        return [a.body for a in stmt.actions]
+    body = getattr(stmt, "body", None)
+    return [body] if isinstance(body, tuple) else []
+
+
 for _cls in list(globals().values()):
     if isinstance(_cls, type) and issubclass(_cls, Node) and _cls is not Node:
         _cls.model_rebuild()

@@ -1347,15 +1347,8 @@ class BookBuilder:
                 if isinstance(st, g.DeclareWinner) and rule and rule not in found:
                     found.append(rule)
                 inner = st.title or human(st.name) if isinstance(st, g.Rule) else rule
-                if isinstance(st, g.If):
-                    for b in st.branches:
-                        walk(b.body, inner)
-                    walk(st.else_, inner)
-                elif isinstance(st, g.Choose):
-                    for a in st.actions:
-                        walk(a.body, inner)
-                elif isinstance(getattr(st, "body", None), tuple):
-                    walk(st.body, inner)
+                for block in g.child_blocks(st):
+                    walk(block, inner)
         for ph in self.rs.phases:
             walk(ph.body, None)
         for pr in self.rs.procedures:
