@@ -114,6 +114,17 @@ class State:
             if c is not None:
                 self.known[c] = True
 
+    def recount(self) -> None:
+        """Rebuild every per-card index from `zones` after the zones were rearranged by hand
+        (a determinisation, a test): the zone lists are the truth, the rest follows them."""
+        for inst, cards in enumerate(self.zones):
+            kind, owner = self.zkind[inst], self.zowner[inst]
+            for c in cards:
+                self.card_zone[c] = inst
+                self.card_kind[c] = kind
+                self.card_owner[c] = owner
+        self.memo = {}
+
     def clone(self) -> "State":
         s = State.__new__(State)
         for name in State.__slots__:
