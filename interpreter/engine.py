@@ -125,6 +125,21 @@ class State:
                 self.card_owner[c] = owner
         self.memo = {}
 
+    def verify(self) -> None:
+        """Raise AssertionError unless every index the engine keeps beside the zone lists
+        (where each card is, its zone's kind and owner) agrees with them: for the property suite."""
+        names = self.program.card_names
+        where = [None] * len(names)
+        for inst, cards in enumerate(self.zones):
+            for c in cards:
+                assert where[c] is None, f"{names[c]} lies in two zones"
+                where[c] = inst
+        assert None not in where, f"{names[where.index(None)]} lies in no zone"
+        for c, inst in enumerate(where):
+            got = (self.card_zone[c], self.card_kind[c], self.card_owner[c])
+            want = (inst, self.zkind[inst], self.zowner[inst])
+            assert got == want, f"{names[c]}: the engine's index says (zone, kind, owner) {got}, the zones say {want}"
+
     def clone(self) -> "State":
         s = State.__new__(State)
         for name in State.__slots__:
