@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import graph as g
-from .compile import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, RET, Program, compile_ruleset
+from .compiler import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, RET, Program, compile_ruleset
 from .errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RecordError
 from .unparse import unparse
 

@@ -1,0 +1,187 @@
+"""Stage 3: rule graph -> Program. Checks names and types (every error located), resolves
+names to indices once, and turns expressions into generated Python functions and statements
+into a flat list of instructions, so the engine never walks the graph while playing.
+
+The stages, one module each: checks (deck, names, phases), expressions and definitions
+(source text for every expression), masks (card sets as bit masks), statements (lowering
+to instructions)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import graph as g
+from . import runtime
+from .checks import Checks
+from .definitions import Definitions
+from .expressions import Expressions
+from .program import _MISS, END, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
+from .statements import Statements
+
+
+class Compiler(Checks, Expressions, Definitions, Statements):
+    def __init__(self, rs: g.Ruleset):
+        self.rs = rs
+        deck = rs.deck
+        self._check_deck(deck)
+        self.suit_index = {s: i for i, s in enumerate(deck.suits)}
+        self.rank_index = {r: i for i, r in enumerate(deck.ranks)}
+        names, suit, rank, order = [], [], [], []
+        card_of = {}
+        copies: dict[tuple[str, str], int] = {}
+        for line in deck.lines():
+            for s in line.suits:
+                for r in line.ranks:
+                    copies[(r, s)] = copies.get((r, s), 0) + line.copies
+        for si, s in enumerate(deck.suits):
+            sorder = deck.order_of(s)
+            for r in deck.ranks:
+                n_copies = copies.get((r, s), 0)
+                for k in range(n_copies):
+                    cid = len(names)
+                    names.append(f"{r}-{s}" + (f"#{k + 1}" if n_copies > 1 else ""))
+                    suit.append(si)
+                    rank.append(self.rank_index[r])
+                    order.append(sorder.index(r))
+                    card_of.setdefault((self.rank_index[r], si), cid)
+        n = len(names)
+        suit_cards = [tuple(sorted((c for c in range(n) if suit[c] == si), key=lambda c: (order[c], c)))
+                      for si in range(len(deck.suits))]
+        above = [tuple(d for d in suit_cards[suit[c]] if order[d] > order[c]) for c in range(n)]
+        below = [tuple(d for d in suit_cards[suit[c]] if order[d] < order[c]) for c in range(n)]
+        values = {}
+        for vname, table in deck.values.items():
+            for r in table:
+                if r not in self.rank_index:
+                    raise _err(f"value {vname!r} names rank {r!r}, which the deck does not have", deck)
+            values[vname] = [table.get(deck.ranks[rank[c]], 0) for c in range(n)]
+        zones, zidx = [], {}
+        shared = [z for z in rs.zones if not z.per_player]
+        per = [z for z in rs.zones if z.per_player]
+        offset = 0
+        for i, z in enumerate(shared + per):
+            zidx[z.name] = len(zones)
+            zones.append(ZoneInfo(z.name, z.per_player, z.visibility,
+                                  offset if not z.per_player else i - len(shared), z.size))
+            if not z.per_player:
+                offset += z.size or 1
+        self.p = Program(ruleset=rs, card_names=names, card_suit=suit, card_rank=rank, card_order=order,
+                         above=above, below=below, suit_cards=suit_cards, card_of=card_of, values=values,
+                         zones=zones, zone_index=zidx, n_shared=offset, options=list(rs.options),
+                         option_index={o.name: i for i, o in enumerate(rs.options)}, vars=[])
+        self.enum_values: dict[str, str] = {}
+        for o in rs.options:
+            self._check_option(o)
+            if o.type == "enum":
+                for c in o.choices:
+                    self.enum_values[c] = o.name
+        self.defines = {d.name: d for d in rs.defines}
+        self.procs = {p.name: p for p in rs.procedures}
+        self.phases = {ph.name: ph for ph in rs.phases}
+        self._check_names()
+        self.slots = 0
+        self.var_slots: dict[str, tuple[int, str]] = {}
+        self.def_cache: dict[str, tuple] = {}
+        self.def_stack: list[str] = []
+        self.proc_start: dict[str, int] = {}
+        self.proc_params: dict[str, list[int]] = {}
+        self.pending_calls: list[tuple[int, str]] = []
+        self.proc_stack: list[str] = []
+        self.rule_stack: list[tuple[str, str]] = []
+        self.loop_ends: list[list[int]] | None = None
+        self.n_names = 0
+        self.cur_node = None
+        self.player_vars: set[str] = set()
+        self.kind_of: dict[str, int] = {}
+        self.def_src: list[str] = []
+        self.lam_cache: dict[str, Callable] = {}
+        p = self.p
+        cardkey = [(p.card_order[c], -p.card_suit[c], -c) for c in range(p.n_cards)]
+        self.ns = {"MISS": _MISS, "STATIC": p.split_cache, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
+                   "ABOVE": p.above, "BELOW": p.below, "SUITCARDS": p.suit_cards, "CARDOF": p.card_of,
+                   "CARDKEY": cardkey, "ALLCARDS": tuple(range(p.n_cards))}
+        self.ns.update(runtime.NAMESPACE)
+        for vname, table in p.values.items():
+            self.ns[f"VALUE_{vname}"] = table
+
+    # ------------------------------------------------------------------- whole
+    def compile(self) -> Program:
+        p, rs = self.p, self.rs
+        for v in rs.vars:
+            if v.type not in TYPE_WORDS:
+                raise _err(f"unknown variable type {v.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", v)
+            if v.params:
+                if len(v.params) != 1 or v.params[0].type != "player":
+                    raise _err(f"a variable can have one value per player, like var {v.name}(p: player): int; "
+                               "no other parameters", v)
+                self.player_vars.add(v.name)
+            slot = self.new_slot()
+            self.var_slots[v.name] = (slot, v.type)
+        for v in rs.vars:
+            slot = self.var_slots[v.name][0]
+            if v.params:
+                pname = v.params[0].name
+                if v.init is not None:
+                    src, _ = self.sx_typed(v.init, {pname: ("_vp", "player")}, v.type, f"the initial value of {v.name}")
+                else:
+                    src = "None"
+                init = self.lam(f"[{src} for _vp in st.seats]")
+            else:
+                init = self.typed(v.init, {}, v.type, f"the initial value of {v.name}")[0] if v.init is not None else None
+            p.vars.append((v.name, slot, init))
+        # definitions are compiled on first use; compile them all so every error surfaces
+        for d in rs.defines:
+            self.call_define(d, [], d)
+        phase_start: dict[str, int] = {}
+        phase_jumps = []
+        for ph in rs.phases:
+            phase_start[ph.name] = self.here()
+            self.loop_ends = []
+            self.rule_stack = [(ph.name, ph.title or ph.name)]
+            self.block(ph.body, {})
+            if ph.then:
+                phase_jumps.append((self.emit(JUMP, None), ph.then))
+            else:
+                self.emit(END)
+        for j, name in phase_jumps:
+            p.code[j][1] = phase_start[name]
+        # procedures: compile those performed (and every other, so errors surface)
+        for proc in rs.procedures:
+            self.proc_start[proc.name] = self.here()
+            self.loop_ends = []
+            self.rule_stack = [(None, None)]  # a procedure's rule is the one that performs it
+            scope = {}
+            for prm, slot in zip(proc.params, self.proc_params_for(proc)):
+                if prm.type not in TYPE_WORDS:
+                    raise _err(f"unknown parameter type {prm.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", proc)
+                scope[prm.name] = (slot, prm.type)
+            self.block(proc.body, scope)
+            self.emit(RET)
+        for i, name in self.pending_calls:
+            p.code[i][1] = self.proc_start[name]
+        self._check_recursion()
+        if rs.winner is not None:
+            w = rs.winner
+            if w.score not in self.defines:
+                raise _err(f"the winner rule names {w.score!r}, which is not a definition", w)
+            d = self.defines[w.score]
+            if len(d.params) != 1 or d.params[0].type != "player":
+                raise _err(f"{w.score!r} must take one player, like: define {w.score}(p: player) = ...", w)
+            fname, t, _ = self.def_cache[d.name]
+            if t != "int":
+                raise _err(f"{w.score!r} must give a number for each player; it gives {word(t)}", w)
+            p.score_name, p.winner_rule = fname, w.rule
+        exec("\n".join(self.def_src), self.ns)  # the generated definitions
+        if rs.winner is not None:
+            p.score = self.ns[p.score_name]
+        p.namespace = self.ns
+        p.start = phase_start[rs.phases[0].name]
+        p.phase_start = phase_start
+        p.n_slots = self.slots
+        p.code = [tuple(ins) for ins in p.code]
+        return p
+
+
+def compile_ruleset(rs: g.Ruleset) -> Program:
+    """Check a rule graph and compile it for the engine; raises RulesetError, located."""
+    return Compiler(rs).compile()

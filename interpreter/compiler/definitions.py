@@ -1,0 +1,176 @@
+"""Aggregates, meld splits and definitions: each definition becomes one generated function,
+memoised per state, or for good when it reads nothing but its arguments' faces."""
+
+from __future__ import annotations
+
+from .. import graph as g
+from .program import ELEM, TYPE_WORDS, _err
+
+
+class Definitions:
+    def e_Agg(self, e, scope):
+        dom, td = self.sx_typed(e.domain, scope, "collection", f"the set after '{e.var} in'")
+        v = self.fresh("v_" + e.var + "_")
+        inner = dict(scope)
+        inner[e.var] = (v, ELEM[td])
+        where = self.sx_typed(e.where, inner, "bool", "the where condition")[0] if e.where is not None else None
+        cond = f" if {where}" if where else ""
+        op = e.op
+        if op == "all":
+            body, _ = self.sx_typed(e.body, inner, "bool", "the condition after ':'")
+            return f"all({body} for {v} in {dom}{cond})", "bool"
+        if op == "sum":
+            body, _ = self.sx_typed(e.body, inner, "int", "the value after ':'")
+            return f"sum({body} for {v} in {dom}{cond})", "int"
+        if op == "any":
+            return (f"any({where} for {v} in {dom})" if where else f"(len({dom}) > 0)"), "bool"
+        if op == "no":
+            return (f"(not any({where} for {v} in {dom}))" if where else f"(len({dom}) == 0)"), "bool"
+        if op == "count":
+            return (f"sum(1 for {v} in {dom}{cond})" if where else f"len({dom})"), "int"
+        if op == "those":
+            coll = {"card": "cards", "player": "players", "int": "ints", "suit": "suits", "rank": "ranks",
+                    "zone": "zones"}[ELEM[td]]
+            return f"[{v} for {v} in {dom}{cond}]", coll
+        pick = "max" if op == "highest" else "min"
+        key = ", key=CARDKEY.__getitem__" if ELEM[td] == "card" else ""
+        return f"{pick}(({v} for {v} in {dom}{cond}){key}, default=None)", ELEM[td]
+
+    def e_Split(self, e, scope):
+        cards, _ = self.sx_typed(e.cards, scope, "collection", "the cards to split")
+        specs = []
+        for grp in e.groups:
+            count, _ = self.sx_typed(grp.count, scope, "int", "how many groups")
+            d = self.defines.get(grp.define)
+            if d is None:
+                raise _err(f"unknown definition {grp.define!r} in split" + self._suggest(grp.define, self.defines), e)
+            if len(d.params) != 1 or d.params[0].type != "cards":
+                raise _err(f"{grp.define!r} must take one collection of cards, like: define {grp.define}(g: cards) = ...", e)
+            fname, t, _ = self.call_define_fn(d, e)
+            if t != "bool":
+                raise _err(f"{grp.define!r} must be true or false for a group of cards", e)
+            if grp.sizes is None:
+                sizes = "None"
+            else:
+                sizes, st_ = self.sx(grp.sizes, scope)
+                if st_ == "int":
+                    sizes = f"({sizes},)"
+                elif st_ != "ints":
+                    raise _err(f"the sizes after 'of' must be a number or a range like 3..4", e)
+            specs.append(f"({count}, {fname}, {sizes})")
+        score = "None"
+        if e.score is not None:
+            d = self.defines.get(e.score)
+            if d is None or len(d.params) != 1 or d.params[0].type != "cards":
+                raise _err(f"'by {e.score}' needs a definition scoring one group: define {e.score}(g: cards) = ...", e)
+            score, t, _ = self.call_define_fn(d, e)
+            if t != "int":
+                raise _err(f"{e.score!r} must give a number for a group of cards", e)
+        self.n_splits = getattr(self, "n_splits", 0) + 1
+        names = [grp.define for grp in e.groups] + ([e.score] if e.score else [])
+        # groups judged only by their cards' suits, ranks and values give the same answer in
+        # every game, so the search result can be kept for the whole program
+        static = all(self.static_define(n) for n in names)
+        site = self.n_splits if not static else -self.n_splits
+        return f"_split(st, {cards}, ({', '.join(specs)},), {score}, {site})", ("int" if e.score else "bool")
+
+    def static_define(self, name: str, seen: frozenset = frozenset()) -> bool:
+        """Whether a definition depends only on its arguments' printed faces (suit, rank,
+        order, values): no zones, players, options, variables or chance."""
+        d = self.defines.get(name)
+        if d is None or name in seen:
+            return False
+        bound = {p.name for p in d.params}
+        return self._static(d.body, bound, seen | {name})
+
+    def _static(self, e, bound: set, seen: frozenset) -> bool:
+        if isinstance(e, (g.IntLit, g.BoolLit, g.NoneLit, g.StrLit)):
+            return True
+        if isinstance(e, g.Name):
+            return e.name in bound or e.name in self.suit_index or e.name in self.rank_index \
+                or e.name in self.rs.deck.groups
+        if isinstance(e, g.Attr):
+            return e.name in ("suit", "rank", "order") + tuple(self.p.values) and self._static(e.obj, bound, seen)
+        if isinstance(e, g.Call):
+            if e.func in self.defines:
+                return self.static_define(e.func, seen) and all(self._static(a, bound, seen) for a in e.args)
+            return e.func in ("count", "first", "last", "highest", "lowest", "above", "below", "min", "max",
+                              "abs", "any", "no") and all(self._static(a, bound, seen) for a in e.args)
+        if isinstance(e, g.Agg):
+            inner = bound | {e.var}
+            return self._static(e.domain, bound, seen) and all(
+                x is None or self._static(x, inner, seen) for x in (e.where, e.body))
+        if isinstance(e, g.Cond):
+            return all(self._static(x, bound, seen) for x in (e.test, e.then, e.else_))
+        if isinstance(e, g.BinOp):
+            return self._static(e.left, bound, seen) and self._static(e.right, bound, seen)
+        if isinstance(e, g.UnOp):
+            return self._static(e.operand, bound, seen)
+        if isinstance(e, g.ListExpr):
+            return all(self._static(x, bound, seen) for x in e.items)
+        return False
+
+    def call_define_fn(self, d, node):
+        """The generated function of a definition (compiling it if needed)."""
+        self.call_define(d, [], node)
+        return self.def_cache[d.name]
+
+    def inline_define(self, d: g.Define, arg_srcs, node):
+        """A small definition (no aggregate) called with plain names is compiled in place."""
+        self._enter_define(d, node)
+        scope = {prm.name: (f"({a})", prm.type) for prm, a in zip(d.params, arg_srcs)}
+        out = self.sx(d.body, scope)
+        self.def_stack.pop()
+        return out
+
+    def _enter_define(self, d, node):
+        if d.name in self.def_stack:
+            chain = " -> ".join(self.def_stack[self.def_stack.index(d.name):] + [d.name])
+            raise _err(f"definition {d.name!r} refers to itself ({chain}); definitions cannot be recursive", node)
+        for prm in d.params:
+            if prm.type not in TYPE_WORDS:
+                raise _err(f"unknown parameter type {prm.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", d)
+        self.def_stack.append(d.name)
+
+    def call_define(self, d: g.Define, arg_srcs, node):
+        """A definition is one generated function, memoised per state: definitions are pure
+        (they see only their parameters and the game), so a result holds until the state
+        changes, and State.memo is emptied on every change."""
+        fname = f"D_{d.name}"
+        if d.name not in self.def_cache:
+            self._enter_define(d, node)
+            params = [f"a{i}" for i in range(len(d.params))]
+            scope = {prm.name: (a, prm.type) for prm, a in zip(d.params, params)}
+            body, t = self.sx(d.body, scope)
+            self.def_stack.pop()
+            idx = len(self.def_cache)
+            key = repr(idx) if not params else (f"({idx}, a0)" if len(params) == 1 else f"({idx}, {', '.join(params)})")
+            # a definition judged by its arguments' faces alone keeps its answers for good
+            static = bool(params) and self.static_define(d.name)
+            memo = "STATIC" if static else "st.memo"
+            limit = "        if len(m) > 500000:\n            m.clear()\n" if static else ""
+            self.def_src.append(
+                f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
+                f"    m = {memo}\n"
+                f"    r = m.get({key}, MISS)\n"
+                f"    if r is MISS:\n"
+                f"{limit}"
+                f"        r = m[{key}] = {body}\n"
+                f"    return r\n")
+            self.def_cache[d.name] = (fname, t, len(params))
+        fname, t, _ = self.def_cache[d.name]
+        return f"{fname}(st{''.join(', ' + a for a in arg_srcs)})", t
+
+
+def _has_agg(e) -> bool:
+    if isinstance(e, g.Agg):
+        return True
+    for name in type(e).model_fields:
+        v = getattr(e, name)
+        if isinstance(v, g.Node) and _has_agg(v):
+            return True
+        if isinstance(v, tuple) and any(isinstance(x, g.Node) and _has_agg(x) for x in v):
+            return True
+    return False
+
+

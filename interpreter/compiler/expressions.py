@@ -1,0 +1,377 @@
+"""Expressions -> Python source text with a type. Names, attributes, operators, calls and
+the built-in functions; aggregates and definitions live in definitions.py, bit masks in masks.py."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from .. import graph as g
+from ..unparse import unparse
+from .definitions import _has_agg
+from .program import COLLECTIONS, ELEM, _CARD_ATTRS, _compatible, _err, word
+
+
+class Expressions:
+    # ------------------------------------------------------------- expressions
+    # Expressions compile to Python source text, which is turned into functions once:
+    # one Python function per definition, one lambda per expression a statement uses.
+    # A scope maps a name to (slot number, type) for locals kept in the state, or to
+    # (Python source, type) for names bound inside generated code.
+
+    def expr(self, e, scope: dict) -> tuple[Callable, str]:
+        src, t = self.sx(e, scope)
+        return self.lam(src), t
+
+    def typed(self, e, scope, want: str, what: str):
+        src, t = self.sx_typed(e, scope, want, what)
+        return self.lam(src), t
+
+    def lam(self, src: str) -> Callable:
+        fn = self.lam_cache.get(src)
+        if fn is None:
+            fn = self.lam_cache[src] = eval(f"lambda st: {src}", self.ns)
+        return fn
+
+    def sx(self, e, scope) -> tuple[str, str]:
+        return getattr(self, "e_" + type(e).__name__)(e, scope)
+
+    def sx_typed(self, e, scope, want: str, what: str):
+        src, t = self.sx(e, scope)
+        if want == "collection":
+            if t not in COLLECTIONS:
+                raise _err(f"{what} must be a collection of cards, players or numbers; "
+                           f"{unparse(e)!r} is {word(t)}", e)
+            return self.coll_src(src, t), t
+        if want == "zone" and t == "zonekind":
+            raise _err(f"{what} must be one zone; {unparse(e)!r} is a kind of zone: say which one, like {unparse(e)}(p)", e)
+        if want == "zone" and t not in ("zone", "any", "none"):
+            raise _err(f"{what} must be one zone; {unparse(e)!r} is {word(t)}", e)
+        if not _compatible(t, want):
+            raise _err(f"{what} must be {word(want)}; {unparse(e)!r} is {word(t)}", e)
+        return src, t
+
+    def coll_src(self, src, t):
+        return f"st.zones[{src}]" if t == "zone" else src
+
+    def as_collection(self, fn, t):
+        if t == "zone":
+            return lambda st: st.zones[fn(st)]
+        return fn
+
+    def fresh(self, base: str) -> str:
+        self.n_names += 1
+        return f"_{base}{self.n_names}"
+
+    def const(self, value) -> str:
+        """A constant the generated code needs, stored in its namespace."""
+        name = self.fresh("k")
+        self.ns[name] = value
+        return name
+
+    def e_IntLit(self, e, scope):
+        return repr(e.value), "int"
+
+    def e_StrLit(self, e, scope):
+        return repr(e.value), "str"
+
+    def e_BoolLit(self, e, scope):
+        return repr(e.value), "bool"
+
+    def e_NoneLit(self, e, scope):
+        return "None", "none"
+
+    def e_ListExpr(self, e, scope):
+        parts = [self.sx(i, scope) for i in e.items]
+        if any(t == "rank" for _, t in parts):  # [King, 3]: a number among ranks names a rank
+            parts = [(self._rank_literal(i), "rank") if isinstance(i, g.IntLit) else (src, t)
+                     for i, (src, t) in zip(e.items, parts)]
+        types = {t for _, t in parts} - {"none"}
+        if len(types) > 1:
+            raise _err(f"a list must hold one kind of thing; this one mixes {', '.join(sorted(types))}", e)
+        elem = types.pop() if types else "card"
+        coll = {v: k for k, v in ELEM.items() if k not in ("zone", "zonekind")}.get(elem)
+        if coll is None:
+            raise _err(f"a list of {elem} values is not supported", e)
+        return "(" + "".join(f"{src}, " for src, _ in parts) + ")", coll
+
+    def e_Name(self, e, scope):
+        n = e.name
+        p = self.p
+        if n in scope:
+            slot, t = scope[n]
+            return (f"st.slots[{slot}]" if isinstance(slot, int) else slot), t
+        if n in self.var_slots:
+            slot, t = self.var_slots[n]
+            if n in self.player_vars:
+                raise _err(f"{n!r} has one value per player: say whose, like {n}(p)", e)
+            return f"st.slots[{slot}]", t
+        if n in p.option_index:
+            i = p.option_index[n]
+            o = p.options[i]
+            return f"st.opts[{i}]", ("enum" if o.type == "enum" else o.type)
+        if n in self.defines:
+            d = self.defines[n]
+            if d.params:
+                raise _err(f"{n!r} needs {len(d.params)} argument(s): write {n}(...)", e)
+            return self.call_define(d, [], e)
+        if n in p.zone_index:
+            z = p.zones[p.zone_index[n]]
+            zi = p.zone_index[n]
+            if not z.per_player and not z.size:
+                return f"st.zbase[{zi}]", "zone"
+            src = f"_kind_cards(st, {zi})"
+            self.kind_of[src] = zi
+            return src, "zonekind"
+        if n in self.suit_index:
+            return repr(self.suit_index[n]), "suit"
+        if n in self.rank_index:
+            return repr(self.rank_index[n]), "rank"
+        if n in self.rs.deck.groups:
+            return repr(frozenset(self.rank_index[r] for r in self.rs.deck.groups[n])), "ranks"
+        if n in self.enum_values:
+            return repr(n), "enum"
+        if n == "cards":
+            return "ALLCARDS", "cards"
+        if n == "players":
+            return "st.seats", "players"
+        if n == "player_count":
+            return "st.n_players", "int"
+        if n == "suits":
+            return repr(tuple(range(len(self.rs.deck.suits)))), "suits"
+        if n == "ranks":
+            return repr(tuple(range(len(self.rs.deck.ranks)))), "ranks"
+        pool = list(scope) + list(self.var_slots) + list(p.option_index) + list(self.defines) + \
+            list(p.zone_index) + list(self.suit_index) + list(self.rank_index) + \
+            ["cards", "players", "player_count", "suits", "ranks"]
+        raise _err(f"unknown name {n!r}" + self._suggest(n, pool), e)
+
+    def e_Attr(self, e, scope):
+        obj, t = self.sx(e.obj, scope)
+        a = e.name
+        p = self.p
+        if t == "zone":
+            if a == "index":
+                return f"_zindex(st, {obj})", "int"
+            if a == "owner":
+                return f"st.zowner[{obj}]", "player"
+            raise _err(f"zones have no attribute {a!r}; they have index and owner", e)
+        if t not in ("card", "any", "none"):
+            raise _err(f"only cards and zones have attributes; {unparse(e.obj)!r} is {word(t)}", e)
+        if a in _CARD_ATTRS:
+            template, typ = _CARD_ATTRS[a]
+            return template.format(obj), typ
+        if a in p.values:
+            return f"VALUE_{a}[{obj}]", "int"
+        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up"
+                   + "".join(", " + v for v in p.values), e)
+
+    def e_Cond(self, e, scope):
+        test, _ = self.sx_typed(e.test, scope, "bool", "the test of if ... then ... else")
+        a, ta = self.sx(e.then, scope)
+        b, tb = self.sx(e.else_, scope)
+        if not _compatible(ta, tb):
+            raise _err(f"both branches must be the same kind of value; here {word(ta)} and {word(tb)}", e)
+        if ta != tb and {ta, tb} <= {"zone", "zonekind", "cards"}:  # a zone and some cards: both as cards
+            return f"({self.coll_src(a, ta)} if {test} else {self.coll_src(b, tb)})", "cards"
+        return f"({a} if {test} else {b})", (ta if ta != "none" else tb)
+
+    def e_UnOp(self, e, scope):
+        if e.op == "not":
+            f, _ = self.sx_typed(e.operand, scope, "bool", "the operand of not")
+            return f"(not {f})", "bool"
+        f, _ = self.sx_typed(e.operand, scope, "int", "the operand of -")
+        return f"(-{f})", "int"
+
+    def e_BinOp(self, e, scope):
+        op = e.op
+        if op in ("and", "or"):
+            a, _ = self.sx_typed(e.left, scope, "bool", f"each side of {op}")
+            b, _ = self.sx_typed(e.right, scope, "bool", f"each side of {op}")
+            return f"({a} {op} {b})", "bool"
+        if op in ("in", "not in"):
+            return self.membership(e, scope)
+        if op == "..":
+            a, _ = self.sx_typed(e.left, scope, "int", "the start of a range")
+            b, _ = self.sx_typed(e.right, scope, "int", "the end of a range")
+            return f"tuple(range({a}, {b} + 1))", "ints"
+        a, ta = self.sx(e.left, scope)
+        b, tb = self.sx(e.right, scope)
+        if op in ("==", "!="):
+            a, ta, b, tb = self._coerce_rank(e.left, a, ta, e.right, b, tb)
+            if not _compatible(ta, tb):
+                raise _err(f"cannot compare {word(ta)} with {word(tb)}: {unparse(e)!r}", e)
+            return f"({a} {op} {b})", "bool"
+        if op == "+" and ta in COLLECTIONS and tb in COLLECTIONS:
+            if ELEM[ta] != ELEM[tb]:
+                raise _err(f"cannot join a collection of {ELEM[ta]}s with one of {ELEM[tb]}s", e)
+            return f"[*{self.coll_src(a, ta)}, *{self.coll_src(b, tb)}]", ("cards" if ELEM[ta] == "card" else ta)
+        for t, node in ((ta, e.left), (tb, e.right)):
+            if t not in ("int", "any"):
+                raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}", node)
+        if op in ("+", "-", "*"):
+            return f"({a} {op} {b})", "int"
+        if op == "/":
+            return f"({a} // {b})", "int"
+        if op == "mod":
+            return f"({a} % {b})", "int"
+        return f"({a} {op} {b})", "bool"
+
+    def _coerce_rank(self, la, a, ta, ra, b, tb):
+        """`c.rank == 10`: a number next to a rank means the rank of that name."""
+        if ta == "rank" and tb == "int" and isinstance(ra, g.IntLit):
+            return a, ta, self._rank_literal(ra), "rank"
+        if tb == "rank" and ta == "int" and isinstance(la, g.IntLit):
+            return self._rank_literal(la), "rank", b, tb
+        return a, ta, b, tb
+
+    def _rank_literal(self, lit):
+        name = str(lit.value)
+        if name not in self.rank_index:
+            raise _err(f"the deck has no rank {name}", lit)
+        return repr(self.rank_index[name])
+
+    def membership(self, e, scope):
+        item, ti = self.sx(e.left, scope)
+        coll, tc = self.sx(e.right, scope)
+        if tc not in COLLECTIONS:
+            raise _err(f"the right side of {e.op} must be a zone or a collection; {unparse(e.right)!r} is {word(tc)}", e.right)
+        if tc == "ranks" and ti == "int" and isinstance(e.left, g.IntLit):
+            item, ti = self._rank_literal(e.left), "rank"
+        if not _compatible(ti, ELEM[tc]):
+            raise _err(f"{unparse(e.left)!r} is {word(ti)}, but {unparse(e.right)!r} holds {ELEM[tc]}s", e)
+        if tc in ("zone", "zonekind"):
+            bare = item.strip("()")
+            if bare.startswith("_v_"):  # an aggregate's variable is never none
+                c, pre = bare, ""
+            elif bare.isidentifier() or re.fullmatch(r"st\.slots\[\d+\]", bare):
+                c, pre = bare, f"{bare} is not None and "
+            else:
+                c = self.fresh("t")
+                pre = f"({c} := {item}) is not None and "
+            if tc == "zone":
+                f = f"({pre}st.card_zone[{c}] == {coll})"
+            else:
+                f = f"({pre}st.card_kind[{c}] == {self.kind_of[coll]})"
+        else:
+            f = f"({item} in {coll})"
+        return (f"(not {f})" if e.op == "not in" else f), "bool"
+
+    def e_Call(self, e, scope):
+        n = e.func
+        p = self.p
+        args = e.args
+        if n in self.defines:
+            d = self.defines[n]
+            if len(args) != len(d.params):
+                raise _err(f"{n} takes {len(d.params)} argument(s), given {len(args)}", e)
+            srcs = [self._rank_literal(a) if prm.type == "rank" and isinstance(a, g.IntLit) else
+                    self.sx_typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")[0]
+                    for a, prm in zip(args, d.params)]
+            if not _has_agg(d.body) and all(isinstance(a, (g.Name, g.IntLit, g.NoneLit)) for a in args):
+                return self.inline_define(d, srcs, e)
+            return self.call_define(d, srcs, e)
+        if n in self.player_vars:
+            if len(args) != 1:
+                raise _err(f"{n}(...) takes one player", e)
+            who, _ = self.sx_typed(args[0], scope, "player", f"the player of {n}(...)")
+            slot, t = self.var_slots[n]
+            return f"st.slots[{slot}][{who}]", t
+        if n in p.zone_index:
+            zi = p.zone_index[n]
+            z = p.zones[zi]
+            if z.size:
+                if len(args) != 1:
+                    raise _err(f"{n}(...) takes one number, from 1 to {z.size}", e)
+                i, _ = self.sx_typed(args[0], scope, "int", f"the number of {n}(...)")
+                return f"_zone_at(st, {zi}, {i})", "zone"
+            if not z.per_player:
+                raise _err(f"zone {n!r} is a single shared zone; write {n} without arguments", e)
+            if len(args) != 1:
+                raise _err(f"{n}(...) takes one player", e)
+            who, _ = self.sx_typed(args[0], scope, "player", f"the player of {n}(...)")
+            return f"(st.zbase[{zi}] + {who})", "zone"
+        return self.builtin(e, scope)
+
+    def builtin(self, e, scope):
+        n, args = e.func, e.args
+
+        def arity(k):
+            if len(args) != k:
+                raise _err(f"{n} takes {k} argument(s), given {len(args)}", e)
+        if n in ("count", "any", "no", "first", "last", "highest", "lowest"):
+            arity(1)
+            s, t = self.sx_typed(args[0], scope, "collection", f"the argument of {n}")
+            if n == "count":
+                return f"len({s})", "int"
+            if n == "any":
+                return f"(len({s}) > 0)", "bool"
+            if n == "no":
+                return f"(len({s}) == 0)", "bool"
+            if n in ("first", "last"):
+                return f"_{n}({s})", ELEM[t]
+            pick = "max" if n == "highest" else "min"
+            key = ", key=CARDKEY.__getitem__" if ELEM[t] == "card" else ""
+            return f"{pick}({s}{key}, default=None)", ELEM[t]
+        if n == "zones":
+            arity(1)
+            a = args[0]
+            if not isinstance(a, g.Name) or a.name not in self.p.zone_index:
+                raise _err("zones(...) takes the name of a kind of zone, like zones(hand)", e)
+            zi = self.p.zone_index[a.name]
+            return f"_zones_of(st, {zi})", "zones"
+        if n in ("top", "bottom"):
+            if len(args) not in (1, 2):
+                raise _err(f"{n} takes a zone and, optionally, how many cards", e)
+            s, t = self.sx_typed(args[0], scope, "collection", f"the first argument of {n}")
+            if len(args) == 1:
+                return f"_{'last' if n == 'top' else 'first'}({s})", ELEM[t]
+            k, _ = self.sx_typed(args[1], scope, "int", f"how many cards {n} takes")
+            return f"_{n}_n({s}, {k})", "cards"
+        if n in ("above", "below"):
+            arity(1)
+            c, _ = self.sx_typed(args[0], scope, "card", f"the argument of {n}")
+            return f"{n.upper()}[{c}]", "cards"
+        if n == "cards_of":
+            arity(1)
+            s, _ = self.sx_typed(args[0], scope, "suit", "the argument of cards_of")
+            return f"SUITCARDS[{s}]", "cards"
+        if n == "card":
+            arity(2)
+            if isinstance(args[0], g.IntLit):
+                r = self._rank_literal(args[0])
+            else:
+                r, _ = self.sx_typed(args[0], scope, "rank", "the first argument of card (a rank)")
+            s, _ = self.sx_typed(args[1], scope, "suit", "the second argument of card (a suit)")
+            return f"CARDOF[({r}, {s})]", "card"
+        if n in ("next", "previous"):
+            arity(1)
+            who, _ = self.sx_typed(args[0], scope, "player", f"the argument of {n}")
+            return f"(({who} {'+' if n == 'next' else '-'} 1) % st.n_players)", "player"
+        if n == "random":
+            arity(1)
+            if self.def_stack:
+                raise _err("random(...) draws by chance, so it belongs in a statement (let, set, ...), "
+                           "not in a definition", e)
+            s, t = self.sx_typed(args[0], scope, "collection", "the argument of random")
+            return f"_random(st, {s})", ELEM[t]
+        if n == "seat":
+            arity(1)
+            k, _ = self.sx_typed(args[0], scope, "int", "the argument of seat (a seat number from 1)")
+            return f"_seat(st, {k})", "player"
+        if n == "abs":
+            arity(1)
+            a, _ = self.sx_typed(args[0], scope, "int", "the argument of abs")
+            return f"abs({a})", "int"
+        if n in ("min", "max"):
+            arity(2)
+            a, _ = self.sx_typed(args[0], scope, "int", f"the arguments of {n}")
+            b, _ = self.sx_typed(args[1], scope, "int", f"the arguments of {n}")
+            return f"{n}({a}, {b})", "int"
+        builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
+                    "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
+                    "random", "abs"]
+        p = self.p
+        pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
+        raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
+

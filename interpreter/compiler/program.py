@@ -1,0 +1,139 @@
+"""What the compiler produces and the engine runs: the Program, its choices and
+instructions, and the vocabulary of types the checks speak in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .. import graph as g
+from ..build import _source_line
+from ..errors import GameRuntimeError, RulesetError
+
+_MISS = object()
+
+# a card's built-in attributes: generated code ({} is the card) and type
+_CARD_ATTRS = {"suit": ("SUIT[{}]", "suit"), "rank": ("RANK[{}]", "rank"), "order": ("ORDER[{}]", "int"),
+               "owner": ("st.card_owner[{}]", "player"), "played_by": ("st.played_by[{}]", "player"),
+               "zone": ("st.card_zone[{}]", "zone"), "face_up": ("st.known[{}]", "bool")}
+
+# instruction opcodes
+EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH = range(8)
+
+ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
+        "zone": "card", "zonekind": "card", "zones": "zone"}
+COLLECTIONS = set(ELEM)
+TYPE_WORDS = {"card", "player", "int", "bool", "suit", "rank", "cards", "players", "ints", "zone", "zones"}
+
+
+def _err(msg: str, node) -> RulesetError:
+    loc = getattr(node, "loc", None)
+    return RulesetError(msg, loc.file if loc else None, loc.line if loc else None,
+                        loc.column if loc else None, _source_line(loc))
+
+
+def _runtime(msg: str, node) -> GameRuntimeError:
+    loc = getattr(node, "loc", None)
+    return GameRuntimeError(msg, loc.file if loc else None, loc.line if loc else None,
+                            loc.column if loc else None, _source_line(loc))
+
+
+_WORDS = {"int": "a number", "bool": "a true/false value", "card": "a card", "player": "a player",
+          "suit": "a suit", "rank": "a rank", "str": "a text", "none": "none", "enum": "an option value",
+          "cards": "a collection of cards", "players": "a collection of players", "ints": "a range of numbers",
+          "suits": "a collection of suits", "ranks": "a collection of ranks", "zone": "a zone",
+          "zonekind": "a kind of zone (say which one, like hand(p) or pile(1))", "zones": "a collection of zones",
+          "any": "a value"}
+
+
+def word(t: str) -> str:
+    """A type as a reader says it: 'a number', 'a card'."""
+    return _WORDS.get(t, t)
+
+
+def _compatible(a: str, b: str) -> bool:
+    if a == b or "any" in (a, b) or "none" in (a, b):
+        return True
+    if {a, b} <= {"cards", "zone", "zonekind"}:
+        return True
+    return False
+
+
+@dataclass
+class Alt:
+    """One action of a compiled choice."""
+
+    name: str
+    label: str | None
+    slot: int | None
+    elem: str | None
+    domain: Callable | None
+    where: Callable | None
+    when: Callable | None
+    body: int = -1
+    node: Any = None
+    values: Callable | None = None  # the allowed parameter values, as one generated function
+
+
+@dataclass
+class Choice:
+    """A compiled `choose`: who decides, which actions, and the rule it belongs to."""
+
+    actor: Callable
+    alts: list[Alt]
+    rule: str
+    rule_title: str
+    node: Any
+    by_text: str
+    each_slot: int | None = None  # set for `choose by each p in ...`: where p is bound
+
+
+@dataclass
+class ZoneInfo:
+    name: str
+    per_player: bool
+    visibility: str
+    index: int  # first instance among shared zones, or position among per-player zones
+    size: int | None = None  # a shared family of zones NAME(1)..NAME(size)
+
+
+@dataclass
+class Program:
+    """Everything the engine needs, precomputed from one ruleset."""
+
+    ruleset: g.Ruleset
+    card_names: list[str]
+    card_suit: list[int]
+    card_rank: list[int]
+    card_order: list[int]
+    above: list[tuple]
+    below: list[tuple]
+    suit_cards: list[tuple]
+    card_of: dict
+    values: dict[str, list[int]]
+    zones: list[ZoneInfo]
+    zone_index: dict[str, int]
+    n_shared: int
+    options: list[g.Option]
+    option_index: dict[str, int]
+    vars: list[tuple[str, int, Callable | None]]
+    n_slots: int = 0
+    code: list = field(default_factory=list)
+    start: int = 0
+    rule_names: list[str] = field(default_factory=list)
+    rule_titles: dict[str, str] = field(default_factory=dict)
+    choices: list[Choice] = field(default_factory=list)
+    score: Callable | None = None  # score(state, seat) -> int
+    score_name: str | None = None
+    namespace: dict = field(default_factory=dict)
+    winner_rule: str | None = None
+    phase_start: dict[str, int] = field(default_factory=dict)
+    move_cache: dict = field(default_factory=dict)
+    nodes: list = field(default_factory=list)  # the statement each instruction came from
+    split_cache: dict = field(default_factory=dict)  # split results that depend on the cards alone
+    rule_at: list = field(default_factory=list)  # (name, title) of the rule around each instruction
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.card_names)
+

@@ -1,0 +1,133 @@
+"""Functions the generated code calls while a game is played (zone families, chance, the
+meld search). They take the State and plain values only."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+def _kind_cards(st, zi: int) -> list:
+    base = st.zbase[zi]
+    out = []
+    for k in range(st.zcount[zi]):
+        out.extend(st.zones[base + k])
+    return out
+
+
+def _zone_at(st, zi: int, i: int) -> int:
+    if not 1 <= i <= st.zcount[zi]:
+        raise IndexError(f"there is no zone number {i}; they are numbered 1 to {st.zcount[zi]}")
+    return st.zbase[zi] + i - 1
+
+
+def _zindex(st, z: int) -> int:
+    """A zone's number in its family (1-based), or its owner's seat number for a player's zone."""
+    return z - st.zbase[st.zkind[z]] + 1
+
+
+def _zones_of(st, zi: int) -> tuple:
+    return tuple(range(st.zbase[zi], st.zbase[zi] + st.zcount[zi]))
+
+
+def _top_n(xs, k: int) -> list:
+    return list(xs[len(xs) - k:]) if k > 0 else []
+
+
+def _bottom_n(xs, k: int) -> list:
+    return list(xs[:k]) if k > 0 else []
+
+
+def _split(st, cards, specs, score, site=0):
+    """Partition `cards` exactly into groups: specs are (count, predicate, sizes or None).
+    Returns True/False, or with a score function the best total (-1 when impossible).
+    Depth-first on the lowest remaining card, memoised on what remains; the answer is kept in
+    the state's memo until the state changes (several players may ask about the same hand)."""
+    cards = tuple(sorted(cards))
+    counts = tuple(max(0, c) for c, _, _ in specs)
+    key = ("split", site, cards, counts)
+    cache = st.memo if site > 0 else st.program.split_cache  # site < 0: judged by the cards alone
+    known = cache.get(key)
+    if known is not None:
+        return known
+    result = _split_search(st, cards, specs, score, counts)
+    if site < 0 and len(cache) > 200_000:
+        cache.clear()
+    cache[key] = result
+    return result
+
+
+def _split_search(st, cards, specs, score, counts):
+    if any(c < 0 for c, _, _ in specs):
+        return -1 if score else False
+    n = len(cards)
+    sizes = [tuple(sz) if sz is not None else tuple(range(1, n + 1)) for _, _, sz in specs]
+    lo = sum(c * min(sz) for c, sz in zip(counts, sizes) if sz)
+    hi = sum(c * max(sz) for c, sz in zip(counts, sizes) if sz)
+    if not lo <= n <= hi:
+        return -1 if score else False
+    memo: dict = {}
+
+    def search(rem, counts):
+        if not rem:
+            return 0 if not any(counts) else None
+        key = (rem, counts)
+        if key in memo:
+            return memo[key]
+        first, rest = rem[0], rem[1:]
+        best = None
+        for gi, (count, pred, _) in enumerate(specs):
+            if not counts[gi]:
+                continue
+            for size in sizes[gi]:
+                if size - 1 > len(rest):
+                    continue
+                seen = set()
+                for combo in combinations(range(len(rest)), size - 1):
+                    group = (first,) + tuple(rest[i] for i in combo)
+                    if group in seen:
+                        continue
+                    seen.add(group)
+                    if not pred(st, group):
+                        continue
+                    left = tuple(x for i, x in enumerate(rest) if i not in combo)
+                    sub = search(left, counts[:gi] + (counts[gi] - 1,) + counts[gi + 1:])
+                    if sub is None:
+                        continue
+                    if score is None:
+                        memo[key] = 0
+                        return 0
+                    total = sub + score(st, group)
+                    if best is None or total > best:
+                        best = total
+        memo[key] = best
+        return best
+    found = search(cards, counts)
+    if score is None:
+        return found is not None
+    return -1 if found is None else found
+
+
+def _random(st, xs):
+    """One element by the game's seeded chance (none from an empty collection)."""
+    xs = list(xs)
+    return st.rng.choice(xs) if xs else None
+
+
+def _seat(st, k: int) -> int:
+    if not 1 <= k <= st.n_players:
+        raise IndexError(f"there is no seat {k} with {st.n_players} players")
+    return k - 1
+
+
+def _first(xs):
+    return xs[0] if xs else None
+
+
+def _last(xs):
+    return xs[-1] if xs else None
+
+
+
+
+NAMESPACE = {"_kind_cards": _kind_cards, "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
+             "_zindex": _zindex, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
+             "_random": _random, "_split": _split}

@@ -1,0 +1,327 @@
+"""Lowering statements: each statement becomes instructions of one flat list (EXEC,
+JUMP, JIF, CHOOSE, ...) that the engine's loop runs between two decisions."""
+
+from __future__ import annotations
+
+from ..unparse import unparse
+from .program import (CALL, CHOOSE, CHOOSE_EACH, ELEM, END, EXEC, JIF, JUMP, RET, Alt, Choice, _err,
+                      _runtime, word)
+
+
+class Statements:
+    def new_slot(self) -> int:
+        """A place in the state for a local, a loop's position or an action's argument."""
+        self.slots += 1
+        return self.slots - 1
+
+    # -------------------------------------------------------------- statements
+    def emit(self, op, a=None, b=None) -> int:
+        self.p.code.append([op, a, b])
+        self.p.nodes.append(self.cur_node)
+        self.p.rule_at.append(self.rule_stack[-1] if self.rule_stack and self.rule_stack[-1][0] else None)
+        return len(self.p.code) - 1
+
+    def here(self) -> int:
+        return len(self.p.code)
+
+    def block(self, stmts, scope):
+        scope = dict(scope)
+        for s in stmts:
+            outer, self.cur_node = self.cur_node, s
+            getattr(self, "s_" + type(s).__name__)(s, scope)
+            self.cur_node = outer
+
+    def s_Pass(self, s, scope):
+        pass
+
+    def s_Shuffle(self, s, scope):
+        z, _ = self.typed(s.zone, scope, "zone", "what to shuffle")
+        self.emit(EXEC, lambda st: st.shuffle(z(st)))
+
+    def s_Deal(self, s, scope):
+        n, _ = self.typed(s.count, scope, "int", "how many cards to deal")
+        src, _ = self.typed(s.source, scope, "zone", "where to deal from")
+        p = self.p
+        if s.target not in p.zone_index or not (p.zones[p.zone_index[s.target]].per_player
+                                                or p.zones[p.zone_index[s.target]].size):
+            raise _err(f"deal ... to each {s.target}: {s.target!r} is neither a per-player zone "
+                       "nor a family of zones", s)
+        zi = p.zone_index[s.target]
+        up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
+        self.emit(EXEC, lambda st: st.deal(n(st), src(st), zi, bool(up and up(st))))
+
+    def s_Move(self, s, scope):
+        what, t = self.expr(s.what, scope)
+        if t not in ("card", "cards", "zone", "zonekind", "any"):
+            raise _err(f"move needs a card or cards; {unparse(s.what)!r} is {word(t)}", s.what)
+        to, _ = self.typed(s.to, scope, "zone", "where to move the cards")
+        up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
+        node = s
+        under = s.under
+        if t == "card":
+            def run(st):
+                c = what(st)
+                if c is None:
+                    raise _runtime(f"{unparse(node.what)!r} is none here: there is no card to move", node)
+                st.move([c], to(st), bool(up and up(st)), under)
+        else:
+            coll = self.as_collection(what, t)
+            run = lambda st: st.move(list(coll(st)), to(st), bool(up and up(st)), under)
+        self.emit(EXEC, run)
+
+    def s_Reveal(self, s, scope):
+        what, t = self.expr(s.what, scope)
+        if t == "card":
+            self.emit(EXEC, lambda st: st.reveal([what(st)]))
+        else:
+            coll = self.typed(s.what, scope, "collection", "what to reveal")[0]
+            self.emit(EXEC, lambda st: st.reveal(list(coll(st))))
+
+    def s_Let(self, s, scope):
+        v, t = self.expr(s.value, scope)
+        slot = self.new_slot()
+        if t == "zonekind" or t == "zone":
+            v, t = self.as_collection(v, t), "cards"
+            v0 = v
+            v = lambda st: list(v0(st))
+        if t == "none":
+            t = "any"
+        scope[s.name] = (slot, t)
+
+        def run(st):
+            st.slots[slot] = v(st)
+        self.emit(EXEC, run)
+
+    def s_Set(self, s, scope):
+        if s.name in scope:
+            slot, t = scope[s.name]
+        elif s.name in self.var_slots:
+            slot, t = self.var_slots[s.name]
+        else:
+            raise _err(f"cannot set {s.name!r}: it is neither a variable (declare it with 'var') "
+                       "nor a local (introduce it with 'let')", s)
+        v, _ = self.typed(s.value, scope, t, f"the new value of {s.name}")
+        if s.name in self.player_vars and s.name not in scope:
+            if s.index is None:
+                raise _err(f"{s.name!r} has one value per player: say whose, like set {s.name}(p) = ...", s)
+            who, _ = self.typed(s.index, scope, "player", f"the player of {s.name}(...)")
+
+            def run(st):
+                st.slots[slot][who(st)] = v(st)
+                st.memo = {}
+        else:
+            if s.index is not None:
+                raise _err(f"{s.name!r} is a single value, not one per player", s.index)
+
+            def run(st):
+                st.slots[slot] = v(st)
+                st.memo = {}
+        self.emit(EXEC, run)
+
+    def s_DeclareWinner(self, s, scope):
+        who, t = self.expr(s.who, scope)
+        if t not in ("player", "players", "none", "any"):
+            raise _err(f"the winner must be a player, players or none; {unparse(s.who)!r} is {word(t)}", s.who)
+        if t == "player":
+            run = lambda st: st.declare((who(st),))
+        elif t == "none":
+            run = lambda st: st.declare(())
+        else:
+            run = lambda st: st.declare(tuple(who(st)))
+        self.emit(EXEC, run)
+
+    def s_Perform(self, s, scope):
+        if s.name not in self.procs:
+            raise _err(f"unknown procedure {s.name!r}" + self._suggest(s.name, self.procs), s)
+        proc = self.procs[s.name]
+        if len(s.args) != len(proc.params):
+            raise _err(f"procedure {s.name} takes {len(proc.params)} argument(s), given {len(s.args)}", s)
+        fns = [self.typed(a, scope, prm.type, f"argument {prm.name!r} of {s.name}")[0]
+               for a, prm in zip(s.args, proc.params)]
+        params = self.proc_params_for(proc)
+
+        def bind(st):
+            vals = [f(st) for f in fns]
+            for slot, v in zip(params, vals):
+                st.slots[slot] = v
+        if fns:
+            self.emit(EXEC, bind)
+        i = self.emit(CALL, None, None)
+        self.pending_calls.append((i, s.name))
+
+    def proc_params_for(self, proc):
+        if proc.name not in self.proc_params:
+            self.proc_params[proc.name] = [self.new_slot() for _ in proc.params]
+        return self.proc_params[proc.name]
+
+    def s_Break(self, s, scope):
+        if self.loop_ends is None or not self.loop_ends:
+            raise _err("break is only allowed inside a loop (while, repeat or for each)", s)
+        self.loop_ends[-1].append(self.emit(JUMP, None))
+
+    def s_EndGame(self, s, scope):
+        self.emit(END)
+
+    def s_If(self, s, scope):
+        ends = []
+        for br in s.branches:
+            test, _ = self.typed(br.test, scope, "bool", "the condition of if")
+            j = self.emit(JIF, test, None)
+            self.block(br.body, scope)
+            ends.append(self.emit(JUMP, None))
+            self.p.code[j][2] = self.here()
+        self.block(s.else_, scope)
+        for j in ends:
+            self.p.code[j][1] = self.here()
+
+    def _loop(self, top: int, body_fn):
+        self.loop_ends.append([])
+        body_fn()
+        self.emit(JUMP, top)
+        for j in self.loop_ends.pop():
+            self.p.code[j][1] = self.here()
+
+    def s_While(self, s, scope):
+        test, _ = self.typed(s.test, scope, "bool", "the condition of while")
+        top = self.here()
+        j = self.emit(JIF, test, None)
+        self._loop(top, lambda: self.block(s.body, scope))
+        self.p.code[j][2] = self.here()
+
+    def s_Repeat(self, s, scope):
+        top = self.here()
+        self._loop(top, lambda: self.block(s.body, scope))
+
+    def _iterate(self, var, elem, list_fn, body, scope):
+        lst, idx, vslot = self.new_slot(), self.new_slot(), self.new_slot()
+
+        def init(st):
+            st.slots[lst] = list_fn(st)
+            st.slots[idx] = 0
+        self.emit(EXEC, init)
+        top = self.here()
+        j = self.emit(JIF, lambda st: st.slots[idx] < len(st.slots[lst]), None)
+
+        def step(st):
+            st.slots[vslot] = st.slots[lst][st.slots[idx]]
+            st.slots[idx] += 1
+        self.emit(EXEC, step)
+        inner = dict(scope)
+        inner[var] = (vslot, elem)
+        self._loop(top, lambda: self.block(body, inner))
+        self.p.code[j][2] = self.here()
+
+    def s_ForPlayers(self, s, scope):
+        if s.at is not None:
+            at, _ = self.typed(s.at, scope, "player", f"the player after 'for each player {s.var} {s.start}'")
+        else:
+            at = lambda st: 0
+        offset = 1 if s.start == "after" else 0
+        node = s
+
+        def order(st):
+            a = at(st)
+            if a is None:
+                raise _runtime(f"{unparse(node.at)!r} is none here", node)
+            n = st.n_players
+            k = n - offset
+            return [(a + offset + i) % n for i in range(k)]
+        self._iterate(s.var, "player", order, s.body, scope)
+
+    def s_ForEach(self, s, scope):
+        dom, t = self.typed(s.domain, scope, "collection", f"the set after 'for each {s.var} in'")
+        self._iterate(s.var, ELEM[t], lambda st: list(dom(st)), s.body, scope)
+
+    def s_Rule(self, s, scope):
+        p = self.p
+        if s.name in p.rule_titles:
+            raise _err(f"rule {s.name!r} is defined twice; rule names must be unique", s)
+        p.rule_titles[s.name] = s.title or s.name
+        idx = len(p.rule_names)
+        p.rule_names.append(s.name)
+        j = None
+        if s.when is not None:
+            test, _ = self.typed(s.when, scope, "bool", "the when condition of a rule")
+            j = self.emit(JIF, test, None)
+
+        def fire(st):
+            st.fired[idx] += 1
+        self.emit(EXEC, fire)
+        self.rule_stack.append((s.name, s.title or s.name))
+        self.block(s.body, scope)
+        self.rule_stack.pop()
+        if j is not None:
+            self.p.code[j][2] = self.here()
+
+    def s_Choose(self, s, scope):
+        each_slot = None
+        if s.each is not None:
+            actor, t = self.typed(s.by, scope, "collection", f"the players after 'choose by each {s.each} in'")
+            if ELEM[t] != "player":
+                raise _err(f"'choose by each' needs a collection of players; {unparse(s.by)!r} is {word(t)}", s.by)
+            each_slot = self.new_slot()
+            scope = dict(scope)
+            scope[s.each] = (each_slot, "player")
+        else:
+            actor, _ = self.typed(s.by, scope, "player", "who chooses")
+        rule, title = self.rule_stack[-1] if self.rule_stack and self.rule_stack[-1][0] else (None, None)
+        alts: list[Alt] = []
+        seen = set()
+        for a in s.actions:
+            inner = dict(scope)
+            slot = elem = dom = None
+            if a.var is not None:
+                dom, t = self.typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
+                elem = ELEM[t]
+                slot = self.new_slot()
+                inner[a.var] = (slot, elem)
+            elif a.where is not None:
+                raise _err(f"action {a.name!r} has no parameter, so 'where' has nothing to filter; use 'when'", a)
+            key = (a.name, a.var is None)
+            if key in seen and a.var is None:
+                raise _err(f"action {a.name!r} appears twice in the same choice", a)
+            seen.add(key)
+            where = self.typed(a.where, inner, "bool", "the where condition")[0] if a.where is not None else None
+            when = self.typed(a.when, scope, "bool", "the when condition")[0] if a.when is not None else None
+            alt = Alt(a.name, a.label, slot, elem, dom, where, when, node=a)
+            if a.var is not None:
+                dsrc, _ = self.sx_typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
+                if a.where is None:
+                    alt.values = self.lam(f"list(dict.fromkeys({dsrc}))")
+                else:
+                    bound = dict(scope)
+                    bound[a.var] = ("_v_arg", elem)
+                    wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
+                    alt.values = self.lam(f"list(dict.fromkeys([_v_arg for _v_arg in {dsrc} if {wsrc}]))")
+            alts.append(alt)
+        choice = Choice(actor, alts, rule, title, s, unparse(s.by))
+        choice.each_slot = each_slot
+        self.p.choices.append(choice)
+        if each_slot is not None:
+            # every player of the collection decides once, in any order; each action's body
+            # returns to the decision, which ends when nobody is left to decide
+            self.emit(CHOOSE_EACH, choice)
+            done = self.emit(JUMP, None)
+            outer_loops, self.loop_ends = self.loop_ends, []  # a break cannot leave such a body
+            for alt, a in zip(alts, s.actions):
+                alt.body = self.here()
+                inner = dict(scope)
+                if alt.slot is not None:
+                    inner[a.var] = (alt.slot, alt.elem)
+                self.block(a.body, inner)
+                self.emit(RET)
+            self.loop_ends = outer_loops
+            self.p.code[done][1] = self.here()
+            return
+        self.emit(CHOOSE, choice)
+        ends = []
+        for alt, a in zip(alts, s.actions):
+            alt.body = self.here()
+            inner = dict(scope)
+            if alt.slot is not None:
+                inner[a.var] = (alt.slot, alt.elem)
+            self.block(a.body, inner)
+            ends.append(self.emit(JUMP, None))
+        for j in ends:
+            self.p.code[j][1] = self.here()
+
