@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,7 +66,8 @@ class State:
 
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
-                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending")
+                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending",
+                 "zmask", "kmask", "omask", "upmask")
 
     # -- primitive effects the compiled statements call
     def shuffle(self, zi: int) -> None:
@@ -74,6 +76,7 @@ class State:
         self.rng.shuffle(cards)
         for c in cards:
             self.known[c] = False
+        self.upmask &= ~self.zmask[zi]
 
     def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
         zones, card_zone, owner = self.zones, self.card_zone, self.zowner
@@ -81,6 +84,7 @@ class State:
         to_owner = owner[to]
         kind, cowner = self.card_kind, self.card_owner
         vis = self.program.zones[to_kind].visibility
+        bits, zmask, kmask, omask = self.program.card_bit, self.zmask, self.kmask, self.omask
         self.memo = {}
         for c in cards:
             src = card_zone[c]
@@ -89,13 +93,25 @@ class State:
                 zones[to].insert(0, c)
             else:
                 zones[to].append(c)
+            b = bits[c]
+            zmask[src] ^= b
+            zmask[to] |= b
+            kmask[kind[c]] ^= b
+            kmask[to_kind] |= b
+            omask[cowner[c]] ^= b
+            omask[to_owner] |= b
             card_zone[c] = to
             kind[c] = to_kind
             cowner[c] = to_owner
             o = owner[src]
             if o is not None:
                 self.played_by[c] = o
-            self.known[c] = face_up or vis == "public" or (self.known[c] and vis != "hidden")
+            if face_up or vis == "public" or (self.known[c] and vis != "hidden"):
+                self.known[c] = True
+                self.upmask |= b
+            else:
+                self.known[c] = False
+                self.upmask &= ~b
 
     def deal(self, n: int, src: int, zi: int, face_up: bool) -> None:
         base = self.zbase[zi]
@@ -110,19 +126,29 @@ class State:
 
     def reveal(self, cards: list) -> None:
         self.memo = {}
+        bits = self.program.card_bit
         for c in cards:
             if c is not None:
                 self.known[c] = True
+                self.upmask |= bits[c]
 
     def recount(self) -> None:
         """Rebuild every per-card index from `zones` after the zones were rearranged by hand
         (a determinisation, a test): the zone lists are the truth, the rest follows them."""
+        bits = self.program.card_bit
+        self.zmask = [0] * len(self.zones)
+        self.kmask = [0] * len(self.program.zones)
+        self.omask = dict.fromkeys([None, *self.seats], 0)
         for inst, cards in enumerate(self.zones):
             kind, owner = self.zkind[inst], self.zowner[inst]
             for c in cards:
                 self.card_zone[c] = inst
                 self.card_kind[c] = kind
                 self.card_owner[c] = owner
+                self.zmask[inst] |= bits[c]
+                self.kmask[kind] |= bits[c]
+                self.omask[owner] |= bits[c]
+        self.upmask = sum(bits[c] for c, k in enumerate(self.known) if k)
         self.memo = {}
 
     def verify(self) -> None:
@@ -139,6 +165,11 @@ class State:
             got = (self.card_zone[c], self.card_kind[c], self.card_owner[c])
             want = (inst, self.zkind[inst], self.zowner[inst])
             assert got == want, f"{names[c]}: the engine's index says (zone, kind, owner) {got}, the zones say {want}"
+        masks = (self.zmask, self.kmask, self.omask, self.upmask)
+        self.recount()
+        for name, got, want in zip(("zone", "kind", "owner", "face-up"), masks,
+                                   (self.zmask, self.kmask, self.omask, self.upmask)):
+            assert got == want, f"the engine's {name} bit masks disagree with the zones"
 
     def clone(self) -> "State":
         s = State.__new__(State)
@@ -150,6 +181,9 @@ class State:
         s.card_owner = list(self.card_owner)
         s.played_by = list(self.played_by)
         s.known = list(self.known)
+        s.zmask = list(self.zmask)
+        s.kmask = list(self.kmask)
+        s.omask = dict(self.omask)
         s.slots = [list(v) if isinstance(v, list) else v for v in self.slots]
         s.stack = list(self.stack)
         s.pending = {k: list(v) for k, v in self.pending.items()}
@@ -184,14 +218,15 @@ _PROGRAMS: dict[int, tuple[g.Ruleset, Program]] = {}
 
 
 def program_of(ruleset) -> Program:
-    """The compiled form of a rule graph, compiled once per graph object."""
+    """The compiled form of a rule graph, compiled once per graph object (CARDRULES_PLAIN=1:
+    the plain evaluator, the oracle the fast path is tested against)."""
     if isinstance(ruleset, Program):
         return ruleset
     hit = _PROGRAMS.get(id(ruleset))
     if hit is None or hit[0] is not ruleset:
         if len(_PROGRAMS) > 64:
             _PROGRAMS.clear()
-        hit = _PROGRAMS[id(ruleset)] = (ruleset, compile_ruleset(ruleset))
+        hit = _PROGRAMS[id(ruleset)] = (ruleset, compile_ruleset(ruleset, fast=os.environ.get("CARDRULES_PLAIN") != "1"))
     return hit[1]
 
 
@@ -279,6 +314,13 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.card_owner = [None] * p.n_cards
     s.played_by = [None] * p.n_cards
     s.known = [False] * p.n_cards
+    s.zmask = [0] * n_inst
+    s.zmask[start] = p.all_mask
+    s.kmask = [0] * len(p.zones)
+    s.kmask[zkind[start]] = p.all_mask
+    s.omask = dict.fromkeys([None, *s.seats], 0)
+    s.omask[None] = p.all_mask
+    s.upmask = 0
     s.slots = [None] * p.n_slots
     s.pc = p.start
     s.stack = []

@@ -1165,13 +1165,8 @@ class Fuzzer:
         rng.shuffle(perm)
         for (inst, k), c, pb in zip(spots, perm, played):
             t.zones[inst][k] = c
-            t.card_zone[c] = inst
             t.played_by[c] = pb
-            if hasattr(t, "card_kind"):
-                t.card_kind[c] = t.zkind[inst]
-            if hasattr(t, "card_owner"):
-                t.card_owner[c] = t.zowner[inst]
-        t.memo = {}
+        t.recount()  # the engine's indexes and masks follow the rearranged zones
         try:
             after = sorted(str(m) for m in self._legal_of(t) if m.player == player)
         except Exception:

@@ -15,12 +15,13 @@ from . import runtime
 from .checks import Checks
 from .definitions import Definitions
 from .expressions import Expressions
+from .masks import Masks, bit_tables, make_runtime
 from .program import _MISS, END, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
 
 
-class Compiler(Checks, Expressions, Definitions, Statements):
-    def __init__(self, rs: g.Ruleset):
+class Compiler(Checks, Expressions, Definitions, Masks, Statements):
+    def __init__(self, rs: g.Ruleset, fast: bool = True):
         self.rs = rs
         deck = rs.deck
         self._check_deck(deck)
@@ -103,6 +104,19 @@ class Compiler(Checks, Expressions, Definitions, Statements):
         self.ns.update(runtime.NAMESPACE)
         for vname, table in p.values.items():
             self.ns[f"VALUE_{vname}"] = table
+        p.fast = fast
+        p.face_of = [card_of[(rank[c], suit[c])] for c in range(len(names))]
+        p.card_bit, p.card_at = bit_tables(cardkey)
+        bit = p.card_bit
+        p.all_mask = sum(bit)
+        for c in range(p.n_cards):
+            p.suit_mask[p.card_suit[c]] = p.suit_mask.get(p.card_suit[c], 0) | bit[c]
+            p.rank_mask[p.card_rank[c]] = p.rank_mask.get(p.card_rank[c], 0) | bit[c]
+        self.ns.update({"ALLM": p.all_mask, "SUITM": p.suit_mask, "RANKM": p.rank_mask,
+                        "BITD": dict(enumerate(bit)),
+                        "ABOVEM": [sum(bit[d] for d in p.above[c]) for c in range(p.n_cards)],
+                        "BELOWM": [sum(bit[d] for d in p.below[c]) for c in range(p.n_cards)]})
+        self.ns.update(make_runtime(p.card_at))
 
     # ------------------------------------------------------------------- whole
     def compile(self) -> Program:
@@ -182,6 +196,8 @@ class Compiler(Checks, Expressions, Definitions, Statements):
         return p
 
 
-def compile_ruleset(rs: g.Ruleset) -> Program:
-    """Check a rule graph and compile it for the engine; raises RulesetError, located."""
-    return Compiler(rs).compile()
+def compile_ruleset(rs: g.Ruleset, fast: bool = True) -> Program:
+    """Check a rule graph and compile it for the engine; raises RulesetError, located.
+    `fast=False` gives the plain evaluator (loops, one instruction per statement), kept as the
+    oracle the fast path is tested against."""
+    return Compiler(rs, fast).compile()

@@ -17,6 +17,13 @@ class Definitions:
         cond = f" if {where}" if where else ""
         op = e.op
         if op == "all":
+            self.sx_typed(e.body, inner, "bool", "the condition after ':'")  # type errors in the loop's words
+        elif op == "sum":
+            self.sx_typed(e.body, inner, "int", "the value after ':'")
+        fast = self.mask_aggregate(e, scope, v)
+        if fast is not None:
+            return fast
+        if op == "all":
             body, _ = self.sx_typed(e.body, inner, "bool", "the condition after ':'")
             return f"all({body} for {v} in {dom}{cond})", "bool"
         if op == "sum":
@@ -72,7 +79,33 @@ class Definitions:
         # every game, so the search result can be kept for the whole program
         static = all(self.static_define(n) for n in names)
         site = self.n_splits if not static else -self.n_splits
-        return f"_split(st, {cards}, ({', '.join(specs)},), {score}, {site})", ("int" if e.score else "bool")
+        # judged by faces alone (no test of which copy a card is): identical copies are one card
+        # to the search, and what it learns about part of a hand is kept for every hand
+        faces = static and self.p.fast and all(self.faces_only(n) for n in names)
+        return (f"_split(st, {cards}, ({', '.join(specs)},), {score}, {site}, {faces})",
+                ("int" if e.score else "bool"))
+
+    def faces_only(self, name: str, seen: frozenset = frozenset()) -> bool:
+        """A static definition that never asks whether two cards are the same card (==, !=, in
+        on bare cards), so any copy of a card may stand for another."""
+        d = self.defines.get(name)
+        if d is None or name in seen:
+            return False
+        seen = seen | {name}
+
+        def ok(e) -> bool:
+            if isinstance(e, g.BinOp) and e.op in ("==", "!=", "in", "not in") and \
+                    (isinstance(e.left, g.Name) or (e.op in ("==", "!=") and isinstance(e.right, g.Name))):
+                return False
+            if isinstance(e, g.Call) and e.func in self.defines and not self.faces_only(e.func, seen):
+                return False
+            for f in type(e).model_fields:
+                v = getattr(e, f)
+                for x in (v if isinstance(v, tuple) else (v,)):
+                    if isinstance(x, g.Node) and not ok(x):
+                        return False
+            return True
+        return ok(d.body)
 
     def static_define(self, name: str, seen: frozenset = frozenset()) -> bool:
         """Whether a definition depends only on its arguments' printed faces (suit, rank,
@@ -149,17 +182,26 @@ class Definitions:
             static = bool(params) and self.static_define(d.name)
             memo = "STATIC" if static else "st.memo"
             limit = "        if len(m) > 500000:\n            m.clear()\n" if static else ""
-            self.def_src.append(
-                f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
-                f"    m = {memo}\n"
-                f"    r = m.get({key}, MISS)\n"
-                f"    if r is MISS:\n"
-                f"{limit}"
-                f"        r = m[{key}] = {body}\n"
-                f"    return r\n")
+            if self.p.fast and not static and _cheap(body):
+                # a few table look-ups and bit operations cost less than the memo would
+                self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
+                                    f"    return {body}\n")
+            else:
+                self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
+                                    f"    m = {memo}\n"
+                                    f"    r = m.get({key}, MISS)\n"
+                                    f"    if r is MISS:\n"
+                                    f"{limit}"
+                                    f"        r = m[{key}] = {body}\n"
+                                    f"    return r\n")
             self.def_cache[d.name] = (fname, t, len(params))
         fname, t, _ = self.def_cache[d.name]
         return f"{fname}(st{''.join(', ' + a for a in arg_srcs)})", t
+
+
+def _cheap(src: str) -> bool:
+    """Generated code with no loop, no call of another definition and no meld search."""
+    return not any(w in src for w in (" for ", "D_", "_split(", "_bits(", "_kind_cards(", "[*"))
 
 
 def _has_agg(e) -> bool:

@@ -132,6 +132,14 @@ class Program:
     nodes: list = field(default_factory=list)  # the statement each instruction came from
     split_cache: dict = field(default_factory=dict)  # split results that depend on the cards alone
     rule_at: list = field(default_factory=list)  # (name, title) of the rule around each instruction
+    face_of: list = field(default_factory=list)  # the first card with the same suit and rank
+    split_memo: dict = field(default_factory=dict)  # split site -> partial results, by faces
+    fast: bool = True  # masks and fused instructions; False keeps the plain evaluator (the oracle)
+    card_bit: list = field(default_factory=list)  # 1 << the card's bit position (see compiler/masks.py)
+    card_at: list = field(default_factory=list)  # the card at each bit position
+    all_mask: int = 0
+    suit_mask: dict = field(default_factory=dict)  # suit index -> mask of its cards
+    rank_mask: dict = field(default_factory=dict)  # rank index -> mask of its cards
 
     @property
     def n_cards(self) -> int:

@@ -36,26 +36,38 @@ def _bottom_n(xs, k: int) -> list:
     return list(xs[:k]) if k > 0 else []
 
 
-def _split(st, cards, specs, score, site=0):
+def _split(st, cards, specs, score, site=0, faces=False):
     """Partition `cards` exactly into groups: specs are (count, predicate, sizes or None).
     Returns True/False, or with a score function the best total (-1 when impossible).
     Depth-first on the lowest remaining card, memoised on what remains; the answer is kept in
     the state's memo until the state changes (several players may ask about the same hand)."""
-    cards = tuple(sorted(cards))
+    prog = st.program
+    if faces:  # any copy stands for the others: one representative card per face
+        face = prog.face_of
+        cards = tuple(sorted([face[c] for c in cards]))
+    else:
+        cards = tuple(sorted(cards))
     counts = tuple(max(0, c) for c, _, _ in specs)
     key = ("split", site, cards, counts)
     cache = st.memo if site > 0 else st.program.split_cache  # site < 0: judged by the cards alone
     known = cache.get(key)
     if known is not None:
         return known
-    result = _split_search(st, cards, specs, score, counts)
+    if faces:
+        where = (site, tuple(sz for _, _, sz in specs))  # the sizes may be chosen by the game
+        memo = prog.split_memo.get(where)
+        if memo is None or len(memo) > 500_000:
+            memo = prog.split_memo[where] = {}
+    else:
+        memo = {}
+    result = _split_search(st, cards, specs, score, counts, memo)
     if site < 0 and len(cache) > 200_000:
         cache.clear()
     cache[key] = result
     return result
 
 
-def _split_search(st, cards, specs, score, counts):
+def _split_search(st, cards, specs, score, counts, memo):
     if any(c < 0 for c, _, _ in specs):
         return -1 if score else False
     n = len(cards)
@@ -64,7 +76,6 @@ def _split_search(st, cards, specs, score, counts):
     hi = sum(c * max(sz) for c, sz in zip(counts, sizes) if sz)
     if not lo <= n <= hi:
         return -1 if score else False
-    memo: dict = {}
 
     def search(rem, counts):
         if not rem:
@@ -81,14 +92,17 @@ def _split_search(st, cards, specs, score, counts):
                 if size - 1 > len(rest):
                     continue
                 seen = set()
-                for combo in combinations(range(len(rest)), size - 1):
-                    group = (first,) + tuple(rest[i] for i in combo)
-                    if group in seen:
+                for combo in combinations(rest, size - 1):  # rest is sorted: equal combos look equal
+                    if combo in seen:
                         continue
-                    seen.add(group)
+                    seen.add(combo)
+                    group = (first, *combo)
                     if not pred(st, group):
                         continue
-                    left = tuple(x for i, x in enumerate(rest) if i not in combo)
+                    left = list(rest)
+                    for x in combo:
+                        left.remove(x)
+                    left = tuple(left)
                     sub = search(left, counts[:gi] + (counts[gi] - 1,) + counts[gi + 1:])
                     if sub is None:
                         continue

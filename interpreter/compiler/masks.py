@@ -1,0 +1,271 @@
+"""The mask compiler: aggregates over cards as bit arithmetic.
+
+Every card has one bit; its position follows the order `highest`/`lowest` use (a suit's
+ranking, ties broken as the loops break them), so the highest card of a set is its highest
+set bit. The state keeps a mask per zone, per kind of zone, per owner and of the cards face
+up; the program keeps masks per suit, per rank and above/below each card. A card predicate
+built from membership, ownership, suit, rank, face-up and identity tests, joined by
+and/or/not, becomes one mask expression; an aggregate over such a predicate becomes `&`,
+`|`, `^`, `int.bit_count()` and the lowest or highest set bit. What cannot be translated
+stays a loop, over the cards that pass the translated part of the condition only.
+
+Only results that cannot depend on the order of a collection are computed this way
+(`all`, `any`, `no`, `count`, `sum`, `highest`, `lowest`), so a game is the same with masks
+or without (tests/test_differential.py plays both)."""
+
+from __future__ import annotations
+
+from .. import graph as g
+from ..errors import RulesetError
+from .program import ELEM
+
+# attributes of the aggregate's card that a mask can test against a value fixed for the aggregate
+_ATTR_MASK = {"owner": "st.omask[{}]", "suit": "SUITM.get({}, 0)", "rank": "RANKM.get({}, 0)",
+              "zone": "_zmask(st, {})"}
+
+
+def mentions(e, var: str) -> bool:
+    """Whether expression `e` refers to `var` (an inner aggregate over the same name hides it)."""
+    if isinstance(e, g.Name):
+        return e.name == var
+    if isinstance(e, g.Agg) and e.var == var:
+        return mentions(e.domain, var)
+    for name in type(e).model_fields:
+        v = getattr(e, name)
+        if isinstance(v, g.Node) and mentions(v, var):
+            return True
+        if isinstance(v, tuple) and any(isinstance(x, g.Node) and mentions(x, var) for x in v):
+            return True
+    return False
+
+
+def conjuncts(e) -> list:
+    """`a and b and c` -> [a, b, c]."""
+    if isinstance(e, g.BinOp) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
+class Masks:
+    """Mixed into the Compiler; `mask_aggregate` is tried after the loop form compiled (so every
+    error has already been reported in the loop's words) and returns None to keep the loop."""
+
+    def mask_aggregate(self, e: g.Agg, scope: dict, v: str) -> tuple[str, str] | None:
+        if not self.p.fast or e.op == "those":
+            return None
+        try:
+            return self._mask_aggregate(e, scope, v)
+        except RulesetError:  # cannot happen after the loop form compiled; keep the loop if it does
+            return None
+
+    def _mask_aggregate(self, e, scope, v):
+        dom_src, td = self.sx(e.domain, scope)
+        if ELEM.get(td) != "card" or td not in ("cards", "zone", "zonekind"):
+            return None
+        parts = self.domain_masks(e.domain, scope)
+        if parts is None:
+            return None
+        inner = dict(scope)
+        inner[e.var] = (v, "card")
+        masked, rest = [], []
+        for c in conjuncts(e.where) if e.where is not None else []:
+            m = self.predicate_mask(c, e.var, scope)
+            (rest.append(c) if m is None else masked.append(m))
+        op = e.op
+        body_mask = None
+        if op == "all":
+            body_mask = self.predicate_mask(e.body, e.var, scope)
+        whole = not rest and (op in ("any", "no", "count", "highest", "lowest") or
+                              (op == "all" and body_mask is not None))
+        if not whole and not masked:
+            return None  # nothing to gain: the loop stays as it is
+        flt = "".join(f" & {m}" for m in masked)
+        union = parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
+        cond = " and ".join(self.sx(c, inner)[0] for c in rest)
+        guard = f" if {cond}" if cond else ""
+        if op == "all":
+            if whole:
+                return f"(({union}{flt} & (ALLM ^ {body_mask})) == 0)", "bool"
+            body = self.sx(e.body, inner)[0]
+            return f"all({body} for {v} in _bits({union}{flt}){guard})", "bool"
+        if op in ("any", "no"):
+            if whole:
+                return f"(({union}{flt}) {'!=' if op == 'any' else '=='} 0)", "bool"
+            test = f"any({cond} for {v} in _bits({union}{flt}))"
+            return (test if op == "any" else f"(not {test})"), "bool"
+        if op == "count":
+            if whole:
+                return "(" + " + ".join(f"({p}{flt}).bit_count()" for p in parts) + ")", "int"
+            return "(" + " + ".join(f"sum(1 for {v} in _bits({p}{flt}){guard})" for p in parts) + ")", "int"
+        if op == "sum":
+            body = self.sx(e.body, inner)[0]
+            return "(" + " + ".join(f"sum({body} for {v} in _bits({p}{flt}){guard})" for p in parts) + ")", "int"
+        if op in ("highest", "lowest"):
+            if whole:
+                return f"{'_hi' if op == 'highest' else '_lo'}({union}{flt})", "card"
+            pick = "max" if op == "highest" else "min"
+            return f"{pick}(({v} for {v} in _bits({union}{flt}){guard}), key=CARDKEY.__getitem__, default=None)", "card"
+        return None
+
+    # ------------------------------------------------------------------ sets of cards
+    def domain_masks(self, e, scope) -> list[str] | None:
+        """A collection of cards as masks whose multiset union it is (`a + b` keeps both
+        parts, so a count over it still counts a card twice where the list would)."""
+        if isinstance(e, g.BinOp) and e.op == "+":
+            a, b = self.domain_masks(e.left, scope), self.domain_masks(e.right, scope)
+            return None if a is None or b is None else a + b
+        if isinstance(e, g.Call) and e.func in self.defines and e.func not in self.def_stack:
+            d = self.defines[e.func]
+            if len(d.params) != len(e.args):
+                return None
+            inner = {prm.name: (f"({self.sx(a, scope)[0]})", prm.type) for prm, a in zip(d.params, e.args)}
+            self.def_stack.append(d.name)
+            try:
+                return self.domain_masks(d.body, inner)
+            finally:
+                self.def_stack.pop()
+        if isinstance(e, g.Call) and e.func in ("above", "below", "cards_of") and len(e.args) == 1:
+            a = self.sx(e.args[0], scope)[0]
+            return [f"SUITM.get({a}, 0)" if e.func == "cards_of" else f"{e.func.upper()}M[{a}]"]
+        if isinstance(e, g.Agg) and e.op == "those":
+            parts = self.domain_masks(e.domain, scope)
+            if parts is None:
+                return None
+            w = self.predicate_mask(e.where, e.var, scope) if e.where is not None else "ALLM"
+            return None if w is None else [f"({p} & {w})" for p in parts]
+        if isinstance(e, g.Name) and e.name == "cards" and e.name not in scope:
+            return ["ALLM"]
+        if isinstance(e, (g.Name, g.Call)):
+            src, t = self.sx(e, scope)
+            if t == "zone":
+                return [f"st.zmask[{src}]"]
+            if t == "zonekind" and src in self.kind_of:
+                return [f"st.kmask[{self.kind_of[src]}]"]
+        return None
+
+    # ------------------------------------------------------------------ predicates
+    def predicate_mask(self, e, var: str, scope) -> str | None:
+        """The mask of the cards `var` for which `e` holds, or None when it is not expressible."""
+        if not mentions(e, var):
+            src, t = self.sx(e, scope)
+            return f"(ALLM if {src} else 0)" if t == "bool" else None
+        if isinstance(e, g.BinOp) and e.op in ("and", "or"):
+            # a side that does not depend on the card is a test, kept in front as the loop
+            # would: `b != none and b.suit == ...` must not read b's suit when b is none
+            for test, other in ((e.left, e.right), (e.right, e.left)):
+                if not mentions(test, var):
+                    m = self.predicate_mask(other, var, scope)
+                    if m is None:
+                        return None
+                    t = self.sx(test, scope)[0]
+                    return f"({m} if {t} else 0)" if e.op == "and" else f"(ALLM if {t} else {m})"
+            a, b = self.predicate_mask(e.left, var, scope), self.predicate_mask(e.right, var, scope)
+            if a is None or b is None:
+                return None
+            return f"({a} {'&' if e.op == 'and' else '|'} {b})"
+        if isinstance(e, g.UnOp) and e.op == "not":
+            a = self.predicate_mask(e.operand, var, scope)
+            return None if a is None else f"(ALLM ^ {a})"
+        if isinstance(e, g.BinOp) and e.op in ("in", "not in"):
+            m = self._membership_mask(e, var, scope)
+            return None if m is None else (m if e.op == "in" else f"(ALLM ^ {m})")
+        if isinstance(e, g.BinOp) and e.op in ("==", "!="):
+            m = self._equality_mask(e, var, scope)
+            return None if m is None else (m if e.op == "==" else f"(ALLM ^ {m})")
+        if isinstance(e, g.Attr) and e.name == "face_up" and _is_var(e.obj, var):
+            return "st.upmask"
+        if isinstance(e, g.Call) and e.func in self.defines and e.func not in self.def_stack:
+            return self._define_mask(e, var, scope)
+        return None
+
+    def _membership_mask(self, e, var, scope):
+        if _is_var(e.left, var) and not mentions(e.right, var):
+            parts = self.domain_masks(e.right, scope)
+            if parts is None:
+                return None
+            return parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
+        if isinstance(e.left, g.Attr) and e.left.name == "rank" and _is_var(e.left.obj, var) \
+                and isinstance(e.right, g.Name) and e.right.name in self.rs.deck.groups and e.right.name not in scope:
+            ranks = self.rs.deck.groups[e.right.name]
+            return self.const(_union(self.p.rank_mask.get(self.rank_index[r], 0) for r in ranks))
+        return None
+
+    def _equality_mask(self, e, var, scope):
+        for side, other in ((e.left, e.right), (e.right, e.left)):
+            if mentions(other, var):
+                continue
+            if _is_var(side, var):
+                src, t = self.sx(other, scope)
+                return f"BITD.get({src}, 0)" if t in ("card", "none") else None
+            if isinstance(side, g.Attr) and _is_var(side.obj, var) and side.name in _ATTR_MASK:
+                if side.name == "rank" and isinstance(other, g.IntLit):
+                    src = self._rank_literal(other)
+                else:
+                    src, t = self.sx(other, scope)
+                    if t not in (side.name if side.name != "owner" else "player", "none"):
+                        return None
+                return _ATTR_MASK[side.name].format(src)
+        return None
+
+    def _define_mask(self, e, var, scope):
+        """A definition called on the aggregate's card: its body, read with that card."""
+        d = self.defines[e.func]
+        if len(d.params) != len(e.args):
+            return None
+        inner, elem = {}, None
+        for prm, a in zip(d.params, e.args):
+            if _is_var(a, var) and prm.type == "card" and elem is None:
+                elem = prm.name
+            elif mentions(a, var):
+                return None
+            else:
+                inner[prm.name] = (f"({self.sx(a, scope)[0]})", prm.type)
+        if elem is None:
+            return None
+        self.def_stack.append(d.name)
+        try:
+            return self.predicate_mask(d.body, elem, inner)
+        finally:
+            self.def_stack.pop()
+
+
+def _is_var(e, var: str) -> bool:
+    return isinstance(e, g.Name) and e.name == var
+
+
+def _union(masks) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def bit_tables(order_key: list) -> tuple[list[int], list[int]]:
+    """Bit positions for cards: ascending by the key `highest`/`lowest` use. Returns
+    (bit of each card as 1 << position, card at each position)."""
+    by_key = sorted(range(len(order_key)), key=order_key.__getitem__)
+    bit = [0] * len(order_key)
+    for pos, c in enumerate(by_key):
+        bit[c] = 1 << pos
+    return bit, by_key
+
+
+def make_runtime(card_at: list[int]) -> dict:
+    """The per-program functions the generated mask code calls."""
+
+    def _bits(m):
+        while m:
+            b = m & -m
+            yield card_at[b.bit_length() - 1]
+            m ^= b
+
+    def _hi(m):
+        return card_at[m.bit_length() - 1] if m else None
+
+    def _lo(m):
+        return card_at[(m & -m).bit_length() - 1] if m else None
+
+    def _zmask(st, z):
+        return st.zmask[z] if z is not None else 0
+
+    return {"_bits": _bits, "_hi": _hi, "_lo": _lo, "_zmask": _zmask}
