@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import graph as g
 from .compiler import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, RET, Program, compile_ruleset
+from .compiler.fuse import failing_pc
 from .errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RecordError
 from .unparse import unparse
 
@@ -86,13 +87,25 @@ class State:
         vis = self.program.zones[to_kind].visibility
         bits, zmask, kmask, omask = self.program.card_bit, self.zmask, self.kmask, self.omask
         self.memo = {}
+        batch = len(cards) > 2 and len(set(cards)) == len(cards)
+        if batch:  # a pile at once: each zone's list is rebuilt once, not once per card
+            leaving: dict = {}
+            for c in cards:
+                leaving.setdefault(card_zone[c], set()).add(c)
+            for src, gone in leaving.items():
+                zones[src][:] = [x for x in zones[src] if x not in gone]
+            if under:
+                zones[to][0:0] = cards[::-1]
+            else:
+                zones[to].extend(cards)
         for c in cards:
             src = card_zone[c]
-            zones[src].remove(c)
-            if under:
-                zones[to].insert(0, c)
-            else:
-                zones[to].append(c)
+            if not batch:
+                zones[src].remove(c)
+                if under:
+                    zones[to].insert(0, c)
+                else:
+                    zones[to].append(c)
             b = bits[c]
             zmask[src] ^= b
             zmask[to] |= b
@@ -366,34 +379,31 @@ def _compute_legal(s: State, choice, deciders=None) -> list:
 
 
 def _compute_legal_for(s: State, choice, actor) -> list:
-    p = s.program
-    cache = p.move_cache
     out = []
+    append = out.append
     for alt in choice.alts:
         if alt.when is not None and not alt.when(s):
             continue
-        name = alt.name
-        moves = cache.get((actor, name))
-        if moves is None:
-            moves = cache[(actor, name)] = {}
+        moves = alt.moves
         if alt.values is None:
-            m = moves.get(None)
+            m = moves.get((actor, None))
             if m is None:
-                m = moves[None] = Move(actor, name, None)
-            out.append((m, alt, None))
+                m = moves[(actor, None)] = Move(actor, alt.name, None)
+            append((m, alt, None))
             continue
         for v in alt.values(s):
-            m = moves.get(v)
+            m = moves.get((actor, v))
             if m is None:
-                text = s.zone_names[v] if alt.elem == "zone" else _arg_text(p, alt.elem, v)
-                m = moves[v] = Move(actor, name, text)
-            out.append((m, alt, v))
+                text = s.zone_names[v] if alt.elem == "zone" else _arg_text(s.program, alt.elem, v)
+                m = moves[(actor, v)] = Move(actor, alt.name, text)
+            append((m, alt, v))
     if len(choice.alts) > 1:  # two actions may offer the same move: keep the first
         seen = set()
         uniq = []
         for entry in out:
-            if entry[0] not in seen:
-                seen.add(entry[0])
+            key = (entry[0].action, entry[0].arg)
+            if key not in seen:
+                seen.add(key)
                 uniq.append(entry)
         out = uniq
     return out
@@ -427,7 +437,7 @@ def _exec(s: State) -> None:
             op, a, b = code[pc]
             if op == EXEC:
                 a(s)
-                pc += 1
+                pc = b
             elif op == JIF:
                 pc = pc + 1 if a(s) else b
             elif op == JUMP:
@@ -466,7 +476,7 @@ def _exec(s: State) -> None:
                 s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []
                 return
     except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
-        s.pc = pc  # the instruction that failed, for the message
+        s.pc = failing_pc(code[pc][1], pc, exc)  # the instruction that failed, for the message
         raise _located_failure(s, exc) from None
 
 

@@ -15,8 +15,9 @@ from . import runtime
 from .checks import Checks
 from .definitions import Definitions
 from .expressions import Expressions
+from .fuse import fuse
 from .masks import Masks, bit_tables, make_runtime
-from .program import _MISS, END, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
+from .program import _MISS, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
 
 
@@ -82,6 +83,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self._check_names()
         self.slots = 0
         self.var_slots: dict[str, tuple[int, str]] = {}
+        self.global_slots: set[int] = set()  # the slots of game variables (the rest are locals)
         self.def_cache: dict[str, tuple] = {}
         self.def_stack: list[str] = []
         self.proc_start: dict[str, int] = {}
@@ -112,8 +114,11 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         for c in range(p.n_cards):
             p.suit_mask[p.card_suit[c]] = p.suit_mask.get(p.card_suit[c], 0) | bit[c]
             p.rank_mask[p.card_rank[c]] = p.rank_mask.get(p.card_rank[c], 0) | bit[c]
-        self.ns.update({"ALLM": p.all_mask, "SUITM": p.suit_mask, "RANKM": p.rank_mask,
-                        "BITD": dict(enumerate(bit)),
+        order_mask: dict = {}
+        for c in range(p.n_cards):
+            order_mask[p.card_order[c]] = order_mask.get(p.card_order[c], 0) | bit[c]
+        self.ns.update({"ALLM": p.all_mask, "ORDM": order_mask, "SUITM": p.suit_mask, "RANKM": p.rank_mask,
+                        "BITD": dict(enumerate(bit)), "BIT": bit,
                         "ABOVEM": [sum(bit[d] for d in p.above[c]) for c in range(p.n_cards)],
                         "BELOWM": [sum(bit[d] for d in p.below[c]) for c in range(p.n_cards)]})
         self.ns.update(make_runtime(p.card_at))
@@ -131,6 +136,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
                 self.player_vars.add(v.name)
             slot = self.new_slot()
             self.var_slots[v.name] = (slot, v.type)
+        self.global_slots = {slot for slot, _ in self.var_slots.values()}
         for v in rs.vars:
             slot = self.var_slots[v.name][0]
             if v.params:
@@ -193,6 +199,9 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         p.phase_start = phase_start
         p.n_slots = self.slots
         p.code = [tuple(ins) for ins in p.code]
+        entries = [p.start, *phase_start.values()]
+        p.code = fuse(p.code, entries) if p.fast else \
+            [ins if ins[0] != EXEC else (EXEC, ins[1], pc + 1) for pc, ins in enumerate(p.code)]
         return p
 
 

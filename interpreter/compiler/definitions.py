@@ -182,7 +182,7 @@ class Definitions:
             static = bool(params) and self.static_define(d.name)
             memo = "STATIC" if static else "st.memo"
             limit = "        if len(m) > 500000:\n            m.clear()\n" if static else ""
-            if self.p.fast and not static and _cheap(body):
+            if self.p.fast and params and not static and _cheap(body):
                 # a few table look-ups and bit operations cost less than the memo would
                 self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                     f"    return {body}\n")

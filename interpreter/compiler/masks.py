@@ -21,7 +21,7 @@ from .program import ELEM
 
 # attributes of the aggregate's card that a mask can test against a value fixed for the aggregate
 _ATTR_MASK = {"owner": "st.omask[{}]", "suit": "SUITM.get({}, 0)", "rank": "RANKM.get({}, 0)",
-              "zone": "_zmask(st, {})"}
+              "zone": "_zmask(st, {})", "order": "ORDM.get({}, 0)"}
 
 
 def mentions(e, var: str) -> bool:
@@ -202,7 +202,8 @@ class Masks:
                     src = self._rank_literal(other)
                 else:
                     src, t = self.sx(other, scope)
-                    if t not in (side.name if side.name != "owner" else "player", "none"):
+                    want = {"owner": "player", "order": "int"}.get(side.name, side.name)
+                    if t not in (want, "none"):
                         return None
                 return _ATTR_MASK[side.name].format(src)
         return None

@@ -165,7 +165,7 @@ class Statements:
     def s_If(self, s, scope):
         ends = []
         for br in s.branches:
-            test, _ = self.typed(br.test, scope, "bool", "the condition of if")
+            test = self.condition(br.test, scope, "the condition of if")
             j = self.emit(JIF, test, None)
             self.block(br.body, scope)
             ends.append(self.emit(JUMP, None))
@@ -182,7 +182,7 @@ class Statements:
             self.p.code[j][1] = self.here()
 
     def s_While(self, s, scope):
-        test, _ = self.typed(s.test, scope, "bool", "the condition of while")
+        test = self.condition(s.test, scope, "the condition of while")
         top = self.here()
         j = self.emit(JIF, test, None)
         self._loop(top, lambda: self.block(s.body, scope))
@@ -241,7 +241,7 @@ class Statements:
         p.rule_names.append(s.name)
         j = None
         if s.when is not None:
-            test, _ = self.typed(s.when, scope, "bool", "the when condition of a rule")
+            test = self.condition(s.when, scope, "the when condition of a rule")
             j = self.emit(JIF, test, None)
 
         def fire(st):
@@ -252,6 +252,24 @@ class Statements:
         self.rule_stack.pop()
         if j is not None:
             self.p.code[j][2] = self.here()
+
+    def action_values(self, a, scope, elem):
+        """The legal arguments of an action, in the order of its set, each once, as one
+        generated function. A single zone holds each card once, so it needs no de-duplication;
+        a condition the mask compiler can read is computed once and tested per card by its bit."""
+        dsrc, t = self.sx_typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
+        unique = self.p.fast and t == "zone"
+        if a.where is None:
+            return self.lam(f"{dsrc}" if unique else f"list(dict.fromkeys({dsrc}))")
+        bound = dict(scope)
+        bound[a.var] = ("_v_arg", elem)
+        mask = self.predicate_mask(a.where, a.var, scope) if self.p.fast and elem == "card" else None
+        if mask is not None:
+            pick = f"[_v_arg for _m in ({mask},) for _v_arg in {dsrc} if BIT[_v_arg] & _m]"
+        else:
+            wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
+            pick = f"[_v_arg for _v_arg in {dsrc} if {wsrc}]"
+        return self.lam(pick if unique else f"list(dict.fromkeys({pick}))")
 
     def s_Choose(self, s, scope):
         each_slot = None
@@ -282,17 +300,10 @@ class Statements:
                 raise _err(f"action {a.name!r} appears twice in the same choice", a)
             seen.add(key)
             where = self.typed(a.where, inner, "bool", "the where condition")[0] if a.where is not None else None
-            when = self.typed(a.when, scope, "bool", "the when condition")[0] if a.when is not None else None
+            when = self.condition(a.when, scope, "the when condition") if a.when is not None else None
             alt = Alt(a.name, a.label, slot, elem, dom, where, when, node=a)
             if a.var is not None:
-                dsrc, _ = self.sx_typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
-                if a.where is None:
-                    alt.values = self.lam(f"list(dict.fromkeys({dsrc}))")
-                else:
-                    bound = dict(scope)
-                    bound[a.var] = ("_v_arg", elem)
-                    wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
-                    alt.values = self.lam(f"list(dict.fromkeys([_v_arg for _v_arg in {dsrc} if {wsrc}]))")
+                alt.values = self.action_values(a, scope, elem)
             alts.append(alt)
         choice = Choice(actor, alts, rule, title, s, unparse(s.by))
         choice.each_slot = each_slot
