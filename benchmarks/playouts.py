@@ -1,7 +1,14 @@
 """Playout speed of the generic engine: random bots play complete games, one process.
 
     python benchmarks/playouts.py [--seconds T] [--rulesets GLOB] [--json]
+    python benchmarks/playouts.py --against REV [--rounds R] [--seconds T] [--rulesets GLOB]
     python benchmarks/playouts.py --profile [--rulesets GLOB] [--games N]
+
+--against REV measures this tree against the engine of git revision REV (a worktree of it,
+made for the run and removed after) in one run: for R rounds (default 3), the base and this
+tree alternately play every row in a fresh process each, so a busy machine slows both alike.
+It prints each side's median games/s, the ratio, and the target ratio of issue 9 for that row,
+then the cost of cloning a mid-game Ganjifa state and playing it out at random.
 
 For every ruleset matched by GLOB (default rulesets/**/*.cards, relative to the checkout)
 and every player count it allows, games with the default options are played for about T
@@ -177,6 +184,92 @@ def run_profile(paths: list[Path], games: int) -> None:
         print(text[text.index("   ncalls"):] if "   ncalls" in text else text)
 
 
+# speed-up targets (issue 9), by ruleset file name; every other ruleset: RATIO_FLOOR
+RATIO_TARGETS = {"ganjifa.cards": 10, "euro-jongg.cards": 10, "shakti.cards": 5, "shakti-inverted.cards": 5,
+                 "udvasa.cards": 5, "udvasa-inverted.cards": 5, "kendra-kari.cards": 3, "komi.cards": 3,
+                 "sama.cards": 3}
+RATIO_FLOOR = 3
+CLONE_TARGET_MS = 1.0
+
+
+def clone_playout_ms(root: Path, games: int = 300) -> float:
+    """Mean time to clone a mid-game 3-player Ganjifa state (60 decisions in) and play the clone
+    out at random, in a fresh process importing the engine of `root`."""
+    import subprocess
+    code = f"""
+import random, sys, time
+sys.path.insert(0, {str(root)!r})
+from interpreter import load_ruleset
+from interpreter.engine import apply, legal_moves, new_game
+rs = load_ruleset({str(root / "rulesets" / "ganjifa" / "ganjifa.cards")!r})
+s = new_game(rs, 3, None, 5)
+rng = random.Random(1)
+for _ in range(60):
+    apply(s, rng.choice(legal_moves(s)))
+def run(k):
+    c = s.clone(); r = random.Random(k)
+    while not c.finished:
+        apply(c, r.choice(legal_moves(c)))
+for k in range(20):
+    run(k)
+t = time.perf_counter()
+for k in range({games}):
+    run(k)
+print((time.perf_counter() - t) / {games} * 1000)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def run_against(rev: str, pattern: str, seconds: float, rounds: int) -> int:
+    import statistics
+    import subprocess
+    import tempfile
+    wt = Path(tempfile.mkdtemp(prefix="cardrules-base-"))
+    try:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(wt), rev], check=True)
+        base_rev = subprocess.run(["git", "-C", str(wt), "log", "-1", "--format=%h %s"], capture_output=True,
+                                  text=True).stdout.strip()
+        print(f"base: {base_rev}\nnew:  this tree ({ROOT})\n{rounds} alternating rounds, {seconds:g} s per row\n",
+              flush=True)
+        figures: dict = {}
+        clones: dict = {"base": [], "new": []}
+        for r in range(rounds):
+            for side, root in (("base", wt), ("new", ROOT)):
+                out = subprocess.run([sys.executable, str(root / "benchmarks" / "playouts.py"), "--seconds",
+                                      str(seconds), "--rulesets", pattern, "--json"],
+                                     capture_output=True, text=True, cwd=root)
+                if out.returncode != 0:
+                    print(out.stderr, file=sys.stderr)
+                    return 1
+                for row in json.loads(out.stdout)["rows"]:
+                    figures.setdefault((row["ruleset"], row["players"]), {"base": [], "new": []})[side].append(
+                        row["games_per_s"])
+                clones[side].append(clone_playout_ms(root))
+            print(f"round {r + 1} of {rounds} done", flush=True)
+        print(f"\n{'ruleset':<38} {'players':>7} {'base g/s':>9} {'new g/s':>9} {'ratio':>7} {'target':>7}")
+        missed = 0
+        ratios = []
+        for (rel, n), sides in figures.items():
+            if not sides["base"] or not sides["new"]:
+                continue
+            b, nw = statistics.median(sides["base"]), statistics.median(sides["new"])
+            ratio = nw / b
+            ratios.append(ratio)
+            target = RATIO_TARGETS.get(Path(rel).name, RATIO_FLOOR)
+            missed += ratio < target
+            print(f"{rel:<38} {n:>7} {b:>9.1f} {nw:>9.1f} {ratio:>6.2f}x {target:>6}x"
+                  + ("" if ratio >= target else "  (short of the target)"))
+        cb, cn = statistics.median(clones["base"]), statistics.median(clones["new"])
+        print(f"\nclone a mid-game Ganjifa state and play it out: base {cb:.2f} ms, new {cn:.2f} ms "
+              f"({cb / cn:.2f}x; target <= {CLONE_TARGET_MS:g} ms)")
+        print(f"rows: {len(ratios)}, slowest ratio {min(ratios):.2f}x, median {statistics.median(ratios):.2f}x, "
+              f"{missed} short of their target")
+        return 0
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(wt)], capture_output=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="time per ruleset and player count (default 3)")
@@ -184,7 +277,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--profile", action="store_true", help="profile games of the first ruleset instead of timing")
     ap.add_argument("--games", type=int, default=50, help="games for --profile (default 50)")
+    ap.add_argument("--against", metavar="REV", help="compare with the engine of git revision REV, alternately")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds for --against (default 3)")
     args = ap.parse_args(argv)
+    if args.against:
+        return run_against(args.against, args.rulesets, args.seconds, args.rounds)
     paths = find_rulesets(args.rulesets)
     if not paths:
         print(f"no .cards files match {args.rulesets!r}", file=sys.stderr)

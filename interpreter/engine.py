@@ -7,6 +7,7 @@ A State is mutable (like python-chess's Board): `apply` changes it and returns i
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -68,13 +69,13 @@ class State:
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
                  "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending",
-                 "zmask", "kmask", "omask", "upmask")
+                 "zmask", "kmask", "omask", "upmask", "rng_shared")
 
     # -- primitive effects the compiled statements call
     def shuffle(self, zi: int) -> None:
         cards = self.zones[zi]
         self.memo = {}
-        self.rng.shuffle(cards)
+        self.chance().shuffle(cards)
         for c in cards:
             self.known[c] = False
         self.upmask &= ~self.zmask[zi]
@@ -145,6 +146,18 @@ class State:
                 self.known[c] = True
                 self.upmask |= bits[c]
 
+    def chance(self) -> random.Random:
+        """The state's own seeded generator, copied first if a clone still shares it (a clone
+        draws from a plain generator with the same state; the original keeps its own kind)."""
+        if self.rng_shared:
+            if self.rng_shared == "plain":
+                rng = random.Random()
+                rng.setstate(self.rng.getstate())
+            else:
+                rng = copy.copy(self.rng)
+            self.rng, self.rng_shared = rng, None
+        return self.rng
+
     def recount(self) -> None:
         """Rebuild every per-card index from `zones` after the zones were rearranged by hand
         (a determinisation, a test): the zone lists are the truth, the rest follows them."""
@@ -202,8 +215,9 @@ class State:
         s.pending = {k: list(v) for k, v in self.pending.items()}
         s.fired = list(self.fired)
         s.history = list(self.history)
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        # the generator is shared until one side draws (copying its state is most of a clone)
+        s.rng_shared = "plain"
+        self.rng_shared = self.rng_shared or "same"
         s._legal = list(self._legal) if self._legal is not None else None
         s.memo = {}
         return s
@@ -339,6 +353,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.stack = []
     s.pending = {}  # `choose by each`: decision pc -> players still to decide
     s.rng = random.Random(seed)
+    s.rng_shared = None
     s.fired = [0] * len(p.rule_names)
     s.finished = False
     s.history = []

@@ -123,7 +123,7 @@ def _split_search(st, cards, specs, score, counts, memo):
 def _random(st, xs):
     """One element by the game's seeded chance (none from an empty collection)."""
     xs = list(xs)
-    return st.rng.choice(xs) if xs else None
+    return st.chance().choice(xs) if xs else None
 
 
 def _seat(st, k: int) -> int:
