@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine import (apply, fired_counts, legal_moves, new_game, outcome, position,
+from interpreter.engine import (apply, cards_in, fired_counts, legal_moves, new_game, outcome, position,
                                 public_vars)
 from interpreter.errors import IllegalMoveError, OptionError
 
@@ -36,13 +36,6 @@ def setup(hands, *, leader=0, phase="rounds", game="ekrang", tricks=None, option
     if tricks:
         vars["tricks"] = dict(enumerate(tricks))
     return position(rules(game), len(hands), phase, zones=zones, vars=vars, options=options)
-
-
-def cards_in(s, zone: str, seat: int | None = None) -> list[str]:
-    p = s.program
-    zi = p.zone_index[zone]
-    inst = s.zbase[zi] + (seat if p.zones[zi].per_player else 0)
-    return [p.card_names[c] for c in s.zones[inst]]
 
 
 def legal(s) -> set[str]:

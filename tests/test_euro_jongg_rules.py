@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import engine, load_ruleset
-from interpreter.engine import apply, deciders, legal_moves, moves_for, outcome, program_of, public_vars
+from interpreter import load_ruleset
+from interpreter.engine import (Move, apply, cards_in, deciders, evaluate, legal_moves, moves_for, new_game,
+                                outcome, position, program_of, public_vars)
 from interpreter.errors import IllegalMoveError
-from interpreter.engine import Move
 
 RULESET = Path(__file__).resolve().parent.parent / "rulesets" / "euro-jongg" / "euro-jongg.cards"
 
@@ -35,55 +35,19 @@ def prog():
 
 def setup(hands=(), *, wall=None, melds=None, laid=None, waste=None, turn=0, dealer=0, claimed=True,
           vars=None, options=None):
-    p = prog()
-    s = engine._fresh(p, 4, options, 0)
-    stock = s.zbase[0]
-
-    def put(names, zone, seat=None):
-        zi = p.zone_index[zone]
-        inst = s.zbase[zi] + (seat or 0)
-        for name in names:
-            c = p.card_names.index(name)
-            assert s.card_zone[c] == stock, f"{name} is placed twice"
-            s.move([c], inst, False)
-            if seat is not None:
-                s.played_by[c] = seat
-
-    for seat, cards in enumerate(hands):
-        put(cards, "hand", seat)
-    for seat, cards in (melds or {}).items():
-        put(cards, "melds", seat)
-    for seat, cards in (laid or {}).items():
-        put(cards, "laid", seat)
-    for seat, cards in (waste or []):
-        put([cards], "waste")
-        s.played_by[p.card_names.index(cards)] = seat
+    zones = {"hand": dict(enumerate(hands))}
+    if melds:
+        zones["melds"] = melds
+    if laid:
+        zones["laid"] = laid
+    if waste:
+        zones["waste"] = [card for _, card in waste]
     if wall is not None:
-        keep = [p.card_names.index(n) for n in wall]
-        put([p.card_names[c] for c in list(s.zones[stock]) if c not in keep], "blind")
-        for c in keep:
-            s.move([c], stock, False)
+        zones["wall"] = wall
     values = {"mover": turn, "dealer": dealer, "after_claim": claimed, **(vars or {})}
-    slots = {n: sl for n, sl, _ in p.vars}
-    for name, value in values.items():
-        if isinstance(value, dict):
-            per = list(s.slots[slots[name]])
-            for seat, v in value.items():
-                per[seat] = p.card_names.index(v) if isinstance(v, str) else v
-            value = per
-        elif isinstance(value, str):
-            value = p.card_names.index(value)
-        s.slots[slots[name]] = value
-    s.memo = {}
-    s.pc = p.phase_start["play"]
-    engine._run(s)
-    return s
-
-
-def cards_in(s, zone: str, seat: int | None = None) -> list[str]:
-    p = s.program
-    zi = p.zone_index[zone]
-    return [p.card_names[c] for c in s.zones[s.zbase[zi] + (seat or 0)]]
+    return position(rules(), 4, "play", zones=zones, vars=values, options=options,
+                    played_by={card: seat for seat, card in (waste or [])},
+                    rest=None if wall is None else "blind")
 
 
 def legal(s, seat=None) -> set[str]:
@@ -94,10 +58,7 @@ def legal(s, seat=None) -> set[str]:
 
 def defn(name, s, *args):
     """Evaluate a definition of the ruleset in position s (cards given by name)."""
-    p = s.program
-    conv = [tuple(p.card_names.index(c) for c in a) if isinstance(a, (list, tuple))
-            else (p.card_names.index(a) if isinstance(a, str) else a) for a in args]
-    return p.namespace[f"D_{name}"](s, *conv)
+    return evaluate(s, name, *args)
 
 
 def group(name, *cards) -> bool:
@@ -138,7 +99,7 @@ def test_the_pack_has_193_cards():
 
 
 def test_the_deal_thirteen_each_a_blind_and_crowns_replaced():
-    s = engine.new_game(rules(), 4, seed=5)
+    s = new_game(rules(), 4, seed=5)
     p = s.program
     assert len(cards_in(s, "blind")) == 13
     for seat in range(4):
@@ -431,7 +392,10 @@ def test_scoring_sets_laid_down():
     (["Bird-Spades", "Bird-Hearts", "Bird-Clubs", "Bird-Diamonds"], 10000),
 ])
 def test_scoring_bonus_cards(bonus, points):
-    s = setup(wall=WALL, laid={1: bonus + ["3-Crowns"]})
+    s = setup(wall=WALL, laid={1: bonus})
+    assert defn("bonus_points", s, 1) == points
+    # a crown laid beside them scores nothing
+    s = setup(wall=[c for c in WALL if c != "3-Crowns"], laid={1: bonus + ["3-Crowns"]})
     assert defn("bonus_points", s, 1) == points
 
 

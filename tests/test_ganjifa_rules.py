@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine import apply, legal_moves, new_game, observe, outcome, position
+from interpreter.engine import apply, cards_in, legal_moves, new_game, observe, outcome, position
 from interpreter.errors import IllegalMoveError, InvalidMoveError, OptionError
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets" / "ganjifa"
@@ -38,14 +38,6 @@ def setup(hands, *, leader=0, phase="play", game="ganjifa", exposed=None, won=No
         zones["won"] = won
     vars = {"leader": leader} if phase == "play" else {}
     return position(rules(game), len(hands), phase, zones=zones, vars=vars, options=options)
-
-
-def cards_in(s, zone: str, seat: int | None = None) -> list[str]:
-    """The cards of a zone in order (a per-player zone needs the seat)."""
-    p = s.program
-    zi = p.zone_index[zone]
-    inst = s.zbase[zi] + (seat if p.zones[zi].per_player else 0)
-    return [p.card_names[c] for c in s.zones[inst]]
 
 
 def legal(s) -> set[str]:

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine import (State, apply, fired_counts, legal_moves, new_game, observe,
-                                outcome, position, public_vars)
+from interpreter.engine import (apply, card_info, cards_in, fired_counts, legal_moves, new_game,
+                                observe, outcome, position, public_vars)
 from interpreter.errors import IllegalMoveError, OptionError
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets" / "mughal"
@@ -33,13 +33,6 @@ def setup(hands, *, won=None, game="hamrang", options=None):
     if won:
         zones["won"] = won
     return position(rules(game), 4, "play", zones=zones, options=options)
-
-
-def cards_in(s, zone: str, seat: int | None = None) -> list[str]:
-    p = s.program
-    zi = p.zone_index[zone]
-    inst = s.zbase[zi] + (seat if p.zones[zi].per_player else 0)
-    return [p.card_names[c] for c in s.zones[inst]]
 
 
 def legal(s) -> set[str]:
@@ -65,35 +58,31 @@ def retired(s) -> list[bool]:
     return list(public_vars(s)["retired"].values())
 
 
-@pytest.fixture
-def no_shuffle(monkeypatch):
-    """Shuffling leaves the pack as it is (the cards placed last lie on top)."""
-    def shuffle(self, zi):
-        self.memo = {}
-    monkeypatch.setattr(State, "shuffle", shuffle)
-
-
 def dealt_to(s, seat: int) -> list[str]:
     """The cards dealt to a seat: those in her hand and those she has played since."""
-    hand = s.program.zone_index["hand"]
-    return [s.program.card_names[c] for c in range(s.program.n_cards)
-            if (s.card_owner[c] == seat if s.card_kind[c] == hand else s.played_by[c] == seat)]
+    out = []
+    for c in s.program.card_names:
+        info = card_info(s, c)
+        if (info["owner"] == seat if info["zone"] == "hand" else info["played_by"] == seat):
+            out.append(c)
+    return out
 
 
 def drawing_position(top_cards: list[str], game="hamrang"):
-    """The draw with the pack's top cards given in drawing order (P1's card first)."""
-    return position(rules(game), 4, "draw", zones={"stock": list(reversed(top_cards))})
+    """The draw with the pack's top cards given in drawing order (P1's card first), and the
+    shuffle switched off: shuffling leaves the pack as it is (the cards placed last lie on top)."""
+    return position(rules(game), 4, "draw", zones={"stock": list(reversed(top_cards))}, shuffle=False)
 
 
 # ------------------------------------------------------------------ 1. drawing for the deal
 
-def test_the_highest_card_drawn_deals(no_shuffle):
+def test_the_highest_card_drawn_deals():
     s = drawing_position(["9-Barat", "Raja-Phul", "Vizier-Cheng", "3-Surya"])
     assert public_vars(s)["dealer"] == "P2"
     assert public_vars(s)["in_draw"] == {"P1": False, "P2": True, "P3": False, "P4": False}
 
 
-def test_players_tied_for_the_highest_card_draw_again(no_shuffle):
+def test_players_tied_for_the_highest_card_draw_again():
     s = drawing_position([
         "Raja-Phul", "Raja-Cheng", "5-Barat", "Raja-Ghulam",   # P1, P2 and P4 tie with a Raja
         "2-Cheng", "Vizier-Barat", "Vizier-Ghulam",            # P2 and P4 tie with a Vizier
@@ -103,7 +92,7 @@ def test_players_tied_for_the_highest_card_draw_again(no_shuffle):
     assert public_vars(s)["in_draw"] == {"P1": False, "P2": False, "P3": False, "P4": True}
 
 
-def test_drawn_cards_compare_by_rank_whatever_the_suit(no_shuffle):
+def test_drawn_cards_compare_by_rank_whatever_the_suit():
     # a 10 of any suit beats a 9 of any other; the suit-dependent ranking turns the 1 into a top numeral
     top = ["1-Surya", "10-Chandra", "9-Phul", "4-Ghulam"]
     assert public_vars(drawing_position(top))["dealer"] == "P2"
@@ -113,7 +102,7 @@ def test_drawn_cards_compare_by_rank_whatever_the_suit(no_shuffle):
 
 # ------------------------------------------------------------------ 2. the deal
 
-def test_the_dealer_deals_24_each_in_fours_starting_on_her_left(no_shuffle):
+def test_the_dealer_deals_24_each_in_fours_starting_on_her_left():
     top = ["9-Barat", "Raja-Phul", "Vizier-Cheng", "3-Surya"]
     s = drawing_position(top)
     names = s.program.card_names

@@ -2,11 +2,10 @@
 per rule, with the exact set of legal moves and exactly what happens after each move.
 
 The table is the zone family `position`: positions 1 to 6 form the ring and position 7 is the
-centre. `engine.position` can only place cards on the first member of a zone family, so the
-`setup` helper below lays the table with the engine's own primitives and then starts play at
-the beginning of the phase `play`, exactly as `engine.position` does. Seats are 0-based (P1 =
-seat 0) and play runs in seat order. Drawing and passing are automatic (a player who cannot
-play has nothing to decide), so after a move the next decision may belong to a later player."""
+centre. The `setup` helper below builds a position with `engine.position` and starts play at
+the beginning of the phase `play`. Seats are 0-based (P1 = seat 0) and play runs in seat order.
+Drawing and passing are automatic (a player who cannot play has nothing to decide), so after a
+move the next decision may belong to a later player."""
 
 from __future__ import annotations
 
@@ -17,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import engine, load_ruleset
-from interpreter.engine import apply, fired_counts, legal_moves, new_game, outcome, program_of, public_vars
+from interpreter.engine import (apply, cards_in, fired_counts, legal_moves, new_game, outcome, position,
+                                public_vars)
 from interpreter.errors import IllegalMoveError
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets" / "kendra-kari"
@@ -37,42 +37,14 @@ def setup(hands, table, *, latest=7, to_move=0, stock=None, ninth=None, game="ke
     first; `latest` is the position of the most recently played card. With `stock=None` every
     card not placed stays in the stock; with a list, exactly those cards form the stock (the
     last one on top) and every other card is already out of play."""
-    p = program_of(rules(game))
-    s = engine._fresh(p, len(hands), options, 0)
-    stock_zone = s.zbase[0]
-
-    def put(names, inst):
-        for name in names:
-            c = p.card_names.index(name)
-            assert s.card_zone[c] == stock_zone, f"{name} is placed twice"
-            s.move([c], inst, False)
-
-    for seat, cards in enumerate(hands):
-        put(cards, s.zbase[p.zone_index["hand"]] + seat)
-    for k, cards in table.items():
-        put(cards, s.zbase[p.zone_index["position"]] + k - 1)
+    zones = {"hand": dict(enumerate(hands)), "position": dict(table)}
     if stock is not None:
-        keep = [p.card_names.index(n) for n in stock]
-        put([p.card_names[c] for c in list(s.zones[stock_zone]) if c not in keep], s.zbase[p.zone_index["out"]])
-        for c in keep:  # to the top of the stock, in the order given
-            s.move([c], stock_zone, False)
-    slots = {n: sl for n, sl, _ in p.vars}
-    s.slots[slots["player_to_move"]] = to_move
-    s.slots[slots["latest_position"]] = s.zbase[p.zone_index["position"]] + latest - 1
+        zones["stock"] = stock
+    vars = {"player_to_move": to_move, "latest_position": ("position", latest)}
     if ninth is not None:
-        s.slots[slots["ninth_card_taker"]] = ninth
-    s.memo = {}
-    s.pc = p.phase_start["play"]
-    engine._run(s)
-    return s
-
-
-def cards_in(s, zone: str, k: int | None = None) -> list[str]:
-    """The cards of a zone in order, bottom first (k: the seat, or the number in a family)."""
-    p = s.program
-    zi = p.zone_index[zone]
-    inst = s.zbase[zi] + ((k - 1 if p.zones[zi].size else k) if k is not None else 0)
-    return [p.card_names[c] for c in s.zones[inst]]
+        vars["ninth_card_taker"] = ninth
+    return position(rules(game), len(hands), "play", zones=zones, vars=vars, options=options,
+                    rest=None if stock is None else "out")
 
 
 def table(s) -> dict[int, list[str]]:

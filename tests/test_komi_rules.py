@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine import (apply, fired_counts, legal_moves, new_game, outcome, position,
-                                public_vars)
+from interpreter.engine import (apply, card_info, cards_in, fired_counts, legal_moves, new_game,
+                                outcome, position, program_of, public_vars)
 from interpreter.errors import IllegalMoveError
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets" / "mughal"
@@ -26,11 +26,9 @@ def rules():
     return load_ruleset(RULESETS / "komi.cards")
 
 
-def cards_in(s, zone: str, seat: int | None = None) -> list[str]:
-    p = s.program
-    zi = p.zone_index[zone]
-    inst = s.zbase[zi] + (seat if p.zones[zi].per_player else 0)
-    return [p.card_names[c] for c in s.zones[inst]]
+def rules_cards() -> list[str]:
+    """Every card of the pack, by name."""
+    return program_of(rules()).card_names
 
 
 def legal(s) -> set[str]:
@@ -103,20 +101,17 @@ def test_bets_are_limited_by_what_the_dealer_can_cover():
 # ------------------------------------------------------------------ 2. the deal
 
 def test_three_cards_one_at_a_time_from_the_next_player_after_the_dealer():
-    s = position(rules(), 3, "bets", vars={"dealer": 1})
+    # a pack in a known random order, which the deal's shuffle (switched off) leaves as it is
+    names = list(rules_cards())
+    random.Random(5).shuffle(names)
+    s = position(rules(), 3, "bets", zones={"stock": names}, vars={"dealer": 1}, shuffle=False)
     at(s, 2, "bets", bets(1, 2, 3, 4, 5))
     apply(s, "bet 1")
     at(s, 0, "bets", bets(1, 2, 3, 4, 5))
-    # predict the shuffle the deal will make with the game's own generator
-    pack = list(s.zones[s.zbase[s.program.zone_index["stock"]]])
-    rng = random.Random()
-    rng.setstate(s.rng.getstate())
-    rng.shuffle(pack)
-    names = [s.program.card_names[c] for c in pack]
+    assert cards_in(s, "stock") == names
     apply(s, "bet 1")
     # the hands went back to the pack; each card remembers whose hand it was in
-    held = {seat: sorted(s.program.card_names[c] for c, who in enumerate(s.played_by) if who == seat)
-            for seat in range(3)}
+    held = {seat: sorted(c for c in rules_cards() if card_info(s, c)["played_by"] == seat) for seat in range(3)}
     top = names[::-1]  # the top of the pack is the end of the list
     order = [2, 0, 1]  # from the next player after the dealer (P2) to the dealer
     expected = {seat: sorted(top[i] for i in range(9) if order[i % 3] == seat) for seat in range(3)}
@@ -130,8 +125,9 @@ def test_a_player_without_chips_gets_no_cards_and_makes_no_bet():
     at(s, 1, "bets", bets(1, 2, 3, 4, 5))
     apply(s, "bet 5")
     # P3 is out: no bet is asked of them, no card is dealt to them
-    assert all(who != 2 for who in s.played_by)
-    assert sorted(who for who in s.played_by if who is not None) == [0, 0, 0, 1, 1, 1]
+    played = [card_info(s, c)["played_by"] for c in rules_cards()]
+    assert all(who != 2 for who in played)
+    assert sorted(who for who in played if who is not None) == [0, 0, 0, 1, 1, 1]
     assert chips(s)[2] == 0
     assert public_vars(s)["dealer"] == "P2"
     # the next deal skips P3 as a bettor too: the only other player in the match is P1

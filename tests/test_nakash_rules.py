@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine import (apply, fired_counts, legal_moves, new_game, outcome, position,
-                                public_vars)
+from interpreter.engine import (apply, card_info, cards_in, fired_counts, legal_moves, new_game,
+                                outcome, position, program_of, public_vars)
 from interpreter.errors import IllegalMoveError
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets" / "mughal"
@@ -24,13 +24,6 @@ RULESETS = Path(__file__).resolve().parent.parent / "rulesets" / "mughal"
 @cache
 def rules():
     return load_ruleset(RULESETS / "nakash.cards")
-
-
-def cards_in(s, zone: str, seat: int | None = None) -> list[str]:
-    p = s.program
-    zi = p.zone_index[zone]
-    inst = s.zbase[zi] + (seat if p.zones[zi].per_player else 0)
-    return [p.card_names[c] for c in s.zones[inst]]
 
 
 def legal(s) -> set[str]:
@@ -101,19 +94,19 @@ def test_a_fixed_stake_needs_no_decision():
 # ------------------------------------------------------------------ 2. the ante and the deal
 
 def test_everyone_in_the_match_pays_the_stake_and_gets_two_cards():
-    s = position(rules(), 4, "stake", vars={"chips": {2: 0}}, seed=11)
+    # a pack in a known random order, which the deal's shuffle (switched off) leaves as it is
+    pack = list(program_of(rules()).card_names)
+    random.Random(11).shuffle(pack)
+    s = position(rules(), 4, "stake", zones={"stock": pack}, vars={"chips": {2: 0}}, seed=11, shuffle=False)
     at(s, 0, "name_stake", stakes(1, 2, 3, 4, 5))
-    pack = list(s.zones[s.zbase[s.program.zone_index["stock"]]])
-    rng = random.Random()
-    rng.setstate(s.rng.getstate())
-    rng.shuffle(pack)
-    top = [s.program.card_names[c] for c in reversed(pack)]
+    assert cards_in(s, "stock") == pack
+    top = pack[::-1]  # the top of the pack is the end of the list
     apply(s, "stake 3")
     assert public_vars(s)["round_stake"] == 3
     assert fired_counts(s)["ante"] == 1 and fired_counts(s)["deal"] == 1 and fired_counts(s)["show"] == 1
     # the hands went back to the pack; each card remembers whose hand it was in.
     # one card at a time from P2 round to the dealer P1, skipping P3 who is out
-    held = {seat: sorted(s.program.card_names[c] for c, who in enumerate(s.played_by) if who == seat)
+    held = {seat: sorted(c for c in s.program.card_names if card_info(s, c)["played_by"] == seat)
             for seat in range(4)}
     order = [1, 3, 0]
     assert held == {seat: sorted(top[i] for i in range(6) if order[i % 3] == seat) for seat in range(4)}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine import (apply, fired_counts, legal_moves, new_game, observe, outcome,
+from interpreter.engine import (apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome,
                                 position, public_vars)
 from interpreter.errors import InvalidMoveError
 
@@ -26,13 +26,6 @@ EXCHANGE = {"keep", "exchange_up", "exchange_down"}
 @cache
 def rules(name: str = "sama"):
     return load_ruleset(RULESETS / f"{name}.cards")
-
-
-def cards_in(s, zone: str, seat: int | None = None) -> list[str]:
-    p = s.program
-    zi = p.zone_index[zone]
-    inst = s.zbase[zi] + (seat if p.zones[zi].per_player else 0)
-    return [p.card_names[c] for c in s.zones[inst]]
 
 
 def legal(s) -> set[str]:

@@ -13,7 +13,8 @@ from functools import cache
 from pathlib import Path
 
 from interpreter import load_ruleset
-from interpreter.engine import apply, legal_moves, new_game, observe, outcome, position, program_of, public_vars
+from interpreter.engine import (apply, card_info, cards_in, fired_counts, legal_moves, new_game,
+                                observe, outcome, position, program_of, public_vars)
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets" / "mughal"
 
@@ -28,13 +29,6 @@ def setup(hands, piles, *, stock=None, rounds=0, game="shakti", options=None):
     if stock is not None:
         zones["stock"] = stock
     return position(rules(game), 4, "play", zones=zones, vars={"rounds": rounds}, options=options)
-
-
-def cards_in(s, zone: str, seat: int | None = None) -> list[str]:
-    p = s.program
-    zi = p.zone_index[zone]
-    inst = s.zbase[zi] + (seat if p.zones[zi].per_player else 0)
-    return [p.card_names[c] for c in s.zones[inst]]
 
 
 def legal(s) -> set[str]:
@@ -53,7 +47,7 @@ def play(s, *moves: str):
 
 
 def fired(s, rule: str) -> int:
-    return s.fired[s.program.rule_names.index(rule)]
+    return fired_counts(s)[rule]
 
 
 def discards(cards) -> set[str]:
@@ -256,7 +250,7 @@ def test_when_the_deck_runs_out_the_piles_but_their_tops_become_a_new_deck():
     assert [cards_in(s, "pile", p) for p in range(4)] == [["Raja-Barat"]] + [[p[-1]] for p in piles[1:]]
     under = piles[0] + last[:3] + [c for p in piles[1:] for c in p[:-1]]
     assert sorted(cards_in(s, "stock")) == sorted(under) and len(under) == 60
-    assert all(not s.known[s.program.card_names.index(c)] for c in cards_in(s, "stock"))
+    assert all(not card_info(s, c)["face_up"] for c in cards_in(s, "stock"))
     at(s, 1, "draw", DRAWS)
 
 
