@@ -28,7 +28,7 @@ import typer
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset
-from interpreter.engine import legal_moves, replay
+from interpreter.engine import cards_in, legal_moves, replay
 from interpreter.errors import RecordError
 from interpreter.fuzz import Static, fuzz_command, fuzz_ruleset
 
@@ -81,8 +81,7 @@ def test_card_leak(reports):
     (f,) = only(rep, "card-leak")
     assert f.rules == ["round"] and "'limbo'" in f.sentence
     s = replayed(f)
-    p = s.program
-    limbo = s.zones[s.zbase[p.zone_index["limbo"]]]
+    limbo = cards_in(s, "limbo")
     assert s.finished and limbo
     assert f.sentence.startswith(f"{len(limbo)} card(s)")
 
