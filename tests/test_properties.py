@@ -11,21 +11,23 @@ default options and fewer seeds):
 
 1. termination     -- every game ends within MAX_DECISIONS (or the ruleset's own 'at most N
                       decisions'); never stuck without a legal move
-2. conservation    -- after every move each card is in exactly one zone and card_zone agrees
+2. conservation    -- after every move each card is in exactly one zone, where card_info says it
+                      is, and the engine's own indexes agree with the zones (State.verify)
 3. terminal        -- terminal <=> no legal moves <=> one outcome with one score per seat, and
                       winners unless a 'declare winner' named nobody
 4. replay          -- a record replays to the same digest; the same seed gives the same game
 5. observation     -- observe(s, p) shows p only public, own or known cards, and it does not
-                      change when other players' unknown hand cards are permuted
+                      change when the cards p cannot know are permuted (engine.determinise)
 6. clone           -- applying a move to s.clone() leaves s unchanged (and the clone faithful;
                       legal moves recomputed on a fresh clone equal the state's)
 
 plus 4b: the same seeds give the same games in a second interpreter with another hash seed.
 
 The costlier checks (observation, clone) run at checkpoints (see `checkpoints`) and at the
-end; the cheap ones after every move. Two checks reach into engine internals on purpose:
-the permutation of hidden cards (5) and the fresh recomputation of legal moves (6) call
-engine._compute_legal, and keep State.card_kind / card_owner / memo coherent when present.
+end; the cheap ones after every move. The suite reads states through the engine's public
+functions (cards_in, card_info, observe, legal_moves, waiting, recompute_legal, determinise)
+and the rule graph; only the clone check (6) looks at every field of a State, whatever they
+are (State.__slots__), and the conservation check (2) asks the State to verify its indexes.
 
 Seeds are never shrunk (another seed is another game, not a simpler one): a failure reports
 the case id and the seed, which `play(case, seed)` reproduces.
@@ -56,10 +58,9 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from interpreter import loads_ruleset
-from interpreter.engine import (IllegalMoveError, apply, is_terminal, legal_moves, make_record,
-                                new_game, observe, outcome, program_of, replay, seat_name,
-                                state_digest)
-from interpreter import engine as _engine
+from interpreter.engine import (IllegalMoveError, apply, card_info, cards_in, determinise, is_terminal,
+                                legal_moves, make_record, new_game, observe, outcome, program_of,
+                                recompute_legal, replay, rule_at, seat_name, state_digest, waiting)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_DIR = ROOT / "rulesets"
@@ -248,14 +249,12 @@ def _tail(path: list, k: int = 8) -> str:
 
 
 def _rule_text(s) -> str:
-    """The rule of the pending decision: the engine's rule_at (the rule that performed a
-    procedure) when it has one, and the choice's own rule when that differs."""
-    ch = s.choice
-    if ch is None:
-        return "(none: no decision pending)"
-    rule_at = getattr(_engine, "rule_at", None)
-    name, title = rule_at(s) if rule_at else (ch.rule, ch.rule_title)
-    return f"{name!r} ({title})" + (f" [choice written in rule {ch.rule!r}]" if ch.rule and ch.rule != name else "")
+    """The rule of the pending decision, as the engine's rule_at names it (inside a procedure:
+    the rule that performed it), for messages."""
+    if is_terminal(s):
+        return "(none: the game is over)"
+    name, title = rule_at(s)
+    return f"{name!r} ({title})"
 
 
 def decision_bound(rs) -> int:
@@ -301,14 +300,9 @@ def checkpoints(seed: int):
     return lambda i: i in fib or rng.random() < 1 / 30
 
 
-def _card_caches(s) -> list:
-    """(State attribute, per-zone-instance list) for the per-card caches of zone facts the
-    engine keeps (card_kind = zkind of the card's zone, card_owner = zowner), when it has them."""
-    return [(attr, getattr(s, src)) for attr, src in (("card_kind", "zkind"), ("card_owner", "zowner"))
-            if hasattr(s, attr)]
-
-
-_NOT_STATE = {"program", "memo", "rng", "_legal"}  # shared by design, a cache, or compared below
+# shared by design, a cache, or compared below (rng by its state: whether a clone still shares
+# the generator object, rng_shared, is not part of the game)
+_NOT_STATE = {"program", "memo", "rng", "rng_shared", "_legal"}
 
 
 def snapshot(s) -> tuple:
@@ -328,18 +322,24 @@ def snapshot(s) -> tuple:
     return tuple(out) + (("rng", s.rng.getstate()), ("legal", tuple(legal_moves(s))))
 
 
-def waiting(s) -> list | None:
-    """The players who may still decide at a 'choose by each' point (None at an ordinary one)."""
-    if s.choice is None or getattr(s.choice, "each_slot", None) is None:
-        return None
-    return list(s.pending.get(s.pc, []))
+def zone_instances(s):
+    """(zone declaration, which, label, cards bottom first) for every zone of the game: which is
+    the seat of a per-player zone, the number (from 1) in a family of zones, else None."""
+    for z in s.program.ruleset.zones:
+        if z.per_player:
+            whiches = range(s.n_players)
+        elif z.size:
+            whiches = range(1, z.size + 1)
+        else:
+            whiches = [None]
+        for which in whiches:
+            label = z.name if which is None else f"{z.name}({seat_name(which) if z.per_player else which})"
+            yield z, which, label, cards_in(s, z.name, which)
 
 
-def recompute_legal(s) -> list:
-    """The engine's (move, action, value) entries for the pending decision, from scratch."""
-    deciders = waiting(s)
-    return (_engine._compute_legal(s, s.choice) if deciders is None
-            else _engine._compute_legal(s, s.choice, deciders))
+def visible_to(z, which, player: int) -> bool:
+    """Whether `player` may look into zone z (which: its seat, number or None)."""
+    return z.visibility == "public" or (z.visibility == "owner" and z.per_player and which == player)
 
 
 # --------------------------------------------------------------------------- tests
@@ -367,31 +367,33 @@ test_terminates_long_games = long_games_test(_terminates)
 
 
 def _cards_conserved(case, seed):
-    """2. No card is created or lost: every card id is in exactly one zone, where card_zone says."""
+    """2. No card is created or lost: after every move every card of the deck is in exactly one
+    zone and the engine's own indexes agree with the zones (State.verify); at checkpoints and
+    at the end card_info says where each card is, as the zones do."""
     p = program_of(ruleset(case.rel))
-    n = p.n_cards
-    assert len(set(p.card_names)) == n, f"{case}: duplicate card names in the deck"
+    names = set(p.card_names)
+    assert len(names) == p.n_cards, f"{case}: duplicate card names in the deck"
+
+    due = checkpoints(seed)
 
     def check(s, i, m):
-        where = [None] * n
-        for zi, z in enumerate(s.zones):
-            for c in z:
-                assert 0 <= c < n, f"{case} seed={seed} after decision {i} ({m}): unknown card id {c} in zone instance {zi}"
-                assert where[c] is None, (f"{case} seed={seed} after decision {i} ({m}): card {p.card_names[c]} "
-                                          f"is in zone instances {where[c]} and {zi}")
-                where[c] = zi
-        lost = [p.card_names[c] for c in range(n) if where[c] is None]
-        assert not lost, f"{case} seed={seed} after decision {i} ({m}): cards in no zone: {lost}"
-        if where != s.card_zone:
-            bad = [(p.card_names[c], where[c], s.card_zone[c]) for c in range(n) if where[c] != s.card_zone[c]]
-            raise AssertionError(f"{case} seed={seed} after decision {i} ({m}): card_zone disagrees with zones "
-                                 f"(card, in zone, card_zone says): {bad[:5]}")
-        assert len(s.known) == n and len(s.played_by) == n
-        for attr, per_zone in _card_caches(s):  # per-card copies of per-zone facts, if the engine keeps them
-            cache = getattr(s, attr)
-            bad = [(p.card_names[c], cache[c], per_zone[where[c]]) for c in range(n) if cache[c] != per_zone[where[c]]]
-            assert not bad, (f"{case} seed={seed} after decision {i} ({m}): State.{attr} disagrees with the zone "
-                             f"the card is in (card, {attr}, expected): {bad[:5]}")
+        at = f"{case} seed={seed} after decision {i} ({m})"
+        where = {}
+        for z, which, label, cards in zone_instances(s):
+            for c in cards:
+                assert c in names, f"{at}: unknown card {c!r} in {label}"
+                assert c not in where, f"{at}: card {c} is in {where[c][2]} and {label}"
+                where[c] = (z.name, which, label)
+        lost = sorted(names - set(where))
+        assert not lost, f"{at}: cards in no zone: {lost}"
+        if due(i) or is_terminal(s):  # the public reader agrees (at checkpoints: it is slower)
+            infos = [(c, card_info(s, c)) for c in p.card_names]
+            bad = [(c, where[c][2], info) for c, info in infos if (info["zone"], info["which"]) != where[c][:2]]
+            assert not bad, f"{at}: card_info disagrees with the zones (card, in zone, card_info says): {bad[:5]}"
+        try:
+            s.verify()
+        except AssertionError as e:
+            raise AssertionError(f"{at}: the engine's indexes disagree with the zones: {e}") from None
 
     play(case, seed, check)
 
@@ -474,27 +476,6 @@ test_replay_and_determinism = property_test(_replay_and_determinism)
 test_replay_and_determinism_long_games = long_games_test(_replay_and_determinism)
 
 
-def _visible_to(s, inst: int, player: int) -> bool:
-    vis = s.program.zones[s.zkind[inst]].visibility
-    return vis == "public" or (vis == "owner" and s.zowner[inst] == player)
-
-
-def _zone_views(s, obs: dict):
-    """(instance, view) for every zone instance of the observation."""
-    p = s.program
-    for zi, z in enumerate(p.zones):
-        view = obs["zones"][z.name]
-        family = getattr(z, "size", None)  # a shared family of zones NAME(1)..NAME(size)
-        if z.per_player or family:
-            count = s.n_players if z.per_player else family
-            keys = [seat_name(k) if z.per_player else str(k + 1) for k in range(count)]
-            assert list(view) == keys, f"zone {z.name}: observed as {list(view)}, expected {keys}"
-            for k, key in enumerate(keys):
-                yield s.zbase[zi] + k, view[key]
-        else:
-            yield s.zbase[zi], view
-
-
 def _strings(x):
     if isinstance(x, str):
         yield x
@@ -506,43 +487,35 @@ def _strings(x):
             yield from _strings(v)
 
 
-def _card_index(p) -> dict:
-    index = _CARD_INDEX.get(id(p))
-    if index is None or index[0] is not p:
-        index = _CARD_INDEX[id(p)] = (p, {name: c for c, name in enumerate(p.card_names)})
-    return index[1]
-
-
-_CARD_INDEX: dict = {}
-
-
 def check_observation(case, seed, s, i, player):
     p = s.program
-    names = p.card_names
-    index = _card_index(p)
+    decl = {z.name: z for z in p.ruleset.zones}
+    names = set(p.card_names)
     obs = observe(s, player)
     at = f"{case} seed={seed} decision {i}, observation of {seat_name(player)}"
     # every card name anywhere in the zones part must be visible to the player
     for name in _strings(obs["zones"]):
-        c = index.get(name)
-        if c is None:
+        if name not in names:
             continue
-        inst = s.card_zone[c]
-        zone = p.zones[s.zkind[inst]]
-        assert _visible_to(s, inst, player) or s.known[c], (
+        info = card_info(s, name)
+        zone = decl[info["zone"]]
+        assert visible_to(zone, info["which"], player) or info["face_up"], (
             f"{at}: shows {name}, which lies unknown in {zone.name}"
-            + (f"({seat_name(s.zowner[inst])})" if zone.per_player else "") + f" ({zone.visibility})")
+            + (f"({seat_name(info['which'])})" if zone.per_player else "") + f" ({zone.visibility})")
     # and each zone shows exactly what it should
-    seen = 0
-    for inst, view in _zone_views(s, obs):
-        cards = s.zones[inst]
-        if _visible_to(s, inst, player):
-            assert view == {"cards": [names[c] for c in cards]}, f"{at}: zone instance {inst} misshown: {view}"
+    assert sorted(obs["zones"]) == sorted(decl), f"{at}: observed zones {list(obs['zones'])}, declared {list(decl)}"
+    for z, which, label, cards in zone_instances(s):
+        view = obs["zones"][z.name]
+        if z.per_player or z.size:
+            keys = [seat_name(k) if z.per_player else str(k + 1)
+                    for k in range(s.n_players if z.per_player else z.size)]
+            assert list(view) == keys, f"{at}: zone {z.name} observed as {list(view)}, expected {keys}"
+            view = view[seat_name(which) if z.per_player else str(which)]
+        if visible_to(z, which, player):
+            assert view == {"cards": cards}, f"{at}: zone {label} misshown: {view}"
         else:
-            assert view == {"count": len(cards), "known": [names[c] for c in cards if s.known[c]]}, \
-                f"{at}: zone instance {inst} misshown: {view}"
-        seen += 1
-    assert seen == len(s.zones)
+            assert view == {"count": len(cards), "known": [c for c in cards if card_info(s, c)["face_up"]]}, \
+                f"{at}: zone {label} misshown: {view}"
     mine = [str(m) for m in legal_moves(s) if m.player == player]
     if mine:
         assert obs.get("legal") == mine, f"{at}: shows legal moves {obs.get('legal')}, expected {mine}"
@@ -551,59 +524,36 @@ def check_observation(case, seed, s, i, player):
     return obs
 
 
-def permute_hidden_hands(s, player: int, rng: random.Random):
-    """A clone where the unknown cards of the other players' owner-only zones are permuted
-    among those zones (sizes, known cards and positions' played_by kept), with the legal
-    moves recomputed; None when fewer than two such cards exist."""
-    p = s.program
-    spots = [(inst, k) for inst, z in enumerate(s.zones)
-             if s.zowner[inst] is not None and s.zowner[inst] != player
-             and p.zones[s.zkind[inst]].visibility == "owner"
-             for k, c in enumerate(z) if not s.known[c]]
-    if len(spots) < 2:
-        return None
-    t = s.clone()
-    cards = [t.zones[inst][k] for inst, k in spots]
-    played = [t.played_by[c] for c in cards]
-    perm = cards[:]
-    rng.shuffle(perm)
-    for (inst, k), c, pb in zip(spots, perm, played):
-        t.zones[inst][k] = c
-        t.card_zone[c] = inst
-        t.played_by[c] = pb
-        for attr, per_zone in _card_caches(t):
-            getattr(t, attr)[c] = per_zone[inst]
-    if hasattr(t, "memo"):
-        t.memo = {}  # the engine's per-state cache of definition results
-    if not t.finished:
-        # the observer sees only their own legal moves: recompute those; the others' moves,
-        # in a permuted (possibly unreachable) position, are not part of what they see
-        fresh = [e for e in recompute_legal(t) if e[0].player == player]
-        t._legal = fresh + [e for e in t._legal if e[0].player != player]
-    return t
-
-
 def _observation_hides_cards(case, seed):
     """5. At checkpoints and at the end, for every seat p:
     (a) observe(s, p) never shows p a card p may not see, and shows each zone as it should;
-    (b) what p observes (p's legal moves included) is the same whatever the unknown cards in
-        the other players' owner-only zones are: permuting them changes nothing p sees."""
+    (b) what p observes (p's legal moves included) is the same whatever the cards p cannot
+        know are (those in hidden zones and other players' owner-only zones, not face up):
+        permuting them (engine.determinise) changes nothing p sees. One allowance: when the
+        permuted cards leave another player who must decide without any legal move (a
+        position play cannot reach, common in games that ask only a player able to play),
+        observe shows nobody to move; whose turn it is is then taken from the real state,
+        and everything else is still compared."""
     due = checkpoints(seed)
     rng = random.Random(seed)
 
     def check(s, i, m):
         if not (due(i) or s.finished):
             return
-        for player in s.seats:
+        for player in range(s.n_players):
             a = check_observation(case, seed, s, i, player)
-            t = permute_hidden_hands(s, player, rng)
-            if t is None:
-                continue
+            t = determinise(s, player, rng)
             b = observe(t, player)
+            if b["to_move"] is None and not is_terminal(t) and not legal_moves(t):
+                # The permuted cards leave whoever must decide (another player: an observer
+                # with moves would have lost them, which "legal" shows) without a legal move.
+                # Such a position cannot arise in play: the rules' choices rely on what the
+                # hands really hold. Whose turn it is stays public all the same.
+                b["to_move"] = a["to_move"]
             if a != b:
                 diff = {k: (a[k], b.get(k)) for k in a if a[k] != b.get(k)}
                 raise AssertionError(f"{case} seed={seed} decision {i}: {seat_name(player)}'s observation depends "
-                                     f"on the other players' hidden cards (permuted): {diff}")
+                                     f"on the cards they cannot know (permuted): {diff}")
 
     play(case, seed, check)
 
@@ -630,7 +580,7 @@ def _clone_independent(case, seed):
         c = s.clone()
         assert state_digest(c) == digest and snapshot(c) == before, f"{case} seed={seed} decision {i}: the clone differs"
         # the legal moves recomputed from scratch on the clone (no cached results) are the same
-        fresh = [mv for mv, _, _ in recompute_legal(c.clone())]
+        fresh = recompute_legal(c.clone())
         assert fresh == legal_moves(s), (f"{case} seed={seed} decision {i}: legal moves recomputed on a fresh clone "
                                          f"differ from the state's: {fresh[:6]} vs {legal_moves(s)[:6]}")
         move = mover.choice(legal_moves(c))
