@@ -191,10 +191,17 @@ class State:
             got = (self.card_zone[c], self.card_kind[c], self.card_owner[c])
             want = (inst, self.zkind[inst], self.zowner[inst])
             assert got == want, f"{names[c]}: the engine's index says (zone, kind, owner) {got}, the zones say {want}"
-        masks = (self.zmask, self.kmask, self.omask, self.upmask)
-        self.recount()
-        for name, got, want in zip(("zone", "kind", "owner", "face-up"), masks,
-                                   (self.zmask, self.kmask, self.omask, self.upmask)):
+        bits = self.program.card_bit
+        zmask, kmask = [0] * len(self.zones), [0] * len(self.kmask)
+        omask = dict.fromkeys(self.omask, 0)
+        for inst, cards in enumerate(self.zones):
+            for c in cards:
+                zmask[inst] |= bits[c]
+                kmask[self.zkind[inst]] |= bits[c]
+                omask[self.zowner[inst]] |= bits[c]
+        upmask = sum(bits[c] for c, k in enumerate(self.known) if k)
+        for name, got, want in zip(("zone", "kind", "owner", "face-up"), (self.zmask, self.kmask, self.omask, self.upmask),
+                                   (zmask, kmask, omask, upmask)):
             assert got == want, f"the engine's {name} bit masks disagree with the zones"
 
     def clone(self) -> "State":

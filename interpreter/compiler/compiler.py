@@ -84,6 +84,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.slots = 0
         self.var_slots: dict[str, tuple[int, str]] = {}
         self.global_slots: set[int] = set()  # the slots of game variables (the rest are locals)
+        self.hidden_src: dict[str, str] = {}  # generated aggregate function -> the code inside it
         self.def_cache: dict[str, tuple] = {}
         self.def_stack: list[str] = []
         self.proc_start: dict[str, int] = {}

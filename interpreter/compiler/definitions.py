@@ -14,15 +14,13 @@ class Definitions:
         inner = dict(scope)
         inner[e.var] = (v, ELEM[td])
         where = self.sx_typed(e.where, inner, "bool", "the where condition")[0] if e.where is not None else None
+        loop, t = self._loop_aggregate(e, inner, dom, td, v, where)
+        fast = self.mask_aggregate(e, scope, v, dom, loop)
+        return (fast, t) if fast is not None else (loop, t)
+
+    def _loop_aggregate(self, e, inner, dom, td, v, where):
         cond = f" if {where}" if where else ""
         op = e.op
-        if op == "all":
-            self.sx_typed(e.body, inner, "bool", "the condition after ':'")  # type errors in the loop's words
-        elif op == "sum":
-            self.sx_typed(e.body, inner, "int", "the value after ':'")
-        fast = self.mask_aggregate(e, scope, v)
-        if fast is not None:
-            return fast
         if op == "all":
             body, _ = self.sx_typed(e.body, inner, "bool", "the condition after ':'")
             return f"all({body} for {v} in {dom}{cond})", "bool"

@@ -32,8 +32,9 @@ class Expressions:
         the state's memo like a definition: a rule's `when` and the `while` inside it often ask
         the same question of the same state."""
         src, _ = self.sx_typed(e, scope, "bool", what)
-        if not self.p.fast or "_random(" in src or any(
-                int(k) not in self.global_slots for k in re.findall(r"st\.slots\[(\d+)\]", src)):
+        reads = self.reads(src)
+        if not self.p.fast or "_random(" in reads or any(
+                int(k) not in self.global_slots for k in re.findall(r"st\.slots\[(\d+)\]", reads)):
             return self.lam(src)
         key = "memo:" + src
         fn = self.lam_cache.get(key)
@@ -47,6 +48,18 @@ class Expressions:
                  f"    return r\n", self.ns)
             fn = self.lam_cache[key] = self.ns[name]
         return fn
+
+    def reads(self, src: str) -> str:
+        """Generated code with the aggregates it calls spelled out, to see everything it reads."""
+        seen, todo, out = set(), [src], []
+        while todo:
+            text = todo.pop()
+            out.append(text)
+            for name in re.findall(r"\b_agg\d+\b", text):
+                if name not in seen:
+                    seen.add(name)
+                    todo.append(self.hidden_src[name])
+        return " ".join(out)
 
     def lam(self, src: str) -> Callable:
         fn = self.lam_cache.get(src)

@@ -15,6 +15,8 @@ or without (tests/test_differential.py plays both)."""
 
 from __future__ import annotations
 
+import re
+
 from .. import graph as g
 from ..errors import RulesetError
 from .program import ELEM
@@ -50,15 +52,31 @@ class Masks:
     """Mixed into the Compiler; `mask_aggregate` is tried after the loop form compiled (so every
     error has already been reported in the loop's words) and returns None to keep the loop."""
 
-    def mask_aggregate(self, e: g.Agg, scope: dict, v: str) -> tuple[str, str] | None:
+    def mask_aggregate(self, e: g.Agg, scope: dict, v: str, dom: str, loop: str) -> str | None:
         if not self.p.fast or e.op == "those":
             return None
         try:
-            return self._mask_aggregate(e, scope, v)
+            fast = self._mask_aggregate(e, scope, v, dom)
         except RulesetError:  # cannot happen after the loop form compiled; keep the loop if it does
             return None
+        return None if fast is None else self.guarded(fast, loop)
 
-    def _mask_aggregate(self, e, scope, v):
+    def guarded(self, fast: str, loop: str) -> str:
+        """The mask form, falling back to the loop form when it meets a none: the mask reads
+        every test at once, where the loop might have stopped before one that fails, so the
+        loop decides what happens then (a value, or the same error in the same place)."""
+        free = sorted(_free_names(fast) | _free_names(loop))
+        name = self.fresh("agg")
+        self.hidden_src[name] = fast + " " + loop  # what it reads, for the closedness checks
+        args = "".join(", " + x for x in free)
+        exec(f"def {name}(st{args}):\n"
+             f"    try:\n"
+             f"        return {fast}\n"
+             f"    except (TypeError, KeyError, IndexError, AttributeError):\n"
+             f"        return {loop}\n", self.ns)
+        return f"{name}(st{args})"
+
+    def _mask_aggregate(self, e, scope, v, dom):
         dom_src, td = self.sx(e.domain, scope)
         if ELEM.get(td) != "card" or td not in ("cards", "zone", "zonekind"):
             return None
@@ -69,7 +87,7 @@ class Masks:
         inner[e.var] = (v, "card")
         masked, rest = [], []
         for c in conjuncts(e.where) if e.where is not None else []:
-            m = self.predicate_mask(c, e.var, scope)
+            m = None if rest else self.predicate_mask(c, e.var, scope)  # a prefix only: the loop's order
             (rest.append(c) if m is None else masked.append(m))
         op = e.op
         body_mask = None
@@ -81,30 +99,30 @@ class Masks:
             return None  # nothing to gain: the loop stays as it is
         flt = "".join(f" & {m}" for m in masked)
         union = parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
+        if whole:
+            if op == "all":
+                return f"(({union}{flt} & (ALLM ^ {body_mask})) == 0)"
+            if op in ("any", "no"):
+                return f"(({union}{flt}) {'!=' if op == 'any' else '=='} 0)"
+            if op == "count":
+                return "(" + " + ".join(f"({p}{flt}).bit_count()" for p in parts) + ")"
+            return f"{'_hi' if op == 'highest' else '_lo'}({union}{flt})"
+        # the rest of the condition is a loop, in the set's own order, over the cards that pass
+        # the masked part: one bit test each instead of the whole test
         cond = " and ".join(self.sx(c, inner)[0] for c in rest)
-        guard = f" if {cond}" if cond else ""
+        each = f"for _m in ({'ALLM' + flt},) for {v} in {dom} if BIT[{v}] & _m"
         if op == "all":
-            if whole:
-                return f"(({union}{flt} & (ALLM ^ {body_mask})) == 0)", "bool"
-            body = self.sx(e.body, inner)[0]
-            return f"all({body} for {v} in _bits({union}{flt}){guard})", "bool"
+            return f"all({self.sx(e.body, inner)[0]} {each}{' and ' + cond if cond else ''})"
         if op in ("any", "no"):
-            if whole:
-                return f"(({union}{flt}) {'!=' if op == 'any' else '=='} 0)", "bool"
-            test = f"any({cond} for {v} in _bits({union}{flt}))"
-            return (test if op == "any" else f"(not {test})"), "bool"
+            test = f"any({cond} {each})"
+            return test if op == "any" else f"(not {test})"
         if op == "count":
-            if whole:
-                return "(" + " + ".join(f"({p}{flt}).bit_count()" for p in parts) + ")", "int"
-            return "(" + " + ".join(f"sum(1 for {v} in _bits({p}{flt}){guard})" for p in parts) + ")", "int"
+            return f"sum(1 {each} and {cond})"
         if op == "sum":
-            body = self.sx(e.body, inner)[0]
-            return "(" + " + ".join(f"sum({body} for {v} in _bits({p}{flt}){guard})" for p in parts) + ")", "int"
+            return f"sum({self.sx(e.body, inner)[0]} {each}{' and ' + cond if cond else ''})"
         if op in ("highest", "lowest"):
-            if whole:
-                return f"{'_hi' if op == 'highest' else '_lo'}({union}{flt})", "card"
             pick = "max" if op == "highest" else "min"
-            return f"{pick}(({v} for {v} in _bits({union}{flt}){guard}), key=CARDKEY.__getitem__, default=None)", "card"
+            return f"{pick}(({v} {each} and {cond}), key=CARDKEY.__getitem__, default=None)"
         return None
 
     # ------------------------------------------------------------------ sets of cards
@@ -228,6 +246,16 @@ class Masks:
             return self.predicate_mask(d.body, elem, inner)
         finally:
             self.def_stack.pop()
+
+
+_LOCAL = re.compile(r"\b(a\d+|_v_\w+|_vp)\b")
+_BOUND = re.compile(r"\bfor (\w+) in\b")
+
+
+def _free_names(src: str) -> set[str]:
+    """The names generated code reads from around it: a definition's parameters, the
+    variables of enclosing aggregates (those it binds itself do not count)."""
+    return set(_LOCAL.findall(src)) - set(_BOUND.findall(src))
 
 
 def _is_var(e, var: str) -> bool:

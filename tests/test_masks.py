@@ -1,0 +1,198 @@
+"""The fast path's pieces, one by one: the mask compiler agrees with the loops it replaces
+(duplicates, none guards, highest and lowest), fused statements still name the statement that
+fails, and State.verify notices masks that drifted from the zones."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import loads_ruleset
+from interpreter.compiler import compile_ruleset
+from interpreter.engine import apply, evaluate, legal_moves, new_game, position, public_vars
+from interpreter.errors import GameRuntimeError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SMALL = """\
+game masks "Masks"
+players 2
+at most 40 decisions
+
+deck small "Twelve cards":
+    suits Red, Blue, Green
+    ranks 1..4
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+zone table shared public "table"
+
+var last: card
+
+define reds_twice(p: player) = count c in hand(p) + hand(p) where c.suit == Red
+define reds_once(p: player) = count c in hand(p) where c.suit == Red
+define same_suit_as_last(p: player) = count c in hand(p) where last != none and c.suit == last.suit
+define best(p: player) = highest c in hand(p) + table where c.suit != Green
+define worst(p: player) = lowest c in hand(p) where not (c.rank == 4)
+define all_low(p: player) = all c in hand(p): c.rank == 1 or c.rank == 2
+define score(p: player) = count(hand(p))
+
+winner fewest score
+
+phase deal "Dealing" then play:
+    rule deal "The deal":
+        shuffle stock
+        deal 3 from stock to each hand
+
+phase play "Play":
+    while any c in cards where c in hand:
+        for each player p:
+            if count(hand(p)) > 0:
+                choose by p:
+                    action play c in hand(p) where last == none or c.suit == last.suit or c.rank == last.rank "Play a card.":
+                        move c to table
+                        set last = c
+                    action pass when (no c in hand(p) where last == none or c.suit == last.suit or c.rank == last.rank) "Pass.":
+                        move hand(p) to table
+"""
+
+DEFS = ["reds_twice", "reds_once", "same_suit_as_last", "best", "worst", "all_low"]
+
+
+@pytest.fixture(scope="module")
+def small():
+    return loads_ruleset(SMALL, str(ROOT / "tests" / "masks.cards"))
+
+
+def test_aggregates_compile_to_masks(small):
+    fast = compile_ruleset(small, fast=True)
+    plain = compile_ruleset(small, fast=False)
+    mask_names = {"zmask", "kmask", "omask", "ALLM", "SUITM", "_hi", "_lo", "bit_count"}
+
+    def names(program, name):  # what a definition's code reads, through the functions it calls
+        out = set(program.namespace[name].__code__.co_names)
+        for n in list(out):
+            if n.startswith("_agg"):
+                out |= set(program.namespace[n].__code__.co_names)
+        return out
+    for name in ("reds_once", "best", "worst", "all_low"):
+        assert mask_names & names(fast, f"D_{name}"), name
+        assert not mask_names & names(plain, f"D_{name}"), name
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_masks_agree_with_loops_along_whole_games(small, seed):
+    """Every definition, at every decision of a random game, on both programs."""
+    fast, plain = compile_ruleset(small, fast=True), compile_ruleset(small, fast=False)
+    a, b = new_game(fast, 2, None, seed), new_game(plain, 2, None, seed)
+    rng = random.Random(seed)
+    while not a.finished:
+        for name in DEFS:
+            for p in (0, 1):
+                want = "card" if name in ("best", "worst") else None
+                assert evaluate(a, name, p, returns=want) == evaluate(b, name, p, returns=want), (name, p)
+        moves = legal_moves(a)
+        assert moves == legal_moves(b)
+        m = rng.choice(moves)
+        apply(a, m)
+        apply(b, m)
+
+
+def test_a_count_over_a_zone_joined_to_itself_counts_twice(small):
+    s = position(small, 2, "play", zones={"hand": {0: ["1-Red", "2-Red", "3-Blue"], 1: ["4-Green"]}})
+    assert evaluate(s, "reds_twice", 0) == 4 and evaluate(s, "reds_once", 0) == 2
+
+
+def test_a_none_guard_is_respected(small):
+    """`last != none and c.suit == last.suit`: with no last card the suit is never read."""
+    s = position(small, 2, "play", zones={"hand": {0: ["1-Red"], 1: ["4-Green"]}})
+    assert evaluate(s, "same_suit_as_last", 0) == 0
+
+
+def test_highest_and_lowest_follow_the_suit_ranking():
+    rs = loads_ruleset(SMALL.replace("    ranks 1..4\n", "    ranks 1..4\n    order for Blue: 4, 3, 2, 1\n"),
+                       str(ROOT / "tests" / "masks.cards"))
+    s = position(rs, 2, "play", zones={"hand": {0: ["1-Blue", "4-Blue", "2-Red"], 1: ["4-Green"]}})
+    assert evaluate(s, "best", 0, returns="card") == "1-Blue"  # 1 is Blue's highest
+    assert evaluate(s, "worst", 0, returns="card") == "2-Red"  # 4-Blue is excluded by rank, 1-Blue ranks high
+
+
+BROKEN = """\
+game broken "A failure in a run of statements"
+players 2
+
+deck small "Four cards":
+    suits Red, Blue
+    ranks 1..2
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+
+var taker: player
+var n: int = 0
+
+define score(p: player) = count(hand(p))
+
+phase play "Play":
+    rule deal "The deal":
+        set n = 1
+        set n = n + 1
+        move top(stock) to hand(taker)
+        set n = 3
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_failure_inside_fused_statements_names_its_own_line(fast):
+    rs = loads_ruleset(BROKEN, "broken.cards")
+    with pytest.raises(GameRuntimeError) as err:
+        new_game(compile_ruleset(rs, fast=fast), 2, None, 0)
+    assert err.value.line == 20  # the move, not the first statement of the run
+    assert "move top(stock) to hand(taker)" in err.value.render()
+
+
+def test_verify_notices_masks_that_drifted(small):
+    s = new_game(small, 2, None, 1)
+    s.verify()
+    s.zmask[0] ^= 1 << 3
+    with pytest.raises(AssertionError, match="zone bit masks"):
+        s.verify()
+
+
+PROCEDURE = """\
+game proc "A test inside a procedure"
+players 2
+
+deck small "Six cards":
+    suits Red, Blue
+    ranks 1..3
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+
+var marks(p: player): int = 0
+
+define score(p: player) = marks(p)
+
+winner most score
+
+procedure check(p: player):
+    rule reds "Holding a red card" when (any c in hand(p) where c.suit == Red):
+        set marks(p) = marks(p) + 1
+
+phase play "Play":
+    for each player p:
+        perform check(p)
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_test_that_reads_a_procedure_parameter_is_asked_again_for_each_player(fast):
+    """The per-state memo of tests must not keep an answer about one player for the next."""
+    rs = loads_ruleset(PROCEDURE, "proc.cards")
+    s = position(compile_ruleset(rs, fast=fast), 2, "play",
+                 zones={"hand": {0: ["1-Blue"], 1: ["2-Red"]}})
+    assert s.finished
+    assert public_vars(s)["marks"] == {"P1": 0, "P2": 1}
