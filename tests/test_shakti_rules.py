@@ -188,7 +188,7 @@ def test_four_from_the_bottom_of_a_pile_and_back_underneath():
     play(s, "discard 2-Chandra", "discard 3-Chandra", "discard 4-Chandra", "discard 3-Barat")
     # each discard slides under the pile: the last one ends at the very bottom
     assert cards_in(s, "pile", 2) == ["3-Barat", "4-Chandra", "3-Chandra", "2-Chandra", "8-Barat"]
-    assert cards_in(s, "aside") == []
+    assert [card_info(s, c)["face_up"] for c in cards_in(s, "pile", 2)] == [True] * 5
     at(s, 1, "draw", DRAWS | {"top_four pile-P3", "bottom_four pile-P3"})
 
 
