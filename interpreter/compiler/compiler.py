@@ -85,6 +85,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.var_slots: dict[str, tuple[int, str]] = {}
         self.global_slots: set[int] = set()  # the slots of game variables (the rest are locals)
         self.hidden_src: dict[str, str] = {}  # generated aggregate function -> the code inside it
+        self.guards: dict[str, tuple[str, str]] = {}  # generated aggregate function -> (mask form, loop form)
         self.def_cache: dict[str, tuple] = {}
         self.def_stack: list[str] = []
         self.proc_start: dict[str, int] = {}

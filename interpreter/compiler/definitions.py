@@ -3,6 +3,8 @@ memoised per state, or for good when it reads nothing but its arguments' faces."
 
 from __future__ import annotations
 
+import re
+
 from .. import graph as g
 from .program import ELEM, TYPE_WORDS, _err
 
@@ -180,10 +182,19 @@ class Definitions:
             static = bool(params) and self.static_define(d.name)
             memo = "STATIC" if static else "st.memo"
             limit = "        if len(m) > 500000:\n            m.clear()\n" if static else ""
-            if self.p.fast and params and not static and _cheap(body):
+            whole = re.fullmatch(r"(_agg\d+)\(st(?:, [\w, ]+)?\)", body)
+            if self.p.fast and params and not static and _cheap(self.reads(body, fast_only=True)):
                 # a few table look-ups and bit operations cost less than the memo would
-                self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
-                                    f"    return {body}\n")
+                if whole:  # one aggregate: its mask form and fallback are the definition itself
+                    fast, loop = self.guards[whole.group(1)]
+                    self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
+                                        f"    try:\n"
+                                        f"        return {fast}\n"
+                                        f"    except (TypeError, KeyError, IndexError, AttributeError):\n"
+                                        f"        return {loop}\n")
+                else:
+                    self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
+                                        f"    return {body}\n")
             else:
                 self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                     f"    m = {memo}\n"

@@ -49,8 +49,9 @@ class Expressions:
             fn = self.lam_cache[key] = self.ns[name]
         return fn
 
-    def reads(self, src: str) -> str:
-        """Generated code with the aggregates it calls spelled out, to see everything it reads."""
+    def reads(self, src: str, fast_only: bool = False) -> str:
+        """Generated code with the aggregates it calls spelled out, to see everything it reads
+        (`fast_only`: their mask forms only, which is what runs unless one meets a none)."""
         seen, todo, out = set(), [src], []
         while todo:
             text = todo.pop()
@@ -58,7 +59,7 @@ class Expressions:
             for name in re.findall(r"\b_agg\d+\b", text):
                 if name not in seen:
                     seen.add(name)
-                    todo.append(self.hidden_src[name])
+                    todo.append(self.guards[name][0] if fast_only else self.hidden_src[name])
         return " ".join(out)
 
     def lam(self, src: str) -> Callable:

@@ -68,6 +68,7 @@ class Masks:
         free = sorted(_free_names(fast) | _free_names(loop))
         name = self.fresh("agg")
         self.hidden_src[name] = fast + " " + loop  # what it reads, for the closedness checks
+        self.guards[name] = (fast, loop)
         args = "".join(", " + x for x in free)
         exec(f"def {name}(st{args}):\n"
              f"    try:\n"
