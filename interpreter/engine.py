@@ -69,7 +69,7 @@ class State:
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
                  "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending",
-                 "zmask", "kmask", "omask", "upmask", "rng_shared")
+                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis")
 
     # -- primitive effects the compiled statements call
     def shuffle(self, zi: int) -> None:
@@ -78,54 +78,136 @@ class State:
         self.chance().shuffle(cards)
         for c in cards:
             self.known[c] = False
-        self.upmask &= ~self.zmask[zi]
+        if self.program.masks:
+            self.upmask &= ~self.zmask[zi]
 
-    def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
+    def _move_plain(self, cards: list, to: int, face_up: bool, under: bool) -> None:
+        """A program that reads no bit mask keeps none: only the lists and per-card indexes."""
         zones, card_zone, owner = self.zones, self.card_zone, self.zowner
         to_kind = self.zkind[to]
         to_owner = owner[to]
-        kind, cowner = self.card_kind, self.card_owner
-        vis = self.program.zones[to_kind].visibility
-        bits, zmask, kmask, omask = self.program.card_bit, self.zmask, self.kmask, self.omask
-        self.memo = {}
-        batch = len(cards) > 2 and len(set(cards)) == len(cards)
-        if batch:  # a pile at once: each zone's list is rebuilt once, not once per card
-            leaving: dict = {}
-            for c in cards:
-                leaving.setdefault(card_zone[c], set()).add(c)
-            for src, gone in leaving.items():
-                zones[src][:] = [x for x in zones[src] if x not in gone]
-            if under:
-                zones[to][0:0] = cards[::-1]
-            else:
-                zones[to].extend(cards)
+        kind, cowner, known = self.card_kind, self.card_owner, self.known
+        vis = self.zvis[to]
         for c in cards:
             src = card_zone[c]
-            if not batch:
-                zones[src].remove(c)
-                if under:
-                    zones[to].insert(0, c)
-                else:
-                    zones[to].append(c)
-            b = bits[c]
-            zmask[src] ^= b
-            zmask[to] |= b
-            kmask[kind[c]] ^= b
-            kmask[to_kind] |= b
-            omask[cowner[c]] ^= b
-            omask[to_owner] |= b
+            zones[src].remove(c)
+            if under:
+                zones[to].insert(0, c)
+            else:
+                zones[to].append(c)
             card_zone[c] = to
             kind[c] = to_kind
             cowner[c] = to_owner
             o = owner[src]
             if o is not None:
                 self.played_by[c] = o
-            if face_up or vis == "public" or (self.known[c] and vis != "hidden"):
+            known[c] = face_up or vis == "public" or (known[c] and vis != "hidden")
+
+    def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
+        self.memo = {}
+        if not self.program.masks:
+            return self._move_plain(cards, to, face_up, under)
+        if len(cards) == 1:  # the common case, kept short
+            c = cards[0]
+            src = self.card_zone[c]
+            self.zones[src].remove(c)
+            if under:
+                self.zones[to].insert(0, c)
+            else:
+                self.zones[to].append(c)
+            b = self.program.card_bit[c]
+            zmask = self.zmask
+            zmask[src] ^= b
+            zmask[to] |= b
+            to_kind = self.zkind[to]
+            k = self.card_kind[c]
+            if k != to_kind:
+                kmask = self.kmask
+                kmask[k] ^= b
+                kmask[to_kind] |= b
+                self.card_kind[c] = to_kind
+            o, to_owner = self.zowner[src], self.zowner[to]
+            if o != to_owner:
+                omask = self.omask
+                omask[o] ^= b
+                omask[to_owner] |= b
+                self.card_owner[c] = to_owner
+            if o is not None:
+                self.played_by[c] = o
+            self.card_zone[c] = to
+            vis = self.zvis[to]
+            if face_up or vis == "public":
                 self.known[c] = True
                 self.upmask |= b
-            else:
+            elif vis == "hidden":
                 self.known[c] = False
                 self.upmask &= ~b
+            return
+        if not cards:
+            return
+        card_zone, zowner = self.card_zone, self.zowner
+        to_kind, to_owner = self.zkind[to], zowner[to]
+        vis = self.program.zones[to_kind].visibility
+        bits, zmask, kmask, omask = self.program.card_bit, self.zmask, self.kmask, self.omask
+        kind, cowner, played_by, known = self.card_kind, self.card_owner, self.played_by, self.known
+        dest = self.zones[to]
+        if len(cards) < 5 or len(set(cards)) != len(cards):
+            leaving = None  # one by one (a card named twice fails on its second move, as it always has)
+        else:  # a pile at once: each zone's list is rebuilt once, each mask changed once per zone
+            leaving = {}
+            for c in cards:
+                src = card_zone[c]
+                if src in leaving:
+                    leaving[src].add(c)
+                else:
+                    leaving[src] = {c}
+            for src, gone in leaving.items():
+                pile = self.zones[src]
+                pile[:] = [x for x in pile if x not in gone]
+                m = 0
+                for c in gone:
+                    m |= bits[c]
+                zmask[src] ^= m
+                kmask[self.zkind[src]] ^= m
+                omask[zowner[src]] ^= m
+                zmask[to] |= m
+                kmask[to_kind] |= m
+                omask[to_owner] |= m
+            if under:
+                dest[0:0] = cards[::-1]
+            else:
+                dest.extend(cards)
+        shown = face_up or vis == "public"
+        hidden = vis == "hidden"
+        up = self.upmask
+        for c in cards:
+            src = card_zone[c]
+            b = bits[c]
+            if leaving is None:
+                self.zones[src].remove(c)
+                if under:
+                    dest.insert(0, c)
+                else:
+                    dest.append(c)
+                zmask[src] ^= b
+                zmask[to] |= b
+                kmask[kind[c]] ^= b
+                kmask[to_kind] |= b
+                omask[cowner[c]] ^= b
+                omask[to_owner] |= b
+            card_zone[c] = to
+            kind[c] = to_kind
+            cowner[c] = to_owner
+            o = zowner[src]
+            if o is not None:
+                played_by[c] = o
+            if shown:
+                known[c] = True
+                up |= b
+            elif hidden or not known[c]:
+                known[c] = False
+                up &= ~b
+        self.upmask = up
 
     def deal(self, n: int, src: int, zi: int, face_up: bool) -> None:
         base = self.zbase[zi]
@@ -144,7 +226,7 @@ class State:
         for c in cards:
             if c is not None:
                 self.known[c] = True
-                self.upmask |= bits[c]
+                self.upmask |= bits[c]  # kept whether or not masks are (an int is cheap)
 
     def chance(self) -> random.Random:
         """The state's own seeded generator, copied first if a clone still shares it (a clone
@@ -191,6 +273,8 @@ class State:
             got = (self.card_zone[c], self.card_kind[c], self.card_owner[c])
             want = (inst, self.zkind[inst], self.zowner[inst])
             assert got == want, f"{names[c]}: the engine's index says (zone, kind, owner) {got}, the zones say {want}"
+        if not self.program.masks:
+            return
         bits = self.program.card_bit
         zmask, kmask = [0] * len(self.zones), [0] * len(self.kmask)
         omask = dict.fromkeys(self.omask, 0)
@@ -339,6 +423,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
             else:
                 names[inst] = f"{z.name}{k + 1}" if z.size else z.name
     s.zbase, s.zowner, s.zkind, s.zcount, s.zone_names = zbase, zowner, zkind, zcount, names
+    s.zvis = [p.zones[k].visibility for k in zkind]
     s.declared = None
     s.zones = [[] for _ in range(n_inst)]
     start = zbase[0]

@@ -201,6 +201,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         p.phase_start = phase_start
         p.n_slots = self.slots
         p.code = [tuple(ins) for ins in p.code]
+        generated = " ".join([*self.def_src, *self.lam_cache, *self.hidden_src.values()])
+        p.masks = any(f"st.{m}" in generated for m in ("zmask", "kmask", "omask", "upmask")) or "_zmask(" in generated
         entries = [p.start, *phase_start.values()]
         p.code = fuse(p.code, entries) if p.fast else \
             [ins if ins[0] != EXEC else (EXEC, ins[1], pc + 1) for pc, ins in enumerate(p.code)]
