@@ -22,7 +22,7 @@ from .statements import Statements
 
 
 class Compiler(Checks, Expressions, Definitions, Masks, Statements):
-    def __init__(self, rs: g.Ruleset, fast: bool = True):
+    def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True):
         self.rs = rs
         deck = rs.deck
         self._check_deck(deck)
@@ -109,6 +109,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         for vname, table in p.values.items():
             self.ns[f"VALUE_{vname}"] = table
         p.fast = fast
+        self.use_masks = fast and masks
         p.face_of = [card_of[(rank[c], suit[c])] for c in range(len(names))]
         p.card_bit, p.card_at = bit_tables(cardkey)
         bit = p.card_bit
@@ -203,6 +204,10 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         p.code = [tuple(ins) for ins in p.code]
         generated = " ".join([*self.def_src, *self.lam_cache, *self.hidden_src.values()])
         p.masks = any(f"st.{m}" in generated for m in ("zmask", "kmask", "omask", "upmask")) or "_zmask(" in generated
+        # masks pay for their upkeep on every move only when they do more than test a few
+        # cards of one zone against a fixed set (a loop over a hand does that as fast)
+        self.masks_pay = any(w in generated for w in (
+            "st.kmask", "st.omask", "st.upmask", "ABOVEM", "BELOWM", "SUITM", "RANKM", "ORDM", "_bits(", "_hi(", "_lo("))
         entries = [p.start, *phase_start.values()]
         p.code = fuse(p.code, entries) if p.fast else \
             [ins if ins[0] != EXEC else (EXEC, ins[1], pc + 1) for pc, ins in enumerate(p.code)]
@@ -213,4 +218,8 @@ def compile_ruleset(rs: g.Ruleset, fast: bool = True) -> Program:
     """Check a rule graph and compile it for the engine; raises RulesetError, located.
     `fast=False` gives the plain evaluator (loops, one instruction per statement), kept as the
     oracle the fast path is tested against."""
-    return Compiler(rs, fast).compile()
+    compiler = Compiler(rs, fast)
+    program = compiler.compile()
+    if program.masks and not compiler.masks_pay:
+        program = Compiler(rs, fast, masks=False).compile()
+    return program

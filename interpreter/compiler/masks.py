@@ -53,7 +53,7 @@ class Masks:
     error has already been reported in the loop's words) and returns None to keep the loop."""
 
     def mask_aggregate(self, e: g.Agg, scope: dict, v: str, dom: str, loop: str) -> str | None:
-        if not self.p.fast or e.op == "those":
+        if not self.use_masks or e.op == "those":
             return None
         try:
             fast = self._mask_aggregate(e, scope, v, dom)

@@ -265,7 +265,7 @@ class Statements:
         bound[a.var] = ("_v_arg", elem)
         wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
         pick = f"[_v_arg for _v_arg in {dsrc} if {wsrc}]"
-        mask = self.predicate_mask(a.where, a.var, scope) if self.p.fast and elem == "card" else None
+        mask = self.predicate_mask(a.where, a.var, scope) if self.use_masks and elem == "card" else None
         if mask is not None:
             pick = self.guarded(f"[_v_arg for _m in ({mask},) for _v_arg in {dsrc} if BIT[_v_arg] & _m]", pick)
         return self.lam(pick if unique else f"list(dict.fromkeys({pick}))")
