@@ -58,9 +58,10 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from interpreter import loads_ruleset
-from interpreter.engine import (IllegalMoveError, apply, card_info, cards_in, determinise, is_terminal,
-                                legal_moves, make_record, new_game, observe, outcome, program_of,
-                                recompute_legal, replay, rule_at, seat_name, state_digest, waiting)
+from interpreter.engine import (apply, card_info, cards_in, determinise, is_terminal, legal_moves, make_record,
+                                new_game, observe, outcome, program_of, recompute_legal, replay, rule_at,
+                                seat_name, state_digest, waiting)
+from interpreter.errors import IllegalMoveError
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET_DIR = ROOT / "rulesets"

@@ -1,0 +1,481 @@
+"""Playing: set-up, the instruction loop between two decisions, legal moves, apply,
+outcome and what each seat may observe."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+
+from .. import graph as g
+from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, Program, compile_ruleset
+from ..compiler.fuse import failing_pc
+from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
+from ..unparse import unparse
+from .state import MAX_STEPS, Move, Outcome, State, seat_name
+
+_PROGRAMS: dict[int, tuple[g.Ruleset, Program]] = {}
+
+
+def program_of(ruleset) -> Program:
+    """The compiled form of a rule graph, compiled once per graph object (CARDRULES_PLAIN=1:
+    the plain evaluator, the oracle the fast path is tested against)."""
+    if isinstance(ruleset, Program):
+        return ruleset
+    hit = _PROGRAMS.get(id(ruleset))
+    if hit is None or hit[0] is not ruleset:
+        if len(_PROGRAMS) > 64:
+            _PROGRAMS.clear()
+        hit = _PROGRAMS[id(ruleset)] = (ruleset, compile_ruleset(ruleset, fast=os.environ.get("CARDRULES_PLAIN") != "1"))
+    return hit[1]
+
+
+def resolve_options(program: Program, given: dict | None) -> list:
+    """Defaults overlaid with `given` (values may be strings from a command line)."""
+    values = [o.default for o in program.options]
+    for name, raw in (given or {}).items():
+        if name not in program.option_index:
+            known = ", ".join(program.option_index) or "none"
+            raise OptionError(f"unknown option {name!r}; this game's options are: {known}")
+        o = program.options[program.option_index[name]]
+        values[program.option_index[name]] = _coerce_option(o, raw)
+    return values
+
+
+def _coerce_option(o: g.Option, raw):
+    if o.type == "bool":
+        if isinstance(raw, bool):
+            return raw
+        if str(raw).lower() in ("true", "yes", "on", "1"):
+            return True
+        if str(raw).lower() in ("false", "no", "off", "0"):
+            return False
+        raise OptionError(f"option {o.name} is true or false, not {raw!r}")
+    if o.type == "int":
+        try:
+            v = int(raw)
+        except (TypeError, ValueError):
+            raise OptionError(f"option {o.name} is a whole number, not {raw!r}") from None
+        if o.low is not None and not (o.low <= v <= o.high):
+            raise OptionError(f"option {o.name} must be between {o.low} and {o.high}, not {v}")
+        return v
+    if str(raw) not in o.choices:
+        raise OptionError(f"option {o.name} is one of {', '.join(o.choices)}, not {raw!r}")
+    return str(raw)
+
+
+def new_game(ruleset, players: int, options: dict | None = None, seed: int = 0) -> State:
+    """Set up a game and run it to the first decision."""
+    s = _fresh(program_of(ruleset), players, options, seed)
+    _run(s)
+    return s
+
+
+def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
+    rs = p.ruleset
+    if not isinstance(players, int) or not (rs.players_min <= players <= rs.players_max):
+        span = str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
+        raise OptionError(f"{rs.title or rs.name} is for {span} players, not {players}")
+    s = State.__new__(State)
+    s.program = p
+    s.n_players = players
+    s.seats = tuple(range(players))
+    s.opts = resolve_options(p, options)
+    s.options = {o.name: v for o, v in zip(p.options, s.opts)}
+    s.seed = seed
+    zbase, zcount, names = [], [], []
+    for zi, z in enumerate(p.zones):
+        if z.per_player:
+            zbase.append(p.n_shared + z.index * players)
+            zcount.append(players)
+        else:
+            zbase.append(z.index)
+            zcount.append(z.size or 1)
+    n_inst = p.n_shared + sum(1 for z in p.zones if z.per_player) * players
+    zowner = [None] * n_inst
+    zkind = [0] * n_inst
+    names = [""] * n_inst
+    for zi, z in enumerate(p.zones):
+        for k in range(zcount[zi]):
+            inst = zbase[zi] + k
+            zkind[inst] = zi
+            if z.per_player:
+                zowner[inst] = k
+                names[inst] = f"{z.name}-{seat_name(k)}"
+            else:
+                names[inst] = f"{z.name}{k + 1}" if z.size else z.name
+    s.zbase, s.zowner, s.zkind, s.zcount, s.zone_names = zbase, zowner, zkind, zcount, names
+    s.zvis = [p.zones[k].visibility for k in zkind]
+    s.declared = None
+    s.zones = [[] for _ in range(n_inst)]
+    start = zbase[0]
+    s.zones[start] = list(range(p.n_cards))
+    s.card_zone = [start] * p.n_cards
+    s.card_kind = [zkind[start]] * p.n_cards
+    s.card_owner = [None] * p.n_cards
+    s.played_by = [None] * p.n_cards
+    s.known = [False] * p.n_cards
+    s.zmask = [0] * n_inst
+    s.zmask[start] = p.all_mask
+    s.kmask = [0] * len(p.zones)
+    s.kmask[zkind[start]] = p.all_mask
+    s.omask = dict.fromkeys([None, *s.seats], 0)
+    s.omask[None] = p.all_mask
+    s.upmask = 0
+    s.slots = [None] * p.n_slots
+    s.pc = p.start
+    s.stack = []
+    s.pending = {}  # `choose by each`: decision pc -> players still to decide
+    s.rng = random.Random(seed)
+    s.rng_shared = None
+    s.fired = [0] * len(p.rule_names)
+    s.finished = False
+    s.history = []
+    s.decisions = 0
+    s.choice = None
+    s.actor = None
+    s._legal = []
+    s.memo = {}
+    for name, slot, init in p.vars:
+        s.slots[slot] = init(s) if init else None
+    return s
+
+
+def _arg_text(p: Program, elem: str | None, v) -> str | None:
+    if elem is None:
+        return None
+    if v is None:
+        return "none"
+    if elem == "card":
+        return p.card_names[v]
+    if elem == "player":
+        return seat_name(v)
+    if elem == "suit":
+        return p.ruleset.deck.suits[v]
+    if elem == "rank":
+        return p.ruleset.deck.ranks[v]
+    return str(v)
+
+
+def _compute_legal(s: State, choice, deciders=None) -> list:
+    if deciders is not None:  # several players decide at this point: everyone's moves
+        out = []
+        for player in deciders:
+            s.slots[choice.each_slot] = player
+            out.extend(_compute_legal_for(s, choice, player))
+        return out
+    return _compute_legal_for(s, choice, s.actor)
+
+
+def _compute_legal_for(s: State, choice, actor) -> list:
+    out = []
+    append = out.append
+    for alt in choice.alts:
+        if alt.when is not None and not alt.when(s):
+            continue
+        moves = alt.moves
+        if alt.values is None:
+            m = moves.get((actor, None))
+            if m is None:
+                m = moves[(actor, None)] = Move(actor, alt.name, None)
+            append((m, alt, None))
+            continue
+        for v in alt.values(s):
+            m = moves.get((actor, v))
+            if m is None:
+                text = s.zone_names[v] if alt.elem == "zone" else _arg_text(s.program, alt.elem, v)
+                m = moves[(actor, v)] = Move(actor, alt.name, text)
+            append((m, alt, v))
+    if len(choice.alts) > 1:  # two actions may offer the same move: keep the first
+        seen = set()
+        uniq = []
+        for entry in out:
+            key = (entry[0].action, entry[0].arg)
+            if key not in seen:
+                seen.add(key)
+                uniq.append(entry)
+        out = uniq
+    return out
+
+
+def _run(s: State) -> None:
+    _exec(s)
+
+
+def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
+    """A generated expression failed: name the statement, in the ruleset's own terms."""
+    node = s.program.nodes[s.pc] if 0 <= s.pc < len(s.program.nodes) else None
+    if isinstance(exc, ZeroDivisionError):
+        what = "a division by zero"
+    elif "NoneType" in str(exc) or "None" in str(exc):
+        what = "a card or player that is none here (nothing matched)"
+    else:
+        what = f"something impossible ({type(exc).__name__}: {exc})"
+    loc = getattr(node, "loc", None)
+    from ..build import _source_line
+    return GameRuntimeError(f"while playing, this statement met {what}", loc.file if loc else None,
+                            loc.line if loc else None, loc.column if loc else None, _source_line(loc))
+
+
+def _exec(s: State) -> None:
+    code = s.program.code
+    pc = s.pc
+    steps = 0
+    try:
+        while True:
+            op, a, b = code[pc]
+            if op == EXEC:
+                a(s)
+                pc = b
+            elif op == JIF:
+                pc = pc + 1 if a(s) else b
+            elif op == JUMP:
+                pc = a
+                steps += 1
+                if steps > MAX_STEPS:
+                    s.pc = pc
+                    name, title = rule_at(s, pc)
+                    raise GameRuntimeError("the rules loop for ever without asking anyone to decide "
+                                           f"(stuck in rule {name!r}, {title})")
+            elif op == CHOOSE:
+                actor = a.actor(s)
+                if actor is None:
+                    s.pc = pc
+                    raise GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {a.by_text!r} names no player here")
+                s.pc, s.choice, s.actor = pc, a, actor
+                s._legal = _compute_legal(s, a)
+                return
+            elif op == CALL:
+                s.stack.append(pc + 1)
+                pc = a
+            elif op == RET:
+                pc = s.stack.pop()
+            elif op == CHOOSE_EACH:
+                waiting = s.pending.get(pc)
+                if waiting is None:
+                    waiting = s.pending[pc] = list(dict.fromkeys(p for p in a.actor(s) if p is not None))
+                if not waiting:
+                    del s.pending[pc]
+                    pc += 1
+                    continue
+                s.pc, s.choice, s.actor = pc, a, waiting[0]
+                s._legal = _compute_legal(s, a, waiting)
+                return
+            else:  # END
+                s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []
+                return
+    except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
+        s.pc = failing_pc(code[pc][1], pc, exc)  # the instruction that failed, for the message
+        raise _located_failure(s, exc) from None
+
+
+def rule_at(s: State, pc: int | None = None) -> tuple[str, str]:
+    """The rule being played at pc (default: now): the innermost rule around the
+    instruction or, inside a procedure, around the place that performed it."""
+    p = s.program
+    pc = s.pc if pc is None else pc
+    r = p.rule_at[pc] if 0 <= pc < len(p.rule_at) else None
+    if r is None:
+        for ret in reversed(s.stack):
+            r = p.rule_at[ret - 1]
+            if r is not None:
+                break
+    return r if r is not None else ("(no rule)", "(no rule)")
+
+
+def legal_moves(s: State) -> list[Move]:
+    """The moves that may be made now, each with its player; empty when the game is over.
+    Usually one player decides; at a `choose by each` several do, in any order."""
+    return [m for m, _, _ in s._legal]
+
+
+def moves_for(s: State, player: int | None = None) -> list[Move]:
+    """The legal moves of one player (default: the player to act)."""
+    player = s.actor if player is None else player
+    return [m for m, _, _ in s._legal if m.player == player]
+
+
+def deciders(s: State) -> list[int]:
+    """Every player who may move now (several at a `choose by each`)."""
+    seen = []
+    for m, _, _ in s._legal:
+        if m.player not in seen:
+            seen.append(m.player)
+    return seen
+
+
+def is_terminal(s: State) -> bool:
+    return s.finished
+
+
+def apply(s: State, move: Move | str) -> State:
+    """Play a move (a Move, or its text for the player to act); returns the same state."""
+    if s.finished:
+        raise IllegalMoveError("the game is over; no more moves can be made")
+    if isinstance(move, str):
+        move = Move.parse(move, s.actor)
+    found = None
+    for entry in s._legal:
+        if entry[0] is move:
+            found = entry
+            break
+    if found is None:
+        key = (move.player, move.action, move.arg)
+        found = next((e for e in s._legal if (e[0].player, e[0].action, e[0].arg) == key), None)
+    if found is not None:
+        m, alt, v = found
+        if alt.slot is not None:
+            s.slots[alt.slot] = v
+        if s.choice.each_slot is not None:  # one of several deciders: note it, and come back
+            s.pending[s.pc].remove(m.player)
+            s.slots[s.choice.each_slot] = m.player
+            s.stack.append(s.pc)
+        s.history.append(m)
+        s.decisions += 1
+        s.pc = alt.body
+        _run(s)
+        return s
+    raise _explain_illegal(s, move)
+
+
+def _explain_illegal(s: State, move: Move) -> Exception:
+    choice = s.choice
+    p = s.program
+    name, title = rule_at(s)
+    where = f"rule {name!r} ({title})"
+    deciders = s.pending.get(s.pc) if choice.each_slot is not None else [s.actor]
+    if move.player not in deciders:
+        who = ", ".join(seat_name(d) for d in deciders)
+        return IllegalMoveError(f"{who} must decide in {where}, not {seat_name(move.player)}")
+    if choice.each_slot is not None:
+        s.slots[choice.each_slot] = move.player
+    alts = [a for a in choice.alts if a.name == move.action]
+    names = sorted({a.name for a in choice.alts})
+    if not alts:
+        known = {a.name for ch in p.choices for a in ch.alts}
+        cls = IllegalMoveError if move.action in known else InvalidMoveError
+        what = "not possible now" if move.action in known else "not an action of this game"
+        return cls(f"{move.action!r} is {what}; in {where} the actions are: {', '.join(names)}")
+    alt = alts[0]
+    if alt.elem == "card" and move.arg is not None and move.arg not in p.card_names:
+        return InvalidMoveError(f"{move.arg!r} is not a card of this deck (cards are written like {p.card_names[-1]})")
+    if (alt.elem is None) != (move.arg is None):
+        return InvalidMoveError(f"action {move.action!r} takes {'no argument' if alt.elem is None else 'a ' + alt.elem}")
+    reasons = []
+    for a in alts:
+        node = a.node
+        if a.when is not None and not a.when(s):
+            reasons.append(f"it is allowed only when {unparse(node.when)}")
+        elif node.where is not None:
+            reasons.append(f"the {a.elem} must be in {unparse(node.domain)} and satisfy {unparse(node.where)}")
+        elif node.domain is not None:
+            reasons.append(f"the {a.elem} must be in {unparse(node.domain)}")
+    legal = ", ".join(str(m) for m, _, _ in s._legal)
+    return IllegalMoveError(f"{seat_name(move.player)} may not {move} now: {where} says "
+                            + "; or ".join(reasons or ["no"]) + f". Legal now: {legal}")
+
+
+def scores(s: State) -> tuple[int, ...]:
+    """Every seat's score by the ruleset's winner rule, at any moment (all 0 without one)."""
+    p = s.program
+    if p.score is None:
+        return tuple(0 for _ in s.seats)
+    return tuple(p.score(s, seat) for seat in s.seats)
+
+
+def outcome(s: State) -> Outcome | None:
+    """None while the game is running (or stuck); the winners and scores once it is over."""
+    if not s.finished:
+        return None
+    p = s.program
+    values = scores(s)
+    if s.declared is not None:
+        return Outcome(s.declared, values)
+    if p.score is None:
+        return Outcome((), values)
+    best = max(values) if p.winner_rule == "most" else min(values)
+    return Outcome(tuple(i for i, v in enumerate(values) if v == best), values)
+
+
+def _fmt(s: State, t: str, v):
+    p = s.program
+    if v is None:
+        return None
+    if t in ("card", "player", "suit", "rank"):
+        return _arg_text(p, t, v)
+    if t in ("cards", "players", "suits", "ranks"):
+        return [_arg_text(p, t[:-1], x) for x in v]
+    if t == "zone":
+        return s.zone_names[v]
+    if t == "zones":
+        return [s.zone_names[x] for x in v]
+    return v
+
+
+def public_vars(s: State) -> dict:
+    """Every game variable as players see it (names for cards and players; a variable kept per
+    player as {"P1": ..., ...})."""
+    out = {}
+    for v, (name, slot, _) in zip(s.program.ruleset.vars, s.program.vars):
+        value = s.slots[slot]
+        if v.params:
+            out[name] = {seat_name(k): _fmt(s, v.type, x) for k, x in enumerate(value or [])}
+        else:
+            out[name] = _fmt(s, v.type, value)
+    return out
+
+
+def observe(s: State, player: int) -> dict:
+    """What `player` may see: every public zone, their own private zones, counts of the rest,
+    cards shown face up, the public variables, and their legal moves when it is their turn."""
+    p = s.program
+    zones: dict = {}
+    for zi, z in enumerate(p.zones):
+        view = {}
+        for k in range(s.zcount[zi]):
+            inst = s.zbase[zi] + k
+            owner = s.zowner[inst]
+            cards = s.zones[inst]
+            if z.visibility == "public" or (z.visibility == "owner" and owner == player):
+                seen = {"cards": [p.card_names[c] for c in cards]}
+            else:
+                shown = [p.card_names[c] for c in cards if s.known[c]]
+                seen = {"count": len(cards), "known": shown}
+            view[seat_name(k) if z.per_player else str(k + 1)] = seen
+        zones[z.name] = view if (z.per_player or z.size) else view["1"]
+    out = {
+        "seat": seat_name(player),
+        "players": s.n_players,
+        "to_move": seat_name(s.actor) if s.current_player is not None else None,
+        "rule": rule_at(s)[1] if s.choice is not None and not s.finished else None,
+        "zones": zones,
+        "vars": public_vars(s),
+        "finished": s.finished,
+    }
+    mine = [str(m) for m in legal_moves(s) if m.player == player]
+    if mine:
+        out["legal"] = mine
+    return out
+
+
+def fired_counts(s: State) -> dict[str, int]:
+    return {name: s.fired[i] for i, name in enumerate(s.program.rule_names)}
+
+
+def state_digest(s: State) -> str:
+    """A fingerprint of the game as players know it (where every card lies, what is face up,
+    the public variables, whether it is over), to confirm a replay. Engine internals such
+    as the program counter stay out, so records survive changes to the engine."""
+    p = s.program
+    data = {
+        "zones": [[p.card_names[c] for c in z] for z in s.zones],
+        "known": [p.card_names[i] for i, k in enumerate(s.known) if k],
+        "vars": public_vars(s),
+        "to_move": seat_name(s.actor) if s.current_player is not None else None,
+        "finished": s.finished,
+        "declared": s.declared,
+        "moves": len(s.history),
+    }
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+

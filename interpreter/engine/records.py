@@ -1,0 +1,92 @@
+"""Game records: what was played, saved as JSON, replayed move by move to the same state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RecordError
+from .play import apply, deciders, new_game, outcome, state_digest
+from .state import Move, State, seat_name
+
+
+RECORD_FORMAT = "cardrules-record/1"
+
+
+def make_record(s: State, ruleset_path: str | None) -> dict:
+    o = outcome(s)
+    return {
+        "format": RECORD_FORMAT,
+        "ruleset": ruleset_path,
+        "game": s.program.ruleset.name,
+        "players": s.n_players,
+        "options": s.options,
+        "seed": s.seed,
+        "moves": [{"player": seat_name(m.player), "move": str(m)} for m in s.history],
+        "final": {
+            "finished": s.finished,
+            "digest": state_digest(s),
+            "winners": [seat_name(w) for w in o.winners] if o else None,
+            "scores": list(o.scores) if o else None,
+        },
+    }
+
+
+def write_record(record: dict, path: str | Path) -> None:
+    """Write atomically: a crash never leaves half a record behind."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def read_record(path: str | Path) -> dict:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RecordError(f"no such record: {path}", str(path)) from None
+    except json.JSONDecodeError as e:
+        raise RecordError(f"the record is not valid JSON ({e.msg})", str(path), e.lineno, e.colno) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read the record: {e}", str(path)) from None
+    return validate_record(data, str(path))
+
+
+def validate_record(data, path: str = "<record>") -> dict:
+    """Check a record's shape (not yet its moves); raise RecordError saying what is wrong."""
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a cardrules game record (expected \"format\": \"{RECORD_FORMAT}\")", path)
+    for key, typ in (("players", int), ("seed", int), ("moves", list), ("options", dict), ("final", dict)):
+        if not isinstance(data.get(key), typ) or (typ is int and isinstance(data.get(key), bool)):
+            raise RecordError(f"the record's {key!r} is missing or malformed", path)
+    return data
+
+
+def replay(ruleset, record: dict, path: str = "<record>") -> State:
+    """Replay a record move by move; raise RecordError at the first divergence."""
+    try:
+        s = new_game(ruleset, record["players"], record["options"], record["seed"])
+    except OptionError as e:
+        raise RecordError(f"the record's set-up is invalid: {e.message}", path) from None
+    for i, entry in enumerate(record["moves"], 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("move"), str) or not isinstance(entry.get("player"), str):
+            raise RecordError(f"move {i} is malformed: {entry!r}", path)
+        if s.finished:
+            raise RecordError(f"move {i} ({entry['move']}) comes after the game has ended", path)
+        allowed = {seat_name(p): p for p in (deciders(s) or [s.actor])}
+        if entry["player"] not in allowed:
+            who = " or ".join(allowed)
+            raise RecordError(f"move {i}: the record says {entry['player']} moves, but it is {who}'s turn", path)
+        try:
+            apply(s, Move.parse(entry["move"], allowed[entry["player"]]))
+        except (IllegalMoveError, InvalidMoveError) as e:
+            raise RecordError(f"move {i} ({entry['player']}: {entry['move']}) diverges: {e.message}", path) from None
+        except GameRuntimeError as e:
+            raise RecordError(f"move {i} ({entry['player']}: {entry['move']}) makes the ruleset fail: {e.render()}",
+                              path) from None
+    final = record["final"]
+    if final.get("digest") and final["digest"] != state_digest(s):
+        raise RecordError("every move replayed, but the final state differs from the recorded one "
+                          "(the ruleset or the engine has changed since the record was made)", path)
+    return s
+

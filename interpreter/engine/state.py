@@ -1,0 +1,322 @@
+"""The game state and the small value types: a State is plain lists, ints and bit masks, kept
+in step by its own effects (move, deal, shuffle, reveal), cheap to clone."""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+
+from ..errors import InvalidMoveError
+
+MAX_STEPS = 200_000  # backward jumps between two decisions before we call it an endless loop
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """One decision: which player takes which action, with which card (or other) argument."""
+
+    player: int
+    action: str
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        return self.action if self.arg is None else f"{self.action} {self.arg}"
+
+    def __repr__(self) -> str:
+        return f"Move({self.player!r}, {self.action!r}, {self.arg!r})"
+
+    @classmethod
+    def parse(cls, text: str, player: int) -> "Move":
+        """'lead King-Hearts' -> Move(player, 'lead', 'King-Hearts')."""
+        parts = text.split()
+        if not parts or len(parts) > 2:
+            raise InvalidMoveError(f"a move is an action name and at most one argument, not {text!r}")
+        return cls(player, parts[0], parts[1] if len(parts) == 2 else None)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winning seats (several on a tie) and every score."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def __str__(self) -> str:
+        who = ", ".join(seat_name(w) for w in self.winners) or "nobody"
+        return f"won by {who}; scores " + " ".join(f"{seat_name(i)}={s}" for i, s in enumerate(self.scores))
+
+
+def seat_name(p: int) -> str:
+    return f"P{p + 1}"
+
+
+class State:
+    """A game in progress. Plain lists and ints only: pydantic stays off the hot path."""
+
+    __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
+                 "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
+                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending",
+                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis")
+
+    # -- primitive effects the compiled statements call
+    def shuffle(self, zi: int) -> None:
+        cards = self.zones[zi]
+        self.memo = {}
+        self.chance().shuffle(cards)
+        for c in cards:
+            self.known[c] = False
+        if self.program.masks:
+            self.upmask &= ~self.zmask[zi]
+
+    def _move_plain(self, cards: list, to: int, face_up: bool, under: bool) -> None:
+        """A program that reads no bit mask keeps none: only the lists and per-card indexes."""
+        zones, card_zone, owner = self.zones, self.card_zone, self.zowner
+        to_kind = self.zkind[to]
+        to_owner = owner[to]
+        kind, cowner, known = self.card_kind, self.card_owner, self.known
+        vis = self.zvis[to]
+        for c in cards:
+            src = card_zone[c]
+            zones[src].remove(c)
+            if under:
+                zones[to].insert(0, c)
+            else:
+                zones[to].append(c)
+            card_zone[c] = to
+            kind[c] = to_kind
+            cowner[c] = to_owner
+            o = owner[src]
+            if o is not None:
+                self.played_by[c] = o
+            known[c] = face_up or vis == "public" or (known[c] and vis != "hidden")
+
+    def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
+        self.memo = {}
+        if not self.program.masks:
+            return self._move_plain(cards, to, face_up, under)
+        if len(cards) == 1:  # the common case, kept short
+            c = cards[0]
+            src = self.card_zone[c]
+            self.zones[src].remove(c)
+            if under:
+                self.zones[to].insert(0, c)
+            else:
+                self.zones[to].append(c)
+            b = self.program.card_bit[c]
+            zmask = self.zmask
+            zmask[src] ^= b
+            zmask[to] |= b
+            to_kind = self.zkind[to]
+            k = self.card_kind[c]
+            if k != to_kind:
+                kmask = self.kmask
+                kmask[k] ^= b
+                kmask[to_kind] |= b
+                self.card_kind[c] = to_kind
+            o, to_owner = self.zowner[src], self.zowner[to]
+            if o != to_owner:
+                omask = self.omask
+                omask[o] ^= b
+                omask[to_owner] |= b
+                self.card_owner[c] = to_owner
+            if o is not None:
+                self.played_by[c] = o
+            self.card_zone[c] = to
+            vis = self.zvis[to]
+            if face_up or vis == "public":
+                self.known[c] = True
+                self.upmask |= b
+            elif vis == "hidden":
+                self.known[c] = False
+                self.upmask &= ~b
+            return
+        if not cards:
+            return
+        card_zone, zowner = self.card_zone, self.zowner
+        to_kind, to_owner = self.zkind[to], zowner[to]
+        vis = self.program.zones[to_kind].visibility
+        bits, zmask, kmask, omask = self.program.card_bit, self.zmask, self.kmask, self.omask
+        kind, cowner, played_by, known = self.card_kind, self.card_owner, self.played_by, self.known
+        dest = self.zones[to]
+        if len(cards) < 5 or len(set(cards)) != len(cards):
+            leaving = None  # one by one (a card named twice fails on its second move, as it always has)
+        else:  # a pile at once: each zone's list is rebuilt once, each mask changed once per zone
+            leaving = {}
+            for c in cards:
+                src = card_zone[c]
+                if src in leaving:
+                    leaving[src].add(c)
+                else:
+                    leaving[src] = {c}
+            for src, gone in leaving.items():
+                pile = self.zones[src]
+                pile[:] = [x for x in pile if x not in gone]
+                m = 0
+                for c in gone:
+                    m |= bits[c]
+                zmask[src] ^= m
+                kmask[self.zkind[src]] ^= m
+                omask[zowner[src]] ^= m
+                zmask[to] |= m
+                kmask[to_kind] |= m
+                omask[to_owner] |= m
+            if under:
+                dest[0:0] = cards[::-1]
+            else:
+                dest.extend(cards)
+        shown = face_up or vis == "public"
+        hidden = vis == "hidden"
+        up = self.upmask
+        for c in cards:
+            src = card_zone[c]
+            b = bits[c]
+            if leaving is None:
+                self.zones[src].remove(c)
+                if under:
+                    dest.insert(0, c)
+                else:
+                    dest.append(c)
+                zmask[src] ^= b
+                zmask[to] |= b
+                kmask[kind[c]] ^= b
+                kmask[to_kind] |= b
+                omask[cowner[c]] ^= b
+                omask[to_owner] |= b
+            card_zone[c] = to
+            kind[c] = to_kind
+            cowner[c] = to_owner
+            o = zowner[src]
+            if o is not None:
+                played_by[c] = o
+            if shown:
+                known[c] = True
+                up |= b
+            elif hidden or not known[c]:
+                known[c] = False
+                up &= ~b
+        self.upmask = up
+
+    def deal(self, n: int, src: int, zi: int, face_up: bool) -> None:
+        base = self.zbase[zi]
+        pile = self.zones[src]
+        for p in range(self.zcount[zi]):
+            take = pile[-n:] if n else []
+            take.reverse()
+            self.move(take, base + p, face_up)
+
+    def declare(self, winners: tuple) -> None:
+        self.declared = tuple(sorted(set(w for w in winners if w is not None)))
+
+    def reveal(self, cards: list) -> None:
+        self.memo = {}
+        bits = self.program.card_bit
+        for c in cards:
+            if c is not None:
+                self.known[c] = True
+                self.upmask |= bits[c]  # kept whether or not masks are (an int is cheap)
+
+    def chance(self) -> random.Random:
+        """The state's own seeded generator, copied first if a clone still shares it (a clone
+        draws from a plain generator with the same state; the original keeps its own kind)."""
+        if self.rng_shared:
+            if self.rng_shared == "plain":
+                rng = random.Random()
+                rng.setstate(self.rng.getstate())
+            else:
+                rng = copy.copy(self.rng)
+            self.rng, self.rng_shared = rng, None
+        return self.rng
+
+    def recount(self) -> None:
+        """Rebuild every per-card index from `zones` after the zones were rearranged by hand
+        (a determinisation, a test): the zone lists are the truth, the rest follows them."""
+        bits = self.program.card_bit
+        self.zmask = [0] * len(self.zones)
+        self.kmask = [0] * len(self.program.zones)
+        self.omask = dict.fromkeys([None, *self.seats], 0)
+        for inst, cards in enumerate(self.zones):
+            kind, owner = self.zkind[inst], self.zowner[inst]
+            for c in cards:
+                self.card_zone[c] = inst
+                self.card_kind[c] = kind
+                self.card_owner[c] = owner
+                self.zmask[inst] |= bits[c]
+                self.kmask[kind] |= bits[c]
+                self.omask[owner] |= bits[c]
+        self.upmask = sum(bits[c] for c, k in enumerate(self.known) if k)
+        self.memo = {}
+
+    def verify(self) -> None:
+        """Raise AssertionError unless every index the engine keeps beside the zone lists
+        (where each card is, its zone's kind and owner) agrees with them: for the property suite."""
+        names = self.program.card_names
+        where = [None] * len(names)
+        for inst, cards in enumerate(self.zones):
+            for c in cards:
+                assert where[c] is None, f"{names[c]} lies in two zones"
+                where[c] = inst
+        assert None not in where, f"{names[where.index(None)]} lies in no zone"
+        for c, inst in enumerate(where):
+            got = (self.card_zone[c], self.card_kind[c], self.card_owner[c])
+            want = (inst, self.zkind[inst], self.zowner[inst])
+            assert got == want, f"{names[c]}: the engine's index says (zone, kind, owner) {got}, the zones say {want}"
+        if not self.program.masks:
+            return
+        bits = self.program.card_bit
+        zmask, kmask = [0] * len(self.zones), [0] * len(self.kmask)
+        omask = dict.fromkeys(self.omask, 0)
+        for inst, cards in enumerate(self.zones):
+            for c in cards:
+                zmask[inst] |= bits[c]
+                kmask[self.zkind[inst]] |= bits[c]
+                omask[self.zowner[inst]] |= bits[c]
+        upmask = sum(bits[c] for c, k in enumerate(self.known) if k)
+        for name, got, want in zip(("zone", "kind", "owner", "face-up"), (self.zmask, self.kmask, self.omask, self.upmask),
+                                   (zmask, kmask, omask, upmask)):
+            assert got == want, f"the engine's {name} bit masks disagree with the zones"
+
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        for name in State.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.zones = [list(z) for z in self.zones]
+        s.card_zone = list(self.card_zone)
+        s.card_kind = list(self.card_kind)
+        s.card_owner = list(self.card_owner)
+        s.played_by = list(self.played_by)
+        s.known = list(self.known)
+        s.zmask = list(self.zmask)
+        s.kmask = list(self.kmask)
+        s.omask = dict(self.omask)
+        s.slots = [list(v) if isinstance(v, list) else v for v in self.slots]
+        s.stack = list(self.stack)
+        s.pending = {k: list(v) for k, v in self.pending.items()}
+        s.fired = list(self.fired)
+        s.history = list(self.history)
+        # the generator is shared until one side draws (copying its state is most of a clone)
+        s.rng_shared = "plain"
+        self.rng_shared = self.rng_shared or "same"
+        s._legal = list(self._legal) if self._legal is not None else None
+        s.memo = {}
+        return s
+
+    @property
+    def rule(self) -> str | None:
+        """The name of the rule the current decision belongs to."""
+        from .play import rule_at  # play builds on State: look it up when asked
+        return rule_at(self)[0] if self.choice is not None and not self.finished else None
+
+    @property
+    def rule_title(self) -> str | None:
+        from .play import rule_at
+        return rule_at(self)[1] if self.choice is not None and not self.finished else None
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must decide now, or None when the game is over (or stuck)."""
+        return None if self.finished or not self._legal else self.actor
+
+    def __repr__(self) -> str:
+        return (f"<State {self.program.ruleset.name} players={self.n_players} seed={self.seed} "
+                f"moves={len(self.history)}{' finished' if self.finished else ''}>")
