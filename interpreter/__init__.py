@@ -8,21 +8,33 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .build import build_file, build_text
-from .engine import (Move, Outcome, State, apply, is_terminal, legal_moves, new_game, observe,
-                     outcome, replay)
 from .errors import (CardRulesError, IllegalMoveError, InvalidMoveError, OptionError, RecordError,
                      RulesetError, RulesetSyntaxError)
-from .graph import Ruleset
 
 __all__ = ["load_ruleset", "loads_ruleset", "new_game", "legal_moves", "apply", "outcome", "observe",
            "is_terminal", "replay", "Move", "Outcome", "State", "Ruleset", "CardRulesError",
            "RulesetSyntaxError", "RulesetError", "OptionError", "IllegalMoveError",
            "InvalidMoveError", "RecordError"]
 
+_ENGINE = {"Move", "Outcome", "State", "apply", "is_terminal", "legal_moves", "new_game", "observe", "outcome",
+           "replay"}
+
+
+def __getattr__(name: str):
+    """The engine and the graph are imported when first asked for, so a command that needs
+    neither (a check answered from the cache) starts at once."""
+    if name in _ENGINE:
+        from . import engine
+        return getattr(engine, name)
+    if name == "Ruleset":
+        from .graph import Ruleset
+        return Ruleset
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def load_ruleset(path: str | Path) -> Ruleset:
     """Read a `.cards` file (a game, or a variant with its base) and check it fully."""
+    from .build import build_file
     from .engine import program_of
     rs = build_file(path)
     program_of(rs)  # compiling is the validator: unknown names, types, unreachable phases
@@ -31,6 +43,7 @@ def load_ruleset(path: str | Path) -> Ruleset:
 
 def loads_ruleset(text: str, filename: str = "<text>") -> Ruleset:
     """Like load_ruleset, from text (a variant's base is looked up relative to filename)."""
+    from .build import build_text
     from .engine import program_of
     rs = build_text(text, filename)
     program_of(rs)

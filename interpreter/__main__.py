@@ -1,6 +1,6 @@
 """`python -m interpreter ...` is the `cardrules` command."""
 
-from .cli import main
+from .launch import main
 
 if __name__ == "__main__":
     main()

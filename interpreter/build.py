@@ -9,6 +9,7 @@ from pathlib import Path
 from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
 
+from . import cache
 from . import graph as g
 from .errors import RulesetError
 from .parse import parse_text
@@ -524,7 +525,18 @@ def build_file(path: str | Path, _seen: tuple = ()) -> g.Ruleset:
         raise RulesetError(f"the file is not UTF-8 text ({e.reason})", display) from None
     except OSError as e:
         raise RulesetError(f"cannot read the file: {e.strerror}", display) from None
-    return build_text(text, display, _seen=_seen)
+    key = cache.source_key(display, text)
+    if key is not None:
+        hit = cache.load("graph", key)
+        if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], g.Ruleset) and isinstance(hit[1], dict):
+            _SOURCES.update(hit[1])  # error messages quote the lines of the file and its bases
+            return hit[0]
+    before = set(_SOURCES)
+    rs = build_text(text, display, _seen=_seen)
+    if key is not None:
+        sources = {f: lines for f, lines in _SOURCES.items() if f not in before or f == display}
+        cache.store("graph", key, (rs, sources))
+    return rs
 
 
 def build_text(text: str, filename: str = "<text>", _seen: tuple = ()) -> g.Ruleset:

@@ -108,7 +108,19 @@ def check(paths: Annotated[list[Path], typer.Argument(help="Ruleset files (.card
             bad = True
             continue
         typer.echo(f"{f}: ok ({_title(rs)}, {_players_text(rs)})")
+        _remember_valid(f, f"{_title(rs)}, {_players_text(rs)}")
     raise typer.Exit(1 if bad else 0)
+
+
+def _remember_valid(f: Path, verdict: str) -> None:
+    """Keep 'this exact text is valid' for the next check (launch.py); errors are never kept."""
+    from . import cache
+    try:
+        key = cache.source_key(str(f), f.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return
+    if key is not None:
+        cache.store("checked", key, verdict)
 
 
 # ------------------------------------------------------------------ play

@@ -9,6 +9,7 @@ from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 from lark.indenter import DedentError, Indenter
 from lark.lexer import PatternStr
 
+from .cache import grammar_cache_path
 from .errors import RulesetSyntaxError
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "cards.lark"
@@ -25,8 +26,20 @@ class _Indenter(Indenter):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    return Lark.open(str(GRAMMAR), parser="lalr", strict=True, postlex=_Indenter(),
-                     propagate_positions=True, maybe_placeholders=True)
+    """The LALR parser. Analysing the grammar takes half a second, so Lark keeps the result in
+    the user's cache folder (see cache.py); a damaged cache file is rebuilt."""
+    options = dict(parser="lalr", strict=True, postlex=_Indenter(), propagate_positions=True,
+                   maybe_placeholders=True)
+    path = grammar_cache_path()
+    if path is not None:
+        try:
+            return Lark.open(str(GRAMMAR), cache=path, **options)
+        except Exception:  # an unreadable or corrupt cache file: start again without it
+            try:
+                Path(path).unlink()
+            except OSError:
+                pass
+    return Lark.open(str(GRAMMAR), **options)
 
 
 _FRIENDLY = {

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -22,6 +23,10 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # the package is not installed: import it from the checkout
     sys.path.insert(0, str(ROOT))
+
+# the tests keep their grammar and graph caches to themselves, not in the user's cache folder
+if "CARDRULES_CACHE_DIR" not in os.environ:
+    os.environ["CARDRULES_CACHE_DIR"] = tempfile.mkdtemp(prefix="cardrules-test-cache-")
 
 _SLOW_OK = [HealthCheck.too_slow]
 

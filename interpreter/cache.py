@@ -1,0 +1,127 @@
+"""Where cardrules keeps what it can rebuild: the analysed grammar and loaded rule graphs.
+
+Everything here is keyed by content (a changed ruleset, grammar or version is a new key), is
+written atomically, and is only ever a shortcut: an unreadable, corrupt or unwritable cache is
+ignored and the slow path taken. CARDRULES_CACHE_DIR names the folder (default: the user's cache
+folder, XDG_CACHE_HOME or ~/.cache, under cardrules/); CARDRULES_NO_CACHE=1 turns it off."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+import tempfile
+from pathlib import Path
+
+VERSION = "0.1.0"  # with the grammar's and the sources' hashes in every key
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, created if need be; None when caching is off or impossible."""
+    if os.environ.get("CARDRULES_NO_CACHE", "") not in ("", "0"):
+        return None
+    explicit = os.environ.get("CARDRULES_CACHE_DIR")
+    if explicit is not None and explicit.strip() == "":
+        return None
+    if explicit:
+        folder = Path(explicit)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = Path(base) / "cardrules"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            return None
+    except OSError:
+        return None
+    return folder
+
+
+def code_hash() -> str:
+    """What the cached objects depend on besides their sources: the grammar and the graph model."""
+    global _CODE_HASH
+    if _CODE_HASH is None:
+        here = Path(__file__).resolve().parent
+        h = hashlib.sha256(VERSION.encode())
+        for part in (here.parent / "grammar" / "cards.lark", here / "graph.py", here / "build.py", here / "parse.py"):
+            try:
+                h.update(part.read_bytes())
+            except OSError:
+                h.update(b"?")
+        _CODE_HASH = h.hexdigest()[:16]
+    return _CODE_HASH
+
+
+_CODE_HASH: str | None = None
+
+
+def load(kind: str, key: str):
+    """The object stored under (kind, key), or None when there is none or it cannot be trusted."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    path = folder / f"{kind}-{key}.pickle"
+    try:
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    except FileNotFoundError:
+        return None
+    except Exception:  # corrupt, truncated, from another version: rebuild, and drop the entry
+        try:
+            path.unlink()
+        except OSError:
+            pass
+        return None
+
+
+def store(kind: str, key: str, value) -> None:
+    """Keep `value` under (kind, key); silently nothing when the cache cannot be written."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{kind}-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, folder / f"{kind}-{key}.pickle")
+    except Exception:
+        try:
+            os.unlink(tmp)
+        except (OSError, UnboundLocalError):
+            pass
+
+
+def grammar_cache_path() -> str | None:
+    """A file for Lark's own cache of the analysed grammar (keyed by the grammar's hash)."""
+    folder = cache_dir()
+    return None if folder is None else str(folder / f"grammar-{code_hash()}.lark-cache")
+
+
+
+_VARIANT = re.compile(r'(?m)^\s*variant\s+\w+(?:\s+"(?:[^"\\]|\\.)*")?\s+of\s+"((?:[^"\\]|\\.)*)"')
+_ANY_VARIANT = re.compile(r"(?m)^\s*variant\b")
+
+
+def source_key(display: str, text: str, _depth: int = 0) -> str | None:
+    """A key for everything a ruleset file's graph is built from: the file as named, its text,
+    its base's key (a variant), and the code that builds graphs. None when it cannot be told
+    for sure (a base that cannot be read, a header this quick reading does not recognise)."""
+    h = hashlib.sha256(f"{code_hash()}\0{display}\0".encode())
+    h.update(text.encode("utf-8", "surrogatepass"))
+    m = _VARIANT.search(text)
+    if m:
+        if _depth > 20:
+            return None
+        base = str(Path(display).parent / m.group(1))
+        try:
+            base_text = Path(base).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        base_key = source_key(base, base_text, _depth + 1)
+        if base_key is None:
+            return None
+        h.update(base_key.encode())
+    elif _ANY_VARIANT.search(text):
+        return None
+    return h.hexdigest()[:32]

@@ -1,0 +1,53 @@
+"""The `cardrules` front door. A `check` of files already checked in exactly this form (same
+text, same bases, same version) answers from the cache without importing the parser, the graph
+or the engine; everything else goes to the full command line (cli.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def _cached_check(args: list[str]) -> list[str] | None:
+    """The lines `check` would print, when every file's verdict is cached as valid; else None."""
+    from . import cache
+    if cache.cache_dir() is None:
+        return None
+    files: list[Path] = []
+    for a in args:
+        p = Path(a)
+        if p.is_dir():
+            found = sorted(p.rglob("*.cards"))
+            if not found:
+                return None
+            files.extend(found)
+        else:
+            files.append(p)
+    lines = []
+    for f in files:
+        try:
+            text = f.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        key = cache.source_key(str(f), text)
+        verdict = cache.load("checked", key) if key is not None else None
+        if not isinstance(verdict, str):
+            return None
+        lines.append(f"{f}: ok ({verdict})")
+    return lines
+
+
+def main() -> None:
+    """The console-script entry point (`cardrules`, `python -m interpreter`)."""
+    argv = sys.argv[1:]
+    if len(argv) > 1 and argv[0] == "check" and not any(a.startswith("-") for a in argv[1:]):
+        lines = _cached_check(argv[1:])
+        if lines is not None:
+            print("\n".join(lines))
+            sys.exit(0)
+    from .cli import main as full
+    full()
+
+
+if __name__ == "__main__":
+    main()
