@@ -1158,17 +1158,9 @@ class Fuzzer:
         if len(spots) < 2:
             return
         rng = random.Random(f"{s.seed}/{len(s.history)}/{player}")
-        t = s.clone()
-        cards = [t.zones[inst][k] for inst, k in spots]
-        played = [t.played_by[c] for c in cards]
-        perm = cards[:]
-        rng.shuffle(perm)
-        for (inst, k), c, pb in zip(spots, perm, played):
-            t.zones[inst][k] = c
-            t.played_by[c] = pb
-        t.recount()  # the engine's indexes and masks follow the rearranged zones
-        try:
-            after = sorted(str(m) for m in self._legal_of(t) if m.player == player)
+        try:  # the cards `player` cannot know, rearranged among their places
+            after = sorted(str(m) for m in engine.legal_moves(engine.determinise(s, player, rng))
+                           if m.player == player)
         except Exception:
             return
         before = sorted(str(m) for m in engine.legal_moves(s) if m.player == player)

@@ -129,7 +129,6 @@ class Program:
     namespace: dict = field(default_factory=dict)
     winner_rule: str | None = None
     phase_start: dict[str, int] = field(default_factory=dict)
-    move_cache: dict = field(default_factory=dict)
     nodes: list = field(default_factory=list)  # the statement each instruction came from
     split_cache: dict = field(default_factory=dict)  # split results that depend on the cards alone
     rule_at: list = field(default_factory=list)  # (name, title) of the rule around each instruction
