@@ -83,7 +83,6 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self._check_names()
         self.slots = 0
         self.var_slots: dict[str, tuple[int, str]] = {}
-        self.global_slots: set[int] = set()  # the slots of game variables (the rest are locals)
         self.hidden_src: dict[str, str] = {}  # generated aggregate function -> the code inside it
         self.guards: dict[str, tuple[str, str]] = {}  # generated aggregate function -> (mask form, loop form)
         self.def_cache: dict[str, tuple] = {}
@@ -139,7 +138,6 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
                 self.player_vars.add(v.name)
             slot = self.new_slot()
             self.var_slots[v.name] = (slot, v.type)
-        self.global_slots = {slot for slot, _ in self.var_slots.values()}
         for v in rs.vars:
             slot = self.var_slots[v.name][0]
             if v.params:

@@ -28,26 +28,10 @@ class Expressions:
         return self.lam(src), t
 
     def condition(self, e, scope, what: str) -> Callable:
-        """A statement's test. One that reads only the game (no local, no chance) is kept in
-        the state's memo like a definition: a rule's `when` and the `while` inside it often ask
-        the same question of the same state."""
+        """A statement's test. (Keeping answers per state was tried: across the bundled games a
+        test was almost never asked twice of one state, so it only cost time.)"""
         src, _ = self.sx_typed(e, scope, "bool", what)
-        reads = self.reads(src)
-        if not self.p.fast or "_random(" in reads or any(
-                int(k) not in self.global_slots for k in re.findall(r"st\.slots\[(\d+)\]", reads)):
-            return self.lam(src)
-        key = "memo:" + src
-        fn = self.lam_cache.get(key)
-        if fn is None:
-            name = self.fresh("c")
-            exec(f"def {name}(st):\n"
-                 f"    m = st.memo\n"
-                 f"    r = m.get({name!r}, MISS)\n"
-                 f"    if r is MISS:\n"
-                 f"        r = m[{name!r}] = {src}\n"
-                 f"    return r\n", self.ns)
-            fn = self.lam_cache[key] = self.ns[name]
-        return fn
+        return self.lam(src)
 
     def reads(self, src: str, fast_only: bool = False) -> str:
         """Generated code with the aggregates it calls spelled out, to see everything it reads
