@@ -530,3 +530,38 @@ def test_evaluate_recompute_legal_and_waiting():
     assert waiting(s) == [1, 2] and recompute_legal(s.clone()) == legal_moves(s)
     apply(s, Move(2, "claim", "2"))
     assert waiting(s) == [1]
+
+
+
+# Two copies of a card look the same but are two cards: a group test that asks whether two
+# cards are the same card must see the copies apart; one that looks only at suits and ranks
+# may treat them as one (the meld search then learns once for every copy).
+COPIES = """game copies "Copies"
+players 1
+deck d:
+    suits Red, Blue
+    ranks 1..3
+    copies 2
+zone stock shared hidden
+zone hand per player owner
+define twins(g: cards) = count(g) == 2 and first(g) != last(g) and first(g).rank == last(g).rank
+define same(g: cards) = count(g) == 2 and first(g).rank == last(g).rank and first(g).suit == last(g).suit
+define by_twins(p: player) = split hand(p) into 1 twins of 2 and 1 same of 2
+define by_same(p: player) = split hand(p) into 2 same of 2
+phase play "Play":
+    pass
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_split_tells_copies_apart_when_the_group_test_does(fast):
+    from interpreter.compiler import compile_ruleset
+    from interpreter.engine import evaluate, position
+    rs = loads_ruleset(COPIES, "copies.cards")
+    for hand, paired in ((["1-Red#1", "1-Red#2", "2-Blue#1", "2-Blue#2"], True),
+                         (["1-Red#1", "2-Red#1", "1-Blue#1", "2-Blue#2"], False)):
+        s = position(rs, 1, "play", zones={"hand": {0: hand}})
+        if not fast:
+            s.program = compile_ruleset(rs, fast=False)
+        assert evaluate(s, "by_same", 0) is paired
+        assert evaluate(s, "by_twins", 0) is paired

@@ -93,9 +93,21 @@ class Definitions:
             return False
         seen = seen | {name}
 
+        deck_words = {*self.suit_index, *self.rank_index, *self.rs.deck.groups}
+
+        def maybe_card(e) -> bool:  # could this operand be a card itself (not its suit, rank, ...)?
+            if isinstance(e, (g.Attr, g.IntLit, g.BoolLit, g.NoneLit, g.StrLit)):
+                return False
+            if isinstance(e, g.Name):
+                return e.name not in deck_words
+            if isinstance(e, g.Call):
+                return e.func not in ("count", "sum", "min", "max")
+            return not isinstance(e, g.BinOp) or e.op not in ("+", "-", "*", "/", "%")
+
         def ok(e) -> bool:
-            if isinstance(e, g.BinOp) and e.op in ("==", "!=", "in", "not in") and \
-                    (isinstance(e.left, g.Name) or (e.op in ("==", "!=") and isinstance(e.right, g.Name))):
+            if isinstance(e, g.BinOp) and e.op in ("==", "!=") and maybe_card(e.left) and maybe_card(e.right):
+                return False
+            if isinstance(e, g.BinOp) and e.op in ("in", "not in") and maybe_card(e.left):
                 return False
             if isinstance(e, g.Call) and e.func in self.defines and not self.faces_only(e.func, seen):
                 return False
