@@ -78,7 +78,11 @@ class State:
         vis = self.zvis[to]
         for c in cards:
             src = card_zone[c]
-            zones[src].remove(c)
+            pile = zones[src]
+            if pile[-1] == c:  # the top card (a draw, a deal): no search
+                pile.pop()
+            else:
+                pile.remove(c)
             if under:
                 zones[to].insert(0, c)
             else:
@@ -98,7 +102,11 @@ class State:
         if len(cards) == 1:  # the common case, kept short
             c = cards[0]
             src = self.card_zone[c]
-            self.zones[src].remove(c)
+            pile = self.zones[src]
+            if pile[-1] == c:  # the top card (a draw, a deal): no search
+                pile.pop()
+            else:
+                pile.remove(c)
             if under:
                 self.zones[to].insert(0, c)
             else:
@@ -151,7 +159,11 @@ class State:
                     leaving[src] = {c}
             for src, gone in leaving.items():
                 pile = self.zones[src]
-                pile[:] = [x for x in pile if x not in gone]
+                k = len(gone)
+                if len(pile) >= k and gone.issuperset(pile[-k:]):  # taken from the top
+                    del pile[-k:]
+                else:
+                    pile[:] = [x for x in pile if x not in gone]
                 m = 0
                 for c in gone:
                     m |= bits[c]
@@ -172,7 +184,11 @@ class State:
             src = card_zone[c]
             b = bits[c]
             if leaving is None:
-                self.zones[src].remove(c)
+                pile = self.zones[src]
+                if pile[-1] == c:
+                    pile.pop()
+                else:
+                    pile.remove(c)
                 if under:
                     dest.insert(0, c)
                 else:
