@@ -16,6 +16,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from . import engine, load_ruleset
+from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
 from .bots import BOTS, bot_seed, make_bot
 from .engine import (RECORD_FORMAT, Move, State, apply, fired_counts, legal_moves, make_record, moves_for,
                      new_game, observe, outcome, program_of, read_record, replay, resolve_options,
@@ -67,17 +68,6 @@ def _players_text(rs) -> str:
 
 def _title(rs) -> str:
     return rs.title or rs.name
-
-
-def _parse_seat(text: str, players: int, what: str) -> int:
-    """'2' or 'P2' -> seat 1 (0-based); OptionError when no such seat."""
-    t = text.strip()
-    if t[:1] in ("P", "p"):
-        t = t[1:]
-    if not t.isdigit() or not (1 <= int(t) <= players):
-        raise OptionError(f"{what}: no seat {text!r} in a {players}-player game "
-                          f"(seats are 1 to {players}, or P1 to P{players})")
-    return int(t) - 1
 
 
 # ------------------------------------------------------------------ check
@@ -265,31 +255,6 @@ class Human:
                 move = pick[0]
             typer.echo(f"{seat_name(self.seat)} (you): {move}")
             return move
-
-
-def _parse_options(raw: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for item in raw:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise OptionError(f"--option takes NAME=VALUE, not {item!r}")
-        options[name.strip()] = value.strip()
-    return options
-
-
-def _parse_bots(raw: list[str], players: int) -> dict[int, str]:
-    """['greedy', '2=random'] -> {0: 'greedy', 1: 'random', 2: 'greedy'}: a bare name sets
-    every seat, SEAT=NAME one seat; later entries win."""
-    names = {seat: "random" for seat in range(players)}
-    for item in raw:
-        seat_text, sep, name = item.rpartition("=")
-        make_bot(name, 0)  # validates the name
-        name = name.strip().lower()
-        if not sep:
-            names = {seat: name for seat in range(players)}
-        else:
-            names[_parse_seat(seat_text, players, "--bot")] = name
-    return names
 
 
 def _rule_where(state: State | None) -> str:
@@ -633,9 +598,9 @@ def rulebook(
 
 
 def _register_stage_commands() -> None:
-    """Commands whose stage lives in its own module (diff, fuzz) register here."""
+    """Commands whose stage lives in its own module (diff, fuzz, balance) register here."""
     import importlib
-    for mod in ("diff", "fuzz"):
+    for mod in ("diff", "fuzz", "balance"):
         try:
             module = importlib.import_module(f".{mod}", __package__)
         except ModuleNotFoundError as e:

@@ -1,0 +1,42 @@
+"""Command-line arguments that several commands share: seats, options and bots."""
+
+from __future__ import annotations
+
+from .bots import make_bot
+from .errors import OptionError
+
+
+def parse_seat(text: str, players: int, what: str) -> int:
+    """'2' or 'P2' -> seat 1 (0-based); OptionError when no such seat."""
+    t = text.strip()
+    if t[:1] in ("P", "p"):
+        t = t[1:]
+    if not t.isdigit() or not (1 <= int(t) <= players):
+        raise OptionError(f"{what}: no seat {text!r} in a {players}-player game "
+                          f"(seats are 1 to {players}, or P1 to P{players})")
+    return int(t) - 1
+
+
+def parse_options(raw: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in raw:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"--option takes NAME=VALUE, not {item!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def parse_bots(raw: list[str], players: int) -> dict[int, str]:
+    """['greedy', '2=random'] -> {0: 'greedy', 1: 'random', 2: 'greedy'}: a bare name sets
+    every seat, SEAT=NAME one seat; later entries win."""
+    names = {seat: "random" for seat in range(players)}
+    for item in raw:
+        seat_text, sep, name = item.rpartition("=")
+        make_bot(name, 0)  # validates the name
+        name = name.strip().lower()
+        if not sep:
+            names = {seat: name for seat in range(players)}
+        else:
+            names[parse_seat(seat_text, players, "--bot")] = name
+    return names

@@ -1,0 +1,264 @@
+"""Balance reports: is a ruleset fair to every seat, how long does it last, does skill matter,
+and what does a change do? `cardrules balance` plays K seeded games per configuration with
+the bots asked for and writes DIR/report.html (plots embedded as SVG) and DIR/report.json.
+
+The parts: `games` (playing, and the facts kept per game), `stats` (intervals and tests),
+`analysis` (facts to answers; two configurations side by side), `plots` (one matplotlib
+figure per question), and this front door (the report and the command)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import CardRulesError, OptionError
+from .analysis import analyse, compare
+from .games import Config, GameFacts, GameFailed, play_config
+
+FORMAT = "cardrules-balance/1"
+
+__all__ = ["Config", "GameFacts", "GameFailed", "analyse", "compare", "play_config", "make_report",
+           "write_report", "render_html", "balance_command"]
+
+
+def make_report(configs: list[Config], games: int, seed: int, strong: str | None = "greedy",
+                skill_games: int | None = None, progress=None) -> tuple[dict, list[list[GameFacts]]]:
+    """Play every configuration (and, with `strong`, the skill games) and analyse them.
+    Returns the report data (JSON-ready) and the facts of each configuration's games."""
+    reports, all_facts = [], []
+    skill_games = games if skill_games is None else skill_games
+    for cfg in configs:
+        facts = play_config(cfg, games, seed, progress)
+        skill = None
+        if strong is not None and skill_games > 0:
+            scfg = Config(label=cfg.label + " (skill)", path=cfg.path, rs=cfg.rs, players=cfg.players,
+                          options=cfg.options, bots=cfg.bots, rotate=strong)
+            skill = (scfg, play_config(scfg, skill_games, seed, progress))
+        reports.append(analyse(cfg, facts, skill))
+        all_facts.append(facts)
+    data = {"format": FORMAT, "seed": seed, "games": games, "configurations": reports,
+            "comparisons": [compare(reports[0], r, all_facts[0], f)
+                            for r, f in zip(reports[1:], all_facts[1:])]}
+    return _rounded(data), all_facts
+
+
+def _rounded(x):
+    """Floats to 6 significant decimals, so the JSON is short and stable."""
+    if isinstance(x, float):
+        return round(x, 6)
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_rounded(v) for v in x]
+    return x
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{x * 100:.1f}%"
+
+
+def _num(x, digits: int = 2) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, int) or float(x).is_integer():
+        return f"{int(x)}" if abs(x) < 1e15 else f"{x:g}"
+    return f"{x:.{digits}f}"
+
+
+def _fmt(row: dict, x, signed: bool = False) -> str:
+    share = "share" in row["statistic"]
+    if share:
+        return (f"{x * 100:+.1f} points" if signed else _pct(x))
+    return f"{x:+.2f}" if signed else _num(x)
+
+
+def render_html(data: dict, facts: list[list[GameFacts]]) -> str:
+    import jinja2
+
+    from . import plots
+    reports = data["configurations"]
+    labels = [r["configuration"] for r in reports]
+    figs = {"win_rates": plots.win_rates(reports),
+            "length": plots.histogram([[f.decisions for f in fs] for fs in facts], labels,
+                                      "decisions in the game", "Game length"),
+            "rules": plots.rules(reports)}
+    if reports[0]["keeps_score"]:
+        figs["scores"] = plots.scores(reports, facts)
+        margins = []
+        for fs in facts:
+            ms = []
+            for f in fs:
+                if f.winners and len(f.winners) < len(f.scores):
+                    others = [v for i, v in enumerate(f.scores) if i not in f.winners]
+                    best = f.scores[f.winners[0]]
+                    ms.append(abs(best - (max(others) if best >= max(others) else min(others))))
+            margins.append(ms)
+        figs["margin"] = plots.histogram(margins, labels, "winner's lead over the best other player at the end",
+                                         "Margin of victory")
+        figs["lead"] = plots.histogram([[f.lead_changes or 0 for f in fs] for fs in facts], labels,
+                                       "times the sole leader changed during the game", "Lead changes")
+    if reports[0].get("skill"):
+        figs["skill"] = plots.skill(reports)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("interpreter", "templates"), autoescape=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    names = list(dict.fromkeys(n for r in reports for n in r["rules"]))
+    titles = {n: next(r["rules"][n]["title"] for r in reports if n in r["rules"]) for n in names}
+    cmp = data["comparisons"][0] if data["comparisons"] else None
+    return env.get_template("balance.html.j2").render(
+        title=reports[0]["title"], reports=reports, seed=data["seed"], figs=figs, comparison=cmp,
+        rule_names=names, rule_titles=titles, pct=_pct, num=_num, fmt=_fmt)
+
+
+def write_report(out: Path, data: dict, html: str) -> list[Path]:
+    """Write report.json and report.html into `out`, each complete or not at all."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in (("report.json", json.dumps(data, indent=2, sort_keys=False) + "\n"), ("report.html", html)):
+        target = out / name
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=out)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.chmod(tmp, 0o666 & ~_umask())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        written.append(target)
+    return written
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# ------------------------------------------------------------------ the command
+
+def _configs(path: Path, against: Path | None, players: int | None, options: list[str],
+             bots: list[str]) -> list[Config]:
+    from .. import load_ruleset
+    from ..args import parse_bots, parse_options
+    from ..engine import program_of, resolve_options
+
+    def _title(r) -> str:
+        return r.title or r.name
+
+    def load(p: Path):
+        try:
+            return load_ruleset(p)
+        except OSError as e:
+            raise CardRulesError(f"cannot read the ruleset: {e.strerror or e}", str(p)) from None
+
+    rs = load(path)
+    n = players if players is not None else rs.players_min
+    if not rs.players_min <= n <= rs.players_max:
+        span = str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
+        raise OptionError(f"{_title(rs)} is for {span} players, not {n}")
+    seat_bots = parse_bots(bots, n)
+    bots_t = tuple(seat_bots[i] for i in range(n))
+    varied = [(k, v) for k, v in parse_options(options).items() if "," in v]
+    fixed = tuple((k, v) for k, v in parse_options(options).items() if "," not in v)
+    if len(varied) > 1:
+        raise OptionError("--option can list several values (NAME=V1,V2) for one option only")
+    if varied and against is not None:
+        raise OptionError("compare either two rulesets (--against) or the values of one option, not both")
+    out = []
+    if varied:
+        name, values = varied[0]
+        vs = [v.strip() for v in values.split(",")]
+        if len(vs) < 2 or any(not v for v in vs):
+            raise OptionError(f"--option {name}={values}: list two or more values, like {name}=true,false")
+        for v in vs:
+            opts = fixed + ((name, v),)
+            resolve_options(program_of(rs), dict(opts))
+            out.append(Config(label=f"{name}={v}", path=str(path), rs=rs, players=n, options=opts, bots=bots_t))
+        return out
+    resolve_options(program_of(rs), dict(fixed))
+    out.append(Config(label=path.stem if against is not None else _title(rs), path=str(path), rs=rs,
+                      players=n, options=fixed, bots=bots_t))
+    if against is not None:
+        rb = load(against)
+        if not rb.players_min <= n <= rb.players_max:
+            raise OptionError(f"--against {against}: {_title(rb)} is not for {n} players, so the two cannot be "
+                              "compared at this table")
+        resolve_options(program_of(rb), dict(fixed))
+        label = against.stem if against.stem != path.stem else str(against)
+        out.append(Config(label=label, path=str(against), rs=rb, players=n, options=fixed, bots=bots_t))
+    return out
+
+
+def balance_command(
+    path: Annotated[Path, typer.Argument(help="The ruleset (.cards) to report on.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder for report.html and report.json.")],
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players (default: the fewest the game allows).")] = None,
+    games: Annotated[int, typer.Option("--games", "-k", min=1, help="Games per configuration.")] = 200,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE[,VALUE...]", help="Set an option; list several values of one option to compare them.")] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", "-b", metavar="[SEAT=]NAME", help="The players: a bot for every seat, or SEAT=NAME (repeatable). Default: random.")] = None,
+    strong: Annotated[str, typer.Option("--strong", metavar="NAME", help="The stronger player for the skill question, seated in turn at each seat among the others ('none' to skip).")] = "greedy",
+    skill_games: Annotated[int | None, typer.Option("--skill-games", min=0, help="Games for the skill question (default: --games).")] = None,
+    against: Annotated[Path | None, typer.Option("--against", metavar="B.cards", help="Compare with another ruleset, played on the same seeds.")] = None,
+) -> None:
+    """Play many games and write a balance report: fairness per seat, first-player advantage,
+    scores, length, rules used, skill and lead changes; or two variants side by side."""
+    from ..bots import make_bot
+    try:
+        configs = _configs(path, against, players, option or [], bot or [])
+        strong_name = None if strong.strip().lower() == "none" else strong.strip()
+        if strong_name is not None:
+            make_bot(strong_name, 0)
+    except OptionError as e:
+        typer.echo(f"error: {e.message}", err=True)
+        raise typer.Exit(2)
+    except CardRulesError as e:
+        typer.echo(e.render(), err=True)
+        raise typer.Exit(1)
+    k_skill = games if skill_games is None else skill_games
+    total = len(configs) * (games + (k_skill if strong_name else 0))
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    show = sys.stderr.isatty() or total >= 50
+    bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=Console(file=sys.stderr), transient=False, disable=not show)
+    try:
+        with bar:
+            task = bar.add_task("games", total=total)
+            data, facts = make_report(configs, games, seed, strong_name, k_skill, lambda: bar.advance(task))
+    except GameFailed as e:
+        typer.echo(f"error: {e.message}; nothing was written", err=True)
+        raise typer.Exit(1)
+    except CardRulesError as e:
+        typer.echo(e.render() + "\nnothing was written", err=True)
+        raise typer.Exit(1)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing was written", err=True)
+        raise typer.Exit(130)
+    html = render_html(data, facts)
+    try:
+        written = write_report(out, data, html)
+    except OSError as e:
+        typer.echo(f"{out}: error: the report was not written: {e.strerror or e}", err=True)
+        raise typer.Exit(1)
+    for r in data["configurations"]:
+        seats = ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["win_rate"].items())
+        typer.echo(f"{r['configuration']}: {r['games']} games; won: {seats}; {r['fairness']['verdict']}")
+        if r.get("skill"):
+            s = r["skill"]
+            typer.echo(f"  skill: {s['strong']} won {s['win_rate'] * 100:.1f}% against {s['others']} "
+                       f"(95% {s['ci'][0] * 100:.1f}-{s['ci'][1] * 100:.1f}%): {s['verdict']}")
+        if r["never_fired"]:
+            typer.echo(f"  never used: {', '.join(r['never_fired'])}")
+    for c in data["comparisons"]:
+        sig = [row["statistic"] for row in c["rows"] if row["significant"]]
+        typer.echo(f"{c['b']} against {c['a']}: " + (f"significant differences in {len(sig)} statistic{'s' if len(sig) != 1 else ''}: "
+                                                      + "; ".join(sig) if sig else "no significant difference"))
+    for p in written:
+        typer.echo(str(p))

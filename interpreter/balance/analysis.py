@@ -1,0 +1,137 @@
+"""From the facts of many games to the answers of a balance report (plain data, ready for
+JSON): fairness between seats, the first player's chances, scores and margins, length,
+rules used, skill and lead changes; and two reports side by side."""
+
+from __future__ import annotations
+
+from ..engine import program_of, seat_name
+from .games import Config, GameFacts
+from .stats import diff_means, diff_proportions, equal_shares, summary, wilson
+
+ALPHA = 0.05
+
+
+def _wins(facts: list[GameFacts], players: int) -> list[float]:
+    """Wins per seat; a win shared by k players counts 1/k for each."""
+    wins = [0.0] * players
+    for f in facts:
+        for w in f.winners:
+            wins[w] += 1 / len(f.winners)
+    return wins
+
+
+def _rounds(f: GameFacts, players: int) -> float:
+    return f.decisions / players
+
+
+def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameFacts]] | None = None) -> dict:
+    n, k = cfg.players, len(facts)
+    program = program_of(cfg.rs)
+    seats = [seat_name(i) for i in range(n)]
+    wins = _wins(facts, n)
+    same_bots = len(set(cfg.bots)) == 1 and cfg.rotate is None
+    fair = equal_shares(wins)
+    fair["meaningful"] = same_bots
+    fair["verdict"] = ("the seats have different players, so their shares are not comparable" if not same_bots
+                       else "no evidence that any seat is favoured" if fair["p_value"] >= ALPHA
+                       else "the seats do not have equal chances")
+    firsts = [f for f in facts if f.first_decider is not None]
+    first_wins = sum(1 / len(f.winners) for f in firsts if f.first_decider in f.winners)
+    first = {"games": len(firsts), "win_rate": first_wins / len(firsts) if firsts else None,
+             "ci": list(wilson(first_wins, len(firsts))) if firsts else None, "fair_share": 1 / n,
+             "seat_counts": {s: sum(1 for f in firsts if f.first_decider == i) for i, s in enumerate(seats)}}
+    keeps_score = program.score is not None
+    margins = []
+    for f in facts:
+        if keeps_score and f.winners and len(f.winners) < n:
+            best = f.scores[f.winners[0]]
+            others = [v for i, v in enumerate(f.scores) if i not in f.winners]
+            margins.append(abs(best - (max(others) if program.winner_rule != "fewest" else min(others))))
+    fired = {name: [f.fired.get(name, 0) for f in facts] for name in program.rule_names}
+    leads = [f.lead_changes for f in facts if f.lead_changes is not None]
+    behind = [f.winner_was_behind for f in facts if f.winner_was_behind is not None]
+    data = {
+        "configuration": cfg.label,
+        "ruleset": cfg.path,
+        "game": cfg.rs.name,
+        "title": cfg.rs.title or cfg.rs.name,
+        "players": n,
+        "games": k,
+        "options": dict(cfg.options),
+        "seats": {s: cfg.bots[i] for i, s in enumerate(seats)},
+        "finished": sum(1 for f in facts if f.finished),
+        "no_winner": sum(1 for f in facts if not f.winners),
+        "shared_wins": sum(1 for f in facts if len(f.winners) > 1),
+        "win_rate": {s: {"wins": wins[i], "rate": wins[i] / k if k else 0.0, "ci": list(wilson(wins[i], k))}
+                     for i, s in enumerate(seats)},
+        "fairness": fair,
+        "first_player": first,
+        "keeps_score": keeps_score,
+        "score": {s: summary([f.scores[i] for f in facts]) for i, s in enumerate(seats)} if keeps_score else None,
+        "margin": summary(margins) if keeps_score else None,
+        "length": {"decisions": summary([f.decisions for f in facts]),
+                   "rounds": summary([_rounds(f, n) for f in facts])},
+        "rules": {name: {"title": program.rule_titles.get(name, name),
+                         "per_game": sum(xs) / k if k else 0.0,
+                         "games_with": sum(1 for x in xs if x),
+                         "share_of_games": (sum(1 for x in xs if x) / k) if k else 0.0}
+                  for name, xs in fired.items()},
+        "never_fired": [name for name, xs in fired.items() if not any(xs)],
+        "lead": ({"mean_changes": sum(leads) / len(leads) if leads else None,
+                  "changes": summary(leads),
+                  "winner_was_behind": (sum(behind) / len(behind)) if behind else None,
+                  "winner_was_behind_ci": list(wilson(sum(behind), len(behind))) if behind else None,
+                  "games": len(behind)} if keeps_score else None),
+        "skill": None,
+    }
+    if skill is not None:
+        scfg, sfacts = skill
+        strong_wins = 0.0
+        for i, f in enumerate(sfacts):
+            seat = i % n
+            if seat in f.winners:
+                strong_wins += 1 / len(f.winners)
+        m = len(sfacts)
+        lo, hi = wilson(strong_wins, m)
+        data["skill"] = {
+            "strong": scfg.rotate, "others": scfg.bots[0], "games": m,
+            "win_rate": strong_wins / m if m else 0.0, "ci": [lo, hi], "fair_share": 1 / n,
+            "verdict": ("skill matters: the stronger player wins more than its share" if lo > 1 / n
+                        else "the stronger player wins less than its share" if hi < 1 / n
+                        else "no evidence that skill matters at this number of games"),
+        }
+    return data
+
+
+def compare(a: dict, b: dict, fa: list[GameFacts], fb: list[GameFacts]) -> dict:
+    """B against A, statistic by statistic: each value, the difference, its 95% interval and
+    whether it is significant (the interval excludes no difference)."""
+    rows = []
+    ka, kb = a["games"], b["games"]
+
+    def prop(label, xa, xb):
+        rows.append({"statistic": label, **diff_proportions(xa, ka, xb, kb)})
+
+    def means(label, xs, ys):
+        rows.append({"statistic": label, **diff_means(xs, ys)})
+
+    for s in a["win_rate"]:
+        if s in b["win_rate"]:
+            prop(f"{s} wins (share of games)", a["win_rate"][s]["wins"], b["win_rate"][s]["wins"])
+    fa_first = sum(1 / len(f.winners) for f in fa if f.first_decider in f.winners)
+    fb_first = sum(1 / len(f.winners) for f in fb if f.first_decider in f.winners)
+    prop("first player to decide wins (share of games)", fa_first, fb_first)
+    prop("games without a winner (share)", a["no_winner"], b["no_winner"])
+    prop("shared wins (share of games)", a["shared_wins"], b["shared_wins"])
+    means("decisions per game", [f.decisions for f in fa], [f.decisions for f in fb])
+    if a["keeps_score"] and b["keeps_score"]:
+        for i, s in enumerate(a["win_rate"]):
+            if i < len(fb[0].scores if fb else ()):
+                means(f"{s} final score", [f.scores[i] for f in fa], [f.scores[i] for f in fb])
+        means("lead changes per game", [f.lead_changes or 0 for f in fa], [f.lead_changes or 0 for f in fb])
+    for name in dict.fromkeys([*a["rules"], *b["rules"]]):
+        xs = [f.fired.get(name, 0) for f in fa]
+        ys = [f.fired.get(name, 0) for f in fb]
+        title = (a["rules"].get(name) or b["rules"].get(name))["title"]
+        means(f"rule {name} ({title}): times per game", xs, ys)
+    return {"a": a["configuration"], "b": b["configuration"], "rows": rows}

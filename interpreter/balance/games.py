@@ -1,0 +1,110 @@
+"""Playing the games of a balance report and keeping what each game tells a designer: who
+won, the scores, how long it took, which rules fired, who decided first, and how often the
+lead changed hands on the way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import engine
+from ..bots import bot_seed, make_bot
+from ..engine import apply, fired_counts, legal_moves, new_game, outcome
+from ..errors import CardRulesError, GameRuntimeError
+
+HARD_CAP = 100_000  # decisions: a game this long is stopped and counted as unfinished
+
+
+@dataclass(frozen=True)
+class Config:
+    """One set-up to play K games of: a ruleset, a player count, options and a bot per seat.
+    `rotate` names a bot that moves round the table (game i seats it at i mod players), for
+    the skill question."""
+
+    label: str
+    path: str
+    rs: object = field(compare=False, repr=False)
+    players: int
+    options: tuple = ()          # ((name, value text), ...) as given on the command line
+    bots: tuple = ()             # one bot name per seat
+    rotate: str | None = None    # the bot that changes seat each game (or None)
+
+    def seat_bots(self, game: int) -> tuple:
+        if self.rotate is None:
+            return self.bots
+        strong = game % self.players
+        return tuple(self.rotate if s == strong else b for s, b in enumerate(self.bots))
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    seed: int
+    bots: tuple
+    winners: tuple
+    scores: tuple
+    decisions: int
+    finished: bool
+    fired: dict
+    first_decider: int | None
+    lead_changes: int | None      # None: the game keeps no score to lead by
+    winner_was_behind: bool | None
+
+
+class GameFailed(CardRulesError):
+    """A game of the report broke: the engine failed, or nobody could move."""
+
+
+def play_game(cfg: Config, index: int, seed: int) -> GameFacts:
+    bots = cfg.seat_bots(index)
+    s = new_game(cfg.rs, cfg.players, dict(cfg.options), seed)
+    players = [make_bot(b, bot_seed(seed, i)) for i, b in enumerate(bots)]
+    keeps_score = s.program.score is not None
+    most = s.program.winner_rule != "fewest"
+    behind: set = set()  # the seats that were behind the leader at some moment
+    first = None
+    n = 0
+    last_lead = None
+    changes = 0
+    try:
+        while not s.finished and n < HARD_CAP:
+            if not legal_moves(s):
+                raise GameFailed(f"game {index + 1} (seed {seed}) is stuck: nobody has a legal move "
+                                 f"after {n} decisions")
+            who = s.actor
+            if first is None:
+                first = who
+            apply(s, players[who].choose(s))
+            n += 1
+            if keeps_score:
+                try:
+                    sc = engine.scores(s)
+                except (GameRuntimeError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+                    continue  # a score that cannot be read mid-game says nothing about the lead
+                best = max(sc) if most else min(sc)
+                lead = tuple(i for i, v in enumerate(sc) if v == best)
+                behind.update(i for i in range(len(sc)) if i not in lead)
+                if len(lead) == 1 and lead != last_lead:
+                    if last_lead is not None:
+                        changes += 1
+                    last_lead = lead
+    except GameFailed:
+        raise
+    except CardRulesError as e:
+        raise GameFailed(f"game {index + 1} (seed {seed}) broke after {n} decisions: {e.message}") from None
+    o = outcome(s)
+    winners = o.winners if o is not None else ()
+    scores = o.scores if o is not None else tuple(engine.scores(s)) if keeps_score else tuple(0 for _ in bots)
+    return GameFacts(seed=seed, bots=bots, winners=tuple(winners), scores=tuple(scores), decisions=n,
+                     finished=s.finished, fired=fired_counts(s), first_decider=first,
+                     lead_changes=changes if keeps_score else None,
+                     winner_was_behind=(any(w in behind for w in winners) if keeps_score and winners else None))
+
+
+def play_config(cfg: Config, games: int, seed: int, advance=None) -> list[GameFacts]:
+    """K games, game i with seed+i (the same seeds for every configuration, so two variants
+    are compared on the same deals as far as their rules allow)."""
+    out = []
+    for i in range(games):
+        out.append(play_game(cfg, i, seed + i))
+        if advance is not None:
+            advance()
+    return out

@@ -1,0 +1,136 @@
+"""One figure per question, drawn with matplotlib as SVG text to embed in the report. The
+SVG is made byte-for-byte reproducible: a fixed id salt, no date, text kept as text."""
+
+from __future__ import annotations
+
+import io
+
+COLOURS = ["#3b6ea5", "#d9822b", "#4d9a5b", "#a8475a"]
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    matplotlib.rcParams.update({"svg.hashsalt": "cardrules", "svg.fonttype": "none",
+                                "font.family": "DejaVu Sans", "font.size": 10,
+                                "axes.spines.top": False, "axes.spines.right": False})
+    return plt
+
+
+def _svg(fig) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": "cardrules"})
+    _plt().close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg"):]  # drop the XML prologue and doctype: the SVG sits inside HTML
+
+
+def _figure(height: float = 3.0, width: float = 6.4):
+    plt = _plt()
+    return plt.subplots(figsize=(width, height))
+
+
+def win_rates(reports: list[dict]) -> str:
+    """Does any seat win more than its share?"""
+    fig, ax = _figure()
+    seats = list(reports[0]["win_rate"])
+    w = 0.8 / len(reports)
+    for j, r in enumerate(reports):
+        xs = [i + (j - (len(reports) - 1) / 2) * w for i in range(len(seats))]
+        rates = [r["win_rate"][s]["rate"] * 100 if s in r["win_rate"] else 0 for s in seats]
+        err = [[max(0.0, rates[i] - r["win_rate"][s]["ci"][0] * 100) for i, s in enumerate(seats)],
+               [max(0.0, r["win_rate"][s]["ci"][1] * 100 - rates[i]) for i, s in enumerate(seats)]]
+        ax.bar(xs, rates, width=w, yerr=err, capsize=4, color=COLOURS[j % 4], label=r["configuration"])
+    ax.axhline(100 / reports[0]["players"], color="#555", linestyle="--", linewidth=1, label="an equal share")
+    ax.set_xticks(range(len(seats)), [f"{s} ({reports[0]['seats'][s]})" for s in seats])
+    ax.set_ylabel("games won (%)")
+    ax.set_title("Games won by each seat, with 95% intervals")
+    ax.legend(frameon=False, fontsize=8)
+    return _svg(fig)
+
+
+def scores(reports: list[dict], facts: list[list]) -> str:
+    """How are the final scores spread, seat by seat?"""
+    fig, ax = _figure()
+    seats = list(reports[0]["win_rate"])
+    pos, data, colours = [], [], []
+    w = 0.8 / len(reports)
+    for j, fs in enumerate(facts):
+        for i in range(len(seats)):
+            pos.append(i + (j - (len(reports) - 1) / 2) * w)
+            data.append([f.scores[i] for f in fs])
+            colours.append(COLOURS[j % 4])
+    parts = ax.boxplot(data, positions=pos, widths=w * 0.8, patch_artist=True, manage_ticks=False)
+    for patch, c in zip(parts["boxes"], colours):
+        patch.set_facecolor(c)
+        patch.set_alpha(0.6)
+    ax.set_xticks(range(len(seats)), seats)
+    if len(reports) > 1:
+        from matplotlib.patches import Patch
+        ax.legend(handles=[Patch(facecolor=COLOURS[j % 4], alpha=0.6, label=r["configuration"])
+                           for j, r in enumerate(reports)], frameon=False, fontsize=8)
+    ax.set_ylabel("final score")
+    ax.set_title("Final scores by seat (box: middle half of the games; line: median)")
+    return _svg(fig)
+
+
+def histogram(values: list[list[float]], labels: list[str], xlabel: str, title: str, integer: bool = True) -> str:
+    fig, ax = _figure()
+    flat = [v for vs in values for v in vs]
+    if not flat:
+        flat = [0]
+    lo, hi = min(flat), max(flat)
+    if integer and hi - lo <= 60:  # one bar per value
+        bins = [x - 0.5 for x in range(int(lo), int(hi) + 2)]
+    elif integer:
+        step = max(1, round((hi - lo) / 30))
+        bins = [lo - 0.5 + step * i for i in range(int((hi - lo) / step) + 2)]
+    else:
+        bins = 30
+    for j, vs in enumerate(values):
+        ax.hist(vs, bins=bins, histtype="stepfilled" if len(values) == 1 else "step", linewidth=1.5,
+                color=COLOURS[j % 4], alpha=0.75 if len(values) == 1 else 1.0, label=labels[j])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("games")
+    ax.set_title(title)
+    if len(values) > 1:
+        ax.legend(frameon=False, fontsize=8)
+    return _svg(fig)
+
+
+def rules(reports: list[dict]) -> str:
+    """Which rules are used, and how much?"""
+    names = list(dict.fromkeys(n for r in reports for n in r["rules"]))
+    fig, ax = _figure(height=max(2.0, 0.32 * len(names) * max(1, len(reports) * 0.7) + 1.0))
+    h = 0.8 / len(reports)
+    for j, r in enumerate(reports):
+        ys = [i + (j - (len(reports) - 1) / 2) * h for i in range(len(names))]
+        vals = [r["rules"][n]["per_game"] if n in r["rules"] else 0 for n in names]
+        ax.barh(ys, vals, height=h, color=COLOURS[j % 4], label=r["configuration"])
+    ax.set_yticks(range(len(names)), names)
+    ax.invert_yaxis()
+    ax.set_xlabel("times per game (mean)")
+    ax.set_title("How often each rule is used")
+    if len(reports) > 1:
+        ax.legend(frameon=False, fontsize=8)
+    return _svg(fig)
+
+
+def skill(reports: list[dict]) -> str:
+    """Does the stronger player win more than its share?"""
+    fig, ax = _figure(height=2.4)
+    labels, rates, lo, hi = [], [], [], []
+    for r in reports:
+        s = r["skill"]
+        labels.append(f"{s['strong']} vs {s['others']}" + (f"\n{r['configuration']}" if len(reports) > 1 else ""))
+        rates.append(s["win_rate"] * 100)
+        lo.append(max(0.0, s["win_rate"] * 100 - s["ci"][0] * 100))
+        hi.append(max(0.0, s["ci"][1] * 100 - s["win_rate"] * 100))
+    ax.barh(range(len(labels)), rates, xerr=[lo, hi], capsize=4, color=COLOURS[:len(labels)], height=0.5)
+    ax.axvline(100 / reports[0]["players"], color="#555", linestyle="--", linewidth=1)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("games won by the stronger player (%); dashed: an equal share")
+    ax.set_title("Does skill matter?")
+    return _svg(fig)

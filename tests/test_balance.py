@@ -1,0 +1,174 @@
+"""`cardrules balance`: the report's numbers are the games' numbers, it answers the questions
+it claims to (a rigged seat is caught, a dead rule is named, skill shows), it is the same byte
+for byte from the same seed, and bad input writes nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from interpreter.balance.stats import chi2_sf, diff_means, diff_proportions, equal_shares, wilson
+from interpreter.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+GANJIFA = ROOT / "rulesets" / "ganjifa" / "ganjifa.cards"
+
+RACE = '''game race "Race"
+players 2..3
+
+deck small "Small pack":
+    suits Red, Blue
+    ranks 1..3
+
+zone stock shared hidden "pack"
+
+option head_start: bool = true "The first seat starts five points ahead."
+var points(p: player): int = 0
+
+define score(p: player) = points(p)
+winner most score
+
+phase play "Play":
+    rule start "Head start" when head_start:
+        set points(seat(1)) = 5
+    for each n in 1..3:
+        for each p in players:
+            rule step "A step":
+                choose by p:
+                    action go k in 1..3 "Go this far.":
+                        set points(p) = points(p) + k
+    if player_count > 5:
+        rule never "Never happens":
+            set points(seat(1)) = 0
+'''
+
+
+def run(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture()
+def race(tmp_path) -> Path:
+    p = tmp_path / "race.cards"
+    p.write_text(RACE, encoding="utf-8")
+    return p
+
+
+def report(out: Path) -> dict:
+    return json.loads((out / "report.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- the statistics
+
+def test_wilson_and_chi_square_match_published_values():
+    lo, hi = wilson(85, 100)
+    assert abs(lo - 0.7672) < 1e-4 and abs(hi - 0.9069) < 1e-4
+    assert wilson(0, 10)[0] == 0.0 and abs(wilson(0, 10)[1] - 0.2775) < 1e-4
+    for x, df, p in ((3.841, 1, 0.05), (5.991, 2, 0.05), (7.815, 3, 0.05), (20.0, 3, 0.00017), (0.5, 4, 0.9735)):
+        assert abs(chi2_sf(x, df) - p) < 2e-4
+    assert equal_shares([50, 50])["p_value"] == 1.0
+    assert equal_shares([90, 10])["p_value"] < 1e-10
+
+
+def test_differences_are_significant_only_when_their_interval_leaves_out_zero():
+    assert diff_proportions(50, 100, 52, 100)["significant"] is False
+    big = diff_proportions(20, 100, 60, 100)
+    assert big["significant"] and big["ci"][0] > 0 and abs(big["difference"] - 0.4) < 1e-12
+    assert diff_means([1, 2, 3] * 20, [1, 2, 3] * 20)["significant"] is False
+    assert diff_means([1, 2, 3] * 20, [5, 6, 7] * 20)["significant"] is True
+
+
+# ---------------------------------------------------------------- the report
+
+def test_a_seat_with_a_head_start_is_caught_and_the_fair_version_passes(race, tmp_path):
+    out = tmp_path / "rep"
+    r = run("balance", race, "--games", 150, "--option", "head_start=true,false", "--skill-games", 60, "--out", out)
+    assert r.exit_code == 0, r.output
+    data = report(out)
+    rigged, fair = data["configurations"]
+    assert rigged["configuration"] == "head_start=true" and fair["configuration"] == "head_start=false"
+    assert rigged["win_rate"]["P1"]["rate"] > 0.9 and rigged["fairness"]["p_value"] < 0.001
+    assert rigged["fairness"]["verdict"] == "the seats do not have equal chances"
+    assert fair["fairness"]["p_value"] > 0.01 and fair["fairness"]["verdict"] == "no evidence that any seat is favoured"
+    # P1 always decides first here, so the first player's share is P1's
+    assert rigged["first_player"]["seat_counts"] == {"P1": 150, "P2": 0}
+    assert rigged["first_player"]["win_rate"] == rigged["win_rate"]["P1"]["rate"]
+    # the rule that cannot fire is named; 'start' fires only with the head start
+    assert rigged["never_fired"] == ["never"] and fair["never_fired"] == ["start", "never"]
+    assert rigged["rules"]["start"]["per_game"] == 1.0 and rigged["rules"]["step"]["per_game"] == 6.0
+    # every game is six decisions: three steps each
+    assert rigged["length"]["decisions"]["min"] == rigged["length"]["decisions"]["max"] == 6
+    # greedy takes 3 every time: it beats random clearly in the fair game
+    assert fair["skill"]["win_rate"] > 0.85 and fair["skill"]["verdict"].startswith("skill matters")
+    # the lead: with a head start the winner is almost never behind; without, often
+    assert rigged["lead"]["winner_was_behind"] < 0.1 < fair["lead"]["winner_was_behind"]
+    cmp = data["comparisons"][0]
+    rows = {row["statistic"]: row for row in cmp["rows"]}
+    assert rows["P1 wins (share of games)"]["significant"] and rows["P1 wins (share of games)"]["difference"] < -0.3
+    assert not rows["decisions per game"]["significant"]
+    html = (out / "report.html").read_text(encoding="utf-8")
+    for question in ("Is the game fair to every seat?", "Does the first player have an advantage?",
+                     "How long does a game last?", "Which rules are used?", "Does skill matter?",
+                     "Does the lead change during a game?", "head_start=false against head_start=true"):
+        assert question in html
+    assert html.count("<svg") == 7 and "<?xml" not in html
+
+
+def test_the_report_agrees_with_play_for_the_same_seeds_and_bots(tmp_path):
+    out = tmp_path / "rep"
+    r = run("balance", GANJIFA, "-n", 3, "-k", 12, "--seed", 5, "--bot", "2=greedy", "--strong", "none", "--out", out)
+    assert r.exit_code == 0, r.output
+    data = report(out)["configurations"][0]
+    p = run("play", GANJIFA, "-n", 3, "-k", 12, "--seed", 5, "--bot", "2=greedy", "--json")
+    played = json.loads(p.output)
+    assert data["seats"] == {"P1": "random", "P2": "greedy", "P3": "random"}
+    assert abs(data["length"]["decisions"]["mean"] - played["mean_decisions"]) < 1e-3
+    for seat, rate in data["win_rate"].items():
+        shared = [g for g in played["results"] if seat in g["winners"]]
+        assert abs(rate["wins"] - sum(1 / len(g["winners"]) for g in shared)) < 1e-6
+    for name, rule in data["rules"].items():
+        assert abs(rule["per_game"] - played["rules"][name]["per_game"]) < 1e-4
+    assert data["skill"] is None
+
+
+def test_the_same_seed_gives_the_same_report_byte_for_byte(race, tmp_path):
+    outs = [tmp_path / "a", tmp_path / "b"]
+    for out in outs:
+        assert run("balance", race, "-k", 30, "--seed", 3, "--out", out).exit_code == 0
+    for name in ("report.json", "report.html"):
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes()
+
+
+def test_two_rulesets_side_by_side(tmp_path):
+    out = tmp_path / "rep"
+    variant = ROOT / "rulesets" / "ganjifa" / "traditional-deni.cards"
+    r = run("balance", GANJIFA, "-n", 3, "-k", 10, "--strong", "none", "--against", variant, "--out", out)
+    assert r.exit_code == 0, r.output
+    data = report(out)
+    assert [c["configuration"] for c in data["configurations"]] == ["ganjifa", "traditional-deni"]
+    assert any(row["statistic"].startswith("rule deni ") for row in data["comparisons"][0]["rows"])
+    assert "traditional-deni against ganjifa" in r.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bot", "clever"], "unknown bot 'clever'"),
+    (["--strong", "clever"], "unknown bot 'clever'"),
+    (["--players", "7"], "is for 2 to 3 players, not 7"),
+    (["--option", "head_start=maybe"], "head_start"),
+    (["--option", "head_start=true,false", "--option", "nosuch=1,2"], "one option only"),
+])
+def test_bad_input_is_one_clear_error_and_writes_nothing(race, tmp_path, args, message):
+    out = tmp_path / "rep"
+    r = run("balance", race, "-k", 5, "--out", out, *args)
+    assert r.exit_code == 2, r.output
+    assert message in r.output and "Traceback" not in r.output
+    assert not out.exists()
+
+
+def test_against_a_ruleset_for_other_player_counts_is_refused(race, tmp_path):
+    out = tmp_path / "rep"
+    r = run("balance", race, "-n", 2, "-k", 5, "--against", GANJIFA, "--out", out)
+    assert r.exit_code == 2 and "is not for 2 players" in r.output and not out.exists()
