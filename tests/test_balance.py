@@ -99,6 +99,7 @@ def test_a_seat_with_a_head_start_is_caught_and_the_fair_version_passes(race, tm
     # the rule that cannot fire is named; 'start' fires only with the head start
     assert rigged["never_fired"] == ["never"] and fair["never_fired"] == ["start", "never"]
     assert rigged["rules"]["start"]["per_game"] == 1.0 and rigged["rules"]["step"]["per_game"] == 6.0
+    assert rigged["moves"] == {"go": {"per_game": 6.0, "share_of_games": 1.0}}
     # every game is six decisions: three steps each
     assert rigged["length"]["decisions"]["min"] == rigged["length"]["decisions"]["max"] == 6
     # greedy takes 3 every time: it beats random clearly in the fair game
@@ -111,7 +112,7 @@ def test_a_seat_with_a_head_start_is_caught_and_the_fair_version_passes(race, tm
     assert not rows["decisions per game"]["significant"]
     html = (out / "report.html").read_text(encoding="utf-8")
     for question in ("Is the game fair to every seat?", "Does the first player have an advantage?",
-                     "How long does a game last?", "Which rules are used?", "Does skill matter?",
+                     "How long does a game last?", "Which rules are used, and which moves are made?", "Does skill matter?",
                      "Does the lead change during a game?", "head_start=false against head_start=true"):
         assert question in html
     assert html.count("<svg") == 7 and "<?xml" not in html
@@ -149,7 +150,8 @@ def test_two_rulesets_side_by_side(tmp_path):
     assert r.exit_code == 0, r.output
     data = report(out)
     assert [c["configuration"] for c in data["configurations"]] == ["ganjifa", "traditional-deni"]
-    assert any(row["statistic"].startswith("rule deni ") for row in data["comparisons"][0]["rows"])
+    stats = [row["statistic"] for row in data["comparisons"][0]["rows"]]
+    assert any(s.startswith("rule deni ") for s in stats) and "move give_deni: times per game" in stats
     assert "traditional-deni against ganjifa" in r.output
 
 

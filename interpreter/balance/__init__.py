@@ -112,7 +112,7 @@ def render_html(data: dict, facts: list[list[GameFacts]]) -> str:
     cmp = data["comparisons"][0] if data["comparisons"] else None
     return env.get_template("balance.html.j2").render(
         title=reports[0]["title"], reports=reports, seed=data["seed"], figs=figs, comparison=cmp,
-        rule_names=names, rule_titles=titles, pct=_pct, num=_num, fmt=_fmt)
+        rule_names=names, rule_titles=titles, move_names=list(dict.fromkeys(n for r in reports for n in r["moves"])), pct=_pct, num=_num, fmt=_fmt)
 
 
 def write_report(out: Path, data: dict, html: str) -> list[Path]:

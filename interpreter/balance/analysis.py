@@ -20,6 +20,12 @@ def _wins(facts: list[GameFacts], players: int) -> list[float]:
     return wins
 
 
+def _actions(program, facts: list[GameFacts]) -> list[str]:
+    """Every action of the ruleset, in the order the rules declare them (and any other chosen)."""
+    names = [a.name for ch in program.choices for a in ch.alts]
+    return list(dict.fromkeys([*names, *(n for f in facts for n in f.moves)]))
+
+
 def _rounds(f: GameFacts, players: int) -> float:
     return f.decisions / players
 
@@ -77,6 +83,9 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
                          "share_of_games": (sum(1 for x in xs if x) / k) if k else 0.0}
                   for name, xs in fired.items()},
         "never_fired": [name for name, xs in fired.items() if not any(xs)],
+        "moves": {name: {"per_game": sum(f.moves.get(name, 0) for f in facts) / k if k else 0.0,
+                         "share_of_games": sum(1 for f in facts if f.moves.get(name)) / k if k else 0.0}
+                  for name in _actions(program, facts)},
         "lead": ({"mean_changes": sum(leads) / len(leads) if leads else None,
                   "changes": summary(leads),
                   "winner_was_behind": (sum(behind) / len(behind)) if behind else None,
@@ -134,4 +143,6 @@ def compare(a: dict, b: dict, fa: list[GameFacts], fb: list[GameFacts]) -> dict:
         ys = [f.fired.get(name, 0) for f in fb]
         title = (a["rules"].get(name) or b["rules"].get(name))["title"]
         means(f"rule {name} ({title}): times per game", xs, ys)
+    for name in dict.fromkeys([*a["moves"], *b["moves"]]):
+        means(f"move {name}: times per game", [f.moves.get(name, 0) for f in fa], [f.moves.get(name, 0) for f in fb])
     return {"a": a["configuration"], "b": b["configuration"], "rows": rows}

@@ -44,6 +44,7 @@ class GameFacts:
     decisions: int
     finished: bool
     fired: dict
+    moves: dict                   # action name -> times chosen
     first_decider: int | None
     lead_changes: int | None      # None: the game keeps no score to lead by
     winner_was_behind: bool | None
@@ -59,6 +60,7 @@ def play_game(cfg: Config, index: int, seed: int) -> GameFacts:
     players = [make_bot(b, bot_seed(seed, i)) for i, b in enumerate(bots)]
     keeps_score = s.program.score is not None
     most = s.program.winner_rule != "fewest"
+    moves: dict = {}
     behind: set = set()  # the seats that were behind the leader at some moment
     first = None
     n = 0
@@ -72,7 +74,9 @@ def play_game(cfg: Config, index: int, seed: int) -> GameFacts:
             who = s.actor
             if first is None:
                 first = who
-            apply(s, players[who].choose(s))
+            move = players[who].choose(s)
+            moves[move.action] = moves.get(move.action, 0) + 1
+            apply(s, move)
             n += 1
             if keeps_score:
                 try:
@@ -94,7 +98,7 @@ def play_game(cfg: Config, index: int, seed: int) -> GameFacts:
     winners = o.winners if o is not None else ()
     scores = o.scores if o is not None else tuple(engine.scores(s)) if keeps_score else tuple(0 for _ in bots)
     return GameFacts(seed=seed, bots=bots, winners=tuple(winners), scores=tuple(scores), decisions=n,
-                     finished=s.finished, fired=fired_counts(s), first_decider=first,
+                     finished=s.finished, fired=fired_counts(s), moves=moves, first_decider=first,
                      lead_changes=changes if keeps_score else None,
                      winner_was_behind=(any(w in behind for w in winners) if keeps_score and winners else None))
 
