@@ -565,3 +565,25 @@ def test_split_tells_copies_apart_when_the_group_test_does(fast):
             s.program = compile_ruleset(rs, fast=False)
         assert evaluate(s, "by_same", 0) is paired
         assert evaluate(s, "by_twins", 0) is paired
+
+
+ZONE_ARGS = """game zn "Zone names"
+players 2..3
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player owner
+zone pile per player public
+phase play "Play":
+    rule pick "Pick":
+        choose by seat(1):
+            action to z in zones(pile) "Put here.":
+                pass
+"""
+
+
+def test_moves_name_zones_right_whatever_table_size_was_played_before():
+    rs = loads_ruleset(ZONE_ARGS, "zn.cards")
+    for n in (3, 2, 3):
+        assert [str(m) for m in legal_moves(new_game(rs, n))] == [f"to pile-P{i}" for i in range(1, n + 1)]

@@ -73,7 +73,7 @@ class Alt:
     body: int = -1
     node: Any = None
     values: Callable | None = None  # the allowed parameter values, as one generated function
-    moves: dict = field(default_factory=dict)  # (player, value) -> its Move, made once
+    moves: dict = field(default_factory=dict)  # (player, players) -> {value: (Move, alt, value)}
 
 
 @dataclass

@@ -174,19 +174,24 @@ def _compute_legal_for(s: State, choice, actor) -> list:
     for alt in choice.alts:
         if alt.when is not None and not alt.when(s):
             continue
-        moves = alt.moves
+        # value -> (Move, alt, value), made once per player and table size (a zone's name
+        # depends on how many players there are)
+        made = alt.moves.get((actor, s.n_players))
+        if made is None:
+            made = alt.moves[(actor, s.n_players)] = {}
         if alt.values is None:
-            m = moves.get((actor, None))
-            if m is None:
-                m = moves[(actor, None)] = Move(actor, alt.name, None)
-            append((m, alt, None))
+            e = made.get(None)
+            if e is None:
+                e = made[None] = (Move(actor, alt.name, None), alt, None)
+            append(e)
             continue
+        get = made.get
         for v in alt.values(s):
-            m = moves.get((actor, v))
-            if m is None:
+            e = get(v)
+            if e is None:
                 text = s.zone_names[v] if alt.elem == "zone" else _arg_text(s.program, alt.elem, v)
-                m = moves[(actor, v)] = Move(actor, alt.name, text)
-            append((m, alt, v))
+                e = made[v] = (Move(actor, alt.name, text), alt, v)
+            append(e)
     if len(choice.alts) > 1:  # two actions may offer the same move: keep the first
         seen = set()
         uniq = []
