@@ -262,3 +262,46 @@ def balance_command(
                                                       + "; ".join(sig) if sig else "no significant difference"))
     for p in written:
         typer.echo(str(p))
+
+
+# ------------------------------------------------------------------ diff --play
+
+def play_comparison(ra, rb, labels: tuple[str, str], games: int, seed: int = 0, players: int | None = None,
+                    progress=None) -> dict:
+    """Random players on both rulesets, the same seeds: the side-by-side table of `balance
+    --against`, for `cardrules diff A B --play K`. OptionError when no player count suits both."""
+    lo, hi = max(ra.players_min, rb.players_min), min(ra.players_max, rb.players_max)
+    n = players if players is not None else lo
+    if lo > hi or not lo <= n <= hi:
+        raise OptionError(f"the two rulesets are not played by the same number of players "
+                          f"({ra.players_min}-{ra.players_max} and {rb.players_min}-{rb.players_max}), "
+                          "so they cannot be compared by play")
+    bots = tuple("random" for _ in range(n))
+    configs = [Config(label=labels[0], path=labels[0], rs=ra, players=n, bots=bots),
+               Config(label=labels[1], path=labels[1], rs=rb, players=n, bots=bots)]
+    data, _ = make_report(configs, games, seed, strong=None, progress=progress)
+    return data
+
+
+def comparison_table(data: dict, fmt: str = "text") -> str:
+    """The comparison as plain text, Markdown or an HTML fragment."""
+    c = data["comparisons"][0]
+    k, n = data["games"], data["configurations"][0]["players"]
+    head = (f"Played: {k} games each, {n} random players, seeds {data['seed']} to {data['seed'] + k - 1}; "
+            f"B minus A with its 95% interval, * where the interval leaves out zero")
+    rows = [(r["statistic"], _fmt(r, r["a"]), _fmt(r, r["b"]), _fmt(r, r["difference"], True),
+             f"{_fmt(r, r['ci'][0], True)} to {_fmt(r, r['ci'][1], True)}", "*" if r["significant"] else "")
+            for r in c["rows"]]
+    cols = ("statistic", "A", "B", "difference", "95% interval", "")
+    if fmt == "md":
+        out = [f"## {head}", "", "| " + " | ".join(cols) + " |", "|" + " --- |" * len(cols)]
+        out += ["| " + " | ".join(x.replace("|", "\\|") for x in row) + " |" for row in rows]
+        return "\n".join(out) + "\n"
+    if fmt == "html":
+        import html as h
+        cells = "".join(f"<th>{h.escape(x)}</th>" for x in cols)
+        body = "".join("<tr>" + "".join(f"<td>{h.escape(x)}</td>" for x in row) + "</tr>" for row in rows)
+        return f"<section class=\"played\"><h2>{h.escape(head)}</h2><table><tr>{cells}</tr>{body}</table></section>\n"
+    widths = [max(len(cols[i]), *(len(r[i]) for r in rows)) for i in range(len(cols))]
+    line = lambda xs: "  ".join(x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(zip(xs, widths))).rstrip()
+    return "\n".join([head, "=" * min(len(head), 96), line(cols), *(line(r) for r in rows)]) + "\n"
