@@ -111,12 +111,18 @@ class GreedyBot:
         return f"GreedyBot({self.seed})"
 
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
+                                 "ismcts": None}  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name ('random', 'greedy'); OptionError for any other name."""
-    cls = BOTS.get(str(name).strip().lower())
+    """A bot by name ('random', 'greedy', 'ismcts', 'ismcts:ITERATIONS'); OptionError for any
+    other name."""
+    key = str(name).strip().lower()
+    if key.partition(":")[0] == "ismcts":
+        from .search import make_search_bot  # the search player sits beside the bots
+        return make_search_bot(key, seed)
+    cls = BOTS.get(key)
     if cls is None:
-        raise OptionError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}")
+        raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS)")
     return cls(seed)

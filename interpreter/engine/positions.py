@@ -203,7 +203,7 @@ def waiting(state: State) -> list[int] | None:
     return list(state.pending.get(state.pc, []))
 
 
-def determinise(state: State, player, rng: random.Random) -> State:
+def determinise(state: State, player, rng: random.Random, reseed: bool = False) -> State:
     """A clone of `state` in which every card whose identity `player` cannot know is put in
     a random place among the places of such cards: one possible truth consistent with what
     `player` sees now (for a search player, sampling what the others may hold).
@@ -227,6 +227,9 @@ def determinise(state: State, player, rng: random.Random) -> State:
     (the game looks stuck: `legal_moves` is [] and `state.current_player` None). A search
     player should skip such a sample or draw again.
 
+    With `reseed`, the sample's own chance (later shuffles, `random`) is also drawn from `rng`,
+    since nobody knows how the cards will fall next; without it the sample keeps the game's.
+
     `player` is a seat (0-based, or 'P1'). The state itself is not changed."""
     who = _seat(player, state.n_players)
     t = state.clone()
@@ -235,14 +238,17 @@ def determinise(state: State, player, rng: random.Random) -> State:
              if not _sees(zones[t.zkind[inst]].visibility, t.zowner[inst], who)
              for k, c in enumerate(cards) if not t.known[c]]
     if len(spots) > 1:
-        cards = [t.zones[inst][k] for inst, k in spots]
-        played = [t.played_by[c] for c in cards]
+        played = [t.played_by[t.zones[inst][k]] for inst, k in spots]
+        # the sample depends only on which cards are unknown, not on where they truly are
+        cards = sorted(t.zones[inst][k] for inst, k in spots)
         rng.shuffle(cards)
         for (inst, k), c, pb in zip(spots, cards, played):
             t.zones[inst][k] = c
             t.played_by[c] = pb
         t.recount()  # every per-card index and cache follows the zone lists again
         recompute_legal(t)
+    if reseed:
+        t.rng, t.rng_shared = random.Random(rng.getrandbits(64)), None
     return t
 
 

@@ -1,0 +1,70 @@
+"""How strong is the search player, and how fast? Seeded games of one ruleset with `ismcts`
+in one seat (moving round the table from game to game) against the same bot in every other
+seat; prints the search player's win rate with a 95% Wilson interval, the share a seat would
+get by chance, and the mean seconds per search decision. Figures only, nothing asserted.
+
+    python benchmarks/search.py [--ruleset PATH] [--players N] [--games K] [--iterations N]
+                                [--opponents random|greedy] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from interpreter import load_ruleset  # noqa: E402
+from interpreter.balance.stats import wilson  # noqa: E402
+from interpreter.bots import bot_seed, make_bot  # noqa: E402
+from interpreter.engine import apply, new_game, outcome  # noqa: E402
+from interpreter.search import DEFAULT_ITERATIONS, ISMCTSBot  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ruleset", default=str(ROOT / "rulesets" / "ganjifa" / "ganjifa.cards"))
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--games", type=int, default=30)
+    ap.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    ap.add_argument("--opponents", default="random")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    rs = load_ruleset(args.ruleset)
+    wins = 0.0
+    ended = 0
+    search_time, decisions = 0.0, 0
+    for g in range(args.games):
+        seed = args.seed + g
+        seat = g % args.players
+        s = new_game(rs, args.players, None, seed)
+        bots = [ISMCTSBot(bot_seed(seed, i), args.iterations) if i == seat else make_bot(args.opponents, bot_seed(seed, i))
+                for i in range(args.players)]
+        while not s.finished:
+            who = s.actor
+            t0 = time.perf_counter()
+            m = bots[who].choose(s)
+            if who == seat:
+                search_time += time.perf_counter() - t0
+                decisions += 1
+            apply(s, m)
+        o = outcome(s)
+        if o.winners:
+            ended += 1
+        if seat in o.winners:
+            wins += 1 / len(o.winners)
+        print(f"game {g + 1}: ismcts in P{seat + 1}, winners {[f'P{w + 1}' for w in o.winners]}", file=sys.stderr)
+    lo, hi = wilson(wins, args.games)
+    print(f"{Path(args.ruleset).name}, {args.players} players: ismcts:{args.iterations} against {args.opponents}, "
+          f"{args.games} games (seeds {args.seed}..{args.seed + args.games - 1})")
+    print(f"  won {wins:g} of {args.games} = {wins / args.games:.1%} (95% Wilson interval {lo:.1%} to {hi:.1%}); "
+          f"an equal share is {1 / args.players:.1%}; games with a winner: {ended}")
+    print(f"  {search_time / max(1, decisions):.3f} s per search decision ({decisions} decisions)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,179 @@
+"""A search player for any ruleset: single-observer information-set Monte Carlo tree search
+(Cowling, Powley and Whitehouse, 2012).
+
+It sees only what its seat may see. Before every iteration it samples one possible truth with
+`engine.determinise` (the cards it cannot know dealt at random among the places of such
+cards, and the game's future chance drawn afresh), walks down one tree of moves shared by all
+samples (a move is known by its player, action and argument; a child counts as available
+only in the samples where its move is legal, and UCB uses those availability counts), adds
+one move, plays the rest at random, and credits every seat with its result. The move played
+is the root's most visited. Everything is drawn from the bot's own seeded generator, never
+from the clock, so the same seed and position give the same move."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from .engine import apply, determinise, moves_for, outcome, scores
+from .errors import GameRuntimeError, OptionError
+
+DEFAULT_ITERATIONS = 300   # about a second a decision in three-player Ganjifa on a small machine
+EXPLORATION = 0.7          # UCB constant, for rewards between 0 and 1
+ROLLOUT_CAP = 2_000        # decisions in one rollout before it is scored as it stands
+SAMPLE_TRIES = 20          # determinisations drawn before giving up on a stuck-looking sample
+
+
+class _Node:
+    __slots__ = ("move", "parent", "player", "children", "visits", "avail", "reward")
+
+    def __init__(self, move=None, parent=None, player=None, seats: int = 0):
+        self.move = move
+        self.parent = parent
+        self.player = player          # who made `move`
+        self.children: dict = {}      # (player, action, arg) -> _Node
+        self.visits = 0
+        self.avail = 0
+        self.reward = [0.0] * seats   # summed over visits, one value per seat
+
+
+def _key(m) -> tuple:
+    return (m.player, m.action, m.arg)
+
+
+def _standing(s, seats: int) -> list[float] | None:
+    """Each seat's score placed between 0 (the worst at the table) and 1 (the best), by the
+    game's own winner rule; None when the game keeps no score or it cannot be read now."""
+    if s.program.score is None:
+        return None
+    try:
+        sc = scores(s)
+    except (GameRuntimeError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+        return None
+    lo, hi = min(sc), max(sc)
+    if hi == lo:
+        return [0.5] * seats
+    if s.program.winner_rule == "fewest":
+        return [(hi - v) / (hi - lo) for v in sc]
+    return [(v - lo) / (hi - lo) for v in sc]
+
+
+def _reward(s, seats: int) -> list[float]:
+    """Mostly the result: 1 shared among the winners. A game with a score adds a little for
+    how well each seat scored, so that a near win counts for more than a rout. A rollout
+    stopped before the end counts by the score alone, at half weight; no winner at all gives
+    every seat the same small value."""
+    standing = _standing(s, seats)
+    if s.finished:
+        o = outcome(s)
+        if o is not None and o.winners:
+            share = 1.0 / len(o.winners)
+            win = [share if i in o.winners else 0.0 for i in range(seats)]
+            if standing is None:
+                return win
+            return [0.7 * w + 0.3 * x for w, x in zip(win, standing)]
+    elif standing is not None:
+        return [0.5 * x for x in standing]
+    return [0.5 / seats] * seats
+
+
+class ISMCTSBot:
+    """Information-set MCTS with random rollouts; `iterations` samples per decision."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS, rollout_cap: int = ROLLOUT_CAP):
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise OptionError(f"the search player needs a positive number of iterations, not {iterations!r}")
+        self.seed = seed
+        self.iterations = iterations
+        self.rollout_cap = rollout_cap
+        self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"ISMCTSBot({self.seed}, iterations={self.iterations})"
+
+    def choose(self, state):
+        moves = moves_for(state)
+        if not moves:
+            raise GameRuntimeError("no legal move to choose from")
+        if len(moves) == 1:
+            return moves[0]
+        me = state.actor
+        seats = state.n_players
+        rng = self.rng
+        root = _Node(seats=seats)
+        for _ in range(self.iterations):
+            det = self._sample(state, me, rng)
+            if det is None:
+                continue
+            self._iterate(root, det, seats, rng)
+        legal = {_key(m): m for m in moves}
+        ranked = sorted(((c.visits, c.reward[me] / c.visits if c.visits else 0.0, k)
+                         for k, c in root.children.items() if k in legal), key=lambda t: (t[0], t[1]), reverse=True)
+        if not ranked:
+            return moves[rng.randrange(len(moves))]
+        top = [k for v, w, k in ranked if (v, w) == ranked[0][:2]]
+        return legal[top[0] if len(top) == 1 else sorted(top, key=repr)[rng.randrange(len(top))]]
+
+    @staticmethod
+    def _sample(state, me, rng):
+        for _ in range(SAMPLE_TRIES):
+            det = determinise(state, me, rng, reseed=True)
+            if det.finished or det._legal:
+                return det
+        return None
+
+    def _iterate(self, root: _Node, det, seats: int, rng: random.Random) -> None:
+        node = root
+        while not det.finished:
+            legal = moves_for(det)
+            if not legal:
+                break
+            children = node.children
+            untried = [m for m in legal if _key(m) not in children]
+            if untried:
+                m = untried[rng.randrange(len(untried))]
+                who = det.actor
+                apply(det, m)
+                child = children[_key(m)] = _Node(m, node, who, seats)
+                node = child
+                break
+            best, best_value = None, -1.0
+            for m in legal:
+                c = children[_key(m)]
+                c.avail += 1
+                value = c.reward[c.player] / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
+                if value > best_value:
+                    best, best_value = c, value
+            apply(det, best.move if best.move in legal else next(m for m in legal if _key(m) == _key(best.move)))
+            node = best
+        n = 0
+        choice = rng.randrange
+        while not det.finished and n < self.rollout_cap:
+            legal = moves_for(det)
+            if not legal:
+                break
+            apply(det, legal[choice(len(legal))])
+            n += 1
+        r = _reward(det, seats)
+        while node is not None:
+            node.visits += 1
+            acc = node.reward
+            for i in range(seats):
+                acc[i] += r[i]
+            node = node.parent
+
+
+def make_search_bot(spec: str, seed: int = 0) -> ISMCTSBot:
+    """'ismcts' or 'ismcts:ITERATIONS'; OptionError for anything else after the colon."""
+    _, sep, rest = spec.partition(":")
+    if not sep:
+        return ISMCTSBot(seed)
+    rest = rest.strip()
+    if not rest.lstrip("-").isdigit():
+        raise OptionError(f"ismcts:{rest} - the number of iterations must be a whole number, like ismcts:200")
+    n = int(rest)
+    if n < 1:
+        raise OptionError(f"ismcts:{rest} - the number of iterations must be at least 1")
+    return ISMCTSBot(seed, n)
