@@ -250,6 +250,16 @@ class ToGraph(Transformer):
                         texts=tuple(t.text for t in docs if not t.note),
                         notes=tuple(t.text for t in docs if t.note))
 
+    def advice(self, meta, ch):
+        new, name, params, body, summary, docs = ch[0] is not None, ch[1], ch[2] or (), ch[3], ch[4], ch[5] or []
+        loc = self._loc(meta)
+        if len(params) != 1 or params[0].type != "player":
+            raise RulesetError(f"advice {str(name)!r} takes one player, like: advice {name}(p: player) = ...",
+                               self.file, name.line, name.column)
+        return g.Advice(name=str(name), params=params, body=body, summary=_s(summary), loc=loc, new=new,
+                        texts=tuple(t.text for t in docs if not t.note),
+                        notes=tuple(t.text for t in docs if t.note))
+
     def procedure(self, meta, ch):
         body, texts, notes = self._split(ch[3])
         return g.Procedure(name=str(ch[1]), params=ch[2] or (), body=body, texts=texts,
@@ -487,9 +497,9 @@ class ToGraph(Transformer):
 
 # ------------------------------------------------------------------ assembly
 
-_WORD = {"options": "option", "vars": "variable", "defines": "definition", "procedures": "procedure",
+_WORD = {"options": "option", "vars": "variable", "defines": "definition", "procedures": "procedure", "advice": "advice",
          "phases": "phase", "interpretations": "interpretation", "zones": "zone"}
-_MERGEABLE = {"options": g.Option, "vars": g.Var, "defines": g.Define, "procedures": g.Procedure,
+_MERGEABLE = {"options": g.Option, "vars": g.Var, "defines": g.Define, "procedures": g.Procedure, "advice": g.Advice,
               "phases": g.Phase, "interpretations": g.Interpretation, "zones": g.Zone}
 
 
@@ -617,7 +627,7 @@ def _assemble_game(header: _Item, items, filename: str) -> g.Ruleset:
     deck = single["deck"]
     for it in parts["orders"]:
         deck = _apply_order(deck, it)
-    for node in parts["defines"] + parts["procedures"]:
+    for node in parts["defines"] + parts["procedures"] + parts["advice"]:
         if node.new:
             raise _err(f"'new' only makes sense in a variant (it adds {node.name!r} to the base game); "
                        "in a game, just define it", node.loc)
@@ -695,8 +705,8 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
                                f"drop 'new' to replace it", node.loc)
                 changes.append(g.Change(what=_WORD[key], name=node.name, action="replaced"))
             else:
-                if key in ("defines", "procedures", "phases") and not is_new:
-                    keyword = {"defines": "define", "procedures": "procedure"}.get(key)
+                if key in ("defines", "procedures", "phases", "advice") and not is_new:
+                    keyword = {"defines": "define", "procedures": "procedure", "advice": "advice"}.get(key)
                     hint = f" (write 'new {keyword} {node.name} ...' to add one)" if keyword else ""
                     raise _err(f"{_WORD[key]} {node.name!r} overrides nothing: the base game "
                                f"{base.name!r} has no {_WORD[key]} of that name{hint}", node.loc)

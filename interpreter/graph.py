@@ -417,6 +417,19 @@ class Define(Located):
     new: bool = Field(default=False, description="Written 'new define' in a variant: adds rather than replaces.")
 
 
+class Advice(Located):
+    """What a player should aim for: a number per player, higher is better, in the author's
+    words. Rules never read it; players (the bots) and the rulebook do."""
+
+    name: str
+    params: tuple[Param, ...] = ()
+    body: Expr
+    summary: str
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    new: bool = Field(default=False, description="Written 'new advice' in a variant: adds rather than replaces.")
+
+
 class Procedure(Located):
     """A named block of statements, performed from rules."""
 
@@ -484,6 +497,7 @@ class Ruleset(Located):
     procedures: tuple[Procedure, ...] = ()
     phases: tuple[Phase, ...] = ()
     interpretations: tuple[Interpretation, ...] = ()
+    advice: tuple[Advice, ...] = ()
     winner: Winner | None = None
     texts: tuple[str, ...] = ()
     variant_texts: tuple[str, ...] = Field(default=(), description="What a variant says about itself.")

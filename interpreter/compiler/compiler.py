@@ -192,7 +192,15 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             if t != "int":
                 raise _err(f"{w.score!r} must give a number for each player; it gives {word(t)}", w)
             p.score_name, p.winner_rule = fname, w.rule
+        advice_fns = []
+        for a in rs.advice:  # a number per player that the rules never read: the bots do
+            prm = a.params[0]
+            src, _ = self.sx_typed(a.body, {prm.name: ("a0", prm.type)}, "int", f"the advice {a.name!r}")
+            fname = f"ADVICE_{a.name}"
+            self.def_src.append(f"def {fname}(st, a0):\n    return {src}\n")
+            advice_fns.append((a.name, fname, a))
         exec("\n".join(self.def_src), self.ns)  # the generated definitions
+        p.advice = [(name, self.ns[fname], node) for name, fname, node in advice_fns]
         if rs.winner is not None:
             p.score = self.ns[p.score_name]
         p.namespace = self.ns

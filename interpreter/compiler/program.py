@@ -126,6 +126,7 @@ class Program:
     choices: list[Choice] = field(default_factory=list)
     score: Callable | None = None  # score(state, seat) -> int
     score_name: str | None = None
+    advice: list = field(default_factory=list)  # (name, fn(state, seat) -> int, graph node)
     namespace: dict = field(default_factory=dict)
     winner_rule: str | None = None
     phase_start: dict[str, int] = field(default_factory=dict)

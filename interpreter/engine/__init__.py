@@ -9,7 +9,7 @@ The parts: `state` (State, Move, Outcome), `play` (set-up, the instruction loop,
 apply, outcome, observe), `records` (saved games and replay), `positions` (positions by hand
 and readers for tests and tools)."""
 
-from .play import (_arg_text, _compute_legal, _compute_legal_for, _exec, _fresh, _run, apply, deciders,
+from .play import (_arg_text, advice, advice_values, _compute_legal, _compute_legal_for, _exec, _fresh, _run, apply, deciders,
                    fired_counts, is_terminal, legal_moves, moves_for, new_game, observe, outcome,
                    program_of, public_vars, resolve_options, rule_at, scores, state_digest)
 from .positions import card_info, cards_in, determinise, evaluate, position, recompute_legal, waiting
@@ -20,4 +20,4 @@ __all__ = ["Move", "Outcome", "State", "seat_name", "MAX_STEPS", "new_game", "le
            "deciders", "apply", "is_terminal", "outcome", "scores", "observe", "public_vars", "fired_counts",
            "state_digest", "rule_at", "program_of", "resolve_options", "RECORD_FORMAT", "make_record",
            "write_record", "read_record", "validate_record", "replay", "position", "cards_in", "card_info",
-           "evaluate", "recompute_legal", "waiting", "determinise"]
+           "evaluate", "recompute_legal", "waiting", "determinise", "advice", "advice_values"]

@@ -389,6 +389,30 @@ def scores(s: State) -> tuple[int, ...]:
     return tuple(p.score(s, seat) for seat in s.seats)
 
 
+def advice_values(s: State, seat: int) -> dict[str, int]:
+    """Each of the ruleset's advice values for `seat` now (higher is better for that seat)."""
+    out = {}
+    for name, fn, node in s.program.advice:
+        try:
+            out[name] = fn(s, seat)
+        except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+            loc = node.loc
+            from ..build import _source_line
+            raise GameRuntimeError(f"the advice {name!r} cannot be worked out here: it met a card or player that "
+                                   "is none (nothing matched), or something impossible",
+                                   loc.file if loc else None, loc.line if loc else None,
+                                   loc.column if loc else None, _source_line(loc)) from None
+    return out
+
+
+def advice(s: State, seat: int) -> int | None:
+    """How well `seat` stands by the ruleset's advice: the sum of its advice values (None
+    when the ruleset gives no advice)."""
+    if not s.program.advice:
+        return None
+    return sum(advice_values(s, seat).values())
+
+
 def outcome(s: State) -> Outcome | None:
     """None while the game is running (or stuck); the winners and scores once it is over."""
     if not s.finished:
