@@ -1355,6 +1355,17 @@ class BookBuilder:
             walk(pr.body, None)
         return found
 
+    def advice(self) -> list[dict]:
+        out = []
+        for a in self.rs.advice:
+            p = a.params[0].name
+            with self.en.bound(**{p: "player"}):
+                formal = self.en(a.body)
+            out.append({"name": a.name, "id": f"advice-{a.name}", "summary": a.summary, "texts": a.texts,
+                        "notes": a.notes, "formal": f"for a player {em(p)}: {formal}", "source": unparse(a.body),
+                        "changed": self.changed.get(("advice", a.name), "")})
+        return out
+
     def winner(self) -> dict | None:
         w = self.rs.winner
         declaring = self._declaring_rules()
@@ -1391,7 +1402,7 @@ class BookBuilder:
             "notes": rs.notes, "variant": variant,
             "deck": self.deck(), "zones": self.zones(), "variables": self.variables(),
             "options": self.options(), "terms": self.terms(), "phases": phases,
-            "procedures": self.procedures(), "winner": self.winner(),
+            "procedures": self.procedures(), "winner": self.winner(), "advice": self.advice(),
             "interpretations": [{"name": i.name, "id": f"interpretation-{i.name}", "question": i.question,
                                  "texts": i.texts, "notes": i.notes,
                                  "changed": self.changed.get(("interpretation", i.name), "")}
@@ -1409,6 +1420,8 @@ class BookBuilder:
             sections.append(("procedures", "Procedures used above"))
         if book["winner"]:
             sections.append(("winner", "Winning"))
+        if book["advice"]:
+            sections.append(("advice", "Advice on play"))
         if book["interpretations"]:
             sections.append(("interpretations", "Where the source is silent"))
         if rs.notes:
@@ -1420,6 +1433,10 @@ class BookBuilder:
             "The game has no phases."
         book["play_intro"] = "The phases follow one another as described. The rules of each phase are " \
                              "numbered from 1, and a rule's steps are spelled out under \u201cIn detail\u201d."
+        book["advice_intro"] = ("What a player should aim for, as a number per player: the higher, the better "
+                                "for that player. The rules never use it; it is advice, for people and for the "
+                                "computer players." + (" Several pieces of advice count together, by their sum."
+                                                       if len(book["advice"]) > 1 else ""))
         book["terms_intro"] = "The rules use these terms. Each is given in the author's words, then precisely."
         book["badge_md"] = " *(changed in this variant)*"
         book["sections"] = [{"id": i, "title": t, "slug": _slug(t)} for i, t in sections]
