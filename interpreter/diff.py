@@ -200,6 +200,7 @@ SECTIONS = [
     ("play", "How to play", ("phase", "rule")),
     ("procedures", "Procedures", ("procedure",)),
     ("interpretations", "Where the source is silent", ("interpretation",)),
+    ("advice", "Advice on play", ("advice",)),
 ]
 _SECTION_OF = {k: i for i, (_, _, kinds) in enumerate(SECTIONS) for k in kinds}
 
@@ -210,7 +211,7 @@ _SECTION_OF = {k: i for i, (_, _, kinds) in enumerate(SECTIONS) for k in kinds}
 # by nesting depth within its expression, ("$L", line) a local bound by a statement line.
 
 _SKIP = frozenset({"loc", "kind"})
-_PROSE = frozenset({"title", "label", "texts", "notes", "description", "question"})
+_PROSE = frozenset({"title", "label", "texts", "notes", "description", "question", "summary"})
 _STMTS = tuple(get_args(get_args(g.Stmt)[0]))
 _BLOCKS = frozenset({"body", "else_", "branches", "actions"})
 
@@ -725,6 +726,7 @@ class _Differ:
         self.definitions()
         self.phases_and_procedures()
         self.interpretations()
+        self.advice()
         order = {id(c): i for i, c in enumerate(self.out)}
         changes = sorted(self.out, key=lambda c: (c.prose, _SECTION_OF.get(c.kind, len(SECTIONS)), order[id(c)]))
         return Diff(self.a.name, self.a.title or self.a.name, self.b.name, self.b.title or self.b.name,
@@ -766,7 +768,7 @@ class _Differ:
                      f"The game now starts with phase {code(first_b)} (was {code(first_a)})")
         handled = {"loc", "name", "title", "base", "base_title", "source", "players_min", "players_max",
                    "direction", "max_decisions", "deck", "zones", "options", "vars", "defines", "procedures",
-                   "phases", "interpretations", "winner", "texts", "variant_texts", "notes", "changes"}
+                   "phases", "interpretations", "winner", "texts", "variant_texts", "notes", "changes", "advice"}
         for f in type(a).model_fields:
             if f not in handled and _ekey(getattr(a, f), {}) != _ekey(getattr(b, f), {}):
                 self.add("game", f, "changed", f"The game's {_human(f)} changed")
@@ -985,6 +987,33 @@ class _Differ:
                 self.add("definition", name, "changed",
                          f"Definition {code(name)}: the author's words changed (its meaning did not)", details,
                          prose=True)
+
+    def advice(self) -> None:
+        aa = {x.name: x for x in self.a.advice}
+        ab = {x.name: x for x in self.b.advice}
+
+        def words(side, x) -> str:
+            en = side.english({p.name: p.type for p in x.params})
+            try:
+                return en(x.body)
+            except Exception:  # words are a courtesy; the source says it exactly
+                return code(unparse(x.body))
+
+        for name in _names(aa, ab):
+            x, y = aa.get(name), ab.get(name)
+            if x is None:
+                self.add("advice", name, "added", f"Advice {code(name)} added: {_q(y.summary)}, precisely "
+                         f"{_q(words(self.B, y))}", [f"source: {_src(_advice_source(y))}"])
+            elif y is None:
+                self.add("advice", name, "removed", f"Advice {code(name)} removed (it was {_q(x.summary)})",
+                         [f"source was: {_src(_advice_source(x))}"])
+            elif _item_key(x) != _item_key(y):
+                self.add("advice", name, "changed", f"Advice {code(name)}: before, {_q(words(self.A, x))}; "
+                         f"now {_q(words(self.B, y))}",
+                         [Detail(f"source now: {_src(_advice_source(y))}", (f"was: {_src(_advice_source(x))}",))])
+            elif (x.summary, x.texts, x.notes) != (y.summary, y.texts, y.notes):
+                self.add("advice", name, "changed", f"Advice {code(name)}: the author's words changed "
+                         f"(its meaning did not): now {_q(y.summary)}, was {_q(x.summary)}", prose=True)
 
     def interpretations(self) -> None:
         ia = {i.name: i for i in self.a.interpretations}
@@ -1400,6 +1429,11 @@ def _define_source(d: g.Define) -> str:
     return f"define {sig} = {unparse(d.body)}"
 
 
+def _advice_source(a: g.Advice) -> str:
+    sig = f"{a.name}({', '.join(f'{p.name}: {p.type}' for p in a.params)})"
+    return f"advice {sig} = {unparse(a.body)} {_q(a.summary)}"
+
+
 def _meaning(d: g.Define, side: _Side) -> str:
     text = _q(side.define_words(d))
     if d.texts:
@@ -1765,6 +1799,7 @@ def diff_command(
     fmt: Annotated[Format, typer.Option("--format", "-f", help="text for a terminal, md, or html (a printable page).")] = Format.text,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of the terminal.")] = None,
     redline: Annotated[bool, typer.Option("--redline/--no-redline", help="Add the rulebook redline after the list of changes.")] = True,
+    play: Annotated[int, typer.Option("--play", metavar="K", min=0, help="Also play K games of each with random players (same seeds) and add a table of what changes in play.")] = 0,
 ) -> None:
     """Compare two rulesets by meaning, not text: what B adds, removes or changes relative to A,
     then the two rulebooks as a redline. Exit 0 identical in meaning, 1 different, 2 an error."""
@@ -1783,6 +1818,21 @@ def diff_command(
     ra, rb = rulesets
     diff = diff_rulesets(ra, rb)
     text = render_diff(diff, ra, rb, fmt.value, labels=(str(a), str(b)), redline=redline)
+    if play:
+        from .balance import comparison_table, play_comparison
+        from .errors import OptionError
+        try:
+            table = comparison_table(play_comparison(ra, rb, (str(a), str(b)), play), fmt.value)
+        except OptionError as e:
+            typer.echo(f"error: {e.message}", err=True)
+            raise typer.Exit(2)
+        except CardRulesError as e:
+            typer.echo(e.render(), err=True)
+            raise typer.Exit(2)
+        if fmt.value == "html" and "</body>" in text:
+            text = text.replace("</body>", table + "</body>", 1)
+        else:
+            text = text.rstrip("\n") + "\n\n" + table
     if out is not None:
         try:
             _write_atomic(out, text)
