@@ -98,8 +98,8 @@ OBSERVE_EVERY = 10          # ... then every this many decisions, and at the end
 
 KIND_ORDER = ["engine-crash", "cards-not-conserved", "replay-mismatch", "deadlock", "endless-loop",
               "exceeds-bound", "no-end-in-sight", "runtime-error", "same-decision", "hidden-leak",
-              "card-leak", "never-fires", "dead-option", "unreachable-phase", "unused-definition",
-              "constant-condition"]
+              "card-leak", "never-fires", "dead-option", "advice-fails", "constant-advice", "unreachable-phase",
+              "unused-definition", "constant-condition"]
 
 
 # ====================================================================== results
@@ -402,6 +402,8 @@ class Static:
         for v in self.rs.vars:
             if v.init is not None:
                 yield v, ("variable", v.name)
+        for a in self.rs.advice:
+            yield a, ("advice", a.name)
 
     # ---------------------------------------------------------------- phases
     def _phases(self):
@@ -446,8 +448,8 @@ class Static:
         for d in rs.defines:
             if d.name not in used_d:
                 self._find("unused-definition",
-                           f"Definition {d.name!r} ({_line(d, self.path)}) is never used: no phase, procedure, variable, score "
-                           "or used definition refers to it, directly or through others", [d.name], d)
+                           f"Definition {d.name!r} ({_line(d, self.path)}) is never used: no phase, procedure, variable, score, "
+                           "advice or used definition refers to it, directly or through others", [d.name], d)
         for p in rs.procedures:
             if p.name not in used_p:
                 self._find("unused-definition",
@@ -857,6 +859,8 @@ class Fuzzer:
         self.deadline = deadline if deadline is not None else (self.start + seconds if seconds else None)
         p = self.program
         self.fired_total = [0] * len(p.rule_names)
+        self.advice_seen: dict[str, set] = {name: set() for name, _, _ in p.advice}
+        self.advice_failed: dict[str, tuple] = {}
         self.alt_taken: dict[int, int] = {}
         self.alt_offered: dict[int, int] = {}
         self.choice_index = {id(ch): i for i, ch in enumerate(p.choices)}
@@ -915,6 +919,8 @@ class Fuzzer:
         game.seen_own = [bytearray(self.program.n_cards) for _ in s.seats]
         self._remember(game, s)
         self._check(game, s, observe=True)
+        if self.advice_seen:
+            self._note_advice(s)
         deadline = self.deadline
         while not s.finished and not game.stopped:
             if deadline is not None and time.monotonic() > deadline:
@@ -947,7 +953,10 @@ class Fuzzer:
                 break
             i = s.decisions
             self._remember(game, s)
-            self._check(game, s, observe=observe_all or i < OBSERVE_EARLY or i % OBSERVE_EVERY == 0 or s.finished)
+            observe = observe_all or i < OBSERVE_EARLY or i % OBSERVE_EVERY == 0 or s.finished
+            self._check(game, s, observe=observe)
+            if observe and self.advice_seen:
+                self._note_advice(s)
         if s.finished and not game.stopped:
             self._check_leak(game, s)
         if replay_check and not game.stopped and not game.abandoned and not any(ev.error for ev in game.events.values()):
@@ -955,6 +964,34 @@ class Fuzzer:
         return game
 
     # ---------------------------------------------------------------- checks
+    def _note_advice(self, s: State):
+        """Keep the values the advice takes (two distinct ones are enough), and its first failure."""
+        for name, fn, node in self.program.advice:
+            seen = self.advice_seen[name]
+            if len(seen) > 1 or name in self.advice_failed:
+                continue
+            for seat in s.seats:
+                try:
+                    seen.add(fn(s, seat))
+                except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as e:
+                    self.advice_failed[name] = (node, f"{type(e).__name__}: {e}", len(s.history))
+                    break
+
+    def _advice_findings(self) -> list[Finding]:
+        out = []
+        for name, _, node in self.program.advice:
+            if name in self.advice_failed:
+                _, why, at = self.advice_failed[name]
+                out.append(Finding("advice-fails", f"Advice {name!r} ({_line(node, self.path)}) cannot be worked out "
+                                   f"after {at} moves of a game ({why}): a player relying on it would be stuck.",
+                                   [], self.path, _loc(node)))
+            elif len(self.advice_seen[name]) == 1 and self.n_games:
+                value = next(iter(self.advice_seen[name]))
+                out.append(Finding("constant-advice", f"Advice {name!r} ({_line(node, self.path)}) was {value} for "
+                                   f"every player at every moment checked in {self.n_games} games: it cannot tell "
+                                   "a good position from a bad one.", [], self.path, _loc(node)))
+        return out
+
     def _remember(self, game: Game, s: State):
         """What the players have seen so far: cards in public zones or face up (everyone), and
         cards in a seat's own private zones (that seat). Seen once, a card is remembered."""
@@ -1599,6 +1636,7 @@ class Fuzzer:
             self.progress(f"fuzz {Path(self.path).name}: shrunk {len(dynamic)} finding(s), "
                           f"{time.monotonic() - t0:.2f} s")
         out.extend(self._never_fired())
+        out.extend(self._advice_findings())
         out.extend(self._option_findings)
         out.sort(key=lambda f: KIND_ORDER.index(f.kind))
         return out
