@@ -51,9 +51,10 @@ class RandomBot:
 
 class GreedyBot:
     """One step of look-ahead: play each legal move on a copy of the game (up to the next
-    decision) and keep the move that leaves this seat furthest ahead of its best rival by
-    the game's own scoring. Ties: play the lowest-ranked card first (keep high cards), then
-    moves with another kind of argument, then moves without one; then a seeded coin."""
+    decision) and keep the move that leaves this seat best placed by the ruleset's advice
+    when it gives some, then furthest ahead of its best rival by the game's own scoring.
+    Ties: play the lowest-ranked card first (keep high cards), then moves with another kind
+    of argument, then moves without one; then a seeded coin."""
 
     name = "greedy"
 
@@ -91,9 +92,15 @@ class GreedyBot:
         me = state.actor
         order = self._card_order(state)
         best_key, best = None, []
+        advised = bool(state.program.advice)
         for m in moves:
             after = apply(state.clone(), m)
             value = self.margin(after, me)
+            if advised:  # the ruleset's advice first, the score after it
+                try:
+                    value = (engine.advice(after, me), value)
+                except GameRuntimeError:
+                    value = (0, value)
             if m.arg is None:
                 kind, rank = 2, 0
             elif m.arg in order:

@@ -15,13 +15,15 @@ from __future__ import annotations
 import math
 import random
 
-from .engine import apply, determinise, moves_for, outcome, scores
+from .engine import advice, apply, determinise, moves_for, outcome, scores
 from .errors import GameRuntimeError, OptionError
 
-DEFAULT_ITERATIONS = 300   # about a second a decision in three-player Ganjifa on a small machine
+DEFAULT_ITERATIONS = 300   # well under a second a decision in the bundled trick-taking game (benchmarks/search.py)
 EXPLORATION = 0.7          # UCB constant, for rewards between 0 and 1
 ROLLOUT_CAP = 2_000        # decisions in one rollout before it is scored as it stands
 SAMPLE_TRIES = 20          # determinisations drawn before giving up on a stuck-looking sample
+ADVICE_ROLLOUT = 6         # with advice: rollout decisions per player before the advice judges the position
+ADVICE_SCALE = 3.0         # an advice gain of this much over the rivals' is worth most of a half win
 
 
 class _Node:
@@ -58,6 +60,28 @@ def _standing(s, seats: int) -> list[float] | None:
     return [(v - lo) / (hi - lo) for v in sc]
 
 
+def _advice_all(s, seats: int) -> list[float] | None:
+    try:
+        return [float(advice(s, i)) for i in range(seats)]
+    except (GameRuntimeError, TypeError, ValueError):
+        return None
+
+
+def _advised(s, seats: int, before: list[float]) -> list[float] | None:
+    """A rollout cut short, judged by the ruleset's advice: each seat's gain since the search
+    began, against its rivals' mean gain (a solitaire: against nothing), squashed into (0, 0.5)."""
+    now = _advice_all(s, seats)
+    if now is None:
+        return None
+    gain = [a - b for a, b in zip(now, before)]
+    out = []
+    for i in range(seats):
+        rivals = [gain[j] for j in range(seats) if j != i]
+        edge = gain[i] - (sum(rivals) / len(rivals) if rivals else 0.0)
+        out.append(0.25 + 0.25 * math.tanh(edge / ADVICE_SCALE))
+    return out
+
+
 def _reward(s, seats: int) -> list[float]:
     """Mostly the result: 1 shared among the winners. A game with a score adds a little for
     how well each seat scored, so that a near win counts for more than a rout. A rollout
@@ -78,7 +102,8 @@ def _reward(s, seats: int) -> list[float]:
 
 
 class ISMCTSBot:
-    """Information-set MCTS with random rollouts; `iterations` samples per decision."""
+    """Information-set MCTS with random rollouts; `iterations` samples per decision. When the
+    ruleset gives advice, rollouts are short and the advice judges where they end."""
 
     name = "ismcts"
 
@@ -107,7 +132,8 @@ class ISMCTSBot:
             det = self._sample(state, me, rng)
             if det is None:
                 continue
-            self._iterate(root, det, seats, rng)
+            before = _advice_all(det, seats) if det.program.advice else None
+            self._iterate(root, det, seats, rng, before)
         legal = {_key(m): m for m in moves}
         ranked = sorted(((c.visits, c.reward[me] / c.visits if c.visits else 0.0, k)
                          for k, c in root.children.items() if k in legal), key=lambda t: (t[0], t[1]), reverse=True)
@@ -124,7 +150,7 @@ class ISMCTSBot:
                 return det
         return None
 
-    def _iterate(self, root: _Node, det, seats: int, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, det, seats: int, rng: random.Random, before: list[float] | None = None) -> None:
         node = root
         while not det.finished:
             legal = moves_for(det)
@@ -150,13 +176,18 @@ class ISMCTSBot:
             node = best
         n = 0
         choice = rng.randrange
-        while not det.finished and n < self.rollout_cap:
+        cap = self.rollout_cap if before is None else min(self.rollout_cap, ADVICE_ROLLOUT * seats)
+        while not det.finished and n < cap:
             legal = moves_for(det)
             if not legal:
                 break
             apply(det, legal[choice(len(legal))])
             n += 1
-        r = _reward(det, seats)
+        r = None
+        if before is not None and not det.finished:
+            r = _advised(det, seats, before)
+        if r is None:
+            r = _reward(det, seats)
         while node is not None:
             node.visits += 1
             acc = node.reward
