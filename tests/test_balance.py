@@ -174,3 +174,21 @@ def test_against_a_ruleset_for_other_player_counts_is_refused(race, tmp_path):
     out = tmp_path / "rep"
     r = run("balance", race, "-n", 2, "-k", 5, "--against", GANJIFA, "--out", out)
     assert r.exit_code == 2 and "is not for 2 players" in r.output and not out.exists()
+
+
+def test_diff_play_adds_the_table_under_the_textual_diff(tmp_path):
+    variant = ROOT / "rulesets" / "ganjifa" / "traditional-deni.cards"
+    r = run("diff", GANJIFA, variant, "--no-redline", "--play", 6)
+    assert r.exit_code == 1, r.output  # different in meaning
+    head, _, table = r.output.partition("Played: 6 games each, 3 random players")
+    assert "Definition `deni_card`" in head
+    assert "move give_deni: times per game" in table and "95% interval" in table
+    out = tmp_path / "d.html"
+    r = run("diff", GANJIFA, variant, "--format", "html", "--play", 4, "--out", out)
+    html = out.read_text(encoding="utf-8")
+    assert "<section class=\"played\">" in html and html.index("played") < html.index("</body>")
+
+
+def test_diff_play_refuses_rulesets_for_different_tables():
+    r = run("diff", GANJIFA, ROOT / "rulesets" / "mughal" / "udvasa.cards", "--play", 3)
+    assert r.exit_code == 2 and "not played by the same number of players" in r.output
