@@ -75,7 +75,7 @@ import typer
 
 from . import engine
 from . import graph as g
-from .engine import (Move, State, apply, make_record, new_game, observe, outcome, program_of, replay,
+from .engine import (Move, State, apply, advice as engine_advice, make_record, new_game, observe, outcome, program_of, replay,
                      resolve_options, rule_at, seat_name, state_digest, write_record)
 from .errors import CardRulesError, GameRuntimeError, RecordError
 from .unparse import unparse
@@ -789,7 +789,50 @@ class RuleSeeker:
         return best[0] if len(best) == 1 else rng.choice(best)
 
 
-BOT_KINDS = {"random": RandomPlayer, "seeker": RuleSeeker}
+class AdvisedPlayer:
+    """Goal-seeking play for rules that only a player who pursues the game's goal reaches (a
+    completed hand, a won patience): one move of look-ahead on a clone, keeping the move that
+    leaves it best placed by the ruleset's advice; now and then a random move, so that it does
+    not loop. Without advice it is a rule seeker."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed ^ 0xAD71CE)
+        self.seeker = RuleSeeker(seed)
+
+    def choose(self, s: State, fz: "Fuzzer") -> Move:
+        entries = s._legal
+        if not s.program.advice or len(entries) == 1:
+            return self.seeker.choose(s, fz) if len(entries) > 1 else entries[0][0]
+        rng = self.rng
+        if rng.random() < SEEK_RANDOM:
+            return rng.choice(entries)[0]
+        me = s.actor
+        best, best_value = [], None
+        for m, _, _ in entries:
+            if m.player != me:
+                continue
+            history, s.history = s.history, []
+            try:
+                c = s.clone()
+            finally:
+                s.history = history
+            try:
+                apply(c, m)
+                value = engine_advice(c, me)
+            except Exception:
+                value = None
+            if value is None:
+                continue
+            if best_value is None or value > best_value:
+                best, best_value = [m], value
+            elif value == best_value:
+                best.append(m)
+        if not best:
+            return self.seeker.choose(s, fz)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+
+BOT_KINDS = {"random": RandomPlayer, "seeker": RuleSeeker, "advised": AdvisedPlayer}
 
 
 # ====================================================================== playing
@@ -860,6 +903,7 @@ class Fuzzer:
         p = self.program
         self.fired_total = [0] * len(p.rule_names)
         self.advice_seen: dict[str, set] = {name: set() for name, _, _ in p.advice}
+        self.n_advised = 0
         self.advice_failed: dict[str, tuple] = {}
         self.alt_taken: dict[int, int] = {}
         self.alt_offered: dict[int, int] = {}
@@ -1415,8 +1459,11 @@ class Fuzzer:
             if self.out_of_time(end) or (budget is None and end is None):
                 break
             cfg = self.configs[k % len(self.configs)]
-            game = self.play(cfg, self.game_seed("hunt", k), "seeker", stats=True)
+            # with advice, every other hunting game is played by players pursuing the game's goal
+            kind = "advised" if self.program.advice and k % 2 else "seeker"
+            game = self.play(cfg, self.game_seed("hunt", k), kind, stats=True)
             self._absorb(game, True)
+            self.n_advised += kind == "advised"
             k += 1
         self.n_games += k
         self.n_seeker += k
@@ -1703,9 +1750,12 @@ class Fuzzer:
             outer = parents.get(name)
             if outer is not None and p.rule_names.index(outer) in unfired:
                 hint += f" It lies inside rule {outer!r}, which never fired either."
+            advised = (f", {self.n_advised} of those by players following the ruleset's advice"
+                       if self.n_advised else "")
             sentence = (f"Rule {name!r} ({title}{', ' + _line(node, self.path) if node is not None else ''}) never fired in "
                         f"{self.n_games} games over {len(self.configs)} configurations ({self.n_seeker} of them "
-                        f"played by bots that seek rules that have not fired).{hint}")
+                        f"played by bots that seek rules that have not fired{advised}): no player "
+                        f"reached it.{hint}")
             out.append(Finding("never-fires", sentence, [name] + ([outer] if outer else []), self.path,
                                _loc(node) if node is not None else None,
                                reproduction=dataclasses.replace(record) if record is not None else None))
