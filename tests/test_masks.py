@@ -196,3 +196,99 @@ def test_a_test_that_reads_a_procedure_parameter_is_asked_again_for_each_player(
                  zones={"hand": {0: ["1-Blue"], 1: ["2-Red"]}})
     assert s.finished
     assert public_vars(s)["marks"] == {"P1": 0, "P2": 1}
+
+
+SUFFIX = """\
+game suffix "Quantifiers over the cards above and below"
+players 3
+at most 60 decisions
+
+deck small "Twenty cards":
+    suits Red, Blue, Green, Gold
+    ranks 1..5
+    order for Blue: 5, 4, 3, 2, 1
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+zone shown per player public "shown"
+zone table shared public "table"
+
+define kept(c: card) = c in hand or c in shown
+define top(c: card) = all d in above(c): not kept(d) or d.owner == c.owner
+define alone_below(c: card) = no d in below(c) where kept(d)
+define covered(c: card) = any d in above(c) where d in table
+define lowest_top(c: card) = top(c) and (no d in below(c) where kept(d) and d.owner == c.owner and top(d))
+define tops(p: player) = count c in hand(p) + shown(p) where top(c)
+define lowest_tops(p: player) = count c in hand(p) + shown(p) where lowest_top(c) or alone_below(c)
+define any_covered(p: player) = any c in hand(p) where covered(c) and not top(c)
+define score(p: player) = count(hand(p))
+
+winner fewest score
+
+phase deal "Dealing" then play:
+    rule deal "The deal":
+        shuffle stock
+        deal 5 from stock to each hand
+        deal 1 from stock to each shown
+
+phase play "Play":
+    while any c in cards where c in hand:
+        for each player p:
+            if count(hand(p)) > 0:
+                choose by p:
+                    action lead c in hand(p) + shown(p) where lowest_top(c) "Lead a lowest top card.":
+                        move c to table
+                    action play c in hand(p) where not top(c) or covered(c) "Play another card.":
+                        move c to table
+                    action pass "Pass.":
+                        pass
+"""
+
+SUFFIX_DEFS = ["tops", "lowest_tops", "any_covered"]
+
+
+@pytest.fixture(scope="module")
+def suffix():
+    return loads_ruleset(SUFFIX, str(ROOT / "tests" / "suffix.cards"))
+
+
+def test_quantifiers_over_above_and_below_are_worked_out_for_all_cards_at_once(suffix):
+    """`all d in above(c): ...` for every card of a hand at once, suit by suit, owner by owner:
+    no loop per card is left in the fast program."""
+    fast = compile_ruleset(suffix, fast=True)
+    for name in SUFFIX_DEFS:
+        fn = fast.namespace[f"D_{name}"]
+        called = {n for n in fn.__code__.co_names}
+        for n in list(called):
+            if n.startswith("_agg"):
+                called |= set(fast.namespace[n].__code__.co_names)
+        assert any(n.startswith("_set") for n in called), name
+        assert "D_top" not in called and "D_lowest_top" not in called, name
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_quantifiers_over_above_and_below_agree_with_loops(suffix, seed):
+    fast, plain = compile_ruleset(suffix, fast=True), compile_ruleset(suffix, fast=False)
+    a, b = new_game(fast, 3, None, seed), new_game(plain, 3, None, seed)
+    rng = random.Random(seed)
+    while not a.finished:
+        for name in SUFFIX_DEFS:
+            for p in (0, 1, 2):
+                assert evaluate(a, name, p) == evaluate(b, name, p), (name, p)
+        moves = legal_moves(a)
+        assert moves == legal_moves(b)
+        m = rng.choice(moves)
+        apply(a, m)
+        apply(b, m)
+
+
+def test_a_top_card_depends_on_who_holds_the_cards_above(suffix):
+    """Blue ranks 1 highest: P1's 2-Blue is top once 1-Blue is played, and not while P2 holds it."""
+    s = position(suffix, 3, "play", zones={"hand": {0: ["2-Blue", "4-Red"], 1: ["5-Red"], 2: ["3-Gold"]},
+                                            "table": ["1-Blue"]})
+    assert evaluate(s, "tops", 0) == 1  # 2-Blue (1-Blue played); 4-Red is beaten by P2's 5-Red
+    # 2-Blue is also covered: the card above it lies on the table
+    assert [str(m) for m in legal_moves(s)] == ["lead 2-Blue", "play 2-Blue", "play 4-Red", "pass"]
+    s = position(suffix, 3, "play", zones={"hand": {0: ["2-Blue", "4-Red"], 1: ["1-Blue"], 2: ["3-Gold"]}})
+    assert evaluate(s, "tops", 0) == 1  # now 4-Red is top (5-Red is in the pack) and 2-Blue is not
+    assert [str(m) for m in legal_moves(s)] == ["lead 4-Red", "play 2-Blue", "pass"]

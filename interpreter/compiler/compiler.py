@@ -16,7 +16,7 @@ from .checks import Checks
 from .definitions import Definitions
 from .expressions import Expressions
 from .fuse import fuse
-from .masks import Masks, bit_tables, make_runtime
+from .masks import Masks, bit_tables, make_runtime, make_suffix_runtime
 from .program import _MISS, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
 
@@ -84,7 +84,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.slots = 0
         self.var_slots: dict[str, tuple[int, str]] = {}
         self.hidden_src: dict[str, str] = {}  # generated aggregate function -> the code inside it
-        self.guards: dict[str, tuple[str, str]] = {}  # generated aggregate function -> (mask form, loop form)
+        self.guards: dict[str, tuple[str, str]] = {}
+        self.set_helpers: dict[tuple, str] = {}  # (rule, failing cards, arguments) -> generated function  # generated aggregate function -> (mask form, loop form)
         self.def_cache: dict[str, tuple] = {}
         self.def_stack: list[str] = []
         self.proc_start: dict[str, int] = {}
@@ -124,6 +125,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
                         "ABOVEM": [sum(bit[d] for d in p.above[c]) for c in range(p.n_cards)],
                         "BELOWM": [sum(bit[d] for d in p.below[c]) for c in range(p.n_cards)]})
         self.ns.update(make_runtime(p.card_at))
+        self.ns.update(make_suffix_runtime(p.card_at, [p.suit_mask[si] for si in sorted(p.suit_mask)],
+                                           self.ns["ABOVEM"], self.ns["BELOWM"]))
 
     # ------------------------------------------------------------------- whole
     def compile(self) -> Program:
@@ -213,7 +216,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         # masks pay for their upkeep on every move only when they do more than test a few
         # cards of one zone against a fixed set (a loop over a hand does that as fast)
         self.masks_pay = any(w in generated for w in (
-            "st.kmask", "st.omask", "st.upmask", "ABOVEM", "BELOWM", "SUITM", "RANKM", "ORDM", "_bits(", "_hi(", "_lo("))
+            "st.kmask", "st.omask", "st.upmask", "_set", "ABOVEM", "BELOWM", "SUITM", "RANKM", "ORDM", "_bits(", "_hi(", "_lo("))
         entries = [p.start, *phase_start.values()]
         p.code = fuse(p.code, entries) if p.fast else \
             [ins if ins[0] != EXEC else (EXEC, ins[1], pc + 1) for pc, ins in enumerate(p.code)]

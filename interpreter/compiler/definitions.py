@@ -222,7 +222,7 @@ class Definitions:
 
 def _cheap(src: str) -> bool:
     """Generated code with no loop, no call of another definition and no meld search."""
-    return not any(w in src for w in (" for ", "D_", "_split(", "_bits(", "_kind_cards(", "[*"))
+    return not any(w in src for w in (" for ", "D_", "_split(", "_bits(", "_kind_cards(", "[*", "_set"))
 
 
 def _has_agg(e) -> bool:

@@ -87,19 +87,20 @@ class Masks:
         inner = dict(scope)
         inner[e.var] = (v, "card")
         masked, rest = [], []
+        union = parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
         for c in conjuncts(e.where) if e.where is not None else []:
-            m = None if rest else self.predicate_mask(c, e.var, scope)  # a prefix only: the loop's order
+            cand = union + "".join(f" & {m}" for m in masked)  # what the earlier tests let through
+            m = None if rest else self.predicate_mask(c, e.var, scope, cand)  # a prefix only: the loop's order
             (rest.append(c) if m is None else masked.append(m))
         op = e.op
         body_mask = None
         if op == "all":
-            body_mask = self.predicate_mask(e.body, e.var, scope)
+            body_mask = self.predicate_mask(e.body, e.var, scope, union + "".join(f" & {m}" for m in masked))
         whole = not rest and (op in ("any", "no", "count", "highest", "lowest") or
                               (op == "all" and body_mask is not None))
         if not whole and not masked:
             return None  # nothing to gain: the loop stays as it is
         flt = "".join(f" & {m}" for m in masked)
-        union = parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
         if whole:
             if op == "all":
                 return f"(({union}{flt} & (ALLM ^ {body_mask})) == 0)"
@@ -163,8 +164,11 @@ class Masks:
         return None
 
     # ------------------------------------------------------------------ predicates
-    def predicate_mask(self, e, var: str, scope) -> str | None:
-        """The mask of the cards `var` for which `e` holds, or None when it is not expressible."""
+    def predicate_mask(self, e, var: str, scope, cand: str = "ALLM") -> str | None:
+        """The mask of the cards `var` for which `e` holds, or None when it is not expressible.
+        Only the bits of `cand` (the cards the caller will look at) need be right: a test that
+        costs work per card (a quantifier over the cards above or below) is worked out for
+        those cards alone."""
         if not mentions(e, var):
             src, t = self.sx(e, scope)
             return f"(ALLM if {src} else 0)" if t == "bool" else None
@@ -173,17 +177,23 @@ class Masks:
             # would: `b != none and b.suit == ...` must not read b's suit when b is none
             for test, other in ((e.left, e.right), (e.right, e.left)):
                 if not mentions(test, var):
-                    m = self.predicate_mask(other, var, scope)
+                    m = self.predicate_mask(other, var, scope, cand)
                     if m is None:
                         return None
                     t = self.sx(test, scope)[0]
                     return f"({m} if {t} else 0)" if e.op == "and" else f"(ALLM if {t} else {m})"
-            a, b = self.predicate_mask(e.left, var, scope), self.predicate_mask(e.right, var, scope)
-            if a is None or b is None:
+            a = self.predicate_mask(e.left, var, scope, cand)
+            if a is None:
+                return None
+            # the right side of an `and` matters only where the left one holds
+            b = self.predicate_mask(e.right, var, scope, f"({cand} & {a})" if e.op == "and" else cand)
+            if b is not None and e.op == "and" and "_set" not in b:
+                b = self.predicate_mask(e.right, var, scope, cand)  # no work per card: keep it short
+            if b is None:
                 return None
             return f"({a} {'&' if e.op == 'and' else '|'} {b})"
         if isinstance(e, g.UnOp) and e.op == "not":
-            a = self.predicate_mask(e.operand, var, scope)
+            a = self.predicate_mask(e.operand, var, scope, cand)
             return None if a is None else f"(ALLM ^ {a})"
         if isinstance(e, g.BinOp) and e.op in ("in", "not in"):
             m = self._membership_mask(e, var, scope)
@@ -194,7 +204,9 @@ class Masks:
         if isinstance(e, g.Attr) and e.name == "face_up" and _is_var(e.obj, var):
             return "st.upmask"
         if isinstance(e, g.Call) and e.func in self.defines and e.func not in self.def_stack:
-            return self._define_mask(e, var, scope)
+            return self._define_mask(e, var, scope, cand)
+        if isinstance(e, g.Agg):
+            return self._suffix_mask(e, var, scope, cand)
         return None
 
     def _membership_mask(self, e, var, scope):
@@ -227,7 +239,7 @@ class Masks:
                 return _ATTR_MASK[side.name].format(src)
         return None
 
-    def _define_mask(self, e, var, scope):
+    def _define_mask(self, e, var, scope, cand="ALLM"):
         """A definition called on the aggregate's card: its body, read with that card."""
         d = self.defines[e.func]
         if len(d.params) != len(e.args):
@@ -244,12 +256,71 @@ class Masks:
             return None
         self.def_stack.append(d.name)
         try:
-            return self.predicate_mask(d.body, elem, inner)
+            return self.predicate_mask(d.body, elem, inner, cand)
         finally:
             self.def_stack.pop()
 
+    def _suffix_mask(self, e, var, scope, cand):
+        """`all d in above(c): P(d)`, `no d in below(c) where P(d)`, ... for every card c of
+        `cand` at once. A suit's cards lie in order among the bits, so c passes exactly when no
+        failing card of its suit lies above (below) it: one look at the highest (lowest)
+        failing card per suit, not one loop per card. P may read c's owner: the cards are then
+        taken owner by owner, with the owner fixed."""
+        dom = e.domain
+        if e.op not in ("all", "no", "any") or not (isinstance(dom, g.Call) and dom.func in ("above", "below")
+                                                     and len(dom.args) == 1 and _is_var(dom.args[0], var)):
+            return None
+        k = self.fresh("sv")[3:]
+        here, owner = f"_SV{k}", f"_o{k}"
+        inner = dict(scope)
+        inner[var] = (here, "card")
+        where = self.predicate_mask(e.where, e.var, inner) if e.where is not None else "ALLM"
+        if where is None:
+            return None
+        if e.op == "all":
+            body = self.predicate_mask(e.body, e.var, inner, where)
+            if body is None:
+                return None
+            fail = f"({where} & (ALLM ^ {body}))"
+        else:
+            fail = where
+        fail = re.sub(r"st\.card_owner\[\(*" + here + r"\)*\]", owner, fail)
+        if re.search(r"\b_SV\d+\b", fail):  # reads the card some other way: no mask
+            return None
+        keep = "_none_above" if dom.func == "above" else "_none_below"
+        free = sorted(_free_names(fail) - {owner})
+        args = "".join(", " + x for x in free)
+        same = (keep, re.sub(rf"\b{owner}\b", "_OWNER", fail), args)  # the same question asked elsewhere
+        name = self.set_helpers.get(same)
+        if name is not None:
+            call = f"{name}(st, {cand}{args})"
+            return call if e.op in ("all", "no") else f"(ALLM ^ {call})"
+        name = self.set_helpers[same] = self.fresh("set")
+        if re.search(rf"\b{owner}\b", fail):
+            work = (f"        r = 0\n"
+                    f"        for {owner}, _om in st.omask.items():\n"
+                    f"            _p = cand & _om\n"
+                    f"            if _p:\n"
+                    f"                r |= {keep}({fail}, _p)\n")
+        else:
+            work = f"        r = {keep}({fail}, cand)\n"
+        # worked out once per state and set of cards: a rule's test, its moves and the tests
+        # inside other definitions ask the same question between two changes
+        src = (f"def {name}(st, cand{args}):\n"
+               f"    key = ({name!r}, cand{args})\n"
+               f"    r = st.memo.get(key)\n"
+               f"    if r is None:\n"
+               f"{work}"
+               f"        st.memo[key] = r\n"
+               f"    return r\n")
+        exec(src, self.ns)
+        self.hidden_src[name] = fail
+        self.guards[name] = (fail, fail)
+        call = f"{name}(st, {cand}{args})"
+        return call if e.op in ("all", "no") else f"(ALLM ^ {call})"
 
-_LOCAL = re.compile(r"\b(a\d+|_v_\w+|_vp)\b")
+
+_LOCAL = re.compile(r"\b(a\d+|_v_\w+|_vp|_o\d+)\b")
 _BOUND = re.compile(r"\bfor (\w+) in\b")
 
 
@@ -299,3 +370,30 @@ def make_runtime(card_at: list[int]) -> dict:
         return st.zmask[z] if z is not None else 0
 
     return {"_bits": _bits, "_hi": _hi, "_lo": _lo, "_zmask": _zmask}
+
+
+def make_suffix_runtime(card_at: list[int], suit_masks: list[int], above: list[int], below: list[int]) -> dict:
+    """Per suit, the cards with no failing card above (below) them: bits are in order within
+    a suit, so the highest (lowest) failing card of the suit decides for all of them."""
+    below_at = [below[c] for c in card_at]  # by bit position
+    above_at = [above[c] for c in card_at]
+
+    def _none_above(fail, cand):
+        out = cand
+        for sm in suit_masks:
+            if cand & sm:
+                f = fail & sm
+                if f:
+                    out &= ~below_at[f.bit_length() - 1]
+        return out
+
+    def _none_below(fail, cand):
+        out = cand
+        for sm in suit_masks:
+            if cand & sm:
+                f = fail & sm
+                if f:
+                    out &= ~above_at[(f & -f).bit_length() - 1]
+        return out
+
+    return {"_none_above": _none_above, "_none_below": _none_below}

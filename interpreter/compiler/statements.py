@@ -265,7 +265,11 @@ class Statements:
         bound[a.var] = ("_v_arg", elem)
         wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
         pick = f"[_v_arg for _v_arg in {dsrc} if {wsrc}]"
-        mask = self.predicate_mask(a.where, a.var, scope) if self.use_masks and elem == "card" else None
+        mask = None
+        if self.use_masks and elem == "card":
+            parts = self.domain_masks(a.domain, scope)
+            cand = "ALLM" if parts is None else parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
+            mask = self.predicate_mask(a.where, a.var, scope, cand)
         if mask is not None:
             pick = self.guarded(f"[_v_arg for _m in ({mask},) for _v_arg in {dsrc} if BIT[_v_arg] & _m]", pick)
         return self.lam(pick if unique else f"list(dict.fromkeys({pick}))")
