@@ -16,6 +16,7 @@ class Definitions:
         inner = dict(scope)
         inner[e.var] = (v, ELEM[td])
         where = self.sx_typed(e.where, inner, "bool", "the where condition")[0] if e.where is not None else None
+        dom = self.top_domain(e.domain, e.where, e.var, scope) or dom
         loop, t = self._loop_aggregate(e, inner, dom, td, v, where)
         fast = self.mask_aggregate(e, scope, v, dom, loop)
         return (fast, t) if fast is not None else (loop, t)

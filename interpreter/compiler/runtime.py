@@ -13,6 +13,13 @@ def _kind_cards(st, zi: int) -> list:
     return out
 
 
+def _kind_tops(st, zi: int) -> list:
+    """The top card of each zone of a kind, in the zones' order (empty zones have none)."""
+    base = st.zbase[zi]
+    zones = st.zones
+    return [z[-1] for z in zones[base:base + st.zcount[zi]] if z]
+
+
 def _zone_at(st, zi: int, i: int) -> int:
     if not 1 <= i <= st.zcount[zi]:
         raise IndexError(f"there is no zone number {i}; they are numbered 1 to {st.zcount[zi]}")
@@ -142,6 +149,6 @@ def _last(xs):
 
 
 
-NAMESPACE = {"_kind_cards": _kind_cards, "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
+NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
              "_zindex": _zindex, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
              "_random": _random, "_split": _split}

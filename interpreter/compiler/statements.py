@@ -264,6 +264,7 @@ class Statements:
         bound = dict(scope)
         bound[a.var] = ("_v_arg", elem)
         wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
+        dsrc = self.top_domain(a.domain, a.where, a.var, scope) or dsrc
         pick = f"[_v_arg for _v_arg in {dsrc} if {wsrc}]"
         mask = None
         if self.use_masks and elem == "card":

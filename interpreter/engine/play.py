@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import os
 import random
 
@@ -16,6 +17,7 @@ from ..unparse import unparse
 from .state import MAX_STEPS, Move, Outcome, State, seat_name
 
 _PROGRAMS: dict[int, tuple[g.Ruleset, Program]] = {}
+_first = operator.itemgetter(0)
 
 
 def program_of(ruleset) -> Program:
@@ -185,13 +187,21 @@ def _compute_legal_for(s: State, choice, actor) -> list:
                 e = made[None] = (Move(actor, alt.name, None), alt, None)
             append(e)
             continue
-        get = made.get
-        for v in alt.values(s):
-            e = get(v)
-            if e is None:
-                text = s.zone_names[v] if alt.elem == "zone" else _arg_text(s.program, alt.elem, v)
-                e = made[v] = (Move(actor, alt.name, text), alt, v)
-            append(e)
+        values = alt.values(s)
+        if values.__class__ is not list:
+            values = list(values)  # read twice when a move is new
+        start = len(out)
+        try:  # every move already made once: one pass in C
+            out.extend(map(made.__getitem__, values))
+        except KeyError:
+            del out[start:]
+            get = made.get
+            for v in values:
+                e = get(v)
+                if e is None:
+                    text = s.zone_names[v] if alt.elem == "zone" else _arg_text(s.program, alt.elem, v)
+                    e = made[v] = (Move(actor, alt.name, text), alt, v)
+                append(e)
     if len(choice.alts) > 1:  # two actions may offer the same move: keep the first
         seen = set()
         uniq = []
@@ -292,7 +302,7 @@ def rule_at(s: State, pc: int | None = None) -> tuple[str, str]:
 def legal_moves(s: State) -> list[Move]:
     """The moves that may be made now, each with its player; empty when the game is over.
     Usually one player decides; at a `choose by each` several do, in any order."""
-    return [m for m, _, _ in s._legal]
+    return list(map(_first, s._legal))
 
 
 def moves_for(s: State, player: int | None = None) -> list[Move]:
