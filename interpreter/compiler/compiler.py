@@ -8,6 +8,7 @@ to instructions)."""
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from .. import graph as g
@@ -217,10 +218,61 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         # cards of one zone against a fixed set (a loop over a hand does that as fast)
         self.masks_pay = any(w in generated for w in (
             "st.kmask", "st.omask", "st.upmask", "_set", "ABOVEM", "BELOWM", "SUITM", "RANKM", "ORDM", "_bits(", "_hi(", "_lo("))
+        for choice in p.choices:
+            choice.reads = self.choice_reads(choice)
         entries = [p.start, *phase_start.values()]
         p.code = fuse(p.code, entries) if p.fast else \
             [ins if ins[0] != EXEC else (EXEC, ins[1], pc + 1) for pc, ins in enumerate(p.code)]
         return p
+
+
+    def choice_reads(self, choice) -> tuple | None:
+        """The variable and local slots a choice's moves are worked out from, beside the cards
+        (every zone, owner and face-up flag), followed through every definition and aggregate
+        they call; None when they read anything else (chance, the game's history), so the moves
+        can only be worked out afresh."""
+        by_fn = {id(fn): src for src, fn in self.lam_cache.items()}
+        srcs = []
+        for alt in choice.alts:
+            for fn in (alt.when, alt.values):
+                if fn is not None:
+                    if id(fn) not in by_fn:
+                        return None
+                    srcs.append(by_fn[id(fn)])
+        text = self.reads_through(srcs)
+        if set(re.findall(r"\bst\.(\w+)", text)) - _STATE_READS:
+            return None
+        if {n for n in re.findall(r"\b(\w+)\(st[,)]", text) if not re.fullmatch(r"D_\w+|_agg\d+|_set\d+", n)} - _STATE_FNS:
+            return None
+        slots = {int(n) for n in re.findall(r"\bst\.slots\[(\d+)\]", text)} - {choice.each_slot}
+        return tuple(sorted(slots))
+
+    def reads_through(self, srcs: list[str]) -> str:
+        """Generated code together with the code of every definition, aggregate and set test it
+        calls, transitively."""
+        bodies = {}
+        for chunk in self.def_src:
+            m = re.match(r"def (\w+)\(", chunk)
+            if m:
+                bodies[m.group(1)] = chunk
+        bodies.update(self.hidden_src)
+        seen, todo, out = set(), list(srcs), []
+        while todo:
+            text = todo.pop()
+            out.append(text)
+            for name in re.findall(r"\b(D_\w+|_agg\d+|_set\d+)\b", text):
+                if name not in seen and name in bodies:
+                    seen.add(name)
+                    todo.append(bodies[name])
+        return "\n".join(out)
+
+
+# what generated code may read of a state for a choice's moves to be worked out again only when
+# the cards or those slots change (anything else, like chance, means always afresh)
+_STATE_READS = {"slots", "zones", "card_zone", "card_kind", "card_owner", "played_by", "known", "zmask", "kmask",
+                "omask", "upmask", "zbase", "zcount", "zowner", "zkind", "n_players", "seats", "opts", "memo",
+                "zone_names"}
+_STATE_FNS = {"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_zones_of", "_split", "_seat", "_zmask"}
 
 
 def compile_ruleset(rs: g.Ruleset, fast: bool = True) -> Program:

@@ -139,6 +139,8 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.actor = None
     s._legal = []
     s.memo = {}
+    s.zver = 0
+    s.legal_cache = {}
     for name, slot, init in p.vars:
         s.slots[slot] = init(s) if init else None
     return s
@@ -214,6 +216,30 @@ def _compute_legal_for(s: State, choice, actor) -> list:
     return out
 
 
+def _legal_each(s: State, choice, deciders, pc: int) -> list:
+    """Everyone's moves at a `choose by each`, where each player's moves are worked out again
+    only when the cards or a slot they read changed since (after one player chose, the others'
+    usually stand)."""
+    reads = choice.reads
+    if reads is None:
+        return _compute_legal(s, choice, deciders)
+    slots = s.slots
+    inputs = (s.zver, *[tuple(v) if v.__class__ is list else v for v in map(slots.__getitem__, reads)])
+    cache = s.legal_cache
+    out = []
+    for player in deciders:
+        hit = cache.get((pc, player))
+        if hit is not None and hit[0] == inputs:
+            out.extend(hit[1])
+            continue
+        slots[choice.each_slot] = player
+        mine = _compute_legal_for(s, choice, player)
+        cache[(pc, player)] = (inputs, mine)
+        out.extend(mine)
+    slots[choice.each_slot] = deciders[-1]  # as working them all out afresh leaves it
+    return out
+
+
 def _run(s: State) -> None:
     _exec(s)
 
@@ -275,7 +301,7 @@ def _exec(s: State) -> None:
                     pc += 1
                     continue
                 s.pc, s.choice, s.actor = pc, a, waiting[0]
-                s._legal = _compute_legal(s, a, waiting)
+                s._legal = _legal_each(s, a, waiting, pc)
                 return
             else:  # END
                 s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []

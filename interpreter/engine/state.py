@@ -57,12 +57,13 @@ class State:
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
                  "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending",
-                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis")
+                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis", "zver", "legal_cache")
 
     # -- primitive effects the compiled statements call
     def shuffle(self, zi: int) -> None:
         cards = self.zones[zi]
         self.memo = {}
+        self.zver += 1
         self.chance().shuffle(cards)
         for c in cards:
             self.known[c] = False
@@ -97,6 +98,7 @@ class State:
 
     def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
         self.memo = {}
+        self.zver += 1  # the cards changed: moves worked out before are stale
         if not self.program.masks:
             return self._move_plain(cards, to, face_up, under)
         if len(cards) == 1:  # the common case, kept short
@@ -226,6 +228,7 @@ class State:
 
     def reveal(self, cards: list) -> None:
         self.memo = {}
+        self.zver += 1
         bits = self.program.card_bit
         for c in cards:
             if c is not None:
@@ -262,6 +265,8 @@ class State:
                 self.omask[owner] |= bits[c]
         self.upmask = sum(bits[c] for c, k in enumerate(self.known) if k)
         self.memo = {}
+        self.zver += 1
+        self.legal_cache = {}
 
     def verify(self) -> None:
         """Raise AssertionError unless every index the engine keeps beside the zone lists
@@ -315,6 +320,7 @@ class State:
         self.rng_shared = self.rng_shared or "same"
         s._legal = list(self._legal) if self._legal is not None else None
         s.memo = {}
+        s.legal_cache = {}
         return s
 
     @property

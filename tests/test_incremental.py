@@ -1,0 +1,116 @@
+"""Moves worked out once are reused only while what they read is unchanged.
+
+At a `choose by each` decision every player still to decide has moves; after one of them
+chooses, the others' moves are worked out again only if a card moved or a variable their
+conditions read changed (the compiler finds what they read, through every definition). These
+tests pin what a user relies on: a choice that changes what another player may do is seen at
+once, and one that does not leaves the others' moves exactly as they were."""
+
+from __future__ import annotations
+
+import random
+
+from interpreter import loads_ruleset
+from interpreter.compiler import compile_ruleset
+from interpreter.engine import apply, legal_moves, new_game, position, waiting
+
+BIDS = """\
+game bids "Secret-ish bids"
+players 3
+
+deck small "Six cards":
+    suits Red, Blue
+    ranks 1..3
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+zone table shared public "table"
+
+var raised: bool = false
+var noted(p: player): int = 0
+var rounds: int = 0
+
+define can_show(p: player) = any c in hand(p) where c.suit == Red and count(table) == 0
+define score(p: player) = count(hand(p))
+
+winner most score
+
+phase play "Play":
+    rule deal "The deal":
+        shuffle stock
+        deal 2 from stock to each hand
+    repeat:
+        rule bid "Bidding":
+            choose by each p in players:
+                action raise when not raised "Raise.":
+                    set raised = true
+                action show c in hand(p) where can_show(p) and c.suit == Red "Show a red card.":
+                    move c to table
+                action note "Make a note.":
+                    set noted(p) = noted(p) + 1
+                action pass "Pass.":
+                    pass
+        set raised = false
+        set rounds = rounds + 1
+        if rounds == 3:
+            end game
+"""
+
+
+def _bids():
+    return loads_ruleset(BIDS, "bids.cards")
+
+
+def _moves_of(s, seat):
+    return [str(m) for m in legal_moves(s) if m.player == seat]
+
+
+def test_the_compiler_finds_what_a_choice_reads():
+    p = compile_ruleset(_bids())
+    (choice,) = [c for c in p.choices if c.each_slot is not None]
+    assert choice.reads is not None and len(choice.reads) == 1  # `raised`; `noted` is only written
+
+
+def test_a_choice_that_takes_away_another_players_move_is_seen_at_once():
+    s = position(_bids(), 3, "play", zones={"stock": ["1-Blue", "2-Blue", "3-Blue", "1-Red", "2-Red", "3-Red"]},
+                 shuffle=False)
+    assert "raise" in _moves_of(s, 1)
+    apply(s, "raise")  # P1 raises: nobody else may
+    assert "raise" not in _moves_of(s, 1) and "raise" not in _moves_of(s, 2)
+
+
+def test_a_card_moved_by_one_player_changes_the_others_moves():
+    s = position(_bids(), 3, "play", zones={"stock": ["1-Blue", "2-Blue", "3-Blue", "1-Red", "2-Red", "3-Red"]},
+                 shuffle=False)
+    before = {seat: _moves_of(s, seat) for seat in (0, 1, 2)}
+    assert any(m.startswith("show") for m in before[1])
+    red = next(m for m in _moves_of(s, 0) if m.startswith("show"))
+    apply(s, red)
+    assert not any(m.startswith("show") for m in _moves_of(s, 1))  # the table is no longer empty
+
+
+def test_a_choice_that_changes_nothing_they_read_leaves_the_others_moves_as_they_were():
+    s = position(_bids(), 3, "play", zones={"stock": ["1-Blue", "2-Blue", "3-Blue", "1-Red", "2-Red", "3-Red"]},
+                 shuffle=False)
+    before = [m for m in legal_moves(s) if m.player != 0]
+    apply(s, "note")  # changes `noted`, which no condition reads
+    after = legal_moves(s)
+    assert waiting(s) == [1, 2]
+    assert after == before and all(a is b for a, b in zip(after, before))  # the very same moves
+
+
+def test_reuse_never_changes_a_game():
+    """The engine and the plain evaluator (which works everything out afresh) agree at every
+    decision of seeded games."""
+    rs = _bids()
+    fast, plain = compile_ruleset(rs, fast=True), compile_ruleset(rs, fast=False)
+    for seed in range(60):
+        a, b = new_game(fast, 3, None, seed), new_game(plain, 3, None, seed)
+        rng = random.Random(seed)
+        while not a.finished:
+            moves = legal_moves(a)
+            assert moves == legal_moves(b)
+            m = rng.choice(moves)
+            apply(a, m)
+            apply(b, m)
+        assert b.finished
