@@ -351,3 +351,58 @@ def test_a_test_for_the_top_card_loops_over_the_tops_only():
             apply(a, m)
             apply(b, m)
         assert public_vars(a) == public_vars(b)
+
+
+LOOPS = """\
+game loops "Runs, tests and loops between two decisions"
+players 2
+
+deck small "Four cards":
+    suits Red, Blue
+    ranks 1..2
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+
+var n: int = 0
+var limit: int = 5
+
+define score(p: player) = count(hand(p))
+
+phase play "Play":
+    rule count_up "Counting":
+        while n < limit:
+            set n = n + 1
+            if n == 2:
+                set n = n + 1
+        move stock to hand(seat(1))
+        if n > 0:
+            set n = n + 1
+        if top(stock).suit == Red:
+            set n = 0
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_failing_test_inside_a_trace_names_its_own_line(fast):
+    rs = loads_ruleset(LOOPS, "loops.cards")
+    with pytest.raises(GameRuntimeError) as err:
+        new_game(compile_ruleset(rs, fast=fast), 2, None, 0)
+    assert err.value.line == 25 and "top(stock).suit == Red" in err.value.render()
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_rules_that_loop_for_ever_are_stopped_and_named(fast):
+    rs = loads_ruleset(LOOPS.replace("while n < limit:", "while n >= 0:"), "loops.cards")
+    with pytest.raises(GameRuntimeError, match="loop for ever.*count_up"):
+        new_game(compile_ruleset(rs, fast=fast), 2, None, 0)
+
+
+def test_a_trace_runs_the_rules_between_two_decisions_in_few_turns():
+    rs = loads_ruleset(LOOPS.replace("        if top(stock).suit == Red:\n            set n = 0\n", ""), "loops.cards")
+    fast = compile_ruleset(rs, fast=True)
+    from interpreter.compiler import TRACE
+    assert fast.code[fast.start][0] == TRACE
+    assert all(op != TRACE for op, _, _ in compile_ruleset(rs, fast=False).code)
+    s = new_game(fast, 2, None, 0)
+    assert s.finished and public_vars(s)["n"] == 6  # 1, 2 -> 3, 4, 5, then one more

@@ -16,7 +16,7 @@ from . import runtime
 from .checks import Checks
 from .definitions import Definitions
 from .expressions import Expressions
-from .fuse import fuse
+from .fuse import fuse, trace
 from .masks import Masks, bit_tables, make_runtime, make_suffix_runtime
 from .program import _MISS, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
@@ -223,6 +223,9 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         entries = [p.start, *phase_start.values()]
         p.code = fuse(p.code, entries) if p.fast else \
             [ins if ins[0] != EXEC else (EXEC, ins[1], pc + 1) for pc, ins in enumerate(p.code)]
+        p.plain_code = p.code  # one instruction per place, for tools that read the program
+        if p.fast:
+            p.code = trace(p.code, entries, self.ns, {id(fn): src for src, fn in self.lam_cache.items()})
         return p
 
 

@@ -1,12 +1,17 @@
 """Fewer dispatches: a run of straight-line statements (no jump lands inside it) becomes one
-generated function, so the engine's loop turns once per run instead of once per statement.
+generated function, so the engine's loop turns once per run instead of once per statement;
+and from every place the engine can land on, a trace follows the instructions (runs, tests,
+jumps forward) as one generated function until a decision, a call, a return or the next turn
+of a loop, so the loop turns a few times per decision instead of once per instruction.
 
-A fused function calls the statements' own functions one per line, so when one fails the
-traceback's line number says which, and the error still names that statement."""
+A fused function or a trace does one instruction per line, so when one fails the traceback's
+line number says which, and the error still names that statement."""
 
 from __future__ import annotations
 
-from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP
+from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, TRACE
+
+MAX_TRACE = 40  # instructions in one trace (each exit is one line; longer runs continue in the next)
 
 
 def jump_targets(code: list, entries) -> set[int]:
@@ -52,14 +57,73 @@ def _fused(fns: list, first_pc: int):
     return run
 
 
-def failing_pc(fn, pc: int, exc: BaseException) -> int:
-    """The instruction inside a fused run that raised `exc` (pc itself for a plain one)."""
+def trace(code: list, entries, ns: dict, src_of: dict) -> list:
+    """A TRACE instruction at every place the engine can land on that starts with a run, a test
+    or a jump: `(TRACE, function, None)`, where the function returns the next pc (its bitwise
+    complement after a jump backwards, which the engine counts as one turn of a loop). A test
+    whose generated source is known (`src_of`: id of its function -> source) is written out
+    in the trace rather than called."""
+    targets = jump_targets(code, entries)
+    targets.update(pc + 1 for pc, (op, _, _) in enumerate(code) if op in (CALL, CHOOSE_EACH))
+    out = list(code)
+    for start in sorted(targets):
+        if start < len(code) and code[start][0] in (EXEC, JIF, JUMP):
+            out[start] = (TRACE, _trace(code, start, ns, src_of), None)
+    return out
+
+
+def _trace(code: list, start: int, ns: dict, src_of: dict):
+    lines, line_pc, seen = [], [], set()
+    pc = start
+    while True:
+        op, a, b = code[pc]
+        if pc in seen or len(lines) >= MAX_TRACE or op not in (EXEC, JIF, JUMP):
+            lines.append(f"return {pc}")
+            line_pc.append(pc)
+            break
+        seen.add(pc)
+        if op == EXEC:
+            name = f"_tr_f{id(a)}"
+            ns[name] = a
+            lines.append(f"{name}(st)")
+            line_pc.append(pc)
+            pc = b
+        elif op == JIF:
+            src = src_of.get(id(a))
+            if src is None:
+                ns[f"_tr_c{id(a)}"] = a
+                src = f"_tr_c{id(a)}(st)"
+            lines.append(f"if not ({src}): return {b if b > pc else ~b}")
+            line_pc.append(pc)
+            pc += 1
+        elif a > pc:  # JUMP forward: keep going
+            pc = a
+        else:  # JUMP backward: one turn of a loop, back to the engine
+            lines.append(f"return {~a}")
+            line_pc.append(pc)
+            break
+    src = f"def run(st):\n" + "".join(f"    {line}\n" for line in lines)
+    local: dict = {}
+    exec(compile(src, f"<trace from instruction {start}>", "exec"), ns, local)
+    run = local["run"]
+    run.line_pc = line_pc
+    return run
+
+
+def failing_pc(fn, pc: int, exc: BaseException, code: list | None = None) -> int:
+    """The instruction inside a fused run or a trace that raised `exc` (pc itself for a plain one)."""
     first = getattr(fn, "first_pc", None)
-    if first is None:
+    line_pc = getattr(fn, "line_pc", None)
+    if first is None and line_pc is None:
         return pc
     tb = exc.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code is fn.__code__:
-            return first + tb.tb_lineno - 2  # line 1 is the def
+            if first is not None:
+                return first + tb.tb_lineno - 2  # line 1 is the def
+            at = line_pc[tb.tb_lineno - 2]
+            if code is not None and code[at][0] == EXEC:  # inside a fused run: which statement
+                return failing_pc(code[at][1], at, exc)
+            return at
         tb = tb.tb_next
     return pc

@@ -18,7 +18,7 @@ _CARD_ATTRS = {"suit": ("SUIT[{}]", "suit"), "rank": ("RANK[{}]", "rank"), "orde
                "zone": ("st.card_zone[{}]", "zone"), "face_up": ("st.known[{}]", "bool")}
 
 # instruction opcodes
-EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH = range(8)
+EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH, TRACE = range(9)
 
 ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
         "zone": "card", "zonekind": "card", "zones": "zone"}
@@ -121,6 +121,7 @@ class Program:
     vars: list[tuple[str, int, Callable | None]]
     n_slots: int = 0
     code: list = field(default_factory=list)
+    plain_code: list = field(default_factory=list)  # the instructions before traces were laid over them
     start: int = 0
     rule_names: list[str] = field(default_factory=list)
     rule_titles: dict[str, str] = field(default_factory=dict)

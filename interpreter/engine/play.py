@@ -10,7 +10,7 @@ import os
 import random
 
 from .. import graph as g
-from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, Program, compile_ruleset
+from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, TRACE, Program, compile_ruleset
 from ..compiler.fuse import failing_pc
 from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
 from ..unparse import unparse
@@ -192,11 +192,9 @@ def _compute_legal_for(s: State, choice, actor) -> list:
         values = alt.values(s)
         if values.__class__ is not list:
             values = list(values)  # read twice when a move is new
-        start = len(out)
-        try:  # every move already made once: one pass in C
-            out.extend(map(made.__getitem__, values))
+        try:  # every move already made once: one comprehension, no test per value
+            out += [made[v] for v in values]
         except KeyError:
-            del out[start:]
             get = made.get
             for v in values:
                 e = get(v)
@@ -266,7 +264,17 @@ def _exec(s: State) -> None:
     try:
         while True:
             op, a, b = code[pc]
-            if op == EXEC:
+            if op == TRACE:
+                pc = a(s)
+                if pc < 0:  # a loop turned
+                    pc = ~pc
+                    steps += 1
+                    if steps > MAX_STEPS:
+                        s.pc = pc
+                        name, title = rule_at(s, pc)
+                        raise GameRuntimeError("the rules loop for ever without asking anyone to decide "
+                                               f"(stuck in rule {name!r}, {title})")
+            elif op == EXEC:
                 a(s)
                 pc = b
             elif op == JIF:
@@ -307,7 +315,7 @@ def _exec(s: State) -> None:
                 s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []
                 return
     except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
-        s.pc = failing_pc(code[pc][1], pc, exc)  # the instruction that failed, for the message
+        s.pc = failing_pc(code[pc][1], pc, exc, s.program.plain_code)  # the instruction that failed, for the message
         raise _located_failure(s, exc) from None
 
 
