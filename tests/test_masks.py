@@ -406,3 +406,12 @@ def test_a_trace_runs_the_rules_between_two_decisions_in_few_turns():
     assert all(op != TRACE for op, _, _ in compile_ruleset(rs, fast=False).code)
     s = new_game(fast, 2, None, 0)
     assert s.finished and public_vars(s)["n"] == 6  # 1, 2 -> 3, 4, 5, then one more
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_moving_a_card_that_is_none_names_the_move(fast):
+    rs = loads_ruleset(LOOPS.replace("        if top(stock).suit == Red:\n", "        move top(stock) to hand(seat(2))\n"
+                                     "        if n > 100:\n"), "loops.cards")
+    with pytest.raises(GameRuntimeError, match="'top\\(stock\\)' is none here: there is no card to move") as err:
+        new_game(compile_ruleset(rs, fast=fast), 2, None, 0)
+    assert err.value.line == 25

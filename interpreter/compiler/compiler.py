@@ -101,6 +101,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.kind_of: dict[str, int] = {}
         self.def_src: list[str] = []
         self.lam_cache: dict[str, Callable] = {}
+        self.lam_src: dict[int, str] = {}  # id of a generated function -> its source
         p = self.p
         cardkey = [(p.card_order[c], -p.card_suit[c], -c) for c in range(p.n_cards)]
         self.ns = {"MISS": _MISS, "STATIC": p.split_cache, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
@@ -225,7 +226,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             [ins if ins[0] != EXEC else (EXEC, ins[1], pc + 1) for pc, ins in enumerate(p.code)]
         p.plain_code = p.code  # one instruction per place, for tools that read the program
         if p.fast:
-            p.code = trace(p.code, entries, self.ns, {id(fn): src for src, fn in self.lam_cache.items()})
+            p.code = trace(p.code, entries, self.ns, self.lam_src)
         return p
 
 

@@ -50,7 +50,12 @@ class Expressions:
         fn = self.lam_cache.get(src)
         if fn is None:
             fn = self.lam_cache[src] = eval(f"lambda st: {src}", self.ns)
+            self.lam_src[id(fn)] = src
         return fn
+
+    def src_of(self, fn) -> str | None:
+        """The source a generated function was made from (None for a hand-written closure)."""
+        return self.lam_src.get(id(fn))
 
     def sx(self, e, scope) -> tuple[str, str]:
         return getattr(self, "e_" + type(e).__name__)(e, scope)
@@ -133,6 +138,10 @@ class Expressions:
             d = self.defines[n]
             if d.params:
                 raise _err(f"{n!r} needs {len(d.params)} argument(s): write {n}(...)", e)
+            if self.p.fast and not _has_agg(d.body):  # a few look-ups: written out in place
+                src, t = self.inline_define(d, [], e)
+                if len(src) <= 80:
+                    return src, t
             return self.call_define(d, [], e)
         if n in p.zone_index:
             z = p.zones[p.zone_index[n]]

@@ -54,6 +54,7 @@ def _fused(fns: list, first_pc: int):
     exec(compile(src, f"<statements from instruction {first_pc}>", "exec"), ns)
     run = ns["run"]
     run.first_pc = first_pc
+    run.parts = fns
     return run
 
 
@@ -68,11 +69,14 @@ def trace(code: list, entries, ns: dict, src_of: dict) -> list:
     out = list(code)
     for start in sorted(targets):
         if start < len(code) and code[start][0] in (EXEC, JIF, JUMP):
-            out[start] = (TRACE, _trace(code, start, ns, src_of), None)
+            fn = _trace(code, start, ns, src_of)
+            if fn is not None:
+                out[start] = (TRACE, fn, None)
     return out
 
 
 def _trace(code: list, start: int, ns: dict, src_of: dict):
+    """One trace, or None where it would save nothing (a single instruction)."""
     lines, line_pc, seen = [], [], set()
     pc = start
     while True:
@@ -83,10 +87,16 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
             break
         seen.add(pc)
         if op == EXEC:
-            name = f"_tr_f{id(a)}"
-            ns[name] = a
-            lines.append(f"{name}(st)")
-            line_pc.append(pc)
+            parts = getattr(a, "parts", None) or [a]
+            first = getattr(a, "first_pc", pc)
+            for k, fn in enumerate(parts):  # a statement with known source is written out
+                src = getattr(fn, "src", None)
+                if src is None:
+                    ns[f"_tr_f{id(fn)}"] = fn
+                    src = f"_tr_f{id(fn)}(st)"
+                for line in src.split("\n"):
+                    lines.append(line)
+                    line_pc.append(first + k)
             pc = b
         elif op == JIF:
             src = src_of.get(id(a))
@@ -102,7 +112,9 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
             lines.append(f"return {~a}")
             line_pc.append(pc)
             break
-    src = f"def run(st):\n" + "".join(f"    {line}\n" for line in lines)
+    if len(seen) < 2:
+        return None
+    src = "def run(st):\n" + "".join(f"    {line}\n" for line in lines)
     local: dict = {}
     exec(compile(src, f"<trace from instruction {start}>", "exec"), ns, local)
     run = local["run"]

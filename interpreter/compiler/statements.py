@@ -59,11 +59,19 @@ class Statements:
         node = s
         under = s.under
         if t == "card":
+            def fail():
+                raise _runtime(f"{unparse(node.what)!r} is none here: there is no card to move", node)
+
             def run(st):
                 c = what(st)
                 if c is None:
-                    raise _runtime(f"{unparse(node.what)!r} is none here: there is no card to move", node)
+                    fail()
                 st.move([c], to(st), bool(up and up(st)), under)
+            wsrc, tsrc = self.src_of(what), self.src_of(to)
+            usrc = "False" if up is None else self.src_of(up) and f"bool({self.src_of(up)})"
+            if wsrc is not None and tsrc is not None and usrc is not None:
+                name = self.const(fail)
+                run.src = f"_c = {wsrc}\nif _c is None: {name}()\nst.move([_c], {tsrc}, {usrc}, {under})"
         else:
             coll = self.as_collection(what, t)
             run = lambda st: st.move(list(coll(st)), to(st), bool(up and up(st)), under)
@@ -90,6 +98,7 @@ class Statements:
 
         def run(st):
             st.slots[slot] = v(st)
+        run.src = _src_of_call(v, f"st.slots[{slot}] = {{}}", self)
         self.emit(EXEC, run)
 
     def s_Set(self, s, scope):
@@ -109,6 +118,9 @@ class Statements:
             def run(st):
                 st.slots[slot][who(st)] = v(st)
                 st.memo = {}
+            wsrc, vsrc = self.src_of(who), self.src_of(v)
+            if wsrc is not None and vsrc is not None:
+                run.src = f"_v = {vsrc}\nst.slots[{slot}][{wsrc}] = _v\nst.memo = {{}}"
         else:
             if s.index is not None:
                 raise _err(f"{s.name!r} is a single value, not one per player", s.index)
@@ -116,6 +128,7 @@ class Statements:
             def run(st):
                 st.slots[slot] = v(st)
                 st.memo = {}
+            run.src = _src_of_call(v, f"st.slots[{slot}] = {{}}\nst.memo = {{{{}}}}", self)
         self.emit(EXEC, run)
 
     def s_DeclareWinner(self, s, scope):
@@ -144,6 +157,10 @@ class Statements:
             vals = [f(st) for f in fns]
             for slot, v in zip(params, vals):
                 st.slots[slot] = v
+        srcs = [self.src_of(f) for f in fns]
+        if fns and None not in srcs:  # every argument first, then the parameters, as bind does
+            bind.src = "\n".join([f"_a{i} = {src}" for i, src in enumerate(srcs)] +
+                                  [f"st.slots[{slot}] = _a{i}" for i, slot in enumerate(params)])
         if fns:
             self.emit(EXEC, bind)
         i = self.emit(CALL, None, None)
@@ -200,11 +217,12 @@ class Statements:
             st.slots[idx] = 0
         self.emit(EXEC, init)
         top = self.here()
-        j = self.emit(JIF, lambda st: st.slots[idx] < len(st.slots[lst]), None)
+        j = self.emit(JIF, self.lam(f"st.slots[{idx}] < len(st.slots[{lst}])"), None)
 
         def step(st):
             st.slots[vslot] = st.slots[lst][st.slots[idx]]
             st.slots[idx] += 1
+        step.src = f"st.slots[{vslot}] = st.slots[{lst}][st.slots[{idx}]]\nst.slots[{idx}] += 1"
         self.emit(EXEC, step)
         inner = dict(scope)
         inner[var] = (vslot, elem)
@@ -246,6 +264,7 @@ class Statements:
 
         def fire(st):
             st.fired[idx] += 1
+        fire.src = f"st.fired[{idx}] += 1"
         self.emit(EXEC, fire)
         self.rule_stack.append((s.name, s.title or s.name))
         self.block(s.body, scope)
@@ -340,3 +359,9 @@ class Statements:
         for j in ends:
             self.p.code[j][1] = self.here()
 
+
+def _src_of_call(fn, template: str, compiler) -> str | None:
+    """A statement as a line of Python (`template` with the value's source in {}), when the
+    value's function was generated from source; traces write such statements out."""
+    src = compiler.src_of(fn)
+    return None if src is None else template.format(f"({src})")
