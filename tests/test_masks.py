@@ -221,6 +221,8 @@ define lowest_top(c: card) = top(c) and (no d in below(c) where kept(d) and d.ow
 define tops(p: player) = count c in hand(p) + shown(p) where top(c)
 define lowest_tops(p: player) = count c in hand(p) + shown(p) where lowest_top(c) or alone_below(c)
 define any_covered(p: player) = any c in hand(p) where covered(c) and not top(c)
+define high_count(p: player) = count d in hand(p) where d.order > 2
+define band(p: player) = count d in hand(p) + shown(p) where d.order >= count(table) - 1 and count(table) + 2 > d.order
 define score(p: player) = count(hand(p))
 
 winner fewest score
@@ -244,7 +246,7 @@ phase play "Play":
                         pass
 """
 
-SUFFIX_DEFS = ["tops", "lowest_tops", "any_covered"]
+SUFFIX_DEFS = ["tops", "lowest_tops", "any_covered", "high_count", "band"]
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +258,11 @@ def test_quantifiers_over_above_and_below_are_worked_out_for_all_cards_at_once(s
     """`all d in above(c): ...` for every card of a hand at once, suit by suit, owner by owner:
     no loop per card is left in the fast program."""
     fast = compile_ruleset(suffix, fast=True)
-    for name in SUFFIX_DEFS:
+    for name in ("high_count", "band"):  # order comparisons: a table of masks by order
+        assert "_order_from" in fast.namespace[f"D_{name}"].__code__.co_names or any(
+            "_order_from" in fast.namespace[n].__code__.co_names
+            for n in fast.namespace[f"D_{name}"].__code__.co_names if n.startswith("_agg")), name
+    for name in SUFFIX_DEFS[:3]:
         fn = fast.namespace[f"D_{name}"]
         called = {n for n in fn.__code__.co_names}
         for n in list(called):

@@ -17,7 +17,7 @@ from .checks import Checks
 from .definitions import Definitions
 from .expressions import Expressions
 from .fuse import fuse, trace
-from .masks import Masks, bit_tables, make_runtime, make_suffix_runtime
+from .masks import Masks, bit_tables, make_order_runtime, make_runtime, make_suffix_runtime
 from .program import _MISS, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
 
@@ -127,6 +127,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
                         "ABOVEM": [sum(bit[d] for d in p.above[c]) for c in range(p.n_cards)],
                         "BELOWM": [sum(bit[d] for d in p.below[c]) for c in range(p.n_cards)]})
         self.ns.update(make_runtime(p.card_at))
+        self.ns.update(make_order_runtime(p.card_order, bit))
         self.ns.update(make_suffix_runtime(p.card_at, [p.suit_mask[si] for si in sorted(p.suit_mask)],
                                            self.ns["ABOVEM"], self.ns["BELOWM"]))
 
@@ -218,7 +219,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         # masks pay for their upkeep on every move only when they do more than test a few
         # cards of one zone against a fixed set (a loop over a hand does that as fast)
         self.masks_pay = any(w in generated for w in (
-            "st.kmask", "st.omask", "st.upmask", "_set", "ABOVEM", "BELOWM", "SUITM", "RANKM", "ORDM", "_bits(", "_hi(", "_lo("))
+            "st.kmask", "st.omask", "st.upmask", "_set", "_order_from", "ABOVEM", "BELOWM", "SUITM", "RANKM", "ORDM", "_bits(", "_hi(", "_lo("))
         for choice in p.choices:
             choice.reads = self.choice_reads(choice)
         entries = [p.start, *phase_start.values()]

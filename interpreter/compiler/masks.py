@@ -222,6 +222,8 @@ class Masks:
         if isinstance(e, g.BinOp) and e.op in ("in", "not in"):
             m = self._membership_mask(e, var, scope)
             return None if m is None else (m if e.op == "in" else f"(ALLM ^ {m})")
+        if isinstance(e, g.BinOp) and e.op in ("<", "<=", ">", ">="):
+            return self._order_mask(e, var, scope)
         if isinstance(e, g.BinOp) and e.op in ("==", "!="):
             m = self._equality_mask(e, var, scope)
             return None if m is None else (m if e.op == "==" else f"(ALLM ^ {m})")
@@ -261,6 +263,22 @@ class Masks:
                     if t not in (want, "none"):
                         return None
                 return _ATTR_MASK[side.name].format(src)
+        return None
+
+    def _order_mask(self, e, var, scope):
+        """`c.order >= X`, `X > c.order`, ...: the cards whose place in their suit's ranking is
+        at least some number, from a table of masks by order."""
+        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+        for side, other, op in ((e.left, e.right, e.op), (e.right, e.left, flip[e.op])):
+            if isinstance(side, g.Attr) and side.name == "order" and _is_var(side.obj, var) and not mentions(other, var):
+                src, t = self.sx(other, scope)
+                if t != "int":
+                    return None
+                at_least = {">=": f"{src}", ">": f"({src}) + 1"}.get(op)
+                if at_least is not None:
+                    return f"_order_from({at_least})"
+                below = f"{src}" if op == "<" else f"({src}) + 1"
+                return f"(ALLM ^ _order_from({below}))"
         return None
 
     def _define_mask(self, e, var, scope, cand="ALLM"):
@@ -394,6 +412,23 @@ def make_runtime(card_at: list[int]) -> dict:
         return st.zmask[z] if z is not None else 0
 
     return {"_bits": _bits, "_hi": _hi, "_lo": _lo, "_zmask": _zmask}
+
+
+def make_order_runtime(card_order: list[int], card_bit: list[int]) -> dict:
+    """`_order_from(k)`: the mask of the cards whose order (place in their suit's ranking) is
+    at least k, for any whole number k."""
+    top = max(card_order, default=0)
+    table = [0] * (top + 2)
+    for c, o in enumerate(card_order):
+        for k in range(o + 1):
+            table[k] |= card_bit[c]
+
+    def _order_from(k):
+        if k.__class__ is not int:  # a none or something else: the loop form decides
+            raise TypeError("not a number")
+        return table[k] if 0 <= k <= top + 1 else (table[0] if k < 0 else 0)
+
+    return {"_order_from": _order_from}
 
 
 def make_suffix_runtime(card_at: list[int], suit_masks: list[int], above: list[int], below: list[int]) -> dict:
