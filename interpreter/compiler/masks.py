@@ -298,9 +298,29 @@ class Masks:
             return None
         self.def_stack.append(d.name)
         try:
-            return self.predicate_mask(d.body, elem, inner, cand)
+            m = self.predicate_mask(d.body, elem, inner, "cand")
         finally:
             self.def_stack.pop()
+        if m is None:
+            return None
+        if "_set" not in m or re.fullmatch(r"_set\d+\(st, cand(, [\w, ]+)?\)", m):
+            return re.sub(r"\bcand\b", cand, m)  # a few bit operations, or one set test already kept
+        # work per card, asked again and again (a rule's test, its moves, other tests): the
+        # definition's cards, once per state and set of cards
+        free = sorted(_free_names(m))
+        args = "".join(", " + x for x in free)
+        name = self.set_helpers.get(("define", m, args))
+        if name is None:
+            name = self.set_helpers[("define", m, args)] = self.fresh("set")
+            exec(f"def {name}(st, cand{args}):\n"
+                 f"    key = ({name!r}, cand{args})\n"
+                 f"    r = st.memo.get(key)\n"
+                 f"    if r is None:\n"
+                 f"        r = st.memo[key] = {m}\n"
+                 f"    return r\n", self.ns)
+            self.hidden_src[name] = m
+            self.guards[name] = (m, m)
+        return f"{name}(st, {cand}{args})"
 
     def _suffix_mask(self, e, var, scope, cand):
         """`all d in above(c): P(d)`, `no d in below(c) where P(d)`, ... for every card c of
