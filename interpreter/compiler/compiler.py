@@ -85,8 +85,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.slots = 0
         self.var_slots: dict[str, tuple[int, str]] = {}
         self.hidden_src: dict[str, str] = {}  # generated aggregate function -> the code inside it
-        self.guards: dict[str, tuple[str, str]] = {}
-        self.set_helpers: dict[tuple, str] = {}  # (rule, failing cards, arguments) -> generated function  # generated aggregate function -> (mask form, loop form)
+        self.guards: dict[str, tuple[str, str]] = {}  # generated aggregate function -> (mask form, loop form)
+        self.set_helpers: dict[tuple, str] = {}  # the same set test asked elsewhere -> its generated function
         self.def_cache: dict[str, tuple] = {}
         self.def_stack: list[str] = []
         self.proc_start: dict[str, int] = {}
@@ -230,20 +230,18 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             p.code = trace(p.code, entries, self.ns, self.lam_src)
         return p
 
-
     def choice_reads(self, choice) -> tuple | None:
         """The variable and local slots a choice's moves are worked out from, beside the cards
         (every zone, owner and face-up flag), followed through every definition and aggregate
         they call; None when they read anything else (chance, the game's history), so the moves
         can only be worked out afresh."""
-        by_fn = {id(fn): src for src, fn in self.lam_cache.items()}
         srcs = []
         for alt in choice.alts:
             for fn in (alt.when, alt.values):
                 if fn is not None:
-                    if id(fn) not in by_fn:
+                    if self.src_of(fn) is None:
                         return None
-                    srcs.append(by_fn[id(fn)])
+                    srcs.append(self.src_of(fn))
         text = self.reads_through(srcs)
         if set(re.findall(r"\bst\.(\w+)", text)) - _STATE_READS:
             return None

@@ -209,10 +209,9 @@ class Masks:
             a = self.predicate_mask(e.left, var, scope, cand)
             if a is None:
                 return None
-            # the right side of an `and` matters only where the left one holds
+            # the right side of an `and` matters only where the left one holds (only set tests
+            # read `cand`; plain bit operations come out the same either way)
             b = self.predicate_mask(e.right, var, scope, f"({cand} & {a})" if e.op == "and" else cand)
-            if b is not None and e.op == "and" and "_set" not in b:
-                b = self.predicate_mask(e.right, var, scope, cand)  # no work per card: keep it short
             if b is None:
                 return None
             return f"({a} {'&' if e.op == 'and' else '|'} {b})"

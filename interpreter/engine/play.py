@@ -257,6 +257,13 @@ def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
                             loc.line if loc else None, loc.column if loc else None, _source_line(loc))
 
 
+def _stuck(s: State, pc: int) -> GameRuntimeError:
+    s.pc = pc
+    name, title = rule_at(s, pc)
+    return GameRuntimeError("the rules loop for ever without asking anyone to decide "
+                            f"(stuck in rule {name!r}, {title})")
+
+
 def _exec(s: State) -> None:
     code = s.program.code
     pc = s.pc
@@ -270,10 +277,7 @@ def _exec(s: State) -> None:
                     pc = ~pc
                     steps += 1
                     if steps > MAX_STEPS:
-                        s.pc = pc
-                        name, title = rule_at(s, pc)
-                        raise GameRuntimeError("the rules loop for ever without asking anyone to decide "
-                                               f"(stuck in rule {name!r}, {title})")
+                        raise _stuck(s, pc)
             elif op == EXEC:
                 a(s)
                 pc = b
@@ -283,10 +287,7 @@ def _exec(s: State) -> None:
                 pc = a
                 steps += 1
                 if steps > MAX_STEPS:
-                    s.pc = pc
-                    name, title = rule_at(s, pc)
-                    raise GameRuntimeError("the rules loop for ever without asking anyone to decide "
-                                           f"(stuck in rule {name!r}, {title})")
+                    raise _stuck(s, pc)
             elif op == CHOOSE:
                 actor = a.actor(s)
                 if actor is None:
