@@ -82,22 +82,31 @@ def test_aggregates_compile_to_masks(small):
         assert not mask_names & names(plain, f"D_{name}"), name
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_masks_agree_with_loops_along_whole_games(small, seed):
-    """Every definition, at every decision of a random game, on both programs."""
-    fast, plain = compile_ruleset(small, fast=True), compile_ruleset(small, fast=False)
-    a, b = new_game(fast, 2, None, seed), new_game(plain, 2, None, seed)
+def play_both(rs, players: int, seed: int, check) -> None:
+    """A seeded random game on the fast program and the plain one in lockstep: the same legal
+    moves at every decision, and `check(fast_state, plain_state)` before each."""
+    fast, plain = compile_ruleset(rs, fast=True), compile_ruleset(rs, fast=False)
+    a, b = new_game(fast, players, None, seed), new_game(plain, players, None, seed)
     rng = random.Random(seed)
     while not a.finished:
-        for name in DEFS:
-            for p in (0, 1):
-                want = "card" if name in ("best", "worst") else None
-                assert evaluate(a, name, p, returns=want) == evaluate(b, name, p, returns=want), (name, p)
+        check(a, b)
         moves = legal_moves(a)
         assert moves == legal_moves(b)
         m = rng.choice(moves)
         apply(a, m)
         apply(b, m)
+    assert b.finished and public_vars(a) == public_vars(b)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_masks_agree_with_loops_along_whole_games(small, seed):
+    """Every definition, at every decision of a random game, on both programs."""
+    def check(a, b):
+        for name in DEFS:
+            for p in (0, 1):
+                want = "card" if name in ("best", "worst") else None
+                assert evaluate(a, name, p, returns=want) == evaluate(b, name, p, returns=want), (name, p)
+    play_both(small, 2, seed, check)
 
 
 def test_a_count_over_a_zone_joined_to_itself_counts_twice(small):
@@ -274,18 +283,11 @@ def test_quantifiers_over_above_and_below_are_worked_out_for_all_cards_at_once(s
 
 @pytest.mark.parametrize("seed", range(40))
 def test_quantifiers_over_above_and_below_agree_with_loops(suffix, seed):
-    fast, plain = compile_ruleset(suffix, fast=True), compile_ruleset(suffix, fast=False)
-    a, b = new_game(fast, 3, None, seed), new_game(plain, 3, None, seed)
-    rng = random.Random(seed)
-    while not a.finished:
+    def check(a, b):
         for name in SUFFIX_DEFS:
             for p in (0, 1, 2):
                 assert evaluate(a, name, p) == evaluate(b, name, p), (name, p)
-        moves = legal_moves(a)
-        assert moves == legal_moves(b)
-        m = rng.choice(moves)
-        apply(a, m)
-        apply(b, m)
+    play_both(suffix, 3, seed, check)
 
 
 def test_a_top_card_depends_on_who_holds_the_cards_above(suffix):
@@ -345,18 +347,11 @@ def test_a_test_for_the_top_card_loops_over_the_tops_only():
     s = position(fast, 2, "play", zones={"pile": {1: ["1-Red", "2-Red"], 2: ["4-Blue"], 3: [], 4: ["3-Red", "1-Green"]}})
     assert evaluate(s, "open_reds") == 1 and evaluate(s, "high_top", returns="card") == "4-Blue"
     assert [str(m) for m in legal_moves(s)] == ["take 2-Red", "take 1-Green"]
+    def check(a, b):
+        assert evaluate(a, "open_reds") == evaluate(b, "open_reds")
+        assert evaluate(a, "high_top") == evaluate(b, "high_top")
     for seed in range(30):
-        a, b = new_game(fast, 2, None, seed), new_game(plain, 2, None, seed)
-        rng = random.Random(seed)
-        while not a.finished:
-            assert evaluate(a, "open_reds") == evaluate(b, "open_reds")
-            assert evaluate(a, "high_top") == evaluate(b, "high_top")
-            moves = legal_moves(a)
-            assert moves == legal_moves(b)
-            m = rng.choice(moves)
-            apply(a, m)
-            apply(b, m)
-        assert public_vars(a) == public_vars(b)
+        play_both(rs, 2, seed, check)
 
 
 LOOPS = """\
