@@ -67,14 +67,20 @@ def _split(st, cards, specs, score, site=0, faces=False):
             memo = prog.split_memo[where] = {}
     else:
         memo = {}
-    result = _split_search(st, cards, specs, score, counts, memo)
+    # groups judged by the cards alone (site < 0): each group's verdict is kept for good
+    verdicts = None
+    if site < 0:
+        verdicts = prog.split_memo.get(("groups", site))
+        if verdicts is None or len(verdicts) > 500_000:
+            verdicts = prog.split_memo[("groups", site)] = {}
+    result = _split_search(st, cards, specs, score, counts, memo, verdicts)
     if site < 0 and len(cache) > 200_000:
         cache.clear()
     cache[key] = result
     return result
 
 
-def _split_search(st, cards, specs, score, counts, memo):
+def _split_search(st, cards, specs, score, counts, memo, verdicts=None):
     if any(c < 0 for c, _, _ in specs):
         return -1 if score else False
     n = len(cards)
@@ -92,19 +98,28 @@ def _split_search(st, cards, specs, score, counts, memo):
             return memo[key]
         first, rest = rem[0], rem[1:]
         best = None
+        distinct = len(set(rest)) == len(rest)  # no two equal cards: no combination comes twice
         for gi, (count, pred, _) in enumerate(specs):
             if not counts[gi]:
                 continue
+            known = verdicts.setdefault(gi, {}) if verdicts is not None else None
             for size in sizes[gi]:
                 if size - 1 > len(rest):
                     continue
                 seen = set()
                 for combo in combinations(rest, size - 1):  # rest is sorted: equal combos look equal
-                    if combo in seen:
-                        continue
-                    seen.add(combo)
+                    if not distinct:
+                        if combo in seen:
+                            continue
+                        seen.add(combo)
                     group = (first, *combo)
-                    if not pred(st, group):
+                    if known is None:
+                        ok = pred(st, group)
+                    else:
+                        ok = known.get(group)
+                        if ok is None:
+                            ok = known[group] = bool(pred(st, group))
+                    if not ok:
                         continue
                     left = list(rest)
                     for x in combo:
