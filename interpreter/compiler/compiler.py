@@ -14,6 +14,7 @@ from typing import Callable
 from .. import graph as g
 from . import runtime
 from .checks import Checks
+from .cse import cse_module
 from .definitions import Definitions
 from .expressions import Expressions
 from .fuse import fuse, trace
@@ -205,7 +206,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             fname = f"ADVICE_{a.name}"
             self.def_src.append(f"def {fname}(st, a0):\n    return {src}\n")
             advice_fns.append((a.name, fname, a))
-        exec("\n".join(self.def_src), self.ns)  # the generated definitions
+        src = "\n".join(self.def_src)
+        exec(cse_module(src) if p.fast else src, self.ns)  # the generated definitions
         p.advice = [(name, self.ns[fname], node) for name, fname, node in advice_fns]
         if rs.winner is not None:
             p.score = self.ns[p.score_name]

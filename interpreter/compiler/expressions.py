@@ -8,6 +8,7 @@ from typing import Callable
 
 from .. import graph as g
 from ..unparse import unparse
+from .cse import cse_expr
 from .definitions import _has_agg
 from .program import COLLECTIONS, ELEM, _CARD_ATTRS, _compatible, _err, word
 
@@ -49,8 +50,9 @@ class Expressions:
     def lam(self, src: str) -> Callable:
         fn = self.lam_cache.get(src)
         if fn is None:
-            fn = self.lam_cache[src] = eval(f"lambda st: {src}", self.ns)
-            self.lam_src[id(fn)] = src
+            fast = cse_expr(src) if self.p.fast else src  # the plain evaluator stays as written
+            fn = self.lam_cache[src] = eval(f"lambda st: {fast}", self.ns)
+            self.lam_src[id(fn)] = fast
         return fn
 
     def src_of(self, fn) -> str | None:

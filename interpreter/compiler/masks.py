@@ -19,6 +19,7 @@ import re
 
 from .. import graph as g
 from ..errors import RulesetError
+from .cse import cse_module
 from .program import ELEM
 
 # attributes of the aggregate's card that a mask can test against a value fixed for the aggregate
@@ -70,11 +71,11 @@ class Masks:
         self.hidden_src[name] = fast + " " + loop  # what it reads, for the closedness checks
         self.guards[name] = (fast, loop)
         args = "".join(", " + x for x in free)
-        exec(f"def {name}(st{args}):\n"
-             f"    try:\n"
-             f"        return {fast}\n"
-             f"    except (TypeError, KeyError, IndexError, AttributeError):\n"
-             f"        return {loop}\n", self.ns)
+        exec(cse_module(f"def {name}(st{args}):\n"
+                        f"    try:\n"
+                        f"        return {fast}\n"
+                        f"    except (TypeError, KeyError, IndexError, AttributeError):\n"
+                        f"        return {loop}\n"), self.ns)
         return f"{name}(st{args})"
 
     def _mask_aggregate(self, e, scope, v, dom):
@@ -311,12 +312,12 @@ class Masks:
         name = self.set_helpers.get(("define", m, args))
         if name is None:
             name = self.set_helpers[("define", m, args)] = self.fresh("set")
-            exec(f"def {name}(st, cand{args}):\n"
-                 f"    key = ({name!r}, cand{args})\n"
-                 f"    r = st.memo.get(key)\n"
-                 f"    if r is None:\n"
-                 f"        r = st.memo[key] = {m}\n"
-                 f"    return r\n", self.ns)
+            exec(cse_module(f"def {name}(st, cand{args}):\n"
+                            f"    key = ({name!r}, cand{args})\n"
+                            f"    r = st.memo.get(key)\n"
+                            f"    if r is None:\n"
+                            f"        r = st.memo[key] = {m}\n"
+                            f"    return r\n"), self.ns)
             self.hidden_src[name] = m
             self.guards[name] = (m, m)
         return f"{name}(st, {cand}{args})"
@@ -374,7 +375,7 @@ class Masks:
                f"{work}"
                f"        st.memo[key] = r\n"
                f"    return r\n")
-        exec(src, self.ns)
+        exec(cse_module(src), self.ns)
         self.hidden_src[name] = fail
         self.guards[name] = (fail, fail)
         call = f"{name}(st, {cand}{args})"
