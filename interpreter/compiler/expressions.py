@@ -13,6 +13,9 @@ from .definitions import _has_agg
 from .program import COLLECTIONS, ELEM, _CARD_ATTRS, _compatible, _err, word
 
 
+INLINE_MAX = 240  # characters of generated source a definition may take when written in place
+
+
 class Expressions:
     # ------------------------------------------------------------- expressions
     # Expressions compile to Python source text, which is turned into functions once:
@@ -142,7 +145,7 @@ class Expressions:
                 raise _err(f"{n!r} needs {len(d.params)} argument(s): write {n}(...)", e)
             if self.p.fast and not _has_agg(d.body):  # a few look-ups: written out in place
                 src, t = self.inline_define(d, [], e)
-                if len(src) <= 80:
+                if len(src) <= 80:  # (a definition with no parameters is asked of one state only)
                     return src, t
             return self.call_define(d, [], e)
         if n in p.zone_index:
@@ -299,7 +302,11 @@ class Expressions:
                     self.sx_typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")[0]
                     for a, prm in zip(args, d.params)]
             if not _has_agg(d.body) and all(isinstance(a, (g.Name, g.IntLit, g.NoneLit)) for a in args):
-                return self.inline_define(d, srcs, e)
+                src, t = self.inline_define(d, srcs, e)
+                # written out in place while that stays short: definitions built on
+                # definitions would otherwise grow with every layer, each copy worked out anew
+                if not self.p.fast or len(src) <= INLINE_MAX:
+                    return src, t
             return self.call_define(d, srcs, e)
         if n in self.player_vars:
             if len(args) != 1:
