@@ -9,7 +9,7 @@ import ast
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from interpreter.compiler.cse import cse_expr, cse_module
+from interpreter.compiler.cse import cse_expr, cse_module, cse_module_source
 
 # ---- random generated-code-like expressions ------------------------------------------------
 
@@ -113,7 +113,7 @@ def test_expressions_that_change_anything_are_left_as_written():
 def test_a_mask_worked_out_for_a_comprehension_is_a_statement_of_its_own():
     src = ("def agg(st, a0):\n"
            "    return [v for _m in ((D_f(a0, 1) | D_f(a0, 1)),) for v in D_list(a0) if TABLE[v] & _m]\n")
-    new = cse_module(src)
+    new = cse_module_source(src)
     tree = ast.parse(new).body[0]
     assert isinstance(tree.body[0], ast.Assign)  # the mask, before the return
     assert new.count("D_f(") == 1
@@ -122,6 +122,6 @@ def test_a_mask_worked_out_for_a_comprehension_is_a_statement_of_its_own():
         log_b: list = []
         ns_a, ns_b = _env(log_a), _env(log_b)
         exec(src, ns_a)
-        exec(new, ns_b)
+        exec(cse_module(src), ns_b)
         assert ns_a["agg"](_St(), a0) == ns_b["agg"](_St(), a0)
         assert _firsts(log_a) == _firsts(log_b)

@@ -37,25 +37,44 @@ def cse_expr(src: str) -> str:
     return ast.unparse(tree)
 
 
-def cse_module(src: str) -> str:
-    """Every statement's expressions in generated functions, one statement at a time (between
-    two statements the state may have changed)."""
+def cse_module(src: str, filename: str = "<generated>"):
+    """Compiled code for generated functions, every statement's expressions done one
+    statement at a time (between two statements the state may have changed)."""
     try:
         tree = ast.parse(src)
     except SyntaxError:
-        return src
-    changed = False
-    for node in list(ast.walk(tree)):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                changed |= _hoist(block)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.stmt):
+        return compile(src, filename, "exec")  # raises the error where it is
+    return compile(ast.fix_missing_locations(_module(tree)), filename, "exec")
+
+
+def cse_module_source(src: str) -> str:
+    """What cse_module compiles, as text (for reading and for tests)."""
+    return ast.unparse(_module(ast.parse(src)))
+
+
+def _module(tree):
+    for block in _blocks(tree.body):
+        _hoist(block)
+    for block in _blocks(tree.body):
+        for node in block:
             for field in ("value", "test", "iter"):
                 if isinstance(getattr(node, field, None), ast.expr):
-                    changed |= _rewrite(node, field)
-    return ast.unparse(tree) if changed else src
+                    _rewrite(node, field)
+    return tree
+
+
+def _blocks(body: list):
+    """Every list of statements, nested ones too, without walking into expressions."""
+    yield body
+    for node in body:
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], (ast.stmt, ast.excepthandler)):
+                if isinstance(inner[0], ast.excepthandler):
+                    for h in inner:
+                        yield from _blocks(h.body)
+                else:
+                    yield from _blocks(inner)
 
 
 def _hoist(block: list) -> bool:
@@ -122,12 +141,34 @@ class _Walk:
     def __init__(self):
         self.uses: dict[int, int] = {}      # id(later node) -> id(first node)
         self.defs: dict[int, str] = {}      # id(first node) -> temporary name
-        self.keys: dict[int, str] = {}
+        self.shapes: dict[tuple, int] = {}  # a node's shape -> a small number, equal for equal terms
+        self.known: dict[int, int] = {}     # id(node) -> its number
+
+    def key(self, node) -> int:
+        """Equal numbers for equal terms (the shape of the tree, leaving out load/store)."""
+        k = self.known.get(id(node))
+        if k is not None:
+            return k
+        parts = [node.__class__]
+        for f, v in ast.iter_fields(node):
+            if isinstance(v, ast.AST):
+                if f != "ctx":
+                    parts.append(self.key(v))
+            elif isinstance(v, list):
+                parts.append(tuple(self.key(x) if isinstance(x, ast.AST) else x for x in v))
+            else:
+                parts.append((v.__class__, v))
+        shape = tuple(parts)
+        k = self.shapes.get(shape)
+        if k is None:
+            k = self.shapes[shape] = len(self.shapes)
+        self.known[id(node)] = k
+        return k
 
     def visit(self, node, avail: dict, define: bool) -> None:
         key = None
         if _candidate(node):
-            key = ast.dump(node)
+            key = self.key(node)
             first = avail.get(key)
             if first is not None:  # computed already: not evaluated again
                 self.uses[id(node)] = id(first)
