@@ -93,7 +93,7 @@ def _hoist(block: list) -> bool:
         if (isinstance(it, ast.Tuple) and len(it.elts) == 1 and isinstance(it.elts[0], (ast.Call, ast.BinOp, ast.IfExp))
                 and _all_pure(stmt.value)):
             name = f"_h{k}"
-            block.insert(k, ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=it.elts[0], lineno=0))
+            block.insert(k, ast.copy_location(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=it.elts[0]), stmt))
             it.elts[0] = ast.Name(id=name, ctx=ast.Load())
             changed = True
             k += 1
