@@ -501,6 +501,8 @@ class English:
             return f"the player who played {self.operand(e.obj)}"
         if a == "order":
             return self._of("rank position", e.obj)
+        if a == "depth":
+            return f"the number of cards lying on {self.operand(e.obj)}"
         return self._of(human(a), e.obj)
 
     def define_clause(self, e: g.Call, negated: bool = False) -> str:

@@ -7,7 +7,7 @@ import pytest
 
 from interpreter import Move, apply, legal_moves, loads_ruleset, new_game, outcome
 from interpreter.engine import cards_in, observe
-from interpreter.errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
+from interpreter.errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RulesetError
 
 MINI = """game mini "Mini"
 players 2
@@ -602,3 +602,37 @@ def test_the_engine_shuffles_exactly_as_pythons_own_shuffle():
             _random.Random(seed).shuffle(a)
             _shuffle(_random.Random(seed).getrandbits, b)
             assert a == b
+
+
+DEPTH = """game dig "Dig"
+players 1
+deck d:
+    suits Red
+    ranks 1..5
+zone stock shared hidden
+zone pile shared public
+define under(c: card) = c.depth
+phase play "Play":
+    rule dig "Dig":
+        choose by seat(1):
+            action dig c in pile where c.depth == 2 "Take the card with two cards on it.":
+                move c to stock
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_cards_depth_counts_the_cards_lying_on_it(fast):
+    from interpreter.compiler import compile_ruleset
+    from interpreter.engine import cards_in, evaluate, position, recompute_legal
+    rs = loads_ruleset(DEPTH, "dig.cards")
+    s = position(rs, 1, "play", zones={"pile": ["4-Red", "1-Red", "5-Red", "3-Red"], "stock": ["2-Red"]})
+    if not fast:
+        s.program = compile_ruleset(rs, fast=False)
+        recompute_legal(s)
+    assert [evaluate(s, "under", c) for c in ("4-Red", "1-Red", "5-Red", "3-Red", "2-Red")] == [3, 2, 1, 0, 0]
+    assert [str(m) for m in legal_moves(s)] == ["dig 1-Red"]
+    apply(s, "dig 1-Red")
+    assert cards_in(s, "pile") == ["4-Red", "5-Red", "3-Red"] and cards_in(s, "stock") == ["2-Red", "1-Red"]
+    assert evaluate(s, "under", "4-Red") == 2 and evaluate(s, "under", "1-Red") == 0
+    with pytest.raises(RulesetError, match="face_up, depth"):
+        loads_ruleset(DEPTH.replace("c.depth == 2", "c.deepness == 2"), "dig.cards")

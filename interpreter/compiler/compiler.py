@@ -277,7 +277,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
 _STATE_READS = {"slots", "zones", "card_zone", "card_kind", "card_owner", "played_by", "known", "zmask", "kmask",
                 "omask", "upmask", "zbase", "zcount", "zowner", "zkind", "n_players", "seats", "opts", "memo",
                 "zone_names"}
-_STATE_FNS = {"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_zones_of", "_split", "_seat", "_zmask"}
+_STATE_FNS = {"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_zones_of", "_split", "_seat", "_zmask"}
 
 
 def compile_ruleset(rs: g.Ruleset, fast: bool = True) -> Program:

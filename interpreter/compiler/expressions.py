@@ -196,7 +196,7 @@ class Expressions:
             return template.format(obj), typ
         if a in p.values:
             return f"VALUE_{a}[{obj}]", "int"
-        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up"
+        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up, depth"
                    + "".join(", " + v for v in p.values), e)
 
     def e_Cond(self, e, scope):

@@ -15,7 +15,8 @@ _MISS = object()
 # a card's built-in attributes: generated code ({} is the card) and type
 _CARD_ATTRS = {"suit": ("SUIT[{}]", "suit"), "rank": ("RANK[{}]", "rank"), "order": ("ORDER[{}]", "int"),
                "owner": ("st.card_owner[{}]", "player"), "played_by": ("st.played_by[{}]", "player"),
-               "zone": ("st.card_zone[{}]", "zone"), "face_up": ("st.known[{}]", "bool")}
+               "zone": ("st.card_zone[{}]", "zone"), "face_up": ("st.known[{}]", "bool"),
+               "depth": ("_depth(st, {})", "int")}
 
 # instruction opcodes
 EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH, TRACE = range(9)

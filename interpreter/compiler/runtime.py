@@ -31,6 +31,12 @@ def _zindex(st, z: int) -> int:
     return z - st.zbase[st.zkind[z]] + 1
 
 
+def _depth(st, c: int) -> int:
+    """How many cards lie on the card in its zone (0 for the top card)."""
+    pile = st.zones[st.card_zone[c]]
+    return len(pile) - 1 - pile.index(c)
+
+
 def _zones_of(st, zi: int) -> tuple:
     return tuple(range(st.zbase[zi], st.zbase[zi] + st.zcount[zi]))
 
@@ -165,5 +171,5 @@ def _last(xs):
 
 
 NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
-             "_zindex": _zindex, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
+             "_zindex": _zindex, "_depth": _depth, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
              "_random": _random, "_split": _split}
