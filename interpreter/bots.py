@@ -119,17 +119,22 @@ class GreedyBot:
 
 
 BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
-                                 "ismcts": None}  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
+                                 "ismcts": None,  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
+                                 "plan": None}    # the planning player, in plan.py: 'plan' or 'plan:POSITIONS'
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name ('random', 'greedy', 'ismcts', 'ismcts:ITERATIONS'); OptionError for any
-    other name."""
+    """A bot by name ('random', 'greedy', 'ismcts', 'ismcts:ITERATIONS', 'plan',
+    'plan:POSITIONS'); OptionError for any other name."""
     key = str(name).strip().lower()
     if key.partition(":")[0] == "ismcts":
-        from .search import make_search_bot  # the search player sits beside the bots
+        from .search import make_search_bot  # the search players sit beside the bots
         return make_search_bot(key, seed)
+    if key.partition(":")[0] == "plan":
+        from .plan import make_plan_bot
+        return make_plan_bot(key, seed)
     cls = BOTS.get(key)
     if cls is None:
-        raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS)")
+        raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS), "
+                          "plan (or plan:POSITIONS)")
     return cls(seed)

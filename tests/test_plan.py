@@ -1,0 +1,129 @@
+"""The planning player (plan): it finds the careful line of moves a patience needs, it never
+looks at cards its seat cannot see, it is a function of its seed and the position, and it only
+plays legal moves in every bundled game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from interpreter import load_ruleset
+from interpreter.bots import bot_seed, make_bot
+from interpreter.cli import app
+from interpreter.engine import apply, cards_in, determinise, legal_moves, moves_for, new_game, position, state_digest
+from interpreter.errors import OptionError
+from interpreter.plan import PlanBot
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = sorted((ROOT / "rulesets").glob("**/*.cards"))
+UDVASA = ROOT / "rulesets" / "mughal" / "udvasa.cards"
+STARTERS = ["Raja-Surya", "Raja-Chandra", "Raja-Barat", "Raja-Phul", "1-Kumancha", "1-Ghulam", "1-Cheng", "1-Shamsher"]
+
+
+@pytest.fixture(scope="module")
+def udvasa():
+    return load_ruleset(UDVASA)
+
+
+def _buried(udvasa):
+    """The Vizier of Surya, which Surya's build stack needs next, lies under a 7 and a 5.
+    Only the 5 can move at first (onto the 6 or the 4); then the 7 can go onto the 8 (or the
+    6), which frees the Vizier. Every other top card is useless and the pack is not empty."""
+    work = {1: ["Vizier-Surya", "7-Cheng", "5-Ghulam"], 2: ["3-Phul", "8-Barat"], 3: ["9-Phul", "6-Kumancha"],
+            4: ["2-Barat", "4-Cheng"], 5: ["10-Cheng"], 6: ["10-Ghulam"], 7: ["2-Shamsher", "10-Kumancha"],
+            8: ["3-Surya", "10-Shamsher"]}
+    build = {k + 1: [c] for k, c in enumerate(STARTERS)}
+    return position(udvasa, 1, "play", zones={"build": build, "work": work, "stock": ["9-Surya", "8-Surya"]},
+                    vars={"moves_in_a_row": 0})
+
+
+def test_it_frees_a_buried_card_that_one_step_of_look_ahead_cannot_see(udvasa):
+    s = _buried(udvasa)
+    bot = PlanBot(seed=1, nodes=400)
+    played = []
+    while not played or played[-1].startswith(("take", "onto")):
+        m = bot.choose(s)
+        assert m in moves_for(s)
+        played.append(str(m))
+        apply(s, m)
+    assert played[-1] == "build Vizier-Surya", played
+    assert "deal" not in played and len(played) == 5, played  # two moves of two decisions, then the build
+    assert cards_in(s, "build", 1) == ["Raja-Surya", "Vizier-Surya"]
+    # the greedy player, one move deep, sees no gain in moving the 5 and deals instead
+    g = _buried(udvasa)
+    assert str(make_bot("greedy", 1).choose(g)) != "take 5-Ghulam"
+
+
+def test_it_decides_the_same_whatever_the_pack_holds(udvasa):
+    """Rearranging the face-down pack (all the patience hides) must change neither its move
+    nor its plan: every move it plans is the same in every order of the pack. The positions
+    are ones where it may deal, so a plan that peeked at the pack could plan past the deal."""
+    for seed in (3, 5):
+        s = new_game(udvasa, 1, None, seed)
+        rng = random.Random(seed)
+        for _ in range(25):
+            apply(s, rng.choice(legal_moves(s)))
+        while len(moves_for(s)) < 2 or "deal" not in {m.action for m in moves_for(s)}:
+            apply(s, rng.choice(legal_moves(s)))
+        lines = set()
+        for k in range(3):
+            t = s if k == 0 else determinise(s, 0, random.Random(50 + k))
+            if k:
+                assert state_digest(t) != state_digest(s)  # the pack really is in another order
+            bot = PlanBot(seed=7, nodes=300)
+            line = [str(bot.choose(t))] + [str(key) for key, _ in bot._plan]
+            lines.add(tuple(line))
+        assert len(lines) == 1, lines
+
+
+def test_same_seed_same_move_and_the_position_is_left_alone(udvasa):
+    s = new_game(udvasa, 1, None, 11)
+    before = (state_digest(s), [str(m) for m in legal_moves(s)], len(s.history))
+    a = PlanBot(seed=2, nodes=200).choose(s)
+    assert (state_digest(s), [str(m) for m in legal_moves(s)], len(s.history)) == before
+    assert PlanBot(seed=2, nodes=200).choose(s) == a and a in moves_for(s)
+
+
+def test_it_replans_when_the_position_is_not_the_one_it_planned_for(udvasa):
+    s = _buried(udvasa)
+    bot = PlanBot(seed=1, nodes=400)
+    assert str(bot.choose(s)) == "take 5-Ghulam"
+    planned = bot._plan[0][0]
+    assert planned[0] == "onto" and planned[1] in ("work3", "work4")
+    apply(s, "take 5-Ghulam")
+    apply(s, "onto " + ("work4" if planned[1] == "work3" else "work3"))  # not where the plan puts it
+    m = bot.choose(s)  # a fresh plan from where the card really went: the 7 goes next
+    assert m in moves_for(s) and str(m) == "take 7-Cheng"
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_it_plays_only_legal_moves_in_every_bundled_game(path):
+    rs = load_ruleset(path)
+    n = rs.players_min
+    s = new_game(rs, n, None, 1)
+    bots = [PlanBot(seed=1, nodes=15)] + [make_bot("random", bot_seed(1, i)) for i in range(1, n)]
+    for _ in range(60):
+        if s.finished:
+            break
+        m = bots[s.actor].choose(s)
+        assert m in moves_for(s)
+        apply(s, m)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("plan:0", "at least 1"), ("plan:-3", "at least 1"), ("plan:lots", "whole number"), ("plan:", "whole number"),
+])
+def test_bad_position_counts_are_clear_errors(spec, message):
+    with pytest.raises(OptionError, match=message):
+        make_bot(spec)
+    r = CliRunner().invoke(app, ["play", str(UDVASA), "-n", "1", "--bot", f"P1={spec}"])
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+
+
+def test_the_command_line_seats_it():
+    r = CliRunner().invoke(app, ["play", str(UDVASA), "-n", "1", "--bot", "P1=plan:20", "--json"])
+    assert r.exit_code == 0, r.output
+    assert '"P1": "plan:20"' in r.output
