@@ -1,10 +1,11 @@
-"""How strong is the search player, and how fast? Seeded games of one ruleset with `ismcts`
-in one seat (moving round the table from game to game) against the same bot in every other
-seat; prints the search player's win rate with a 95% Wilson interval, the share a seat would
-get by chance, and the mean seconds per search decision. Figures only, nothing asserted.
+"""How strong is a search player, and how fast? Seeded games of one ruleset with the search
+player (`ismcts` by default, or any bot given by --bot, e.g. `plan` for a patience) in one seat
+(moving round the table from game to game) against the same bot in every other seat; prints
+its win rate with a 95% Wilson interval, the share a seat would get by chance, and the mean
+seconds per decision it made. Figures only, nothing asserted.
 
     python benchmarks/search.py [--ruleset PATH] [--players N] [--games K] [--iterations N]
-                                [--opponents random|greedy] [--seed S]
+                                [--bot SPEC] [--opponents random|greedy] [--seed S]
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from interpreter import load_ruleset  # noqa: E402
 from interpreter.balance.stats import wilson  # noqa: E402
 from interpreter.bots import bot_seed, make_bot  # noqa: E402
 from interpreter.engine import apply, new_game, outcome  # noqa: E402
-from interpreter.search import DEFAULT_ITERATIONS, ISMCTSBot  # noqa: E402
+from interpreter.search import DEFAULT_ITERATIONS  # noqa: E402
 
 
 def main() -> None:
@@ -31,10 +32,12 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--games", type=int, default=30)
     ap.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    ap.add_argument("--bot", default=None, help="the measured player (default: ismcts:ITERATIONS)")
     ap.add_argument("--opponents", default="random")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     rs = load_ruleset(args.ruleset)
+    spec = args.bot or f"ismcts:{args.iterations}"
     wins = 0.0
     ended = 0
     search_time, decisions = 0.0, 0
@@ -42,8 +45,7 @@ def main() -> None:
         seed = args.seed + g
         seat = g % args.players
         s = new_game(rs, args.players, None, seed)
-        bots = [ISMCTSBot(bot_seed(seed, i), args.iterations) if i == seat else make_bot(args.opponents, bot_seed(seed, i))
-                for i in range(args.players)]
+        bots = [make_bot(spec if i == seat else args.opponents, bot_seed(seed, i)) for i in range(args.players)]
         while not s.finished:
             who = s.actor
             t0 = time.perf_counter()
@@ -57,13 +59,16 @@ def main() -> None:
             ended += 1
         if seat in o.winners:
             wins += 1 / len(o.winners)
-        print(f"game {g + 1}: ismcts in P{seat + 1}, winners {[f'P{w + 1}' for w in o.winners]}", file=sys.stderr)
+        print(f"game {g + 1}: {spec} in P{seat + 1}, winners {[f'P{w + 1}' for w in o.winners]}", file=sys.stderr)
     lo, hi = wilson(wins, args.games)
-    print(f"{Path(args.ruleset).name}, {args.players} players: ismcts:{args.iterations} against {args.opponents}, "
+    share = f"an equal share is {1 / args.players:.1%}; " if args.players > 1 else ""
+    against = f" against {args.opponents}" if args.players > 1 else ""
+    print(f"{Path(args.ruleset).name}, {args.players} player{'s' if args.players > 1 else ''}: {spec}{against}, "
           f"{args.games} games (seeds {args.seed}..{args.seed + args.games - 1})")
     print(f"  won {wins:g} of {args.games} = {wins / args.games:.1%} (95% Wilson interval {lo:.1%} to {hi:.1%}); "
-          f"an equal share is {1 / args.players:.1%}; games with a winner: {ended}")
-    print(f"  {search_time / max(1, decisions):.3f} s per search decision ({decisions} decisions)")
+          f"{share}games with a winner: {ended}")
+    print(f"  {search_time / max(1, decisions):.3f} s per decision ({decisions} decisions, "
+          f"{search_time / max(1, args.games):.1f} s per game)")
 
 
 if __name__ == "__main__":
