@@ -853,6 +853,8 @@ class Describer:
         value = self.en(s.value)
         kind = self.en.kind(s.value)
         self.en.bind(s.name, "cards" if kind in ("zone", "zonekind") else kind)
+        if kind == "bool" and not isinstance(s.value, g.BoolLit):  # a condition: whether it holds
+            return [Step(f"Let {self.en.local(s.name)} be whether {value}.")]
         return [Step(f"Let {self.en.local(s.name)} be {value}.")]
 
     def s_Set(self, s):
