@@ -219,8 +219,17 @@ def test_must_leads_come_first_and_each_trick_goes_to_the_leader():
     play(s, "lead Mantri-Kalki", "play 3-Rama", "play 3-Buddha")
     assert len(cards_in(s, "won", 0)) == 6
     # nothing unbeatable is left (10-Kalki and 5-Kurma are out), and 9-Kalki has no lower
-    # Kalki for a Deni: the leader must sacrifice
+    # Kalki for a Deni; the leader began the turn with unbeatable cards, so the lead passes
+    # to P2 without a sacrifice
+    assert leader(s) == 1
+    at(s, 1, "unbeatable_leads", {"lead 10-Kalki", "lead 4-Rama", "stop"})  # both are the lowest unbeatable of their suits
+
+
+def test_with_sacrifice_after_leading_a_leader_left_without_unbeatable_cards_sacrifices():
+    s = setup(UNBEATABLE, options={"sacrifice_after_leading": True})
+    play(s, "lead Raja-Kalki", "play 2-Rama", "play 2-Buddha", "lead Mantri-Kalki", "play 3-Rama", "play 3-Buddha")
     at(s, 0, "sacrifice", {"sacrifice 9-Kalki", "sacrifice 4-Kurma"})
+    assert leader(s) == 0
 
 
 def test_a_card_made_unbeatable_by_a_discard_must_be_led_too():
@@ -487,14 +496,30 @@ def test_passing_the_lead_after_leading_every_unbeatable_card():
     assert outcome(s).scores == (6, 0, 3) and outcome(s).winners == (0,)
 
 
-def test_leading_every_lowest_card_by_choice_then_forces_a_sacrifice():
-    """Pins the ruleset's reading: "no unbeatable cards" is judged after the optional leads."""
+def test_leading_every_lowest_card_by_choice_passes_the_lead_without_a_sacrifice():
+    """The designer's reading: "no unbeatable cards" is judged at the start of the turn."""
     s = setup(PASS)
     play(s, "lead 10-Matsya", "play 9-Matsya", "play 2-Buddha")
     at(s, 0, "unbeatable_leads", {"lead Mantri-Kalki", "stop"})
     play(s, "lead Mantri-Kalki", "play 2-Rama", "play 3-Buddha")
+    # no Deni is possible (2-Kurma has nothing lower): the lead passes to P2, who must sacrifice
+    assert leader(s) == 1 and cards_in(s, "trick") == []
+    at(s, 1, "sacrifice", {"sacrifice 3-Kurma"})
+
+
+def test_with_sacrifice_after_leading_every_lowest_card_by_choice_forces_a_sacrifice():
+    """The option keeps the other reading: "no unbeatable cards" judged after the leads."""
+    s = setup(PASS, options={"sacrifice_after_leading": True})
+    play(s, "lead 10-Matsya", "play 9-Matsya", "play 2-Buddha")
+    play(s, "lead Mantri-Kalki", "play 2-Rama", "play 3-Buddha")
     at(s, 0, "sacrifice", {"sacrifice 2-Kurma"})
     assert leader(s) == 0
+
+
+def test_a_leader_who_began_without_unbeatable_cards_sacrifices_under_either_reading():
+    for options in (None, {"sacrifice_after_leading": True}):
+        s = setup([["2-Kurma", "5-Matsya"], ["4-Kurma", "3-Matsya"], ["3-Kurma", "9-Matsya"]], options=options)
+        at(s, 0, "sacrifice", {"sacrifice 2-Kurma", "sacrifice 5-Matsya"})
 
 
 # ------------------------------------------------------------------ 9. forced sacrifice
@@ -536,7 +561,8 @@ INVERTED = [["1-Matsya", "2-Rama"], ["5-Matsya", "6-Rama"], ["7-Matsya", "8-Rama
 
 
 def test_inverted_ranking_the_one_tops_matsya():
-    s = setup(INVERTED, game="inverted-ranking")
+    # (with the sacrifice judged after the leads, so that P1 shows what is unbeatable next)
+    s = setup(INVERTED, game="inverted-ranking", options={"sacrifice_after_leading": True})
     # Matsya's Mantri and Raja are played, and the 1 is the highest numeral: unbeatable
     at(s, 0, "unbeatable_leads", {"lead 1-Matsya", "stop"})
     play(s, "lead 1-Matsya", "play 5-Matsya", "play 7-Matsya")
