@@ -1,0 +1,27 @@
+"""Printable rulebooks, generated from the rule graph: Markdown and standalone, print-ready HTML.
+
+Everything a book says comes from the graph: the author's texts and notes, and sentences
+generated from the statements and expressions themselves (so a changed rule body changes the
+book). Two visitors do the generating, both dispatching on the node's class name:
+
+* `English` turns an expression into a plain-language phrase (`english(expr)`);
+* `Describer` turns statements into nested steps ("The leader chooses one of: ...").
+
+They write a tiny inline mark-up (code, emphasis, links as control-character brackets) that
+the `md` and `html` template filters turn into Markdown or escaped HTML, so one phrase serves
+both formats. Output is deterministic: no dates, no random ids, no paths.
+
+The stages, each a module: `words` (mark-up and `English`), `steps` (`Describer`) and `book`
+(`BookBuilder`, the templates, writing). Regenerate the committed books with
+`python -m interpreter.render` (or
+`cardrules rulebook rulesets/**/*.cards --out generated_docs`).
+"""
+
+from __future__ import annotations
+
+from .words import (English, REGENERATE, REGENERATE_PY, TEMPLATES, _ANY_MARK, _ARITH, _CODE_RE, _COMPARE, _ELEM, _EM_RE, _LINK_RE, _MODALS, _NEGATE, _NOUN, _PREC, _TYPE_PHRASE, _cap, _ends_open, _fmt_value, _join, _md_cell, _md_code, _md_steps, _param, _plain_list, _sentence, _uncap, code, em, english, human, link, to_html, to_markdown)  # noqa: F401
+from .steps import (Describer, Step)  # noqa: F401
+from .book import (BookBuilder, PhaseView, RuleView, _Found, _RuleFinder, _env, _slug, _tidy_markdown, _write_atomic, book_paths, main, project_rulesets, render_html, render_markdown, write_rulebooks)  # noqa: F401
+
+__all__ = ["render_markdown", "render_html", "book_paths", "write_rulebooks", "english", "English"]
+

@@ -1,0 +1,211 @@
+"""Rulebook stage 2, steps: `Describer` turns statements into nested steps ("The leader
+chooses one of: ..."), in the words of `English`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+from .. import graph as g
+from ..unparse import unparse
+from .words import (English, _cap, _plain_list, _uncap, code, em, human, link)  # noqa: F401
+
+
+
+# ------------------------------------------------------------------ statements -> steps
+
+
+@dataclass
+class Step:
+    """One sentence of a description and the steps nested under it."""
+
+    text: str
+    children: list["Step"] = field(default_factory=list)
+
+
+class Describer:
+    """Statements to steps, one `s_<NodeClass>` method per statement kind. `ref(name)` turns a
+    nested rule into a reference ('rule 3, *Doubling the stake*') or None to describe it here."""
+
+    def __init__(self, book: "BookBuilder", en: English, ref):
+        self.book = book
+        self.en = en
+        self.ref = ref
+        self.loops: list[str] = []
+
+    def block(self, stmts) -> list[Step]:
+        saved = dict(self.en.scope)
+        out: list[Step] = []
+        try:
+            for s in stmts:
+                method = getattr(self, "s_" + type(s).__name__, None)
+                if method is None:
+                    out.append(Step(f"Do {code(type(s).__name__)}."))
+                else:
+                    out.extend(method(s))
+        finally:
+            self.en.scope = saved
+        return out
+
+    def _face(self, face_up) -> str:
+        if face_up is None:
+            return ""
+        if isinstance(face_up, g.BoolLit):
+            return ", face up" if face_up.value else ""
+        return f", face up if {self.en.cond(face_up)}"
+
+    def s_Shuffle(self, s):
+        return [Step(f"Shuffle {self.en(s.zone)}.")]
+
+    def s_Deal(self, s):
+        en = self.en
+        n = f"{s.count.value} card{'s' if s.count.value != 1 else ''}" if isinstance(s.count, g.IntLit) \
+            else f"{en.operand(s.count)} cards"
+        z = en.zones.get(s.target)
+        target = re.sub(r"^(the|a|an) ", "", (z.title or human(z.name)) if z else human(s.target))
+        if z is not None and z.size:
+            return [Step(f"Deal {n} from {en(s.source)} to each of {human(z.name)} 1 to {z.size} ({target}), "
+                         f"in order{self._face(s.face_up)}.")]
+        return [Step(f"Deal {n} from {en(s.source)} to each player's {target}, one player after another "
+                     f"in turn order{self._face(s.face_up)}.")]
+
+    def _cards(self, e) -> str:
+        kind = self.en.kind(e)
+        if kind in ("zone", "zonekind"):
+            return f"all cards of {self.en(e)}"
+        return self.en(e)
+
+    def s_Move(self, s):
+        if s.under:
+            return [Step(f"Slide {self._cards(s.what)} under the cards of {self.en(s.to)}{self._face(s.face_up)}.")]
+        return [Step(f"Move {self._cards(s.what)} to {self.en(s.to)}{self._face(s.face_up)}.")]
+
+    def s_Reveal(self, s):
+        return [Step(f"Show {self._cards(s.what)} to every player.")]
+
+    def s_Let(self, s):
+        value = self.en(s.value)
+        kind = self.en.kind(s.value)
+        self.en.bind(s.name, "cards" if kind in ("zone", "zonekind") else kind)
+        if kind == "bool" and not isinstance(s.value, g.BoolLit):  # a condition: whether it holds
+            return [Step(f"Let {self.en.local(s.name)} be whether {value}.")]
+        return [Step(f"Let {self.en.local(s.name)} be {value}.")]
+
+    def s_Set(self, s):
+        if s.index is not None:
+            target = self.en(g.Call(func=s.name, args=(s.index,)))
+        else:
+            target = self.en(g.Name(name=s.name))
+        return [Step(f"Set {target} to {self.en(s.value)}.")]
+
+    def s_DeclareWinner(self, s):
+        if isinstance(s.who, g.NoneLit):
+            return [Step("Nobody wins.")]
+        kind = self.en.kind(s.who)
+        if kind == "players":
+            return [Step(f"Declare the winners: {self.en(s.who)} (they share the win; nobody wins if there are none).")]
+        maybe_none = isinstance(s.who, (g.Agg, g.Cond)) or (isinstance(s.who, g.Call) and s.who.func != "seat")
+        return [Step(f"Declare the winner: {self.en(s.who)}" + (" (nobody, if there is none)." if maybe_none else "."))]
+
+    def s_Perform(self, s):
+        proc = self.book.procs.get(s.name)
+        name = link(f"#procedure-{s.name}", em(human(s.name)))
+        if not s.args:
+            return [Step(f"Follow the procedure {name}.")]
+        params = proc.params if proc else ()
+        word = "for" if params and params[0].type == "player" else "with"
+        return [Step(f"Follow the procedure {name} {word} {_plain_list(self.en.operand(a) for a in s.args)}.")]
+
+    def s_Break(self, s):
+        loop = self.loops[-1] if self.loops else "loop"
+        return [Step("Stop repeating." if loop == "repeat" else f"Leave the {loop}.")]
+
+    def s_Pass(self, s):
+        return [Step("Nothing happens.")]
+
+    def s_EndGame(self, s):
+        return [Step("The game ends at once.")]
+
+    def s_If(self, s):
+        out = []
+        for i, br in enumerate(s.branches):
+            head = "If" if i == 0 else "Otherwise, if"
+            out.append(Step(f"{head} {self.en.cond(br.test)}:", self.block(br.body)))
+        if s.else_:
+            out.append(Step("Otherwise:", self.block(s.else_)))
+        return out
+
+    def _loop(self, kind: str, stmts) -> list[Step]:
+        self.loops.append(kind)
+        try:
+            return self.block(stmts)
+        finally:
+            self.loops.pop()
+
+    def s_While(self, s):
+        return [Step(f"As long as {self.en.cond(s.test)}:", self._loop("repeat", s.body))]
+
+    def s_Repeat(self, s):
+        return [Step("Repeat the following until told to stop:", self._loop("repeat", s.body))]
+
+    def s_ForPlayers(self, s):
+        en, v = self.en, self.en.local(s.var)
+        if s.start == "after":
+            head = f"Each other player {v}, in turn after {en(s.at)}:"
+        elif s.start == "from":
+            head = f"Each player {v} in turn, starting with {en(s.at)}:"
+        else:
+            head = f"Each player {v} in turn, starting with the player in seat 1:"
+        with en.bound(**{s.var: "player"}):
+            return [Step(head, self._loop("round of players", s.body))]
+
+    def s_ForEach(self, s):
+        en = self.en
+        head = f"For {en.binder(s.var, s.domain, 'each')}:"
+        with en.bound(**{s.var: en.elem(s.domain)}):
+            return [Step(head, self._loop("loop", s.body))]
+
+    def s_Rule(self, s):
+        ref = self.ref(s.name)
+        if ref is not None:
+            cond = " (when its condition holds)" if s.when is not None else ""
+            return [Step(f"Apply {ref}{cond}.")]
+        title = s.title or human(s.name)
+        head = f"Rule {em(title)}"
+        if s.when is not None:
+            head += f", only when {self.en.cond(s.when)}"
+        children = [Step(t) for t in s.texts] + self.block(s.body)
+        return [Step(head + ":", children)]
+
+    def s_Choose(self, s):
+        en = self.en
+        if s.each is not None:
+            with en.bound(**{s.each: "player"}):
+                steps = [self.action(a) for a in s.actions]
+                v = en.local(s.each)
+                head = (f"Every player {v} of {en(s.by)} decides, all at the same point and in any order, "
+                        f"one of:" if len(steps) > 1 else f"Every player {v} of {en(s.by)} decides:")
+            return [Step(head, steps)]
+        who = _cap(en(s.by))
+        steps = [self.action(a) for a in s.actions]
+        head = f"{who} chooses one of:" if len(steps) > 1 else f"{who} chooses:"
+        return [Step(head, steps)]
+
+    def action(self, a: g.Action) -> Step:
+        en = self.en
+        label = a.label or _cap(human(a.name))
+        text = f"{em(label)} ({code(a.name)})"
+        with en.bound():
+            if a.var is not None and a.domain is not None:
+                text += f": {en.binder(a.var, a.domain, 'a')}"
+                en.bind(a.var, en.elem(a.domain))
+                if a.where is not None:
+                    text += f" such that {en.cond(a.where)}"
+            if a.when is not None:
+                text += ("; " if a.var else ": ") + f"only when {en.cond(a.when)}"
+            body = self.block(a.body)
+        if len(body) == 1 and not body[0].children:
+            return Step(f"{text} \u2014 {_uncap(body[0].text)}")
+        return Step(text + ". Then:" if body else text + ".", body)
+

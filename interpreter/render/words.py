@@ -1,0 +1,759 @@
+"""Rulebook stage 1, words: the inline mark-up (code, emphasis, links as control-character
+brackets that the templates' `md` and `html` filters turn into Markdown or escaped HTML) and
+`English`, which turns an expression into a plain-language phrase (`english(expr)`)."""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from pathlib import Path
+
+from markupsafe import Markup, escape
+
+from .. import graph as g
+from ..unparse import unparse
+
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+REGENERATE = "cardrules rulebook rulesets/**/*.cards --out generated_docs"
+REGENERATE_PY = "python -m interpreter.render"
+
+# ------------------------------------------------------------------ inline mark-up
+# Control characters never found in a ruleset's text bracket the few inline styles.
+_C0, _C1 = "\x02", "\x03"            # code
+_E0, _E1 = "\x06", "\x07"            # emphasis
+_L0, _LS, _L1 = "\x0e", "\x1f", "\x0f"  # link: href, separator, text
+
+_CODE_RE = re.compile(_C0 + "(.*?)" + _C1, re.S)
+_EM_RE = re.compile(_E0 + "(.*?)" + _E1, re.S)
+_LINK_RE = re.compile(_L0 + "([^" + _LS + "]*)" + _LS + "(.*?)" + _L1, re.S)
+_ANY_MARK = re.compile("[" + _C0 + _C1 + _E0 + _E1 + _L0 + _LS + _L1 + "]")
+
+
+def code(text: str) -> str:
+    return _C0 + _ANY_MARK.sub("", text) + _C1
+
+
+def em(text: str) -> str:
+    return _E0 + text + _E1
+
+
+def link(href: str, text: str) -> str:
+    return _L0 + href + _LS + text + _L1
+
+
+def _md_code(m: re.Match) -> str:
+    body = m.group(1)
+    if "`" not in body:
+        return f"`{body}`"
+    return f"`` {body} ``"
+
+
+def to_markdown(text: str) -> str:
+    """Marked-up text as Markdown: code spans, *emphasis*, links reduced to their text."""
+    text = _CODE_RE.sub(_md_code, text)
+    text = _LINK_RE.sub(r"\2", text)
+    text = _EM_RE.sub(r"*\1*", text)
+    return _ANY_MARK.sub("", text)
+
+
+def to_html(text: str) -> Markup:
+    """Marked-up text as escaped HTML with <code>, <em> and in-page links."""
+    out = str(escape(text))
+    out = _CODE_RE.sub(r"<code>\1</code>", out)
+    out = _LINK_RE.sub(r'<a href="\1">\2</a>', out)
+    out = _EM_RE.sub(r"<em>\1</em>", out)
+    return Markup(_ANY_MARK.sub("", out))
+
+
+def _md_cell(text: str) -> str:
+    return to_markdown(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _md_steps(steps, indent: int = 0) -> str:
+    """Nested steps as a Markdown bullet list (two spaces per level)."""
+    lines: list[str] = []
+
+    def walk(items, depth):
+        for st in items:
+            lines.append("  " * depth + "- " + to_markdown(st.text).replace("\n", " "))
+            walk(st.children, depth + 1)
+    walk(steps, indent)
+    return "\n".join(lines)
+
+
+def _cap(text: str) -> str:
+    """Capitalise a sentence that starts with a plain lowercase letter."""
+    if text and text[0].isalpha() and text[0].islower():
+        return text[0].upper() + text[1:]
+    return text
+
+
+def _uncap(text: str) -> str:
+    """Lower-case a sentence's first word (one of ours, like 'Move'), to continue a clause."""
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
+
+
+def human(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _join(items: list[str], word: str) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    if len(items) == 2:
+        sep = ", " if word == "or" else " "
+        return f"{items[0]}{sep}{word} {items[1]}"
+    return ", ".join(items[:-1]) + f", {word} {items[-1]}"
+
+
+def _plain_list(items) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _sentence(text: str) -> str:
+    """An author's fragment as a sentence: a capital letter and a closing full stop."""
+    text = _cap(text.strip())
+    return text if text.endswith((".", "!", "?", ":", "”")) else text + "."
+
+
+_TYPE_PHRASE = {"int": "a number", "bool": "true or false", "player": "a player", "card": "a card",
+                "suit": "a suit", "rank": "a rank", "cards": "a set of cards", "players": "a set of players",
+                "ints": "a set of numbers"}
+
+
+def _param(ptype: str, name: str) -> str:
+    """'a card c', 'a number n', 'a set of cards cs'."""
+    noun = {"int": "number", "bool": "condition", "cards": "set of cards", "players": "set of players",
+            "ints": "set of numbers", "suits": "set of suits", "ranks": "set of ranks"}.get(ptype, ptype)
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun} {em(name)}"
+
+
+def _fmt_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+# ------------------------------------------------------------------ expressions -> English
+
+_PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4,
+         "not in": 4, "..": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6}
+_COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
+            ">": "is more than", ">=": "is at least"}
+_NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
+           "in": "not in", "not in": "in"}
+_ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "mod": "modulo"}
+_NOUN = {"card": "card", "player": "player", "int": "number", "suit": "suit", "rank": "rank", "zone": "place"}
+_ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
+         "zone": "card", "zonekind": "card", "zones": "zone", "list": None}
+_MODALS = ("can_", "may_", "must_", "has_", "is_", "does_", "should_")
+
+
+def _ends_open(e) -> bool:
+    """Whether a phrase for e ends in an open 'such that ...' clause that would swallow
+    whatever follows it (a comparison whose last operand is an aggregate, and the like)."""
+    if isinstance(e, g.Agg):
+        return e.where is not None or e.body is not None
+    if isinstance(e, g.BinOp) and e.op in _COMPARE:
+        return isinstance(e.left, g.Agg) and e.left.op == "count" and isinstance(e.right, g.IntLit) \
+            or _ends_open(e.right)
+    if isinstance(e, g.UnOp):
+        return _ends_open(e.operand)
+    return False
+
+
+class English:
+    """Expressions to plain-language phrases, one `visit_<NodeClass>` method per node kind.
+
+    `self(e)` is the phrase for a value; `cond(e)` for a condition (a bare boolean option reads
+    "option `x` is on"); `neg(e)` for its negation. Names are classified like the compiler does
+    (locals, variables, options, definitions, zones, suits, ranks, groups, built-ins); a node
+    with no visitor falls back to its source text in a code span."""
+
+    def __init__(self, rs: g.Ruleset | None = None):
+        self.rs = rs
+        self.scope: dict[str, str | None] = {}
+        self._define_kinds: dict[str, str | None] = {}
+        if rs is None:
+            self.vars, self.options, self.defines, self.zones = {}, {}, {}, {}
+            self.suits, self.ranks, self.groups, self.enums = set(), set(), {}, set()
+            return
+        self.vars = {v.name: v for v in rs.vars}
+        self.options = {o.name: o for o in rs.options}
+        self.defines = {d.name: d for d in rs.defines}
+        self.zones = {z.name: z for z in rs.zones}
+        self.suits = set(rs.deck.suits)
+        self.ranks = set(rs.deck.ranks)
+        self.groups = dict(rs.deck.groups)
+        self.enums = {c for o in rs.options for c in o.choices}
+
+    # ---- scope
+    @contextmanager
+    def bound(self, **names):
+        saved = dict(self.scope)
+        self.scope.update(names)
+        try:
+            yield
+        finally:
+            self.scope = saved
+
+    def bind(self, name: str, kind: str | None) -> None:
+        self.scope[name] = kind
+
+    # ---- entry points
+    def __call__(self, e) -> str:
+        visit = getattr(self, "visit_" + type(e).__name__, None)
+        if visit is None:
+            return code(unparse(e))
+        return visit(e)
+
+    def cond(self, e) -> str:
+        """A condition, as a clause: 'c is unbeatable', 'option `x` is on'."""
+        if isinstance(e, g.Name):
+            cls = self.classify(e.name)
+            if cls == "option":
+                return f"option {code(e.name)} is on"
+            if cls == "define":
+                return f"{self.term(e.name)} holds"
+            if cls in ("local", "var"):
+                return f"{self(e)} is true"
+        if isinstance(e, g.BoolLit):
+            return "always" if e.value else "never"
+        return self(e)
+
+    def neg(self, e) -> str:
+        """The negation of a condition, pushed inwards where English allows."""
+        if isinstance(e, g.UnOp) and e.op == "not":
+            return self.cond(e.operand)
+        if isinstance(e, g.BoolLit):
+            return self.cond(g.BoolLit(value=not e.value))
+        if isinstance(e, g.Name):
+            cls = self.classify(e.name)
+            if cls == "option":
+                return f"option {code(e.name)} is off"
+            if cls in ("local", "var"):
+                return f"{self(e)} is false"
+        if isinstance(e, g.BinOp) and e.op in _NEGATE:
+            return self.visit_BinOp(e.model_copy(update={"op": _NEGATE[e.op]}))
+        if isinstance(e, g.Agg) and e.op in ("any", "no"):
+            return self.visit_Agg(e.model_copy(update={"op": "no" if e.op == "any" else "any"}))
+        if isinstance(e, g.Call) and e.func in self.defines and self.kind(e) == "bool":
+            return self.define_clause(e, negated=True)
+        return f"it is not the case that {self.cond(e)}"
+
+    # ---- classification and kinds
+    def classify(self, name: str) -> str:
+        if name in self.scope:
+            return "local"
+        if name in self.vars:
+            return "var"
+        if name in self.options:
+            return "option"
+        if name in self.defines:
+            return "define"
+        if name in self.zones:
+            return "zone"
+        if name in self.suits:
+            return "suit"
+        if name in self.ranks:
+            return "rank"
+        if name in self.groups:
+            return "group"
+        if name in self.enums:
+            return "enum"
+        if name in ("cards", "players", "player_count", "suits", "ranks"):
+            return "builtin"
+        return "local"
+
+    def kind(self, e) -> str | None:
+        """A rough type: card, player, int, bool, suit, rank, enum, cards, players, ints, zone, ..."""
+        k = getattr(self, "kind_" + type(e).__name__, None)
+        return k(e) if k else None
+
+    def elem(self, e) -> str | None:
+        return _ELEM.get(self.kind(e) or "", None)
+
+    def kind_IntLit(self, e):
+        return "int"
+
+    def kind_BoolLit(self, e):
+        return "bool"
+
+    def kind_StrLit(self, e):
+        return "str"
+
+    def kind_NoneLit(self, e):
+        return "none"
+
+    def kind_ListExpr(self, e):
+        inner = {self.kind(i) for i in e.items} - {None, "none"}
+        if len(inner) == 1:
+            return {"card": "cards", "player": "players", "int": "ints", "suit": "suits",
+                    "rank": "ranks"}.get(inner.pop(), "list")
+        return "list"
+
+    def kind_Name(self, e):
+        n = e.name
+        cls = self.classify(n)
+        if cls == "local":
+            return self.scope.get(n)
+        if cls == "var":
+            return self.vars[n].type
+        if cls == "option":
+            o = self.options[n]
+            return "enum" if o.type == "enum" else o.type
+        if cls == "define":
+            return self.define_kind(n)
+        if cls == "zone":
+            z = self.zones[n]
+            return "zonekind" if (z.per_player or z.size) else "zone"
+        if cls == "group":
+            return "ranks"
+        return {"suit": "suit", "rank": "rank", "enum": "enum"}.get(cls) or \
+            {"cards": "cards", "players": "players", "player_count": "int", "suits": "suits",
+             "ranks": "ranks"}.get(n)
+
+    def kind_Attr(self, e):
+        return {"suit": "suit", "rank": "rank", "owner": "player", "played_by": "player", "zone": "zone",
+                "face_up": "bool"}.get(e.name, "int")
+
+    def kind_Call(self, e):
+        f = e.func
+        if f in self.defines:
+            return self.define_kind(f)
+        if f in self.zones:
+            return "zone"
+        if f in self.vars:
+            return self.vars[f].type
+        if f == "zones":
+            return "zones"
+        if f in ("top", "bottom"):
+            return "cards" if len(e.args) == 2 else (self.elem(e.args[0]) if e.args else None)
+        if f == "seat":
+            return "player"
+        if f == "random":
+            return self.elem(e.args[0]) if e.args else None
+        if f in ("count", "min", "max"):
+            return "int"
+        if f in ("any", "no"):
+            return "bool"
+        if f in ("first", "last", "highest", "lowest"):
+            return self.elem(e.args[0]) if e.args else None
+        if f in ("above", "below", "cards_of"):
+            return "cards"
+        if f == "card":
+            return "card"
+        if f in ("next", "previous"):
+            return "player"
+        return None
+
+    def kind_Split(self, e):
+        return "int" if e.score else "bool"
+
+    def kind_Agg(self, e):
+        if e.op in ("all", "any", "no"):
+            return "bool"
+        if e.op in ("count", "sum"):
+            return "int"
+        if e.op == "those":
+            return self.kind(e.domain)
+        return self.elem(e.domain)
+
+    def kind_Cond(self, e):
+        return self.kind(e.then) or self.kind(e.else_)
+
+    def kind_BinOp(self, e):
+        if e.op in ("+", "-", "*", "/", "mod"):
+            left, right = self.kind(e.left), self.kind(e.right)
+            if e.op in ("+", "-") and (left in _ELEM or right in _ELEM):
+                return "cards"
+            return "int"
+        if e.op == "..":
+            return "ints"
+        return "bool"
+
+    def kind_UnOp(self, e):
+        return "bool" if e.op == "not" else "int"
+
+    def define_kind(self, name: str) -> str | None:
+        if name not in self._define_kinds:
+            self._define_kinds[name] = None  # a guard against (invalid) recursion
+            d = self.defines[name]
+            saved = self.scope
+            self.scope = {p.name: p.type for p in d.params}
+            try:
+                self._define_kinds[name] = self.kind(d.body)
+            finally:
+                self.scope = saved
+        return self._define_kinds[name]
+
+    # ---- names of things
+    def term(self, name: str) -> str:
+        return link(f"#term-{name}", em(human(name)))
+
+    def local(self, name: str) -> str:
+        return em(name)
+
+    def zone_phrase(self, z: g.Zone, owner=None) -> str:
+        title = z.title or human(z.name)
+        bare = re.sub(r"^(the|a|an) ", "", title)
+        if z.size:
+            return f"all {z.size} of the {human(z.name)} places ({bare})"
+        if not z.per_player:
+            return title if bare != title else f"the {title}"
+        if owner is None:
+            return f"every player's {bare}"
+        poss = self.possessive(owner)
+        return f"{poss} {bare}" if poss else f"the {bare} of {self(owner)}"
+
+    def possessive(self, e) -> str | None:
+        """'p's', 'the leader's', or None when the phrase is too long to take an 's."""
+        if isinstance(e, g.Name):
+            cls = self.classify(e.name)
+            if cls in ("local", "var"):
+                return f"{self(e)}'s"
+            if cls == "define" and not self.defines[e.name].params:
+                return f"{self(e)}'s"
+        return None
+
+    def _of(self, what: str, e) -> str:
+        poss = self.possessive(e)
+        return f"{poss} {what}" if poss else f"the {what} of {self.operand(e)}"
+
+    def operand(self, e, prec: int = 9) -> str:
+        """A phrase used inside a larger one: bracketed where the nesting would be unclear."""
+        text = self(e)
+        if isinstance(e, g.Cond) or (isinstance(e, g.BinOp) and _PREC[e.op] < prec):
+            return f"({text})"
+        return text
+
+    # ---- visitors
+    def visit_IntLit(self, e):
+        return str(e.value)
+
+    def visit_StrLit(self, e):
+        return f"\u201c{e.value}\u201d"
+
+    def visit_BoolLit(self, e):
+        return _fmt_value(e.value)
+
+    def visit_NoneLit(self, e):
+        return "none"
+
+    def visit_ListExpr(self, e):
+        return _plain_list(self(i) for i in e.items) if e.items else "nothing"
+
+    def visit_Name(self, e):
+        n = e.name
+        cls = self.classify(n)
+        if cls == "local":
+            return self.local(n)
+        if cls == "var":
+            return f"the {human(n)}"
+        if cls == "option":
+            return f"option {code(n)}"
+        if cls == "define":
+            return f"the {self.term(n)}" if self.define_kind(n) != "bool" else self.term(n)
+        if cls == "zone":
+            return self.zone_phrase(self.zones[n])
+        if cls == "group":
+            return f"the {human(n)}"
+        if cls == "builtin":
+            return {"cards": "all cards", "players": "all players", "player_count": "the number of players",
+                    "suits": "the suits", "ranks": "the ranks"}[n]
+        return n  # suits, ranks, enum values: their own names
+
+    def visit_Attr(self, e):
+        a = e.name
+        if a == "face_up":
+            return f"{self.operand(e.obj)} is face up"
+        if a == "zone":
+            return f"the place where {self.operand(e.obj)} lies"
+        if a == "index" and self.kind(e.obj) == "zone":
+            return self._of("number", e.obj)
+        if a == "played_by":
+            return f"the player who played {self.operand(e.obj)}"
+        if a == "order":
+            return self._of("rank position", e.obj)
+        if a == "depth":
+            return f"the number of cards lying on {self.operand(e.obj)}"
+        return self._of(human(a), e.obj)
+
+    def define_clause(self, e: g.Call, negated: bool = False) -> str:
+        """A boolean definition applied to arguments: 'c is unbeatable', 'h can be played'."""
+        d = self.defines[e.func]
+        args = [self.operand(a) for a in e.args]
+        name = e.func
+        modal = name.startswith(_MODALS)
+        if len(args) != 1:
+            subject = f"{self.term(name)} holds for {_plain_list(args)}" if args else f"{self.term(name)} holds"
+            return f"it is not the case that {subject}" if negated else subject
+        if modal:
+            text = f"{args[0]} {self.term(name)}"
+            return f"it is not the case that {text}" if negated else text
+        words = human(name).split()
+        ptype = d.params[0].type if d.params else ""
+        article = ""
+        if words[-1] == ptype:
+            article = "an " if words[0][0] in "aeiou" else "a "
+        verb = "is not" if negated else "is"
+        return f"{args[0]} {verb} {article}{self.term(name)}"
+
+    def visit_Call(self, e):
+        f, args = e.func, e.args
+        if f in self.defines:
+            if self.define_kind(f) == "bool":
+                return self.define_clause(e)
+            if len(args) == 1:
+                return self._of(self.term(f), args[0])
+            if not args:
+                return f"the {self.term(f)}"
+            return f"the {self.term(f)} of {_plain_list(self.operand(a) for a in args)}"
+        if f in self.zones and len(args) == 1:
+            z = self.zones[f]
+            if z.size:
+                return f"{human(z.name)} {self.operand(args[0])}"
+            return self.zone_phrase(z, owner=args[0])
+        if f in self.vars and len(args) == 1:
+            return self._of(human(f), args[0])
+        method = getattr(self, "call_" + f, None)
+        if method is None:
+            return code(unparse(e))
+        try:
+            return method(*args)
+        except TypeError:  # wrong number of arguments: the compiler rejects it anyway
+            return code(unparse(e))
+
+    def _coll(self, e) -> str:
+        """A collection phrase for 'the number of cards in ...'."""
+        return self.operand(e)
+
+    def call_count(self, x):
+        elem = self.elem(x)
+        if isinstance(x, g.Name) and x.name == "players":
+            return "the number of players"
+        return f"the number of {_NOUN.get(elem or 'card', 'item')}s in {self._coll(x)}"
+
+    def call_any(self, x):
+        return f"{self._coll(x)} is not empty"
+
+    def call_no(self, x):
+        return f"{self._coll(x)} is empty"
+
+    def call_first(self, x):
+        return f"the first {_NOUN.get(self.elem(x) or 'card', 'item')} of {self._coll(x)}"
+
+    def call_last(self, x):
+        return f"the last {_NOUN.get(self.elem(x) or 'card', 'item')} of {self._coll(x)}"
+
+    def call_highest(self, x):
+        return f"the highest {_NOUN.get(self.elem(x) or 'card', 'item')} of {self._coll(x)}"
+
+    def call_lowest(self, x):
+        return f"the lowest {_NOUN.get(self.elem(x) or 'card', 'item')} of {self._coll(x)}"
+
+    def call_zones(self, k):
+        if isinstance(k, g.Name) and k.name in self.zones:
+            z = self.zones[k.name]
+            bare = re.sub(r"^(the|a|an) ", "", z.title or human(z.name))
+            if z.per_player:
+                return f"the players' places of kind {bare}"
+            return f"{human(z.name)} 1 to {z.size or 1} ({bare})"
+        return code(unparse(k))
+
+    def call_top(self, x, n=None):
+        if n is None:
+            return f"the top card of {self._coll(x)}"
+        return f"the top {self.operand(n)} cards of {self._coll(x)}"
+
+    def call_bottom(self, x, n=None):
+        if n is None:
+            return f"the bottom card of {self._coll(x)}"
+        return f"the bottom {self.operand(n)} cards of {self._coll(x)}"
+
+    def call_random(self, x):
+        return f"one of {self._coll(x)}, drawn at random"
+
+    def call_seat(self, n):
+        return f"the player in seat {self.operand(n)}"
+
+    def call_above(self, c):
+        return f"the cards above {self.operand(c)} in its suit"
+
+    def call_below(self, c):
+        return f"the cards below {self.operand(c)} in its suit"
+
+    def call_cards_of(self, s):
+        return f"the cards of the suit {self.operand(s)}"
+
+    def call_card(self, r, s):
+        return f"the {self.operand(r)} of {self.operand(s)}"
+
+    def call_next(self, p):
+        return f"the next player after {self.operand(p)}"
+
+    def call_previous(self, p):
+        return f"the player before {self.operand(p)}"
+
+    def call_min(self, a, b):
+        return f"the smaller of {self.operand(a)} and {self.operand(b)}"
+
+    def call_max(self, a, b):
+        return f"the larger of {self.operand(a)} and {self.operand(b)}"
+
+    def binder(self, var: str, domain, det: str, plural: bool = False) -> str:
+        """'a card d above c in its suit', 'every player p', 'each number n from 1 to 4'."""
+        noun = _NOUN.get(self.elem(domain) or "", "item")
+        if plural:
+            noun += "s"
+        head = f"{det} {noun}".strip()
+        v = self.local(var)
+        if isinstance(domain, g.Call) and domain.func in ("above", "below") and len(domain.args) == 1 \
+                and domain.func not in self.defines:
+            return f"{head} {v} {domain.func} {self.operand(domain.args[0])} in its suit"
+        if isinstance(domain, g.Name) and self.classify(domain.name) == "builtin" and domain.name != "player_count":
+            return f"{head} {v}"
+        if isinstance(domain, g.BinOp) and domain.op == "..":
+            return f"{head} {v} from {self.operand(domain.left, 5)} to {self.operand(domain.right, 5)}"
+        if isinstance(domain, g.Call) and domain.func == "cards_of" and len(domain.args) == 1:
+            return f"{head} {v} of the suit {self.operand(domain.args[0])}"
+        return f"{head} {v} in {self.operand(domain)}"
+
+    def visit_Agg(self, e):
+        elem = self.elem(e.domain)
+        with self.bound(**{e.var: elem}):
+            where = self.cond(e.where) if e.where is not None else None
+            body = self.cond(e.body) if e.body is not None and e.op == "all" else \
+                (self(e.body) if e.body is not None else None)
+        such = f" such that {where}" if where else ""
+        op = e.op
+        if op == "all":
+            return f"{self.binder(e.var, e.domain, 'every')}{such} satisfies: {body}"
+        if op == "any":
+            return f"there is {self.binder(e.var, e.domain, 'a')}{such}"
+        if op == "no":
+            return f"there is no {self.binder(e.var, e.domain, '')}{such}"
+        if op == "count":
+            return f"the number of {self.binder(e.var, e.domain, '', plural=True)}{such}"
+        if op in ("highest", "lowest"):
+            return f"the {op} {self.binder(e.var, e.domain, '')}{such}"
+        if op == "sum":
+            return f"the total of {body} over {self.binder(e.var, e.domain, 'every')}{such}"
+        if op == "those":
+            return f"the {self.binder(e.var, e.domain, '', plural=True)}{such}"
+        return code(unparse(e))
+
+    def visit_Split(self, e):
+        parts = []
+        for grp in e.groups:
+            sizes = ""
+            if grp.sizes is not None:
+                sizes = f" of {self.operand(grp.sizes, 5)} cards" if not (isinstance(grp.sizes, g.BinOp) and grp.sizes.op == "..") \
+                    else f" of {self.operand(grp.sizes.left, 5)} to {self.operand(grp.sizes.right, 5)} cards"
+            parts.append(f"{self.operand(grp.count, 5)} {self.term(grp.define)}{sizes}")
+        split = f"{self.operand(e.cards)} can be split exactly into {_plain_list(parts)}"
+        if e.score:
+            return f"the best total {self.term(e.score)} over the ways {split} (-1 if there is none)"
+        return split
+
+    def visit_Cond(self, e):
+        return f"{self.operand(e.then)} if {self.cond(e.test)}, otherwise {self(e.else_)}"
+
+    def visit_UnOp(self, e):
+        if e.op == "not":
+            return self.neg(e.operand)
+        return f"minus {self.operand(e.operand)}"
+
+    def _logic_part(self, x, op: str, last: bool) -> str:
+        if isinstance(x, g.BinOp) and x.op in ("and", "or") and x.op != op:
+            text = self.cond(x)
+            return f"either {text}" if x.op == "or" else f"({text})"
+        if not last and (isinstance(x, (g.Agg, g.Cond)) or _ends_open(x)):
+            return f"({self.cond(x)})"
+        return self.cond(x)
+
+    def _flatten(self, e, op):
+        if isinstance(e, g.BinOp) and e.op == op:
+            return self._flatten(e.left, op) + self._flatten(e.right, op)
+        return [e]
+
+    @staticmethod
+    def _order_of(e):
+        return e.obj if isinstance(e, g.Attr) and e.name == "order" else None
+
+    def visit_BinOp(self, e):
+        op = e.op
+        if op in ("and", "or"):
+            parts = self._flatten(e, op)
+            return _join([self._logic_part(x, op, i == len(parts) - 1) for i, x in enumerate(parts)], op)
+        if op in _COMPARE:
+            return self.compare(e)
+        if op in ("in", "not in"):
+            right, rk = e.right, self.kind(e.right)
+            neg = op == "not in"
+            if isinstance(right, g.Name) and self.classify(right.name) == "zone" and self.zones[right.name].per_player:
+                z = self.zones[right.name]
+                bare = re.sub(r"^(the|a|an) ", "", z.title or human(z.name))
+                return f"{self.operand(e.left, 5)} is {'not in any' if neg else 'in a'} player's {bare}"
+            if rk in ("ranks", "suits", "ints", "players", "list") and not isinstance(right, g.Call):
+                return f"{self.operand(e.left, 5)} is {'not ' if neg else ''}one of {self.operand(right, 5)}"
+            return f"{self.operand(e.left, 5)} is {'not ' if neg else ''}in {self.operand(right, 5)}"
+        if op == "..":
+            return f"the numbers from {self.operand(e.left, 5)} to {self.operand(e.right, 5)}"
+        mine = _PREC[op]
+        left, right = self.operand(e.left, mine), self.operand(e.right, mine + 1)
+        if op == "+" and self.kind(e) == "cards":
+            return f"{left} together with {right}"
+        if op == "-" and self.kind(e) == "cards":
+            return f"{left} except {right}"
+        return f"{left} {_ARITH[op]} {right}"
+
+    def compare(self, e):
+        op, left, right = e.op, e.left, e.right
+        if isinstance(right, g.NoneLit) and op in ("==", "!="):
+            return f"{self.operand(left, 5)} {'does not exist' if op == '==' else 'exists'}"
+        a, b = self._order_of(left), self._order_of(right)
+        if a is not None and b is not None:
+            words = {"<": "ranks below", ">": "ranks above", "<=": "ranks no higher than",
+                     ">=": "ranks no lower than", "==": "ranks level with", "!=": "does not rank level with"}
+            return f"{self.operand(a)} {words[op]} {self.operand(b)}"
+        # x.order + k == y.order: "x ranks just below y" / "k places below"
+        if op == "==" and b is not None and isinstance(left, g.BinOp) and left.op == "+" \
+                and isinstance(left.right, g.IntLit) and self._order_of(left.left) is not None:
+            k = left.right.value
+            gap = "just" if k == 1 else f"{k} places"
+            return f"{self.operand(self._order_of(left.left))} ranks {gap} below {self.operand(b)}"
+        # count(X) > 0: "X is not empty"
+        if isinstance(left, g.Call) and left.func == "count" and left.func not in self.defines \
+                and len(left.args) == 1 and isinstance(right, g.IntLit) and right.value == 0 \
+                and op in ("==", "<=", ">", "!="):
+            return (self.call_no if op in ("==", "<=") else self.call_any)(left.args[0])
+        # (count d in X where w) == 2: "there are exactly 2 cards d in X such that w"
+        if isinstance(left, g.Agg) and left.op == "count" and isinstance(right, g.IntLit):
+            k = right.value
+            amount = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most",
+                      ">": "more than", ">=": "at least"}[op]
+            with self.bound(**{left.var: self.elem(left.domain)}):
+                such = f" such that {self.cond(left.where)}" if left.where is not None else ""
+            verb = "is" if k == 1 and op in ("==", "<=", ">=", "!=") else "are"
+            plural = not (k == 1 and verb == "is")
+            return f"there {verb} {amount} {k} {self.binder(left.var, left.domain, '', plural=plural)}{such}"
+        return f"{self.agg_operand(left)} {_COMPARE[op]} {self.agg_operand(right)}"
+
+    def agg_operand(self, e) -> str:
+        """An operand of a comparison; an aggregate with a condition gets brackets."""
+        if isinstance(e, g.Agg) and e.where is not None:
+            return f"({self(e)})"
+        return self.operand(e, 5)
+
+
+def english(expr, rs: g.Ruleset | None = None) -> str:
+    """An expression in plain English (Markdown: code in backticks, terms in *emphasis*)."""
+    return to_markdown(English(rs)(expr))
+
