@@ -25,6 +25,7 @@ import random
 
 from .engine import advice, apply, determinise, moves_for, outcome, scores
 from .errors import GameRuntimeError, OptionError
+from .search import spec_count
 
 DEFAULT_NODES = 100     # positions looked at per plan: a few hundredths of a second in the bundled patience
 WIN, LOSS = 1e9, -1e9   # a finished game outweighs any advice
@@ -141,13 +142,13 @@ class PlanBot:
         eyes = self._eyes = _Eyes(det, me)
         root_view = eyes.view(det)
         seen = {root_view}
-        # heap entries: (-value, depth, tie, position, line); the line's last view is the position's
+        # heap entries: (-value, depth, tie, position, its view, the line of moves to it)
         tie = 0
         heap = []
         best_value, best_line = None, None
         expanded = 0
 
-        def consider(value: float, depth: int, line: list) -> None:
+        def consider(value: float, line: list) -> None:
             nonlocal best_value, best_line
             if best_value is None or value > best_value or (value == best_value and len(line) < len(best_line)):
                 best_value, best_line = value, line
@@ -167,22 +168,22 @@ class PlanBot:
                     continue
                 step = line + [(key, view)]
                 if t.finished:
-                    consider(_value(t, me), depth + 1, step)
+                    consider(_value(t, me), step)
                     continue
                 if not eyes.still_hidden(t, hidden):
                     # something comes to light: judge the move by where it starts (what it
                     # shows is the sample's, not the truth)
-                    consider(before, depth + 1, step)
+                    consider(before, step)
                     continue
                 if t.actor != me:  # another seat decides next: the line ends here
-                    consider(_value(t, me), depth + 1, step)
+                    consider(_value(t, me), step)
                     continue
                 tview = eyes.view(t)
                 if tview in seen:
                     continue
                 seen.add(tview)
                 value = _value(t, me)
-                consider(value, depth + 1, step)
+                consider(value, step)
                 tie += 1
                 heapq.heappush(heap, (-value, depth + 1, tie, t, tview, step))
         return best_line or []
@@ -190,13 +191,5 @@ class PlanBot:
 
 def make_plan_bot(spec: str, seed: int = 0) -> PlanBot:
     """'plan' or 'plan:POSITIONS'; OptionError for anything else after the colon."""
-    _, sep, rest = spec.partition(":")
-    if not sep:
-        return PlanBot(seed)
-    rest = rest.strip()
-    if not rest.lstrip("-").isdigit():
-        raise OptionError(f"plan:{rest} - the number of positions must be a whole number, like plan:2000")
-    n = int(rest)
-    if n < 1:
-        raise OptionError(f"plan:{rest} - the number of positions must be at least 1")
-    return PlanBot(seed, n)
+    n = spec_count(spec, "positions", 2000)
+    return PlanBot(seed) if n is None else PlanBot(seed, n)

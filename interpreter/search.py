@@ -196,15 +196,22 @@ class ISMCTSBot:
             node = node.parent
 
 
-def make_search_bot(spec: str, seed: int = 0) -> ISMCTSBot:
-    """'ismcts' or 'ismcts:ITERATIONS'; OptionError for anything else after the colon."""
-    _, sep, rest = spec.partition(":")
+def spec_count(spec: str, what: str, example: int) -> int | None:
+    """The number after the colon of a bot spec ('ismcts:300', 'plan:100'), None without one;
+    OptionError, naming `what` is counted, for anything but a whole number of at least 1."""
+    name, sep, rest = spec.partition(":")
     if not sep:
-        return ISMCTSBot(seed)
+        return None
     rest = rest.strip()
     if not rest.lstrip("-").isdigit():
-        raise OptionError(f"ismcts:{rest} - the number of iterations must be a whole number, like ismcts:200")
+        raise OptionError(f"{name}:{rest} - the number of {what} must be a whole number, like {name}:{example}")
     n = int(rest)
     if n < 1:
-        raise OptionError(f"ismcts:{rest} - the number of iterations must be at least 1")
-    return ISMCTSBot(seed, n)
+        raise OptionError(f"{name}:{rest} - the number of {what} must be at least 1")
+    return n
+
+
+def make_search_bot(spec: str, seed: int = 0) -> ISMCTSBot:
+    """'ismcts' or 'ismcts:ITERATIONS'; OptionError for anything else after the colon."""
+    n = spec_count(spec, "iterations", 200)
+    return ISMCTSBot(seed) if n is None else ISMCTSBot(seed, n)
