@@ -418,7 +418,14 @@ class ToGraph(Transformer):
 
     # ---- expressions
     def cond(self, meta, ch):
-        return g.Cond(test=ch[0], then=ch[1], else_=ch[2], loc=self._loc(meta))
+        # `if A then X elif B then Y else Z` is `if A then X else (if B then Y else Z)`
+        out = ch[-1]
+        for test, then, loc in reversed([(ch[0], ch[1], self._loc(meta))] + list(ch[2:-1])):
+            out = g.Cond(test=test, then=then, else_=out, loc=loc)
+        return out
+
+    def elif_expr(self, meta, ch):
+        return (ch[0], ch[1], self._loc(meta))
 
     def agg_all(self, meta, ch):
         return g.Agg(op="all", var=str(ch[0]), domain=ch[1], where=ch[2], body=ch[3], loc=self._loc(meta))

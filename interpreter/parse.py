@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -71,13 +72,35 @@ def _expected(names) -> str:
     names = set(names)
     if _EXPR_START <= names:
         names = (names - _EXPR_START - {"LSQB", "MINUS", "TRUE", "FALSE", "NONE", "STRING", "NOT",
-                                        "AGG", "ALL", "SUM", "IF"}) | {"<expr>"}
-    words = sorted({"an expression" if n == "<expr>" else _describe(n) for n in names})
+                                        "AGG", "ALL", "SUM", "IF", "SPLIT"}) | {"<expr>"}
+    # words before symbols, so that a missing 'then' or 'else' is named even in a long list
+    words = sorted({"an expression" if n == "<expr>" else _describe(n) for n in names},
+                   key=lambda w: (not w.strip("'").isalpha(), w))
     if not words:
         return "something else"
     if len(words) > 8:
         words = words[:8] + ["..."]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+_AGG_WORDS = ("any", "no", "count", "highest", "lowest", "those", "all", "sum")
+_AFTER_OPERAND = {"CMP", "AND", "OR", "STAR", "SLASH", "MOD", "IN", "NOT", "DOT"}
+_AGG_OPENING = re.compile(r"\b(?:any|no|count|highest|lowest|those|all|sum)\s+[A-Za-z_]\w*\s+in\b")
+
+
+def _open_aggregate(text: str) -> str | None:
+    """The last aggregate opening ('count c in') in `text` that no parenthesis closes before
+    its end: the one a token at the end of `text` would have to follow."""
+    for m in reversed(list(_AGG_OPENING.finditer(text))):
+        depth = 0
+        for ch in text[m.start():]:
+            depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+            if depth < 0:
+                break
+        else:
+            if depth == 0 and not text[:m.start()].rstrip().endswith("("):
+                return " ".join(m.group(0).split())
+    return None
 
 
 def parse_text(text: str, filename: str = "<text>") -> Tree:
@@ -114,10 +137,14 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
         else:
             msg = f"unexpected {tok.value!r}; expected {expected}"
             before = (line_of(line) or "")[: (col or 1) - 1].split()
-            if tok.type == "NAME" and before and before[-1] in ("any", "no", "count", "highest", "lowest", "all", "sum"):
-                msg = (f"'{before[-1]} {tok.value} in ...' must be wrapped in parentheses here, because it "
-                       f"stands inside and/or/not or a comparison: write ({before[-1]} {tok.value} in ...)")
+            if tok.type == "NAME" and before and before[-1] in _AGG_WORDS:
+                where = "inside a 'where' condition" if len(before) > 1 and before[-2] == "where" else "here"
+                msg = (f"'{before[-1]} {tok.value} in ...' must be wrapped in parentheses {where}: "
+                       f"write ({before[-1]} {tok.value} in ...)")
                 col = len(line_of(line)[: col - 1].rstrip()) - len(before[-1]) + 1
+            elif tok.type in _AFTER_OPERAND and (agg := _open_aggregate((line_of(line) or "")[: (col or 1) - 1])):
+                msg += (f". '{agg} ...' reaches to the end of the expression, so nothing can follow it: "
+                        f"wrap it in parentheses, ({agg} ...) {tok.value} ..., or put it last")
         if line is None or tok.type in ("$END",):
             line, col = len(lines), 1
         if tok.type == "_INDENT" and line is not None:

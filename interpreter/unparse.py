@@ -8,80 +8,92 @@ _PREC = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4,
          "in": 4, "not in": 4, "..": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6}
 
 
-def unparse(e, prec: int = 0) -> str:
-    """Source text of an expression, with only the parentheses it needs."""
-    return globals()["_u_" + type(e).__name__](e, prec)
+def unparse(e, prec: int = 0, open_ok: bool = True) -> str:
+    """Source text of an expression, with only the parentheses it needs. `open_ok` says whether
+    an aggregate, `if` or `split` may stand here bare: they reach as far right as they can, so
+    only the last operand of an expression may be one without parentheses."""
+    return globals()["_u_" + type(e).__name__](e, prec, open_ok)
 
 
 def _wrap(text: str, mine: int, outer: int) -> str:
     return f"({text})" if mine < outer else text
 
 
-def _u_IntLit(e, p):
+def _open(text: str, p: int, open_ok: bool) -> str:
+    return text if p == 0 or open_ok else f"({text})"
+
+
+def _u_IntLit(e, p, o):
     return str(e.value)
 
 
-def _u_StrLit(e, p):
+def _u_StrLit(e, p, o):
     return f'"{e.value}"'
 
 
-def _u_BoolLit(e, p):
+def _u_BoolLit(e, p, o):
     return "true" if e.value else "false"
 
 
-def _u_NoneLit(e, p):
+def _u_NoneLit(e, p, o):
     return "none"
 
 
-def _u_Name(e, p):
+def _u_Name(e, p, o):
     return e.name
 
 
-def _u_Attr(e, p):
-    return f"{unparse(e.obj, 9)}.{e.name}"
+def _u_Attr(e, p, o):
+    return f"{unparse(e.obj, 9, False)}.{e.name}"
 
 
-def _u_Call(e, p):
+def _u_Call(e, p, o):
     return f"{e.func}({', '.join(unparse(a) for a in e.args)})"
 
 
-def _u_Agg(e, p):
-    text = f"{e.op} {e.var} in {unparse(e.domain, 5)}"
+def _u_Agg(e, p, o):
+    text = f"{e.op} {e.var} in {unparse(e.domain, 5, False)}"
     if e.where is not None:
-        text += f" where {unparse(e.where, 1)}"
+        text += f" where {unparse(e.where, 1, False)}"
     if e.body is not None:
         text += f": {unparse(e.body)}"
-    return _wrap(text, 0, p)
+    return _open(text, p, o)
 
 
-def _u_Cond(e, p):
-    return _wrap(f"if {unparse(e.test)} then {unparse(e.then)} else {unparse(e.else_)}", 0, p)
+def _u_Cond(e, p, o):
+    text = f"if {unparse(e.test)} then {unparse(e.then)}"
+    while isinstance(e.else_, g.Cond):
+        e = e.else_
+        text += f" elif {unparse(e.test)} then {unparse(e.then)}"
+    return _open(f"{text} else {unparse(e.else_)}", p, o)
 
 
-def _u_BinOp(e, p):
+def _u_BinOp(e, p, o):
     mine = _PREC[e.op]
     right_prec = mine + 1 if e.op not in ("and", "or") else mine
-    return _wrap(f"{unparse(e.left, mine)} {e.op} {unparse(e.right, right_prec)}", mine, p)
+    wrapped = mine < p
+    right_open = (o or wrapped) and e.op != ".."
+    return _wrap(f"{unparse(e.left, mine, False)} {e.op} {unparse(e.right, right_prec, right_open)}", mine, p)
 
 
-def _u_UnOp(e, p):
+def _u_UnOp(e, p, o):
     if e.op == "not":
-        return _wrap(f"not {unparse(e.operand, 3)}", 3, p)
-    return _wrap(f"-{unparse(e.operand, 8)}", 7, p)
+        return _wrap(f"not {unparse(e.operand, 3, o or 3 < p)}", 3, p)
+    return _wrap(f"-{unparse(e.operand, 8, o or 7 < p)}", 7, p)
 
 
-def _u_ListExpr(e, p):
+def _u_ListExpr(e, p, o):
     return "[" + ", ".join(unparse(i) for i in e.items) + "]"
 
 
-def _u_Split(e, p):
+def _u_Split(e, p, o):
     groups = []
     for grp in e.groups:
-        text = f"{unparse(grp.count, 5)} {grp.define}"
+        text = f"{unparse(grp.count, 5, False)} {grp.define}"
         if grp.sizes is not None:
-            text += f" of {unparse(grp.sizes, 4)}"
+            text += f" of {unparse(grp.sizes, 4, False)}"
         groups.append(text)
-    text = f"split {unparse(e.cards, 5)} into {' and '.join(groups)}"
+    text = f"split {unparse(e.cards, 5, False)} into {' and '.join(groups)}"
     if e.score:
         text += f" by {e.score}"
-    return _wrap(text, 0, p)
+    return _open(text, p, o)
