@@ -515,7 +515,8 @@ def _line_source(ln: _Line) -> str:
     if t == "Shuffle":
         return f"shuffle {u(s.zone)}"
     if t == "Deal":
-        return f"deal {u(s.count)} from {u(s.source)} to each {s.target}{_face(s.face_up)}"
+        start = f" starting {s.start} {u(s.at)}" if s.at is not None else ""
+        return f"deal {u(s.count)} from {u(s.source)} to each {s.target}{start}{_face(s.face_up)}"
     if t == "Move":
         return f"move {u(s.what)} to {u(s.to)}{_face(s.face_up)}"
     if t == "Reveal":

@@ -163,13 +163,16 @@ class Shuffle(Located):
 
 
 class Deal(Located):
-    """Deal count cards from source to each player's zone of kind target, in turn order."""
+    """Deal count cards from source to each player's zone of kind target, in turn order,
+    beginning with the first player, or with (or after) the player `at`."""
 
     kind: Literal["deal"] = "deal"
     count: Expr
     source: Expr
     target: str
     face_up: Expr | None = None
+    start: Literal["from", "after", "first"] = "first"
+    at: Expr | None = None
 
 
 class Move(Located):

@@ -636,3 +636,40 @@ def test_a_cards_depth_counts_the_cards_lying_on_it(fast):
     assert evaluate(s, "under", "4-Red") == 2 and evaluate(s, "under", "1-Red") == 0
     with pytest.raises(RulesetError, match="face_up, depth"):
         loads_ruleset(DEPTH.replace("c.depth == 2", "c.deepness == 2"), "dig.cards")
+
+
+DEALER = """game dealer "Dealer"
+players 3
+deck d:
+    suits Red, Blue
+    ranks 1..4
+zone stock shared hidden
+zone hand per player public
+var dealer: player = seat(2)
+phase play "Play":
+    rule deal "Deal":
+        deal 2 from stock to each hand {start}
+        choose by dealer:
+            action done:
+                end game
+"""
+
+
+@pytest.mark.parametrize("start, first", [("", 0), ("starting after dealer", 2), ("starting from dealer", 1),
+                                          ("starting after seat(3)", 0), ("starting from seat(3)", 2)])
+def test_a_deal_can_begin_after_or_from_a_player(start, first):
+    s = new_game(loads_ruleset(DEALER.format(start=start), "dealer.cards"), 3)
+    hands = observe(s, 0)["zones"]["hand"]
+    # unshuffled, the stock's top is its last card: 4-Blue, then 3-Blue, 2-Blue, 1-Blue, 4-Red, 3-Red
+    order = [(first + i) % 3 for i in range(3)]
+    assert hands[f"P{order[0] + 1}"]["cards"] == ["4-Blue", "3-Blue"]
+    assert hands[f"P{order[1] + 1}"]["cards"] == ["2-Blue", "1-Blue"]
+    assert hands[f"P{order[2] + 1}"]["cards"] == ["4-Red", "3-Red"]
+
+
+def test_a_deal_starting_after_a_non_player_is_a_located_error():
+    with pytest.raises(RulesetError, match=r"dealer.cards:11:55: error: what follows 'starting after' must be a player; '3' is a number"):
+        loads_ruleset(DEALER.format(start="starting after 3"), "dealer.cards")
+    with pytest.raises(RulesetError, match="only a per-player zone is dealt starting from a player"):
+        loads_ruleset(FAMILY.replace("deal 2 from stock to each hand", "deal 1 from stock to each pile starting after seat(1)"),
+                      "fam.cards")

@@ -48,7 +48,22 @@ class Statements:
                        "nor a family of zones", s)
         zi = p.zone_index[s.target]
         up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
-        self.emit(EXEC, lambda st: st.deal(n(st), src(st), zi, bool(up and up(st))))
+        if s.at is None:
+            self.emit(EXEC, lambda st: st.deal(n(st), src(st), zi, bool(up and up(st))))
+            return
+        if not p.zones[zi].per_player:
+            raise _err(f"deal ... to each {s.target} starting {s.start} ...: {s.target!r} is a family of zones, "
+                       "dealt in its own order; only a per-player zone is dealt starting from a player", s.at)
+        at, _ = self.typed(s.at, scope, "player", f"what follows 'starting {s.start}'")
+        offset = 1 if s.start == "after" else 0
+        node = s
+
+        def deal_from(st):
+            a = at(st)
+            if a is None:
+                raise _runtime(f"{unparse(node.at)!r} is none here: there is no player to start the deal from", node)
+            st.deal(n(st), src(st), zi, bool(up and up(st)), a + offset)
+        self.emit(EXEC, deal_from)
 
     def s_Move(self, s, scope):
         what, t = self.expr(s.what, scope)

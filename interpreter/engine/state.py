@@ -246,10 +246,12 @@ class State:
                 up &= ~b
         self.upmask = up
 
-    def deal(self, n: int, src: int, zi: int, face_up: bool) -> None:
+    def deal(self, n: int, src: int, zi: int, face_up: bool, first: int = 0) -> None:
         base = self.zbase[zi]
         pile = self.zones[src]
-        for p in range(self.zcount[zi]):
+        count = self.zcount[zi]
+        for i in range(count):
+            p = (first + i) % count
             take = pile[-n:] if n else []
             take.reverse()
             self.move(take, base + p, face_up)

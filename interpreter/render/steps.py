@@ -67,8 +67,14 @@ class Describer:
         if z is not None and z.size:
             return [Step(f"Deal {n} from {en(s.source)} to each of {human(z.name)} 1 to {z.size} ({target}), "
                          f"in order{self._face(s.face_up)}.")]
+        if s.start == "after":
+            order = f"in turn order, beginning with the player after {en(s.at)} and ending with {en(s.at)}"
+        elif s.start == "from":
+            order = f"in turn order, beginning with {en(s.at)}"
+        else:
+            order = "in turn order"
         return [Step(f"Deal {n} from {en(s.source)} to each player's {target}, one player after another "
-                     f"in turn order{self._face(s.face_up)}.")]
+                     f"{order}{self._face(s.face_up)}.")]
 
     def _cards(self, e) -> str:
         kind = self.en.kind(e)
