@@ -673,3 +673,50 @@ def test_a_deal_starting_after_a_non_player_is_a_located_error():
     with pytest.raises(RulesetError, match="only a per-player zone is dealt starting from a player"):
         loads_ruleset(FAMILY.replace("deal 2 from stock to each hand", "deal 1 from stock to each pile starting after seat(1)"),
                       "fam.cards")
+
+
+RANKED = """game ranked "Ranked"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+    order for Blue: 3, 2, 1
+zone stock shared hidden
+zone hand per player public
+phase play "Play":
+    rule deal "Deal":
+        deal 3 from stock to each hand
+        choose by seat(1):
+            action low c in hand(seat(1)) where {low}:
+                end game
+            action high c in hand(seat(1)) where {high}:
+                end game
+"""
+
+
+def _ranked(low="c.rank < 2", high="c > card(2, Red)"):
+    rs = loads_ruleset(RANKED.format(low=low, high=high), "ranked.cards")
+    return {str(m) for m in legal_moves(new_game(rs, 2))}
+
+
+def test_cards_and_ranks_compare_by_their_suits_ranking():
+    # unshuffled, the first player holds the Blues, which rank 3 (lowest), 2, 1 (highest)
+    assert _ranked() == {"low 3-Blue", "high 1-Blue"}
+    assert _ranked(low="2 > c.rank", high="c >= card(2, Red)") == {"low 3-Blue", "high 2-Blue", "high 1-Blue"}
+    # a rank taken from a card is read in that card's suit: the left one's, here Blue, where 3 is lowest
+    assert _ranked(low="c.rank <= card(3, Red).rank", high="card(3, Red) < c") == {"low 3-Blue"}
+    assert _ranked(low="card(3, Red).rank >= c.rank", high="false") == {"low 3-Blue", "low 2-Blue", "low 1-Blue"}
+    assert _ranked(low="c.rank > 3", high="c < top(hand(seat(2)))") == {"low 2-Blue", "low 1-Blue"}  # 1-Red is the lowest Red
+
+
+def test_rank_comparisons_need_one_ranking_or_a_card():
+    bare = RANKED.replace('phase play', 'define lower(r: rank, s: rank) = r < s\nphase play')
+    with pytest.raises(RulesetError, match=r"ranked.cards:9:34: error: the suits of this deck rank differently"):
+        loads_ruleset(bare.format(low="lower(c.rank, 2)", high="true"), "ranked.cards")
+    uniform = bare.replace("    order for Blue: 3, 2, 1\n", "")
+    rs = loads_ruleset(uniform.format(low="lower(c.rank, 2)", high="c > card(2, Red)"), "ranked.cards")
+    assert {str(m) for m in legal_moves(new_game(rs, 2))} == {"low 1-Blue", "high 3-Blue"}
+    with pytest.raises(RulesetError, match=r"> compares a card with a card, by their places in their suits' rankings; '2' is a number"):
+        loads_ruleset(RANKED.format(low="true", high="c > 2"), "ranked.cards")
+    with pytest.raises(RulesetError, match=r"< compares a rank with a rank; 'c.suit' is a suit"):
+        loads_ruleset(RANKED.format(low="c.rank < c.suit", high="true"), "ranked.cards")

@@ -38,6 +38,8 @@ define same_suit_as_last(p: player) = count c in hand(p) where last != none and 
 define best(p: player) = highest c in hand(p) + table where c.suit != Green
 define worst(p: player) = lowest c in hand(p) where not (c.rank == 4)
 define all_low(p: player) = all c in hand(p): c.rank == 1 or c.rank == 2
+define above_last(p: player) = count c in hand(p) where last != none and c > last
+define below_last_rank(p: player) = count c in hand(p) where last != none and c.rank < last.rank
 define score(p: player) = count(hand(p))
 
 winner fewest score
@@ -59,7 +61,7 @@ phase play "Play":
                         move hand(p) to table
 """
 
-DEFS = ["reds_twice", "reds_once", "same_suit_as_last", "best", "worst", "all_low"]
+DEFS = ["reds_twice", "reds_once", "same_suit_as_last", "best", "worst", "all_low", "above_last", "below_last_rank"]
 
 
 @pytest.fixture(scope="module")
@@ -78,9 +80,10 @@ def test_aggregates_compile_to_masks(small):
             if n.startswith("_agg"):
                 out |= set(program.namespace[n].__code__.co_names)
         return out
-    for name in ("reds_once", "best", "worst", "all_low"):
+    for name in ("reds_once", "best", "worst", "all_low", "above_last"):
         assert mask_names & names(fast, f"D_{name}"), name
         assert not mask_names & names(plain, f"D_{name}"), name
+    assert "_order_from" in names(fast, "D_above_last")  # `c > last`: one mask by order, no loop
 
 
 def play_both(rs, players: int, seed: int, check) -> None:

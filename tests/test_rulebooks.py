@@ -242,6 +242,14 @@ def test_definitions_read_as_english():
         "`unbeatable(c)` and it is not the case that `lowest_unbeatable(c)`"
 
 
+def test_comparisons_by_ranking_read_as_english():
+    ekrang = book(ROOT / "rulesets" / "mughal" / "ekrang.cards").replace("*", "")
+    assert "Precisely: c ranks no lower than the 8 of its suit." in ekrang  # c.rank >= 8
+    assert "Precisely: c ranks below the second card, or there is no card d" in ekrang  # c < second_card
+    hamrang = book(ROOT / "rulesets" / "mughal" / "hamrang.cards").replace("*", "")
+    assert "the top card of q's card drawn for the deal ranks above the top card of p's card drawn for the deal" in hamrang
+
+
 def test_rules_are_numbered_per_phase():
     for path in RULESETS:
         rs = ruleset(path)

@@ -106,6 +106,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         p = self.p
         cardkey = [(p.card_order[c], -p.card_suit[c], -c) for c in range(p.n_cards)]
         self.ns = {"MISS": _MISS, "STATIC": p.split_cache, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
+                   "RANKPOS": [[deck_order.index(r) if r in deck_order else None for r in rs.deck.ranks]
+                               for deck_order in (rs.deck.order_of(su) for su in rs.deck.suits)],
                    "ABOVE": p.above, "BELOW": p.below, "SUITCARDS": p.suit_cards, "CARDOF": p.card_of,
                    "CARDKEY": cardkey, "ALLCARDS": tuple(range(p.n_cards))}
         self.ns.update(runtime.NAMESPACE)

@@ -235,6 +235,8 @@ class Expressions:
             if not _compatible(ta, tb):
                 raise _err(f"cannot compare {word(ta)} with {word(tb)}: {unparse(e)!r}", e)
             return f"({a} {op} {b})", "bool"
+        if op in ("<", "<=", ">", ">=") and ({ta, tb} & {"card", "rank"}):
+            return self.ranking_compare(e, scope, a, ta, b, tb)
         if op == "+" and ta in COLLECTIONS and tb in COLLECTIONS:
             if ELEM[ta] != ELEM[tb]:
                 raise _err(f"cannot join a collection of {ELEM[ta]}s with one of {ELEM[tb]}s", e)
@@ -248,6 +250,34 @@ class Expressions:
             return f"({a} // {b})", "int"
         if op == "mod":
             return f"({a} % {b})", "int"
+        return f"({a} {op} {b})", "bool"
+
+    def ranking_compare(self, e, scope, a, ta, b, tb):
+        """`c > d` and `c.rank < 8`: cards and ranks compared by their places in a suit's ranking
+        (what `.order` gives). A card is compared with a card; a rank with a rank, read in the
+        ranking of the suit of the card it was taken from (the left one first), or in the deck's
+        one ranking when every suit ranks alike."""
+        op = e.op
+        if "card" in (ta, tb):
+            for t, node in ((ta, e.left), (tb, e.right)):
+                if t not in ("card", "any"):
+                    raise _err(f"{op} compares a card with a card, by their places in their suits' rankings; "
+                               f"{unparse(node)!r} is {word(t)}", node)
+            return f"(ORDER[{a}] {op} ORDER[{b}])", "bool"
+        a, ta, b, tb = self._coerce_rank(e.left, a, ta, e.right, b, tb)
+        for t, node in ((ta, e.left), (tb, e.right)):
+            if t not in ("rank", "any"):
+                raise _err(f"{op} compares a rank with a rank; {unparse(node)!r} is {word(t)}", node)
+        for side, other, flip in ((e.left, b, False), (e.right, a, True)):
+            if isinstance(side, g.Attr) and side.name == "rank":
+                card, _ = self.sx(side.obj, scope)
+                pos = f"RANKPOS[SUIT[{card}]][{other}]"
+                return (f"({pos} {op} ORDER[{card}])" if flip else f"(ORDER[{card}] {op} {pos})"), "bool"
+        deck = self.rs.deck
+        if any(deck.order_of(s) != deck.ranks for s in deck.suits):
+            raise _err(f"the suits of this deck rank differently ('order for ...'), so {unparse(e)!r} has no "
+                       "single meaning: compare the cards (c < d), or a card's rank (c.rank < 8), which is read "
+                       "in the ranking of that card's suit", e)
         return f"({a} {op} {b})", "bool"
 
     def _coerce_rank(self, la, a, ta, ra, b, tb):

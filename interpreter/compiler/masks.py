@@ -266,19 +266,28 @@ class Masks:
         return None
 
     def _order_mask(self, e, var, scope):
-        """`c.order >= X`, `X > c.order`, ...: the cards whose place in their suit's ranking is
-        at least some number, from a table of masks by order."""
+        """`c.order >= X`, `X > c.order`, `c > d`, ...: the cards whose place in their suit's
+        ranking is at least some number, from a table of masks by order."""
         flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
         for side, other, op in ((e.left, e.right, e.op), (e.right, e.left, flip[e.op])):
-            if isinstance(side, g.Attr) and side.name == "order" and _is_var(side.obj, var) and not mentions(other, var):
+            if mentions(other, var):
+                continue
+            if isinstance(side, g.Attr) and side.name == "order" and _is_var(side.obj, var):
                 src, t = self.sx(other, scope)
                 if t != "int":
                     return None
-                at_least = {">=": f"{src}", ">": f"({src}) + 1"}.get(op)
-                if at_least is not None:
-                    return f"_order_from({at_least})"
-                below = f"{src}" if op == "<" else f"({src}) + 1"
-                return f"(ALLM ^ _order_from({below}))"
+            elif _is_var(side, var):  # `c > d`: the card's order against the other card's
+                src, t = self.sx(other, scope)
+                if t != "card":
+                    return None
+                src = f"ORDER[{src}]"
+            else:
+                continue
+            at_least = {">=": f"{src}", ">": f"({src}) + 1"}.get(op)
+            if at_least is not None:
+                return f"_order_from({at_least})"
+            below = f"{src}" if op == "<" else f"({src}) + 1"
+            return f"(ALLM ^ _order_from({below}))"
         return None
 
     def _define_mask(self, e, var, scope, cand="ALLM"):

@@ -719,10 +719,19 @@ class English:
         if isinstance(right, g.NoneLit) and op in ("==", "!="):
             return f"{self.operand(left, 5)} {'does not exist' if op == '==' else 'exists'}"
         a, b = self._order_of(left), self._order_of(right)
+        words = {"<": "ranks below", ">": "ranks above", "<=": "ranks no higher than",
+                 ">=": "ranks no lower than", "==": "ranks level with", "!=": "does not rank level with"}
         if a is not None and b is not None:
-            words = {"<": "ranks below", ">": "ranks above", "<=": "ranks no higher than",
-                     ">=": "ranks no lower than", "==": "ranks level with", "!=": "does not rank level with"}
             return f"{self.operand(a)} {words[op]} {self.operand(b)}"
+        if op in ("<", "<=", ">", ">="):
+            if self.kind(left) == "card" and self.kind(right) == "card":  # c > d: by the suits' rankings
+                return f"{self.operand(left)} {words[op]} {self.operand(right)}"
+            flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+            for card_rank, other, o in ((left, right, op), (right, left, flip[op])):
+                if isinstance(card_rank, g.Attr) and card_rank.name == "rank":  # c.rank < 8: in c's suit
+                    if isinstance(other, (g.IntLit, g.Name)):  # c.rank >= 8: "c ranks no lower than the 8 of its suit"
+                        return f"{self.operand(card_rank.obj)} {words[o]} the {self.operand(other, 5)} of its suit"
+                    return f"{self.operand(card_rank.obj)} {words[o]} {self.operand(other, 5)} in its suit's ranking"
         # x.order + k == y.order: "x ranks just below y" / "k places below"
         if op == "==" and b is not None and isinstance(left, g.BinOp) and left.op == "+" \
                 and isinstance(left.right, g.IntLit) and self._order_of(left.left) is not None:
