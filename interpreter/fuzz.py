@@ -671,6 +671,8 @@ class Static:
                     inner = dict(env)
                     if a.var is not None:
                         inner[a.var] = UNK
+                        for m in a.more:
+                            inner[m.var] = UNK
                     if a.where is not None:
                         self._site(a, "action where", a.where, inner, cfg, ctx)
                     self._walk_cond(a.body, inner, cfg, ctx)
@@ -1112,11 +1114,13 @@ class Fuzzer:
         p = self.program
         if alt.elem is None:
             return alt.name
-        if alt.elem == "zone" and hasattr(s, "zone_names"):
-            arg = s.zone_names[v]
+        if alt.more:
+            elems, vals = [alt.elem] + [m[1] for m in alt.more], v
         else:
-            arg = engine._arg_text(p, alt.elem, v)
-        return f"{alt.name} {arg}"
+            elems, vals = [alt.elem], [v]
+        args = [s.zone_names[x] if el == "zone" and hasattr(s, "zone_names") else engine._arg_text(p, el, x)
+                for el, x in zip(elems, vals)]
+        return f"{alt.name} {' '.join(args)}"
 
     def _deciders(self, s: State) -> list[int]:
         """Who may move now: the actor, or everyone still to decide at a `choose by each`."""
@@ -1328,7 +1332,9 @@ class Fuzzer:
             if not allowed:
                 reasons.append(f"action {alt.name!r} is allowed only when {unparse(node.when)}")
             elif node.domain is not None:
-                need = f"a {alt.elem} in {unparse(node.domain)}" + (f" with {unparse(node.where)}" if node.where is not None else "")
+                need = f"a {alt.elem} in {unparse(node.domain)}" + "".join(
+                    f" and a {m[1]} in {unparse(x.domain)}" for m, x in zip(alt.more, node.more)) + (
+                    f" with {unparse(node.where)}" if node.where is not None else "")
                 reasons.append(f"action {alt.name!r} needs {need}, and there is none")
         rules = [name] + ([ch.rule] if ch.rule and ch.rule != name else [])
         return Event("deadlock", ("deadlock", self.choice_index.get(id(ch))), len(s.history),

@@ -303,12 +303,21 @@ class Rule(Located):
     body: tuple["Stmt", ...]
 
 
+class ActionParam(Located):
+    """A second (third, ...) parameter of an action: `z in zones(pile)`."""
+
+    var: str
+    domain: "Expr"
+
+
 class Action(Located):
-    """One kind of move in a choice: its name, optional parameter and the conditions."""
+    """One kind of move in a choice: its name, optional parameters and the conditions. The first
+    parameter is `var in domain`; `more` holds the others, each legal combination one move."""
 
     name: str
     var: str | None = None
     domain: Expr | None = None
+    more: tuple[ActionParam, ...] = ()
     where: Expr | None = None
     when: Expr | None = None
     label: str | None = None

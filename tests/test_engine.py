@@ -720,3 +720,52 @@ def test_rank_comparisons_need_one_ranking_or_a_card():
         loads_ruleset(RANKED.format(low="true", high="c > 2"), "ranked.cards")
     with pytest.raises(RulesetError, match=r"< compares a rank with a rank; 'c.suit' is a suit"):
         loads_ruleset(RANKED.format(low="c.rank < c.suit", high="true"), "ranked.cards")
+
+
+PAIRS = """game pairs "Pairs"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player public
+zone pile[3] shared public
+phase play "Play":
+    rule deal "Deal":
+        deal 2 from stock to each hand
+        choose by seat(1):
+            action put c in hand(seat(1)), z in zones(pile) where c.order >= z.index or z.index == 3 "Put this card on that pile.":
+                move c to z
+                end game
+            action swap c in hand(seat(1)), d in hand(seat(2)) where d.suit != c.suit and d.rank == c.rank:
+                move c to hand(seat(2))
+                move d to hand(seat(1))
+                end game
+            action pass:
+                end game
+"""
+
+
+def test_an_action_with_two_parameters_offers_each_legal_pair_as_one_move():
+    s = new_game(loads_ruleset(PAIRS, "pairs.cards"), 2)
+    # unshuffled, the first player holds 3-Blue and 2-Blue (orders 2 and 1), the second 1-Blue and 3-Red
+    assert [str(m) for m in legal_moves(s)] == [
+        "put 3-Blue pile1", "put 3-Blue pile2", "put 3-Blue pile3", "put 2-Blue pile1", "put 2-Blue pile3",
+        "swap 3-Blue 3-Red", "pass"]
+    apply(s, "swap 3-Blue 3-Red")  # both names are bound in the body
+    assert observe(s, 0)["zones"]["hand"] == {"P1": {"cards": ["2-Blue", "3-Red"]}, "P2": {"cards": ["1-Blue", "3-Blue"]}}
+    t = new_game(loads_ruleset(PAIRS, "pairs.cards"), 2)
+    apply(t, Move.parse("put 2-Blue pile3", 0))
+    assert observe(t, 0)["zones"]["pile"]["3"]["cards"] == ["2-Blue"] and t.finished
+
+
+def test_a_wrong_pair_is_explained():
+    s = new_game(loads_ruleset(PAIRS, "pairs.cards"), 2)
+    with pytest.raises(IllegalMoveError, match=r"P1 may not put 2-Blue pile2 now: rule 'deal' \(Deal\) says the card must "
+                                               r"be in hand\(seat\(1\)\) and the zone in zones\(pile\) must satisfy"):
+        apply(s, "put 2-Blue pile2")
+    with pytest.raises(InvalidMoveError, match="action 'put' takes a card and a zone, written one after another: "
+                                               "put 3-Blue pile1"):
+        apply(s, "put 2-Blue")
+    with pytest.raises(RulesetError, match=r"pairs.cards:13:44: error: action put: the parameter 'c' is named twice"):
+        loads_ruleset(PAIRS.replace("z in zones(pile) where", "c in zones(pile) where"), "pairs.cards")

@@ -94,8 +94,9 @@ def test_first_deal_lays_one_card_face_up_on_each_working_stack(seed):
 MOVES = {1: ["7-Barat", "5-Surya"], 2: ["6-Chandra"], 3: ["Vizier-Surya"], 4: ["2-Kumancha"],
          5: ["9-Ghulam"], 6: ["3-Phul"], 7: ["8-Cheng"], 8: ["10-Shamsher"]}
 MOVES_LEGAL = {"build Vizier-Surya", "build 2-Kumancha",
-               "take 5-Surya", "take 6-Chandra", "take Vizier-Surya", "take 2-Kumancha",
-               "take 9-Ghulam", "take 3-Phul", "take 8-Cheng", "take 10-Shamsher"}
+               "shift 5-Surya work2", "shift 6-Chandra work1", "shift Vizier-Surya work8", "shift 2-Kumancha work6",
+               "shift 9-Ghulam work7", "shift 9-Ghulam work8", "shift 3-Phul work4", "shift 8-Cheng work5",
+               "shift 10-Shamsher work5", "shift 10-Shamsher work3"}
 
 
 def test_moves_offer_every_build_and_every_card_that_fits_elsewhere_but_no_deal():
@@ -116,8 +117,10 @@ def test_building_down_from_the_raja_and_up_from_the_one():
     at(s, "fill", {"fill 5-Surya"})
     play(s, "fill 5-Surya")
     assert cards_in(s, "work", 3) == ["5-Surya"] and cards_in(s, "work", 1) == ["7-Barat"]
-    at(s, "moves", {"build 2-Kumancha", "take 5-Surya", "take 6-Chandra", "take 9-Ghulam", "take 3-Phul",
-                    "take 8-Cheng", "take 10-Shamsher", "take 2-Kumancha", "take 7-Barat"})
+    at(s, "moves", {"build 2-Kumancha", "shift 7-Barat work2", "shift 7-Barat work7", "shift 6-Chandra work3",
+                    "shift 6-Chandra work1", "shift 5-Surya work2", "shift 2-Kumancha work6", "shift 9-Ghulam work7",
+                    "shift 9-Ghulam work8", "shift 3-Phul work4", "shift 8-Cheng work1", "shift 8-Cheng work5",
+                    "shift 10-Shamsher work5"})
     play(s, "build 2-Kumancha")
     assert cards_in(s, "build", 5) == ["1-Kumancha", "2-Kumancha"]
 
@@ -125,7 +128,7 @@ def test_building_down_from_the_raja_and_up_from_the_one():
 def test_only_the_next_card_of_the_suit_builds():
     # Surya needs its Vizier (not the 10), Kumancha its 2 (not the 3), Cheng its 2
     s = layout(work={1: ["10-Surya"], 2: ["3-Kumancha"], 3: ["2-Cheng"], 4: ["Raja-Kumancha"]})
-    at(s, "moves", {"build 2-Cheng", "take 2-Cheng", "take 3-Kumancha"})
+    at(s, "moves", {"build 2-Cheng", "shift 2-Cheng work2", "shift 3-Kumancha work3"})
     # a card under another cannot build, even when it is next
     fives = {k: [f"5-{suit}"] for k, suit in enumerate(["Barat", "Ghulam", "Cheng", "Shamsher", "Chandra",
                                                          "Kumancha", "Surya"], start=2)}
@@ -137,31 +140,31 @@ def test_only_the_next_card_of_the_suit_builds():
 
 def test_a_card_is_laid_on_a_card_one_higher_or_one_lower_whatever_the_suit():
     s = layout(work=MOVES, moves_in_a_row=3)
-    play(s, "take 9-Ghulam")
-    at(s, "shifting", {"onto work7", "onto work8"})  # 8-Cheng and 10-Shamsher
-    play(s, "onto work8")
+    # a card and the stack it goes to are one decision: the 9 may go on the 8 or the 10
+    assert {m for m in legal(s) if m.startswith("shift 9-Ghulam")} == {"shift 9-Ghulam work7", "shift 9-Ghulam work8"}
+    play(s, "shift 9-Ghulam work8")
     assert cards_in(s, "work", 8) == ["10-Shamsher", "9-Ghulam"] and cards_in(s, "work", 5) == []
-    assert in_a_row(s) == 4
+    assert in_a_row(s) == 4 and fired_counts(s)["shifting"] == 1
     # the stack left empty must be filled next, from the only stack with two cards or more
     at(s, "fill", {"fill 5-Surya", "fill 9-Ghulam"})
 
 
 def test_the_vizier_counts_eleven_and_the_raja_twelve_without_wrapping():
     s = layout(work={1: ["10-Phul"], 2: ["Vizier-Ghulam"], 3: ["Raja-Cheng"], 4: ["1-Barat"]})
-    at(s, "moves", {"take 10-Phul", "take Vizier-Ghulam", "take Raja-Cheng", "deal"})
-    play(s, "take Vizier-Ghulam")
-    at(s, "shifting", {"onto work1", "onto work3"})  # not onto the 1: a Raja and a 1 are not next
+    # not the Raja onto the 1: a Raja and a 1 are not next to each other
+    at(s, "moves", {"shift 10-Phul work2", "shift Vizier-Ghulam work1", "shift Vizier-Ghulam work3",
+                    "shift Raja-Cheng work2", "deal"})
 
 
 def test_a_limit_of_thirty_moves_in_a_row_between_working_stacks():
     s = layout(work=MOVES, moves_in_a_row=29)
-    play(s, "take 5-Surya", "onto work2")
+    play(s, "shift 5-Surya work2")
     assert in_a_row(s) == 30
     # no more moves between working stacks until a card is built or cards are dealt
     at(s, "moves", {"build Vizier-Surya", "build 2-Kumancha"})
     play(s, "build 2-Kumancha", "fill 5-Surya")
     assert in_a_row(s) == 0
-    assert "take 9-Ghulam" in legal(s)
+    assert "shift 9-Ghulam work8" in legal(s)
 
 
 # ------------------------------------------------------------------ 5. filling an empty working stack
@@ -175,8 +178,9 @@ def test_the_first_empty_stack_is_filled_from_any_stack_of_two_or_more():
     play(s, "fill 8-Phul", "fill 6-Cheng")
     assert [len(cards_in(s, "work", k)) for k in range(1, 9)] == [1, 1, 1, 1, 1, 1, 0, 0]
     # every stack now holds at most one card: the empty ones stay empty
-    at(s, "moves", {"take 4-Chandra", "take 5-Ghulam", "take 4-Shamsher", "take 9-Barat", "take 8-Phul",
-                    "take 6-Cheng", "deal"})
+    at(s, "moves", {"shift 4-Chandra work3", "shift 9-Barat work4", "shift 5-Ghulam work1", "shift 5-Ghulam work5",
+                    "shift 5-Ghulam work6", "shift 8-Phul work2", "shift 4-Shamsher work3", "shift 6-Cheng work3",
+                    "deal"})
 
 
 # ------------------------------------------------------------------ 6. dealing more cards
@@ -197,12 +201,12 @@ def test_deal_puts_one_card_from_the_pack_on_each_working_stack():
 
 def test_moves_between_working_stacks_do_not_hold_up_the_deal():
     s = layout(work={1: ["4-Chandra"], 2: ["5-Phul"]})
-    at(s, "moves", {"take 4-Chandra", "take 5-Phul", "deal"})
+    at(s, "moves", {"shift 4-Chandra work2", "shift 5-Phul work1", "deal"})
 
 
 def test_strict_dealing_waits_until_no_move_is_left():
     s = layout(work={1: ["4-Chandra"], 2: ["5-Phul"]}, options={"strict_deal": True})
-    at(s, "moves", {"take 4-Chandra", "take 5-Phul"})
+    at(s, "moves", {"shift 4-Chandra work2", "shift 5-Phul work1"})
     # once the limit stops moves between stacks, nothing is left but the deal
     s = layout(work={1: ["4-Chandra"], 2: ["5-Phul"]}, options={"strict_deal": True}, moves_in_a_row=30)
     at(s, "moves", {"deal"})
@@ -253,10 +257,8 @@ def test_the_game_is_lost_when_only_moves_past_the_limit_are_left():
     work[1] = work[1][1:] + ["4-Surya"]  # the 4 of Surya on top: it fits on every 5
     s = layout(build, work, moves_in_a_row=29)
     fives = {"5-Barat", "5-Phul", "5-Kumancha", "5-Ghulam", "5-Cheng", "5-Shamsher", "5-Surya"}
-    at(s, "moves", {"take 4-Surya"} | {f"take {c}" for c in fives})
-    play(s, "take 4-Surya")
-    at(s, "shifting", {f"onto work{k}" for k in range(2, 9)})
-    play(s, "onto work2")
+    at(s, "moves", {f"shift 4-Surya work{k}" for k in range(2, 9)} | {f"shift {c} work1" for c in fives})
+    play(s, "shift 4-Surya work2")
     # the 5 of Chandra could go onto the 4 now, but that would be a 31st move in a row;
     # nothing can be built and the pack is out: the game is lost
     assert s.finished and outcome(s).winners == ()
@@ -280,7 +282,7 @@ def test_inverted_suits_run_raja_vizier_then_one_up_to_ten():
                game="udvasa-inverted")
     # after the Vizier of Surya comes its 1 (the highest numeral there), not its 10;
     # Chandra keeps 1 low and builds up from its 1 to the 2
-    at(s, "moves", {"build 1-Surya", "build 2-Chandra", "take 1-Surya", "take 2-Chandra"})
+    at(s, "moves", {"build 1-Surya", "build 2-Chandra", "shift 1-Surya work3", "shift 2-Chandra work1"})
     play(s, "build 1-Surya", "build 2-Chandra")
     assert cards_in(s, "build", 1) == ["Raja-Surya", "Vizier-Surya", "1-Surya"]
     assert cards_in(s, "build", 5) == ["1-Chandra", "2-Chandra"]
@@ -298,5 +300,5 @@ def test_inverted_game_is_won_with_the_weak_suits_ending_on_their_ten():
 
 def test_working_stacks_ignore_the_ranking_in_the_variant():
     s = layout(work={1: ["1-Surya"], 2: ["Vizier-Chandra"], 3: ["2-Phul"]}, game="udvasa-inverted")
-    play(s, "take 1-Surya")
-    at(s, "shifting", {"onto work3"})  # by number: the 2, not the Vizier
+    # by number: the 1 goes on the 2, not on the Vizier that ranks next to it in Surya
+    at(s, "moves", {"shift 1-Surya work3", "shift 2-Phul work1", "build 2-Phul"})

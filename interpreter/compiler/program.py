@@ -74,6 +74,7 @@ class Alt:
     body: int = -1
     node: Any = None
     values: Callable | None = None  # the allowed parameter values, as one generated function
+    more: list = field(default_factory=list)  # (slot, elem) of each further parameter; values are then tuples
     moves: dict = field(default_factory=dict)  # (player, players) -> {value: (Move, alt, value)}
 
 

@@ -3,7 +3,9 @@ JUMP, JIF, CHOOSE, ...) that the engine's loop runs between two decisions."""
 
 from __future__ import annotations
 
+from .. import graph as g
 from ..unparse import unparse
+from .masks import mentions
 from .program import (CALL, CHOOSE, CHOOSE_EACH, ELEM, END, EXEC, JIF, JUMP, RET, Alt, Choice, _err,
                       _runtime, word)
 
@@ -309,6 +311,24 @@ class Statements:
             pick = self.guarded(f"[_v_arg for _m in ({mask},) for _v_arg in {dsrc} if BIT[_v_arg] & _m]", pick)
         return self.lam(pick if unique else f"list(dict.fromkeys({pick}))")
 
+    def combination_values(self, a, scope):
+        """The legal combinations of an action with several parameters, as tuples in the order of
+        the sets (each later set may depend on the earlier parameters), each once. Each part of
+        an `and` in the where condition is tested as soon as the parameters it names are bound,
+        so a card that fails its own test is not paired with every zone."""
+        params = [(a.var, a.domain)] + [(m.var, m.domain) for m in a.more]
+        parts = _conjuncts(a.where) if a.where is not None else []
+        stage = [max([i for i, (var, _) in enumerate(params) if mentions(x, var)], default=0) for x in parts]
+        bound = dict(scope)
+        names, loops = [], []
+        for i, (var, domain) in enumerate(params):
+            dsrc, t = self.sx_typed(domain, bound, "collection", f"the set of {var!r} in action {a.name!r}")
+            names.append(f"_v_arg{i}")
+            bound[var] = (f"_v_arg{i}", ELEM[t])
+            tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x, k in zip(parts, stage) if k == i]
+            loops.append(f"for _v_arg{i} in {dsrc}" + "".join(f" if {src}" for src in tests))
+        return self.lam(f"list(dict.fromkeys([({', '.join(names)},) {' '.join(loops)}]))")
+
     def s_Choose(self, s, scope):
         each_slot = None
         if s.each is not None:
@@ -326,11 +346,16 @@ class Statements:
         for a in s.actions:
             inner = dict(scope)
             slot = elem = dom = None
+            more = []
             if a.var is not None:
                 dom, t = self.typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
                 elem = ELEM[t]
                 slot = self.new_slot()
                 inner[a.var] = (slot, elem)
+                for m in a.more:
+                    _, tm = self.typed(m.domain, inner, "collection", f"the set of {m.var!r} in action {a.name!r}")
+                    inner[m.var] = (self.new_slot(), ELEM[tm])
+                    more.append(inner[m.var])
             elif a.where is not None:
                 raise _err(f"action {a.name!r} has no parameter, so 'where' has nothing to filter; use 'when'", a)
             key = (a.name, a.var is None)
@@ -339,8 +364,10 @@ class Statements:
             seen.add(key)
             where = self.typed(a.where, inner, "bool", "the where condition")[0] if a.where is not None else None
             when = self.condition(a.when, scope, "the when condition") if a.when is not None else None
-            alt = Alt(a.name, a.label, slot, elem, dom, where, when, node=a)
-            if a.var is not None:
+            alt = Alt(a.name, a.label, slot, elem, dom, where, when, node=a, more=more)
+            if more:
+                alt.values = self.combination_values(a, scope)
+            elif a.var is not None:
                 alt.values = self.action_values(a, scope, elem)
             alts.append(alt)
         choice = Choice(actor, alts, rule, title, s, unparse(s.by))
@@ -354,10 +381,7 @@ class Statements:
             outer_loops, self.loop_ends = self.loop_ends, []  # a break cannot leave such a body
             for alt, a in zip(alts, s.actions):
                 alt.body = self.here()
-                inner = dict(scope)
-                if alt.slot is not None:
-                    inner[a.var] = (alt.slot, alt.elem)
-                self.block(a.body, inner)
+                self.block(a.body, _params_bound(scope, alt, a))
                 self.emit(RET)
             self.loop_ends = outer_loops
             self.p.code[done][1] = self.here()
@@ -366,13 +390,26 @@ class Statements:
         ends = []
         for alt, a in zip(alts, s.actions):
             alt.body = self.here()
-            inner = dict(scope)
-            if alt.slot is not None:
-                inner[a.var] = (alt.slot, alt.elem)
-            self.block(a.body, inner)
+            self.block(a.body, _params_bound(scope, alt, a))
             ends.append(self.emit(JUMP, None))
         for j in ends:
             self.p.code[j][1] = self.here()
+
+
+def _conjuncts(e) -> list:
+    if isinstance(e, g.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _params_bound(scope: dict, alt, a) -> dict:
+    """The scope of an action's body: its parameters in their slots."""
+    inner = dict(scope)
+    if alt.slot is not None:
+        inner[a.var] = (alt.slot, alt.elem)
+        for m, bound in zip(a.more, alt.more):
+            inner[m.var] = bound
+    return inner
 
 
 def _src_of_call(fn, template: str, compiler) -> str | None:

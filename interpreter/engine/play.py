@@ -162,6 +162,10 @@ def _arg_text(p: Program, elem: str | None, v) -> str | None:
     return str(v)
 
 
+def _value_text(s: State, elem: str, v) -> str:
+    return s.zone_names[v] if elem == "zone" else _arg_text(s.program, elem, v)
+
+
 def _compute_legal(s: State, choice, deciders=None) -> list:
     if deciders is not None:  # several players decide at this point: everyone's moves
         out = []
@@ -199,7 +203,10 @@ def _compute_legal_for(s: State, choice, actor) -> list:
             for v in values:
                 e = get(v)
                 if e is None:
-                    text = s.zone_names[v] if alt.elem == "zone" else _arg_text(s.program, alt.elem, v)
+                    if alt.more:  # several parameters: their texts, one after another
+                        text = " ".join(_value_text(s, el, x) for el, x in zip([alt.elem] + [m[1] for m in alt.more], v))
+                    else:
+                        text = _value_text(s, alt.elem, v)
                     e = made[v] = (Move(actor, alt.name, text), alt, v)
                 append(e)
     if len(choice.alts) > 1:  # two actions may offer the same move: keep the first
@@ -375,7 +382,11 @@ def apply(s: State, move: Move | str) -> State:
         found = next((e for e in s._legal if (e[0].player, e[0].action, e[0].arg) == key), None)
     if found is not None:
         m, alt, v = found
-        if alt.slot is not None:
+        if alt.more:
+            s.slots[alt.slot] = v[0]
+            for (slot, _), x in zip(alt.more, v[1:]):
+                s.slots[slot] = x
+        elif alt.slot is not None:
             s.slots[alt.slot] = v
         if s.choice.each_slot is not None:  # one of several deciders: note it, and come back
             s.pending[s.pc].remove(m.player)
@@ -408,22 +419,39 @@ def _explain_illegal(s: State, move: Move) -> Exception:
         what = "not possible now" if move.action in known else "not an action of this game"
         return cls(f"{move.action!r} is {what}; in {where} the actions are: {', '.join(names)}")
     alt = alts[0]
-    if alt.elem == "card" and move.arg is not None and move.arg not in p.card_names:
+    if alt.elem == "card" and not alt.more and move.arg is not None and move.arg not in p.card_names:
         return InvalidMoveError(f"{move.arg!r} is not a card of this deck (cards are written like {p.card_names[-1]})")
     if (alt.elem is None) != (move.arg is None):
-        return InvalidMoveError(f"action {move.action!r} takes {'no argument' if alt.elem is None else 'a ' + alt.elem}")
+        return InvalidMoveError(f"action {move.action!r} takes {'no argument' if alt.elem is None else _wants(alt)}")
+    if alt.more and len(move.arg.split()) != 1 + len(alt.more):
+        return InvalidMoveError(f"action {move.action!r} takes {_wants(alt)}, written one after another: "
+                                f"{next((m for m, _, _ in s._legal if m.action == move.action), move.action + ' ...')}")
     reasons = []
     for a in alts:
         node = a.node
         if a.when is not None and not a.when(s):
             reasons.append(f"it is allowed only when {unparse(node.when)}")
         elif node.where is not None:
-            reasons.append(f"the {a.elem} must be in {unparse(node.domain)} and satisfy {unparse(node.where)}")
+            reasons.append(f"the {_params_text(a)} must satisfy {unparse(node.where)}")
         elif node.domain is not None:
-            reasons.append(f"the {a.elem} must be in {unparse(node.domain)}")
+            reasons.append(f"the {_params_text(a)}")
     legal = ", ".join(str(m) for m, _, _ in s._legal)
     return IllegalMoveError(f"{seat_name(move.player)} may not {move} now: {where} says "
                             + "; or ".join(reasons or ["no"]) + f". Legal now: {legal}")
+
+
+def _wants(alt) -> str:
+    elems = [alt.elem] + [e for _, e in alt.more]
+    return " and ".join(f"a {e}" for e in elems)
+
+
+def _params_text(alt) -> str:
+    """'card must be in hand(p)', or for several parameters 'card must be in hand(p) and the zone in zones(pile)'."""
+    node = alt.node
+    text = f"{alt.elem} must be in {unparse(node.domain)}"
+    for (_, elem), m in zip(alt.more, node.more):
+        text += f" and the {elem} in {unparse(m.domain)}"
+    return text
 
 
 def scores(s: State) -> tuple[int, ...]:

@@ -55,11 +55,12 @@ class Move:
 
     @classmethod
     def parse(cls, text: str, player: int) -> "Move":
-        """'lead King-Hearts' -> Move(player, 'lead', 'King-Hearts')."""
+        """'lead King-Hearts' -> Move(player, 'lead', 'King-Hearts'); an action with several
+        parameters keeps them together: 'put 2-Blue pile1' -> Move(player, 'put', '2-Blue pile1')."""
         parts = text.split()
-        if not parts or len(parts) > 2:
-            raise InvalidMoveError(f"a move is an action name and at most one argument, not {text!r}")
-        return cls(player, parts[0], parts[1] if len(parts) == 2 else None)
+        if not parts:
+            raise InvalidMoveError(f"a move is an action name and its arguments, if any, not {text!r}")
+        return cls(player, parts[0], " ".join(parts[1:]) if len(parts) > 1 else None)
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,8 @@ class _RuleFinder:
                 with en.bound():
                     if a.var is not None and a.domain is not None:
                         en.bind(a.var, en.elem(a.domain))
+                        for m in a.more:
+                            en.bind(m.var, en.elem(m.domain))
                     self.walk(a.body, origin)
         elif isinstance(s, g.ForPlayers):
             with en.bound(**{s.var: "player"}):

@@ -206,6 +206,9 @@ class Describer:
             if a.var is not None and a.domain is not None:
                 text += f": {en.binder(a.var, a.domain, 'a')}"
                 en.bind(a.var, en.elem(a.domain))
+                for m in a.more:  # action put c in hand(p), z in zones(pile): "a card c ... and a zone z ..."
+                    text += f" and {en.binder(m.var, m.domain, 'a')}"
+                    en.bind(m.var, en.elem(m.domain))
                 if a.where is not None:
                     text += f" such that {en.cond(a.where)}"
             if a.when is not None:
