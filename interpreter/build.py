@@ -425,6 +425,9 @@ class ToGraph(Transformer):
     def choose_each(self, meta, ch):
         return g.Choose(each=str(ch[0]), by=ch[1], actions=tuple(ch[2:]), loc=self._loc(meta))
 
+    def choose_secretly(self, meta, ch):
+        return g.Choose(each=str(ch[0]), by=ch[1], secret=True, actions=tuple(ch[2:]), loc=self._loc(meta))
+
     def split_group(self, meta, ch):
         return g.SplitGroup(count=ch[0], define=str(ch[1]), sizes=ch[2])
 

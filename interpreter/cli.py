@@ -18,7 +18,7 @@ import typer
 from . import engine, load_ruleset
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
 from .bots import BOTS, bot_seed, make_bot
-from .engine import (RECORD_FORMAT, Move, State, apply, fired_counts, legal_moves, make_record, moves_for,
+from .engine import (RECORD_FORMAT, Move, State, apply, fired_counts, in_secret, legal_moves, make_record, moves_for,
                      new_game, observe, outcome, program_of, read_record, replay, resolve_options,
                      seat_name, validate_record, write_record)
 from .errors import CardRulesError, GameRuntimeError, OptionError, RecordError
@@ -305,8 +305,8 @@ def _play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, s
             who = state.actor
             where = _rule_where(state)
             move = players_of[who].choose(state)
-            if human is not None and who != human.seat:
-                typer.echo(f"{seat_name(who)}: {move}")
+            if human is not None and who != human.seat:  # a choice made in secret shows only by its effect
+                typer.echo(f"{seat_name(who)}: {'has chosen, in secret' if in_secret(state) else move}")
             last = f"move {len(state.history) + 1} ({seat_name(who)}: {move})"
             apply(state, move)
         return state

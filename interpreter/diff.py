@@ -446,6 +446,8 @@ class _Side:
             if ln.part == "else":
                 return "Otherwise"
             if ln.part == "choose":
+                if s.each is not None:
+                    return f"Every player {en.local(s.each)} of {en(s.by)} chooses" + (" in secret" if s.secret else "")
                 return f"{_cap(en(s.by))} chooses"
             if ln.part == "action":
                 text = f"the move {code(s.name)}" + (f" ({em(s.label.rstrip('.'))})" if s.label else "")
@@ -504,6 +506,8 @@ def _line_source(ln: _Line) -> str:
     if ln.part == "else":
         return "else:"
     if ln.part == "choose":
+        if s.each is not None:
+            return f"choose {'secretly ' if s.secret else ''}by each {s.each} in {u(s.by)}:"
         return f"choose by {u(s.by)}:"
     if ln.part == "action":
         text = f"action {s.name}"

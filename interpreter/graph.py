@@ -327,11 +327,14 @@ class Action(Located):
 class Choose(Located):
     """A decision: the player named by `by` picks one legal move among the actions. With `each`,
     `by` is a collection of players who all decide at the same decision point, in any order,
-    each bound to the name `each` in the actions."""
+    each bound to the name `each` in the actions. `secret` (with `each`): nobody sees another's
+    choice until all have chosen; then the chosen actions are carried out together, in the
+    order of `by`."""
 
     kind: Literal["choose"] = "choose"
     by: Expr
     each: str | None = None
+    secret: bool = False
     actions: tuple[Action, ...]
 
 

@@ -160,7 +160,7 @@ class ISMCTSBot:
             untried = [m for m in legal if _key(m) not in children]
             if untried:
                 m = untried[rng.randrange(len(untried))]
-                who = det.actor
+                who = m.player  # at a `choose by each` any of several players may be the one
                 apply(det, m)
                 child = children[_key(m)] = _Node(m, node, who, seats)
                 node = child

@@ -769,3 +769,78 @@ def test_a_wrong_pair_is_explained():
         apply(s, "put 2-Blue")
     with pytest.raises(RulesetError, match=r"pairs.cards:13:44: error: action put: the parameter 'c' is named twice"):
         loads_ruleset(PAIRS.replace("z in zones(pile) where", "c in zones(pile) where"), "pairs.cards")
+
+
+SECRET = """game secret "Secret"
+players 3
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player owner
+var bid(p: player): int = 0
+var log: int = 0
+phase play "Play":
+    rule deal "Deal":
+        deal 1 from stock to each hand
+    rule bids "Bids":
+        choose {how} by each p in players:
+            action bid n in 1..3 "Bid this much.":
+                set bid(p) = n
+                set log = log * 10 + n
+            action pass:
+                set log = log * 10 + 9
+    rule done "Done":
+        end game
+"""
+
+
+def _bids(how="secretly"):
+    return new_game(loads_ruleset(SECRET.format(how=how).replace("choose  by", "choose by"), "secret.cards"), 3)
+
+
+def _move(s, player, text):
+    return next(m for m in legal_moves(s) if m.player == player and str(m) == text)
+
+
+def test_a_secret_choice_is_hidden_until_everyone_has_chosen_then_carried_out_in_order():
+    from interpreter.engine import in_secret, public_vars
+    s = _bids()
+    assert in_secret(s) and {m.player for m in legal_moves(s)} == {0, 1, 2}
+    views = {p: observe(s, p) for p in (0, 2)}
+    apply(s, _move(s, 1, "bid 3"))  # P2 first
+    # nothing shows: the others see exactly what they saw, their own moves included
+    assert {p: observe(s, p) for p in (0, 2)} == views and public_vars(s)["bid"]["P2"] == 0
+    apply(s, _move(s, 2, "pass"))
+    apply(s, _move(s, 0, "bid 1"))
+    # all chosen: carried out in the players' order (P1, P2, P3), whatever the order of choosing
+    assert public_vars(s)["bid"] == {"P1": 1, "P2": 3, "P3": 0} and public_vars(s)["log"] == 139
+    assert s.finished and not in_secret(s)
+    assert [str(m) for m in s.history] == ["bid 3", "pass", "bid 1"]  # the record keeps the order of choosing
+    again = _bids()
+    for m in s.history:  # replayed move by move, each with its player
+        apply(again, Move(m.player, m.action, m.arg))
+    assert public_vars(again) == public_vars(s) and again.finished
+
+
+def test_without_secretly_each_choice_is_carried_out_at_once():
+    from interpreter.engine import in_secret, public_vars
+    s = _bids("")
+    assert not in_secret(s)
+    apply(s, _move(s, 1, "bid 3"))
+    assert public_vars(s)["bid"]["P2"] == 3 and public_vars(s)["log"] == 3
+
+
+def test_a_search_player_cannot_see_a_sealed_choice():
+    """Two games that differ only in what another player chose in secret: the same decision."""
+    from interpreter.search import ISMCTSBot
+    # the first player scores only by matching the second player's bid (a pass counts 0)
+    rs = loads_ruleset(SECRET.format(how="secretly").replace("phase play", (
+        "define score(p: player) = if p == seat(1) then (if bid(seat(1)) == bid(seat(2)) then 10 else 0) else bid(p)\n"
+        "winner most score\nphase play")), "secret.cards")
+    a, b = new_game(rs, 3), new_game(rs, 3)
+    apply(a, _move(a, 1, "bid 3"))
+    apply(b, _move(b, 1, "pass"))
+    for s in (a, b):
+        assert {m.player for m in legal_moves(s)} == {0, 2}
+    assert ISMCTSBot(seed=4, iterations=60).choose(a) == ISMCTSBot(seed=4, iterations=60).choose(b)

@@ -89,6 +89,7 @@ class Choice:
     node: Any
     by_text: str
     each_slot: int | None = None  # set for `choose by each p in ...`: where p is bound
+    secret: bool = False  # `choose secretly by each`: the chosen actions wait until everyone has chosen
     reads: tuple | None = None  # the slots its moves depend on beside the cards (None: not known)
 
 

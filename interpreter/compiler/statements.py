@@ -372,6 +372,7 @@ class Statements:
             alts.append(alt)
         choice = Choice(actor, alts, rule, title, s, unparse(s.by))
         choice.each_slot = each_slot
+        choice.secret = s.secret
         self.p.choices.append(choice)
         if each_slot is not None:
             # every player of the collection decides once, in any order; each action's body

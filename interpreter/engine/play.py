@@ -129,6 +129,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.pc = p.start
     s.stack = []
     s.pending = {}  # `choose by each`: decision pc -> players still to decide
+    s.sealed = {}  # `choose secretly by each`: decision pc -> (the deciders in order, {player: (alt, value)})
     s.rng = random.Random(seed)
     s.rng_shared = None
     s.fired = [0] * len(p.rule_names)
@@ -312,7 +313,20 @@ def _exec(s: State) -> None:
                 waiting = s.pending.get(pc)
                 if waiting is None:
                     waiting = s.pending[pc] = list(dict.fromkeys(p for p in a.actor(s) if p is not None))
+                    if a.secret:
+                        s.sealed[pc] = (tuple(waiting), {})
                 if not waiting:
+                    if a.secret:  # everyone has chosen: carry the choices out, in the deciders' order
+                        order, chosen = s.sealed[pc]
+                        nxt = next((p for p in order if p in chosen), None)
+                        if nxt is not None:
+                            alt, v = chosen.pop(nxt)
+                            s.slots[a.each_slot] = nxt
+                            _bind(s, alt, v)
+                            s.stack.append(pc)
+                            pc = alt.body
+                            continue
+                        del s.sealed[pc]
                     del s.pending[pc]
                     pc += 1
                     continue
@@ -362,6 +376,12 @@ def deciders(s: State) -> list[int]:
     return seen
 
 
+def in_secret(s: State) -> bool:
+    """Whether the pending decision is made in secret (`choose secretly by each`): a move made
+    there must not be shown to the other players; its effect shows once everyone has chosen."""
+    return bool(s.choice is not None and not s.finished and s.choice.secret)
+
+
 def is_terminal(s: State) -> bool:
     return s.finished
 
@@ -382,12 +402,14 @@ def apply(s: State, move: Move | str) -> State:
         found = next((e for e in s._legal if (e[0].player, e[0].action, e[0].arg) == key), None)
     if found is not None:
         m, alt, v = found
-        if alt.more:
-            s.slots[alt.slot] = v[0]
-            for (slot, _), x in zip(alt.more, v[1:]):
-                s.slots[slot] = x
-        elif alt.slot is not None:
-            s.slots[alt.slot] = v
+        if s.choice.secret:  # sealed until everyone has chosen; the decision point carries it out
+            s.pending[s.pc].remove(m.player)
+            s.sealed[s.pc][1][m.player] = (alt, v)
+            s.history.append(m)
+            s.decisions += 1
+            _run(s)
+            return s
+        _bind(s, alt, v)
         if s.choice.each_slot is not None:  # one of several deciders: note it, and come back
             s.pending[s.pc].remove(m.player)
             s.slots[s.choice.each_slot] = m.player
@@ -398,6 +420,16 @@ def apply(s: State, move: Move | str) -> State:
         _run(s)
         return s
     raise _explain_illegal(s, move)
+
+
+def _bind(s: State, alt, v) -> None:
+    """An action's parameters take the chosen value(s)."""
+    if alt.more:
+        s.slots[alt.slot] = v[0]
+        for (slot, _), x in zip(alt.more, v[1:]):
+            s.slots[slot] = x
+    elif alt.slot is not None:
+        s.slots[alt.slot] = v
 
 
 def _explain_illegal(s: State, move: Move) -> Exception:

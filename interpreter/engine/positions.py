@@ -230,9 +230,15 @@ def determinise(state: State, player, rng: random.Random, reseed: bool = False) 
     With `reseed`, the sample's own chance (later shuffles, `random`) is also drawn from `rng`,
     since nobody knows how the cards will fall next; without it the sample keeps the game's.
 
+    Choices made in secret (`choose secretly by each`) by others and not yet carried out are
+    unknown too: at the decision pending, those players are to choose again; a choice sealed at
+    an earlier decision that is still being carried out is left out of the sample.
+
     `player` is a seat (0-based, or 'P1'). The state itself is not changed."""
     who = _seat(player, state.n_players)
     t = state.clone()
+    if t.sealed and _unseal(t, who) and not t.finished:
+        recompute_legal(t)
     zones = t.program.zones
     spots = [(inst, k) for inst, cards in enumerate(t.zones)
              if not _sees(zones[t.zkind[inst]].visibility, t.zowner[inst], who)
@@ -250,6 +256,21 @@ def determinise(state: State, player, rng: random.Random, reseed: bool = False) 
     if reseed:
         t.rng, t.rng_shared = random.Random(rng.getrandbits(64)), None
     return t
+
+
+def _unseal(t: State, who: int) -> bool:
+    """Forget the others' sealed choices (see determinise); True when any was forgotten."""
+    changed = False
+    for pc, (order, chosen) in t.sealed.items():
+        others = [p for p in chosen if p != who]
+        for p in others:
+            del chosen[p]
+            changed = True
+            if pc == t.pc:  # the decision pending: they are to choose again, in the deciders' order
+                pending = t.pending[pc]
+                pending.append(p)
+                pending.sort(key=order.index)
+    return changed
 
 
 def _sees(visibility: str, owner: int | None, player: int) -> bool:

@@ -84,7 +84,7 @@ class State:
 
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
-                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending",
+                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending", "sealed",
                  "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis", "zver", "legal_cache")
 
     # -- primitive effects the compiled statements call
@@ -347,6 +347,7 @@ class State:
         s.slots = [list(v) if isinstance(v, list) else v for v in self.slots]
         s.stack = list(self.stack)
         s.pending = {k: list(v) for k, v in self.pending.items()}
+        s.sealed = {k: (order, dict(chosen)) for k, (order, chosen) in self.sealed.items()} if self.sealed else {}
         s.fired = list(self.fired)
         s.history = list(self.history)
         # the generator is shared until one side draws (copying its state is most of a clone)

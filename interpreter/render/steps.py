@@ -190,8 +190,13 @@ class Describer:
             with en.bound(**{s.each: "player"}):
                 steps = [self.action(a) for a in s.actions]
                 v = en.local(s.each)
-                head = (f"Every player {v} of {en(s.by)} decides, all at the same point and in any order, "
-                        f"one of:" if len(steps) > 1 else f"Every player {v} of {en(s.by)} decides:")
+                if s.secret:
+                    head = (f"Every player {v} of {en(s.by)} chooses in secret, without seeing anyone else's "
+                            "choice; when all have chosen, the choices are shown together and carried out "
+                            f"one player after another, in that order{', one of' if len(steps) > 1 else ''}:")
+                else:
+                    head = (f"Every player {v} of {en(s.by)} decides, all at the same point and in any order, "
+                            f"one of:" if len(steps) > 1 else f"Every player {v} of {en(s.by)} decides:")
             return [Step(head, steps)]
         who = _cap(en(s.by))
         steps = [self.action(a) for a in s.actions]
