@@ -621,6 +621,8 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(__file__).resolve().parents[2]
     try:
         written = write_rulebooks(project_rulesets(root), root / "generated_docs")
+        from .reference import write_language_reference  # the language reference, beside the books
+        written += write_language_reference(root / "generated_docs")
     except CardRulesError as e:
         print(e.render(), file=sys.stderr)
         return 1
