@@ -450,3 +450,36 @@ def test_committed_diff_pages_are_fresh():
     expected = {p for p, _ in pages}
     stale = sorted(p.relative_to(ROOT) for p in DIFFS.rglob("*") if p.is_file() and p not in expected)
     assert not stale, f"{', '.join(map(str, stale))}: no longer the diff of any variant; delete them. {hint}"
+
+
+def test_the_newer_constructs_are_compared_in_the_language_and_in_words():
+    mughal = GANJIFA_DIR.parent / "mughal"
+    ham = (mughal / "hamrang.cards").read_text(encoding="utf-8")
+    d = diff_rulesets(ruleset(mughal / "hamrang.cards"), loads_ruleset(
+        edited(ham, ("starting after dealer", "starting from dealer")), str(mughal / "edited.cards")))
+    [c] = d.changes
+    assert "deal 4 from stock to each hand starting from dealer" in c.text
+    assert "beginning with the dealer" in c.text
+    udv = (mughal / "udvasa.cards").read_text(encoding="utf-8")
+    d = diff_rulesets(ruleset(mughal / "udvasa.cards"), loads_ruleset(
+        edited(udv, ("action shift c in work, z in zones(work) where", "action shift c in work, z in zones(build) where")),
+        str(mughal / "edited.cards")))
+    [c] = d.changes
+    assert "action shift c in work, z in zones(build) where" in c.text and "a place z in build 1 to 8" in c.text and "was: `action shift c in work, z in zones(work)" in c.text
+    game = """game g "G"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+var bid(p: player): int = 0
+phase play "Play":
+    rule bids "Bids":
+        choose by each p in players:
+            action bid n in 1..3:
+                set bid(p) = n
+        end game
+"""
+    d = diff_rulesets(loads_ruleset(game, "g.cards"), loads_ruleset(game.replace("choose by each", "choose secretly by each"), "g.cards"))
+    [c] = d.changes
+    assert "choose secretly by each p in players:" in c.text and "chooses in secret" in c.text, c.text
