@@ -37,7 +37,7 @@ GAMES = int(os.environ.get("CARDRULES_DIFF_GAMES", "60"))
 ALL = os.environ.get("CARDRULES_DIFF_ALL") == "1"
 MAX_DECISIONS = 20_000
 # games that run to thousands of decisions (a 2,000-decision cap, four-hand matches) get fewer seeds
-LONG = {"euro-jongg/euro-jongg.cards": 0.04, "mughal/shakti.cards": 0.1, "mughal/shakti-inverted.cards": 0.1}
+LONG = {"euro-jongg/euro-jongg.cards": 0.04, "euro-jongg/house-rules.cards": 0.04, "mughal/shakti.cards": 0.1, "mughal/shakti-inverted.cards": 0.1}
 
 
 @cache
