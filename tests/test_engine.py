@@ -762,7 +762,7 @@ def test_an_action_with_two_parameters_offers_each_legal_pair_as_one_move():
 def test_a_wrong_pair_is_explained():
     s = new_game(loads_ruleset(PAIRS, "pairs.cards"), 2)
     with pytest.raises(IllegalMoveError, match=r"P1 may not put 2-Blue pile2 now: rule 'deal' \(Deal\) says the card must "
-                                               r"be in hand\(seat\(1\)\) and the zone in zones\(pile\) must satisfy"):
+                                               r"be in hand\(seat\(1\)\) and the zone in zones\(pile\) and satisfy"):
         apply(s, "put 2-Blue pile2")
     with pytest.raises(InvalidMoveError, match="action 'put' takes a card and a zone, written one after another: "
                                                "put 3-Blue pile1"):
@@ -844,3 +844,19 @@ def test_a_search_player_cannot_see_a_sealed_choice():
     for s in (a, b):
         assert {m.player for m in legal_moves(s)} == {0, 2}
     assert ISMCTSBot(seed=4, iterations=60).choose(a) == ISMCTSBot(seed=4, iterations=60).choose(b)
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_definition_takes_a_computed_set_or_a_zone_for_a_set_of_cards(plain):
+    from interpreter.compiler import compile_ruleset
+    from interpreter.engine import evaluate
+    text = MINI.replace("define points(p: player) = count(hand(p))", (
+        "define points(p: player) = count(hand(p))\n"
+        "define ones(g: cards) = count c in g where c.rank == 1\n"
+        "define reds(p: player) = ones(those c in hand(p) where c.suit == Red)\n"
+        "define all_ones(p: player) = ones(hand(p))")).replace("        shuffle stock\n", "")
+    program = compile_ruleset(loads_ruleset(text.replace("{body}", "    rule stop:\n        end game"), "mini.cards"),
+                              fast=not plain)
+    s = new_game(program, 2)
+    # unshuffled: P1 holds 3-Blue, 2-Blue, 1-Blue; P2 holds 3-Red, 2-Red, 1-Red
+    assert [evaluate(s, name, p) for name in ("reds", "all_ones") for p in (0, 1)] == [0, 1, 1, 1]

@@ -190,7 +190,10 @@ class Definitions:
             body, t = self.sx(d.body, scope)
             self.def_stack.pop()
             idx = len(self.def_cache)
-            key = repr(idx) if not params else (f"({idx}, a0)" if len(params) == 1 else f"({idx}, {', '.join(params)})")
+            # a collection passed in (`those c in ...`) is a list: its contents make the key
+            parts = [f"({a} if {a}.__class__ is int else tuple({a}))" if prm.type in ("cards", "players", "ints", "zones") else a
+                     for prm, a in zip(d.params, params)]
+            key = repr(idx) if not params else f"({idx}, {', '.join(parts)},)"
             # a definition judged by its arguments' faces alone keeps its answers for good
             static = bool(params) and self.static_define(d.name)
             memo = "STATIC" if static else "st.memo"

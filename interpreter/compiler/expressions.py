@@ -80,6 +80,11 @@ class Expressions:
             raise _err(f"{what} must be {word(want)}; {unparse(e)!r} is {word(t)}", e)
         return src, t
 
+    def _argument(self, a, prm, scope, n: str) -> str:
+        """An argument of a definition; a zone given for a set of cards passes its cards."""
+        src, t = self.sx_typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")
+        return self.coll_src(src, t) if prm.type == "cards" and t == "zone" else src
+
     def coll_src(self, src, t):
         return f"st.zones[{src}]" if t == "zone" else src
 
@@ -329,8 +334,7 @@ class Expressions:
             if len(args) != len(d.params):
                 raise _err(f"{n} takes {len(d.params)} argument(s), given {len(args)}", e)
             srcs = [self._rank_literal(a) if prm.type == "rank" and isinstance(a, g.IntLit) else
-                    self.sx_typed(a, scope, prm.type, f"argument {prm.name!r} of {n}")[0]
-                    for a, prm in zip(args, d.params)]
+                    self._argument(a, prm, scope, n) for a, prm in zip(args, d.params)]
             if not _has_agg(d.body) and all(isinstance(a, (g.Name, g.IntLit, g.NoneLit)) for a in args):
                 src, t = self.inline_define(d, srcs, e)
                 # written out in place while that stays short: definitions built on

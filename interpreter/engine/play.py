@@ -464,7 +464,7 @@ def _explain_illegal(s: State, move: Move) -> Exception:
         if a.when is not None and not a.when(s):
             reasons.append(f"it is allowed only when {unparse(node.when)}")
         elif node.where is not None:
-            reasons.append(f"the {_params_text(a)} must satisfy {unparse(node.where)}")
+            reasons.append(f"the {_params_text(a)} and satisfy {unparse(node.where)}")
         elif node.domain is not None:
             reasons.append(f"the {_params_text(a)}")
     legal = ", ".join(str(m) for m, _, _ in s._legal)
