@@ -11,7 +11,7 @@ from lark.exceptions import VisitError
 
 from . import cache
 from . import graph as g
-from .errors import RulesetError
+from .errors import OptionError, RulesetError
 from .parse import parse_text
 
 
@@ -554,6 +554,13 @@ def build_file(path: str | Path, _seen: tuple = ()) -> g.Ruleset:
     """Read, parse and build one ruleset file; a variant pulls in its base first."""
     path = Path(path)
     display = str(path)
+    if not path.exists() and not _seen:  # not a file: perhaps a bundled game's name ('ganjifa')
+        from .bundled import resolve
+        try:
+            path = resolve(path)
+        except OptionError as e:
+            raise RulesetError(e.message, display) from None
+        display = str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

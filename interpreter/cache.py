@@ -44,7 +44,8 @@ def code_hash() -> str:
     if _CODE_HASH is None:
         here = Path(__file__).resolve().parent
         h = hashlib.sha256(VERSION.encode())
-        for part in (here.parent / "grammar" / "cards.lark", here / "graph.py", here / "build.py", here / "parse.py"):
+        from .bundled import grammar_path
+        for part in (grammar_path(), here / "graph.py", here / "build.py", here / "parse.py"):
             try:
                 h.update(part.read_bytes())
             except OSError:

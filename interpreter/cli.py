@@ -50,6 +50,15 @@ def _fail(text: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _resolve(path: Path) -> Path:
+    """A ruleset argument: a file, or a bundled game's name (`ganjifa`); exit 1 when neither."""
+    from .bundled import resolve
+    try:
+        return resolve(path)
+    except OptionError as e:
+        _fail(f"{path}: error: {e.message}", 1)
+
+
 def _load(path: Path):
     """Load a ruleset or exit 1 with the rendered error (never a traceback)."""
     try:
@@ -387,8 +396,17 @@ def _print_summary(data: dict) -> None:
     console.print(rules)
 
 
-def _write_log(log: Path, records: list[dict], many: bool) -> None:
-    """One game: its record; several: {"format": "cardrules-records/1", "records": [...]}."""
+def _write_log(log: Path, records: list[dict], many: bool, ruleset: Path | None = None) -> None:
+    """One game: its record; several: {"format": "cardrules-records/1", "records": [...]}. Each
+    record names its ruleset portably (a bundled game's name, or the path from the record's
+    folder) with the ruleset's content hash, so that it replays on another machine and says
+    when the rules have changed since."""
+    if ruleset is not None:
+        from .bundled import content_hash, record_ref
+        ref, digest = record_ref(ruleset, log), content_hash(ruleset)
+        for rec in records:
+            rec["ruleset"] = ref
+            rec["ruleset_sha256"] = digest
     data = {"format": RECORDS_FORMAT, "records": records} if many else records[0]
     try:
         write_record(data, log)
@@ -409,6 +427,7 @@ def play(
     human: Annotated[str | None, typer.Option("--human", metavar="SEAT", help="Play this seat (1-based, or P1..) yourself at the terminal.")] = None,
 ) -> None:
     """Play games with bots (or yourself) and summarise wins, scores and the rules used."""
+    path = _resolve(path)
     rs = _load(path)
     n = players if players is not None else rs.players_min
     try:
@@ -457,7 +476,7 @@ def play(
                 _err(e.render())
                 if log is not None and e.state is not None:
                     records.append(make_record(e.state, str(path)))
-                    _write_log(log, records, games > 1)
+                    _write_log(log, records, games > 1, path)
                     _err(f"the record of the games so far, up to the failure, is in {log}")
                 raise typer.Exit(1)
             except Quit as q:
@@ -480,7 +499,7 @@ def play(
     elif person is None or games > 1:
         _print_summary(data)
     if log is not None:
-        _write_log(log, records, games > 1)
+        _write_log(log, records, games > 1, path)
 
 
 # ------------------------------------------------------------------ replay
@@ -512,17 +531,15 @@ def _read_records(path: Path) -> list[dict]:
 
 
 def _find_ruleset(rec: dict, log: Path) -> Path:
+    from .bundled import find_for_record
     name = rec.get("ruleset")
     if not isinstance(name, str) or not name:
         raise RecordError("the record does not say which ruleset it was played with; pass --ruleset", str(log))
-    p = Path(name)
-    candidates = [p] if p.is_absolute() else [Path.cwd() / p, log.parent / p]
-    for c in candidates:
-        if c.is_file():
-            return p if c == candidates[0] else c
-    looked = " or ".join(str(c) for c in candidates)
-    raise RecordError(f"the record's ruleset {name!r} was not found (looked for {looked}); pass --ruleset",
-                      str(log))
+    found = find_for_record(name, log)
+    if found is not None:
+        return found
+    where = "among the bundled games" if name.startswith("bundled:") else f"beside the record ({log.parent}) or here"
+    raise RecordError(f"the record's ruleset {name!r} was not found {where}; pass --ruleset", str(log))
 
 
 @app.command("replay")
@@ -551,6 +568,12 @@ def replay_cmd(
         rs = loaded[key]
         if rec.get("game") not in (None, rs.name):
             _err(f"warning: {prefix}the record is of {rec.get('game')!r} but {rpath} is {rs.name!r}")
+        recorded = rec.get("ruleset_sha256")
+        if isinstance(recorded, str):
+            from .bundled import content_hash
+            if content_hash(rpath) != recorded:
+                _err(f"warning: {prefix}{rpath} has changed since this game was played (its content differs); "
+                     "the replay says where the game no longer follows the rules")
         try:
             state = replay(rs, rec, str(log))
         except RecordError as e:
@@ -566,6 +589,46 @@ def replay_cmd(
             typer.echo(f"{prefix}replayed {n} moves: identical final state ({end})")
         else:
             typer.echo(f"{prefix}replayed {n} moves ({end}); the record has no final digest to compare")
+
+
+# ------------------------------------------------------------------ list
+
+@app.command("list")
+def list_cmd() -> None:
+    """List the bundled games, each with its player counts and variants; any of them can be
+    named instead of a file (`cardrules play ganjifa`)."""
+    from .build import build_file
+    from .bundled import bundled, rulesets_root
+    root = rulesets_root()
+    full = {name: p for name, p in bundled().items() if "/" in name}
+    short = {p: name for name, p in bundled().items() if "/" not in name}
+    games, variants = {}, {}
+    for name, p in sorted(full.items()):
+        try:
+            rs = build_file(p)
+        except CardRulesError as e:
+            _err(e.render())
+            continue
+        label = short.get(p, name)
+        line = f"{label:<22} {_title(rs)} ({_players_text(rs)})"
+        if rs.base is not None:
+            variants.setdefault(_base_of(p), []).append("    " + line)
+        else:
+            games[p.resolve()] = line
+    for p, line in games.items():
+        typer.echo(line)
+        for v in variants.get(p, []):
+            typer.echo(v)
+    orphans = [v for b, vs in variants.items() if b not in games for v in vs]
+    for v in orphans:
+        typer.echo(v.strip())
+    typer.echo(f"\n{len(games)} games and {sum(map(len, variants.values()))} variants, in {root}")
+
+
+def _base_of(path: Path) -> Path | None:
+    from .bundled import _VARIANT
+    m = _VARIANT.search(path.read_text(encoding="utf-8"))
+    return (path.parent / m.group(1)).resolve() if m else None
 
 
 # ------------------------------------------------------------------ rulebook
@@ -584,7 +647,7 @@ def rulebook(
         raise
     paths: list[Path] = []
     for f in files:
-        paths.extend(sorted(f.rglob("*.cards")) if f.is_dir() else [f])
+        paths.extend(sorted(f.rglob("*.cards")) if f.is_dir() else [_resolve(f)])
     if not paths:
         _fail("error: no .cards files to write rulebooks for", 1)
     try:

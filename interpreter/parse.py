@@ -10,10 +10,11 @@ from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 from lark.indenter import DedentError, Indenter
 from lark.lexer import PatternStr
 
+from .bundled import grammar_path
 from .cache import grammar_cache_path
 from .errors import RulesetSyntaxError
 
-GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "cards.lark"
+GRAMMAR = grammar_path()  # the checkout's grammar/, or the copy inside an installed wheel
 
 
 class _Indenter(Indenter):

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RecordError
-from .play import apply, deciders, new_game, outcome, state_digest
+from .play import apply, deciders, new_game, outcome, rule_at, state_digest
 from .state import Move, State, seat_name
 
 
@@ -76,7 +76,9 @@ def replay(ruleset, record: dict, path: str = "<record>") -> State:
         allowed = {seat_name(p): p for p in (deciders(s) or [s.actor])}
         if entry["player"] not in allowed:
             who = " or ".join(allowed)
-            raise RecordError(f"move {i}: the record says {entry['player']} moves, but it is {who}'s turn", path)
+            name, title = rule_at(s)
+            raise RecordError(f"move {i}: the record says {entry['player']} moves, but in rule {name!r} ({title}) "
+                              f"it is {who}'s turn", path)
         try:
             apply(s, Move.parse(entry["move"], allowed[entry["player"]]))
         except (IllegalMoveError, InvalidMoveError) as e:

@@ -9,10 +9,11 @@ import re
 from pathlib import Path
 
 from .. import language as lang
+from ..bundled import grammar_path
 from .book import _env, _slug, _tidy_markdown, _write_atomic
 from .words import code
 
-GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "cards.lark"
+GRAMMAR = grammar_path()
 
 _WORD = re.compile(r"[A-Za-z_]+")
 _WORDS_RE = re.compile(r"\(?(?:\?:)?([a-z_]+(?:\|[a-z_]+)*)\)?(?:\\b)?")  # AGG: (any|no|count|...)\b

@@ -1,0 +1,129 @@
+"""Where the grammar and the bundled games are, in a checkout and in an installed wheel, and
+how a game is named so that a record made on one machine replays on another.
+
+In the repository they sit at the top (`grammar/`, `rulesets/`); the wheel carries them inside
+the package (`interpreter/_grammar`, `interpreter/_rulesets`, see pyproject.toml). A bundled
+game is named by its path under `rulesets/` without `.cards` (`ganjifa/traditional-deni`), or
+by its file name alone when that is unique (`traditional-deni`, `euro-jongg`)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import OptionError
+
+_HERE = Path(__file__).resolve().parent
+BUNDLED_PREFIX = "bundled:"  # how a record names a bundled game
+
+
+def _data_dir(kind: str) -> Path:
+    """`grammar` or `rulesets`: the checkout's folder when there is one, else the wheel's copy."""
+    checkout = _HERE.parent / kind
+    if checkout.is_dir():
+        return checkout
+    return _HERE / f"_{kind}"
+
+
+def grammar_path() -> Path:
+    return _data_dir("grammar") / "cards.lark"
+
+
+def rulesets_root() -> Path:
+    return _data_dir("rulesets")
+
+
+@lru_cache(maxsize=1)
+def bundled() -> dict[str, Path]:
+    """Every bundled game and variant by name: 'folder/stem' always, and 'stem' when unique."""
+    root = rulesets_root()
+    files = sorted(root.rglob("*.cards")) if root.is_dir() else []
+    names: dict[str, Path] = {}
+    stems: dict[str, list[Path]] = {}
+    for f in files:
+        names[f.relative_to(root).with_suffix("").as_posix()] = f
+        stems.setdefault(f.stem, []).append(f)
+    for stem, found in stems.items():
+        if len(found) == 1:
+            names.setdefault(stem, found[0])
+    return names
+
+
+def bundled_name(path: Path) -> str | None:
+    """The bundled name of a ruleset file ('ganjifa/traditional-deni'), or None."""
+    root = rulesets_root().resolve()
+    try:
+        rel = Path(path).resolve().relative_to(root)
+    except ValueError:
+        return None
+    return rel.with_suffix("").as_posix()
+
+
+def resolve(arg: str | Path) -> Path:
+    """A ruleset argument as a file: an existing path as it is, else a bundled game's name
+    ('ganjifa', 'mughal/udvasa', 'euro-jongg.cards'); OptionError naming the bundled games when
+    it is neither."""
+    p = Path(arg)
+    if p.exists():
+        return p
+    text = str(arg)
+    if text.startswith(BUNDLED_PREFIX):
+        text = text[len(BUNDLED_PREFIX):]
+    key = text[:-len(".cards")] if text.endswith(".cards") else text
+    hit = bundled().get(key.replace("\\", "/"))
+    if hit is not None:
+        return hit
+    if "/" in text.replace("\\", "/").rstrip("/") or text.endswith(".cards") and p.parent != Path("."):
+        raise OptionError(f"no such ruleset file: {arg}")
+    known = ", ".join(sorted(n for n in bundled() if "/" not in n)) or "none in this installation"
+    raise OptionError(f"no such ruleset file or bundled game: {str(arg)!r} (the bundled games: {known}; "
+                      "`cardrules list` shows them with their variants)")
+
+
+_VARIANT = re.compile(r'^\s*variant\s+\w+(?:\s+"[^"\n]*")?\s+of\s+"([^"\n]+)"', re.M)
+
+
+def content_hash(path: Path, _seen: tuple = ()) -> str | None:
+    """sha256 of a ruleset's text, with its base's (a variant plays its base's rules too); None
+    when a file cannot be read."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    h = hashlib.sha256(text.encode("utf-8"))
+    m = _VARIANT.search(text)
+    if m and str(Path(path).resolve()) not in _seen:
+        base = content_hash(Path(path).parent / m.group(1), _seen + (str(Path(path).resolve()),))
+        h.update((base or "").encode())
+    return h.hexdigest()
+
+
+def record_ref(path: Path, record_file: Path) -> str:
+    """How a record names its ruleset: 'bundled:NAME' for a bundled game, else the path from the
+    record's folder (so the two can travel together), else the path as given."""
+    name = bundled_name(path)
+    if name is not None:
+        return BUNDLED_PREFIX + name
+    try:
+        return Path(_relpath(Path(path).resolve(), Path(record_file).resolve().parent)).as_posix()
+    except ValueError:  # another drive
+        return str(path)
+
+
+def _relpath(target: Path, start: Path) -> str:
+    return os.path.relpath(target, start)
+
+
+def find_for_record(ref: str, record_file: Path) -> Path | None:
+    """The ruleset a record names: a bundled game, or a path from the record's folder, or
+    from the current folder (records made before names were portable)."""
+    if ref.startswith(BUNDLED_PREFIX):
+        return bundled().get(ref[len(BUNDLED_PREFIX):])
+    p = Path(ref)
+    for c in ([p] if p.is_absolute() else [Path(record_file).parent / p, Path.cwd() / p]):
+        if c.is_file():
+            return Path(os.path.normpath(c))
+    return None
