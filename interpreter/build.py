@@ -554,7 +554,7 @@ def build_file(path: str | Path, _seen: tuple = ()) -> g.Ruleset:
     """Read, parse and build one ruleset file; a variant pulls in its base first."""
     path = Path(path)
     display = str(path)
-    if not path.exists() and not _seen:  # not a file: perhaps a bundled game's name ('ganjifa')
+    if not path.exists() and not _seen:  # not a file: perhaps a bundled game's name
         from .bundled import resolve
         try:
             path = resolve(path)

@@ -3,8 +3,8 @@ how a game is named so that a record made on one machine replays on another.
 
 In the repository they sit at the top (`grammar/`, `rulesets/`); the wheel carries them inside
 the package (`interpreter/_grammar`, `interpreter/_rulesets`, see pyproject.toml). A bundled
-game is named by its path under `rulesets/` without `.cards` (`ganjifa/traditional-deni`), or
-by its file name alone when that is unique (`traditional-deni`, `euro-jongg`)."""
+game is named by its path under `rulesets/` without `.cards` (`family/some-variant`), or
+by its file name alone when that is unique (`some-variant`)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def bundled() -> dict[str, Path]:
 
 
 def bundled_name(path: Path) -> str | None:
-    """The bundled name of a ruleset file ('ganjifa/traditional-deni'), or None."""
+    """The bundled name of a ruleset file ('family/some-variant'), or None."""
     root = rulesets_root().resolve()
     try:
         rel = Path(path).resolve().relative_to(root)
@@ -64,7 +64,7 @@ def bundled_name(path: Path) -> str | None:
 
 def resolve(arg: str | Path) -> Path:
     """A ruleset argument as a file: an existing path as it is, else a bundled game's name
-    ('ganjifa', 'mughal/udvasa', 'euro-jongg.cards'); OptionError naming the bundled games when
+    ('some-game', 'family/some-game', 'some-game.cards'); OptionError naming the bundled games when
     it is neither."""
     p = Path(arg)
     if p.exists():

@@ -51,7 +51,7 @@ def _fail(text: str, code: int = 1) -> NoReturn:
 
 
 def _resolve(path: Path) -> Path:
-    """A ruleset argument: a file, or a bundled game's name (`ganjifa`); exit 1 when neither."""
+    """A ruleset argument: a file, or a bundled game's name; exit 1 when neither."""
     from .bundled import resolve
     try:
         return resolve(path)
@@ -596,7 +596,7 @@ def replay_cmd(
 @app.command("list")
 def list_cmd() -> None:
     """List the bundled games, each with its player counts and variants; any of them can be
-    named instead of a file (`cardrules play ganjifa`)."""
+    named instead of a file (`cardrules play NAME`)."""
     from .build import build_file
     from .bundled import bundled, rulesets_root
     root = rulesets_root()
