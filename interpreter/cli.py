@@ -637,21 +637,32 @@ def _base_of(path: Path) -> Path | None:
 def rulebook(
     files: Annotated[list[Path], typer.Argument(help="Ruleset files (.cards), or folders to search for them.")],
     out: Annotated[Path, typer.Option("--out", help="Folder to write the rulebooks into.")] = Path("generated_docs"),
+    pdf: Annotated[bool, typer.Option("--pdf", help="Also write NAME.pdf, typeset with Typst.")] = False,
+    paper: Annotated[str, typer.Option("--paper", help="Paper size of the PDF: a4 or letter.")] = "a4",
 ) -> None:
-    """Write a printable rulebook for each ruleset."""
+    """Write a printable rulebook for each ruleset (Markdown and HTML; with --pdf, a PDF too)."""
     try:
         from . import render
     except ImportError as e:
         if getattr(e, "name", None) in ("interpreter.render", f"{__package__}.render"):
             _fail("error: rulebook rendering is not available in this installation (no interpreter.render)", 1)
         raise
+    paper = paper.lower()
+    if pdf:
+        from .render.pdf import PAPERS, PdfUnavailable, require_typst
+        if paper not in PAPERS:
+            _fail(f"error: unknown paper size {paper!r}: use one of {', '.join(PAPERS)}", 2)
+        try:
+            require_typst()
+        except PdfUnavailable as e:
+            _fail(e.render(), 2)
     paths: list[Path] = []
     for f in files:
         paths.extend(sorted(f.rglob("*.cards")) if f.is_dir() else [_resolve(f)])
     if not paths:
         _fail("error: no .cards files to write rulebooks for", 1)
     try:
-        written = render.write_rulebooks(paths, out)
+        written = render.write_rulebooks(paths, out, pdf=pdf, paper=paper)
     except CardRulesError as e:
         _fail(e.render(), 1)
     except OSError as e:

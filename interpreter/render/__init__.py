@@ -1,4 +1,4 @@
-"""Printable rulebooks, generated from the rule graph: Markdown and standalone, print-ready HTML.
+"""Printable rulebooks, generated from the rule graph: Markdown, standalone print-ready HTML and PDF.
 
 Everything a book says comes from the graph: the author's texts and notes, and sentences
 generated from the statements and expressions themselves (so a changed rule body changes the
@@ -11,10 +11,11 @@ They write a tiny inline mark-up (code, emphasis, links as control-character bra
 the `md` and `html` template filters turn into Markdown or escaped HTML, so one phrase serves
 both formats. Output is deterministic: no dates, no random ids, no paths.
 
-The stages, each a module: `words` (mark-up and `English`), `steps` (`Describer`) and `book`
-(`BookBuilder`, the templates, writing). Regenerate the committed books with
+The stages, each a module: `words` (mark-up and `English`), `steps` (`Describer`), `quick` (the
+quick reference at the front of every book), `book` (`BookBuilder`, the templates, writing) and
+`pdf` (the Typst template, compiled to PDF by the typst package). Regenerate the committed books with
 `python -m interpreter.render` (or
-`cardrules rulebook rulesets/**/*.cards --out generated_docs`).
+`cardrules rulebook rulesets/**/*.cards --out generated_docs --pdf`).
 """
 
 from __future__ import annotations

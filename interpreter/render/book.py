@@ -18,6 +18,7 @@ from ..errors import CardRulesError
 from ..unparse import unparse
 from .words import (English, TEMPLATES, _TYPE_PHRASE, _cap, _fmt_value, _md_cell, _md_steps, _param, _plain_list, _sentence, code, em, human, link, to_html, to_markdown)  # noqa: F401
 from .steps import (Describer, Step)  # noqa: F401
+from .quick import quick_reference
 
 
 
@@ -493,7 +494,33 @@ class BookBuilder:
         book["badge_md"] = " *(changed in this variant)*"
         book["sections"] = [{"id": i, "title": t, "slug": _slug(t)} for i, t in sections]
         book["heading"] = dict(sections)
+        book["quick"] = quick_reference(self, phases)
+        book["turn_picture"] = _turn_picture(rs)
         return book
+
+
+def _turn_picture(rs: g.Ruleset) -> dict | None:
+    """The hook for a picture of the turn: `diagram.turn_svg(rs)` (a standalone SVG) when that
+    module is there, as {"svg", "caption", "error"}; None when it is not. A picture that fails to
+    draw gives a note in the book (`error`), never a failed book."""
+    caption = "The turn: the phases, their rules, the decisions and where play goes round again."
+    try:
+        from .diagram import turn_svg
+    except ImportError as e:
+        if e.name == f"{__package__}.diagram":
+            return None
+        return {"svg": None, "caption": caption, "error": f"The picture of the turn could not be drawn "
+                                                         f"(missing module {e.name})."}
+    try:
+        svg = turn_svg(rs)
+        svg = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)
+        svg = re.sub(r"^\s*<!DOCTYPE[^>]*>\s*", "", svg).strip()
+        if not svg.startswith("<svg"):
+            raise ValueError("not an SVG picture")
+    except Exception as e:  # a picture is a bonus: never let it break the book
+        return {"svg": None, "caption": caption,  # the error's class only: its text may hold addresses
+                "error": f"The picture of the turn could not be drawn ({type(e).__name__})."}
+    return {"svg": svg, "caption": caption, "error": None}
 
 
 def _slug(title: str) -> str:
@@ -564,15 +591,19 @@ def book_paths(ruleset_path: Path, out_dir: Path) -> tuple[Path, Path]:
     return folder / f"{stem}.md", folder / f"{stem}.html"
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def _write_atomic(path: Path, text: str | bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as e:
         raise CardRulesError(f"cannot write {path}: {e.strerror}", str(path)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as f:
+                f.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except OSError as e:
@@ -589,20 +620,27 @@ def _write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def write_rulebooks(paths: list[Path], out_dir: Path) -> list[Path]:
-    """Load each ruleset, render both books and write them atomically under out_dir.
+def write_rulebooks(paths: list[Path], out_dir: Path, pdf: bool = False, paper: str = "a4") -> list[Path]:
+    """Load each ruleset, render both books (and with `pdf` the PDF too, on `paper` a4 or letter)
+    and write them atomically under out_dir.
 
     Every ruleset is loaded and rendered before anything is written, so a bad ruleset raises
-    its error (a CardRulesError: RulesetSyntaxError, RulesetError, ...) and writes nothing;
-    each file is written to a temporary file beside it and moved into place."""
+    its error (a CardRulesError: RulesetSyntaxError, RulesetError, ...) and writes nothing, and so
+    does a missing typst package (`pdf.PdfUnavailable`); each file is written to a temporary file
+    beside it and moved into place."""
     from .. import load_ruleset
 
-    pending: list[tuple[Path, str]] = []
+    if pdf:
+        from .pdf import pdf_path, render_pdf, require_typst
+        require_typst()
+    pending: list[tuple[Path, str | bytes]] = []
     for p in paths:
         rs = load_ruleset(p)
         md_path, html_path = book_paths(Path(p), Path(out_dir))
         pending.append((md_path, render_markdown(rs)))
         pending.append((html_path, render_html(rs)))
+        if pdf:
+            pending.append((pdf_path(Path(p), Path(out_dir)), render_pdf(rs, paper)))
     written = []
     for path, text in pending:
         _write_atomic(path, text)
@@ -617,10 +655,11 @@ def project_rulesets(root: Path | None = None) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Regenerate every book under rulesets/ into generated_docs/ (run from anywhere)."""
+    """Regenerate every book under rulesets/ into generated_docs/ (Markdown, HTML and an A4
+    PDF each; run from anywhere)."""
     root = Path(__file__).resolve().parents[2]
     try:
-        written = write_rulebooks(project_rulesets(root), root / "generated_docs")
+        written = write_rulebooks(project_rulesets(root), root / "generated_docs", pdf=True)
         from .reference import write_language_reference  # the language reference, beside the books
         written += write_language_reference(root / "generated_docs")
     except CardRulesError as e:

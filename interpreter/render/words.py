@@ -15,7 +15,7 @@ from ..unparse import unparse
 
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-REGENERATE = "cardrules rulebook rulesets/**/*.cards --out generated_docs"
+REGENERATE = "cardrules rulebook rulesets/**/*.cards --out generated_docs --pdf"
 REGENERATE_PY = "python -m interpreter.render"
 
 # ------------------------------------------------------------------ inline mark-up
