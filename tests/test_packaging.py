@@ -121,23 +121,34 @@ def test_the_wheel_carries_the_grammar_and_the_games_and_works_outside_the_repos
     assert cards == {"interpreter/_rulesets/" + p.relative_to(ROOT / "rulesets").as_posix()
                      for p in (ROOT / "rulesets").rglob("*.cards")}
     assert any(n.startswith("interpreter/templates/") for n in names)
-    site = tmp_path / "site"
-    zipfile.ZipFile(wheel).extractall(site)
+    # a fresh virtual environment with the wheel installed; the dependencies come from this
+    # environment's site-packages through a .pth line (the registry may be out of reach), which
+    # adds the folder but none of its .pth files, so this checkout's editable install stays out
+    fresh = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", str(fresh)], check=True, timeout=300)
+    py = fresh / "bin" / "python"
+    inst = subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+                          capture_output=True, text=True, timeout=300)
+    assert inst.returncode == 0, inst.stderr[-2000:]
+    deps = next(p for p in map(Path, sys.path) if p.name == "site-packages" and p.is_dir())
+    fresh_site = next((fresh / "lib").glob("python*/site-packages"))
+    (fresh_site / "_deps.pth").write_text(str(deps) + "\n")
     outside = tmp_path / "outside"
     outside.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(site), "CARDRULES_NO_CACHE": "1"}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["CARDRULES_NO_CACHE"] = "1"
 
     def run(*args):
-        return subprocess.run([sys.executable, "-c", "from interpreter.launch import main; main()", *args],
-                              cwd=outside, env=env, capture_output=True, text=True, timeout=300)
-    where = subprocess.run([sys.executable, "-c", "import interpreter.bundled as b; print(b.rulesets_root())"],
+        return subprocess.run([str(fresh / "bin" / "cardrules"), *args], cwd=outside, env=env,
+                              capture_output=True, text=True, timeout=300)
+    where = subprocess.run([str(py), "-c", "import interpreter.bundled as b; print(b.rulesets_root())"],
                            cwd=outside, env=env, capture_output=True, text=True)
-    assert where.stdout.strip() == str(site / "interpreter" / "_rulesets"), where.stdout + where.stderr
+    assert where.stdout.strip() == str(fresh_site / "interpreter" / "_rulesets"), where.stdout + where.stderr
     assert run("check", "ganjifa").returncode == 0
     played = run("play", "sama", "--players", "3", "--log", "s.json")
     assert played.returncode == 0, played.stderr
     assert json.loads((outside / "s.json").read_text())["ruleset"] == "bundled:mughal/sama"
     replayed = run("replay", "s.json")
     assert replayed.returncode == 0 and "identical final state" in replayed.stdout, replayed.stderr
-    book = run("rulebook", "euro-jongg", "--out", "books")
-    assert book.returncode == 0 and list((outside / "books").rglob("euro-jongg.html")), book.stderr
+    book = run("rulebook", "euro-jongg", "--pdf", "--out", "books")
+    assert book.returncode == 0 and list((outside / "books").rglob("euro-jongg.pdf")), book.stderr
