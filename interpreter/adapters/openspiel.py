@@ -1,0 +1,257 @@
+"""Any ruleset as an OpenSpiel game (`pip install 'cardrules[openspiel]'`).
+
+    from interpreter.adapters.openspiel import load_game
+    game = load_game("some-game", players=3)          # a bundled name or a .cards path
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+
+`load_game(path_or_name, players=None, options=None, *, seed=0, returns="win",
+max_decisions=None, int_range=None)` returns a `pyspiel.Game`; so does `pyspiel.load_game`
+with the game's string (`str(game)`), as OpenSpiel's deserialisation does: the game is
+registered as `cardrules` with the parameters `ruleset` (a bundled name or a path), `players`
+(0: the fewest the ruleset allows), `options` (`name:value;name:value`), `seed`, `returns`,
+`max_decisions` (0: the ruleset's own bound) and `int_low`/`int_high`.
+
+The game's type, from the ruleset:
+
+* sequential moves; several players deciding at one point (`choose by each`) are asked one
+  after another, the first still to decide being the current player (a choice made in secret
+  stays in the others' history as "a choice made in secret"; its effect shows once all have
+  chosen);
+* chance: sampled stochastic (shuffles happen inside `apply_action`, drawn from the state's
+  seeded generator: game k from one game object uses seed `seed + k`; there are no chance
+  nodes); deterministic when the rules never shuffle or draw at random;
+* information: imperfect when any zone is hidden or private or a choice is made in secret;
+* utility: zero-sum with `returns="win"` (a sole winner 1, each loser -1/(n-1); a shared win
+  split; no winner 0), general-sum for a solitaire and with `returns="score"` (scores placed
+  between 0 and 1); terminal rewards only;
+* actions: the stable encoding of `interpreter.adapters.encoding` (`num_distinct_actions`
+  ids per ruleset and player count); `max_game_length`: the ruleset's `at most N decisions`.
+
+Strings and tensors per player: `observation_string` (what the seat sees now),
+`information_state_string` (that and every move as the seat saw it), `observation_tensor`
+and `information_state_tensor` (the layouts in `encoding`, also by piece through
+`make_py_observer`). `resample_from_infostate(player, sampler)` draws what that player cannot
+know (and the future chance) afresh, as OpenSpiel's information-set search wants;
+`resampler(seed)` gives a seeded one for `ISMCTSBot.set_resampler`. A state's copy draws the
+same future chance as the original: a search that must not foresee shuffles should resample
+or call `state.reseed(n)`. States pickle and serialise (as their seed, moves and samples)."""
+
+from __future__ import annotations
+
+import random
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as e:  # pragma: no cover - exercised only without the extra
+    raise ImportError("interpreter.adapters.openspiel needs OpenSpiel: pip install 'cardrules[openspiel]' "
+                      f"(or pip install open-spiel); {e}") from e
+
+from ..errors import OptionError
+from .encoding import DEFAULT_INT_RANGE, Core, Seeds, spec_for
+
+SHORT_NAME = "cardrules"
+
+_PARAMS = {"ruleset": "", "players": 0, "options": "", "seed": 0, "returns": "win", "max_decisions": 0,
+           "int_low": DEFAULT_INT_RANGE[0], "int_high": DEFAULT_INT_RANGE[1]}
+
+_T = pyspiel.GameType
+_REGISTERED_TYPE = _T(
+    short_name=SHORT_NAME, long_name="cardrules: a ruleset from a .cards file", dynamics=_T.Dynamics.SEQUENTIAL,
+    chance_mode=_T.ChanceMode.SAMPLED_STOCHASTIC, information=_T.Information.IMPERFECT_INFORMATION,
+    utility=_T.Utility.GENERAL_SUM, reward_model=_T.RewardModel.TERMINAL, max_num_players=64, min_num_players=1,
+    provides_information_state_string=True, provides_information_state_tensor=True,
+    provides_observation_string=True, provides_observation_tensor=True,
+    parameter_specification=dict(_PARAMS), default_loadable=False)
+
+
+def options_text(options: dict | None) -> str:
+    """{name: value} as the `options` parameter: 'name:value;name:value', sorted."""
+    out = []
+    for k, v in sorted((options or {}).items()):
+        v = ("true" if v else "false") if isinstance(v, bool) else str(v)
+        if any(ch in f"{k}{v}" for ch in ":;,=()"):
+            raise OptionError(f"option {k}={v!r} cannot be written in a game string")
+        out.append(f"{k}:{v}")
+    return ";".join(out)
+
+
+def parse_options(text: str) -> dict:
+    out = {}
+    for part in filter(None, (p.strip() for p in str(text or "").split(";"))):
+        name, sep, value = part.partition(":")
+        if not sep:
+            raise OptionError(f"options are written 'name:value;name:value', not {text!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+class CardGame(pyspiel.Game):
+    """A ruleset at one player count with its options, as a pyspiel game."""
+
+    def __init__(self, params=None):
+        p = dict(_PARAMS)
+        p.update(params or {})
+        if not p["ruleset"]:
+            raise OptionError("the cardrules game needs a ruleset: a bundled game's name or a path to a .cards file")
+        spec = spec_for(p["ruleset"], int(p["players"]) or None, parse_options(p["options"]), returns=p["returns"],
+                        max_decisions=int(p["max_decisions"]) or None, int_range=(int(p["int_low"]), int(p["int_high"])))
+        self.spec = spec
+        canonical = dict(p, ruleset=spec.ref, players=spec.players, options=options_text(dict(spec.given)))
+        rs = spec.ruleset
+        chance = _T.ChanceMode.SAMPLED_STOCHASTIC if spec.chance else _T.ChanceMode.DETERMINISTIC
+        info = _T.Information.IMPERFECT_INFORMATION if spec.imperfect else _T.Information.PERFECT_INFORMATION
+        utility = _T.Utility.ZERO_SUM if spec.zero_sum else _T.Utility.GENERAL_SUM
+        game_type = _T(
+            short_name=SHORT_NAME, long_name=f"cardrules: {spec.title}", dynamics=_T.Dynamics.SEQUENTIAL,
+            chance_mode=chance, information=info, utility=utility, reward_model=_T.RewardModel.TERMINAL,
+            max_num_players=rs.players_max, min_num_players=rs.players_min,
+            provides_information_state_string=True, provides_information_state_tensor=True,
+            provides_observation_string=True, provides_observation_tensor=True,
+            parameter_specification=dict(_PARAMS), default_loadable=False)
+        low, high = spec.utility_range
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=spec.num_distinct_actions, max_chance_outcomes=0, num_players=spec.players,
+            min_utility=low, max_utility=high, utility_sum=0.0 if spec.zero_sum else None,
+            max_game_length=spec.max_length)
+        super().__init__(game_type, game_info, canonical)
+        self.seeds = Seeds(spec, int(p["seed"]))
+
+    def new_initial_state(self, *args):
+        """A new game, with the next seed (`seed`, `seed + 1`, ...), taken when the game is
+        first played or asked who is to play."""
+        if args:
+            raise ValueError("a cardrules game starts from its seed, not from a description: use "
+                             "new_initial_state() or new_initial_state_with_seed(seed)")
+        return CardState(self)
+
+    def new_initial_state_with_seed(self, seed: int) -> "CardState":
+        """The game the engine plays with `seed` (the game's seed counter is not used)."""
+        return CardState(self, Core.start(self.spec, seed))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        info_state = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        public_only = bool(iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE)
+        return CardObserver(self.spec, info_state, public_only)
+
+
+class CardState(pyspiel.State):
+    """A game in progress. Its one Python attribute, `_core`, copies as a state copy and
+    pickles as the game's recipe (seed, moves, samples), which is how OpenSpiel's clone and
+    serialisation carry it."""
+
+    def __init__(self, game: CardGame, core: Core | None = None):
+        super().__init__(game)
+        self._core = core if core is not None else Core.unborn(game.spec, game.seeds)
+
+    def _c(self) -> Core:
+        core = self._core
+        if core.state is None:
+            core.born()
+        return core
+
+    # the pyspiel interface
+    def current_player(self):
+        c = self._c()
+        who = c.current()
+        return pyspiel.PlayerId.TERMINAL if who is None else who
+
+    def _legal_actions(self, player):
+        c = self._c()
+        if c.current() != player:
+            return []
+        return list(c.legal())
+
+    def _apply_action(self, action):
+        self._c().apply_id(action)
+
+    def _action_to_string(self, player, action):
+        return self._core.spec.action_text(action)
+
+    def is_terminal(self):
+        return self._c().terminal()
+
+    def returns(self):
+        return self._c().returns()
+
+    def __str__(self):
+        c = self._core.view()
+        return c.spec.referee_text(c)
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state the player cannot tell from this one: what they cannot know, and the future
+        chance, drawn afresh (from `probability_sampler()`, a number in [0, 1))."""
+        seed = int(probability_sampler() * 2 ** 53)
+        return self._resampled(player_id, random.Random(seed))
+
+    def _resampled(self, player: int, rng: random.Random) -> "CardState":
+        core = self._c().resample(player, rng)
+        out = self.get_game().new_initial_state()
+        out._core = core
+        return out
+
+    # extras
+    @property
+    def engine_state(self):
+        """The engine's State (for reading; moving it behind the adapter's back confuses it)."""
+        return self._c().state
+
+    def reseed(self, seed: int) -> None:
+        """Draw this state's future chance from `seed` from now on."""
+        self._c().reseed(seed)
+
+
+class CardObserver:
+    """OpenSpiel's Python observer: `tensor` (flat float32) with a named view per piece in
+    `dict`, and `string_from`."""
+
+    def __init__(self, spec, info_state: bool, public_only: bool):
+        self.spec, self.info_state, self.public_only = spec, info_state, public_only
+        pieces = spec.info_pieces if info_state else spec.pieces
+        self.tensor = np.zeros(spec.info_size if info_state else spec.obs_size, np.float32)
+        self.dict = {}
+        for name, shape, _, _ in pieces:
+            a = spec.offsets[name]
+            self.dict[name] = self.tensor[a:a + int(np.prod(shape))].reshape(shape)
+
+    def set_from(self, state, player):
+        self.spec.encode(state._core.view(), None if self.public_only else player, self.tensor, self.info_state)
+
+    def string_from(self, state, player):
+        core = state._core.view()
+        if self.public_only:
+            return core.spec.view_text(core, None)
+        if self.info_state:
+            return core.info_text(player)
+        return core.spec.view_text(core, player)
+
+
+def resampler(seed: int = 0):
+    """A seeded resampler for `ISMCTSBot.set_resampler`: the same seed, the same samples."""
+    rng = random.Random(seed)
+
+    def resample(state, player):
+        return state._resampled(player, rng)
+
+    return resample
+
+
+def load_game(path_or_name, players: int | None = None, options: dict | None = None, *, seed: int = 0,
+              returns: str = "win", max_decisions: int | None = None,
+              int_range: tuple[int, int] | None = None) -> CardGame:
+    """A ruleset (a bundled game's name or a .cards path) as a pyspiel game for `players`
+    (default: the fewest it allows), with `options` ({name: value})."""
+    from ..bundled import bundled_name, resolve
+    from pathlib import Path
+    path = resolve(path_or_name)
+    ref = bundled_name(Path(path)) or str(Path(path).resolve())
+    lo, hi = DEFAULT_INT_RANGE if int_range is None else int_range
+    return CardGame({"ruleset": ref, "players": int(players or 0), "options": options_text(options), "seed": int(seed),
+                     "returns": returns, "max_decisions": int(max_decisions or 0), "int_low": int(lo), "int_high": int(hi)})
+
+
+if SHORT_NAME not in pyspiel.registered_names():
+    pyspiel.register_game(_REGISTERED_TYPE, CardGame)
