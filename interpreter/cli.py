@@ -631,6 +631,18 @@ def _base_of(path: Path) -> Path | None:
     return (path.parent / m.group(1)).resolve() if m else None
 
 
+@app.command()
+def lsp() -> None:
+    """Run the language server for .cards files on stdin and stdout, for editors (the lsp extra)."""
+    try:
+        import lsprotocol  # noqa: F401
+        import pygls  # noqa: F401
+    except ImportError:
+        _fail("error: the language server needs pygls: pip install 'cardrules[lsp]'", 2)
+    from .lsp import main as serve
+    serve()
+
+
 # ------------------------------------------------------------------ rulebook
 
 @app.command()
