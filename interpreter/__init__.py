@@ -41,10 +41,11 @@ def load_ruleset(path: str | Path) -> Ruleset:
     return rs
 
 
-def loads_ruleset(text: str, filename: str = "<text>") -> Ruleset:
-    """Like load_ruleset, from text (a variant's base is looked up relative to filename)."""
+def loads_ruleset(text: str, filename: str = "<text>", sources: dict[str, str] | None = None) -> Ruleset:
+    """Like load_ruleset, from text (a variant's base is looked up relative to filename, in
+    `sources` first: {the base's path as the variant names it: its text}, then on disk)."""
     from .build import build_text
     from .engine import program_of
-    rs = build_text(text, filename)
+    rs = build_text(text, filename, sources=sources)
     program_of(rs)
     return rs

@@ -583,7 +583,10 @@ def build_file(path: str | Path, _seen: tuple = ()) -> g.Ruleset:
     return rs
 
 
-def build_text(text: str, filename: str = "<text>", _seen: tuple = ()) -> g.Ruleset:
+def build_text(text: str, filename: str = "<text>", _seen: tuple = (), sources: dict | None = None) -> g.Ruleset:
+    """Build a ruleset from its text; `filename` is what locations and errors name. A variant's
+    base is read from disk, unless `sources` holds its text under the name it would be read
+    by (the variant's folder joined with the base's name: `str(Path(filename).parent / base)`)."""
     _SOURCES[filename] = text.splitlines()
     tree = parse_text(text, filename)
     try:
@@ -602,6 +605,9 @@ def build_text(text: str, filename: str = "<text>", _seen: tuple = ()) -> g.Rule
     base_path = (Path(filename).parent / base_ref)
     if str(base_path.resolve()) in _seen or base_path.resolve() == Path(filename).resolve():
         raise _err(f"variant {name!r} is its own base (a cycle through {base_ref!r})", header.loc)
+    if sources is not None and str(base_path) in sources:  # shipped with the text (a cluster's worker)
+        base = build_text(sources[str(base_path)], str(base_path), _seen + (str(Path(filename).resolve()),), sources)
+        return _merge_variant(base, name, title, items, filename, header.loc)
     if not base_path.is_file():
         what = "is a folder, not a ruleset file" if base_path.is_dir() else "was not found"
         raise _err(f"the base ruleset {base_ref!r} {what} (looked for {base_path})", header.loc)

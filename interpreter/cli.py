@@ -425,6 +425,8 @@ def play(
     log: Annotated[Path | None, typer.Option("--log", help="Write the game record (several games: one records file) here.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object, and nothing else.")] = False,
     human: Annotated[str | None, typer.Option("--human", metavar="SEAT", help="Play this seat (1-based, or P1..) yourself at the terminal.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: one per core; 1: this process only). The results are the same for any N.")] = None,
+    cluster: Annotated[str | None, typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler's workers (default: $CARDRULES_CLUSTER; needs the cluster extra).")] = None,
 ) -> None:
     """Play games with bots (or yourself) and summarise wins, scores and the rules used."""
     path = _resolve(path)
@@ -440,11 +442,16 @@ def play(
         resolved = resolve_options(program_of(rs), opts)  # checked before any game is played
         bot_names = _parse_bots(bot or [], n)
         human_seat = _parse_seat(human, n, "--human") if human is not None else None
+        from .runner import open_runner, parse_workers
+        parse_workers(workers)
+        runner = open_runner(workers, cluster) if games > 1 and human_seat is None else None
     except OptionError as e:
         _fail(f"error: {e.message}", 2)
     program = program_of(rs)
     resolved_opts = {o.name: v for o, v in zip(program.options, resolved)}
     person = Human(human_seat) if human_seat is not None else None
+    if runner is not None:  # several processes, or a cluster: the same games, summary and log
+        return _play_parallel(runner, rs, path, n, opts, resolved_opts, seed, games, bot_names, log, as_json)
 
     if person is not None:
         others = ", ".join(f"{seat_name(s)} {bot_names[s]}" for s in range(n) if s != human_seat)
@@ -452,6 +459,7 @@ def play(
 
     results: list[GameStats] = []
     records: list[dict] = []
+    interrupted = False
     show_progress = (games > 1 and person is None and (sys.stdout.isatty() or games >= 50))
     progress = None
     task = None
@@ -489,9 +497,15 @@ def play(
                 typer.echo(f"game over: {o}")
             if progress is not None:
                 progress.advance(task)
+    except KeyboardInterrupt:
+        if person is not None:
+            raise
+        interrupted = True
     finally:
         if progress is not None:
             progress.stop()
+    if interrupted:
+        _interrupted(len(results), games, seed, log)
 
     data = _summary(rs, path, n, seed, results, resolved_opts, bot_names, human_seat)
     if as_json:
@@ -500,6 +514,51 @@ def play(
         _print_summary(data)
     if log is not None:
         _write_log(log, records, games > 1, path)
+    if interrupted:
+        raise typer.Exit(130)
+
+
+def _interrupted(kept: int, games: int, seed: int, log: Path | None) -> None:
+    """Ctrl-C: say what is kept (the games from the first up to the first unfinished one, as
+    --games KEPT would give); exit 130 at once when that is nothing."""
+    if not kept:
+        _fail("interrupted before the first game finished: nothing to summarise", 130)
+    games_text = f"game 1 (seed {seed})" if kept == 1 else f"games 1-{kept} (seeds {seed}-{seed + kept - 1})"
+    _err(f"interrupted: {kept} of {games} games kept; the summary{' and the log' if log else ''} cover "
+         f"{games_text}, as --games {kept} would")
+
+
+def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: dict, seed: int, games: int,
+                   bot_names: dict[int, str], log: Path | None, as_json: bool) -> None:
+    """`play` on worker processes or a cluster (interpreter.runner): games in chunks, put back
+    in order, so the summary and the log are those of one process; one progress bar."""
+    from .runner import WorkersLost, progress_bar
+    from .runner.jobs import play as play_chunks
+    bar = progress_bar(games, sys.stdout.isatty() or games >= 50)
+    try:
+        with runner, bar:
+            task = bar.add_task("games", total=games)
+            got = play_chunks(runner, path, rs, n, opts, seed, games, bot_names, log is not None,
+                              lambda k: bar.advance(task, k))
+    except WorkersLost as e:
+        _fail(f"error: {e}", 1)
+    if got.broke is not None:
+        _err(got.broke)
+        if log is not None and got.broke_record is not None:
+            _write_log(log, got.records + [got.broke_record], True, path)
+            _err(f"the record of the games so far, up to the failure, is in {log}")
+        raise typer.Exit(1)
+    if got.interrupted:
+        _interrupted(len(got.results), games, seed, log)
+    data = _summary(rs, path, n, seed, got.results, resolved_opts, bot_names, None)
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        _print_summary(data)
+    if log is not None:
+        _write_log(log, got.records, True, path)
+    if got.interrupted:
+        raise typer.Exit(130)
 
 
 # ------------------------------------------------------------------ replay

@@ -23,25 +23,76 @@ from .games import Config, GameFacts, GameFailed, play_config
 
 FORMAT = "cardrules-balance/1"
 
-__all__ = ["Config", "GameFacts", "GameFailed", "analyse", "compare", "play_config", "make_report",
+__all__ = ["Config", "GameFacts", "GameFailed", "ReportInterrupted", "analyse", "compare", "play_config", "make_report",
            "write_report", "render_html", "balance_command"]
 
 
-def make_report(configs: list[Config], games: int, seed: int, strong: str | None = "greedy",
-                skill_games: int | None = None, progress=None) -> tuple[dict, list[list[GameFacts]]]:
-    """Play every configuration (and, with `strong`, the skill games) and analyse them.
-    Returns the report data (JSON-ready) and the facts of each configuration's games."""
-    reports, all_facts = [], []
-    skill_games = games if skill_games is None else skill_games
+class ReportInterrupted(KeyboardInterrupt):
+    """Ctrl-C while the games of a report were played (a KeyboardInterrupt to callers that do
+    not look further). `data` and `facts` are the report over the games every configuration had
+    finished, from the first: `games` of each (and `skill_games` skill games), as --games and
+    --skill-games of those would give; None when some configuration had not finished one."""
+
+    def __init__(self, data: dict | None, facts: list | None, games: int, skill_games: int):
+        super().__init__("interrupted")
+        self.data, self.facts, self.games, self.skill_games = data, facts, games, skill_games
+
+
+def _runs(configs: list[Config], games: int, strong: str | None, skill_games: int) -> list[tuple[Config, int]]:
+    """What is played, in order: each configuration's games, then (with `strong`) its skill games."""
+    runs = []
     for cfg in configs:
-        facts = play_config(cfg, games, seed, progress)
-        skill = None
+        runs.append((cfg, games))
         if strong is not None and skill_games > 0:
-            scfg = Config(label=cfg.label + " (skill)", path=cfg.path, rs=cfg.rs, players=cfg.players,
-                          options=cfg.options, bots=cfg.bots, rotate=strong)
-            skill = (scfg, play_config(scfg, skill_games, seed, progress))
-        reports.append(analyse(cfg, facts, skill))
-        all_facts.append(facts)
+            runs.append((Config(label=cfg.label + " (skill)", path=cfg.path, rs=cfg.rs, players=cfg.players,
+                                options=cfg.options, bots=cfg.bots, rotate=strong), skill_games))
+    return runs
+
+
+def make_report(configs: list[Config], games: int, seed: int, strong: str | None = "greedy",
+                skill_games: int | None = None, progress=None, runner=None) -> tuple[dict, list[list[GameFacts]]]:
+    """Play every configuration (and, with `strong`, the skill games) and analyse them.
+    Returns the report data (JSON-ready) and the facts of each configuration's games. With a
+    runner (interpreter.runner) the games are played by its workers, with the same results;
+    Ctrl-C raises ReportInterrupted."""
+    skill_games = games if skill_games is None else skill_games
+    runs = _runs(configs, games, strong, skill_games)
+    if runner is not None:
+        from ..runner.jobs import balance as play_runs
+        facts, interrupted = play_runs(runner, [(cfg, k) for cfg, k in runs], seed, progress)
+    else:
+        facts, interrupted = [], False
+        try:
+            for cfg, k in runs:
+                facts.append([])
+                play_config(cfg, k, seed, progress, facts[-1])
+        except KeyboardInterrupt:
+            interrupted = True
+            facts += [[] for _ in runs[len(facts):]]
+    if interrupted:
+        skill = [cfg.rotate is not None for cfg, _ in runs]
+        m = min(len(f) for f, s in zip(facts, skill) if not s)
+        m2 = min((len(f) for f, s in zip(facts, skill) if s), default=0)
+        if m == 0:
+            raise ReportInterrupted(None, None, 0, 0)
+        kept = [f[:m2 if s else m] for f, s in zip(facts, skill)]
+        data, all_facts = _report(configs, runs, kept, m, m2, seed)
+        raise ReportInterrupted(data, all_facts, m, m2)
+    return _report(configs, runs, facts, games, skill_games, seed)
+
+
+def _report(configs, runs, facts, games: int, skill_games: int, seed: int) -> tuple[dict, list[list[GameFacts]]]:
+    reports, all_facts = [], []
+    played = list(zip(runs, facts))
+    for cfg in configs:
+        (_, _), own = played.pop(0)
+        skill = None
+        if played and played[0][0][0].rotate is not None:
+            (scfg, _), sfacts = played.pop(0)
+            if skill_games > 0:
+                skill = (scfg, sfacts)
+        reports.append(analyse(cfg, own, skill))
+        all_facts.append(own)
     data = {"format": FORMAT, "seed": seed, "games": games, "configurations": reports,
             "comparisons": [compare(reports[0], r, all_facts[0], f)
                             for r, f in zip(reports[1:], all_facts[1:])]}
@@ -206,15 +257,20 @@ def balance_command(
     strong: Annotated[str, typer.Option("--strong", metavar="NAME", help="The stronger player for the skill question, seated in turn at each seat among the others ('none' to skip).")] = "greedy",
     skill_games: Annotated[int | None, typer.Option("--skill-games", min=0, help="Games for the skill question (default: --games).")] = None,
     against: Annotated[Path | None, typer.Option("--against", metavar="B.cards", help="Compare with another ruleset, played on the same seeds.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: one per core; 1: this process only). The report is the same for any N.")] = None,
+    cluster: Annotated[str | None, typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler's workers (default: $CARDRULES_CLUSTER; needs the cluster extra).")] = None,
 ) -> None:
     """Play many games and write a balance report: fairness per seat, first-player advantage,
     scores, length, rules used, skill and lead changes; or two variants side by side."""
     from ..bots import make_bot
+    from ..runner import WorkersLost, open_runner, parse_workers
     try:
+        parse_workers(workers)
         configs = _configs(path, against, players, option or [], bot or [])
         strong_name = None if strong.strip().lower() == "none" else strong.strip()
         if strong_name is not None:
             make_bot(strong_name, 0)
+        runner = open_runner(workers, cluster)
     except OptionError as e:
         typer.echo(f"error: {e.message}", err=True)
         raise typer.Exit(2)
@@ -228,19 +284,32 @@ def balance_command(
     show = sys.stderr.isatty() or total >= 50
     bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    console=Console(file=sys.stderr), transient=False, disable=not show)
+    stopped = None
     try:
         with bar:
             task = bar.add_task("games", total=total)
-            data, facts = make_report(configs, games, seed, strong_name, k_skill, lambda: bar.advance(task))
+            data, facts = make_report(configs, games, seed, strong_name, k_skill,
+                                      lambda n=1: bar.advance(task, n), runner)
+    except ReportInterrupted as e:
+        if e.data is None:
+            typer.echo("interrupted before every configuration had finished a game: nothing was written", err=True)
+            raise typer.Exit(130)
+        data, facts, stopped = e.data, e.facts, e
     except GameFailed as e:
         typer.echo(f"error: {e.message}; nothing was written", err=True)
         raise typer.Exit(1)
     except CardRulesError as e:
         typer.echo(e.render() + "\nnothing was written", err=True)
         raise typer.Exit(1)
+    except WorkersLost as e:
+        typer.echo(f"error: {e}; nothing was written", err=True)
+        raise typer.Exit(1)
     except KeyboardInterrupt:
         typer.echo("interrupted: nothing was written", err=True)
         raise typer.Exit(130)
+    finally:
+        if runner is not None:
+            runner.close()
     html = render_html(data, facts)
     try:
         written = write_report(out, data, html)
@@ -262,6 +331,12 @@ def balance_command(
                                                       + "; ".join(sig) if sig else "no significant difference"))
     for p in written:
         typer.echo(str(p))
+    if stopped is not None:
+        skill = f" --skill-games {stopped.skill_games}" if strong_name is not None else ""
+        typer.echo(f"interrupted: the report covers the first {stopped.games} games of each configuration"
+                   + (f" and {stopped.skill_games} skill games" if strong_name is not None else "")
+                   + f" (of {games}), as --games {stopped.games}{skill} would give", err=True)
+        raise typer.Exit(130)
 
 
 # ------------------------------------------------------------------ diff --play

@@ -103,10 +103,11 @@ def play_game(cfg: Config, index: int, seed: int) -> GameFacts:
                      winner_was_behind=(any(w in behind for w in winners) if keeps_score and winners else None))
 
 
-def play_config(cfg: Config, games: int, seed: int, advance=None) -> list[GameFacts]:
+def play_config(cfg: Config, games: int, seed: int, advance=None, out: list | None = None) -> list[GameFacts]:
     """K games, game i with seed+i (the same seeds for every configuration, so two variants
-    are compared on the same deals as far as their rules allow)."""
-    out = []
+    are compared on the same deals as far as their rules allow); each game's facts are added
+    to `out` (a new list by default) as soon as it ends."""
+    out = [] if out is None else out
     for i in range(games):
         out.append(play_game(cfg, i, seed + i))
         if advance is not None:

@@ -1,0 +1,80 @@
+"""Stage 6: `cardrules fuzz` -- hunt for inconsistencies in a ruleset.
+
+For every player count and option combination (a deterministic sample when there are many)
+the fuzzer plays games with two kinds of bots -- uniform random ones, and "rule seekers" that
+look one move ahead (on `state.clone()`) and prefer moves that fire rarely fired rules, take
+rarely taken actions or reach a failure -- and checks, after every move (the observation
+checks at the first decisions, every tenth and at the end; the replay check on the first two
+games of each configuration):
+
+* deadlock        -- the game is not over but nobody has a legal move;
+* exceeds-bound   -- more decisions than the declared `at most N decisions`;
+  no-end-in-sight -- no bound declared and not over after NO_BOUND_LIMIT decisions;
+  endless-loop    -- the engine's "the rules loop for ever without asking anyone to decide";
+* runtime-error   -- any other GameRuntimeError (the ruleset asks for something impossible);
+  engine-crash    -- any other exception (an engine bug);
+* cards-not-conserved -- every card id is in exactly one zone and `card_zone` agrees;
+* same-decision   -- two actions of one choice offer the same move (the engine silently keeps
+                     the first; found by evaluating every action's `values` ourselves);
+* hidden-leak     -- `observe` shows a player a card they may not see; a card-valued variable
+                     (variables are public) names a card the player has never seen (not in
+                     a public zone, face up, or in their own private zones); or the legal moves
+                     offered to a player change when the cards they cannot see are rearranged;
+* replay-mismatch -- a game's record (through JSON) does not replay to the same state_digest;
+* card-leak       -- a game ends with cards in a zone that is not public and that no
+                     expression of the ruleset reads (only `move ... to`, `deal ... to each` or
+                     `shuffle` name it): no rule uses them again, no score counts them and no
+                     player can see them, so they leave the game without trace. The engine
+                     itself cannot create or destroy cards (that is cards-not-conserved).
+
+After all games (and more rule-seeking games while some rule has not fired): never-fires
+(a rule with no firing in any game) and dead-option (an option that never changes play: with
+the same seeds and a bot that picks from the *sorted* legal moves, every game's legal move
+sets, moves, visible cards, public variables and outcome are identical for every value, with
+the other options at their defaults and in a few other combinations; so a mere change of the
+order in which moves are listed does not count as an effect, and games cut short at
+TRACE_LIMIT decisions prove nothing either way). An option that no used code reads is
+reported statically. A "reference" is any non-prose string field of the rule graph (names,
+calls, performed procedures, `split`'s definitions, ...), so new statements are covered.
+
+Static checks: unreachable-phase (no chain of `then` leads to it from the first phase),
+unused-definition (a definition or procedure not referenced, directly or transitively, from
+any phase, variable, score or used definition), constant-condition (an `if`/`elif`/`while`
+test, a rule's or action's `when`, an action's `where` or a `face up if` that constant
+folding -- literals, options, the player count, constant `let`s and definitions -- finds true
+for every player count and every option value, or false for all; one that depends only on the
+options or the player count is fine; `while true` is the loop idiom and is not reported).
+
+Every dynamic finding is shrunk: first smaller player counts and default options, then the
+shortest prefix of the move list that still shows it (the move at which it first shows), then
+a few other seeds; the result is written as a game record (`engine.make_record`) that
+`cardrules replay` re-runs (a failing last move included). A never-fires finding comes with the
+shortest complete game played, a dead-option finding with the two games (each value) that
+replay the same moves; static findings have a source location instead.
+
+Budget: `games` per configuration and/or `seconds` overall. With `games` only, the result is
+a function of the seed (the clock is never consulted).
+
+One module per stage: `common` (limits, findings, configurations, events), `static` (the
+static checks and the graph walking they share), `players` (the fuzzer's bots), `play` (the
+`Fuzzer` and the phases of a run) with `checks` (what is checked while a game is played),
+`options` (the option-effect check) and `shrink` (reproductions and findings), and `command`
+(`fuzz_ruleset`, the report, `cardrules fuzz`). Every name is importable from here."""
+
+from __future__ import annotations
+
+# every name of the stages, as when the fuzzer was one module (tests, the language server and
+# the command line import them from here)
+from .common import (Config, DEFAULT_GAMES, Event, Finding, Game, Hit, KIND_ORDER, MAX_COMBOS,
+                     MAX_FOLD_CONFIGS, MAX_PLAYER_COUNTS, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY,
+                     OBSERVE_EVERY, OPTION_EXTRA_COMBOS, OPTION_SEEDS, Reproduction, RulesetReport,
+                     SEEK_RANDOM, SEEK_SAMPLE, SHRINK_SEEDS, SHRINK_SEEDS_SEEKER, TRACE_LIMIT, _config,
+                     _fmt_value, configurations, option_combos, option_values, player_counts)
+from .static import (NONE, Static, UNK, _BINDERS, _EXPR_TYPES, _PROSE, _Unknown, _children, _ctx_text,
+                     _is_int, _line, _loc, _names, _reads, _refs_here, _same, _walk)
+from .players import AdvisedPlayer, BOT_KINDS, RandomPlayer, RuleSeeker
+from .checks import Checks, _strings
+from .options import OptionEffects
+from .shrink import Shrinking
+from .play import Fuzzer
+from .command import _expand, _paragraph, fuzz_command, fuzz_ruleset, write_reproductions

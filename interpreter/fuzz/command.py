@@ -1,0 +1,175 @@
+"""The front door of the fuzzer: `fuzz_ruleset`, writing reproductions, and `cardrules fuzz`."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import time
+from pathlib import Path
+from typing import Annotated, Callable
+
+import typer
+
+from ..engine import write_record
+from ..errors import CardRulesError, OptionError
+from .common import DEFAULT_GAMES, Finding, RulesetReport, _fmt_value
+from .play import Fuzzer
+
+
+def fuzz_ruleset(path: str | Path, games: int | None = None, seconds: float | None = None, seed: int = 0,
+                 progress: Callable[[str], None] | None = None, deadline: float | None = None) -> RulesetReport:
+    """Fuzz one ruleset file; raises CardRulesError when it does not load."""
+    from .. import load_ruleset
+    if games is None and seconds is None and deadline is None:
+        games = DEFAULT_GAMES
+    rs = load_ruleset(path)
+    return Fuzzer(str(path), rs, games, seconds, seed, progress, deadline).run()
+
+
+def write_reproductions(findings: list[Finding], out: Path, numbers: list[int]) -> None:
+    """Write each finding's records under out (created only when there is one to write)."""
+    for num, f in zip(numbers, findings):
+        r = f.reproduction
+        if r is None:
+            continue
+        out.mkdir(parents=True, exist_ok=True)
+        stem = Path(f.ruleset).stem
+        path = out / f"{stem}-{num:02d}-{f.kind}.json"
+        write_record(r.record, path)
+        r.path = str(path)
+        extra = []
+        for label, rec, _ in r.extra:
+            safe = "".join(ch if ch.isalnum() or ch in "-_=" else "_" for ch in label)
+            p2 = out / f"{stem}-{num:02d}-{f.kind}-{safe}.json"
+            write_record(rec, p2)
+            extra.append((label, rec, str(p2)))
+        r.extra = extra
+
+
+def _paragraph(num: int, f: Finding) -> str:
+    wrap = textwrap.TextWrapper(width=100, subsequent_indent="   ", break_on_hyphens=False, break_long_words=False)
+    lines = [wrap.fill(f"{num}. [{f.kind}] {f.sentence}")]
+    if f.rules:
+        lines.append(f"   rules involved: {', '.join(f.rules)}")
+    if f.location:
+        lines.append(f"   at: {f.location}")
+    r = f.reproduction
+    if r is not None:
+        opts = ", ".join(f"{k}={_fmt_value(v)}" for k, v in r.changed.items())
+        where = f"{r.path}" if r.path else "(not written)"
+        n_moves = f"{len(r.moves)} move" + ("" if len(r.moves) == 1 else "s")
+        lines.append(wrap.fill(f"   reproduction: {r.players} players, seed {r.seed}, {n_moves}"
+                               + (f", options {opts}" if opts else "") + f": cardrules replay {where}"
+                               + (f" -- {r.note}" if r.note else "")))
+        for label, _, path in r.extra:
+            lines.append(f"   and with {label}: cardrules replay {path}")
+    return "\n".join(lines)
+
+
+def _expand(paths: list[Path]) -> tuple[list[Path], list[str]]:
+    files, errors = [], []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(p.rglob("*.cards"))
+            if not found:
+                errors.append(f"{p}: error: no .cards files in this folder")
+            files.extend(found)
+        else:
+            files.append(p)
+    return files, errors
+
+
+def fuzz_command(
+    paths: Annotated[list[Path], typer.Argument(help="Ruleset files (.cards), or folders to search for them.")],
+    games: Annotated[int | None, typer.Option("--games", "-k", min=1, help=f"Games per configuration (player count x option combination); default {DEFAULT_GAMES} when --seconds is not given.")] = None,
+    seconds: Annotated[float | None, typer.Option("--seconds", "-t", min=0.01, help="Time budget for the whole run, in seconds.")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Master seed; with --games only, the run is a function of it.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings as one JSON object, and nothing else.")] = False,
+    out: Annotated[Path, typer.Option("--out", help="Folder for the reproduction records (created only when there are findings).")] = Path("fuzz-findings"),
+    workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to fuzz in, one ruleset file each at a time (default: one per core; 1: this process only). The findings are the same for any N.")] = None,
+    cluster: Annotated[str | None, typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Fuzz on this Dask scheduler's workers (default: $CARDRULES_CLUSTER; needs the cluster extra).")] = None,
+) -> None:
+    """Hunt for inconsistencies in rulesets, by playing them and by reading them.
+
+    Plays random and rule-seeking games for every player count and option combination,
+    looking for deadlocks, endless games, runtime errors, cards lost, rules that never fire,
+    options without effect, actions claiming the same move, records that do not replay and
+    hidden cards leaking; and checks statically for unreachable phases, unused definitions
+    and constant conditions. Findings go to standard output, progress to standard error;
+    each dynamic finding comes with a shrunk record that `cardrules replay` re-runs. Exit 0
+    when nothing is found, 1 with findings (or a ruleset that does not load)."""
+    from ..runner import WorkersLost, cluster_address, open_runner, parse_workers
+    try:
+        parse_workers(workers)
+        files, errors = _expand(paths)
+        runner = open_runner(workers, cluster) if len(files) > 1 or cluster_address(cluster) else None
+    except OptionError as e:
+        typer.echo(f"error: {e.message}", err=True)
+        raise typer.Exit(2)
+    for e in errors:
+        typer.echo(e, err=True)
+    start = time.monotonic()
+    deadline = start + seconds if seconds else None
+    reports: list[RulesetReport] = []
+    bad = bool(errors)
+    progress = lambda text: typer.echo(text, err=True)
+    missing: list[Path] = []   # not fuzzed: Ctrl-C
+    if runner is not None:  # one file per task, on worker processes or a cluster
+        from ..runner.jobs import fuzz as fuzz_files
+        try:
+            with runner:
+                reports, failed, missing = fuzz_files(runner, files, games, seconds, seed)
+        except WorkersLost as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(1)
+        bad = bad or failed
+    for i, f in enumerate(files if runner is None else []):
+        slice_deadline = None
+        if deadline is not None:
+            now = time.monotonic()
+            slice_deadline = now + max(0.0, deadline - now) / (len(files) - i)
+        try:
+            reports.append(fuzz_ruleset(f, games=games, seconds=None, seed=seed, progress=progress,
+                                        deadline=slice_deadline))
+        except CardRulesError as e:
+            typer.echo(e.render(), err=True)
+            bad = True
+        except OSError as e:
+            typer.echo(f"{f}: error: cannot read the ruleset: {e.strerror or e}", err=True)
+            bad = True
+        except KeyboardInterrupt:
+            missing = files[i:]
+            break
+    findings = [f for r in reports for f in r.findings]
+    numbers = list(range(1, len(findings) + 1))
+    try:
+        write_reproductions(findings, out, numbers)
+    except OSError as e:
+        typer.echo(f"{out}: error: cannot write the reproductions: {e.strerror or e}", err=True)
+        bad = True
+    if as_json:
+        data = {"rulesets": [r.to_json() for r in reports],
+                "findings": [dict(number=n, **f.to_json()) for n, f in zip(numbers, findings)],
+                "seconds": round(time.monotonic() - start, 3)}
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        num = 0
+        for r in reports:
+            head = (f"{r.path}: {len(r.findings) or 'no'} finding{'s' if len(r.findings) != 1 else ''} "
+                    f"({r.configurations} configurations, {r.games} games of which {r.seeker_games} rule-seeking, "
+                    f"{r.seconds:.1f} s)")
+            typer.echo(head)
+            for f in r.findings:
+                num += 1
+                typer.echo("")
+                typer.echo(_paragraph(num, f))
+            typer.echo("")
+    if missing:
+        typer.echo(f"interrupted: {len(files) - len(missing)} of {len(files)} rulesets fuzzed (their findings are "
+                   f"above); not fuzzed: {', '.join(str(m) for m in missing)}", err=True)
+        raise typer.Exit(130)
+    raise typer.Exit(1 if findings or bad else 0)
+
+
+# typer keeps the docstring's line breaks: give it each paragraph on one line
+fuzz_command.__doc__ = "\n\n".join(" ".join(par.split()) for par in fuzz_command.__doc__.split("\n\n"))

@@ -1,0 +1,159 @@
+"""Does each option change play? Games traced with the same seeds for each of its values."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+from .. import engine, graph as g
+from ..engine import apply, make_record, new_game, outcome
+from ..errors import CardRulesError
+from .common import (Config, Finding, OPTION_EXTRA_COMBOS, OPTION_SEEDS, Reproduction, TRACE_LIMIT, _config,
+                     _fmt_value, option_values, player_counts)
+from .static import _ctx_text, _line, _loc
+
+
+class OptionEffects:
+    """The option-effect check of `Fuzzer` (a mixin)."""
+
+    # ---------------------------------------------------------------- options
+    def _trace(self, cfg: Config, seed: int, keep: bool = False):
+        """A fingerprint of one game played by a bot that picks from the sorted legal moves:
+        per decision the actor, the sorted legal moves, the cards face up and the public
+        variables; then the outcome and each zone's cards (as sets). Also the state (with
+        keep), the moves, and whether the game came to an end within TRACE_LIMIT decisions."""
+        h = []
+        moves = []
+        try:
+            s = new_game(self.rs, cfg.players, cfg.opts, seed)
+        except CardRulesError as e:
+            return (("error", e.message),), None, [], True
+        rng = random.Random(seed ^ 0x0971)
+        limit = min(self.cap()[0] + 1, TRACE_LIMIT)
+        done = True
+        try:
+            while not s.finished and s.decisions < limit:
+                legal = sorted(engine.legal_moves(s), key=lambda m: (m.player, str(m)))
+                if not legal:
+                    h.append(("stuck",))
+                    break
+                if s.decisions + 1 >= limit:
+                    done = False  # cut short: identical so far proves nothing
+                h.append((s.actor, tuple((m.player, str(m)) for m in legal), tuple(s.known),
+                          repr(engine.public_vars(s)) if hasattr(engine, "public_vars") else repr(s.slots)))
+                m = legal[rng.randrange(len(legal))]
+                moves.append(m)
+                apply(s, m)
+        except CardRulesError as e:
+            h.append(("error", e.message))
+        o = outcome(s)
+        h.append((s.finished, (o.winners, o.scores) if o else None,
+                  tuple(tuple(sorted(z)) for z in s.zones), tuple(s.known)))
+        self._trace_fired = [a + b for a, b in zip(self._trace_fired, s.fired)]
+        return tuple(h), (s if keep else None), moves, done
+
+    def _option_check(self):
+        rs = self.rs
+        if not rs.options:
+            return
+        t0 = time.monotonic()
+        end = self.slice_end(0.4)
+        k_seeds = OPTION_SEEDS if self.games is None else max(1, min(self.games, OPTION_SEEDS))
+        counts = player_counts(rs)
+        defaults = {o.name: o.default for o in rs.options}
+        cache: dict = {}
+
+        def trace(cfg, seed):
+            key = (cfg, seed)
+            if key not in cache:
+                h, _, _, done = self._trace(cfg, seed)
+                cache[key] = (h, done)
+            return cache[key]
+
+        def compare(base: dict, o: g.Option, values) -> str:
+            """'differs', 'same' (every game compared to its end) or 'unknown'."""
+            unknown = False
+            for v in values:
+                if v == base[o.name]:
+                    continue
+                for n in counts:
+                    for i in range(k_seeds):
+                        if self.out_of_time():
+                            return "unknown"  # --seconds is up
+                        if i > 0 and self.out_of_time(end):
+                            break
+                        seed = self.game_seed("option", n, i)
+                        a, da = trace(_config(rs, n, base), seed)
+                        b, db = trace(_config(rs, n, {**base, o.name: v}), seed)
+                        if a != b:
+                            return "differs"
+                        if not (da and db):
+                            unknown = True
+            return "unknown" if unknown else "same"
+
+        names = self.program.rule_names
+        for o in rs.options:
+            if o.name in self.static.dead_options:
+                continue
+            values = option_values(o)
+            self._trace_fired = [0] * len(names)
+            if compare(defaults, o, values) != "same":
+                continue
+            # an option read only inside rules that never fired in these games was never put
+            # to the test: that proves nothing (a rare ending, say)
+            readers = {r for c, _ in self.static.option_reads.get(o.name, []) for r in self.static.rules_of(c)}
+            if readers and all(r in names and self._trace_fired[names.index(r)] == 0 for r in readers):
+                self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, but the rules "
+                              f"that read it ({', '.join(sorted(readers))}) never fired in those games: not judged")
+                continue
+            others = [c.opts for c in self.configs if c.changed and c.changed != (o.name,)]
+            verdicts = [compare(base, o, values) for base in others[:OPTION_EXTRA_COMBOS]]
+            if "differs" in verdicts:
+                continue
+            self._dead_option(o, counts, k_seeds, defaults, verdicts.count("same"), verdicts.count("unknown"))
+        self.progress(f"fuzz {Path(self.path).name}: option effects checked ({len(rs.options)} option(s)), "
+                      f"{time.monotonic() - t0:.2f} s")
+
+    def _dead_option(self, o: g.Option, counts, k_seeds, defaults, same: int = 0, unknown: int = 0):
+        rs = self.rs
+        n = counts[0]
+        best = None
+        for i in range(k_seeds):
+            seed = self.game_seed("option", n, i)
+            _, s, moves, done = self._trace(_config(rs, n, defaults), seed, keep=True)
+            if s is not None and done and (best is None or len(moves) < best[0]):
+                best = (len(moves), seed)
+        values = option_values(o)
+        other = values[1] if len(values) > 1 else o.default
+        reads = self.static.option_reads.get(o.name, [])
+        read_text = ", ".join(f"{_ctx_text(c)} at {_line(st, self.path)}" for c, st in reads[:3])
+        rules = []
+        for c, _ in reads:
+            rules.extend(self.static.rules_of(c))
+        where = "with the other options at their defaults" if len(rs.options) > 1 else ""
+        if same:
+            where += f" and in {same} other combination{'s' if same > 1 else ''} of them"
+        sentence = (f"Option {o.name!r}{' (' + o.description + ')' if o.description else ''} never changes play: "
+                    f"it is read ({read_text}), but for every player count and each of its values "
+                    f"({', '.join(_fmt_value(v) for v in values)}){', ' + where if where else ''}, games with the "
+                    "same seeds offered the same legal moves, made the same moves, showed the same cards and "
+                    "variables and ended the same way.")
+        if unknown:
+            sentence += (f" (In {unknown} other combination{'s' if unknown > 1 else ''} of the other options the "
+                         f"games were too long to compare: not over after {TRACE_LIMIT:,} decisions.)")
+        f = Finding("dead-option", sentence, list(dict.fromkeys(rules)) or [o.name], self.path, _loc(o))
+        if best is not None:
+            seed = best[1]
+            recs = []
+            for label, v in ((f"{o.name}={_fmt_value(o.default)}", o.default), (f"{o.name}={_fmt_value(other)}", other)):
+                cfg = _config(rs, n, {**defaults, o.name: v})
+                _, s, moves, _ = self._trace(cfg, seed, keep=True)
+                recs.append((label, make_record(s, self.path)))
+            rec = recs[1][1]
+            f.reproduction = Reproduction(self.path, n, rec["options"], seed, rec["moves"], rec,
+                                          note=f"both records ({recs[0][0]} and {recs[1][0]}) replay the same "
+                                               f"{len(rec['moves'])} moves to the same end",
+                                          extra=[(recs[0][0], recs[0][1], None)],
+                                          changed={o.name: other})
+        self._option_findings.append(f)

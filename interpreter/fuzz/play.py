@@ -1,0 +1,226 @@
+"""Playing the fuzzer's games: the `Fuzzer` and the phases of a run (the main games for every
+configuration, the hunt for rules that have not fired, then the option check and shrinking)."""
+
+from __future__ import annotations
+
+import time
+import zlib
+from pathlib import Path
+from typing import Callable
+
+from .. import graph as g
+from ..engine import apply, new_game, observe, program_of
+from ..errors import GameRuntimeError
+from .common import (Config, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
+                     RulesetReport, configurations)
+from .static import Static
+from .players import BOT_KINDS
+from .checks import Checks
+from .options import OptionEffects
+from .shrink import Shrinking
+
+
+class Fuzzer(Checks, OptionEffects, Shrinking):
+    def __init__(self, path: str, rs: g.Ruleset, games: int | None, seconds: float | None, seed: int,
+                 progress: Callable[[str], None] | None = None, deadline: float | None = None):
+        self.path = path
+        self.rs = rs
+        self.program = program_of(rs)
+        self.games = games
+        self.seed = seed
+        self.progress = progress or (lambda text: None)
+        self.start = time.monotonic()
+        self.deadline = deadline if deadline is not None else (self.start + seconds if seconds else None)
+        p = self.program
+        self.fired_total = [0] * len(p.rule_names)
+        self.advice_seen: dict[str, set] = {name: set() for name, _, _ in p.advice}
+        self.n_advised = 0
+        self.advice_failed: dict[str, tuple] = {}
+        self.alt_taken: dict[int, int] = {}
+        self.alt_offered: dict[int, int] = {}
+        self.choice_index = {id(ch): i for i, ch in enumerate(p.choices)}
+        self.dup_choices = {id(ch) for ch in p.choices if len({a.name for a in ch.alts}) < len(ch.alts)}
+        self.card_index = {name: c for c, name in enumerate(p.card_names)}
+        self.var_info = [(v, slot) for v, (name, slot, _) in zip(rs.vars, p.vars) if v.type in ("card", "cards")]
+        self._set_cache: dict = {}
+        self._option_findings: list = []
+        self.hits: dict[tuple, Hit] = {}
+        self.hit_order: list[tuple] = []
+        self.n_games = 0
+        self.n_seeker = 0
+        self.no_end_seen = False
+        self.shortest: tuple | None = None   # (size key, cfg, seed, bot, moves) of a finished game
+        self._trace_fired = [0] * len(self.program.rule_names)
+        self.static = Static(rs, path)
+        self.configs = configurations(rs, seed)
+
+    # ---------------------------------------------------------------- time
+    def out_of_time(self, until: float | None = None) -> bool:
+        limit = until if until is not None else self.deadline
+        return limit is not None and time.monotonic() >= limit
+
+    def slice_end(self, share: float) -> float | None:
+        if self.deadline is None:
+            return None
+        now = time.monotonic()
+        return now + max(0.0, self.deadline - now) * share
+
+    def game_seed(self, *parts) -> int:
+        return zlib.crc32(repr((self.seed, self.rs.name) + parts).encode())
+
+    # ---------------------------------------------------------------- one game
+    def cap(self) -> tuple[int, bool]:
+        """(decisions after which a running game is reported, whether that is the declared bound)."""
+        if self.rs.max_decisions is not None:
+            return self.rs.max_decisions, True
+        return (NO_BOUND_AFTER if self.no_end_seen else NO_BOUND_LIMIT), False
+
+    def play(self, cfg: Config, seed: int, bot: str, *, stats: bool = False, replay_check: bool = False,
+             observe_all: bool = False, stop_key: tuple | None = None) -> Game:
+        game = Game(cfg, seed, bot, stop_key=stop_key)
+        try:
+            s = new_game(self.rs, cfg.players, cfg.opts, seed)
+        except GameRuntimeError as e:
+            game.add(self._ev_error(None, e, None))
+            return game
+        except Exception as e:  # an engine bug, reported as such
+            game.add(self._ev_crash(None, e, None))
+            return game
+        game.state = s
+        player = BOT_KINDS[bot](seed)
+        limit, declared = self.cap()
+        game.vis = [self.program.zones[k].visibility for k in s.zkind]
+        game.seen_all = bytearray(self.program.n_cards)
+        game.seen_own = [bytearray(self.program.n_cards) for _ in s.seats]
+        self._remember(game, s)
+        self._check(game, s, observe=True)
+        if self.advice_seen:
+            self._note_advice(s)
+        deadline = self.deadline
+        while not s.finished and not game.stopped:
+            if deadline is not None and time.monotonic() > deadline:
+                game.abandoned = True  # --seconds is up: the game proves nothing either way
+                break
+            entries = s._legal
+            if not entries:
+                game.add(self._ev_deadlock(s))
+                break
+            if not declared and s.decisions >= limit:
+                game.add(self._ev_bound(s, limit, declared))
+                break
+            if stats:
+                for alt in {id(e[1]): e[1] for e in entries}.values():
+                    self.alt_offered[id(alt)] = self.alt_offered.get(id(alt), 0) + 1
+            m = player.choose(s, self)
+            alt = next(e[1] for e in entries if e[0] is m)
+            if stats:
+                self.alt_taken[id(alt)] = self.alt_taken.get(id(alt), 0) + 1
+            try:
+                apply(s, m)
+            except GameRuntimeError as e:
+                game.add(self._ev_error(s, e, m))
+                break
+            except Exception as e:
+                game.add(self._ev_crash(s, e, m))
+                break
+            if declared and s.decisions > limit:
+                game.add(self._ev_bound(s, limit, declared))
+                break
+            i = s.decisions
+            self._remember(game, s)
+            observe = observe_all or i < OBSERVE_EARLY or i % OBSERVE_EVERY == 0 or s.finished
+            self._check(game, s, observe=observe)
+            if observe and self.advice_seen:
+                self._note_advice(s)
+        if s.finished and not game.stopped:
+            self._check_leak(game, s)
+        if replay_check and not game.stopped and not game.abandoned and not any(ev.error for ev in game.events.values()):
+            self._check_replay(game, s)
+        return game
+
+    # ---------------------------------------------------------------- bookkeeping
+    def _absorb(self, game: Game, main: bool) -> int:
+        new = 0
+        for key, ev in game.events.items():
+            hit = self.hits.get(key)
+            if hit is None:
+                self.hits[key] = Hit(ev, game.cfg, game.seed, game.bot, list(game.moves[:ev.at]))
+                self.hit_order.append(key)
+                new += 1
+            else:
+                hit.count += 1
+        s = game.state
+        if main and s is not None:
+            for k, n in enumerate(s.fired):
+                self.fired_total[k] += n
+            if s.finished and not game.events:
+                key = (game.cfg.size(), s.decisions)
+                if self.shortest is None or key < self.shortest[0]:
+                    self.shortest = (key, game.cfg, game.seed, game.bot, list(s.history))
+        return new
+
+    def unfired(self) -> list[int]:
+        return [k for k, n in enumerate(self.fired_total) if n == 0]
+
+    # ---------------------------------------------------------------- phases of a run
+    def run(self) -> RulesetReport:
+        rs = self.rs
+        name = Path(self.path).name
+        report = RulesetReport(self.path, rs.name, rs.title or rs.name, configurations=len(self.configs))
+        main_end = self.slice_end(0.6)
+        n_cfg = len(self.configs)
+        for ci, cfg in enumerate(self.configs):
+            t0 = time.monotonic()
+            cfg_end = None
+            if main_end is not None:
+                cfg_end = t0 + max(0.0, main_end - t0) / (n_cfg - ci)
+            k = seekers = new = 0
+            while True:
+                if self.games is not None and k >= self.games:
+                    break
+                if k > 0 and (self.out_of_time(cfg_end) or self.out_of_time()):
+                    break
+                if k == 0 and self.out_of_time() and ci > 0:
+                    break
+                bot = "random" if k % 2 == 0 else "seeker"
+                game = self.play(cfg, self.game_seed("main", ci, k), bot, stats=True, replay_check=k < 2)
+                new += self._absorb(game, True)
+                k += 1
+                seekers += bot == "seeker"
+            self.n_games += k
+            self.n_seeker += seekers
+            self.progress(f"fuzz {name} [{ci + 1}/{n_cfg}] {cfg.label()}: {k} games ({seekers} rule-seeking), "
+                          f"{time.monotonic() - t0:.2f} s" + (f", {new} new finding(s)" if new else ""))
+        self._hunt()
+        self._option_check()
+        report.findings = self._findings()
+        report.games, report.seeker_games = self.n_games, self.n_seeker
+        report.seconds = time.monotonic() - self.start
+        report.fired = {r: n for r, n in zip(self.program.rule_names, self.fired_total)}
+        return report
+
+    def _hunt(self):
+        """More rule-seeking games while some rule has not fired yet."""
+        if not self.unfired():
+            return
+        end = self.slice_end(0.35)
+        budget = self.games if self.games is not None else None
+        t0 = time.monotonic()
+        k = 0
+        while self.unfired():
+            if budget is not None and k >= budget:
+                break
+            if self.out_of_time(end) or (budget is None and end is None):
+                break
+            cfg = self.configs[k % len(self.configs)]
+            # with advice, every other hunting game is played by players pursuing the game's goal
+            kind = "advised" if self.program.advice and k % 2 else "seeker"
+            game = self.play(cfg, self.game_seed("hunt", k), kind, stats=True)
+            self._absorb(game, True)
+            self.n_advised += kind == "advised"
+            k += 1
+        self.n_games += k
+        self.n_seeker += k
+        left = [self.program.rule_names[i] for i in self.unfired()]
+        self.progress(f"fuzz {Path(self.path).name}: {k} more rule-seeking games for rules that had not fired, "
+                      f"{time.monotonic() - t0:.2f} s" + (f"; still unfired: {', '.join(left)}" if left else ""))

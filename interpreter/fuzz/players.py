@@ -1,0 +1,117 @@
+"""The fuzzer's players: uniform random ones, rule seekers that look one move ahead for
+rarely fired rules, and advised players that pursue the ruleset's advice."""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import advice as engine_advice, apply, Move, State
+from .common import SEEK_RANDOM, SEEK_SAMPLE
+
+
+# ====================================================================== bots
+
+class RandomPlayer:
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed ^ 0x5EED)
+
+    def choose(self, s: State, fz) -> Move:
+        return self.rng.choice(s._legal)[0]
+
+
+class RuleSeeker:
+    """One move of look-ahead on a clone; prefers moves that fire rules fired least so far
+    (over every game of this fuzz run), take actions taken least, offer actions offered
+    least, or end in a failure (no legal move, a runtime error)."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed ^ 0x5EEC)
+
+    def choose(self, s: State, fz: "Fuzzer") -> Move:
+        entries = s._legal
+        rng = self.rng
+        if len(entries) == 1:
+            return entries[0][0]
+        if rng.random() < SEEK_RANDOM:
+            return rng.choice(entries)[0]
+        first: dict = {}
+        for i, e in enumerate(entries):
+            first.setdefault(id(e[1]), i)
+        picks = list(first.values())
+        rest = [i for i in range(len(entries)) if i not in set(picks)]
+        if len(picks) < SEEK_SAMPLE and rest:
+            picks += rng.sample(rest, min(len(rest), SEEK_SAMPLE - len(picks)))
+        fired_now = s.fired
+        best, best_score = [], None
+        for i in picks:
+            m, alt, _ = entries[i]
+            score = 0.5 / (1 + fz.alt_taken.get(id(alt), 0))
+            history, s.history = s.history, []  # the look-ahead needs no history: don't copy it
+            try:
+                c = s.clone()
+            finally:
+                s.history = history
+            try:
+                apply(c, m)
+            except Exception:
+                score += 5.0
+            else:
+                for k, (a, b) in enumerate(zip(fired_now, c.fired)):
+                    if b > a:
+                        score += 1.0 / (1 + fz.fired_total[k] + a)
+                if not c.finished:
+                    if not c._legal:
+                        score += 5.0
+                    else:
+                        score += 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(e[1]), 0)) for e in c._legal)
+            if best_score is None or score > best_score + 1e-12:
+                best, best_score = [m], score
+            elif abs(score - best_score) <= 1e-12:
+                best.append(m)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+
+class AdvisedPlayer:
+    """Goal-seeking play for rules that only a player who pursues the game's goal reaches (a
+    completed hand, a won patience): one move of look-ahead on a clone, keeping the move that
+    leaves it best placed by the ruleset's advice; now and then a random move, so that it does
+    not loop. Without advice it is a rule seeker."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed ^ 0xAD71CE)
+        self.seeker = RuleSeeker(seed)
+
+    def choose(self, s: State, fz: "Fuzzer") -> Move:
+        entries = s._legal
+        if not s.program.advice or len(entries) == 1:
+            return self.seeker.choose(s, fz) if len(entries) > 1 else entries[0][0]
+        rng = self.rng
+        if rng.random() < SEEK_RANDOM:
+            return rng.choice(entries)[0]
+        me = s.actor
+        best, best_value = [], None
+        for m, _, _ in entries:
+            if m.player != me:
+                continue
+            history, s.history = s.history, []
+            try:
+                c = s.clone()
+            finally:
+                s.history = history
+            try:
+                apply(c, m)
+                value = engine_advice(c, me)
+            except Exception:
+                value = None
+            if value is None:
+                continue
+            if best_value is None or value > best_value:
+                best, best_value = [m], value
+            elif value == best_value:
+                best.append(m)
+        if not best:
+            return self.seeker.choose(s, fz)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+
+BOT_KINDS = {"random": RandomPlayer, "seeker": RuleSeeker, "advised": AdvisedPlayer}

@@ -1,0 +1,327 @@
+"""`--workers N` and `--cluster`: the same games on several processes, or on the workers of a
+real Dask cluster (a `distributed.LocalCluster` on the loopback address), give the same
+output byte for byte as one process: `play --json`, `play --log`, `balance`'s report and
+`fuzz`'s findings with their reproductions. A cluster worker killed mid-run loses no game and
+counts none twice; Ctrl-C keeps the games that finished and says so; bad input is one clear
+error (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import distributed  # the test extra has it (the cluster extra, for users)
+import pytest
+from typer.testing import CliRunner
+
+from interpreter.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "rulesets"
+GANJIFA = RULESETS / "ganjifa" / "ganjifa.cards"
+DENI = RULESETS / "ganjifa" / "traditional-deni.cards"   # a variant: its base goes with it
+KOMI = RULESETS / "mughal" / "komi.cards"
+TARGETS = ROOT / "tests" / "fuzz_targets"
+CARDRULES = [sys.executable, "-m", "interpreter"]
+# subprocesses and the cluster's workers import this checkout, installed or not
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+
+BOOM = '''game boom "Boom"
+players 2
+
+deck small "Small pack":
+    suits Red, Blue
+    ranks 1..4
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+zone pile shared public "pile"
+
+var last: card
+var first: player
+
+define held(p: player) = count(hand(p))
+winner most held
+
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 4 from stock to each hand
+    while any c in cards where c in hand:
+        rule turn "A turn":
+            choose by seat(1):
+                action play c in hand(seat(1)) "Play a card.":
+                    if c.rank == 4 and count(hand(seat(1))) == 4:
+                        set last = top(stock)
+                        set first = last.played_by
+                    move c to pile
+            move top(hand(seat(2))) to pile
+'''
+BOOM_VARIANT = '''variant boom_fewest "Boom, fewest wins" of "boom.cards"
+
+winner fewest held
+'''
+
+
+def run(*args, env=None):
+    return CliRunner().invoke(app, [str(a) for a in args], env=env)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two worker processes, one thread each, on 127.0.0.1; yields (address, client)."""
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = ENV["PYTHONPATH"]  # the workers (and any the nanny restarts) import this checkout
+    try:
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                      dashboard_address=":0", silence_logs=50) as lc:
+            with distributed.Client(lc.scheduler_address, set_as_default=False) as client:
+                client.wait_for_workers(2, timeout=60)
+                yield lc.scheduler_address, client
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
+
+
+def finish(proc: subprocess.Popen, timeout: float) -> tuple[str, str]:
+    """The output of a subprocess that must end within `timeout` (killed, and the test failed, if not)."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"{' '.join(proc.args)} did not end within {timeout} s")
+
+
+def three_ways(cluster, tmp_path: Path, make_args) -> list:
+    """Run the command with --workers 1, --workers 2 and on the cluster (named by the
+    environment variable once, to check that too), each in its own folder; return each run's
+    result and its folder."""
+    address, _ = cluster
+    out = []
+    for how, extra, env in (("one", ["--workers", "1"], None), ("two", ["--workers", "2"], None),
+                            ("cluster", [], {"CARDRULES_CLUSTER": address})):
+        d = tmp_path / how
+        d.mkdir()
+        r = run(*make_args(d), *extra, env=env)
+        out.append((r, d))
+    return out
+
+
+# ------------------------------------------------------------------ the same output
+
+@pytest.mark.parametrize("ruleset, players, games", [(GANJIFA, 3, 40), (DENI, 4, 30), (KOMI, 3, 40)])
+def test_play_json_and_log_are_the_same_for_any_number_of_workers(cluster, tmp_path, ruleset, players, games):
+    runs = three_ways(cluster, tmp_path, lambda d: ("play", ruleset, "-n", players, "-k", games, "--seed", 7,
+                                                    "--json", "--log", d / "games.json"))
+    for r, _ in runs:
+        assert r.exit_code == 0, r.output
+    (one, d1), *others = runs
+    data = json.loads(one.stdout)
+    assert data["games"] == games and [g["seed"] for g in data["results"]] == list(range(7, 7 + games))
+    log = (d1 / "games.json").read_bytes()
+    assert len(json.loads(log)["records"]) == games
+    for r, d in others:
+        assert r.stdout == one.stdout
+        assert (d / "games.json").read_bytes() == log
+
+
+def test_a_game_that_breaks_stops_every_way_at_the_same_game(cluster, tmp_path):
+    """The first game that breaks (by its index) is reported, with the record of the games
+    before it and of the broken one, whichever process played it."""
+    game = tmp_path / "boom.cards"
+    game.write_text(BOOM, encoding="utf-8")
+    runs = three_ways(cluster, tmp_path, lambda d: ("play", game, "-k", 30, "--log", d / "games.json"))
+    (one, d1), *others = runs
+    assert one.exit_code == 1
+    assert "broke" in one.stderr and "boom.cards:" in one.stderr and "last.played_by" in one.stderr
+    log = json.loads((d1 / "games.json").read_bytes())
+    assert 1 <= len(log["records"]) < 30
+    for r, d in others:
+        assert r.exit_code == 1
+        assert r.stderr.replace(str(d), "DIR") == one.stderr.replace(str(d1), "DIR")
+        assert json.loads((d / "games.json").read_bytes()) == log
+
+
+def test_balance_report_is_the_same_for_any_number_of_workers(cluster, tmp_path):
+    runs = three_ways(cluster, tmp_path, lambda d: ("balance", GANJIFA, "-n", 3, "-k", 30, "--skill-games", 4,
+                                                    "--against", DENI, "--out", d / "report"))
+    for r, _ in runs:
+        assert r.exit_code == 0, r.output
+    (_, d1), *others = runs
+    for _, d in others:
+        assert (d / "report" / "report.json").read_bytes() == (d1 / "report" / "report.json").read_bytes()
+        assert (d / "report" / "report.html").read_bytes() == (d1 / "report" / "report.html").read_bytes()
+
+
+def _findings(stdout: str, folder: Path) -> dict:
+    """The fuzz JSON without its timings, with the reproductions' folder made relative."""
+    data = json.loads(stdout.replace(str(folder), "OUT"))
+    data.pop("seconds")
+    for r in data["rulesets"]:
+        r.pop("seconds")
+    return data
+
+
+def test_fuzz_findings_and_reproductions_are_the_same_for_any_number_of_workers(cluster, tmp_path):
+    files = [TARGETS / "deadlock.cards", TARGETS / "dead-option.cards", TARGETS / "peek.cards",
+             TARGETS / "endless-loop.cards", RULESETS / "mughal" / "sama.cards"]
+    runs = three_ways(cluster, tmp_path, lambda d: ("fuzz", *files, "--games", 2, "--json", "--out", d))
+    (one, d1), *others = runs
+    assert one.exit_code == 1  # the targets have findings
+    first = _findings(one.stdout, d1)
+    kinds = {f["kind"] for f in first["findings"]}
+    assert {"deadlock", "dead-option", "hidden-leak", "endless-loop"} <= kinds
+    records = {p.name: p.read_bytes() for p in d1.glob("*.json")}
+    assert records
+    for r, d in others:
+        assert r.exit_code == 1
+        assert _findings(r.stdout, d) == first
+        assert {p.name: p.read_bytes() for p in d.glob("*.json")} == records
+
+
+def test_cluster_workers_build_rulesets_from_text_not_from_the_clients_disk(cluster, tmp_path):
+    """A variant and its base named by paths that exist on no disk: the workers build them from
+    the texts the task carries, and an error names that file and quotes its line."""
+    from interpreter.runner import Source, Task, execute
+    from interpreter.runner.dask import DaskRunner
+    address, _ = cluster
+    gone = "/nowhere/at/all"
+    src = Source(f"{gone}/low.cards", BOOM_VARIANT, ((f"{gone}/boom.cards", BOOM),))
+    (tmp_path / "boom.cards").write_text(BOOM, encoding="utf-8")
+    (tmp_path / "low.cards").write_text(BOOM_VARIANT, encoding="utf-8")
+    here = Source(str(tmp_path / "low.cards"), BOOM_VARIANT, ((str(tmp_path / "boom.cards"), BOOM),))
+    args = {"seed": 0, "players": 2, "options": {}, "bots": {0: "random", 1: "random"}, "log": True}
+    with DaskRunner(address, 10) as runner:
+        got = runner.run([Task(0, "play", (src,), tuple(range(30)), args)])[0]
+    local = execute(Task(0, "play", (here,), tuple(range(30)), args))
+    assert got["broke"] is not None and got["broke"][0] == local["broke"][0]
+    assert f"{gone}/boom.cards:" in got["broke"][1] and "set first = last.played_by" in got["broke"][1]
+    assert got["broke"][1] == local["broke"][1].replace(str(tmp_path), gone)
+    assert [g[:5] for g in got["games"]] == [g[:5] for g in local["games"]]
+
+
+# ------------------------------------------------------------------ faults
+
+def test_a_killed_cluster_worker_loses_no_game_and_counts_none_twice(cluster, tmp_path):
+    address, client = cluster
+    args = ["play", GANJIFA, "-n", "3", "-k", "800", "--seed", "3", "--json"]
+    reference = run(*args, "--workers", "1")
+    assert reference.exit_code == 0
+    pids = client.run(os.getpid)
+    proc = subprocess.Popen([*CARDRULES, *map(str, args), "--cluster", address], cwd=tmp_path, env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim, deadline = None, time.monotonic() + 60
+    while victim is None and time.monotonic() < deadline and proc.poll() is None:
+        busy = [w for w, keys in client.processing().items() if any("cardrules-play" in str(k) for k in keys)]
+        victim = busy[0] if busy else None
+        time.sleep(0.02)
+    assert victim is not None, "the run never reached the cluster"
+    os.kill(pids[victim], signal.SIGKILL)  # it holds a chunk: the scheduler gives it to another worker
+    out, err = finish(proc, 120)
+    assert proc.returncode == 0, err
+    assert out == reference.stdout
+    client.wait_for_workers(2, timeout=60)  # the nanny starts a new worker, for the tests after this one
+
+
+def test_ctrl_c_keeps_the_games_that_finished_and_says_so(tmp_path):
+    log = tmp_path / "games.json"
+    proc = subprocess.Popen([*CARDRULES, "play", str(GANJIFA), "-n", "3", "-k", "100000", "--json", "--log", str(log),
+                             "--workers", "2"], cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(3.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = finish(proc, 60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    data = json.loads(out)
+    kept = data["games"]
+    assert 0 < kept < 100000
+    assert f"interrupted: {kept} of 100000 games kept" in err and f"as --games {kept} would" in err
+    assert data["seeds"] == [0, kept - 1]
+    assert len(json.loads(log.read_text())["records"]) == kept
+    same = run("play", GANJIFA, "-n", "3", "-k", kept, "--json", "--workers", "1")
+    assert same.stdout == out
+
+
+# ------------------------------------------------------------------ bad input
+
+@pytest.mark.parametrize("command", [("play", GANJIFA, "-k", "5"), ("fuzz", TARGETS, "--games", "1"),
+                                     ("balance", GANJIFA, "--out", "never-written")])
+@pytest.mark.parametrize("workers", ["0", "-3"])
+def test_workers_zero_or_negative_is_a_usage_error(command, workers, tmp_path):
+    r = run(*command, "--workers", workers)
+    assert r.exit_code == 2, r.output
+    assert f"--workers must be 1 or more (the number of processes to play in), not {workers}" in r.stderr
+    assert "Traceback" not in r.output and r.stdout == ""
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_an_unreachable_scheduler_is_a_clear_error_within_seconds(how, tmp_path):
+    env = {"CARDRULES_CLUSTER_TIMEOUT": "1"}
+    extra = ["--cluster", "tcp://127.0.0.1:1"] if how == "option" else []
+    if how == "environment":
+        env["CARDRULES_CLUSTER"] = "tcp://127.0.0.1:1"
+    t0 = time.monotonic()
+    r = run("play", GANJIFA, "-k", "5", *extra, env=env)
+    assert time.monotonic() - t0 < 10
+    assert r.exit_code == 2, r.output
+    assert "error: cannot reach the Dask scheduler at tcp://127.0.0.1:1 within 1 s" in r.stderr
+    assert "Traceback" not in r.output and r.stdout == ""
+
+
+def test_a_cluster_without_dask_installed_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    monkeypatch.delitem(sys.modules, "interpreter.runner.dask", raising=False)
+    r = run("play", GANJIFA, "-k", "5", "--cluster", "tcp://127.0.0.1:1")
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install 'cardrules[cluster]'" in lines[0]
+
+
+# ------------------------------------------------------------------ the bookkeeping
+
+def test_chunks_cover_every_game_once_and_a_result_counts_once():
+    from interpreter.runner import Collector, Task, chunks
+    for n in (1, 7, 100, 1001, 50_000):
+        for w in (1, 2, 3, 64):
+            parts = chunks(n, w)
+            assert [i for p in parts for i in p] == list(range(n))
+    tasks = [Task(k, "play", (), (k,)) for k in range(4)]
+    seen = []
+    c = Collector(tasks, seen.append, stop=lambda r: r == "broke")
+    c.add(tasks[1], "ok")
+    c.add(tasks[1], "again")   # a chunk played twice (its worker was lost after it finished)
+    assert c.results == {1: "ok"} and seen == [1]
+    c.add(tasks[2], "broke")   # the tasks after a game that broke are not needed
+    assert not c.finished() and c.needed(0) and not c.needed(3)
+    c.add(tasks[0], "ok")
+    assert c.finished()
+
+
+def test_an_interrupted_balance_report_is_that_of_the_games_every_configuration_finished():
+    """Ctrl-C in the middle of the skill games: the report is the one of --games K
+    --skill-games M for the games that had finished (here in one process, interrupted from
+    the progress callback after the 25th game)."""
+    from interpreter import load_ruleset
+    from interpreter.balance import Config, ReportInterrupted, make_report
+    rs = load_ruleset(GANJIFA)
+    cfg = Config(label="g", path=str(GANJIFA), rs=rs, players=3, bots=("random",) * 3)
+    played = []
+
+    def progress(n=1):
+        played.append(n)
+        if len(played) == 25:
+            raise KeyboardInterrupt
+    with pytest.raises(ReportInterrupted) as stop:
+        make_report([cfg], 20, 5, "greedy", 10, progress)
+    assert (stop.value.games, stop.value.skill_games) == (20, 5)
+    data, facts = make_report([cfg], 20, 5, "greedy", 5)
+    assert stop.value.data == data and stop.value.facts == facts
