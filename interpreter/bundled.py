@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -83,9 +82,6 @@ def resolve(arg: str | Path) -> Path:
                       "`cardrules list` shows them with their variants)")
 
 
-_VARIANT = re.compile(r'^\s*variant\s+\w+(?:\s+"[^"\n]*")?\s+of\s+"([^"\n]+)"', re.M)
-
-
 def content_hash(path: Path, _seen: tuple = ()) -> str | None:
     """sha256 of a ruleset's text, with its base's (a variant plays its base's rules too); None
     when a file cannot be read."""
@@ -93,10 +89,11 @@ def content_hash(path: Path, _seen: tuple = ()) -> str | None:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+    from .cache import variant_base_ref
     h = hashlib.sha256(text.encode("utf-8"))
-    m = _VARIANT.search(text)
-    if m and str(Path(path).resolve()) not in _seen:
-        base = content_hash(Path(path).parent / m.group(1), _seen + (str(Path(path).resolve()),))
+    ref = variant_base_ref(text)
+    if ref and str(Path(path).resolve()) not in _seen:
+        base = content_hash(Path(path).parent / ref, _seen + (str(Path(path).resolve()),))
         h.update((base or "").encode())
     return h.hexdigest()
 

@@ -104,6 +104,13 @@ _VARIANT = re.compile(r'(?m)^\s*variant\s+\w+(?:\s+"(?:[^"\\]|\\.)*")?\s+of\s+"(
 _ANY_VARIANT = re.compile(r"(?m)^\s*variant\b")
 
 
+def variant_base_ref(text: str) -> str | None:
+    """The base a variant's header names (`variant NAME "Title" of "base.cards"`), read without
+    the parser; None for a game (or a header this quick reading does not recognise)."""
+    m = _VARIANT.search(text)
+    return m.group(1) if m else None
+
+
 def source_key(display: str, text: str, _depth: int = 0) -> str | None:
     """A key for everything a ruleset file's graph is built from: the file as named, its text,
     its base's key (a variant), and the code that builds graphs. None when it cannot be told

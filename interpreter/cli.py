@@ -685,9 +685,9 @@ def list_cmd() -> None:
 
 
 def _base_of(path: Path) -> Path | None:
-    from .bundled import _VARIANT
-    m = _VARIANT.search(path.read_text(encoding="utf-8"))
-    return (path.parent / m.group(1)).resolve() if m else None
+    from .cache import variant_base_ref
+    ref = variant_base_ref(path.read_text(encoding="utf-8"))
+    return (path.parent / ref).resolve() if ref else None
 
 
 @app.command()

@@ -68,7 +68,7 @@ def source_of(path: str | Path) -> Source:
     """Read a ruleset file and the bases it draws on. The name is the one `load_ruleset` uses
     (a bundled game's name becomes its file); a file that cannot be read raises RulesetError
     worded as `load_ruleset` words it."""
-    from ..cache import _VARIANT
+    from ..cache import variant_base_ref
     path = Path(path)
     display = str(path)
     if not path.exists():
@@ -82,10 +82,10 @@ def source_of(path: str | Path) -> Source:
     bases: list[tuple[str, str]] = []
     name, current = display, text
     while len(bases) < 20:
-        m = _VARIANT.search(current)
-        if m is None:
+        ref = variant_base_ref(current)
+        if ref is None:
             break
-        base = str(Path(name).parent / m.group(1))
+        base = str(Path(name).parent / ref)
         if base == display or any(base == b for b, _ in bases) or not Path(base).is_file():
             break  # a cycle or a missing base: the worker's build says so, as load_ruleset would
         try:
