@@ -24,6 +24,7 @@ from .engine import (RECORD_FORMAT, Move, State, apply, fired_counts, in_secret,
 from .errors import CardRulesError, GameRuntimeError, OptionError, RecordError
 
 RECORDS_FORMAT = "cardrules-records/1"  # several game records in one file (play --games K --log)
+TABLE_FORMAT = "cardrules-table/1"  # a table of `cardrules serve`: its seats and, under "record", its game
 
 app = typer.Typer(
     name="cardrules",
@@ -564,7 +565,7 @@ def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: di
 # ------------------------------------------------------------------ replay
 
 def _read_records(path: Path) -> list[dict]:
-    """One record (`play --log`) or a records file (`play --games K --log`)."""
+    """One record (`play --log`), a records file (`play --games K --log`), or a served table's file."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -579,6 +580,8 @@ def _read_records(path: Path) -> list[dict]:
         lines = text.splitlines()
         src = lines[e.lineno - 1] if 0 < e.lineno <= len(lines) else None
         raise RecordError(f"the record is not valid JSON ({e.msg})", str(path), e.lineno, e.colno, src) from None
+    if isinstance(data, dict) and data.get("format") == TABLE_FORMAT:  # a table of `cardrules serve`
+        return [validate_record(data.get("record"), str(path))]
     if isinstance(data, dict) and data.get("format") == RECORDS_FORMAT:
         recs = data.get("records")
         if not isinstance(recs, list) or not recs:
@@ -743,16 +746,17 @@ def rulebook(
 
 
 def _register_stage_commands() -> None:
-    """Commands whose stage lives in its own module (diff, fuzz, balance) register here."""
+    """Commands whose stage lives in its own module (diff, fuzz, balance, and serve in web/)
+    register here."""
     import importlib
-    for mod in ("diff", "fuzz", "balance"):
+    for mod, name in (("diff", "diff"), ("fuzz", "fuzz"), ("balance", "balance"), ("web.serve", "serve")):
         try:
             module = importlib.import_module(f".{mod}", __package__)
         except ModuleNotFoundError as e:
-            if e.name == f"{__package__}.{mod}":
+            if e.name in (f"{__package__}.{mod}", f"{__package__}.{mod.partition('.')[0]}"):
                 continue
             raise
-        app.command(mod)(getattr(module, f"{mod}_command"))
+        app.command(name)(getattr(module, f"{name}_command"))
 
 
 _register_stage_commands()
