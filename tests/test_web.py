@@ -5,6 +5,7 @@ table files left alone, replays, and the command's errors."""
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -633,3 +634,27 @@ def test_a_failure_inside_the_server_is_told_in_words_not_a_traceback(tmp_path, 
         assert "Traceback" not in r.text and "a bug" not in r.text
         # any text may arrive as a token
         assert client.get(f"/t/{tid}/seat/1?token=%C3%A9t%C3%A9").status_code == 403
+
+
+def test_a_ruleset_edited_while_the_server_runs_is_read_again_for_the_next_table(tmp_path):
+    """The designer's loop: edit the file, open a new table; a broken edit shows the located
+    error as `check` prints it; a table already open keeps the rules it started with."""
+    mine = tmp_path / "mine.cards"
+    mine.write_text(GANJIFA.read_text())
+    app = create_app(tmp_path / "data", given=[(mine, None)], bot_pause=0, events_lifetime=0)
+    with TestClient(app) as client:
+        first, _, tokens = open_table(client, "file/mine", ["person", "random", "random"])
+        old = table_of(app, first).state.program.ruleset
+        assert old.players_max == 4
+        mine.write_text(GANJIFA.read_text().replace("players 3..4", "players 3..3", 1))
+        second, _, _ = open_table(client, "file/mine", ["person", "random", "random"])
+        assert table_of(app, second).state.program.ruleset.players_max == 3
+        assert table_of(app, first).state.program.ruleset is old  # the open table is unchanged
+        mine.write_text(GANJIFA.read_text().replace("players 3..4", "players 3..", 1))
+        r = client.get("/new?ruleset=file/mine")
+        check = CliRunner().invoke(cli_app, ["check", str(mine)])
+        assert check.exit_code == 1
+        located = check.output.strip().splitlines()[0]
+        assert re.match(rf"{re.escape(str(mine))}:\d+:\d+: error: ", located)
+        assert html.escape(located, quote=False) in r.text or located in r.text
+        assert api(client, first, 0, tokens[0])["observation"]["players"] == 3  # still playing

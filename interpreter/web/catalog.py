@@ -1,6 +1,9 @@
 """The rulesets a server offers: every bundled game and variant, the files named on the command
 line, and any ruleset a saved table was played with. Each has a short key that is safe in a
-URL; its rule graph and its HTML rulebook are made once and kept."""
+URL; its rule graph and its HTML rulebook are made once and kept until the file (or the base
+of a variant) changes: a designer who edits a ruleset while the server runs gets the new rules
+at the next table opened, and a located error if the edit broke it. Tables already open keep
+the rules they started with."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import load_ruleset
-from ..bundled import bundled, bundled_name
+from ..bundled import bundled, bundled_name, content_hash
 
 
 @dataclass
@@ -22,6 +25,7 @@ class Entry:
     listed: bool = True  # shown on the front page (a ruleset found only through a saved table is not)
     _ruleset: object = field(default=None, repr=False)
     _book: tuple | None = field(default=None, repr=False)
+    _hash: str | None = field(default=None, repr=False)  # the texts the rule graph was made from
 
 
 class Catalog:
@@ -35,7 +39,7 @@ class Catalog:
         for path, rs in given:
             e = self.add(path)
             if rs is not None:
-                e._ruleset = rs
+                e._ruleset, e._hash = rs, content_hash(path)
         if include_bundled:
             for name, path in sorted(bundled().items()):
                 if "/" in name:
@@ -72,8 +76,10 @@ class Catalog:
         """The checked rule graph (CardRulesError when it does not load)."""
         e = self._entries[key]
         with self._lock:
-            if e._ruleset is None:
-                e._ruleset = load_ruleset(e.path)
+            now = content_hash(e.path)
+            if e._ruleset is None or now != e._hash:
+                e._ruleset = e._book = None
+                e._ruleset, e._hash = load_ruleset(e.path), now
             return e._ruleset
 
     def rulebook(self, key: str) -> tuple[str, dict[str, str]]:

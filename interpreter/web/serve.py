@@ -43,10 +43,34 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _resolve(arg: Path) -> Path:
+    """A path, or a bundled game's name (as every command takes one)."""
+    from ..bundled import resolve
+    from ..errors import OptionError
+    try:
+        return resolve(arg)
+    except OptionError as e:
+        _err(f"{arg}: error: {e.message}")
+        raise typer.Exit(1)
+
+
+def _load(path: Path):
+    """A checked rule graph, or exit 1 with the located error as `check` prints it."""
+    from .. import load_ruleset
+    from ..errors import CardRulesError
+    try:
+        return load_ruleset(path)
+    except CardRulesError as e:
+        _err(e.render())
+        raise typer.Exit(1)
+    except OSError as e:
+        _err(f"{path}: error: cannot read the ruleset: {e.strerror or e}")
+        raise typer.Exit(1)
+
+
 def _paths(paths: list[Path]) -> tuple[list[tuple[Path, object]], list[Path]]:
     """(rulesets with their rule graphs, record files) from the command line; a ruleset that
     does not load stops here with its located error, as `check` prints it (exit 1)."""
-    from ..cli import _load, _resolve
     rulesets, records = [], []
     for p in paths:
         if p.is_dir():
