@@ -11,8 +11,9 @@ import hashlib
 import os
 import pickle
 import re
-import tempfile
 from pathlib import Path
+
+from .files import write_atomic
 
 VERSION = "0.1.0"  # with the grammar's and the sources' hashes in every key
 
@@ -82,15 +83,9 @@ def store(kind: str, key: str, value) -> None:
     if folder is None:
         return
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{kind}-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, folder / f"{kind}-{key}.pickle")
+        write_atomic(folder / f"{kind}-{key}.pickle", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:
-        try:
-            os.unlink(tmp)
-        except (OSError, UnboundLocalError):
-            pass
+        pass
 
 
 def grammar_cache_path() -> str | None:

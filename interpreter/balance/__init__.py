@@ -9,15 +9,14 @@ figure per question), and this front door (the report and the command)."""
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ..errors import CardRulesError, OptionError
+from ..files import write_atomic
 from .analysis import analyse, compare
 from .games import Config, GameFacts, GameFailed, play_config
 
@@ -168,27 +167,11 @@ def render_html(data: dict, facts: list[list[GameFacts]]) -> str:
 
 def write_report(out: Path, data: dict, html: str) -> list[Path]:
     """Write report.json and report.html into `out`, each complete or not at all."""
-    out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in (("report.json", json.dumps(data, indent=2, sort_keys=False) + "\n"), ("report.html", html)):
-        target = out / name
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=out)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.chmod(tmp, 0o666 & ~_umask())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        written.append(target)
+        write_atomic(out / name, text)
+        written.append(out / name)
     return written
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 # ------------------------------------------------------------------ the command

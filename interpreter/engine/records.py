@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..files import write_atomic
 from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RecordError
 from .play import apply, deciders, new_game, outcome, rule_at, state_digest
 from .state import Move, State, seat_name
@@ -34,10 +35,7 @@ def make_record(s: State, ruleset_path: str | None) -> dict:
 
 def write_record(record: dict, path: str | Path) -> None:
     """Write atomically: a crash never leaves half a record behind."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, json.dumps(record, indent=1) + "\n")
 
 
 def read_record(path: str | Path) -> dict:

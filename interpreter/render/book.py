@@ -4,10 +4,8 @@ or not at all."""
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +13,7 @@ import jinja2
 
 from .. import graph as g
 from ..errors import CardRulesError
+from ..files import write_atomic
 from ..unparse import unparse
 from .words import (English, TEMPLATES, _TYPE_PHRASE, _cap, _fmt_value, _md_cell, _md_steps, _param, _plain_list, _sentence, code, em, human, link, to_html, to_markdown)  # noqa: F401
 from .steps import (Describer, Step)  # noqa: F401
@@ -593,31 +592,9 @@ def book_paths(ruleset_path: Path, out_dir: Path) -> tuple[Path, Path]:
 
 def _write_atomic(path: Path, text: str | bytes) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        write_atomic(path, text, mode=0o644)
     except OSError as e:
         raise CardRulesError(f"cannot write {path}: {e.strerror}", str(path)) from None
-    try:
-        if isinstance(text, bytes):
-            with os.fdopen(fd, "wb") as f:
-                f.write(text)
-        else:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise CardRulesError(f"cannot write {path}: {e.strerror}", str(path)) from None
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def write_rulebooks(paths: list[Path], out_dir: Path, pdf: bool = False, paper: str = "a4") -> list[Path]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
+
+from ..files import write_atomic
 
 TABLE_FORMAT = "cardrules-table/1"  # a table file: the seats, their tokens and the game record
 
@@ -29,33 +30,7 @@ def tables_dir(data: Path) -> Path:
 def write_json_atomic(path: Path, data: dict) -> None:
     """Write `data` as JSON to `path` atomically; only the owner may read it (it holds the
     seats' tokens). OSError when the folder cannot be written."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # the rename itself reaches the disk with the folder's entry
-        dfd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+    write_atomic(path, json.dumps(data, indent=1) + "\n", mode=0o600, durable=True)
 
 
 def table_files(data: Path) -> list[Path]:
