@@ -1,7 +1,7 @@
 """The protocol side of `cardrules lsp` (pygls 2): documents in, diagnostics and answers out.
-Everything that knows the language is in analysis.py; this module converts positions (the
-client counts UTF-16 units, the analysis code points), URIs and results, schedules work and
-makes sure that nothing a client sends can bring the server down.
+Everything that knows the language is behind analysis.py (and the modules it draws on); this
+module converts positions (the client counts UTF-16 units, the analysis code points), URIs and
+results, schedules work and makes sure that nothing a client sends can bring the server down.
 
 Scheduling: a change is analysed after DEBOUNCE seconds without another change (a request
 that needs the document sooner analyses it at once), and its load diagnostics are published.
