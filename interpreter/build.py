@@ -550,6 +550,18 @@ def _source_line(loc: g.Loc | None) -> str | None:
         return None
 
 
+def read_text(path: Path, display: str) -> str:
+    """A ruleset file's text; a located RulesetError when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesetError(f"no such ruleset file: {display}", display) from None
+    except UnicodeDecodeError as e:
+        raise RulesetError(f"the file is not UTF-8 text ({e.reason})", display) from None
+    except OSError as e:
+        raise RulesetError(f"cannot read the file: {e.strerror}", display) from None
+
+
 def build_file(path: str | Path, _seen: tuple = ()) -> g.Ruleset:
     """Read, parse and build one ruleset file; a variant pulls in its base first."""
     path = Path(path)
@@ -561,14 +573,7 @@ def build_file(path: str | Path, _seen: tuple = ()) -> g.Ruleset:
         except OptionError as e:
             raise RulesetError(e.message, display) from None
         display = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesetError(f"no such ruleset file: {display}", display) from None
-    except UnicodeDecodeError as e:
-        raise RulesetError(f"the file is not UTF-8 text ({e.reason})", display) from None
-    except OSError as e:
-        raise RulesetError(f"cannot read the file: {e.strerror}", display) from None
+    text = read_text(path, display)
     key = cache.source_key(display, text)
     if key is not None:
         hit = cache.load("graph", key)

@@ -19,6 +19,15 @@ class RandomPlayer:
         return self.rng.choice(s._legal)[0]
 
 
+def _lookahead(s: State) -> State:
+    """A copy to try one move on: the look-ahead needs no history, so it is not copied."""
+    history, s.history = s.history, []
+    try:
+        return s.clone()
+    finally:
+        s.history = history
+
+
 class RuleSeeker:
     """One move of look-ahead on a clone; prefers moves that fire rules fired least so far
     (over every game of this fuzz run), take actions taken least, offer actions offered
@@ -46,11 +55,7 @@ class RuleSeeker:
         for i in picks:
             m, alt, _ = entries[i]
             score = 0.5 / (1 + fz.alt_taken.get(id(alt), 0))
-            history, s.history = s.history, []  # the look-ahead needs no history: don't copy it
-            try:
-                c = s.clone()
-            finally:
-                s.history = history
+            c = _lookahead(s)
             try:
                 apply(c, m)
             except Exception:
@@ -93,11 +98,7 @@ class AdvisedPlayer:
         for m, _, _ in entries:
             if m.player != me:
                 continue
-            history, s.history = s.history, []
-            try:
-                c = s.clone()
-            finally:
-                s.history = history
+            c = _lookahead(s)
             try:
                 apply(c, m)
                 value = engine_advice(c, me)

@@ -78,7 +78,8 @@ def source_of(path: str | Path) -> Source:
         except OptionError as e:
             raise RulesetError(e.message, display) from None
         display = str(path)
-    text = _read(path, display)
+    from ..build import read_text
+    text = read_text(path, display)
     bases: list[tuple[str, str]] = []
     name, current = display, text
     while len(bases) < 20:
@@ -95,17 +96,6 @@ def source_of(path: str | Path) -> Source:
         bases.append((base, current))
         name = base
     return Source(display, text, tuple(bases))
-
-
-def _read(path: Path, display: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesetError(f"no such ruleset file: {display}", display) from None
-    except UnicodeDecodeError as e:
-        raise RulesetError(f"the file is not UTF-8 text ({e.reason})", display) from None
-    except OSError as e:
-        raise RulesetError(f"cannot read the file: {e.strerror}", display) from None
 
 
 _LOADED: dict[str, object] = {}   # Source.key -> Ruleset, in this process (a worker builds each once)
