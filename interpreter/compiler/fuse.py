@@ -9,7 +9,7 @@ line number says which, and the error still names that statement."""
 
 from __future__ import annotations
 
-from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, TRACE
+from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, MAX_STEPS, TRACE
 
 MAX_TRACE = 40  # instructions in one trace (each exit is one line; longer runs continue in the next)
 
@@ -75,9 +75,20 @@ def trace(code: list, entries, ns: dict, src_of: dict) -> list:
     return out
 
 
+class EndlessLoop(Exception):
+    """A loop a trace turns by itself went round MAX_STEPS times without a decision."""
+
+    def __init__(self, pc: int):
+        super().__init__(pc)
+        self.pc = pc
+
+
 def _trace(code: list, start: int, ns: dict, src_of: dict):
-    """One trace, or None where it would save nothing (a single instruction)."""
+    """One trace, or None where it would save nothing (a single instruction). A jump back to
+    the trace's own start (a loop with no decision, call or inner loop in its body) turns
+    inside the function, counted, instead of going back to the engine once per turn."""
     lines, line_pc, seen = [], [], set()
+    looped = False
     pc = start
     while True:
         op, a, b = code[pc]
@@ -108,13 +119,23 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
             pc += 1
         elif a > pc:  # JUMP forward: keep going
             pc = a
+        elif a == start:  # JUMP back to this trace's start: turn here
+            looped = True
+            lines += ["_turns += 1", f"if _turns > {MAX_STEPS}: raise EndlessLoop({a})", "continue"]
+            line_pc += [pc, pc, pc]
+            break
         else:  # JUMP backward: one turn of a loop, back to the engine
             lines.append(f"return {~a}")
             line_pc.append(pc)
             break
     if len(seen) < 2:
         return None
-    src = "def run(st):\n" + "".join(f"    {line}\n" for line in lines)
+    if looped:  # the two lines that open the loop stand for its start, so line numbers still map
+        src = "def run(st):\n    _turns = 0\n    while True:\n" + "".join(f"        {line}\n" for line in lines)
+        line_pc[:0] = [start, start]
+        ns.setdefault("EndlessLoop", EndlessLoop)
+    else:
+        src = "def run(st):\n" + "".join(f"    {line}\n" for line in lines)
     local: dict = {}
     exec(compile(src, f"<trace from instruction {start}>", "exec"), ns, local)
     run = local["run"]

@@ -21,6 +21,8 @@ _CARD_ATTRS = {"suit": ("SUIT[{}]", "suit"), "rank": ("RANK[{}]", "rank"), "orde
 # instruction opcodes
 EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH, TRACE = range(9)
 
+MAX_STEPS = 200_000  # turns of loops between two decisions before the engine calls it an endless loop
+
 ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
         "zone": "card", "zonekind": "card", "zones": "zone"}
 COLLECTIONS = set(ELEM)

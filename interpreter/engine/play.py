@@ -11,7 +11,7 @@ import random
 
 from .. import graph as g
 from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, TRACE, Program, compile_ruleset
-from ..compiler.fuse import failing_pc
+from ..compiler.fuse import EndlessLoop, failing_pc
 from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
 from ..unparse import unparse
 from .state import MAX_STEPS, Move, Outcome, State, seat_name
@@ -336,6 +336,8 @@ def _exec(s: State) -> None:
             else:  # END
                 s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []
                 return
+    except EndlessLoop as exc:
+        raise _stuck(s, exc.pc) from None
     except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
         s.pc = failing_pc(code[pc][1], pc, exc, s.program.plain_code)  # the instruction that failed, for the message
         raise _located_failure(s, exc) from None

@@ -7,9 +7,8 @@ import copy
 import random
 from dataclasses import dataclass
 
+from ..compiler.program import MAX_STEPS  # noqa: F401  (the engine's name for it)
 from ..errors import InvalidMoveError
-
-MAX_STEPS = 200_000  # backward jumps between two decisions before we call it an endless loop
 
 
 def _shuffle(getrandbits, x: list) -> None:
