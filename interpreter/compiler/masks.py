@@ -188,6 +188,35 @@ class Masks:
                 return [f"st.kmask[{self.kind_of[src]}]"]
         return None
 
+    def disjoint_zones(self, e, scope) -> bool:
+        """Whether a collection is zones of different kinds joined by `+` (a card lies in one
+        zone only, so no card comes twice and the list needs no de-duplication)."""
+        kinds = self._zone_kinds(e, scope)
+        return kinds is not None and len(kinds) == len(set(kinds))
+
+    def _zone_kinds(self, e, scope) -> list | None:
+        if isinstance(e, g.BinOp) and e.op == "+":
+            a, b = self._zone_kinds(e.left, scope), self._zone_kinds(e.right, scope)
+            return None if a is None or b is None else a + b
+        if isinstance(e, g.Call) and e.func in self.defines and e.func not in self.def_stack:
+            d = self.defines[e.func]
+            if len(d.params) != len(e.args):
+                return None
+            inner = {prm.name: (f"({self.sx(a, scope)[0]})", prm.type) for prm, a in zip(d.params, e.args)}
+            self.def_stack.append(d.name)
+            try:
+                return self._zone_kinds(d.body, inner)
+            finally:
+                self.def_stack.pop()
+        if isinstance(e, (g.Name, g.Call)):
+            src, t = self.sx(e, scope)
+            if t == "zonekind" and src in self.kind_of:
+                return [self.kind_of[src]]
+            m = re.match(r"\(?st\.zbase\[(\d+)\]|_zone_at\(st, (\d+),", src) if t == "zone" else None
+            if m:
+                return [int(m.group(1) or m.group(2))]
+        return None
+
     # ------------------------------------------------------------------ predicates
     def predicate_mask(self, e, var: str, scope, cand: str = "ALLM") -> str | None:
         """The mask of the cards `var` for which `e` holds, or None when it is not expressible.

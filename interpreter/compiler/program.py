@@ -93,6 +93,7 @@ class Choice:
     each_slot: int | None = None  # set for `choose by each p in ...`: where p is bound
     secret: bool = False  # `choose secretly by each`: the chosen actions wait until everyone has chosen
     reads: tuple | None = None  # the slots its moves depend on beside the cards (None: not known)
+    shared_names: bool = False  # two actions share a name, so they may offer the same move twice
 
 
 @dataclass

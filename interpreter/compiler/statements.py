@@ -294,7 +294,7 @@ class Statements:
         generated function. A single zone holds each card once, so it needs no de-duplication;
         a condition the mask compiler can read is computed once and tested per card by its bit."""
         dsrc, t = self.sx_typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
-        unique = self.p.fast and t == "zone"
+        unique = self.p.fast and (t == "zone" or self.disjoint_zones(a.domain, scope))
         if a.where is None:
             return self.lam(f"{dsrc}" if unique else f"list(dict.fromkeys({dsrc}))")
         bound = dict(scope)
@@ -373,6 +373,7 @@ class Statements:
         choice = Choice(actor, alts, rule, title, s, unparse(s.by))
         choice.each_slot = each_slot
         choice.secret = s.secret
+        choice.shared_names = len({a.name for a in alts}) < len(alts)
         self.p.choices.append(choice)
         if each_slot is not None:
             # every player of the collection decides once, in any order; each action's body

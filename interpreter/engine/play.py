@@ -210,7 +210,7 @@ def _compute_legal_for(s: State, choice, actor) -> list:
                         text = _value_text(s, alt.elem, v)
                     e = made[v] = (Move(actor, alt.name, text), alt, v)
                 append(e)
-    if len(choice.alts) > 1:  # two actions may offer the same move: keep the first
+    if choice.shared_names:  # two actions of one name may offer the same move: keep the first
         seen = set()
         uniq = []
         for entry in out:
@@ -302,7 +302,7 @@ def _exec(s: State) -> None:
                     s.pc = pc
                     raise GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {a.by_text!r} names no player here")
                 s.pc, s.choice, s.actor = pc, a, actor
-                s._legal = _compute_legal(s, a)
+                s._legal = _compute_legal_for(s, a, actor)
                 return
             elif op == CALL:
                 s.stack.append(pc + 1)
@@ -411,7 +411,10 @@ def apply(s: State, move: Move | str) -> State:
             s.decisions += 1
             _run(s)
             return s
-        _bind(s, alt, v)
+        if alt.more:
+            _bind(s, alt, v)
+        elif alt.slot is not None:
+            s.slots[alt.slot] = v
         if s.choice.each_slot is not None:  # one of several deciders: note it, and come back
             s.pending[s.pc].remove(m.player)
             s.slots[s.choice.each_slot] = m.player
@@ -419,7 +422,7 @@ def apply(s: State, move: Move | str) -> State:
         s.history.append(m)
         s.decisions += 1
         s.pc = alt.body
-        _run(s)
+        _exec(s)
         return s
     raise _explain_illegal(s, move)
 
