@@ -860,3 +860,19 @@ def test_a_definition_takes_a_computed_set_or_a_zone_for_a_set_of_cards(plain):
     s = new_game(program, 2)
     # unshuffled: P1 holds 3-Blue, 2-Blue, 1-Blue; P2 holds 3-Red, 2-Red, 1-Red
     assert [evaluate(s, name, p) for name in ("reds", "all_ones") for p in (0, 1)] == [0, 1, 1, 1]
+
+
+def test_a_card_offered_through_two_routes_is_one_move():
+    """`hand(p) + pile` joins zones of two kinds, each card once; `hand(p) + hand(q)` is the same
+    hand twice when q is p, and then each of its cards must still be offered only once."""
+    s = game("""    rule pick "Pick":
+        choose by turn:
+            action take c in hand(turn) + hand(seat(1)) "Take a card.":
+                move c to pile
+        choose by turn:
+            action give c in hand(turn) + pile "Give a card.":
+                move c to hand(seat(2))""")
+    hand = cards_in(s, "hand-P1")
+    assert sorted(str(m) for m in legal_moves(s)) == sorted(f"take {c}" for c in hand)
+    apply(s, f"take {hand[0]}")
+    assert sorted(str(m) for m in legal_moves(s)) == sorted(f"give {c}" for c in hand)
