@@ -150,6 +150,7 @@ class Program:
     all_mask: int = 0
     suit_mask: dict = field(default_factory=dict)  # suit index -> mask of its cards
     rank_mask: dict = field(default_factory=dict)  # rank index -> mask of its cards
+    layouts: dict = field(default_factory=dict)  # players -> the zone instances' layout (engine.play._layout)
 
     @property
     def n_cards(self) -> int:

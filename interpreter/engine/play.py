@@ -86,29 +86,11 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.opts = resolve_options(p, options)
     s.options = {o.name: v for o, v in zip(p.options, s.opts)}
     s.seed = seed
-    zbase, zcount, names = [], [], []
-    for zi, z in enumerate(p.zones):
-        if z.per_player:
-            zbase.append(p.n_shared + z.index * players)
-            zcount.append(players)
-        else:
-            zbase.append(z.index)
-            zcount.append(z.size or 1)
-    n_inst = p.n_shared + sum(1 for z in p.zones if z.per_player) * players
-    zowner = [None] * n_inst
-    zkind = [0] * n_inst
-    names = [""] * n_inst
-    for zi, z in enumerate(p.zones):
-        for k in range(zcount[zi]):
-            inst = zbase[zi] + k
-            zkind[inst] = zi
-            if z.per_player:
-                zowner[inst] = k
-                names[inst] = f"{z.name}-{seat_name(k)}"
-            else:
-                names[inst] = f"{z.name}{k + 1}" if z.size else z.name
-    s.zbase, s.zowner, s.zkind, s.zcount, s.zone_names = zbase, zowner, zkind, zcount, names
-    s.zvis = [p.zones[k].visibility for k in zkind]
+    lay = p.layouts.get(players)
+    if lay is None:
+        lay = p.layouts[players] = _layout(p, players)
+    s.zbase, s.zowner, s.zkind, s.zcount, s.zone_names, s.zvis = lay
+    zbase, zkind, n_inst = lay[0], lay[2], len(lay[2])
     s.declared = None
     s.zones = [[] for _ in range(n_inst)]
     start = zbase[0]
@@ -145,6 +127,33 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     for name, slot, init in p.vars:
         s.slots[slot] = init(s) if init else None
     return s
+
+
+def _layout(p: Program, players: int) -> tuple:
+    """Where each zone's instances lie for a table size, their owners, kinds, names and
+    visibility: the same for every game of that size, and never changed by play."""
+    zbase, zcount = [], []
+    for z in p.zones:
+        if z.per_player:
+            zbase.append(p.n_shared + z.index * players)
+            zcount.append(players)
+        else:
+            zbase.append(z.index)
+            zcount.append(z.size or 1)
+    n_inst = p.n_shared + sum(1 for z in p.zones if z.per_player) * players
+    zowner = [None] * n_inst
+    zkind = [0] * n_inst
+    names = [""] * n_inst
+    for zi, z in enumerate(p.zones):
+        for k in range(zcount[zi]):
+            inst = zbase[zi] + k
+            zkind[inst] = zi
+            if z.per_player:
+                zowner[inst] = k
+                names[inst] = f"{z.name}-{seat_name(k)}"
+            else:
+                names[inst] = f"{z.name}{k + 1}" if z.size else z.name
+    return zbase, zowner, zkind, zcount, names, [p.zones[k].visibility for k in zkind]
 
 
 def _arg_text(p: Program, elem: str | None, v) -> str | None:
