@@ -323,6 +323,8 @@ class Statements:
         names, loops = [], []
         for i, (var, domain) in enumerate(params):
             dsrc, t = self.sx_typed(domain, bound, "collection", f"the set of {var!r} in action {a.name!r}")
+            if i == 0:  # `c in Z where c == top(c.zone) and ...`: only the tops of Z's zones
+                dsrc = self.top_domain(domain, a.where, var, bound) or dsrc
             names.append(f"_v_arg{i}")
             bound[var] = (f"_v_arg{i}", ELEM[t])
             tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x, k in zip(parts, stage) if k == i]
