@@ -113,6 +113,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.ns.update(runtime.NAMESPACE)
         for vname, table in p.values.items():
             self.ns[f"VALUE_{vname}"] = table
+        for gname, ranks in rs.deck.groups.items():
+            self.ns[f"GROUP_{gname}"] = frozenset(self.rank_index[r] for r in ranks)
         p.fast = fast
         self.use_masks = fast and masks
         p.face_of = [card_of[(rank[c], suit[c])] for c in range(len(names))]
