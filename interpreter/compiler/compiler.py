@@ -24,8 +24,10 @@ from .statements import Statements
 
 
 class Compiler(Checks, Expressions, Definitions, Masks, Statements):
-    def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True):
+    def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True, untabled: frozenset = frozenset()):
         self.rs = rs
+        self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
+        self.tabled: list[str] = []
         deck = rs.deck
         self._check_deck(deck)
         self.suit_index = {s: i for i, s in enumerate(deck.suits)}
@@ -212,6 +214,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             advice_fns.append((a.name, fname, a))
         src = "\n".join(self.def_src)
         exec(cse_module(src) if p.fast else src, self.ns)  # the generated definitions
+        self.fill_tables()
         p.advice = [(name, self.ns[fname], node) for name, fname, node in advice_fns]
         if rs.winner is not None:
             p.score = self.ns[p.score_name]
@@ -235,6 +238,28 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         if p.fast:
             p.code = trace(p.code, entries, self.ns, self.lam_src)
         return p
+
+    def fill_tables(self) -> None:
+        """A definition of one card judged by its face alone is a table over the cards, read
+        where it is called (a look-up costs less than the call and its memo). Not when a card
+        makes it fail, or when none fails otherwise than a missing key would (how a failure is
+        reported hangs on that): then the program is compiled again calling it."""
+        for name in self.tabled:
+            fn = self.ns[f"D_{name}"]
+            table = {}
+            try:
+                for c in range(self.p.n_cards):
+                    table[c] = fn(_NO_STATE, c)
+            except Exception:
+                raise _Untabled(name)
+            try:
+                table[None] = fn(_NO_STATE, None)
+            except (TypeError, KeyError, IndexError, AttributeError) as exc:
+                if isinstance(exc, _StateRead) or "None" not in str(exc):
+                    raise _Untabled(name)
+            except Exception:
+                raise _Untabled(name)
+            self.ns[f"TAB_{name}"] = table
 
     def choice_reads(self, choice) -> tuple | None:
         """The variable and local slots a choice's moves are worked out from, beside the cards
@@ -288,8 +313,33 @@ def compile_ruleset(rs: g.Ruleset, fast: bool = True) -> Program:
     """Check a rule graph and compile it for the engine; raises RulesetError, located.
     `fast=False` gives the plain evaluator (loops, one instruction per statement), kept as the
     oracle the fast path is tested against."""
-    compiler = Compiler(rs, fast)
-    program = compiler.compile()
-    if program.masks and not compiler.masks_pay:
-        program = Compiler(rs, fast, masks=False).compile()
-    return program
+    untabled: frozenset = frozenset()
+    while True:
+        try:
+            compiler = Compiler(rs, fast, untabled=untabled)
+            program = compiler.compile()
+            if program.masks and not compiler.masks_pay:
+                program = Compiler(rs, fast, masks=False, untabled=untabled).compile()
+            return program
+        except _Untabled as e:
+            untabled |= {e.name}
+
+
+class _StateRead(AttributeError):
+    pass
+
+
+class _NoState:
+    """The state a definition judged by faces alone is asked with to make its table: it reads none."""
+
+    def __getattr__(self, name):
+        raise _StateRead(name)
+
+
+_NO_STATE = _NoState()
+
+
+class _Untabled(Exception):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name

@@ -220,7 +220,11 @@ class Definitions:
                                     f"        r = m[{key}] = {body}\n"
                                     f"    return r\n")
             self.def_cache[d.name] = (fname, t, len(params))
+            if static and self.p.fast and len(params) == 1 and d.params[0].type == "card" and d.name not in self.untabled:
+                self.tabled.append(d.name)  # filled once compiled (Compiler.fill_tables)
         fname, t, _ = self.def_cache[d.name]
+        if d.name in self.tabled and arg_srcs:
+            return f"TAB_{d.name}[{arg_srcs[0]}]", t
         return f"{fname}(st{''.join(', ' + a for a in arg_srcs)})", t
 
 
