@@ -28,6 +28,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.rs = rs
         self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
         self.tabled: list[str] = []
+        self.unmemoised: dict[str, str | None] = {}  # definition -> its function without the memo (None once written)
         deck = rs.deck
         self._check_deck(deck)
         self.suit_index = {s: i for i, s in enumerate(deck.suits)}
@@ -276,7 +277,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         text = self.reads_through(srcs)
         if set(re.findall(r"\bst\.(\w+)", text)) - _STATE_READS:
             return None
-        if {n for n in re.findall(r"\b(\w+)\(st[,)]", text) if not re.fullmatch(r"D_\w+|_agg\d+|_set\d+", n)} - _STATE_FNS:
+        if {n for n in re.findall(r"\b(\w+)\(st[,)]", text) if not re.fullmatch(r"[DU]_\w+|_agg\d+|_set\d+", n)} - _STATE_FNS:
             return None
         slots = {int(n) for n in re.findall(r"\bst\.slots\[(\d+)\]", text)} - {choice.each_slot}
         return tuple(sorted(slots))
@@ -294,7 +295,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         while todo:
             text = todo.pop()
             out.append(text)
-            for name in re.findall(r"\b(D_\w+|_agg\d+|_set\d+)\b", text):
+            for name in re.findall(r"\b([DU]_\w+|_agg\d+|_set\d+)\b", text):
                 if name not in seen and name in bodies:
                     seen.add(name)
                     todo.append(bodies[name])

@@ -19,7 +19,7 @@ import ast
 _PURE = {"_kind_cards", "_kind_tops", "_first", "_last", "_seat", "_zone_at", "_zindex", "_depth", "_zones_of",
          "_top_n", "_bottom_n", "_split", "len", "any", "all", "sum", "min", "max", "abs", "tuple",
          "list", "set", "frozenset", "sorted", "range", "int", "bool", "next", "iter"}
-_PURE_PREFIX = ("D_", "_agg", "_set", "_none_", "_order_")
+_PURE_PREFIX = ("D_", "U_", "_agg", "_set", "_none_", "_order_")
 _TABLE_METHODS = {"get"}
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 

@@ -212,6 +212,9 @@ class Definitions:
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                         f"    return {body}\n")
             else:
+                if self.p.fast and not static and _light(self.reads(body, fast_only=True)):
+                    self.unmemoised[d.name] = f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n" \
+                                              f"    return {body}\n"
                 self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                     f"    m = {memo}\n"
                                     f"    r = m.get({key}, MISS)\n"
@@ -225,12 +228,25 @@ class Definitions:
         fname, t, _ = self.def_cache[d.name]
         if d.name in self.tabled and arg_srcs:
             return f"TAB_{d.name}[{arg_srcs[0]}]", t
+        if d.name in self.unmemoised and any(re.search(r"\b_v_", a) for a in arg_srcs):
+            # asked with a loop's variable (an aggregate's, a choice's values'), so with new
+            # arguments on every turn: the memo would cost its key and its store, never read
+            src = self.unmemoised[d.name]
+            if src is not None:
+                self.def_src.append(src)
+                self.unmemoised[d.name] = None
+            fname = f"U_{d.name}"
         return f"{fname}(st{''.join(', ' + a for a in arg_srcs)})", t
+
+
+def _light(src: str) -> bool:
+    """Generated code that calls no other definition and no meld search (it may loop)."""
+    return not any(w in src for w in ("D_", "U_", "_split("))
 
 
 def _cheap(src: str) -> bool:
     """Generated code with no loop, no call of another definition and no meld search."""
-    return not any(w in src for w in (" for ", "D_", "_split(", "_bits(", "_kind_cards(", "[*", "_set"))
+    return not any(w in src for w in (" for ", "D_", "U_", "_split(", "_bits(", "_kind_cards(", "[*", "_set"))
 
 
 def _has_agg(e) -> bool:
