@@ -868,7 +868,7 @@ def test_the_meld_search_finds_by_masks_the_groups_it_finds_by_testing_each():
     import random
     from itertools import combinations
 
-    from interpreter.compiler.runtime import _groups_by_combinations, _groups_by_masks
+    from interpreter.compiler.runtime import _groups_by_combinations, _groups_by_masks, _triples
     rng = random.Random(9)
     for trial in range(40):
         salt = rng.random()
@@ -879,8 +879,13 @@ def test_the_meld_search_finds_by_masks_the_groups_it_finds_by_testing_each():
             cards = tuple(sorted(rng.choice(range(30)) for _ in range(rng.randrange(1, 12))))
             first, rest = cards[0], cards[1:]
             for size in range(1, min(5, len(cards)) + 1):
-                want = _groups_by_combinations(None, test, None, first, rest, size)
-                got = _groups_by_masks(None, test, table, first, rest, size)
+                want = _groups_by_combinations(None, test, first, rest, size)
+                mask = twice = 0
+                for c in rest:
+                    twice |= mask & (1 << c)
+                    mask |= 1 << c
+                got = _triples(None, test, table, first, mask, twice) if size == 3 else \
+                    _groups_by_masks(None, test, table, first, rest, size, mask)
                 assert sorted(got) == sorted(want), (cards, size)
                 assert len(set(got)) == len(got)
                 assert all(g[0] == first and list(g[1:]) in [list(c) for c in combinations(rest, size - 1)] for g in got)

@@ -127,11 +127,8 @@ def _split_search(st, cards, counts, score, preds, sizes, memo, tables):
     elif len(memo) > 500_000:
         memo.clear()
     get = memo.get
-    if tables is None:
-        groups = _groups_by_combinations
-        tables = (None,) * len(preds)
-    else:
-        groups = _groups_by_masks
+    masked = tables is not None
+    if masked:
         for table in tables:
             if len(table) > 200_000:
                 table.clear()
@@ -145,6 +142,12 @@ def _split_search(st, cards, counts, score, preds, sizes, memo, tables):
         if known is not _MISS:
             return known
         first, rest = rem[0], rem[1:]
+        if masked:  # the cards after the first as a bit mask, and those there twice or more
+            mask = twice = 0
+            for c in rest:
+                bit = 1 << c
+                twice |= mask & bit
+                mask |= bit
         best = None
         for gi, count in enumerate(counts):
             if not count:
@@ -152,7 +155,13 @@ def _split_search(st, cards, counts, score, preds, sizes, memo, tables):
             for size in every[gi]:
                 if size - 1 > len(rest):
                     continue
-                for group in groups(st, preds[gi], tables[gi], first, rest, size):
+                if not masked:
+                    groups = _groups_by_combinations(st, preds[gi], first, rest, size)
+                elif size == 3:
+                    groups = _triples(st, preds[gi], tables[gi], first, mask, twice)
+                else:
+                    groups = _groups_by_masks(st, preds[gi], tables[gi], first, rest, size, mask)
+                for group in groups:
                     left = list(rest)
                     for x in group[1:]:
                         left.remove(x)
@@ -176,7 +185,7 @@ def _split_search(st, cards, counts, score, preds, sizes, memo, tables):
 _MISS = object()
 
 
-def _groups_by_combinations(st, pred, table, first, rest, size):
+def _groups_by_combinations(st, pred, first, rest, size):
     """The groups of `size` made of `first` and cards of `rest` (sorted) that pass `pred`,
     each once, tested one at a time."""
     out = []
@@ -193,19 +202,12 @@ def _groups_by_combinations(st, pred, table, first, rest, size):
     return out
 
 
-def _groups_by_masks(st, pred, table, first, rest, size):
+def _groups_by_masks(st, pred, table, first, rest, size, mask):
     """The same groups, for a test judged by the cards alone, from verdicts kept in `table` as
-    bit masks over card numbers. A group of three is the first card, a second and a last: for
-    each first card the table knows every group made of cards it has seen after it in a hand,
-    so a hand whose cards are all known there costs a few integer operations. Larger groups
-    keep, for each start (all but the last card), the last cards tried and those that passed."""
-    mask = twice = 0
-    for c in rest:
-        bit = 1 << c
-        twice |= mask & bit
-        mask |= bit
-    if size == 3:
-        return _triples(st, pred, table, first, mask, twice)
+    bit masks over card numbers (`mask`: the cards of rest). For each start (all but the last
+    card) the table keeps the last cards tried after it and those that passed, so a hand costs
+    a few integer operations per start and only combinations never seen are tested. Groups of
+    three have their own way (_triples)."""
     if size == 1:
         starts = (((), 1 << first),)
     elif size == 2:
