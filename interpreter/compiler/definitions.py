@@ -199,8 +199,9 @@ class Definitions:
             memo = "STATIC" if static else "st.memo"
             limit = "        if len(m) > 500000:\n            m.clear()\n" if static else ""
             whole = re.fullmatch(r"(_agg\d+)\(st(?:, [\w, ]+)?\)", body)
-            if self.p.fast and not static and _cheap(self.reads(body, fast_only=True)):
-                # a few table look-ups and bit operations cost less than the memo would
+            if self.p.fast and _cheap(self.reads(body, fast_only=True)):
+                # a few table look-ups and bit operations cost less than the memo would (even one
+                # kept for good)
                 if whole:  # one aggregate: its mask form and fallback are the definition itself
                     fast, loop = self.guards[whole.group(1)]
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
