@@ -29,6 +29,9 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
         self.tabled: list[str] = []
         self.unmemoised: dict[str, str | None] = {}  # definition -> its function without the memo (None once written)
+        self.kept: set[str] = set()  # definitions judged by faces alone whose answers are kept for good
+        self.bare: set[str] = set()  # those of them written without the memo too (bare_define)
+        self.bare_mode = False
         deck = rs.deck
         self._check_deck(deck)
         self.suit_index = {s: i for i, s in enumerate(deck.suits)}

@@ -46,6 +46,10 @@ class Definitions:
 
     def e_Split(self, e, scope):
         cards, _ = self.sx_typed(e.cards, scope, "collection", "the cards to split")
+        names = [grp.define for grp in e.groups] + ([e.score] if e.score else [])
+        # groups judged only by their cards' suits, ranks and values give the same answer in
+        # every game, so the search result can be kept for the whole program
+        static = all(self.static_define(n) for n in names)
         specs = []
         for grp in e.groups:
             count, _ = self.sx_typed(grp.count, scope, "int", "how many groups")
@@ -57,6 +61,8 @@ class Definitions:
             fname, t, _ = self.call_define_fn(d, e)
             if t != "bool":
                 raise _err(f"{grp.define!r} must be true or false for a group of cards", e)
+            if static and self.p.fast:  # the search keeps each group's verdict: no memo needed
+                fname = self.bare_define(d, e)
             if grp.sizes is None:
                 sizes = "None"
             else:
@@ -75,10 +81,6 @@ class Definitions:
             if t != "int":
                 raise _err(f"{e.score!r} must give a number for a group of cards", e)
         self.n_splits = getattr(self, "n_splits", 0) + 1
-        names = [grp.define for grp in e.groups] + ([e.score] if e.score else [])
-        # groups judged only by their cards' suits, ranks and values give the same answer in
-        # every game, so the search result can be kept for the whole program
-        static = all(self.static_define(n) for n in names)
         site = self.n_splits if not static else -self.n_splits
         # judged by faces alone (no test of which copy a card is): identical copies are one card
         # to the search, and what it learns about part of a hand is kept for every hand
@@ -161,6 +163,29 @@ class Definitions:
         self.call_define(d, [], node)
         return self.def_cache[d.name]
 
+    def bare_define(self, d, node) -> str:
+        """The function of a definition judged by faces alone without its memo, calling the
+        others it asks without theirs: for a caller that keeps the answers itself."""
+        was, self.bare_mode = self.bare_mode, False
+        try:
+            fname = self.call_define_fn(d, node)[0]
+        finally:
+            self.bare_mode = was
+        if d.name not in self.kept:
+            return fname
+        if d.name not in self.bare:
+            self.bare.add(d.name)
+            params = [f"a{i}" for i in range(len(d.params))]
+            was, self.bare_mode = self.bare_mode, True
+            try:
+                self._enter_define(d, node)
+                body, _ = self.sx(d.body, {prm.name: (a, prm.type) for prm, a in zip(d.params, params)})
+                self.def_stack.pop()
+            finally:
+                self.bare_mode = was
+            self.def_src.append(f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n    return {body}\n")
+        return f"U_{d.name}"
+
     def inline_define(self, d: g.Define, arg_srcs, node):
         """A small definition (no aggregate) called with plain names is compiled in place."""
         self._enter_define(d, node)
@@ -216,6 +241,8 @@ class Definitions:
                 if self.p.fast and not static and _light(self.reads(body, fast_only=True)):
                     self.unmemoised[d.name] = f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n" \
                                               f"    return {body}\n"
+                if static:
+                    self.kept.add(d.name)
                 self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                     f"    m = {memo}\n"
                                     f"    r = m.get({key}, MISS)\n"
@@ -229,6 +256,8 @@ class Definitions:
         fname, t, _ = self.def_cache[d.name]
         if d.name in self.tabled and arg_srcs:
             return f"TAB_{d.name}[{arg_srcs[0]}]", t
+        if self.bare_mode and d.name in self.kept:
+            fname = self.bare_define(d, node)
         if d.name in self.unmemoised and any(re.search(r"\b_v_", a) for a in arg_srcs):
             # asked with a loop's variable (an aggregate's, a choice's values'), so with new
             # arguments on every turn: the memo would cost its key and its store, never read
