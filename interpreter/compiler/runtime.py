@@ -55,20 +55,34 @@ def _split(st, cards, specs, score, site=0, faces=False):
     Depth-first on the lowest remaining card, memoised on what remains; the answer is kept in
     the state's memo until the state changes (several players may ask about the same hand)."""
     prog = st.program
+    plan = prog.split_memo.get((site, *[sz for _, _, sz in specs]))  # the sizes may be the game's choice
+    if plan is None:
+        plan = _split_plan(prog, specs, score, site, faces)
+    counts = tuple([c for c, _, _ in specs])
+    n = len(cards)
+    lo = hi = 0  # how many cards the groups can hold: a hand of another size needs no search
+    for c, sz in zip(counts, plan[1]):
+        if c < 0:
+            return -1 if score else False
+        if c:
+            if sz is None:
+                lo += c
+                hi += c * n
+            elif sz:
+                lo += c * min(sz)
+                hi += c * max(sz)
+    if not lo <= n <= hi:
+        return -1 if score else False
     if faces:  # any copy stands for the others: one representative card per face
         face = prog.face_of
         cards = tuple(sorted([face[c] for c in cards]))
     else:
         cards = tuple(sorted(cards))
-    counts = tuple([c for c, _, _ in specs])
     key = ("split", site, cards, counts)
     cache = st.memo if site > 0 else prog.split_cache  # site < 0: judged by the cards alone
     known = cache.get(key)
     if known is not None:
         return known
-    plan = prog.split_memo.get((site, *[sz for _, _, sz in specs]))  # the sizes may be the game's choice
-    if plan is None:
-        plan = _split_plan(prog, specs, score, site, faces)
     try:
         result = _split_search(st, cards, counts, score, *plan)
     except Exception:
@@ -108,20 +122,8 @@ def _split_plan(prog, specs, score, site, faces):
 
 
 def _split_search(st, cards, counts, score, preds, sizes, memo, tables):
+    """The search itself, for cards (sorted) that the groups can hold."""
     n = len(cards)
-    lo = hi = 0
-    for c, sz in zip(counts, sizes):
-        if c < 0:
-            return -1 if score else False
-        if c:
-            if sz is None:
-                lo += c
-                hi += c * n
-            elif sz:
-                lo += c * min(sz)
-                hi += c * max(sz)
-    if not lo <= n <= hi:
-        return -1 if score else False
     if memo is None:
         memo = {}
     elif len(memo) > 500_000:
