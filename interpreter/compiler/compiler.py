@@ -29,6 +29,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
         self.tabled: list[str] = []
         self.unmemoised: dict[str, str | None] = {}  # definition -> its function without the memo (None once written)
+        self.memoised: set[str] = set()  # the functions of definitions with a memo
         self.kept: set[str] = set()  # definitions judged by faces alone whose answers are kept for good
         self.bare: set[str] = set()  # those of them written without the memo too (bare_define)
         self.bare_mode = False

@@ -238,9 +238,10 @@ class Definitions:
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                         f"    return {body}\n")
             else:
-                if self.p.fast and not static and _light(self.reads(body, fast_only=True)):
+                if self.p.fast and not static and _light(self.reads(body, fast_only=True), self.memoised):
                     self.unmemoised[d.name] = f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n" \
                                               f"    return {body}\n"
+                self.memoised.add(fname)
                 if static:
                     self.kept.add(d.name)
                 self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
@@ -269,9 +270,10 @@ class Definitions:
         return f"{fname}(st{''.join(', ' + a for a in arg_srcs)})", t
 
 
-def _light(src: str) -> bool:
-    """Generated code that calls no other definition and no meld search (it may loop)."""
-    return not any(w in src for w in ("D_", "U_", "_split("))
+def _light(src: str, memoised: set) -> bool:
+    """Generated code that calls no memoised definition and no meld search (it may loop)."""
+    return "_split(" not in src and "U_" not in src and not any(
+        name in memoised for name in re.findall(r"\bD_\w+", src))
 
 
 def _cheap(src: str) -> bool:
