@@ -61,30 +61,23 @@ def _split(st, cards, specs, score, site=0, faces=False):
     counts = tuple([c for c, _, _ in specs])
     n = len(cards)
     lo = hi = 0  # how many cards the groups can hold: a hand of another size needs no search
-    for c, sz in zip(counts, plan[1]):
-        if c < 0:
-            return -1 if score else False
+    for c, (least, most) in zip(counts, plan[4]):
         if c:
-            if sz is None:
-                lo += c
-                hi += c * n
-            elif sz:
-                lo += c * min(sz)
-                hi += c * max(sz)
+            if c < 0:
+                return -1 if score else False
+            lo += c * least
+            hi += c * (n if most is None else most)  # no sizes: any size
     if not lo <= n <= hi:
         return -1 if score else False
-    if faces:  # any copy stands for the others: one representative card per face
-        face = prog.face_of
-        cards = tuple(sorted([face[c] for c in cards]))
-    else:
-        cards = tuple(sorted(cards))
+    # any copy stands for the others when faces: one representative card per face
+    cards = tuple(sorted(map(prog.face_of.__getitem__, cards) if faces else cards))
     key = ("split", site, cards, counts)
     cache = st.memo if site > 0 else prog.split_cache  # site < 0: judged by the cards alone
     known = cache.get(key)
     if known is not None:
         return known
     try:
-        result = _split_search(st, cards, counts, score, *plan)
+        result = _split_search(st, cards, counts, score, *plan[:4])
     except Exception:
         # a group test failed: search again from scratch testing groups one at a time in the
         # plain order, so the game fails where it did before the masks (or not at all)
@@ -116,7 +109,8 @@ def _split_plan(prog, specs, score, site, faces):
             if table is None:
                 table = prog.split_memo[("groups", pred)] = {}
             tables.append(table)
-    plan = (preds, sizes, memo, tables)
+    bounds = tuple((1, None) if sz is None else (min(sz), max(sz)) if sz else (0, 0) for sz in sizes)
+    plan = (preds, sizes, memo, tables, bounds)
     prog.split_memo[(site, *[sz for _, _, sz in specs])] = plan
     return plan
 
