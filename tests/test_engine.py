@@ -935,3 +935,12 @@ def test_a_definition_of_one_card_as_a_table_fails_and_answers_as_its_call(test)
         assert outcomes[0][0] == "ok"
     else:
         assert outcomes[0][0] == "error" and "none here" in outcomes[0][1]
+
+
+def test_split_sizes_may_be_any_collection_of_numbers():
+    from interpreter.engine import evaluate, position
+    text = MELDS.replace("meld of 3..4", "meld of (those k in 1..4 where k > 2)")
+    rs = loads_ruleset(text, "melds.cards")
+    s = position(rs, 1, "play", zones={"hand": {0: ["1-Red#1", "2-Red#1", "3-Red#1", "4-Blue#1", "5-Blue#1",
+                                                   "6-Blue#1", "6-Red#1", "6-Red#2"]}})
+    assert evaluate(s, "out", 0) is True and evaluate(s, "best", 0) == 3

@@ -247,8 +247,9 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
     def fill_tables(self) -> None:
         """A definition of one card judged by its face alone is a table over the cards, read
         where it is called (a look-up costs less than the call and its memo). Not when a card
-        makes it fail, or when none fails otherwise than a missing key would (how a failure is
-        reported hangs on that): then the program is compiled again calling it."""
+        makes it fail, nor when none (no card) fails otherwise than the table's missing key
+        would, since how a failure is reported hangs on that: then the program is compiled
+        again calling it."""
         for name in self.tabled:
             fn = self.ns[f"D_{name}"]
             table = {}

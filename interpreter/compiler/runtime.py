@@ -55,7 +55,11 @@ def _split(st, cards, specs, score, site=0, faces=False):
     Depth-first on the lowest remaining card, memoised on what remains; the answer is kept in
     the state's memo until the state changes (several players may ask about the same hand)."""
     prog = st.program
-    plan = prog.split_memo.get((site, *[sz for _, _, sz in specs]))  # the sizes may be the game's choice
+    try:
+        plan = prog.split_memo.get((site, *[sz for _, _, sz in specs]))  # the sizes may be the game's choice
+    except TypeError:  # sizes in a list
+        specs = tuple((c, pred, sz if sz is None else tuple(sz)) for c, pred, sz in specs)
+        plan = prog.split_memo.get((site, *[sz for _, _, sz in specs]))
     if plan is None:
         plan = _split_plan(prog, specs, score, site, faces)
     counts = tuple([c for c, _, _ in specs])
