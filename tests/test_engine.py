@@ -876,3 +876,87 @@ def test_a_card_offered_through_two_routes_is_one_move():
     assert sorted(str(m) for m in legal_moves(s)) == sorted(f"take {c}" for c in hand)
     apply(s, f"take {hand[0]}")
     assert sorted(str(m) for m in legal_moves(s)) == sorted(f"give {c}" for c in hand)
+
+
+def test_the_meld_search_finds_by_masks_the_groups_it_finds_by_testing_each():
+    """The verdicts kept as bit masks (one first card, groups of three; a start and a last card
+    otherwise) give the same groups as testing every combination, whatever was asked before."""
+    import random
+    from itertools import combinations
+
+    from interpreter.compiler.runtime import _groups_by_combinations, _groups_by_masks, _triples
+    rng = random.Random(9)
+    for trial in range(40):
+        salt = rng.random()
+        def test(st, group, salt=salt):  # any verdict, a function of the cards alone
+            return random.Random(hash((salt, group))).random() < 0.3
+        table = {}
+        for _ in range(60):
+            cards = tuple(sorted(rng.choice(range(30)) for _ in range(rng.randrange(1, 12))))
+            first, rest = cards[0], cards[1:]
+            for size in range(1, min(5, len(cards)) + 1):
+                want = _groups_by_combinations(None, test, first, rest, size)
+                mask = twice = 0
+                for c in rest:
+                    twice |= mask & (1 << c)
+                    mask |= 1 << c
+                got = _triples(None, test, table, first, mask, twice) if size == 3 else \
+                    _groups_by_masks(None, test, table, first, rest, size, mask)
+                assert sorted(got) == sorted(want), (cards, size)
+                assert len(set(got)) == len(got)
+                assert all(g[0] == first and list(g[1:]) in [list(c) for c in combinations(rest, size - 1)] for g in got)
+
+
+TABLES = """game tables "Definitions of one card as tables"
+players 1
+deck d:
+    suits Red, Blue
+    ranks 1..4
+zone stock shared hidden
+zone hand per player owner
+var seen: bool = false
+define high(c: card) = c.order > 1
+define third(c: card) = 6 / (c.order - 1) > 2
+define missing(c: card) = c == none
+define top_high(p: player) = high(lowest c in hand(p))
+define top_third(p: player) = third(highest c in hand(p))
+define top_missing(p: player) = missing(lowest c in hand(p))
+phase play "Play":
+    rule look "Look":
+        set seen = top_missing(seat(1))
+        set seen = {test}
+"""
+
+
+@pytest.mark.parametrize("test", ["top_high(seat(1))", "top_third(seat(1))", "top_missing(seat(1))"])
+def test_a_definition_of_one_card_as_a_table_fails_and_answers_as_its_call(test):
+    """The fast path reads a definition of one card by its face from a table over the cards;
+    one that fails for a card is called as before, and a card that is none fails (or not)
+    with the same message."""
+    from interpreter.compiler import compile_ruleset
+    rs = loads_ruleset(TABLES.replace("{test}", test), "tables.cards")
+    fast, plain = compile_ruleset(rs, fast=True), compile_ruleset(rs, fast=False)
+    assert "TAB_high" in fast.namespace and "TAB_missing" in fast.namespace and "TAB_third" not in fast.namespace
+    assert fast.namespace["TAB_missing"][None] is True and None not in fast.namespace["TAB_high"]
+    assert not any(k.startswith("TAB_") for k in plain.namespace)
+    outcomes = []
+    for program in (fast, plain):
+        try:
+            s = new_game(program, 1)
+            outcomes.append(("ok", s.finished))
+        except GameRuntimeError as e:
+            outcomes.append(("error", e.render()))
+    assert outcomes[0] == outcomes[1]
+    if test.startswith("top_missing"):
+        assert outcomes[0][0] == "ok"
+    else:
+        assert outcomes[0][0] == "error" and "none here" in outcomes[0][1]
+
+
+def test_split_sizes_may_be_any_collection_of_numbers():
+    from interpreter.engine import evaluate, position
+    text = MELDS.replace("meld of 3..4", "meld of (those k in 1..4 where k > 2)")
+    rs = loads_ruleset(text, "melds.cards")
+    s = position(rs, 1, "play", zones={"hand": {0: ["1-Red#1", "2-Red#1", "3-Red#1", "4-Blue#1", "5-Blue#1",
+                                                   "6-Blue#1", "6-Red#1", "6-Red#2"]}})
+    assert evaluate(s, "out", 0) is True and evaluate(s, "best", 0) == 3

@@ -114,3 +114,25 @@ def test_reuse_never_changes_a_game():
             apply(a, m)
             apply(b, m)
         assert b.finished
+
+
+def test_what_a_definition_asked_in_a_loop_reads_is_found_too():
+    """A definition asked with each value of a choice is called without its memo (new arguments
+    every turn); what it reads must still be found, or a changed variable would go unseen."""
+    text = BIDS.replace("var rounds: int = 0", "var rounds: int = 0\nvar banned: int = -1").replace(
+        "define score(p: player)",
+        "define allowed(p: player, k: int) = k != banned and (sum c in hand(p): c.order) >= k\n"
+        "define score(p: player)").replace(
+        '''                action note "Make a note.":''',
+        '''                action name k in 0..2 where allowed(p, k) "Name a number.":
+                    set banned = k
+                action note "Make a note.":''')
+    rs = loads_ruleset(text, "bids.cards")
+    p = compile_ruleset(rs)
+    (choice,) = [c for c in p.choices if c.each_slot is not None]
+    assert "U_allowed" in p.namespace and len(choice.reads) == 2  # `raised` and `banned`
+    s = position(rs, 3, "play", zones={"stock": ["1-Blue", "2-Blue", "3-Blue", "1-Red", "2-Red", "3-Red"]},
+                 shuffle=False)
+    assert "name 0" in _moves_of(s, 0) and "name 0" in _moves_of(s, 1)
+    apply(s, "name 0")  # P1 names 0: nobody else may
+    assert "name 0" not in _moves_of(s, 1) and "name 1" in _moves_of(s, 1)

@@ -24,8 +24,15 @@ from .statements import Statements
 
 
 class Compiler(Checks, Expressions, Definitions, Masks, Statements):
-    def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True):
+    def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True, untabled: frozenset = frozenset()):
         self.rs = rs
+        self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
+        self.tabled: list[str] = []
+        self.unmemoised: dict[str, str | None] = {}  # definition -> its function without the memo (None once written)
+        self.memoised: set[str] = set()  # the functions of definitions with a memo
+        self.kept: set[str] = set()  # definitions judged by faces alone whose answers are kept for good
+        self.bare: set[str] = set()  # those of them written without the memo too (bare_define)
+        self.bare_mode = False
         deck = rs.deck
         self._check_deck(deck)
         self.suit_index = {s: i for i, s in enumerate(deck.suits)}
@@ -113,6 +120,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.ns.update(runtime.NAMESPACE)
         for vname, table in p.values.items():
             self.ns[f"VALUE_{vname}"] = table
+        for gname, ranks in rs.deck.groups.items():
+            self.ns[f"GROUP_{gname}"] = frozenset(self.rank_index[r] for r in ranks)
         p.fast = fast
         self.use_masks = fast and masks
         p.face_of = [card_of[(rank[c], suit[c])] for c in range(len(names))]
@@ -210,6 +219,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             advice_fns.append((a.name, fname, a))
         src = "\n".join(self.def_src)
         exec(cse_module(src) if p.fast else src, self.ns)  # the generated definitions
+        self.fill_tables()
         p.advice = [(name, self.ns[fname], node) for name, fname, node in advice_fns]
         if rs.winner is not None:
             p.score = self.ns[p.score_name]
@@ -234,6 +244,29 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             p.code = trace(p.code, entries, self.ns, self.lam_src)
         return p
 
+    def fill_tables(self) -> None:
+        """A definition of one card judged by its face alone is a table over the cards, read
+        where it is called (a look-up costs less than the call and its memo). Not when a card
+        makes it fail, nor when none (no card) fails otherwise than the table's missing key
+        would, since how a failure is reported hangs on that: then the program is compiled
+        again calling it."""
+        for name in self.tabled:
+            fn = self.ns[f"D_{name}"]
+            table = {}
+            try:
+                for c in range(self.p.n_cards):
+                    table[c] = fn(_NO_STATE, c)
+            except Exception:
+                raise _Untabled(name)
+            try:
+                table[None] = fn(_NO_STATE, None)
+            except (TypeError, KeyError, IndexError, AttributeError) as exc:
+                if isinstance(exc, _StateRead) or "None" not in str(exc):
+                    raise _Untabled(name)
+            except Exception:
+                raise _Untabled(name)
+            self.ns[f"TAB_{name}"] = table
+
     def choice_reads(self, choice) -> tuple | None:
         """The variable and local slots a choice's moves are worked out from, beside the cards
         (every zone, owner and face-up flag), followed through every definition and aggregate
@@ -249,7 +282,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         text = self.reads_through(srcs)
         if set(re.findall(r"\bst\.(\w+)", text)) - _STATE_READS:
             return None
-        if {n for n in re.findall(r"\b(\w+)\(st[,)]", text) if not re.fullmatch(r"D_\w+|_agg\d+|_set\d+", n)} - _STATE_FNS:
+        if {n for n in re.findall(r"\b(\w+)\(st[,)]", text) if not re.fullmatch(r"[DU]_\w+|_agg\d+|_set\d+", n)} - _STATE_FNS:
             return None
         slots = {int(n) for n in re.findall(r"\bst\.slots\[(\d+)\]", text)} - {choice.each_slot}
         return tuple(sorted(slots))
@@ -267,7 +300,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         while todo:
             text = todo.pop()
             out.append(text)
-            for name in re.findall(r"\b(D_\w+|_agg\d+|_set\d+)\b", text):
+            for name in re.findall(r"\b([DU]_\w+|_agg\d+|_set\d+)\b", text):
                 if name not in seen and name in bodies:
                     seen.add(name)
                     todo.append(bodies[name])
@@ -286,8 +319,33 @@ def compile_ruleset(rs: g.Ruleset, fast: bool = True) -> Program:
     """Check a rule graph and compile it for the engine; raises RulesetError, located.
     `fast=False` gives the plain evaluator (loops, one instruction per statement), kept as the
     oracle the fast path is tested against."""
-    compiler = Compiler(rs, fast)
-    program = compiler.compile()
-    if program.masks and not compiler.masks_pay:
-        program = Compiler(rs, fast, masks=False).compile()
-    return program
+    untabled: frozenset = frozenset()
+    while True:
+        try:
+            compiler = Compiler(rs, fast, untabled=untabled)
+            program = compiler.compile()
+            if program.masks and not compiler.masks_pay:
+                program = Compiler(rs, fast, masks=False, untabled=untabled).compile()
+            return program
+        except _Untabled as e:
+            untabled |= {e.name}
+
+
+class _StateRead(AttributeError):
+    pass
+
+
+class _NoState:
+    """The state a definition judged by faces alone is asked with to make its table: it reads none."""
+
+    def __getattr__(self, name):
+        raise _StateRead(name)
+
+
+_NO_STATE = _NoState()
+
+
+class _Untabled(Exception):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name

@@ -19,7 +19,7 @@ import ast
 _PURE = {"_kind_cards", "_kind_tops", "_first", "_last", "_seat", "_zone_at", "_zindex", "_depth", "_zones_of",
          "_top_n", "_bottom_n", "_split", "len", "any", "all", "sum", "min", "max", "abs", "tuple",
          "list", "set", "frozenset", "sorted", "range", "int", "bool", "next", "iter"}
-_PURE_PREFIX = ("D_", "_agg", "_set", "_none_", "_order_")
+_PURE_PREFIX = ("D_", "U_", "_agg", "_set", "_none_", "_order_")
 _TABLE_METHODS = {"get"}
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
@@ -105,12 +105,27 @@ def _rewrite(holder, field: str) -> bool:
     expr = getattr(holder, field)
     if not _all_pure(expr):
         return False
+    expr = _Flatten().visit(expr)
+    setattr(holder, field, expr)
     w = _Walk()
     w.visit(expr, {}, True)
     if not w.uses:
         return False
     setattr(holder, field, _Apply(w).visit(expr))
     return True
+
+
+class _Flatten(ast.NodeTransformer):
+    """`(a and b) and c` is `a and b and c`, which tells the walk that a term of b was
+    certainly worked out before c (of a nested `and` it only knows its first operand)."""
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        values = []
+        for v in node.values:
+            values.extend(v.values if isinstance(v, ast.BoolOp) and type(v.op) is type(node.op) else [v])
+        node.values = values
+        return node
 
 
 def _callee_pure(func) -> bool:

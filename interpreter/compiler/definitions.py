@@ -46,6 +46,10 @@ class Definitions:
 
     def e_Split(self, e, scope):
         cards, _ = self.sx_typed(e.cards, scope, "collection", "the cards to split")
+        names = [grp.define for grp in e.groups] + ([e.score] if e.score else [])
+        # groups judged only by their cards' suits, ranks and values give the same answer in
+        # every game, so the search result can be kept for the whole program
+        static = all(self.static_define(n) for n in names)
         specs = []
         for grp in e.groups:
             count, _ = self.sx_typed(grp.count, scope, "int", "how many groups")
@@ -57,6 +61,8 @@ class Definitions:
             fname, t, _ = self.call_define_fn(d, e)
             if t != "bool":
                 raise _err(f"{grp.define!r} must be true or false for a group of cards", e)
+            if static and self.p.fast:  # the search keeps each group's verdict: no memo needed
+                fname = self.bare_define(d, e)
             if grp.sizes is None:
                 sizes = "None"
             else:
@@ -75,10 +81,6 @@ class Definitions:
             if t != "int":
                 raise _err(f"{e.score!r} must give a number for a group of cards", e)
         self.n_splits = getattr(self, "n_splits", 0) + 1
-        names = [grp.define for grp in e.groups] + ([e.score] if e.score else [])
-        # groups judged only by their cards' suits, ranks and values give the same answer in
-        # every game, so the search result can be kept for the whole program
-        static = all(self.static_define(n) for n in names)
         site = self.n_splits if not static else -self.n_splits
         # judged by faces alone (no test of which copy a card is): identical copies are one card
         # to the search, and what it learns about part of a hand is kept for every hand
@@ -161,6 +163,29 @@ class Definitions:
         self.call_define(d, [], node)
         return self.def_cache[d.name]
 
+    def bare_define(self, d, node) -> str:
+        """The function of a definition judged by faces alone without its memo, calling the
+        others it asks without theirs: for a caller that keeps the answers itself."""
+        was, self.bare_mode = self.bare_mode, False
+        try:
+            fname = self.call_define_fn(d, node)[0]
+        finally:
+            self.bare_mode = was
+        if d.name not in self.kept:
+            return fname
+        if d.name not in self.bare:
+            self.bare.add(d.name)
+            params = [f"a{i}" for i in range(len(d.params))]
+            was, self.bare_mode = self.bare_mode, True
+            try:
+                self._enter_define(d, node)
+                body, _ = self.sx(d.body, {prm.name: (a, prm.type) for prm, a in zip(d.params, params)})
+                self.def_stack.pop()
+            finally:
+                self.bare_mode = was
+            self.def_src.append(f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n    return {body}\n")
+        return f"U_{d.name}"
+
     def inline_define(self, d: g.Define, arg_srcs, node):
         """A small definition (no aggregate) called with plain names is compiled in place."""
         self._enter_define(d, node)
@@ -199,8 +224,9 @@ class Definitions:
             memo = "STATIC" if static else "st.memo"
             limit = "        if len(m) > 500000:\n            m.clear()\n" if static else ""
             whole = re.fullmatch(r"(_agg\d+)\(st(?:, [\w, ]+)?\)", body)
-            if self.p.fast and not static and _cheap(self.reads(body, fast_only=True)):
-                # a few table look-ups and bit operations cost less than the memo would
+            if self.p.fast and _cheap(self.reads(body, fast_only=True)):
+                # a few table look-ups and bit operations cost less than the memo would (even one
+                # kept for good)
                 if whole:  # one aggregate: its mask form and fallback are the definition itself
                     fast, loop = self.guards[whole.group(1)]
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
@@ -212,6 +238,12 @@ class Definitions:
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                         f"    return {body}\n")
             else:
+                if self.p.fast and not static and _light(self.reads(body, fast_only=True), self.memoised):
+                    self.unmemoised[d.name] = f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n" \
+                                              f"    return {body}\n"
+                self.memoised.add(fname)
+                if static:
+                    self.kept.add(d.name)
                 self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                     f"    m = {memo}\n"
                                     f"    r = m.get({key}, MISS)\n"
@@ -220,13 +252,33 @@ class Definitions:
                                     f"        r = m[{key}] = {body}\n"
                                     f"    return r\n")
             self.def_cache[d.name] = (fname, t, len(params))
+            if static and self.p.fast and len(params) == 1 and d.params[0].type == "card" and d.name not in self.untabled:
+                self.tabled.append(d.name)  # filled once compiled (Compiler.fill_tables)
         fname, t, _ = self.def_cache[d.name]
+        if d.name in self.tabled and arg_srcs:
+            return f"TAB_{d.name}[{arg_srcs[0]}]", t
+        if self.bare_mode and d.name in self.kept:
+            fname = self.bare_define(d, node)
+        if d.name in self.unmemoised and any(re.search(r"\b_v_", a) for a in arg_srcs):
+            # asked with a loop's variable (an aggregate's, a choice's values'), so with new
+            # arguments on every turn: the memo would cost its key and its store, never read
+            src = self.unmemoised[d.name]
+            if src is not None:
+                self.def_src.append(src)
+                self.unmemoised[d.name] = None
+            fname = f"U_{d.name}"
         return f"{fname}(st{''.join(', ' + a for a in arg_srcs)})", t
+
+
+def _light(src: str, memoised: set) -> bool:
+    """Generated code that calls no memoised definition and no meld search (it may loop)."""
+    return "_split(" not in src and "U_" not in src and not any(
+        name in memoised for name in re.findall(r"\bD_\w+", src))
 
 
 def _cheap(src: str) -> bool:
     """Generated code with no loop, no call of another definition and no meld search."""
-    return not any(w in src for w in (" for ", "D_", "_split(", "_bits(", "_kind_cards(", "[*", "_set"))
+    return not any(w in src for w in (" for ", "D_", "U_", "_split(", "_bits(", "_kind_cards(", "[*", "_set"))
 
 
 def _has_agg(e) -> bool:

@@ -142,7 +142,7 @@ class Program:
     split_cache: dict = field(default_factory=dict)  # split results that depend on the cards alone
     rule_at: list = field(default_factory=list)  # (name, title) of the rule around each instruction
     face_of: list = field(default_factory=list)  # the first card with the same suit and rank
-    split_memo: dict = field(default_factory=dict)  # split site -> partial results, by faces
+    split_memo: dict = field(default_factory=dict)  # the meld search's plans, partial results and group verdicts
     masks: bool = True  # whether any generated code reads the state's bit masks (else they are not kept)
     fast: bool = True  # masks and fused instructions; False keeps the plain evaluator (the oracle)
     card_bit: list = field(default_factory=list)  # 1 << the card's bit position (see compiler/masks.py)

@@ -55,83 +55,117 @@ def _split(st, cards, specs, score, site=0, faces=False):
     Depth-first on the lowest remaining card, memoised on what remains; the answer is kept in
     the state's memo until the state changes (several players may ask about the same hand)."""
     prog = st.program
-    if faces:  # any copy stands for the others: one representative card per face
-        face = prog.face_of
-        cards = tuple(sorted([face[c] for c in cards]))
-    else:
-        cards = tuple(sorted(cards))
-    counts = tuple(max(0, c) for c, _, _ in specs)
+    try:
+        plan = prog.split_memo.get((site, *[sz for _, _, sz in specs]))  # the sizes may be the game's choice
+    except TypeError:  # sizes in a list
+        specs = tuple((c, pred, sz if sz is None else tuple(sz)) for c, pred, sz in specs)
+        plan = prog.split_memo.get((site, *[sz for _, _, sz in specs]))
+    if plan is None:
+        plan = _split_plan(prog, specs, score, site, faces)
+    counts = tuple([c for c, _, _ in specs])
+    n = len(cards)
+    lo = hi = 0  # how many cards the groups can hold: a hand of another size needs no search
+    for c, (least, most) in zip(counts, plan[4]):
+        if c:
+            if c < 0:
+                return -1 if score else False
+            lo += c * least
+            hi += c * (n if most is None else most)  # no sizes: any size
+    if not lo <= n <= hi:
+        return -1 if score else False
+    # any copy stands for the others when faces: one representative card per face
+    cards = tuple(sorted(map(prog.face_of.__getitem__, cards) if faces else cards))
     key = ("split", site, cards, counts)
-    cache = st.memo if site > 0 else st.program.split_cache  # site < 0: judged by the cards alone
+    cache = st.memo if site > 0 else prog.split_cache  # site < 0: judged by the cards alone
     known = cache.get(key)
     if known is not None:
         return known
-    if faces:
-        where = (site, tuple(sz for _, _, sz in specs))  # the sizes may be chosen by the game
-        memo = prog.split_memo.get(where)
-        if memo is None or len(memo) > 500_000:
-            memo = prog.split_memo[where] = {}
-    else:
-        memo = {}
-    # groups judged by the cards alone (site < 0): each group's verdict is kept for good
-    verdicts = None
-    if site < 0:
-        verdicts = prog.split_memo.get(("groups", site))
-        if verdicts is None or len(verdicts) > 500_000:
-            verdicts = prog.split_memo[("groups", site)] = {}
-    result = _split_search(st, cards, specs, score, counts, memo, verdicts)
+    try:
+        result = _split_search(st, cards, counts, score, *plan[:4])
+    except Exception:
+        # a group test failed: search again from scratch testing groups one at a time in the
+        # plain order, so the game fails where it did before the masks (or not at all)
+        result = _split_search(st, cards, counts, score, plan[0], plan[1], {}, None)
     if site < 0 and len(cache) > 200_000:
         cache.clear()
     cache[key] = result
     return result
 
 
-def _split_search(st, cards, specs, score, counts, memo, verdicts=None):
-    if any(c < 0 for c, _, _ in specs):
-        return -1 if score else False
+def _split_plan(prog, specs, score, site, faces):
+    """What a split site needs beside its cards: the group tests and sizes, the memo of partial
+    results (over faces: kept, and shared by every site with the same groups and score, as a
+    hand and the same hand with one more card) and, for tests judged by the cards alone, the
+    tables of verdicts kept for good (one per test, whichever site asks)."""
+    preds = tuple(pred for _, pred, _ in specs)
+    sizes = tuple(tuple(sz) if sz is not None else None for _, _, sz in specs)
+    memo = None
+    if faces:
+        where = (preds, sizes, score)
+        memo = prog.split_memo.get(where)
+        if memo is None:
+            memo = prog.split_memo[where] = {}
+    tables = None
+    if site < 0:
+        tables = []
+        for pred in preds:
+            table = prog.split_memo.get(("groups", pred))
+            if table is None:
+                table = prog.split_memo[("groups", pred)] = {}
+            tables.append(table)
+    bounds = tuple((1, None) if sz is None else (min(sz), max(sz)) if sz else (0, 0) for sz in sizes)
+    plan = (preds, sizes, memo, tables, bounds)
+    prog.split_memo[(site, *[sz for _, _, sz in specs])] = plan
+    return plan
+
+
+def _split_search(st, cards, counts, score, preds, sizes, memo, tables):
+    """The search itself, for cards (sorted) that the groups can hold."""
     n = len(cards)
-    sizes = [tuple(sz) if sz is not None else tuple(range(1, n + 1)) for _, _, sz in specs]
-    lo = sum(c * min(sz) for c, sz in zip(counts, sizes) if sz)
-    hi = sum(c * max(sz) for c, sz in zip(counts, sizes) if sz)
-    if not lo <= n <= hi:
-        return -1 if score else False
+    if memo is None:
+        memo = {}
+    elif len(memo) > 500_000:
+        memo.clear()
+    get = memo.get
+    masked = tables is not None
+    if masked:
+        for table in tables:
+            if len(table) > 200_000:
+                table.clear()
+    every = [range(1, n + 1) if sz is None else sz for sz in sizes]  # no sizes: any size
 
     def search(rem, counts):
         if not rem:
             return 0 if not any(counts) else None
         key = (rem, counts)
-        if key in memo:
-            return memo[key]
+        known = get(key, _MISS)
+        if known is not _MISS:
+            return known
         first, rest = rem[0], rem[1:]
+        if masked:  # the cards after the first as a bit mask, and those there twice or more
+            mask = twice = 0
+            for c in rest:
+                bit = 1 << c
+                twice |= mask & bit
+                mask |= bit
         best = None
-        distinct = len(set(rest)) == len(rest)  # no two equal cards: no combination comes twice
-        for gi, (count, pred, _) in enumerate(specs):
-            if not counts[gi]:
+        for gi, count in enumerate(counts):
+            if not count:
                 continue
-            known = verdicts.setdefault(gi, {}) if verdicts is not None else None
-            for size in sizes[gi]:
+            for size in every[gi]:
                 if size - 1 > len(rest):
                     continue
-                seen = set()
-                for combo in combinations(rest, size - 1):  # rest is sorted: equal combos look equal
-                    if not distinct:
-                        if combo in seen:
-                            continue
-                        seen.add(combo)
-                    group = (first, *combo)
-                    if known is None:
-                        ok = pred(st, group)
-                    else:
-                        ok = known.get(group)
-                        if ok is None:
-                            ok = known[group] = bool(pred(st, group))
-                    if not ok:
-                        continue
+                if not masked:
+                    groups = _groups_by_combinations(st, preds[gi], first, rest, size)
+                elif size == 3:
+                    groups = _triples(st, preds[gi], tables[gi], first, mask, twice)
+                else:
+                    groups = _groups_by_masks(st, preds[gi], tables[gi], first, rest, size, mask)
+                for group in groups:
                     left = list(rest)
-                    for x in combo:
+                    for x in group[1:]:
                         left.remove(x)
-                    left = tuple(left)
-                    sub = search(left, counts[:gi] + (counts[gi] - 1,) + counts[gi + 1:])
+                    sub = search(tuple(left), counts[:gi] + (count - 1,) + counts[gi + 1:])
                     if sub is None:
                         continue
                     if score is None:
@@ -146,6 +180,120 @@ def _split_search(st, cards, specs, score, counts, memo, verdicts=None):
     if score is None:
         return found is not None
     return -1 if found is None else found
+
+
+_MISS = object()
+
+
+def _groups_by_combinations(st, pred, first, rest, size):
+    """The groups of `size` made of `first` and cards of `rest` (sorted) that pass `pred`,
+    each once, tested one at a time."""
+    out = []
+    distinct = len(set(rest)) == len(rest)  # no two equal cards: no combination comes twice
+    seen = set()
+    for combo in combinations(rest, size - 1):  # rest is sorted: equal combos look equal
+        if not distinct:
+            if combo in seen:
+                continue
+            seen.add(combo)
+        group = (first, *combo)
+        if pred(st, group):
+            out.append(group)
+    return out
+
+
+def _groups_by_masks(st, pred, table, first, rest, size, mask):
+    """The same groups, for a test judged by the cards alone, from verdicts kept in `table` as
+    bit masks over card numbers (`mask`: the cards of rest). For each start (all but the last
+    card) the table keeps the last cards tried after it and those that passed, so a hand costs
+    a few integer operations per start and only combinations never seen are tested. Groups of
+    three have their own way (_triples)."""
+    if size == 1:
+        starts = (((), 1 << first),)
+    elif size == 2:
+        starts = (((first,), mask),)
+    else:
+        starts = []
+        seen = set()
+        for combo in combinations(rest, size - 2):
+            if combo in seen:
+                continue
+            seen.add(combo)
+            c = combo[-1]
+            after = mask >> c << c  # the last card comes after the start's...
+            if rest.count(c) <= combo.count(c):
+                after ^= 1 << c  # ...and is not the same card unless rest has another
+            starts.append(((first, *combo), after))
+    out = []
+    for start, cand in starts:
+        if not cand:
+            continue
+        entry = table.get(start)
+        if entry is None:
+            entry = table[start] = [0, 0]
+        new = cand & ~entry[0]
+        if new:  # last cards never tried after this start: test them now
+            passed = entry[1]
+            while new:
+                low = new & -new
+                new ^= low
+                if pred(st, (*start, low.bit_length() - 1)):
+                    passed |= low
+            entry[0] |= cand
+            entry[1] = passed
+        hits = cand & entry[1]
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            out.append((*start, low.bit_length() - 1))
+    return out
+
+
+def _triples(st, pred, table, first, mask, twice):
+    """Groups of three (first, x, y), x <= y, from cards in `mask` (`twice`: those there twice).
+    The table keeps for `first` the cards seen after it, the cards x that begin a passing
+    group, and for each x the cards y that end one; a card new to it is tested with every
+    card seen so far."""
+    entry = table.get(first)
+    if entry is None:
+        entry = table[first] = [0, 0, {}]
+    seen, starts, ends = entry
+    new = mask & ~seen
+    if new:
+        every = seen | new
+        xs = every
+        while xs:
+            low = xs & -xs
+            xs ^= low
+            x = low.bit_length() - 1
+            ys = every >> x << x
+            if not low & new:
+                ys &= new  # (first, x, y) with x and y seen before was tested then
+            passed = ends.get(x, 0)
+            while ys:
+                high = ys & -ys
+                ys ^= high
+                if pred(st, (first, x, high.bit_length() - 1)):
+                    passed |= high
+            if passed:
+                ends[x] = passed
+                starts |= low
+        entry[0] = every
+        entry[1] = starts
+    out = []
+    xs = starts & mask
+    while xs:
+        low = xs & -xs
+        xs ^= low
+        x = low.bit_length() - 1
+        ys = ends[x] & mask >> x << x
+        if not twice & low:
+            ys &= ~low
+        while ys:
+            high = ys & -ys
+            ys ^= high
+            out.append((first, x, high.bit_length() - 1))
+    return out
 
 
 def _random(st, xs):
