@@ -84,3 +84,54 @@ def test_a_generator_of_another_kind_shuffles_its_own_way():
     random.Random(11).shuffle(want)
     s.shuffle(stock)
     assert Counting.calls == 1 and s.zones[stock] == want
+
+
+def _fields(s):
+    return (s.zones, s.card_zone, s.card_kind, s.card_owner, s.played_by, s.known,
+            s.zmask, s.kmask, s.omask, s.upmask)
+
+
+def _one_by_one(s, cards, to, face_up, under):
+    for c in cards:
+        s.move([c], to, face_up, under)
+
+
+@pytest.mark.parametrize("rel", ["mughal/komi.cards", "ganjifa/ganjifa.cards", "kendra-kari/kendra-kari.cards"])
+def test_moving_a_zones_top_at_once_lands_as_card_by_card(rel):
+    """move and deal take a zone's top in one step; the zones, the per-card indexes and the
+    masks must come out as single-card moves leave them."""
+    rs = load_ruleset(ROOT / "rulesets" / rel)
+    rng = random.Random(3)
+    for seed in range(30):
+        s = new_game(rs, 3, None, seed)
+        for _ in range(12):
+            full = [z for z, cards in enumerate(s.zones) if cards]
+            src = rng.choice(full)
+            n = rng.randint(1, min(6, len(s.zones[src])))
+            cards = s.zones[src][-n:]
+            if rng.random() < 0.5:
+                cards.reverse()
+            to = rng.choice([src, *range(len(s.zones))])
+            face_up, under = rng.random() < 0.3, rng.random() < 0.3
+            want = s.clone()
+            _one_by_one(want, cards, to, face_up, under)
+            s.move(cards, to, face_up, under)
+            assert _fields(s) == _fields(want)
+            s.verify()
+
+
+@pytest.mark.parametrize("rel", ["mughal/komi.cards", "kendra-kari/kendra-kari.cards"])
+def test_a_deal_lands_as_card_by_card(rel):
+    rs = load_ruleset(ROOT / "rulesets" / rel)
+    for seed in range(10):
+        s = new_game(rs, 4, None, seed)
+        hand = s.program.zone_index["hand"]
+        stock = s.zbase[s.program.zone_index["stock"]]
+        for n, first in ((1, 0), (3, 2), (40, 1)):  # the last runs the stock out
+            want = s.clone()
+            count, base = want.zcount[hand], want.zbase[hand]
+            for i in range(count):
+                _one_by_one(want, want.zones[stock][-n:][::-1], base + (first + i) % count, n == 3, False)
+            s.deal(n, stock, hand, n == 3, first)
+            assert _fields(s) == _fields(want)
+            s.verify()

@@ -122,6 +122,53 @@ class State:
         if self.program.masks:
             self.upmask &= ~self.zmask[zi]
 
+    def _move_top(self, cards: list, src: int, to: int, face_up: bool, under: bool) -> None:
+        """Distinct cards that are the top of one zone: both lists change once, and the masks
+        once for them all. The cards land as one by one moves would put them."""
+        n = len(cards)
+        pile = self.zones[src]
+        if cards is pile:
+            cards = list(cards)
+        del pile[-n:]
+        dest = self.zones[to]
+        if under:
+            dest[0:0] = cards[::-1]
+        else:
+            dest.extend(cards)
+        zowner = self.zowner
+        o, to_owner, to_kind = zowner[src], zowner[to], self.zkind[to]
+        card_zone, kind, cowner = self.card_zone, self.card_kind, self.card_owner
+        for c in cards:
+            card_zone[c] = to
+            kind[c] = to_kind
+            cowner[c] = to_owner
+        if o is not None:
+            played_by = self.played_by
+            for c in cards:
+                played_by[c] = o
+        vis = self.zvis[to]
+        shown = face_up or vis == "public"
+        if shown or vis == "hidden":
+            known = self.known
+            for c in cards:
+                known[c] = shown
+        if self.program.masks:
+            bits = self.program.card_bit
+            m = 0
+            for c in cards:
+                m |= bits[c]
+            zmask, kmask, omask = self.zmask, self.kmask, self.omask
+            zmask[src] ^= m
+            zmask[to] |= m
+            kmask[self.zkind[src]] ^= m
+            kmask[to_kind] |= m
+            omask[o] ^= m
+            omask[to_owner] |= m
+            if shown:
+                self.upmask |= m
+            elif vis == "hidden":
+                self.upmask &= ~m
+
     def _move_plain(self, cards: list, to: int, face_up: bool, under: bool) -> None:
         """A program that reads no bit mask keeps none: only the lists and per-card indexes."""
         zones, card_zone, owner = self.zones, self.card_zone, self.zowner
@@ -151,41 +198,49 @@ class State:
     def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
         self.memo = {}
         self.zver += 1  # the cards changed: moves worked out before are stale
-        if not self.program.masks:
-            return self._move_plain(cards, to, face_up, under)
-        if len(cards) == 1:  # the common case, kept short
+        n = len(cards)
+        if n == 1:  # the common case, kept short
             c = cards[0]
-            src = self.card_zone[c]
-            pile = self.zones[src]
+            card_zone, zones, zowner = self.card_zone, self.zones, self.zowner
+            src = card_zone[c]
+            pile = zones[src]
             if pile[-1] == c:  # the top card (a draw, a deal): no search
                 pile.pop()
             else:
                 pile.remove(c)
             if under:
-                self.zones[to].insert(0, c)
+                zones[to].insert(0, c)
             else:
-                self.zones[to].append(c)
+                zones[to].append(c)
+            card_zone[c] = to
+            o, to_owner = zowner[src], zowner[to]
+            if o is not None:
+                self.played_by[c] = o
+            to_kind = self.zkind[to]
+            vis = self.zvis[to]
+            if not self.program.masks:
+                self.card_kind[c] = to_kind
+                self.card_owner[c] = to_owner
+                if face_up or vis == "public":
+                    self.known[c] = True
+                elif vis == "hidden":
+                    self.known[c] = False
+                return
             b = self.program.card_bit[c]
             zmask = self.zmask
             zmask[src] ^= b
             zmask[to] |= b
-            to_kind = self.zkind[to]
             k = self.card_kind[c]
             if k != to_kind:
                 kmask = self.kmask
                 kmask[k] ^= b
                 kmask[to_kind] |= b
                 self.card_kind[c] = to_kind
-            o, to_owner = self.zowner[src], self.zowner[to]
             if o != to_owner:
                 omask = self.omask
                 omask[o] ^= b
                 omask[to_owner] |= b
                 self.card_owner[c] = to_owner
-            if o is not None:
-                self.played_by[c] = o
-            self.card_zone[c] = to
-            vis = self.zvis[to]
             if face_up or vis == "public":
                 self.known[c] = True
                 self.upmask |= b
@@ -193,6 +248,13 @@ class State:
                 self.known[c] = False
                 self.upmask &= ~b
             return
+        if n:
+            src = self.card_zone[cards[0]]
+            top = self.zones[src][-n:]
+            if top == cards or top[::-1] == cards:  # a zone's top in either order (a deal, a whole hand)
+                return self._move_top(cards, src, to, face_up, under)
+        if not self.program.masks:
+            return self._move_plain(cards, to, face_up, under)
         if not cards:
             return
         card_zone, zowner = self.card_zone, self.zowner
@@ -271,11 +333,19 @@ class State:
         base = self.zbase[zi]
         pile = self.zones[src]
         count = self.zcount[zi]
+        if n < 1:  # nothing dealt (or a count no game should reach): the general move
+            for i in range(count):
+                take = pile[-n:] if n else []
+                take.reverse()
+                self.move(take, base + (first + i) % count, face_up)
+            return
         for i in range(count):
-            p = (first + i) % count
-            take = pile[-n:] if n else []
-            take.reverse()
-            self.move(take, base + p, face_up)
+            self.memo = {}
+            self.zver += 1
+            take = pile[-n:]
+            if take:
+                take.reverse()
+                self._move_top(take, src, base + (first + i) % count, face_up, False)
 
     def declare(self, winners: tuple) -> None:
         self.declared = tuple(sorted(set(w for w in winners if w is not None)))
