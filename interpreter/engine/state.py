@@ -117,8 +117,9 @@ class State:
             _shuffle(rng.getrandbits, cards)
         else:
             rng.shuffle(cards)
+        known = self.known
         for c in cards:
-            self.known[c] = False
+            known[c] = False
         if self.program.masks:
             self.upmask &= ~self.zmask[zi]
 
@@ -353,11 +354,12 @@ class State:
     def reveal(self, cards: list) -> None:
         self.memo = {}
         self.zver += 1
-        bits = self.program.card_bit
+        bits, known, up = self.program.card_bit, self.known, self.upmask
         for c in cards:
             if c is not None:
-                self.known[c] = True
-                self.upmask |= bits[c]  # kept whether or not masks are (an int is cheap)
+                known[c] = True
+                up |= bits[c]  # kept whether or not masks are (an int is cheap)
+        self.upmask = up
 
     def chance(self) -> random.Random:
         """The state's own seeded generator, copied first if a clone still shares it (a clone
