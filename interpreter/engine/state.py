@@ -200,54 +200,69 @@ class State:
         self.memo = {}
         self.zver += 1  # the cards changed: moves worked out before are stale
         n = len(cards)
-        if n == 1:  # the common case, kept short
+        if n == 1 and self.program.masks:  # the common case, kept short
             c = cards[0]
-            card_zone, zones, zowner = self.card_zone, self.zones, self.zowner
-            src = card_zone[c]
-            pile = zones[src]
+            src = self.card_zone[c]
+            pile = self.zones[src]
             if pile[-1] == c:  # the top card (a draw, a deal): no search
                 pile.pop()
             else:
                 pile.remove(c)
             if under:
-                zones[to].insert(0, c)
+                self.zones[to].insert(0, c)
             else:
-                zones[to].append(c)
-            card_zone[c] = to
-            o, to_owner = zowner[src], zowner[to]
-            if o is not None:
-                self.played_by[c] = o
-            to_kind = self.zkind[to]
-            vis = self.zvis[to]
-            if not self.program.masks:
-                self.card_kind[c] = to_kind
-                self.card_owner[c] = to_owner
-                if face_up or vis == "public":
-                    self.known[c] = True
-                elif vis == "hidden":
-                    self.known[c] = False
-                return
+                self.zones[to].append(c)
             b = self.program.card_bit[c]
             zmask = self.zmask
             zmask[src] ^= b
             zmask[to] |= b
+            to_kind = self.zkind[to]
             k = self.card_kind[c]
             if k != to_kind:
                 kmask = self.kmask
                 kmask[k] ^= b
                 kmask[to_kind] |= b
                 self.card_kind[c] = to_kind
+            o, to_owner = self.zowner[src], self.zowner[to]
             if o != to_owner:
                 omask = self.omask
                 omask[o] ^= b
                 omask[to_owner] |= b
                 self.card_owner[c] = to_owner
+            if o is not None:
+                self.played_by[c] = o
+            self.card_zone[c] = to
+            vis = self.zvis[to]
             if face_up or vis == "public":
                 self.known[c] = True
                 self.upmask |= b
             elif vis == "hidden":
                 self.known[c] = False
                 self.upmask &= ~b
+            return
+        if n == 1:  # the same without masks
+            c = cards[0]
+            src = self.card_zone[c]
+            pile = self.zones[src]
+            if pile[-1] == c:
+                pile.pop()
+            else:
+                pile.remove(c)
+            if under:
+                self.zones[to].insert(0, c)
+            else:
+                self.zones[to].append(c)
+            self.card_zone[c] = to
+            self.card_kind[c] = self.zkind[to]
+            self.card_owner[c] = self.zowner[to]
+            o = self.zowner[src]
+            if o is not None:
+                self.played_by[c] = o
+            vis = self.zvis[to]
+            if face_up or vis == "public":
+                self.known[c] = True
+            elif vis == "hidden":
+                self.known[c] = False
             return
         if n:
             src = self.card_zone[cards[0]]
