@@ -264,13 +264,20 @@ class State:
             elif vis == "hidden":
                 self.known[c] = False
             return
+        if not self.program.masks:
+            # without masks only a top lying in order pays: card by card, top(stock, 2) searches
+            # the stock for its first card, while a deal's reversed top pops as quickly
+            if n > 1:
+                src = self.card_zone[cards[0]]
+                pile = self.zones[src]
+                if pile[-1] != cards[0] and pile[-n:] == cards:
+                    return self._move_top(cards, src, to, face_up, under)
+            return self._move_plain(cards, to, face_up, under)
         if n:
             src = self.card_zone[cards[0]]
             top = self.zones[src][-n:]
             if top == cards or top[::-1] == cards:  # a zone's top in either order (a deal, a whole hand)
                 return self._move_top(cards, src, to, face_up, under)
-        if not self.program.masks:
-            return self._move_plain(cards, to, face_up, under)
         if not cards:
             return
         card_zone, zowner = self.card_zone, self.zowner
