@@ -11,26 +11,46 @@ from ..compiler.program import MAX_STEPS  # noqa: F401  (the engine's name for i
 from ..errors import InvalidMoveError
 
 
+def _runs(n: int) -> list:
+    """The positions random.Random.shuffle fills for n cards, n-1 down to 1, in runs that
+    draw the same number of bits: bit_length per card was a quarter of the shuffle."""
+    runs, i = [], n - 1
+    while i > 0:
+        k = (i + 1).bit_length()
+        lo = max(1, (1 << (k - 1)) - 1)
+        runs.append((k, range(i, lo - 1, -1)))
+        i = lo - 1
+    _RUNS[n] = runs
+    return runs
+
+
+_RUNS: dict[int, list] = {}
+
+
 def _shuffle(getrandbits, x: list) -> None:
     """random.Random.shuffle written out (the same draws, so the same order), without its two
-    method calls per card: in a short game the shuffle was most of the time."""
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
+    method calls per card: in a short game the shuffle was most of the time. Drawing the words
+    in bulk and rejecting in Python was slower: a pack needs several top-ups."""
+    for k, positions in _RUNS.get(len(x)) or _runs(len(x)):
+        for i in positions:
             j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
+            while j > i:
+                j = getrandbits(k)
+            x[i], x[j] = x[j], x[i]
 
 
 def _same_shuffle() -> bool:
-    """Whether this Python's own shuffle draws as _shuffle does (checked once; if a future
-    Python changes its shuffle, the engine keeps using that one)."""
-    for seed in range(8):
-        a, b = list(range(60)), list(range(60))
-        random.Random(seed).shuffle(a)
-        _shuffle(random.Random(seed).getrandbits, b)
-        if a != b:
+    """Whether this Python's own shuffle draws as _shuffle does, in order and in number (checked
+    once; if a future Python changes its shuffle, the engine keeps using that one)."""
+    for seed in range(4):
+        ra, rb = random.Random(seed), random.Random(seed)  # one drawn word too many or too few shows later
+        for n in (0, 1, 2, 3, 4, 33, 60, 129):
+            a, b = list(range(n)), list(range(n))
+            ra.shuffle(a)
+            _shuffle(rb.getrandbits, b)
+            if a != b:
+                return False
+        if ra.getrandbits(32) != rb.getrandbits(32):
             return False
     return True
 
@@ -96,10 +116,58 @@ class State:
             _shuffle(rng.getrandbits, cards)
         else:
             rng.shuffle(cards)
+        known = self.known
         for c in cards:
-            self.known[c] = False
+            known[c] = False
         if self.program.masks:
             self.upmask &= ~self.zmask[zi]
+
+    def _move_top(self, cards: list, src: int, to: int, face_up: bool, under: bool) -> None:
+        """Distinct cards that are the top of one zone: both lists change once, and the masks
+        once for them all. The cards land as one by one moves would put them."""
+        n = len(cards)
+        pile = self.zones[src]
+        if cards is pile:
+            cards = list(cards)
+        del pile[-n:]
+        dest = self.zones[to]
+        if under:
+            dest[0:0] = cards[::-1]
+        else:
+            dest.extend(cards)
+        zowner = self.zowner
+        o, to_owner, to_kind = zowner[src], zowner[to], self.zkind[to]
+        card_zone, kind, cowner = self.card_zone, self.card_kind, self.card_owner
+        for c in cards:
+            card_zone[c] = to
+            kind[c] = to_kind
+            cowner[c] = to_owner
+        if o is not None:
+            played_by = self.played_by
+            for c in cards:
+                played_by[c] = o
+        vis = self.zvis[to]
+        shown = face_up or vis == "public"
+        if shown or vis == "hidden":
+            known = self.known
+            for c in cards:
+                known[c] = shown
+        if self.program.masks:
+            bits = self.program.card_bit
+            m = 0
+            for c in cards:
+                m |= bits[c]
+            zmask, kmask, omask = self.zmask, self.kmask, self.omask
+            zmask[src] ^= m
+            zmask[to] |= m
+            kmask[self.zkind[src]] ^= m
+            kmask[to_kind] |= m
+            omask[o] ^= m
+            omask[to_owner] |= m
+            if shown:
+                self.upmask |= m
+            elif vis == "hidden":
+                self.upmask &= ~m
 
     def _move_plain(self, cards: list, to: int, face_up: bool, under: bool) -> None:
         """A program that reads no bit mask keeps none: only the lists and per-card indexes."""
@@ -130,9 +198,8 @@ class State:
     def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
         self.memo = {}
         self.zver += 1  # the cards changed: moves worked out before are stale
-        if not self.program.masks:
-            return self._move_plain(cards, to, face_up, under)
-        if len(cards) == 1:  # the common case, kept short
+        n = len(cards)
+        if n == 1 and self.program.masks:  # the common case, kept short
             c = cards[0]
             src = self.card_zone[c]
             pile = self.zones[src]
@@ -172,6 +239,44 @@ class State:
                 self.known[c] = False
                 self.upmask &= ~b
             return
+        if n == 1:  # the same without masks
+            c = cards[0]
+            src = self.card_zone[c]
+            pile = self.zones[src]
+            if pile[-1] == c:
+                pile.pop()
+            else:
+                pile.remove(c)
+            if under:
+                self.zones[to].insert(0, c)
+            else:
+                self.zones[to].append(c)
+            self.card_zone[c] = to
+            self.card_kind[c] = self.zkind[to]
+            self.card_owner[c] = self.zowner[to]
+            o = self.zowner[src]
+            if o is not None:
+                self.played_by[c] = o
+            vis = self.zvis[to]
+            if face_up or vis == "public":
+                self.known[c] = True
+            elif vis == "hidden":
+                self.known[c] = False
+            return
+        if not self.program.masks:
+            # without masks only a top lying in order pays: card by card, top(stock, 2) searches
+            # the stock for its first card, while a deal's reversed top pops as quickly
+            if n > 1:
+                src = self.card_zone[cards[0]]
+                pile = self.zones[src]
+                if pile[-1] != cards[0] and pile[-n:] == cards:
+                    return self._move_top(cards, src, to, face_up, under)
+            return self._move_plain(cards, to, face_up, under)
+        if n:
+            src = self.card_zone[cards[0]]
+            top = self.zones[src][-n:]
+            if top == cards or top[::-1] == cards:  # a zone's top in either order (a deal, a whole hand)
+                return self._move_top(cards, src, to, face_up, under)
         if not cards:
             return
         card_zone, zowner = self.card_zone, self.zowner
@@ -250,11 +355,19 @@ class State:
         base = self.zbase[zi]
         pile = self.zones[src]
         count = self.zcount[zi]
+        if n < 1:  # nothing dealt (or a count no game should reach): the general move
+            for i in range(count):
+                take = pile[-n:] if n else []
+                take.reverse()
+                self.move(take, base + (first + i) % count, face_up)
+            return
         for i in range(count):
-            p = (first + i) % count
-            take = pile[-n:] if n else []
-            take.reverse()
-            self.move(take, base + p, face_up)
+            self.memo = {}
+            self.zver += 1
+            take = pile[-n:]
+            if take:
+                take.reverse()
+                self._move_top(take, src, base + (first + i) % count, face_up, False)
 
     def declare(self, winners: tuple) -> None:
         self.declared = tuple(sorted(set(w for w in winners if w is not None)))
@@ -262,11 +375,12 @@ class State:
     def reveal(self, cards: list) -> None:
         self.memo = {}
         self.zver += 1
-        bits = self.program.card_bit
+        bits, known, up = self.program.card_bit, self.known, self.upmask
         for c in cards:
             if c is not None:
-                self.known[c] = True
-                self.upmask |= bits[c]  # kept whether or not masks are (an int is cheap)
+                known[c] = True
+                up |= bits[c]  # kept whether or not masks are (an int is cheap)
+        self.upmask = up
 
     def chance(self) -> random.Random:
         """The state's own seeded generator, copied first if a clone still shares it (a clone

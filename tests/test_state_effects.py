@@ -1,0 +1,137 @@
+"""The state's primitive effects (shuffle, move, deal) against the plain code they replace:
+saved games replay by seed, so a faster effect must leave exactly the same state, generator
+included."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_ruleset
+from interpreter.engine import new_game
+from interpreter.engine import state as state_mod
+from interpreter.engine.state import _SAME_SHUFFLE, _same_shuffle, _shuffle
+
+ROOT = Path(__file__).resolve().parent.parent
+LENGTHS = (0, 1, 2, 3, 31, 32, 33, 52, 63, 64, 65, 96, 120, 127, 128, 129, 255, 256, 257, 500)
+
+
+@pytest.mark.parametrize("n", LENGTHS)
+def test_shuffle_draws_what_random_shuffle_draws(n):
+    assert _SAME_SHUFFLE
+    for seed in range(60):
+        a, b = list(range(n)), list(range(n))
+        ra, rb = random.Random(seed), random.Random(seed)
+        ra.shuffle(a)
+        _shuffle(rb.getrandbits, b)
+        assert a == b, (n, seed)
+        assert ra.getstate() == rb.getstate(), (n, seed)
+
+
+def test_shuffles_in_a_row_stay_in_step():
+    ra, rb = random.Random(7), random.Random(7)
+    for n in LENGTHS * 3:
+        a, b = list(range(n)), list(range(n))
+        ra.shuffle(a)
+        _shuffle(rb.getrandbits, b)
+        assert a == b
+    assert ra.getstate() == rb.getstate()
+
+
+def test_the_import_check_notices_a_word_too_many(monkeypatch):
+    def greedy(getrandbits, x):
+        _shuffle(getrandbits, x)
+        getrandbits(32)
+    monkeypatch.setattr(state_mod, "_shuffle", greedy)
+    assert not _same_shuffle()
+
+
+def _komi(seed: int):
+    s = new_game(load_ruleset(ROOT / "rulesets" / "mughal" / "komi.cards"), 3, None, seed)
+    return s, s.zbase[s.program.zone_index["stock"]]
+
+
+def test_a_clone_sharing_the_generator_shuffles_as_its_original():
+    s, stock = _komi(4)
+    c = s.clone()
+    assert c.rng is s.rng
+    want_rng = random.Random()
+    want_rng.setstate(s.rng.getstate())
+    want = list(s.zones[stock])
+    want_rng.shuffle(want)
+    c.shuffle(stock)
+    assert c.rng is not s.rng
+    assert c.zones[stock] == want and c.rng.getstate() == want_rng.getstate()
+    s.shuffle(stock)
+    assert s.zones[stock] == want and s.rng.getstate() == want_rng.getstate()
+    assert not any(s.known[x] for x in s.zones[stock])
+    s.verify()
+    c.verify()
+
+
+def test_a_generator_of_another_kind_shuffles_its_own_way():
+    class Counting(random.Random):
+        calls = 0
+
+        def shuffle(self, x):
+            Counting.calls += 1
+            super().shuffle(x)
+    s, stock = _komi(2)
+    s.rng = Counting(11)
+    want = list(s.zones[stock])
+    random.Random(11).shuffle(want)
+    s.shuffle(stock)
+    assert Counting.calls == 1 and s.zones[stock] == want
+
+
+def _fields(s):
+    return (s.zones, s.card_zone, s.card_kind, s.card_owner, s.played_by, s.known,
+            s.zmask, s.kmask, s.omask, s.upmask)
+
+
+def _one_by_one(s, cards, to, face_up, under):
+    for c in cards:
+        s.move([c], to, face_up, under)
+
+
+@pytest.mark.parametrize("rel", ["mughal/komi.cards", "ganjifa/ganjifa.cards", "kendra-kari/kendra-kari.cards"])
+def test_moving_a_zones_top_at_once_lands_as_card_by_card(rel):
+    """move and deal take a zone's top in one step; the zones, the per-card indexes and the
+    masks must come out as single-card moves leave them."""
+    rs = load_ruleset(ROOT / "rulesets" / rel)
+    rng = random.Random(3)
+    for seed in range(30):
+        s = new_game(rs, 3, None, seed)
+        for _ in range(12):
+            full = [z for z, cards in enumerate(s.zones) if cards]
+            src = rng.choice(full)
+            n = rng.randint(1, min(6, len(s.zones[src])))
+            cards = s.zones[src][-n:]
+            if rng.random() < 0.5:
+                cards.reverse()
+            to = rng.choice([src, *range(len(s.zones))])
+            face_up, under = rng.random() < 0.3, rng.random() < 0.3
+            want = s.clone()
+            _one_by_one(want, cards, to, face_up, under)
+            s.move(cards, to, face_up, under)
+            assert _fields(s) == _fields(want)
+            s.verify()
+
+
+@pytest.mark.parametrize("rel", ["mughal/komi.cards", "kendra-kari/kendra-kari.cards"])
+def test_a_deal_lands_as_card_by_card(rel):
+    rs = load_ruleset(ROOT / "rulesets" / rel)
+    for seed in range(10):
+        s = new_game(rs, 4, None, seed)
+        hand = s.program.zone_index["hand"]
+        stock = s.zbase[s.program.zone_index["stock"]]
+        for n, first in ((1, 0), (3, 2), (40, 1)):  # the last runs the stock out
+            want = s.clone()
+            count, base = want.zcount[hand], want.zbase[hand]
+            for i in range(count):
+                _one_by_one(want, want.zones[stock][-n:][::-1], base + (first + i) % count, n == 3, False)
+            s.deal(n, stock, hand, n == 3, first)
+            assert _fields(s) == _fields(want)
+            s.verify()
