@@ -153,11 +153,11 @@ class Masks:
                     return True
         return False
 
-    def domain_masks(self, e, scope) -> list[str] | None:
-        """A collection of cards as masks whose multiset union it is (`a + b` keeps both
-        parts, so a count over it still counts a card twice where the list would)."""
+    def _parts(self, e, scope, leaf) -> list | None:
+        """`a + b` and a definition's body followed down to the parts `leaf` reads, as one list
+        (None as soon as one part cannot be read)."""
         if isinstance(e, g.BinOp) and e.op == "+":
-            a, b = self.domain_masks(e.left, scope), self.domain_masks(e.right, scope)
+            a, b = self._parts(e.left, scope, leaf), self._parts(e.right, scope, leaf)
             return None if a is None or b is None else a + b
         if isinstance(e, g.Call) and e.func in self.defines and e.func not in self.def_stack:
             d = self.defines[e.func]
@@ -166,9 +166,17 @@ class Masks:
             inner = {prm.name: (f"({self.sx(a, scope)[0]})", prm.type) for prm, a in zip(d.params, e.args)}
             self.def_stack.append(d.name)
             try:
-                return self.domain_masks(d.body, inner)
+                return self._parts(d.body, inner, leaf)
             finally:
                 self.def_stack.pop()
+        return leaf(e, scope)
+
+    def domain_masks(self, e, scope) -> list[str] | None:
+        """A collection of cards as masks whose multiset union it is (`a + b` keeps both
+        parts, so a count over it still counts a card twice where the list would)."""
+        return self._parts(e, scope, self._domain_mask)
+
+    def _domain_mask(self, e, scope) -> list[str] | None:
         if isinstance(e, g.Call) and e.func in ("above", "below", "cards_of") and len(e.args) == 1:
             a = self.sx(e.args[0], scope)[0]
             return [f"SUITM.get({a}, 0)" if e.func == "cards_of" else f"{e.func.upper()}M[{a}]"]
@@ -191,23 +199,10 @@ class Masks:
     def disjoint_zones(self, e, scope) -> bool:
         """Whether a collection is zones of different kinds joined by `+` (a card lies in one
         zone only, so no card comes twice and the list needs no de-duplication)."""
-        kinds = self._zone_kinds(e, scope)
+        kinds = self._parts(e, scope, self._zone_kind)
         return kinds is not None and len(kinds) == len(set(kinds))
 
-    def _zone_kinds(self, e, scope) -> list | None:
-        if isinstance(e, g.BinOp) and e.op == "+":
-            a, b = self._zone_kinds(e.left, scope), self._zone_kinds(e.right, scope)
-            return None if a is None or b is None else a + b
-        if isinstance(e, g.Call) and e.func in self.defines and e.func not in self.def_stack:
-            d = self.defines[e.func]
-            if len(d.params) != len(e.args):
-                return None
-            inner = {prm.name: (f"({self.sx(a, scope)[0]})", prm.type) for prm, a in zip(d.params, e.args)}
-            self.def_stack.append(d.name)
-            try:
-                return self._zone_kinds(d.body, inner)
-            finally:
-                self.def_stack.pop()
+    def _zone_kind(self, e, scope) -> list | None:
         if isinstance(e, (g.Name, g.Call)):
             src, t = self.sx(e, scope)
             if t == "zonekind" and src in self.kind_of:
