@@ -601,6 +601,15 @@ test_clone_independent = property_test(_clone_independent)
 test_clone_independent_long_games = long_games_test(_clone_independent)
 
 
+def test_a_clone_held_at_a_secret_choice_stays_as_it_was():
+    """Found by the property above: a clone taken while sealed choices wait looked changed
+    once the original reached a move new to the program's cache of moves (the action printed
+    its cache). Pinned: the game and seed that showed it."""
+    case = Case("euro-jongg/house-rules.cards", 4,
+                tuple({o.name: o.default for o in ruleset("euro-jongg/house-rules.cards").options}.items()))
+    _clone_independent(case, 46479)
+
+
 _SUBPROCESS_SCRIPT = r"""
 import json, random, sys
 sys.path.insert(0, sys.argv[1])

@@ -77,7 +77,9 @@ class Alt:
     node: Any = None
     values: Callable | None = None  # the allowed parameter values, as one generated function
     more: list = field(default_factory=list)  # (slot, elem) of each further parameter; values are then tuples
-    moves: dict = field(default_factory=dict)  # (player, players) -> {value: (Move, alt, value)}
+    # (player, players) -> {value: (Move, alt, value)}: a cache that fills as games reach new
+    # moves, so it is no part of what the action is (a state holding the Alt prints the same)
+    moves: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass
