@@ -5,8 +5,12 @@ full disk never leaves half a file where a good one was."""
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
+from typing import Callable
+
+from .errors import CardRulesError
 
 
 def _umask() -> int:
@@ -50,3 +54,16 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
             pass
         finally:
             os.close(dfd)
+
+
+def report_written(write: Callable[[], list[Path]], root: Path) -> int:
+    """Run a regeneration step (`python -m interpreter.render`, `.diff`): each file it wrote, or
+    its located error and exit status 1."""
+    try:
+        written = write()
+    except CardRulesError as e:
+        print(e.render(), file=sys.stderr)
+        return 1
+    for p in written:
+        print(f"wrote {p.relative_to(root)}")
+    return 0

@@ -4,7 +4,6 @@ command line starts without them."""
 
 from __future__ import annotations
 
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -81,12 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     """Regenerate every variant's diff page into generated_docs/diffs/ (run from anywhere)."""
     from .variants import write_variant_diffs
 
+    from ..files import report_written
+
     root = Path(__file__).resolve().parent.parent.parent
-    try:
-        written = write_variant_diffs(root / "rulesets", root / "generated_docs" / "diffs")
-    except CardRulesError as e:
-        print(e.render(), file=sys.stderr)
-        return 1
-    for p in written:
-        print(f"wrote {p.relative_to(root)}")
-    return 0
+    return report_written(lambda: write_variant_diffs(root / "rulesets", root / "generated_docs" / "diffs"), root)

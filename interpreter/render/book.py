@@ -5,7 +5,6 @@ or not at all."""
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import jinja2
 
 from .. import graph as g
 from ..errors import CardRulesError
-from ..files import write_atomic
+from ..files import report_written, write_atomic
 from ..unparse import unparse
 from .words import (English, TEMPLATES, _TYPE_PHRASE, _cap, _fmt_value, _md_cell, _md_steps, _param, _plain_list, _sentence, code, em, human, link, to_html, to_markdown)  # noqa: F401
 from .steps import (Describer, Step)  # noqa: F401
@@ -635,15 +634,11 @@ def main(argv: list[str] | None = None) -> int:
     """Regenerate every book under rulesets/ into generated_docs/ (Markdown, HTML and an A4
     PDF each; run from anywhere)."""
     root = Path(__file__).resolve().parents[2]
-    try:
+
+    def write() -> list[Path]:
         written = write_rulebooks(project_rulesets(root), root / "generated_docs", pdf=True)
         from .reference import write_language_reference  # the language reference, beside the books
-        written += write_language_reference(root / "generated_docs")
-    except CardRulesError as e:
-        print(e.render(), file=sys.stderr)
-        return 1
-    for p in written:
-        print(f"wrote {p.relative_to(root)}")
-    return 0
+        return written + write_language_reference(root / "generated_docs")
+    return report_written(write, root)
 
 
