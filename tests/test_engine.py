@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import Move, apply, legal_moves, loads_ruleset, new_game, outcome
-from interpreter.engine import cards_in, observe
+from interpreter.engine import card_info, cards_in, observe
 from interpreter.errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RulesetError
 
 MINI = """game mini "Mini"
@@ -86,6 +86,31 @@ def test_a_runtime_failure_points_at_the_statement():
     assert "none here" in err.message
     assert "set turn = nobody.owner" in err.render()
 
+
+def test_a_round_from_a_player_who_is_none_names_that_statement():
+    # the round's order is read from a table inside the generated trace; none must still fail
+    # as the statement it is, not as an index error somewhere in the engine
+    with pytest.raises(GameRuntimeError) as info:
+        game("""    rule round "Round":
+        let nobody = highest c in pile
+        for each player p after nobody.owner:
+            move top(hand(p)) to pile""")
+    assert info.value.line == 18 and "none here" in info.value.message
+    assert "for each player p after nobody.owner" in info.value.render()
+
+
+def test_a_round_from_a_seat_goes_round_the_table_from_there():
+    s = game("""    rule round "Round":
+        for each player p after seat(2):
+            move top(hand(p)) to pile
+        for each player p from seat(2):
+            move top(hand(p)) to pile
+    rule wait "Wait":
+        choose by turn:
+            action stop "Stop":
+                end game""", players=2)
+    # after P2 comes P1 alone; from P2 it is P2, then P1
+    assert [card_info(s, c)["played_by"] for c in cards_in(s, "pile")] == [0, 1, 0]
 
 def test_an_endless_loop_without_decisions_is_caught_and_named():
     with pytest.raises(GameRuntimeError, match="loop for ever.*stuck in rule 'spin', Spinning"):

@@ -38,7 +38,9 @@ class Statements:
 
     def s_Shuffle(self, s, scope):
         z, _ = self.typed(s.zone, scope, "zone", "what to shuffle")
-        self.emit(EXEC, lambda st: st.shuffle(z(st)))
+        run = lambda st: st.shuffle(z(st))
+        run.src = _src_of_call(z, "st.shuffle({})", self)
+        self.emit(EXEC, run)
 
     def s_Deal(self, s, scope):
         n, _ = self.typed(s.count, scope, "int", "how many cards to deal")
@@ -51,7 +53,11 @@ class Statements:
         zi = p.zone_index[s.target]
         up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
         if s.at is None:
-            self.emit(EXEC, lambda st: st.deal(n(st), src(st), zi, bool(up and up(st))))
+            run = lambda st: st.deal(n(st), src(st), zi, bool(up and up(st)))
+            nsrc, ssrc, usrc = self.src_of(n), self.src_of(src), "False" if up is None else self.src_of(up)
+            if None not in (nsrc, ssrc, usrc):  # the arguments in the order the call works them out
+                run.src = f"st.deal(({nsrc}), ({ssrc}), {zi}, bool({usrc}))"
+            self.emit(EXEC, run)
             return
         if not p.zones[zi].per_player:
             raise _err(f"deal ... to each {s.target} starting {s.start} ...: {s.target!r} is a family of zones, "
@@ -92,15 +98,23 @@ class Statements:
         else:
             coll = self.as_collection(what, t)
             run = lambda st: st.move(list(coll(st)), to(st), bool(up and up(st)), under)
+            csrc, tsrc = self.src_of(what), self.src_of(to)
+            usrc = "False" if up is None else self.src_of(up)
+            if None not in (csrc, tsrc, usrc):
+                csrc = self.coll_src(f"({csrc})", t if t == "zone" else "cards")
+                run.src = f"st.move(list({csrc}), ({tsrc}), bool({usrc}), {under})"
         self.emit(EXEC, run)
 
     def s_Reveal(self, s, scope):
         what, t = self.expr(s.what, scope)
         if t == "card":
-            self.emit(EXEC, lambda st: st.reveal([what(st)]))
+            run = lambda st: st.reveal([what(st)])
+            run.src = _src_of_call(what, "st.reveal([{}])", self)
         else:
             coll = self.typed(s.what, scope, "collection", "what to reveal")[0]
-            self.emit(EXEC, lambda st: st.reveal(list(coll(st))))
+            run = lambda st: st.reveal(list(coll(st)))
+            run.src = _src_of_call(coll, "st.reveal(list({}))", self)
+        self.emit(EXEC, run)
 
     def s_Let(self, s, scope):
         v, t = self.expr(s.value, scope)
@@ -226,12 +240,14 @@ class Statements:
         top = self.here()
         self._loop(top, lambda: self.block(s.body, scope))
 
-    def _iterate(self, var, elem, list_fn, body, scope):
+    def _iterate(self, var, elem, list_fn, body, scope, list_src=None):
         lst, idx, vslot = self.new_slot(), self.new_slot(), self.new_slot()
 
         def init(st):
             st.slots[lst] = list_fn(st)
             st.slots[idx] = 0
+        if list_src is not None:
+            init.src = f"st.slots[{lst}] = {list_src}\nst.slots[{idx}] = 0"
         self.emit(EXEC, init)
         top = self.here()
         j = self.emit(JIF, self.lam(f"st.slots[{idx}] < len(st.slots[{lst}])"), None)
@@ -261,11 +277,23 @@ class Statements:
             n = st.n_players
             k = n - offset
             return [(a + offset + i) % n for i in range(k)]
-        self._iterate(s.var, "player", order, s.body, scope)
+        # every order there can be, made once: table size -> first player -> the seats in turn
+        # (the loop only reads its list)
+        rs = self.p.ruleset
+        orders = {n: [tuple((a + offset + i) % n for i in range(n - offset)) for a in range(n)]
+                  for n in range(rs.players_min, rs.players_max + 1)}
+        asrc = "0" if s.at is None else self.src_of(at)
+        src = None
+        if asrc is not None:
+            fail = self.const(lambda: _none_player(node))
+            src = f"{self.const(orders)}[st.n_players][_p % st.n_players if (_p := ({asrc})) is not None else {fail}()]"
+        self._iterate(s.var, "player", order, s.body, scope, src)
 
     def s_ForEach(self, s, scope):
         dom, t = self.typed(s.domain, scope, "collection", f"the set after 'for each {s.var} in'")
-        self._iterate(s.var, ELEM[t], lambda st: list(dom(st)), s.body, scope)
+        dsrc = self.src_of(dom)
+        self._iterate(s.var, ELEM[t], lambda st: list(dom(st)), s.body, scope,
+                      None if dsrc is None else f"list({dsrc})")
 
     def s_Rule(self, s, scope):
         p = self.p
@@ -414,6 +442,10 @@ def _params_bound(scope: dict, alt, a) -> dict:
         for m, bound in zip(a.more, alt.more):
             inner[m.var] = bound
     return inner
+
+
+def _none_player(node):
+    raise _runtime(f"{unparse(node.at)!r} is none here", node)
 
 
 def _src_of_call(fn, template: str, compiler) -> str | None:
