@@ -985,3 +985,37 @@ def test_split_sizes_may_be_any_collection_of_numbers():
     s = position(rs, 1, "play", zones={"hand": {0: ["1-Red#1", "2-Red#1", "3-Red#1", "4-Blue#1", "5-Blue#1",
                                                    "6-Blue#1", "6-Red#1", "6-Red#2"]}})
     assert evaluate(s, "out", 0) is True and evaluate(s, "best", 0) == 3
+
+
+PROC = MINI.replace("phase play", """procedure give(p: player):
+    move top(hand(p)) to pile
+    let found = lowest c in pile where c.suit == Red and c.owner == p
+    set turn = found.owner
+
+phase play""")
+
+
+def test_a_failure_inside_a_performed_procedure_names_its_statement():
+    # the generated code writes the procedure's statements into the caller's run of statements;
+    # a failure there must still name the procedure's own line
+    rs = loads_ruleset(PROC.replace("{body}", """    rule give_all "Everyone gives":
+        for each player p:
+            perform give(p)"""), "mini.cards")
+    with pytest.raises(GameRuntimeError) as info:
+        new_game(rs, 2)
+    assert info.value.line == 15 and "set turn = found.owner" in info.value.render()
+
+
+def test_a_performed_procedure_comes_back_to_where_it_was_performed():
+    rs = loads_ruleset(PROC.replace("let found = lowest c in pile where c.suit == Red and c.owner == p\n"
+                                    "    set turn = found.owner", "set turn = p").replace("{body}", """    rule give_all "Everyone gives":
+        for each player p:
+            perform give(p)
+            perform give(p)
+    rule ask "Ask":
+        choose by turn:
+            action stop "Stop":
+                end game"""), "mini.cards")
+    s = new_game(rs, 2)
+    assert [card_info(s, c)["played_by"] for c in cards_in(s, "pile")] == [0, 0, 1, 1]
+    assert legal_moves(s) == [Move(1, "stop", None)]

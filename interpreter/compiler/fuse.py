@@ -1,15 +1,16 @@
 """Fewer dispatches: a run of straight-line statements (no jump lands inside it) becomes one
 generated function, so the engine's loop turns once per run instead of once per statement;
 and from every place the engine can land on, a trace follows the instructions (runs, tests,
-jumps forward) as one generated function until a decision, a call, a return or the next turn
-of a loop, so the loop turns a few times per decision instead of once per instruction.
+jumps forward, calls of procedures and their returns) as one generated function until a
+decision, a return or the next turn of a loop, so the loop turns a few times per decision
+instead of once per instruction.
 
 A fused function or a trace does one instruction per line, so when one fails the traceback's
 line number says which, and the error still names that statement."""
 
 from __future__ import annotations
 
-from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, MAX_STEPS, TRACE
+from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, MAX_STEPS, RET, TRACE
 
 MAX_TRACE = 40  # instructions in one trace (each exit is one line; longer runs continue in the next)
 
@@ -59,8 +60,8 @@ def _fused(fns: list, first_pc: int):
 
 
 def trace(code: list, entries, ns: dict, src_of: dict) -> list:
-    """A TRACE instruction at every place the engine can land on that starts with a run, a test
-    or a jump: `(TRACE, function, None)`, where the function returns the next pc (its bitwise
+    """A TRACE instruction at every place the engine can land on that starts with a run, a test,
+    a jump or a call: `(TRACE, function, None)`, where the function returns the next pc (its bitwise
     complement after a jump backwards, which the engine counts as one turn of a loop). A test
     whose generated source is known (`src_of`: id of its function -> source) is written out
     in the trace rather than called."""
@@ -68,7 +69,7 @@ def trace(code: list, entries, ns: dict, src_of: dict) -> list:
     targets.update(pc + 1 for pc, (op, _, _) in enumerate(code) if op in (CALL, CHOOSE_EACH))
     out = list(code)
     for start in sorted(targets):
-        if start < len(code) and code[start][0] in (EXEC, JIF, JUMP):
+        if start < len(code) and code[start][0] in (EXEC, JIF, JUMP, CALL):
             fn = _trace(code, start, ns, src_of)
             if fn is not None:
                 out[start] = (TRACE, fn, None)
@@ -86,17 +87,29 @@ class EndlessLoop(Exception):
 def _trace(code: list, start: int, ns: dict, src_of: dict):
     """One trace, or None where it would save nothing (a single instruction). A jump back to
     the trace's own start (a loop with no decision, call or inner loop in its body) turns
-    inside the function, counted, instead of going back to the engine once per turn."""
+    inside the function, counted, instead of going back to the engine once per turn. A call
+    notes where to come back, as the engine does, and the trace goes on into the procedure; a
+    return hands the engine the place noted."""
     lines, line_pc, seen = [], [], set()
     looped = False
     pc = start
     while True:
         op, a, b = code[pc]
-        if pc in seen or len(lines) >= MAX_TRACE or op not in (EXEC, JIF, JUMP):
+        if op == RET and seen:
+            lines.append("return st.stack.pop()")
+            line_pc.append(pc)
+            seen.add(pc)
+            break
+        if pc in seen or len(lines) >= MAX_TRACE or op not in (EXEC, JIF, JUMP, CALL):
             lines.append(f"return {pc}")
             line_pc.append(pc)
             break
         seen.add(pc)
+        if op == CALL:
+            lines.append(f"st.stack.append({pc + 1})")
+            line_pc.append(pc)
+            pc = a
+            continue
         if op == EXEC:
             parts = getattr(a, "parts", None) or [a]
             first = getattr(a, "first_pc", pc)

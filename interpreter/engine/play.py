@@ -295,16 +295,6 @@ def _exec(s: State) -> None:
                     steps += 1
                     if steps > MAX_STEPS:
                         raise _stuck(s, pc)
-            elif op == EXEC:
-                a(s)
-                pc = b
-            elif op == JIF:
-                pc = pc + 1 if a(s) else b
-            elif op == JUMP:
-                pc = a
-                steps += 1
-                if steps > MAX_STEPS:
-                    raise _stuck(s, pc)
             elif op == CHOOSE:
                 actor = a.actor(s)
                 if actor is None:
@@ -313,6 +303,16 @@ def _exec(s: State) -> None:
                 s.pc, s.choice, s.actor = pc, a, actor
                 s._legal = _compute_legal_for(s, a, actor)
                 return
+            elif op == JUMP:
+                pc = a
+                steps += 1
+                if steps > MAX_STEPS:
+                    raise _stuck(s, pc)
+            elif op == EXEC:
+                a(s)
+                pc = b
+            elif op == JIF:
+                pc = pc + 1 if a(s) else b
             elif op == CALL:
                 s.stack.append(pc + 1)
                 pc = a
