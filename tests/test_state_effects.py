@@ -135,3 +135,22 @@ def test_a_deal_lands_as_card_by_card(rel):
             s.deal(n, stock, hand, n == 3, first)
             assert _fields(s) == _fields(want)
             s.verify()
+
+
+@pytest.mark.parametrize("rel", ["mughal/komi.cards", "ganjifa/ganjifa.cards", "mughal/sama.cards"])
+def test_one_card_lands_as_the_general_move_puts_it(rel):
+    """Generated code moves a single card with move_card; it must leave what move([c]) leaves,
+    with the masks kept or not, from the top of a zone or from inside it, and to its own zone."""
+    rs = load_ruleset(ROOT / "rulesets" / rel)
+    rng = random.Random(5)
+    for seed in range(20):
+        s = new_game(rs, 3, None, seed)
+        for _ in range(30):
+            c = rng.randrange(s.program.n_cards)
+            to = rng.choice([s.card_zone[c], *range(len(s.zones))])
+            face_up = rng.random() < 0.3
+            want = s.clone()
+            want.move([c], to, face_up)
+            s.move_card(c, to, face_up)
+            assert _fields(s) == _fields(want) and s.zver == want.zver
+            s.verify()

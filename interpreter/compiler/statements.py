@@ -94,7 +94,8 @@ class Statements:
             usrc = "False" if up is None else self.src_of(up) and f"bool({self.src_of(up)})"
             if wsrc is not None and tsrc is not None and usrc is not None:
                 name = self.const(fail)
-                run.src = f"_c = {wsrc}\nif _c is None: {name}()\nst.move([_c], {tsrc}, {usrc}, {under})"
+                call = f"st.move([_c], {tsrc}, {usrc}, True)" if under else f"st.move_card(_c, {tsrc}, {usrc})"
+                run.src = f"_c = {wsrc}\nif _c is None: {name}()\n{call}"
         else:
             coll = self.as_collection(what, t)
             run = lambda st: st.move(list(coll(st)), to(st), bool(up and up(st)), under)

@@ -195,6 +195,54 @@ class State:
                 self.played_by[c] = o
             known[c] = face_up or vis == "public" or (known[c] and vis != "hidden")
 
+    def move_card(self, c: int, to: int, face_up: bool) -> None:
+        """One card to the top of a zone: what generated code calls for `move c to z`, the
+        commonest effect, without the list and the tests `move` makes for many cards."""
+        self.memo = {}
+        self.zver += 1
+        src = self.card_zone[c]
+        pile = self.zones[src]
+        if pile[-1] == c:  # the top card (a draw, a deal): no search
+            pile.pop()
+        else:
+            pile.remove(c)
+        self.zones[to].append(c)
+        self.card_zone[c] = to
+        vis = self.zvis[to]
+        o, to_owner = self.zowner[src], self.zowner[to]
+        if o is not None:
+            self.played_by[c] = o
+        if self.program.masks:
+            b = self.program.card_bit[c]
+            zmask = self.zmask
+            zmask[src] ^= b
+            zmask[to] |= b
+            to_kind = self.zkind[to]
+            k = self.card_kind[c]
+            if k != to_kind:
+                kmask = self.kmask
+                kmask[k] ^= b
+                kmask[to_kind] |= b
+                self.card_kind[c] = to_kind
+            if o != to_owner:
+                omask = self.omask
+                omask[o] ^= b
+                omask[to_owner] |= b
+                self.card_owner[c] = to_owner
+            if face_up or vis == "public":
+                self.known[c] = True
+                self.upmask |= b
+            elif vis == "hidden":
+                self.known[c] = False
+                self.upmask &= ~b
+            return
+        self.card_kind[c] = self.zkind[to]
+        self.card_owner[c] = to_owner
+        if face_up or vis == "public":
+            self.known[c] = True
+        elif vis == "hidden":
+            self.known[c] = False
+
     def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
         self.memo = {}
         self.zver += 1  # the cards changed: moves worked out before are stale
