@@ -38,7 +38,11 @@ def main() -> int:
     ap.add_argument("file", nargs="?", default="rulesets/ganjifa/ganjifa.cards")
     args = ap.parse_args()
     check = [sys.executable, "-m", "interpreter", "check", args.file]
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith("CARDRULES_")}
+    # A user's install writes bytecode once and reuses it; a machine that sets
+    # PYTHONDONTWRITEBYTECODE would recompile every module on every run and time that instead.
+    # With it gone, the warm-up run below writes the bytecode and no row pays for compiling.
+    base_env = {k: v for k, v in os.environ.items()
+                if not k.startswith("CARDRULES_") and k != "PYTHONDONTWRITEBYTECODE"}
     base_env["PYTHONPATH"] = str(ROOT)
     rows = []
     folder = Path(tempfile.mkdtemp(prefix="cardrules-startup-"))
