@@ -31,6 +31,11 @@ def grammar_path() -> Path:
     return _data_dir("grammar") / "cards.lark"
 
 
+def tables_path() -> Path:
+    """The grammar as Lark analysed it, shipped beside the grammar (see parse.py)."""
+    return _data_dir("grammar") / "cards.lark-tables"
+
+
 def rulesets_root() -> Path:
     return _data_dir("rulesets")
 

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import argparse
+import hashlib
+import io
+import os
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 
+import lark
 from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 from lark.lexer import PatternStr
 
-from .bundled import grammar_path
+from .bundled import grammar_path, tables_path
 from .cache import grammar_cache_path
 from .errors import RulesetSyntaxError
 
 GRAMMAR = grammar_path()  # the checkout's grammar/, or the copy inside an installed wheel
+TABLES = tables_path()  # the grammar as Lark analysed it, beside the grammar in both places
+WRITE_TABLES = "python -m interpreter.parse --write-tables"  # how TABLES is made again
 
 
 class _Indenter(Indenter):
@@ -26,22 +34,96 @@ class _Indenter(Indenter):
     tab_len = 4
 
 
+_OPTIONS = dict(parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=True)
+
+
+def _build(**cache) -> Lark:
+    return Lark.open(str(GRAMMAR), postlex=_Indenter(), **_OPTIONS, **cache)
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser. Analysing the grammar takes half a second, so Lark keeps the result in
-    the user's cache folder (see cache.py); a damaged cache file is rebuilt."""
-    options = dict(parser="lalr", strict=True, postlex=_Indenter(), propagate_positions=True,
-                   maybe_placeholders=True)
+    """The LALR parser. Analysing the grammar takes about half a second, longer than the rest of
+    a first `check`, so the package ships the analysed grammar (TABLES). When that file does not
+    fit (another Lark or Python, an edited grammar) or is damaged, the grammar is analysed here
+    and Lark keeps the result in the user's cache folder (cache.py); a damaged cache file is
+    rebuilt. The shipped file belongs to the package, not to the cache, so CARDRULES_NO_CACHE=1
+    still uses it; CARDRULES_NO_SHIPPED_TABLES=1 passes it by (to measure or test the path
+    without it)."""
+    if os.environ.get("CARDRULES_NO_SHIPPED_TABLES", "") in ("", "0"):
+        shipped = load_tables(TABLES)
+        if shipped is not None:
+            return shipped
     path = grammar_cache_path()
     if path is not None:
         try:
-            return Lark.open(str(GRAMMAR), cache=path, **options)
+            return _build(cache=path)
         except Exception:  # an unreadable or corrupt cache file: start again without it
             try:
                 Path(path).unlink()
             except OSError:
                 pass
-    return Lark.open(str(GRAMMAR), **options)
+    return _build()
+
+
+def tables_stamp() -> bytes:
+    """What analysed tables are only good for: this grammar's text (as Lark reads it, so line
+    ends do not count), these options, this Lark, and this Python (the tables are a pickle).
+    The first line of TABLES; a file stamped otherwise is never loaded."""
+    grammar = hashlib.sha256(GRAMMAR.read_text(encoding="utf-8").encode("utf-8")).hexdigest()
+    options = " ".join(f"{k}={v!r}" for k, v in sorted(_OPTIONS.items()))
+    indenter = ", ".join(f"{k}={getattr(_Indenter, k)!r}" for k in
+                         ("NL_type", "OPEN_PAREN_types", "CLOSE_PAREN_types", "INDENT_type", "DEDENT_type", "tab_len"))
+    return (f"cardrules grammar tables 1; grammar sha256 {grammar}; {options} postlex=_Indenter({indenter}); "
+            f"lark {lark.__version__}; python {sys.version_info[0]}.{sys.version_info[1]}").encode()
+
+
+def load_tables(path: Path) -> Lark | None:
+    """The parser saved in `path` by write_tables, or None when the file is missing, damaged
+    (its second line is the sha256 of the rest), or stamped for another grammar, Lark or Python.
+    Lark.load restores the options and the postlexer from the file without analysing anything."""
+    try:
+        stamp, digest, body = Path(path).read_bytes().split(b"\n", 2)
+        if stamp != tables_stamp() or digest != hashlib.sha256(body).hexdigest().encode():
+            return None
+        return Lark.load(io.BytesIO(body))
+    except Exception:  # unreadable, truncated, not a pickle of a parser: analyse instead
+        return None
+
+
+def write_tables(path: Path = TABLES) -> list[Path]:
+    """Analyse the grammar and save it to `path` (stamp, digest, then Lark.save's pickle); nothing
+    when the file there is already current, since every analysis numbers its states afresh and
+    would change the file for no reason."""
+    from .files import write_atomic
+    if load_tables(path) is not None:
+        return []
+    saved = io.BytesIO()
+    _build().save(saved)
+    body = saved.getvalue()
+    write_atomic(path, tables_stamp() + b"\n" + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    return [Path(path)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m interpreter.parse --write-tables`: make TABLES again after the grammar changed."""
+    from lark.exceptions import LarkError
+    from .files import report_written
+    ap = argparse.ArgumentParser(prog="python -m interpreter.parse", description=main.__doc__)
+    ap.add_argument("--write-tables", action="store_true", required=True,
+                    help=f"analyse the grammar and save it to {TABLES.name} beside it")
+    ap.parse_args(argv)
+
+    def write() -> list[Path]:
+        written = write_tables()
+        if not written:
+            print(f"{TABLES.name} is current")
+        return written
+    try:
+        return report_written(write, TABLES.parent.parent)
+    except (LarkError, OSError) as e:  # a grammar Lark cannot analyse, a folder not writable
+        print(f"error: {TABLES} not written: {str(e).strip()}", file=sys.stderr)
+        return 1
 
 
 _FRIENDLY = {
@@ -188,3 +270,10 @@ def _bad_dedent_line(lines: list[str]) -> int:
                 return i
         depth += raw.count("(") + raw.count("[") - raw.count(")") - raw.count("]")
     return len(lines)
+
+
+if __name__ == "__main__":
+    # Run as a script this file is the module __main__, and the saved postlexer would be named
+    # __main__._Indenter, which no later run can find: write from the module under its own name.
+    from interpreter.parse import main as _main
+    sys.exit(_main())

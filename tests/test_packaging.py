@@ -1,6 +1,6 @@
-"""Installed anywhere: the wheel carries the grammar and the bundled games, games are named by
-name, and a record names its ruleset so that it replays on another machine (and says when the
-rules have changed since it was played)."""
+"""Installed anywhere: the wheel carries the grammar, analysed and not, and the bundled games,
+games are named by name, and a record names its ruleset so that it replays on another machine
+(and says when the rules have changed since it was played)."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_the_wheel_carries_the_grammar_and_the_games_and_works_outside_the_repos
     assert build.returncode == 0, build.stderr[-2000:]
     [wheel] = wheels.glob("cardrules-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "interpreter/_grammar/cards.lark" in names
+    assert {"interpreter/_grammar/cards.lark", "interpreter/_grammar/cards.lark-tables"} <= set(names)
     cards = {n for n in names if n.endswith(".cards")}
     assert cards == {"interpreter/_rulesets/" + p.relative_to(ROOT / "rulesets").as_posix()
                      for p in (ROOT / "rulesets").rglob("*.cards")}
@@ -147,6 +147,11 @@ def test_the_wheel_carries_the_grammar_and_the_games_and_works_outside_the_repos
     where = subprocess.run([str(py), "-c", "import interpreter.bundled as b; print(b.rulesets_root())"],
                            cwd=outside, env=env, capture_output=True, text=True)
     assert where.stdout.strip() == str(fresh_site / "interpreter" / "_rulesets"), where.stdout + where.stderr
+    # the analysed grammar, found and used (unless that Python's Lark is not the one it was written with)
+    fits = "p.load_tables(p.TABLES) is not None or p.TABLES.read_bytes().split(b'\\n', 1)[0] != p.tables_stamp()"
+    shipped = subprocess.run([str(py), "-c", f"import interpreter.parse as p; print(p.TABLES.is_file() and ({fits}))"],
+                             cwd=outside, env=env, capture_output=True, text=True)
+    assert shipped.stdout.strip() == "True", shipped.stdout + shipped.stderr
     assert run("check", "ganjifa").returncode == 0
     played = run("play", "sama", "--players", "3", "--log", "s.json")
     assert played.returncode == 0, played.stderr

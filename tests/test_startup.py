@@ -1,5 +1,6 @@
-"""Start-up: the grammar and loaded rule graphs are kept in the user's cache folder, keyed by
-content, never trusted when damaged; a check already answered answers at once."""
+"""Start-up: the package ships the analysed grammar, used only when it fits; the grammar and
+loaded rule graphs are otherwise kept in the user's cache folder, keyed by content, never
+trusted when damaged; a check already answered answers at once."""
 
 from __future__ import annotations
 
@@ -10,13 +11,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import lark
 import pytest
+from lark import Lark, Token, Tree
 
-from interpreter import cache
+from interpreter import cache, parse
 from interpreter.build import build_file
+from interpreter.errors import RulesetSyntaxError
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("**/*.cards"))
+BROKEN = sorted((ROOT / "tests" / "broken").glob("*.cards"))
 
 
 @pytest.fixture
@@ -122,3 +127,143 @@ def test_errors_are_never_cached(tmp_path):
     assert first.returncode == second.returncode == 1
     assert first.stderr == second.stderr and "error:" in second.stderr and "^" in second.stderr
     assert not list(folder.glob("checked-*.pickle"))
+
+
+# --- the analysed grammar shipped with the package (grammar/cards.lark-tables) ---
+
+@pytest.fixture
+def forget_parser():
+    """parse.parser() made afresh in the test, and not kept after it."""
+    parse.parser.cache_clear()
+    yield
+    parse.parser.cache_clear()
+
+
+def _made_for(stamp: bytes) -> bytes:
+    """The part of a stamp the repository decides (the grammar, the options), not the Lark or
+    Python installed: a newer Lark only makes the file unfit, and start-up slower, not wrong."""
+    return stamp.split(b"; lark ", 1)[0]
+
+
+SHIPPED_FITS = parse.load_tables(parse.TABLES) is not None
+
+
+def test_the_shipped_tables_are_current():
+    """Fails once the grammar or the options change until the tables are written again (and,
+    with the Lark and Python they were written with, when they do not load)."""
+    hint = f"{parse.TABLES.name} does not fit this grammar: run `{parse.WRITE_TABLES}`"
+    assert parse.TABLES.is_file(), hint
+    stamp = parse.TABLES.read_bytes().split(b"\n", 1)[0]
+    assert _made_for(stamp) == _made_for(parse.tables_stamp()), \
+        f"{hint}\n  the file: {stamp!r}\n  here:     {parse.tables_stamp()!r}"
+    if stamp == parse.tables_stamp():
+        assert SHIPPED_FITS, hint
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory) -> Path:
+    """The shipped tables; under another Lark or Python, tables written here the same way, so
+    the loading is still tested."""
+    if SHIPPED_FITS:
+        return parse.TABLES
+    path = tmp_path_factory.mktemp("tables") / parse.TABLES.name
+    assert parse.write_tables(path) == [path]
+    return path
+
+
+@pytest.fixture(scope="module")
+def parsers(tables) -> dict[str, Lark]:
+    shipped = parse.load_tables(tables)
+    assert shipped is not None
+    return {"shipped": shipped, "built": parse._build()}
+
+
+def _outcome(p: Lark, path: Path, monkeypatch):
+    """What parse_text makes of a file with parser `p`: the tree with every node's and token's
+    position (equal trees may still be placed differently), or the syntax error as shown."""
+    monkeypatch.setattr(parse, "parser", lambda: p)
+    try:
+        tree = parse.parse_text(path.read_text(encoding="utf-8"), str(path))
+    except RulesetSyntaxError as e:
+        return "error", str(e), e.line, e.column
+    return (tree, [vars(t.meta) for t in tree.iter_subtrees_topdown()],
+            [(t.type, t.line, t.column, t.end_line, t.end_column) for t in tree.scan_values(lambda v: isinstance(v, Token))])
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.relative_to(ROOT / "rulesets").as_posix())
+def test_the_shipped_tables_parse_like_a_parser_built_now(path, parsers, monkeypatch):
+    shipped, built = (_outcome(parsers[k], path, monkeypatch) for k in ("shipped", "built"))
+    assert isinstance(shipped[0], Tree) and shipped == built
+
+
+def test_the_shipped_tables_report_syntax_errors_like_a_parser_built_now(parsers, monkeypatch):
+    errors = 0
+    for path in BROKEN:
+        shipped, built = (_outcome(parsers[k], path, monkeypatch) for k in ("shipped", "built"))
+        assert shipped == built, path.name
+        errors += shipped[0] == "error"
+    assert errors >= 8  # indentation, unclosed strings, missing words: each way lark fails
+
+
+def test_the_shipped_tables_are_used_without_analysing_the_grammar(tables, forget_parser, monkeypatch):
+    """Even with caching off: the file is part of the package, not a cache."""
+    monkeypatch.setattr(parse, "TABLES", tables)
+
+    def analyse(*args, **kwargs):
+        raise AssertionError("the grammar was analysed")
+    monkeypatch.setattr(Lark, "__init__", analyse)
+    monkeypatch.setenv("CARDRULES_NO_CACHE", "1")
+    monkeypatch.delenv("CARDRULES_NO_SHIPPED_TABLES", raising=False)
+    assert parse.parse_text("game g \"G\"\n").data == "start"
+
+
+def _damaged(how: str, data: bytes) -> bytes:
+    stamp, rest = data.split(b"\n", 1)
+    if how == "another-lark":
+        return stamp.replace(f"lark {lark.__version__};".encode(), b"lark 0.0.1;") + b"\n" + rest
+    if how == "truncated":
+        return data[: len(data) // 2]
+    if how == "altered":  # one keyword of the tables changed: still a pickle, but not the one saved
+        assert b"then" in rest
+        return stamp + b"\n" + rest.replace(b"then", b"than", 1)
+    return bytes(range(256)) * 4  # garbage
+
+
+@pytest.fixture(scope="module")
+def grammar_cache(tmp_path_factory) -> Path:
+    """One user cache for the tests that fall back: the first analyses, the rest read Lark's cache."""
+    return tmp_path_factory.mktemp("grammar-cache")
+
+
+@pytest.mark.parametrize("how", ["another-lark", "truncated", "altered", "garbage", "hidden"])
+def test_unfit_shipped_tables_fall_back_to_analysing(how, tables, parsers, grammar_cache, tmp_path, forget_parser,
+                                                    monkeypatch):
+    copy = tmp_path / parse.TABLES.name
+    if how == "hidden":  # a good file passed by (CARDRULES_NO_SHIPPED_TABLES), to time start-up without it
+        copy.write_bytes(tables.read_bytes())
+        assert parse.load_tables(copy) is not None
+        monkeypatch.setenv("CARDRULES_NO_SHIPPED_TABLES", "1")
+    else:
+        copy.write_bytes(_damaged(how, tables.read_bytes()))
+        assert parse.load_tables(copy) is None
+        monkeypatch.delenv("CARDRULES_NO_SHIPPED_TABLES", raising=False)
+    monkeypatch.setattr(parse, "TABLES", copy)
+    monkeypatch.setenv("CARDRULES_CACHE_DIR", str(grammar_cache))
+    monkeypatch.delenv("CARDRULES_NO_CACHE", raising=False)
+    analysed = []
+    build = parse._build
+    monkeypatch.setattr(parse, "_build", lambda **kw: analysed.append(kw) or build(**kw))
+    text = (ROOT / "rulesets" / "ganjifa" / "ganjifa.cards").read_text(encoding="utf-8")
+    tree = parse.parse_text(text)
+    assert analysed and list(grammar_cache.glob("grammar-*.lark-cache"))  # the user-cache path, as before
+    assert tree == parsers["shipped"].parse(text)
+
+
+def test_an_edited_grammar_is_not_given_the_old_tables(tables, tmp_path, monkeypatch):
+    grammar = tmp_path / "cards.lark"
+    text = parse.GRAMMAR.read_text(encoding="utf-8")
+    monkeypatch.setattr(parse, "GRAMMAR", grammar)
+    grammar.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    assert parse.load_tables(tables) is not None  # other line ends, the same grammar to Lark
+    grammar.write_text(text + "// one more line\n", encoding="utf-8")
+    assert parse.load_tables(tables) is None
