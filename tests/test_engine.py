@@ -1019,3 +1019,44 @@ def test_a_performed_procedure_comes_back_to_where_it_was_performed():
     s = new_game(rs, 2)
     assert [card_info(s, c)["played_by"] for c in cards_in(s, "pile")] == [0, 0, 1, 1]
     assert legal_moves(s) == [Move(1, "stop", None)]
+
+
+HEAPS = """game heaps "Heaps"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player owner
+zone heap[3] shared public
+var turn: player = seat(1)
+define top_order(z: zone) = top(z).order
+define same_suit(a: card, b: card) = a.suit == b.suit
+phase play "Play":
+    rule deal "Deal":
+        move card(1, Red) to heap(1)
+        move card(2, Blue) to heap(3)
+        move card(3, Red) to hand(turn)
+        move card(1, Blue) to hand(turn)
+        move card(2, Red) to hand(turn)
+    rule lay "Lay":
+        choose by turn:
+            action lay c in hand(turn), z in zones(heap) where count(z) < 5 and ({test}) "Lay a card on a heap.":
+                move c to z
+"""
+
+
+@pytest.mark.parametrize("test, want", [
+    # a term of the heap alone (top(z)) is worked out once per heap; a definition given it is written out
+    ("count(z) > 0 and same_suit(c, top(z))", ["3-Red heap1", "1-Blue heap3", "2-Red heap1"]),
+    # top_order(z) fails on the empty heap 2, but no card of the hand gets as far as asking it:
+    # the plain reading never fails, so the moves must not fail either
+    ("c.order < 5 or top_order(z) == c.order", ["3-Red heap1", "3-Red heap2", "3-Red heap3", "1-Blue heap1",
+                                                 "1-Blue heap2", "1-Blue heap3", "2-Red heap1", "2-Red heap2",
+                                                 "2-Red heap3"]),
+])
+def test_the_pairs_of_an_action_with_two_parameters_are_what_the_plain_reading_gives(test, want, monkeypatch):
+    for plain in ("1", "0"):
+        monkeypatch.setenv("CARDRULES_PLAIN", plain)
+        s = new_game(loads_ruleset(HEAPS.replace("{test}", test), "heaps.cards"), 2)
+        assert [m.arg for m in legal_moves(s)] == want, plain

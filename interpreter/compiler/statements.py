@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import graph as g
 from ..unparse import unparse
+from .cse import cse_module
 from .masks import mentions
 from .program import (CALL, CHOOSE, CHOOSE_EACH, ELEM, END, EXEC, JIF, JUMP, RET, Alt, Choice, _err,
                       _runtime, word)
@@ -349,16 +350,59 @@ class Statements:
         parts = _conjuncts(a.where) if a.where is not None else []
         stage = [max([i for i, (var, _) in enumerate(params) if mentions(x, var)], default=0) for x in parts]
         bound = dict(scope)
-        names, loops = [], []
+        names, loops, domains, tests_at = [], [], [], []
         for i, (var, domain) in enumerate(params):
             dsrc, t = self.sx_typed(domain, bound, "collection", f"the set of {var!r} in action {a.name!r}")
             if i == 0:  # `c in Z where c == top(c.zone) and ...`: only the tops of Z's zones
                 dsrc = self.top_domain(domain, a.where, var, bound) or dsrc
             names.append(f"_v_arg{i}")
             bound[var] = (f"_v_arg{i}", ELEM[t])
-            tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x, k in zip(parts, stage) if k == i]
+            mine = [x for x, k in zip(parts, stage) if k == i]
+            tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x in mine]
             loops.append(f"for _v_arg{i} in {dsrc}" + "".join(f" if {src}" for src in tests))
-        return self.lam(f"list(dict.fromkeys([({', '.join(names)},) {' '.join(loops)}]))")
+            domains.append(dsrc)
+            tests_at.append(mine)
+        plain = f"list(dict.fromkeys([({', '.join(names)},) {' '.join(loops)}]))"
+        others = [v for v, _ in params[:-1]]
+        if not self.p.fast or any(mentions(params[-1][1], v) for v in others):
+            return self.lam(plain)
+        return self.lam(self._paired(names, domains, tests_at, others, params[-1][0], bound, plain))
+
+    def _paired(self, names, domains, tests_at, others, last, bound, plain: str) -> str:
+        """The combinations with the last parameter's own work done once, not once per value
+        of the others: its set, its tests that name no other parameter, and every term of the
+        other tests that reads it alone (`top(z)`), listed the first time they are needed (a
+        definition called with such a term is then written out in place). The plain form
+        decides whenever this one raises, so a failure is what it always was."""
+        scope = dict(bound)
+        terms: list[str] = []
+        own, mixed = [], []
+        for x in tests_at[-1]:
+            if any(mentions(x, v) for v in others):
+                mixed.append(self.sx_typed(_lift(x, last, set(others), scope, terms, self), scope, "bool",
+                                           "the where condition")[0])
+            else:
+                own.append(self.sx_typed(x, bound, "bool", "the where condition")[0])
+        for i, x in enumerate(tests_at[:-1]):
+            tests_at[i] = [self.sx_typed(t, bound, "bool", "the where condition")[0] for t in x]
+        var = names[-1]
+        held = ", ".join([var, *[f"_h{k}" for k in range(len(terms))]])
+        inner = f"[({', '.join([var, *terms])},) for {var} in {domains[-1]}" + "".join(f" if {src}" for src in own) + "]"
+        lines, pad = ["_inner = None", "_out = []"], ""
+        for i, name in enumerate(names[:-1]):
+            lines.append(f"{pad}for {name} in {domains[i]}:")
+            pad += "    "
+            for src in tests_at[i]:
+                lines.append(f"{pad}if not ({src}): continue")
+        lines += [f"{pad}if _inner is None:", f"{pad}    _inner = {inner}", f"{pad}for ({held},) in _inner:"]
+        test = " and ".join(f"({src})" for src in mixed) or "True"
+        lines.append(f"{pad}    if {test}: _out.append(({', '.join(names)},))")
+        lines.append("return list(dict.fromkeys(_out))")
+        name = self.fresh("agg")
+        self.hidden_src[name] = "\n".join(lines) + " " + plain  # what it reads, for the closedness checks
+        body = "".join(f"        {line}\n" for line in lines)
+        exec(cse_module(f"def {name}(st):\n    try:\n{body}    except Exception:\n        return {plain}\n"), self.ns)
+        return f"{name}(st)"
 
     def s_Choose(self, s, scope):
         each_slot = None
@@ -443,6 +487,29 @@ def _params_bound(scope: dict, alt, a) -> dict:
         for m, bound in zip(a.more, alt.more):
             inner[m.var] = bound
     return inner
+
+
+def _lift(e, var: str, others: set, scope: dict, terms: list, compiler):
+    """`e` with each largest call or aggregate that reads `var` and none of `others` (nor a
+    variable an aggregate inside `e` binds) replaced by a name bound in `scope` to `_hK`, K its
+    place in `terms`, the generated code of the term (equal terms share one)."""
+    if isinstance(e, (g.Call, g.Agg, g.Split)) and mentions(e, var) and not any(mentions(e, v) for v in others):
+        src, t = compiler.sx(e, scope)
+        if src not in terms:
+            terms.append(src)
+        k = terms.index(src)
+        scope[f"#h{k}"] = (f"_h{k}", t)
+        return g.Name(name=f"#h{k}", loc=e.loc)
+    if isinstance(e, g.Agg):
+        others = others | {e.var}
+    update = {}
+    for field in type(e).model_fields:
+        v = getattr(e, field)
+        if isinstance(v, g.Node) and not isinstance(v, g.Loc):
+            update[field] = _lift(v, var, others, scope, terms, compiler)
+        elif isinstance(v, tuple) and v and all(isinstance(x, g.Node) for x in v):
+            update[field] = tuple(_lift(x, var, others, scope, terms, compiler) for x in v)
+    return e.model_copy(update=update) if update else e
 
 
 def _none_player(node):
