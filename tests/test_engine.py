@@ -1060,3 +1060,21 @@ def test_the_pairs_of_an_action_with_two_parameters_are_what_the_plain_reading_g
         monkeypatch.setenv("CARDRULES_PLAIN", plain)
         s = new_game(loads_ruleset(HEAPS.replace("{test}", test), "heaps.cards"), 2)
         assert [m.arg for m in legal_moves(s)] == want, plain
+
+
+def test_a_failure_in_a_branch_written_out_under_its_test_names_that_branch():
+    # the draw-or-pass shape: `if`, `elif` and `else` inside a loop are one generated function,
+    # each branch under its test; a failure in the `elif` branch must name the `elif` branch's line
+    with pytest.raises(GameRuntimeError) as info:
+        game("""    rule turns "Turns":
+        let n = 0
+        while n < 3:
+            if n == 5:
+                move top(hand(turn)) to pile
+            elif n == 2:
+                let nobody = highest c in pile where c.suit == Blue and c.suit == Red
+                set turn = nobody.owner
+            else:
+                move top(hand(turn)) to pile
+            set n = n + 1""")
+    assert info.value.line == 23 and "set turn = nobody.owner" in info.value.render()

@@ -1,9 +1,10 @@
 """Fewer dispatches: a run of straight-line statements (no jump lands inside it) becomes one
 generated function, so the engine's loop turns once per run instead of once per statement;
 and from every place the engine can land on, a trace follows the instructions (runs, tests,
-jumps forward, calls of procedures and their returns) as one generated function until a
-decision, a return or the next turn of a loop, so the loop turns a few times per decision
-instead of once per instruction.
+jumps forward, both sides of a test, calls of procedures and their returns) as one generated
+function until a decision, a return or the next turn of a loop, so the loop turns a few times
+per decision instead of once per instruction. Every place a trace hands back to the engine
+starts a trace of its own.
 
 A fused function or a trace does one instruction per line, so when one fails the traceback's
 line number says which, and the error still names that statement."""
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, MAX_STEPS, RET, TRACE
 
-MAX_TRACE = 40  # instructions in one trace (each exit is one line; longer runs continue in the next)
+MAX_TRACE = 60  # lines of one trace (each exit is one line; longer runs continue in the next)
+MAX_DEPTH = 8  # tests whose other branch is written out inside one another
 
 
 def jump_targets(code: list, entries) -> set[int]:
@@ -68,11 +70,16 @@ def trace(code: list, entries, ns: dict, src_of: dict) -> list:
     targets = jump_targets(code, entries)
     targets.update(pc + 1 for pc, (op, _, _) in enumerate(code) if op in (CALL, CHOOSE_EACH))
     out = list(code)
-    for start in sorted(targets):
-        if start < len(code) and code[start][0] in (EXEC, JIF, JUMP, CALL):
-            fn = _trace(code, start, ns, src_of)
-            if fn is not None:
-                out[start] = (TRACE, fn, None)
+    todo, done = sorted(targets), set()
+    while todo:  # and where a trace hands back to the engine (a long one stops anywhere)
+        start = todo.pop()
+        if start in done or start >= len(code) or code[start][0] not in (EXEC, JIF, JUMP, CALL):
+            continue
+        done.add(start)
+        fn = _trace(code, start, ns, src_of)
+        if fn is not None:
+            out[start] = (TRACE, fn, None)
+            todo.extend(fn.exits)
     return out
 
 
@@ -89,58 +96,71 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
     the trace's own start (a loop with no decision, call or inner loop in its body) turns
     inside the function, counted, instead of going back to the engine once per turn. A call
     notes where to come back, as the engine does, and the trace goes on into the procedure; a
-    return hands the engine the place noted."""
-    lines, line_pc, seen = [], [], set()
+    return hands the engine the place noted. A test's forward branch is written out under it
+    (an `if` or `elif` whose other side does not come back to the engine), as long as the
+    trace is short enough."""
+    lines, line_pc, seen, exits = [], [], set(), set()
     looped = False
-    pc = start
-    while True:
-        op, a, b = code[pc]
-        if op == RET and seen:
-            lines.append("return st.stack.pop()")
-            line_pc.append(pc)
+
+    def emit(text: str, pc: int, depth: int) -> None:
+        lines.append("    " * depth + text)
+        line_pc.append(pc)
+
+    def walk(pc: int, depth: int, path: set) -> None:
+        nonlocal looped
+        while True:
+            op, a, b = code[pc]
+            if op == RET and path:
+                emit("return st.stack.pop()", pc, depth)
+                seen.add(pc)
+                return
+            if pc in path or len(lines) >= MAX_TRACE or op not in (EXEC, JIF, JUMP, CALL):
+                emit(f"return {pc}", pc, depth)
+                exits.add(pc)
+                return
+            path.add(pc)
             seen.add(pc)
-            break
-        if pc in seen or len(lines) >= MAX_TRACE or op not in (EXEC, JIF, JUMP, CALL):
-            lines.append(f"return {pc}")
-            line_pc.append(pc)
-            break
-        seen.add(pc)
-        if op == CALL:
-            lines.append(f"st.stack.append({pc + 1})")
-            line_pc.append(pc)
-            pc = a
-            continue
-        if op == EXEC:
-            parts = getattr(a, "parts", None) or [a]
-            first = getattr(a, "first_pc", pc)
-            for k, fn in enumerate(parts):  # a statement with known source is written out
-                src = getattr(fn, "src", None)
+            if op == CALL:
+                emit(f"st.stack.append({pc + 1})", pc, depth)
+                pc = a
+                continue
+            if op == EXEC:
+                parts = getattr(a, "parts", None) or [a]
+                first = getattr(a, "first_pc", pc)
+                for k, fn in enumerate(parts):  # a statement with known source is written out
+                    src = getattr(fn, "src", None)
+                    if src is None:
+                        ns[f"_tr_f{id(fn)}"] = fn
+                        src = f"_tr_f{id(fn)}(st)"
+                    for line in src.split("\n"):
+                        emit(line, first + k, depth)
+                pc = b
+            elif op == JIF:
+                src = src_of.get(id(a))
                 if src is None:
-                    ns[f"_tr_f{id(fn)}"] = fn
-                    src = f"_tr_f{id(fn)}(st)"
-                for line in src.split("\n"):
-                    lines.append(line)
-                    line_pc.append(first + k)
-            pc = b
-        elif op == JIF:
-            src = src_of.get(id(a))
-            if src is None:
-                ns[f"_tr_c{id(a)}"] = a
-                src = f"_tr_c{id(a)}(st)"
-            lines.append(f"if not ({src}): return {b if b > pc else ~b}")
-            line_pc.append(pc)
-            pc += 1
-        elif a > pc:  # JUMP forward: keep going
-            pc = a
-        elif a == start:  # JUMP back to this trace's start: turn here
-            looped = True
-            lines += ["_turns += 1", f"if _turns > {MAX_STEPS}: raise EndlessLoop({a})", "continue"]
-            line_pc += [pc, pc, pc]
-            break
-        else:  # JUMP backward: one turn of a loop, back to the engine
-            lines.append(f"return {~a}")
-            line_pc.append(pc)
-            break
+                    ns[f"_tr_c{id(a)}"] = a
+                    src = f"_tr_c{id(a)}(st)"
+                if b > pc and depth < MAX_DEPTH and len(lines) + 4 < MAX_TRACE:  # the other branch, here
+                    emit(f"if not ({src}):", pc, depth)
+                    walk(b, depth + 1, set(path))
+                else:
+                    emit(f"if not ({src}): return {b if b > pc else ~b}", pc, depth)
+                    exits.add(b)
+                pc += 1
+            elif a > pc:  # JUMP forward: keep going
+                pc = a
+            elif a == start:  # JUMP back to this trace's start: turn here
+                looped = True
+                emit("_turns += 1", pc, depth)
+                emit(f"if _turns > {MAX_STEPS}: raise EndlessLoop({a})", pc, depth)
+                emit("continue", pc, depth)
+                return
+            else:  # JUMP backward: one turn of a loop, back to the engine
+                emit(f"return {~a}", pc, depth)
+                exits.add(a)
+                return
+
+    walk(start, 0, set())
     if len(seen) < 2:
         return None
     if looped:  # the two lines that open the loop stand for its start, so line numbers still map
@@ -153,6 +173,8 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
     exec(compile(src, f"<trace from instruction {start}>", "exec"), ns, local)
     run = local["run"]
     run.line_pc = line_pc
+    run.text = src  # for reading what was generated
+    run.exits = exits  # where it hands back to the engine
     return run
 
 
