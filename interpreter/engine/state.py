@@ -247,70 +247,8 @@ class State:
         self.memo = {}
         self.zver += 1  # the cards changed: moves worked out before are stale
         n = len(cards)
-        if n == 1 and self.program.masks:  # the common case, kept short
-            c = cards[0]
-            src = self.card_zone[c]
-            pile = self.zones[src]
-            if pile[-1] == c:  # the top card (a draw, a deal): no search
-                pile.pop()
-            else:
-                pile.remove(c)
-            if under:
-                self.zones[to].insert(0, c)
-            else:
-                self.zones[to].append(c)
-            b = self.program.card_bit[c]
-            zmask = self.zmask
-            zmask[src] ^= b
-            zmask[to] |= b
-            to_kind = self.zkind[to]
-            k = self.card_kind[c]
-            if k != to_kind:
-                kmask = self.kmask
-                kmask[k] ^= b
-                kmask[to_kind] |= b
-                self.card_kind[c] = to_kind
-            o, to_owner = self.zowner[src], self.zowner[to]
-            if o != to_owner:
-                omask = self.omask
-                omask[o] ^= b
-                omask[to_owner] |= b
-                self.card_owner[c] = to_owner
-            if o is not None:
-                self.played_by[c] = o
-            self.card_zone[c] = to
-            vis = self.zvis[to]
-            if face_up or vis == "public":
-                self.known[c] = True
-                self.upmask |= b
-            elif vis == "hidden":
-                self.known[c] = False
-                self.upmask &= ~b
-            return
-        if n == 1:  # the same without masks
-            c = cards[0]
-            src = self.card_zone[c]
-            pile = self.zones[src]
-            if pile[-1] == c:
-                pile.pop()
-            else:
-                pile.remove(c)
-            if under:
-                self.zones[to].insert(0, c)
-            else:
-                self.zones[to].append(c)
-            self.card_zone[c] = to
-            self.card_kind[c] = self.zkind[to]
-            self.card_owner[c] = self.zowner[to]
-            o = self.zowner[src]
-            if o is not None:
-                self.played_by[c] = o
-            vis = self.zvis[to]
-            if face_up or vis == "public":
-                self.known[c] = True
-            elif vis == "hidden":
-                self.known[c] = False
-            return
+        if n == 1 and not under:  # the common case
+            return self.move_card(cards[0], to, face_up)
         if not self.program.masks:
             # without masks only a top lying in order pays: card by card, top(stock, 2) searches
             # the stock for its first card, while a deal's reversed top pops as quickly
