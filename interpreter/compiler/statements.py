@@ -275,7 +275,7 @@ class Statements:
         def order(st):
             a = at(st)
             if a is None:
-                raise _runtime(f"{unparse(node.at)!r} is none here", node)
+                _none_player(node)
             n = st.n_players
             k = n - offset
             return [(a + offset + i) % n for i in range(k)]
@@ -361,7 +361,7 @@ class Statements:
             tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x in mine]
             loops.append(f"for _v_arg{i} in {dsrc}" + "".join(f" if {src}" for src in tests))
             domains.append(dsrc)
-            tests_at.append(mine)
+            tests_at.append(list(zip(mine, tests)))
         plain = f"list(dict.fromkeys([({', '.join(names)},) {' '.join(loops)}]))"
         others = [v for v, _ in params[:-1]]
         if not self.p.fast or any(mentions(params[-1][1], v) for v in others):
@@ -377,14 +377,12 @@ class Statements:
         scope = dict(bound)
         terms: list[str] = []
         own, mixed = [], []
-        for x in tests_at[-1]:
+        for x, src in tests_at[-1]:
             if any(mentions(x, v) for v in others):
                 mixed.append(self.sx_typed(_lift(x, last, set(others), scope, terms, self), scope, "bool",
                                            "the where condition")[0])
             else:
-                own.append(self.sx_typed(x, bound, "bool", "the where condition")[0])
-        for i, x in enumerate(tests_at[:-1]):
-            tests_at[i] = [self.sx_typed(t, bound, "bool", "the where condition")[0] for t in x]
+                own.append(src)
         var = names[-1]
         held = ", ".join([var, *[f"_h{k}" for k in range(len(terms))]])
         inner = f"[({', '.join([var, *terms])},) for {var} in {domains[-1]}" + "".join(f" if {src}" for src in own) + "]"
@@ -392,7 +390,7 @@ class Statements:
         for i, name in enumerate(names[:-1]):
             lines.append(f"{pad}for {name} in {domains[i]}:")
             pad += "    "
-            for src in tests_at[i]:
+            for _, src in tests_at[i]:
                 lines.append(f"{pad}if not ({src}): continue")
         lines += [f"{pad}if _inner is None:", f"{pad}    _inner = {inner}", f"{pad}for ({held},) in _inner:"]
         test = " and ".join(f"({src})" for src in mixed) or "True"
