@@ -73,14 +73,7 @@ def test_a_performed_procedure_comes_back_to_where_it_was_performed():
     assert legal_moves(s) == [Move(1, "stop", None)]
 
 
-HEAPS = """game heaps "Heaps"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..3
-zone stock shared hidden
-zone hand per player owner
-zone heap[3] shared public
+HEAPS = MINI[:MINI.index("var turn")] + """zone heap[3] shared public
 var turn: player = seat(1)
 define top_order(z: zone) = top(z).order
 define same_suit(a: card, b: card) = a.suit == b.suit
