@@ -77,9 +77,12 @@ class Alt:
     node: Any = None
     values: Callable | None = None  # the allowed parameter values, as one generated function
     more: list = field(default_factory=list)  # (slot, elem) of each further parameter; values are then tuples
-    # (player, players) -> {value: (Move, alt, value)}: a cache that fills as games reach new
-    # moves, so it is no part of what the action is (a state holding the Alt prints the same)
-    moves: dict = field(default_factory=dict, repr=False, compare=False)
+    values_src: str | None = None  # the generated source of `values` and `when` (None: a hand-written closure)
+    when_src: str | None = None
+    # players -> seat -> {value: Move} (None for an action without parameters): a cache that
+    # fills as games reach new moves, so it is no part of what the action is (a state holding
+    # the Alt prints the same); the engine lays it out when it first plays the program
+    moves: list = field(default_factory=list, repr=False, compare=False)
 
 
 @dataclass
@@ -96,6 +99,9 @@ class Choice:
     secret: bool = False  # `choose secretly by each`: the chosen actions wait until everyone has chosen
     reads: tuple | None = None  # the slots its moves depend on beside the cards (None: not known)
     shared_names: bool = False  # two actions share a name, so they may offer the same move twice
+    # legal(state, actor) -> the actor's legal moves: set by the engine when it first plays the
+    # program (engine/legal.py), generated from the actions' sources on the fast path
+    legal: Callable | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -153,6 +159,7 @@ class Program:
     suit_mask: dict = field(default_factory=dict)  # suit index -> mask of its cards
     rank_mask: dict = field(default_factory=dict)  # rank index -> mask of its cards
     layouts: dict = field(default_factory=dict)  # players -> the zone instances' layout (engine.play._layout)
+    linked: bool = False  # whether the engine has laid out its tables of moves (engine/legal.py)
 
     @property
     def n_cards(self) -> int:

@@ -442,6 +442,8 @@ class Statements:
                 alt.values = self.combination_values(a, scope)
             elif a.var is not None:
                 alt.values = self.action_values(a, scope, elem)
+            alt.values_src = self.src_of(alt.values) if alt.values is not None else None
+            alt.when_src = self.src_of(when) if when is not None else None
             alts.append(alt)
         choice = Choice(actor, alts, rule, title, s, unparse(s.by))
         choice.each_slot = each_slot

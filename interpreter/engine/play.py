@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import operator
 import os
 import random
 
@@ -14,22 +13,25 @@ from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, TRACE, P
 from ..compiler.fuse import EndlessLoop, failing_pc
 from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
 from ..unparse import unparse
+from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
+from .legal import legal_each as _legal_each, link, value_text as _value_text
 from .state import MAX_STEPS, Move, Outcome, State, seat_name
 
 _PROGRAMS: dict[int, tuple[g.Ruleset, Program]] = {}
-_first = operator.itemgetter(0)
 
 
 def program_of(ruleset) -> Program:
     """The compiled form of a rule graph, compiled once per graph object (CARDRULES_PLAIN=1:
     the plain evaluator, the oracle the fast path is tested against)."""
     if isinstance(ruleset, Program):
+        link(ruleset)
         return ruleset
     hit = _PROGRAMS.get(id(ruleset))
     if hit is None or hit[0] is not ruleset:
         if len(_PROGRAMS) > 64:
             _PROGRAMS.clear()
         hit = _PROGRAMS[id(ruleset)] = (ruleset, compile_ruleset(ruleset, fast=os.environ.get("CARDRULES_PLAIN") != "1"))
+        link(hit[1])
     return hit[1]
 
 
@@ -156,105 +158,6 @@ def _layout(p: Program, players: int) -> tuple:
     return zbase, zowner, zkind, zcount, names, [p.zones[k].visibility for k in zkind]
 
 
-def _arg_text(p: Program, elem: str | None, v) -> str | None:
-    if elem is None:
-        return None
-    if v is None:
-        return "none"
-    if elem == "card":
-        return p.card_names[v]
-    if elem == "player":
-        return seat_name(v)
-    if elem == "suit":
-        return p.ruleset.deck.suits[v]
-    if elem == "rank":
-        return p.ruleset.deck.ranks[v]
-    return str(v)
-
-
-def _value_text(s: State, elem: str, v) -> str:
-    return s.zone_names[v] if elem == "zone" else _arg_text(s.program, elem, v)
-
-
-def _compute_legal(s: State, choice, deciders=None) -> list:
-    if deciders is not None:  # several players decide at this point: everyone's moves
-        out = []
-        for player in deciders:
-            s.slots[choice.each_slot] = player
-            out.extend(_compute_legal_for(s, choice, player))
-        return out
-    return _compute_legal_for(s, choice, s.actor)
-
-
-def _compute_legal_for(s: State, choice, actor) -> list:
-    out = []
-    append = out.append
-    for alt in choice.alts:
-        if alt.when is not None and not alt.when(s):
-            continue
-        # value -> (Move, alt, value), made once per player and table size (a zone's name
-        # depends on how many players there are)
-        made = alt.moves.get((actor, s.n_players))
-        if made is None:
-            made = alt.moves[(actor, s.n_players)] = {}
-        if alt.values is None:
-            e = made.get(None)
-            if e is None:
-                e = made[None] = (Move(actor, alt.name, None), alt, None)
-            append(e)
-            continue
-        values = alt.values(s)
-        if values.__class__ is not list:
-            values = list(values)  # read twice when a move is new
-        try:  # every move already made once: one comprehension, no test per value
-            out += [made[v] for v in values]
-        except KeyError:
-            get = made.get
-            for v in values:
-                e = get(v)
-                if e is None:
-                    if alt.more:  # several parameters: their texts, one after another
-                        text = " ".join(_value_text(s, el, x) for el, x in zip([alt.elem] + [m[1] for m in alt.more], v))
-                    else:
-                        text = _value_text(s, alt.elem, v)
-                    e = made[v] = (Move(actor, alt.name, text), alt, v)
-                append(e)
-    if choice.shared_names:  # two actions of one name may offer the same move: keep the first
-        seen = set()
-        uniq = []
-        for entry in out:
-            key = (entry[0].action, entry[0].arg)
-            if key not in seen:
-                seen.add(key)
-                uniq.append(entry)
-        out = uniq
-    return out
-
-
-def _legal_each(s: State, choice, deciders, pc: int) -> list:
-    """Everyone's moves at a `choose by each`, where each player's moves are worked out again
-    only when the cards or a slot they read changed since (after one player chose, the others'
-    usually stand)."""
-    reads = choice.reads
-    if reads is None:
-        return _compute_legal(s, choice, deciders)
-    slots = s.slots
-    inputs = (s.zver, *[tuple(v) if v.__class__ is list else v for v in map(slots.__getitem__, reads)])
-    cache = s.legal_cache
-    out = []
-    for player in deciders:
-        hit = cache.get((pc, player))
-        if hit is not None and hit[0] == inputs:
-            out.extend(hit[1])
-            continue
-        slots[choice.each_slot] = player
-        mine = _compute_legal_for(s, choice, player)
-        cache[(pc, player)] = (inputs, mine)
-        out.extend(mine)
-    slots[choice.each_slot] = deciders[-1]  # as working them all out afresh leaves it
-    return out
-
-
 def _run(s: State) -> None:
     _exec(s)
 
@@ -301,7 +204,7 @@ def _exec(s: State) -> None:
                     s.pc = pc
                     raise GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {a.by_text!r} names no player here")
                 s.pc, s.choice, s.actor = pc, a, actor
-                s._legal = _compute_legal_for(s, a, actor)
+                s._legal = a.legal(s, actor)
                 return
             elif op == JUMP:
                 pc = a
@@ -369,19 +272,19 @@ def rule_at(s: State, pc: int | None = None) -> tuple[str, str]:
 def legal_moves(s: State) -> list[Move]:
     """The moves that may be made now, each with its player; empty when the game is over.
     Usually one player decides; at a `choose by each` several do, in any order."""
-    return list(map(_first, s._legal))
+    return s._legal.copy()
 
 
 def moves_for(s: State, player: int | None = None) -> list[Move]:
     """The legal moves of one player (default: the player to act)."""
     player = s.actor if player is None else player
-    return [m for m, _, _ in s._legal if m.player == player]
+    return [m for m in s._legal if m.player == player]
 
 
 def deciders(s: State) -> list[int]:
     """Every player who may move now (several at a `choose by each`)."""
     seen = []
-    for m, _, _ in s._legal:
+    for m in s._legal:
         if m.player not in seen:
             seen.append(m.player)
     return seen
@@ -403,16 +306,14 @@ def apply(s: State, move: Move | str) -> State:
         raise IllegalMoveError("the game is over; no more moves can be made")
     if isinstance(move, str):
         move = Move.parse(move, s.actor)
-    found = None
-    for entry in s._legal:
-        if entry[0] is move:
-            found = entry
+    for m in s._legal:
+        if m is move:
             break
-    if found is None:
+    else:  # not one of the engine's own Move objects: the legal move it equals
         key = (move.player, move.action, move.arg)
-        found = next((e for e in s._legal if (e[0].player, e[0].action, e[0].arg) == key), None)
-    if found is not None:
-        m, alt, v = found
+        m = next((x for x in s._legal if (x.player, x.action, x.arg) == key), None)
+    if m is not None:
+        alt, v = m._offer
         if s.choice.secret:  # sealed until everyone has chosen; the decision point carries it out
             s.pending[s.pc].remove(m.player)
             s.sealed[s.pc][1][m.player] = (alt, v)
@@ -471,7 +372,7 @@ def _explain_illegal(s: State, move: Move) -> Exception:
         return InvalidMoveError(f"action {move.action!r} takes {'no argument' if alt.elem is None else _wants(alt)}")
     if alt.more and len(move.arg.split()) != 1 + len(alt.more):
         return InvalidMoveError(f"action {move.action!r} takes {_wants(alt)}, written one after another: "
-                                f"{next((m for m, _, _ in s._legal if m.action == move.action), move.action + ' ...')}")
+                                f"{next((m for m in s._legal if m.action == move.action), move.action + ' ...')}")
     reasons = []
     for a in alts:
         node = a.node
@@ -481,7 +382,7 @@ def _explain_illegal(s: State, move: Move) -> Exception:
             reasons.append(f"the {_params_text(a)} and satisfy {unparse(node.where)}")
         elif node.domain is not None:
             reasons.append(f"the {_params_text(a)}")
-    legal = ", ".join(str(m) for m, _, _ in s._legal)
+    legal = ", ".join(str(m) for m in s._legal)
     return IllegalMoveError(f"{seat_name(move.player)} may not {move} now: {where} says "
                             + "; or ".join(reasons or ["no"]) + f". Legal now: {legal}")
 

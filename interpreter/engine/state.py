@@ -72,6 +72,9 @@ class Move:
     def __repr__(self) -> str:
         return f"Move({self.player!r}, {self.action!r}, {self.arg!r})"
 
+    def __reduce__(self):  # a move the engine offers carries its action (engine/legal.py): not pickled
+        return (Move, (self.player, self.action, self.arg))
+
     @classmethod
     def parse(cls, text: str, player: int) -> "Move":
         """'lead King-Hearts' -> Move(player, 'lead', 'King-Hearts'); an action with several

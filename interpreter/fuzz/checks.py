@@ -141,8 +141,8 @@ class Checks:
     def _legal_of(self, t: State) -> list:
         """Legal moves recomputed from scratch on a (modified) clone."""
         if getattr(t.choice, "each_slot", None) is not None:
-            return [m for m, _, _ in engine._compute_legal(t, t.choice, self._deciders(t))]
-        return [m for m, _, _ in engine._compute_legal(t, t.choice)]
+            return engine._compute_legal(t, t.choice, self._deciders(t))
+        return engine._compute_legal(t, t.choice)
 
     def _check_claims(self, game: Game, s: State, choice):
         each = getattr(choice, "each_slot", None)

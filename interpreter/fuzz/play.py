@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import graph as g
-from ..engine import apply, new_game, observe, program_of
+from ..engine import apply, new_game, observe, offered, program_of
 from ..errors import GameRuntimeError
 from .common import (Config, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
                      RulesetReport, configurations)
@@ -101,7 +101,7 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
             if deadline is not None and time.monotonic() > deadline:
                 game.abandoned = True  # --seconds is up: the game proves nothing either way
                 break
-            entries = s._legal
+            entries = offered(s)
             if not entries:
                 game.add(self._ev_deadlock(s))
                 break

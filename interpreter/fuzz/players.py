@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import advice as engine_advice, apply, Move, State
+from ..engine import advice as engine_advice, apply, Move, offered, State
 from .common import SEEK_RANDOM, SEEK_SAMPLE
 
 
@@ -16,7 +16,7 @@ class RandomPlayer:
         self.rng = random.Random(seed ^ 0x5EED)
 
     def choose(self, s: State, fz) -> Move:
-        return self.rng.choice(s._legal)[0]
+        return self.rng.choice(s._legal)
 
 
 def _lookahead(s: State) -> State:
@@ -37,7 +37,7 @@ class RuleSeeker:
         self.rng = random.Random(seed ^ 0x5EEC)
 
     def choose(self, s: State, fz: "Fuzzer") -> Move:
-        entries = s._legal
+        entries = offered(s)
         rng = self.rng
         if len(entries) == 1:
             return entries[0][0]
@@ -68,7 +68,7 @@ class RuleSeeker:
                     if not c._legal:
                         score += 5.0
                     else:
-                        score += 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(e[1]), 0)) for e in c._legal)
+                        score += 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(e[1]), 0)) for e in offered(c))
             if best_score is None or score > best_score + 1e-12:
                 best, best_score = [m], score
             elif abs(score - best_score) <= 1e-12:
@@ -87,7 +87,7 @@ class AdvisedPlayer:
         self.seeker = RuleSeeker(seed)
 
     def choose(self, s: State, fz: "Fuzzer") -> Move:
-        entries = s._legal
+        entries = offered(s)
         if not s.program.advice or len(entries) == 1:
             return self.seeker.choose(s, fz) if len(entries) > 1 else entries[0][0]
         rng = self.rng
