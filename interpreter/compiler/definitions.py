@@ -16,7 +16,11 @@ class Definitions:
         inner = dict(scope)
         inner[e.var] = (v, ELEM[td])
         where = self.sx_typed(e.where, inner, "bool", "the where condition")[0] if e.where is not None else None
-        dom = self.top_domain(e.domain, e.where, e.var, scope) or dom
+        tops = self.top_domain(e.domain, e.where, e.var, scope)
+        if tops is not None:  # over the zones' tops, which pass the test of being one (no mask: it would see every card)
+            rest = self.after_top_test(e.where)
+            where = self.sx_typed(rest, inner, "bool", "the where condition")[0] if rest is not None else None
+            return self._loop_aggregate(e, inner, tops, td, v, where)
         loop, t = self._loop_aggregate(e, inner, dom, td, v, where)
         fast = self.mask_aggregate(e, scope, v, dom, loop)
         return (fast, t) if fast is not None else (loop, t)

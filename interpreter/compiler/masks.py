@@ -141,6 +141,17 @@ class Masks:
             return f"st.zones[{src}][-1:]"
         return None
 
+    def after_top_test(self, where):
+        """The rest of a where condition that `top_domain` read (`c == top(c.zone) and R`): R,
+        or None. Every card of the tops passes the first test, so the loop need not ask it."""
+        parts = conjuncts(where)[1:]
+        if not parts:
+            return None
+        rest = parts[0]
+        for part in parts[1:]:
+            rest = g.BinOp(op="and", left=rest, right=part, loc=part.loc)
+        return rest
+
     def _is_top_test(self, e, var: str, seen: tuple) -> bool:
         if isinstance(e, g.Call) and e.func in self.defines and len(e.args) == 1 and _is_var(e.args[0], var):
             d = self.defines[e.func]

@@ -330,7 +330,11 @@ class Statements:
         bound = dict(scope)
         bound[a.var] = ("_v_arg", elem)
         wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
-        dsrc = self.top_domain(a.domain, a.where, a.var, scope) or dsrc
+        tops = self.top_domain(a.domain, a.where, a.var, scope)
+        if tops is not None:  # the zones' tops pass the test of being one: the rest decides
+            rest = self.after_top_test(a.where)
+            pick = f"[_v_arg for _v_arg in {tops}" + (f" if {self.sx(rest, bound)[0]}]" if rest is not None else "]")
+            return self.lam(pick if unique else f"list(dict.fromkeys({pick}))")
         pick = f"[_v_arg for _v_arg in {dsrc} if {wsrc}]"
         mask = None
         if self.use_masks and elem == "card":
@@ -353,11 +357,14 @@ class Statements:
         names, loops, domains, tests_at = [], [], [], []
         for i, (var, domain) in enumerate(params):
             dsrc, t = self.sx_typed(domain, bound, "collection", f"the set of {var!r} in action {a.name!r}")
-            if i == 0:  # `c in Z where c == top(c.zone) and ...`: only the tops of Z's zones
-                dsrc = self.top_domain(domain, a.where, var, bound) or dsrc
+            mine = [x for x, k in zip(parts, stage) if k == i]
+            if i == 0:  # `c in Z where c == top(c.zone) and ...`: only the tops of Z's zones, which pass that test
+                tops = self.top_domain(domain, a.where, var, bound)
+                if tops is not None:
+                    dsrc = tops
+                    mine = mine[1:]
             names.append(f"_v_arg{i}")
             bound[var] = (f"_v_arg{i}", ELEM[t])
-            mine = [x for x, k in zip(parts, stage) if k == i]
             tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x in mine]
             loops.append(f"for _v_arg{i} in {dsrc}" + "".join(f" if {src}" for src in tests))
             domains.append(dsrc)
