@@ -11,7 +11,7 @@ line number says which, and the error still names that statement."""
 
 from __future__ import annotations
 
-from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, MAX_STEPS, RET, TRACE
+from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, MAX_STEPS, RET, TRACE  # noqa: F401
 
 MAX_TRACE = 60  # lines of one trace (each exit is one line; longer runs continue in the next)
 MAX_DEPTH = 8  # tests whose other branch is written out inside one another
@@ -106,7 +106,7 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
         lines.append("    " * depth + text)
         line_pc.append(pc)
 
-    def walk(pc: int, depth: int, path: set) -> None:
+    def walk(pc: int, depth: int, path: set, limit: int = MAX_TRACE) -> None:
         nonlocal looped
         while True:
             op, a, b = code[pc]
@@ -114,7 +114,20 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
                 emit("return st.stack.pop()", pc, depth)
                 seen.add(pc)
                 return
-            if pc in path or len(lines) >= MAX_TRACE or op not in (EXEC, JIF, JUMP, CALL):
+            if op == CHOOSE and len(lines) < limit:  # the decision, as the engine reaches it
+                ns[f"_tr_ch{pc}"] = a
+                actor = src_of.get(id(a.actor))
+                if actor is None:
+                    ns[f"_tr_a{pc}"] = a.actor
+                    actor = f"_tr_a{pc}(st)"
+                emit(f"_actor = {actor}", pc, depth)
+                emit(f"if _actor is None: return {pc}", pc, depth)  # the engine names the error
+                emit(f"st.pc = {pc}; st.choice = _tr_ch{pc}; st.actor = _actor; st._legal = _tr_ch{pc}.legal(st, _actor)", pc, depth)
+                emit("return None", pc, depth)
+                exits.add(pc)
+                seen.add(pc)
+                return
+            if pc in path or len(lines) >= limit or op not in (EXEC, JIF, JUMP, CALL):
                 emit(f"return {pc}", pc, depth)
                 exits.add(pc)
                 return
@@ -140,10 +153,20 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
                 if src is None:
                     ns[f"_tr_c{id(a)}"] = a
                     src = f"_tr_c{id(a)}(st)"
-                if b > pc and depth < MAX_DEPTH and len(lines) + 4 < MAX_TRACE:  # the other branch, here
+                written = False
+                if b > pc and depth < MAX_DEPTH and len(lines) + 4 < limit:  # the other branch, here
+                    # in at most half the lines left, so the side that falls through (a loop's
+                    # body, an if's) is not cut short by a long way out written first
+                    mark, before = len(lines), (set(seen), set(exits), looped)
+                    budget = mark + (limit - mark) // 2
                     emit(f"if not ({src}):", pc, depth)
-                    walk(b, depth + 1, set(path))
-                else:
+                    walk(b, depth + 1, set(path), budget)
+                    written = len(lines) < budget
+                    if not written:
+                        del lines[mark:], line_pc[mark:]
+                        seen.clear(), seen.update(before[0]), exits.clear(), exits.update(before[1])
+                        looped = before[2]
+                if not written:
                     emit(f"if not ({src}): return {b if b > pc else ~b}", pc, depth)
                     exits.add(b)
                 pc += 1
@@ -155,10 +178,12 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
                 emit(f"if _turns > {MAX_STEPS}: raise EndlessLoop({a})", pc, depth)
                 emit("continue", pc, depth)
                 return
-            else:  # JUMP backward: one turn of a loop, back to the engine
+            elif a in path:  # JUMP backward into this trace: one turn of a loop, back to the engine
                 emit(f"return {~a}", pc, depth)
                 exits.add(a)
                 return
+            else:  # JUMP backward to a loop's head not yet written here: on into it, once
+                pc = a
 
     walk(start, 0, set())
     if len(seen) < 2:

@@ -193,6 +193,8 @@ def _exec(s: State) -> None:
             op, a, b = code[pc]
             if op == TRACE:
                 pc = a(s)
+                if pc is None:  # the trace reached a decision and set it up
+                    return
                 if pc < 0:  # a loop turned
                     pc = ~pc
                     steps += 1
