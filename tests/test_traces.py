@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from test_engine import MINI, game
 
-from interpreter import Move, legal_moves, loads_ruleset, new_game
+from interpreter import Move, apply, legal_moves, loads_ruleset, new_game
 from interpreter.engine import card_info, cards_in
 from interpreter.errors import GameRuntimeError
 
@@ -123,3 +123,83 @@ def test_a_failure_in_a_branch_written_out_under_its_test_names_that_branch():
                 move top(hand(turn)) to pile
             set n = n + 1""")
     assert info.value.line == 23 and "set turn = nobody.owner" in info.value.render()
+
+
+SHARED = """    rule pick "Pick":
+        choose by turn:
+            action take c in hand(turn) where c.suit == Red "Take a red card.":
+                move c to pile
+            action take c in hand(turn) where c.rank <= {limit} "Take a low card.":
+                move c to pile
+            action pass when count(hand(turn)) > 1 "Pass.":
+                pass
+    rule again "Again":
+        choose by turn:
+            action take c in hand(turn) where c.suit == Blue "Take a blue card.":
+                move c to pile
+            action take c in hand(turn) "Take any card.":
+                move c to pile"""
+
+
+@pytest.mark.parametrize("limit", ["2", "1"])
+def test_two_actions_of_one_name_offer_a_move_once_on_either_path(limit):
+    # the generated moves of a choice keep the first of two equal moves, as the plain reading does
+    # (whether one or both actions of that name offered something)
+    from interpreter.compiler import compile_ruleset
+    rs = loads_ruleset(MINI.replace("{body}", SHARED.replace("{limit}", limit)), "mini.cards")
+    programs = {plain: compile_ruleset(rs, fast=not plain) for plain in (True, False)}
+    both = 0
+    for seed in range(6):  # (moves met before are looked up, not made: later games test that)
+        got = {}
+        for plain in (True, False):
+            s = new_game(programs[plain], 2, seed=seed)
+            hand = cards_in(s, "hand-P1")
+            first = [str(m) for m in legal_moves(s)]
+            want = [f"take {c}" for c in hand if c.endswith("Red")]
+            want += [f"take {c}" for c in hand if int(c.split("-")[0]) <= int(limit) and f"take {c}" not in want]
+            assert first == want + ["pass"], plain
+            apply(s, "pass")
+            second = [str(m) for m in legal_moves(s)]
+            blue = [f"take {c}" for c in hand if c.endswith("Blue")]
+            assert second == blue + [f"take {c}" for c in hand if f"take {c}" not in blue], plain
+            got[plain] = (first, second)
+            both += any(c.endswith("Red") and int(c.split("-")[0]) <= int(limit) for c in hand)
+        assert got[True] == got[False]
+    assert both  # some hand offered one card through both actions
+
+
+def test_a_decision_is_set_up_inside_the_generated_code_that_reaches_it():
+    # from a move to the next decision is one generated function: its moves are the ones the
+    # engine would work out, and a player that is none there still fails as the choose statement
+    rs = loads_ruleset(MINI.replace("{body}", """    while count(hand(turn)) > 0:
+        rule play "Play":
+            choose by turn:
+                action play c in hand(turn) "Play a card.":
+                    move c to pile
+        set turn = next(turn)"""), "mini.cards")
+    s = new_game(rs, 2, seed=1)
+    trace = next(ins[1] for ins in s.program.code if getattr(ins[1], "text", "") and "st._legal" in ins[1].text)
+    assert "st.choice" in trace.text
+    for _ in range(3):
+        apply(s, legal_moves(s)[0])
+        assert legal_moves(s) == [Move(s.actor, "play", c) for c in cards_in(s, f"hand-P{s.actor + 1}")]
+    broken = loads_ruleset(MINI.replace("var turn: player = seat(1)", "var turn: player").replace("{body}", """    rule play "Play":
+        choose by turn:
+            action stop "Stop.":
+                end game"""), "mini.cards")
+    with pytest.raises(GameRuntimeError, match="names no player"):
+        new_game(broken, 2)
+
+
+def test_a_move_the_engine_offers_pickles_and_compares_as_the_bare_move():
+    import pickle
+    s = game("""    rule pick "Pick":
+        choose by turn:
+            action take c in hand(turn) "Take a card.":
+                move c to pile""")
+    m = legal_moves(s)[0]
+    back = pickle.loads(pickle.dumps(m))
+    assert back == m and hash(back) == hash(m) and repr(back) == repr(m)
+    assert not hasattr(back, "_offer") and len(pickle.dumps(m)) < 200  # no action, program or rule graph inside
+    apply(s, back)  # a move equal to a legal one is that move
+    assert cards_in(s, "pile") == [m.arg]
