@@ -136,3 +136,55 @@ def test_what_a_definition_asked_in_a_loop_reads_is_found_too():
     assert "name 0" in _moves_of(s, 0) and "name 0" in _moves_of(s, 1)
     apply(s, "name 0")  # P1 names 0: nobody else may
     assert "name 0" not in _moves_of(s, 1) and "name 1" in _moves_of(s, 1)
+
+
+KEPT = """\
+game kept "Kept answers"
+players 2
+
+deck small "Six cards":
+    suits Red, Blue
+    ranks 1..3
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+zone table shared public "table"
+
+var bonus: int = 0
+
+define reds(p: player) = sum c in hand(p) where c.suit == Red: 1
+define lead(p: player) = reds(p) + bonus
+
+phase play "Play":
+    rule deal "The deal":
+        shuffle stock
+        deal 3 from stock to each hand
+    rule turns "Turns":
+        repeat:
+            choose by seat(1):
+                action raise "Raise the bonus.":
+                    set bonus = bonus + 1
+                action play c in hand(seat(1)) "Play a card.":
+                    move c to table
+                action stop "Stop.":
+                    end game
+"""
+
+
+def test_an_answer_that_reads_the_cards_alone_outlives_a_variable_set_and_no_other_does():
+    """A definition that reads the cards alone keeps its answers when a variable is set (a card
+    that moves forgets them); one that reads a variable, even through another definition,
+    forgets them then: its next answer counts the new value."""
+    from interpreter.engine import cards_in, evaluate
+    program = compile_ruleset(loads_ruleset(KEPT, "kept.cards"))
+    assert "cmemo" in program.namespace["D_reds"].__code__.co_names  # kept apart from the variables'
+    assert "cmemo" not in program.namespace["D_lead"].__code__.co_names
+    s = next(s for s in (new_game(program, 2, seed=k) for k in range(20)) if "Red" in " ".join(cards_in(s, "hand-P1")))
+    reds = sum(c.endswith("Red") for c in cards_in(s, "hand-P1"))
+    assert (evaluate(s, "reds", "P1"), evaluate(s, "lead", "P1")) == (reds, reds)
+    apply(s, "raise")
+    apply(s, "raise")
+    assert (evaluate(s, "reds", "P1"), evaluate(s, "lead", "P1")) == (reds, reds + 2)
+    red = next(c for c in cards_in(s, "hand-P1") if c.endswith("Red"))
+    apply(s, f"play {red}")
+    assert (evaluate(s, "reds", "P1"), evaluate(s, "lead", "P1")) == (reds - 1, reds + 1)

@@ -303,7 +303,7 @@ def checkpoints(seed: int):
 
 # shared by design, a cache, or compared below (rng by its state: whether a clone still shares
 # the generator object, rng_shared, is not part of the game)
-_NOT_STATE = {"program", "memo", "rng", "rng_shared", "_legal", "legal_cache"}
+_NOT_STATE = {"program", "memo", "cmemo", "rng", "rng_shared", "_legal", "legal_cache"}
 
 
 def snapshot(s) -> tuple:

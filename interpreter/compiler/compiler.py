@@ -287,6 +287,20 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         slots = {int(n) for n in re.findall(r"\bst\.slots\[(\d+)\]", text)} - {choice.each_slot}
         return tuple(sorted(slots))
 
+    def memo_of(self, src: str) -> str:
+        """Where the answers of generated code are kept: `st.cmemo`, emptied only when cards move
+        or turn, for code that reads the cards alone (through every definition and aggregate it
+        calls); `st.memo`, emptied by a variable set too, for the rest (the plain evaluator keeps
+        everything there)."""
+        if not self.p.fast:
+            return "st.memo"
+        text = self.reads_through([src])
+        if "st.slots" in text or set(re.findall(r"\bst\.(\w+)", text)) - _CARD_READS:
+            return "st.memo"
+        if {n for n in re.findall(r"\b(\w+)\(st[,)]", text) if not re.fullmatch(r"[DU]_\w+|_agg\d+|_set\d+", n)} - _STATE_FNS:
+            return "st.memo"
+        return "st.cmemo"
+
     def reads_through(self, srcs: list[str]) -> str:
         """Generated code together with the code of every definition, aggregate and set test it
         calls, transitively."""
@@ -312,6 +326,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
 _STATE_READS = {"slots", "zones", "card_zone", "card_kind", "card_owner", "played_by", "known", "zmask", "kmask",
                 "omask", "upmask", "zbase", "zcount", "zowner", "zkind", "n_players", "seats", "opts", "memo",
                 "zone_names"}
+# what generated code may read of a state and still be answered from st.cmemo (no variable)
+_CARD_READS = (_STATE_READS - {"slots", "memo"}) | {"cmemo"}
 _STATE_FNS = {"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_zones_of", "_split", "_seat", "_zmask"}
 
 

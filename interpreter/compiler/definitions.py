@@ -225,7 +225,7 @@ class Definitions:
             key = repr(idx) if not params else f"({idx}, {', '.join(parts)},)"
             # a definition judged by its arguments' faces alone keeps its answers for good
             static = bool(params) and self.static_define(d.name)
-            memo = "STATIC" if static else "st.memo"
+            memo = "STATIC" if static else self.memo_of(body)
             limit = "        if len(m) > 500000:\n            m.clear()\n" if static else ""
             whole = re.fullmatch(r"(_agg\d+)\(st(?:, [\w, ]+)?\)", body)
             if self.p.fast and _cheap(self.reads(body, fast_only=True)):

@@ -356,11 +356,12 @@ class Masks:
         name = self.set_helpers.get(("define", m, args))
         if name is None:
             name = self.set_helpers[("define", m, args)] = self.fresh("set")
+            memo = self.memo_of(m)
             exec(cse_module(f"def {name}(st, cand{args}):\n"
                             f"    key = ({name!r}, cand{args})\n"
-                            f"    r = st.memo.get(key)\n"
+                            f"    r = {memo}.get(key)\n"
                             f"    if r is None:\n"
-                            f"        r = st.memo[key] = {m}\n"
+                            f"        r = {memo}[key] = {m}\n"
                             f"    return r\n"), self.ns)
             self.hidden_src[name] = m
             self.guards[name] = (m, m)
@@ -412,12 +413,13 @@ class Masks:
             work = f"        r = {keep}({fail}, cand)\n"
         # worked out once per state and set of cards: a rule's test, its moves and the tests
         # inside other definitions ask the same question between two changes
+        memo = self.memo_of(fail)
         src = (f"def {name}(st, cand{args}):\n"
                f"    key = ({name!r}, cand{args})\n"
-               f"    r = st.memo.get(key)\n"
+               f"    r = {memo}.get(key)\n"
                f"    if r is None:\n"
                f"{work}"
-               f"        st.memo[key] = r\n"
+               f"        {memo}[key] = r\n"
                f"    return r\n")
         exec(cse_module(src), self.ns)
         self.hidden_src[name] = fail

@@ -124,6 +124,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.actor = None
     s._legal = []
     s.memo = {}
+    s.cmemo = {}  # the answers of definitions that read the cards alone: a variable set keeps them
     s.zver = 0
     s.legal_cache = {}
     for name, slot, init in p.vars:

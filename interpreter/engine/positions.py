@@ -118,6 +118,7 @@ def position(ruleset, players: int, phase: str, zones: dict | None = None, vars:
             value = _value(s, v.type, value, f"variable {name}", list)
         s.slots[slots[name]] = value
     s.memo = {}  # definitions evaluated while the variables were initialised
+    s.cmemo = {}
     s.pc = p.phase_start[phase]
     _run(s)
     return s
@@ -185,6 +186,7 @@ def recompute_legal(state: State) -> list[Move]:
     and return them. For a state whose cards were rearranged (see `determinise`), and for
     tests that compare the engine's stored moves with fresh ones."""
     state.memo = {}
+    state.cmemo = {}
     if state.finished or state.choice is None:
         return legal_moves(state)
     if state.choice.each_slot is not None:  # several players decide here: all who still may

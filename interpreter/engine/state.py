@@ -106,13 +106,14 @@ class State:
 
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
-                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "pending", "sealed",
+                 "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "cmemo", "pending", "sealed",
                  "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis", "zver", "legal_cache")
 
     # -- primitive effects the compiled statements call
     def shuffle(self, zi: int) -> None:
         cards = self.zones[zi]
         self.memo = {}
+        self.cmemo = {}
         self.zver += 1
         rng = self.chance()
         if rng.__class__ is random.Random and _SAME_SHUFFLE:
@@ -202,6 +203,7 @@ class State:
         """One card to the top of a zone: what generated code calls for `move c to z`, the
         commonest effect, without the list and the tests `move` makes for many cards."""
         self.memo = {}
+        self.cmemo = {}
         self.zver += 1
         src = self.card_zone[c]
         pile = self.zones[src]
@@ -248,6 +250,7 @@ class State:
 
     def move(self, cards: list, to: int, face_up: bool, under: bool = False) -> None:
         self.memo = {}
+        self.cmemo = {}
         self.zver += 1  # the cards changed: moves worked out before are stale
         n = len(cards)
         if n == 1 and not under:  # the common case
@@ -352,6 +355,7 @@ class State:
             return
         for i in range(count):
             self.memo = {}
+            self.cmemo = {}
             self.zver += 1
             take = pile[-n:]
             if take:
@@ -363,6 +367,7 @@ class State:
 
     def reveal(self, cards: list) -> None:
         self.memo = {}
+        self.cmemo = {}
         self.zver += 1
         bits, known, up = self.program.card_bit, self.known, self.upmask
         for c in cards:
@@ -401,6 +406,7 @@ class State:
                 self.omask[owner] |= bits[c]
         self.upmask = sum(bits[c] for c, k in enumerate(self.known) if k)
         self.memo = {}
+        self.cmemo = {}
         self.zver += 1
         self.legal_cache = {}
 
@@ -457,6 +463,7 @@ class State:
         self.rng_shared = self.rng_shared or "same"
         s._legal = list(self._legal) if self._legal is not None else None
         s.memo = {}
+        s.cmemo = {}
         s.legal_cache = {}
         return s
 

@@ -151,6 +151,7 @@ class Checks:
             if each is not None:
                 t.slots[each] = player
                 t.memo = {}
+                t.cmemo = {}
             offers: dict = {}
             for ai, alt in enumerate(choice.alts):
                 try:
