@@ -7,8 +7,10 @@
 --against REV measures this tree against the engine of git revision REV (a worktree of it,
 made for the run and removed after) in one run: for R rounds (default 3), the base and this
 tree alternately play every row in a fresh process each, so a busy machine slows both alike.
-It prints each side's median games/s, the ratio, and the target ratio of issue 9 for that row,
-then the cost of cloning a mid-game Ganjifa state and playing it out at random.
+It prints each side's median games/s, the ratio, the target ratio of issue 9 for that row, the
+microseconds a decision takes now and the microseconds it may take to meet the target (compare
+the floor printed by benchmarks/floor.py), then the cost of cloning a mid-game Ganjifa state and
+playing it out at random.
 
 For every ruleset matched by GLOB (default rulesets/**/*.cards, relative to the checkout)
 and every player count it allows, games with the default options are played for about T
@@ -233,6 +235,7 @@ def run_against(rev: str, pattern: str, seconds: float, rounds: int) -> int:
         print(f"base: {base_rev}\nnew:  this tree ({ROOT})\n{rounds} alternating rounds, {seconds:g} s per row\n",
               flush=True)
         figures: dict = {}
+        decisions: dict = {}  # mean decisions per game (the same games on both sides)
         clones: dict = {"base": [], "new": []}
         for r in range(rounds):
             for side, root in (("base", wt), ("new", ROOT)):
@@ -245,9 +248,11 @@ def run_against(rev: str, pattern: str, seconds: float, rounds: int) -> int:
                 for row in json.loads(out.stdout)["rows"]:
                     figures.setdefault((row["ruleset"], row["players"]), {"base": [], "new": []})[side].append(
                         row["games_per_s"])
+                    decisions[(row["ruleset"], row["players"])] = row["mean_decisions"]
                 clones[side].append(clone_playout_ms(root))
             print(f"round {r + 1} of {rounds} done", flush=True)
-        print(f"\n{'ruleset':<38} {'players':>7} {'base g/s':>9} {'new g/s':>9} {'ratio':>7} {'target':>7}")
+        print(f"\n{'ruleset':<38} {'players':>7} {'base g/s':>9} {'new g/s':>9} {'ratio':>7} {'target':>7} "
+              f"{'us/dec':>7} {'allows':>7}")
         missed = 0
         ratios = []
         for (rel, n), sides in figures.items():
@@ -258,7 +263,10 @@ def run_against(rev: str, pattern: str, seconds: float, rounds: int) -> int:
             ratios.append(ratio)
             target = RATIO_TARGETS.get(Path(rel).name, RATIO_FLOOR)
             missed += ratio < target
-            print(f"{rel:<38} {n:>7} {b:>9.1f} {nw:>9.1f} {ratio:>6.2f}x {target:>6}x"
+            per = decisions.get((rel, n)) or 1
+            # the time one decision may take for the row to meet its target (benchmarks/floor.py: the floor)
+            print(f"{rel:<38} {n:>7} {b:>9.1f} {nw:>9.1f} {ratio:>6.2f}x {target:>6}x "
+                  f"{1e6 / (nw * per):>7.2f} {1e6 / (target * b * per):>7.2f}"
                   + ("" if ratio >= target else "  (short of the target)"))
         cb, cn = statistics.median(clones["base"]), statistics.median(clones["new"])
         print(f"\nclone a mid-game Ganjifa state and play it out: base {cb:.2f} ms, new {cn:.2f} ms "
