@@ -66,10 +66,15 @@ def _generated(p, choice):
                 lines.append(f"{pad}    {h} += 1")
             else:
                 lines.append(f"{pad}_out += [_made[_v] for _v in _vals]")
+    if len(choice.alts) == 1 and lines[-1].startswith("        _out += "):  # one action, always asked: its list
+        lines[-1] = "        return " + lines[-1][len("        _out += "):]
+        lines.remove("        _out = []")
     if shared:  # two of them offered moves: keep the first of each, as the general way does
         lines.append(f"        if {' or '.join(f'_h{j} > 1' for j in range(len(shared)))}:")
         lines.append(f"            return {key}_unique(_out)")
-    lines += ["        return _out", "    except KeyError:", f"        return {key}_general(st, {key}_choice, actor)"]
+    if not lines[-1].startswith("        return "):
+        lines.append("        return _out")
+    lines += ["    except KeyError:", f"        return {key}_general(st, {key}_choice, actor)"]
     ns[f"{key}_unique"] = unique
     ns[f"{key}_general"] = compute_legal_for
     ns[f"{key}_choice"] = choice
