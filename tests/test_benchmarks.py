@@ -1,0 +1,34 @@
+"""The benchmarks' own games run: the floor game is a valid ruleset whose games, on the engine
+and written by hand, take the same decisions (the two figures it prints compare like with like)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import floor  # noqa: E402
+
+from interpreter.engine import apply, legal_moves, new_game  # noqa: E402
+from interpreter import load_ruleset  # noqa: E402
+
+
+def test_the_floor_game_is_the_same_game_on_the_engine_and_by_hand(capsys):
+    rs = load_ruleset(floor.FLOOR)
+    made = floor._made()
+    for seed in range(3):
+        s, t = new_game(rs, floor.PLAYERS, None, seed), floor._new(seed, made)
+        r1, r2 = random.Random(seed), random.Random(seed)
+        n = 0
+        while not s.finished:
+            assert len(legal_moves(s)) == len(floor._legal_moves(t)) and s.actor == t.turn
+            apply(s, r1.choice(legal_moves(s)))
+            floor._apply(t, r2.choice(floor._legal_moves(t)))
+            n += 1
+        assert t.finished and n == floor.CARDS
+    assert floor.main(["--games", "2", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "on the engine:" in out and "floor:" in out
