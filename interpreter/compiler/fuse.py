@@ -1,17 +1,17 @@
 """Fewer dispatches: a run of straight-line statements (no jump lands inside it) becomes one
 generated function, so the engine's loop turns once per run instead of once per statement;
 and from every place the engine can land on, a trace follows the instructions (runs, tests,
-jumps forward, both sides of a test, calls of procedures and their returns) as one generated
-function until a decision, a return or the next turn of a loop, so the loop turns a few times
-per decision instead of once per instruction. Every place a trace hands back to the engine
-starts a trace of its own.
+jumps, both sides of a test, calls of procedures and their returns) as one generated function
+until a decision, which it sets up itself, a return or the next turn of a loop, so from one move
+to the next decision is usually one call instead of one turn of the engine's loop per
+instruction. Every place a trace hands back to the engine starts a trace of its own.
 
 A fused function or a trace does one instruction per line, so when one fails the traceback's
 line number says which, and the error still names that statement."""
 
 from __future__ import annotations
 
-from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, MAX_STEPS, RET, TRACE  # noqa: F401
+from .program import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, MAX_STEPS, RET, TRACE
 
 MAX_TRACE = 60  # lines of one trace (each exit is one line; longer runs continue in the next)
 MAX_DEPTH = 8  # tests whose other branch is written out inside one another
@@ -98,7 +98,10 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
     notes where to come back, as the engine does, and the trace goes on into the procedure; a
     return hands the engine the place noted. A test's forward branch is written out under it
     (an `if` or `elif` whose other side does not come back to the engine), as long as the
-    trace is short enough."""
+    trace is short enough. A jump back to a loop's head the trace has not written goes on into
+    it once (the next turn comes back to the engine, which counts it). A decision is set up as
+    the engine would (`st.pc`, `st.choice`, `st.actor`, `st._legal`) and the trace returns None;
+    when its player is none the trace returns its place and the engine reports it."""
     lines, line_pc, seen, exits = [], [], set(), set()
     looped = False
 
