@@ -108,6 +108,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.player_vars: set[str] = set()
         self.kind_of: dict[str, int] = {}
         self.def_src: list[str] = []
+        self.bodies: tuple[dict, int] = ({}, 0)  # reads_through's index of def_src
         self.lam_cache: dict[str, Callable] = {}
         self.lam_src: dict[int, str] = {}  # id of a generated function -> its source
         p = self.p
@@ -304,20 +305,21 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
     def reads_through(self, srcs: list[str]) -> str:
         """Generated code together with the code of every definition, aggregate and set test it
         calls, transitively."""
-        bodies = {}
-        for chunk in self.def_src:
+        bodies, done = self.bodies  # the definitions' code by name, read once (def_src only grows)
+        for chunk in self.def_src[done:]:
             m = re.match(r"def (\w+)\(", chunk)
             if m:
                 bodies[m.group(1)] = chunk
-        bodies.update(self.hidden_src)
+        self.bodies = (bodies, len(self.def_src))
         seen, todo, out = set(), list(srcs), []
         while todo:
             text = todo.pop()
             out.append(text)
             for name in re.findall(r"\b([DU]_\w+|_agg\d+|_set\d+)\b", text):
-                if name not in seen and name in bodies:
+                body = bodies.get(name) or self.hidden_src.get(name)
+                if name not in seen and body is not None:
                     seen.add(name)
-                    todo.append(bodies[name])
+                    todo.append(body)
         return "\n".join(out)
 
 

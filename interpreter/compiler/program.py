@@ -79,7 +79,7 @@ class Alt:
     more: list = field(default_factory=list)  # (slot, elem) of each further parameter; values are then tuples
     values_src: str | None = None  # the generated source of `values` and `when` (None: a hand-written closure)
     when_src: str | None = None
-    # players -> seat -> {value: Move} (None for an action without parameters): a cache that
+    # players -> seat -> {value: Move} (the value None for an action without parameters): a cache that
     # fills as games reach new moves, so it is no part of what the action is (a state holding
     # the Alt prints the same); the engine lays it out when it first plays the program
     moves: list = field(default_factory=list, repr=False, compare=False)
