@@ -10,7 +10,7 @@ is started only when the run has lasted PROBE_SECONDS: a short run never starts 
 
 from __future__ import annotations
 
-import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -18,6 +18,7 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
+from ..processes import context, die_with
 from . import Collector, Interrupted, Runner, Task, WorkersLost, execute
 
 PROBE_SECONDS = 0.5
@@ -25,17 +26,10 @@ MAX_RESTARTS = 3
 _PRELOAD = ["interpreter.runner.jobs"]   # imported once by the fork server, so workers start at once
 
 
-def _context():
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(_PRELOAD)
-        return ctx
-    return multiprocessing.get_context("spawn")
-
-
-def _worker_init() -> None:
+def _worker_init(client: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
+    die_with(client)  # a client killed outright (kill -9) leaves no worker behind, so neither the
+    # fork server nor the resource tracker (they end when the last worker holding their pipes does)
 
 
 def _ready() -> None:
@@ -55,8 +49,8 @@ class LocalRunner(Runner):
         """Start the worker processes in the background (this process plays meanwhile)."""
         if self._starter is not None:
             return
-        self.pool = pool = ProcessPoolExecutor(max_workers=self.parallelism, mp_context=_context(),
-                                               initializer=_worker_init)
+        self.pool = pool = ProcessPoolExecutor(max_workers=self.parallelism, mp_context=context(_PRELOAD),
+                                               initializer=_worker_init, initargs=(os.getpid(),))
 
         def start() -> None:
             try:
