@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import random
+import time
 
 from .engine import advice, apply, determinise, moves_for, outcome, scores
 from .errors import GameRuntimeError, OptionError
@@ -106,6 +107,7 @@ class PlanBot:
         self.seed = seed
         self.nodes = nodes
         self.rng = random.Random(seed)
+        self.deadline: float | None = None  # time.monotonic() past which a plan stops looking
         self._plan: list = []   # [(move key, view expected before it)]
         self._eyes: _Eyes | None = None
 
@@ -154,7 +156,10 @@ class PlanBot:
                 best_value, best_line = value, line
 
         heapq.heappush(heap, (0.0, 0, tie, det, root_view, []))
+        deadline = self.deadline
         while heap and expanded < self.nodes:
+            if deadline is not None and best_line and time.monotonic() > deadline:
+                break
             _, depth, _, s, view, line = heapq.heappop(heap)
             expanded += 1
             hidden = eyes.hidden(s)

@@ -8,7 +8,8 @@ samples (a move is known by its player, action and argument; a child counts as a
 only in the samples where its move is legal, and UCB uses those availability counts), adds
 one move, plays the rest at random, and credits every seat with its result. The move played
 is the root's most visited. Everything is drawn from the bot's own seeded generator, never
-from the clock, so the same seed and position give the same move.
+from the clock, so the same seed and position give the same move; only a `deadline` (set by
+the browser table, which must not keep a person waiting) lets the clock cut a search short.
 
 With advice, a rollout is cut short and the advice judges where it stops. Two of every three
 iterations stop after one decision a player, one after six. Measured (README), short rollouts
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from .engine import advice, apply, determinise, moves_for, outcome, scores
 from .errors import GameRuntimeError, OptionError
@@ -121,6 +123,7 @@ class ISMCTSBot:
         self.iterations = iterations
         self.rollout_cap = rollout_cap
         self.rng = random.Random(seed)
+        self.deadline: float | None = None  # time.monotonic() past which a decision plays its best so far
 
     def __repr__(self) -> str:
         return f"ISMCTSBot({self.seed}, iterations={self.iterations})"
@@ -135,7 +138,10 @@ class ISMCTSBot:
         seats = state.n_players
         rng = self.rng
         root = _Node(seats=seats)
+        deadline = self.deadline
         for i in range(self.iterations):
+            if deadline is not None and time.monotonic() > deadline and root.children:
+                break
             det = self._sample(state, me, rng)
             if det is None:
                 continue

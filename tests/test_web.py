@@ -28,6 +28,7 @@ from interpreter.errors import IllegalMoveError, InvalidMoveError
 from interpreter.cli import TABLE_FORMAT as CLI_TABLE_FORMAT, app as cli_app
 from interpreter.web import store
 from interpreter.web.app import create_app
+from interpreter.web.limits import Limits
 from interpreter.web.tables import for_seat
 from interpreter.web.views import visible_cards
 
@@ -243,8 +244,8 @@ def test_nothing_sent_to_a_seat_names_a_card_hidden_in_another_seats_hand(tmp_pa
                 if a["moves"]:
                     post_move(client, tid, seat, tokens[seat], rng.choice(a["moves"]), a["version"])
                     break
-            else:
-                wait_for(client, tid, 0, tokens[0])
+            else:  # the bots are thinking (in worker processes): wait for either person's turn
+                next_person(table)
         assert checked > 40
         assert shown_face_up > 0  # the face-up batches were shown, and not counted as leaks
 
@@ -288,8 +289,8 @@ def test_a_sealed_choice_shows_in_no_other_seats_log_or_view(tmp_path):
                     assert {k: v for k, v in after["observation"].items() if k not in strip} == \
                            {k: v for k, v in before["observation"].items() if k not in strip}
                 break
-            if not moved:
-                wait_for(client, tid, 0, tokens[0])
+            if not moved:  # the bots are thinking (in worker processes): wait for either person's turn
+                next_person(table)
         assert sealed >= 2, "no sealed choice was made by a person"
 
 
@@ -385,14 +386,24 @@ def test_bad_values_in_the_new_table_form_give_the_form_again_and_create_nothing
         base = {"ruleset": "ganjifa/ganjifa", "players": "3", "seat1": "person", "seat2": "random", "seat3": "random"}
         cases = [({"players": "5", "seat4": "random", "seat5": "random"}, "is for 3 to 4 players, not 5"),
                  ({"opt_time": "noon"}, "option time is one of day, night, not &#39;noon&#39;"),
-                 ({"seat2": "ismcts", "seat2_iterations": "0"}, "must be above 0 iterations"),
+                 ({"players": "99999999"}, "is for 3 to 4 players, not 99,999,999"),
+                 ({"players": "9" * 5000}, "the number of players must be a whole number of at most 40 digits"),
+                 ({"players": "-1"}, "is for 3 to 4 players, not -1"),
+                 ({"seat2": "ismcts", "seat2_iterations": "0"}, "must be from 1 to 20,000 iterations on this server, not 0"),
+                 ({"seat2": "ismcts", "seat2_iterations": "1000000000"},
+                  "must be from 1 to 20,000 iterations on this server, not 1,000,000,000"),
                  ({"seat2": "ismcts", "seat2_iterations": "many"}, "must be a whole number"),
                  ({"seed": "x"}, "the seed must be a whole number"),
+                 ({"seed": "-1"}, "the seed must be a whole number from 0 to 9,223,372,036,854,775,807"),
+                 ({"seed": str(2 ** 64)}, "the seed must be a whole number from 0 to 9,223,372,036,854,775,807"),
                  ({"seat1": "random"}, "at least one seat must be a person")]
         for change, message in cases:
             r = client.post("/new", data={**base, **change}, follow_redirects=False)
             assert r.status_code == 400 and message in r.text, (change, r.text[-3000:])
             assert "<form" in r.text
+            for name, value in change.items():  # what was typed is kept (the number of players is a list)
+                if name.startswith(("seed", "seat")) and not value.startswith("-"):
+                    assert f'value="{value}"' in r.text or f'value="{value}" selected' in r.text, (name, value)
         assert app.state.web.tables.tables == {} and not list((tmp_path / "tables").glob("*.json"))
         assert client.get("/new?ruleset=no/such").status_code == 404
 
@@ -404,7 +415,7 @@ def test_a_bot_that_fails_stops_the_game_and_every_page_says_so(tmp_path, monkey
     def broken(self, state):
         raise GameRuntimeError("no legal move to choose from")
     monkeypatch.setattr(RandomBot, "choose", broken)
-    app = make_app(tmp_path)
+    app = make_app(tmp_path, limits=Limits(bot_workers=0))  # the bots think in this process, where the patch is
     with TestClient(app) as client:
         tid, hot, tokens = open_table(client, "ganjifa/ganjifa", ["person", "random", "random"], seed=1)
         a = wait_for(client, tid, 0, tokens[0])

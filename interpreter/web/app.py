@@ -3,13 +3,19 @@ what a seat may see is decided in views.py, how a table changes in tables.py.
 
 Seats are numbered from 1 in addresses (`/t/ID/seat/1` is P1). A seat's page, its live
 updates and its JSON answers need the seat's token or the table's hot-seat token; without one
-the answer is 403 and says nothing about the table."""
+the answer is 403 and says nothing about the table.
+
+Anyone who reaches the server may open a table and upload a record, so every number and size
+they send is checked against `limits.Limits` before any work is done on it: a body over its
+limit is refused with 413 before it is kept, a number out of range gets the form again with
+what was typed and why, and a server at its limit of tables says so at once (503)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import re
 import secrets
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,10 +34,12 @@ from ..engine import seat_name
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
 from . import replays, views
 from .catalog import Catalog
-from .tables import StaleMove, Table, Tables, for_seat, same_token
+from .limits import Limits
+from .tables import Full, StaleMove, Table, Tables, check_players, for_seat, same_token
 
 HERE = Path(__file__).resolve().parent
-MAX_BODY = 8 * 1024 * 1024
+DRAIN_BYTES = 64 * 1024 * 1024  # read (and drop) this much of a body too large, so the browser gets the page
+DRAIN_SECONDS = 5.0
 log = logging.getLogger("cardrules.web")
 
 
@@ -45,9 +53,13 @@ def _env() -> jinja2.Environment:
 class Web:
     """One server's state: the rulesets, the tables, the uploaded records, the templates."""
 
-    def __init__(self, data: Path, catalog: Catalog, bot_pause: float, records: list[Path], events_lifetime: float):
+    def __init__(self, data: Path, catalog: Catalog, bot_pause: float, records: list[Path], events_lifetime: float,
+                 limits: Limits):
         self.catalog = catalog
-        self.tables = Tables(data, catalog, bot_pause)
+        self.limits = limits
+        self.tables = Tables(data, catalog, bot_pause, limits)
+        self.stopping: asyncio.Event | None = None  # set when the server begins to stop (live updates end)
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.records = records  # record files named on the command line
         self.uploads: dict[str, tuple[str, dict]] = {}
         self.events_lifetime = events_lifetime
@@ -56,20 +68,32 @@ class Web:
     def page(self, name: str, status: int = 200, **ctx) -> HTMLResponse:
         return HTMLResponse(self.env.get_template(name).render(**ctx), status_code=status)
 
+    def begin_stop(self) -> None:
+        """Called from a signal handler: end the live updates now, so the server stops at once."""
+        loop, ev = self.loop, self.stopping
+        if loop is not None and ev is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(ev.set)
+
 
 def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: float = 0.6,
-               records: list[Path] = (), events_lifetime: float = 25.0, catalog: Catalog | None = None) -> Starlette:
+               records: list[Path] = (), events_lifetime: float = 25.0, catalog: Catalog | None = None,
+               limits: Limits | None = None) -> Starlette:
     """The web app over the tables kept in `data` (loaded now, their games replayed), offering
     the bundled games and the `given` rulesets (path, loaded rule graph or None)."""
-    web = Web(Path(data), catalog or Catalog(list(given)), bot_pause, list(records), events_lifetime)
+    web = Web(Path(data), catalog or Catalog(list(given)), bot_pause, list(records), events_lifetime,
+              limits or Limits())
     web.tables.load_all()
 
     @asynccontextmanager
     async def lifespan(app):
+        web.loop, web.stopping = asyncio.get_running_loop(), asyncio.Event()
         for table in web.tables.tables.values():
             web.tables.start_bots(table)
-        yield
-        await web.tables.stop()
+        try:
+            yield
+        finally:
+            web.stopping.set()
+            await web.tables.stop()
 
     # ---------------------------------------------------------------- helpers
     def table_or_404(request: Request) -> Table:
@@ -92,14 +116,35 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         if not same_token(request.query_params.get("token"), table.hotseat_token):
             raise HTTPException(403)
 
-    async def form_of(request: Request) -> dict:
-        """A form sent as application/x-www-form-urlencoded, or a JSON object (at most 8 MB: a
-        record being uploaded is the largest)."""
-        body = b""
+    async def body_of(request: Request, limit: int) -> bytes:
+        """The request's body, or 413 as soon as it is known to be over `limit` bytes (from its
+        declared length, else as it arrives). The rest is read and dropped, up to DRAIN_BYTES,
+        so that a browser still sending it reads the page instead of a reset connection."""
+        declared = request.headers.get("content-length")
+        body = bytearray()
+        over = False
+        if declared is not None:
+            if not declared.strip().isdigit() or len(declared) > 18:
+                raise HTTPException(400, "The request's length is not a number.")
+            over = int(declared) > limit
+        loop = asyncio.get_running_loop()
+        end = loop.time() + DRAIN_SECONDS
+        seen = 0
         async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                raise HTTPException(413, "That is too large to send here (the limit is 8 MB).")
+            seen += len(chunk)
+            if not over:
+                body += chunk
+                over = len(body) > limit
+            if over and (seen > DRAIN_BYTES or loop.time() > end):
+                break
+        if over:
+            raise HTTPException(413, f"That is too large to send here: the limit is {_size(limit)}.")
+        return bytes(body)
+
+    async def form_of(request: Request, limit: int | None = None) -> dict:
+        """A form sent as application/x-www-form-urlencoded, or a JSON object (at most
+        `limit` bytes: the form limit unless said)."""
+        body = await body_of(request, limit or web.limits.form_bytes)
         ctype = request.headers.get("content-type", "")
         if ctype.startswith("application/json"):
             try:
@@ -198,7 +243,8 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
             return web.page("error.html.j2", 500, title="This ruleset does not load", text=e.render())
         return web.page("new.html.j2", status, key=key, rs=rs, title=rs.title or rs.name,
                         options=_options(rs), values=values, message=message,
-                        players=int(values.get("players") or rs.players_min) if str(values.get("players", "")).isdigit()
+                        max_iterations=web.limits.max_iterations,
+                        players=int(values["players"]) if re.fullmatch(r"[0-9]{1,9}", str(values.get("players", "")))
                         else rs.players_min)
 
     async def new_table(request: Request):
@@ -207,24 +253,32 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         entry = web.catalog.get(key)
         if entry is None or not entry.listed:
             raise HTTPException(404, "There is no such ruleset here.")
-        rs = await anyio.to_thread.run_sync(web.catalog.ruleset, key)
+        try:
+            rs = await anyio.to_thread.run_sync(web.catalog.ruleset, key)
+        except CardRulesError as e:
+            return web.page("error.html.j2", 500, title="This ruleset does not load", text=e.render())
         try:
             players = _int(form.get("players"), "the number of players")
+            check_players(rs, players)  # before anything is made for each seat
             seed_text = str(form.get("seed", "")).strip()
             seed = secrets.randbelow(1_000_000) if not seed_text else _int(seed_text, "the seed")
+            web.limits.check_seed(seed)
             options = {o.name: str(form[f"opt_{o.name}"]) for o in rs.options
                        if str(form.get(f"opt_{o.name}", "")).strip() != ""}
             seats = []
-            for i in range(max(players, 0)):
+            for i in range(players):
                 kind = str(form.get(f"seat{i + 1}", "person")).strip().lower()
                 if kind == "ismcts":
                     n = _int(form.get(f"seat{i + 1}_iterations", "200"), f"the strength of the search player in {seat_name(i)}")
-                    if n <= 0:
-                        raise OptionError(f"the strength of the search player in {seat_name(i)} must be above 0 "
-                                          f"iterations, not {n}")
+                    top = web.limits.max_iterations
+                    if not (1 <= n <= top):
+                        raise OptionError(f"the strength of the search player in {seat_name(i)} must be from 1 to "
+                                          f"{top:,} iterations on this server, not {_shown(n)}")
                     kind = f"ismcts:{n}"
                 seats.append(kind)
             table = web.tables.open(key, players, options, seed, seats)
+        except Full as e:
+            return await _new_page(key, form, e.message, 503)
         except OptionError as e:
             return await _new_page(key, form, e.message, 400)
         await table.save()
@@ -274,16 +328,22 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
             last = None
             loop = asyncio.get_running_loop()
             end = loop.time() + lifetime
+            quiet = 0.0
             while True:
                 now = (table.version, table.error)
                 if now != last:
                     last = now
                     yield f"event: version\ndata: {table.version}{'!' if table.error else ''}\n\n"
                 left = end - loop.time()
-                if left <= 0:
+                if left <= 0 or (web.stopping is not None and web.stopping.is_set()):
                     return
-                if not await table.wait_change(min(15.0, left)):
-                    yield ": still here\n\n"
+                if await table.wait_change(min(1.0, left)):  # a second at most: a stopping server ends it
+                    quiet = 0.0
+                else:
+                    quiet += 1.0
+                    if quiet >= 15.0:
+                        quiet = 0.0
+                        yield ": still here\n\n"
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -363,7 +423,15 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         return web.page("replay.html.j2", found=found, message=None)
 
     async def replay_upload(request: Request):
-        form = await form_of(request)
+        try:
+            form = await form_of(request, web.limits.upload_bytes)
+        except HTTPException as e:
+            if e.status_code != 413:
+                raise
+            return web.page("replay.html.j2", 413, found=replays.sources(web),
+                            message=f"That record is too large to upload here: the limit is "
+                                    f"{_size(web.limits.upload_bytes)}. Replay it on your own computer with "
+                                    "`cardrules replay FILE`, or start this server with a higher --max-upload.")
         text = str(form.get("record", "")).strip()
         try:
             rec = replays.parse_upload(text)
@@ -393,6 +461,9 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
 
     # ---------------------------------------------------------------- errors
     async def http_error(request: Request, exc: HTTPException):
+        if request.url.path.startswith("/api/"):  # the API answers in JSON, errors too
+            text = "this token is not valid here" if exc.status_code == 403 else exc.detail
+            return JSONResponse({"ok": False, "error": text or "that did not work"}, status_code=exc.status_code)
         if exc.status_code == 403:
             return web.page("error.html.j2", 403, title="Not allowed",
                             text="This link is not valid here. Ask whoever opened the table for your seat's link.")
@@ -438,10 +509,22 @@ _EMBED_CSS = ("html{font-size:10pt;overflow-x:hidden}body{max-width:none;padding
 
 
 def _int(value, what: str) -> int:
+    text = str(value).strip()
+    if len(text) > 40:  # no limit of ours is that long; int() of a long text is slow
+        raise OptionError(f"{what} must be a whole number of at most 40 digits")
     try:
-        return int(str(value).strip())
+        return int(text)
     except (TypeError, ValueError):
-        raise OptionError(f"{what} must be a whole number, not {value!r}") from None
+        raise OptionError(f"{what} must be a whole number, not {text!r}") from None
+
+
+def _shown(n: int) -> str:
+    return f"{n:,}"
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 and n % (1024 * 1024) == 0 else \
+        (f"{n // 1024} KB" if n % 1024 == 0 else f"{n} bytes")
 
 
 def _options(rs) -> list[dict]:

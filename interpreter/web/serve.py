@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from .limits import Limits
+
 
 def _err(text: str) -> None:
     typer.echo(text, err=True)
@@ -98,10 +100,29 @@ def serve_command(
     port: Annotated[int, typer.Option("--port", help="The port to listen on.")] = 8000,
     data: Annotated[Path | None, typer.Option("--data", metavar="DIR", help="Where tables are kept (default: $CARDRULES_DATA_DIR, else the user's data folder, cardrules/).")] = None,
     bot_pause: Annotated[float, typer.Option("--bot-pause", metavar="SECONDS", help="How long bots wait before they move, so people can follow.")] = 0.6,
+    max_tables: Annotated[int, typer.Option("--max-tables", metavar="N", help="Tables played at once; past it, opening one is refused.")] = Limits.max_tables,
+    max_bot_tables: Annotated[int, typer.Option("--max-bot-tables", metavar="N", help="Of those, tables with a bot at a seat.")] = Limits.max_thinking,
+    max_iterations: Annotated[int, typer.Option("--max-iterations", metavar="N", help="The strongest search player a table may seat (iterations a decision).")] = Limits.max_iterations,
+    think_seconds: Annotated[float, typer.Option("--think-seconds", metavar="SECONDS", help="A bot's time for one decision; then it plays the best move found so far.")] = Limits.think_seconds,
+    bot_workers: Annotated[int | None, typer.Option("--bot-workers", metavar="N", help="Processes the bots think in (default: one a core; 0: in the server itself).")] = None,
+    max_upload: Annotated[int, typer.Option("--max-upload", metavar="MB", help="The largest record that may be uploaded to replay, in MB.")] = Limits.upload_bytes // (1024 * 1024),
 ) -> None:
     """Open the browser table: play any game with people and bots, with the rulebook beside it."""
     if bot_pause < 0:
         _err(f"error: --bot-pause must be 0 or more seconds, not {bot_pause}")
+        raise typer.Exit(2)
+    from ..errors import OptionError
+    given = dict(max_tables=max_tables, max_thinking=max_bot_tables, max_iterations=max_iterations,
+                 think_seconds=think_seconds, upload_bytes=max(0, min(max_upload, 1024)) * 1024 * 1024)
+    if bot_workers is not None:
+        given["bot_workers"] = bot_workers
+    limits = Limits(**given)
+    try:
+        limits.check()
+        if not (1 <= max_upload <= 1024):
+            raise OptionError(f"--max-upload must be from 1 to 1024 MB, not {max_upload}")
+    except OptionError as e:
+        _err(f"error: {e.message}")
         raise typer.Exit(2)
     if not (0 <= port <= 65535):
         _err(f"error: --port must be from 0 to 65535, not {port}")
@@ -123,7 +144,7 @@ def serve_command(
     sock = _bind(host, port)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
     from .app import create_app
-    app = create_app(folder, rulesets, bot_pause, records)
+    app = create_app(folder, rulesets, bot_pause, records, limits=limits)
     web = app.state.web
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     real_port = sock.getsockname()[1]
@@ -132,5 +153,12 @@ def serve_command(
     for t in web.tables.tables.values():
         if not t.state.finished:
             typer.echo(f"  table {t.id} ({t.title}, {t.version} moves): /t/{t.id}/links?token={t.hotseat_token}")
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on",
+                            limit_concurrency=limits.max_connections, h11_max_incomplete_event_size=64 * 1024)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):  # Ctrl-C or SIGTERM: end live updates now, not after the grace
+            web.begin_stop()
+            super().handle_exit(sig, frame)
+
+    Server(config).run(sockets=[sock])

@@ -3,9 +3,10 @@ rules for changing it. Every move goes through `Table.move`, under the table's o
 moves never interleave; each is tried on a copy of the game and kept only when the engine
 accepts it, then the table is written to its file before anyone is told.
 
-`Tables` keeps every table of a server: it opens new ones, loads the saved ones at start-up
-(a file that does not load is reported and left alone), and runs each table's bots in a
-background task that thinks in a worker thread."""
+`Tables` keeps every table of a server: it opens new ones within the server's limits, loads
+the saved ones at start-up (a file that does not load is reported and left alone), and runs
+each table's bots in a background task that sends every decision to the worker processes of
+`thinkers` (the server itself never thinks)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,13 @@ from pathlib import Path
 
 from .. import engine
 from ..bots import bot_seed, make_bot
+from ..search import spec_count
 from ..bundled import content_hash, find_for_record, record_ref
 from ..engine import Move, State, seat_name
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
 from . import store
+from .limits import Limits
+from .thinkers import Decision, Thinkers, ThinkingFailed
 from .catalog import Catalog
 from .views import move_note, visible_cards
 
@@ -31,6 +35,20 @@ log = logging.getLogger("cardrules.web")
 
 class StaleMove(CardRulesError):
     """A move sent from a page that showed an earlier moment of the game."""
+
+
+class Full(OptionError):
+    """The server already plays as many tables as its limits allow."""
+
+
+def check_players(rs, players: int) -> None:
+    """OptionError unless the ruleset is for that many players (checked before anything is
+    made for each seat: the number comes from a form anyone may send)."""
+    if not (rs.players_min <= players <= rs.players_max):
+        title = rs.title or rs.name
+        span = str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
+        shown = f"{players:,}" if abs(players) < 10 ** 30 else "a number that long"
+        raise OptionError(f"{title} is for {span} players, not {shown}")
 
 
 def same_token(given: str | None, token: str | None) -> bool:
@@ -89,8 +107,16 @@ class Table:
         self.save_problem: str | None = None
         self.lock = asyncio.Lock()
         self._changed = asyncio.Event()
-        self._bots = {i: make_bot(s.bot, bot_seed(state.seed, i)) for i, s in enumerate(seats) if s.kind == "bot"}
+        self.bots = {i: s.bot for i, s in enumerate(seats) if s.kind == "bot"}
         self.task: asyncio.Task | None = None
+        self._source = None  # the ruleset as text, for the workers (read when a bot first thinks)
+
+    def source(self):
+        """The ruleset's texts as the table's rules were loaded (a worker builds them from these)."""
+        if self._source is None:
+            from ..runner import source_of
+            self._source = source_of(self.path)
+        return self._source
 
     # ---- reading
     @property
@@ -214,11 +240,21 @@ class Table:
             log.error("table %s: %s", self.id, self.save_problem)
 
     # ---- the bots
-    async def run_bots(self, pause: float) -> None:
+    @property
+    def playing(self) -> bool:
+        """Still being played: not finished, not stopped by an error."""
+        return not self.state.finished and not self.error
+
+    def decision(self, seat: int, seconds: float) -> Decision:
+        s = self.state
+        return Decision(self.id, self.source(), s.n_players, dict(s.options), s.seed,
+                        tuple((m.player, str(m)) for m in s.history), seat, self.bots[seat],
+                        bot_seed(s.seed, seat) * 10_000 + len(s.history), seconds)
+
+    async def run_bots(self, pause: float, thinkers: Thinkers) -> None:
         """Move for the bots, one at a time, until the game ends: wait `pause` seconds so
-        people can follow, think on a copy in a worker thread, then move unless the game has
-        moved on meanwhile."""
-        import anyio
+        people can follow, let a worker process choose, then move unless the game has moved on
+        meanwhile."""
         while not self.state.finished and not self.error:
             seat = self.bot_to_move()
             if seat is None:
@@ -229,18 +265,23 @@ class Table:
                 await asyncio.sleep(pause)
             if self.version != v or self.bot_to_move() != seat:
                 continue
-            copy = self.state.clone()
             try:
-                chosen = await anyio.to_thread.run_sync(self._bots[seat].choose, copy)
-                await self.move(seat, str(chosen), v)
+                chosen = await thinkers.choose(self.decision(seat, thinkers.seconds))
+                await self.move(seat, chosen, v)
             except StaleMove:
                 continue
+            except ThinkingFailed as e:
+                if thinkers.closed:
+                    return  # the server is stopping: the table is saved as it is
+                self.error = f"the bot in {seat_name(seat)} could not choose: {e.message}"
             except (IllegalMoveError, InvalidMoveError) as e:
                 self.error = f"the bot in {seat_name(seat)} chose a move that is not legal: {e.message}"
             except GameRuntimeError as e:
                 self.error = self.error or f"the bot in {seat_name(seat)} could not choose: {e.message}"
             except CardRulesError as e:
                 self.error = f"the bot in {seat_name(seat)} failed: {e.message}"
+            except asyncio.CancelledError:
+                raise
             except Exception as e:  # a bug in a player must not take the server down
                 log.exception("table %s: the bot in %s failed", self.id, seat_name(seat))
                 self.error = f"the bot in {seat_name(seat)} failed ({type(e).__name__})"
@@ -253,10 +294,12 @@ class Table:
 class Tables:
     """Every table of one server, by id."""
 
-    def __init__(self, data: Path, catalog: Catalog, bot_pause: float = 0.6):
+    def __init__(self, data: Path, catalog: Catalog, bot_pause: float = 0.6, limits: Limits | None = None):
         self.data = Path(data)
         self.catalog = catalog
         self.bot_pause = bot_pause
+        self.limits = limits or Limits()
+        self.thinkers = Thinkers(self.limits.bot_workers, self.limits.think_seconds)
         self.tables: dict[str, Table] = {}
         self.skipped: list[tuple[Path, str]] = []  # table files that did not load, and why
 
@@ -265,7 +308,7 @@ class Tables:
 
     def start_bots(self, table: Table) -> None:
         """Start the table's bot task on the running event loop, once."""
-        if not table._bots or table.state.finished:
+        if not table.bots or table.state.finished:
             return
         loop = asyncio.get_running_loop()
         if table.task is not None and not table.task.done() and table.task.get_loop() is loop:
@@ -273,9 +316,18 @@ class Tables:
         if table.task is not None:  # an earlier event loop (a server restarted in one process)
             table.lock = asyncio.Lock()
             table._changed = asyncio.Event()
-        table.task = loop.create_task(table.run_bots(self.bot_pause))
+        table.task = loop.create_task(table.run_bots(self.bot_pause, self.thinkers))
+
+    def playing(self) -> int:
+        return sum(1 for t in self.tables.values() if t.playing)
+
+    def with_bots(self) -> int:
+        return sum(1 for t in self.tables.values() if t.playing and t.bots)
 
     async def stop(self) -> None:
+        """End the workers and the bots' tasks (every table is already saved: a move is on
+        disk before anyone sees it)."""
+        self.thinkers.close()
         tasks = [t.task for t in self.tables.values() if t.task is not None and not t.task.done()]
         for task in tasks:
             task.cancel()
@@ -294,11 +346,10 @@ class Tables:
             raise OptionError(f"there is no ruleset {key!r} here")
         rs = self.catalog.ruleset(key)
         title = rs.title or rs.name
-        if not (rs.players_min <= players <= rs.players_max):
-            span = str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
-            raise OptionError(f"{title} is for {span} players, not {players}")
+        check_players(rs, players)
         if len(seats) != players:
             raise OptionError(f"say who sits in each of the {players} seats")
+        self.limits.check_seed(seed)
         made: list[Seat] = []
         for i, spec in enumerate(seats):
             spec = spec.strip().lower()
@@ -307,11 +358,16 @@ class Tables:
                 continue
             try:
                 make_bot(spec, 0)
+                strength = spec_count(spec, "iterations", 200)
             except OptionError as e:
                 raise OptionError(f"seat {seat_name(i)}: {e.message}") from None
+            if strength is not None and strength > self.limits.max_iterations:
+                raise OptionError(f"the bot in {seat_name(i)} may think at most {self.limits.max_iterations:,} "
+                                  f"iterations on this server, not {strength:,}")
             made.append(Seat("bot", bot=spec))
         if not any(s.kind == "person" for s in made):
             raise OptionError("at least one seat must be a person (bots alone play faster with `cardrules play`)")
+        self.check_room(bots=any(s.kind == "bot" for s in made))
         state = engine.new_game(rs, players, options, seed)  # OptionError for a bad option value
         table_id = secrets.token_hex(5)
         while table_id in self.tables:
@@ -320,6 +376,17 @@ class Tables:
         table = Table(table_id, key, entry.path, state, made, secrets.token_urlsafe(16), file)
         self.tables[table_id] = table
         return table
+
+    def check_room(self, bots: bool) -> None:
+        """Full (a clear refusal, never a wait) when the server plays as many tables as its
+        limits allow, or as many with bots."""
+        lim = self.limits
+        if self.playing() >= lim.max_tables:
+            raise Full(f"this server is playing {lim.max_tables} tables, as many as it takes at once; "
+                       "try again when a game has ended")
+        if bots and self.with_bots() >= lim.max_thinking:
+            raise Full(f"this server is playing {lim.max_thinking} tables with bots, as many as it takes at once; "
+                       "seat only people, or try again when a game has ended")
 
     # ---- loading saved tables
     def load_all(self) -> None:
