@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
 import sys
 from pathlib import Path
 
+import procs
 import pytest
 from typer.testing import CliRunner
 
@@ -339,7 +339,7 @@ def test_rulebook_of_a_broken_ruleset(tmp_path):
 
 
 def test_python_dash_m_runs_the_cli():
-    r = subprocess.run([sys.executable, "-m", "interpreter", "check", str(GANJIFA)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=60)
+    r = procs.run([sys.executable, "-m", "interpreter", "check", str(GANJIFA)], cwd=ROOT,
+                  capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "ok (Ganjifa (modern blend)" in r.stdout

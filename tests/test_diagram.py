@@ -8,11 +8,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import procs
 import pytest
 
 from interpreter import graph as g
@@ -129,8 +129,8 @@ def test_the_same_ruleset_gives_the_same_bytes():
             "for n in sys.argv[1:]:\n"
             "    print(hashlib.sha256(turn_svg(build_file('rulesets/' + n)).encode()).hexdigest())\n")
     env = dict(os.environ, PYTHONHASHSEED="12345", PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code, *names], cwd=ROOT, env=env, capture_output=True,
-                         text=True, check=True).stdout.split()
+    out = procs.run([sys.executable, "-c", code, *names], cwd=ROOT, env=env, capture_output=True,
+                    text=True, check=True, timeout=300).stdout.split()
     assert out == [hashlib.sha256(drawn(ROOT / "rulesets" / n)[1].encode()).hexdigest() for n in names]
 
 

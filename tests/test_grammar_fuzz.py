@@ -29,6 +29,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+import procs
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -393,6 +394,6 @@ def test_huge_deck_is_refused():
             "from interpreter.errors import CardRulesError\n"
             "try:\n    loads_ruleset(sys.stdin.read())\nexcept CardRulesError:\n    pass\n")
     try:
-        subprocess.run([sys.executable, "-c", code, str(ROOT)], input=text, text=True, timeout=5, check=True)
+        procs.run([sys.executable, "-c", code, str(ROOT)], input=text, text=True, timeout=5, check=True)
     except subprocess.TimeoutExpired:
         pytest.fail("loading a deck of 20,000 ranks did not finish within 5 s")

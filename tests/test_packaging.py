@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tomllib
 import zipfile
 from pathlib import Path
 
+import procs
 import pytest
 from typer.testing import CliRunner
 
@@ -109,8 +109,8 @@ def test_the_wheel_carries_the_grammar_and_the_games_and_works_outside_the_repos
     """Build the wheel, unpack it beside nothing of the checkout, and play, replay and print a
     bundled game from a folder outside the repository."""
     wheels = tmp_path / "wheels"
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
-                           capture_output=True, text=True, timeout=600)
+    build = procs.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+                      capture_output=True, text=True, timeout=600)
     if build.returncode != 0 and "No matching distribution" in build.stderr + build.stdout:
         pytest.skip("the build backend cannot be fetched here: " + build.stderr[-300:])
     assert build.returncode == 0, build.stderr[-2000:]
@@ -128,10 +128,10 @@ def test_the_wheel_carries_the_grammar_and_the_games_and_works_outside_the_repos
     # environment's site-packages through a .pth line (the registry may be out of reach), which
     # adds the folder but none of its .pth files, so this checkout's editable install stays out
     fresh = tmp_path / "fresh"
-    subprocess.run([sys.executable, "-m", "venv", str(fresh)], check=True, timeout=300)
+    procs.run([sys.executable, "-m", "venv", str(fresh)], check=True, timeout=300)
     py = fresh / "bin" / "python"
-    inst = subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
-                          capture_output=True, text=True, timeout=300)
+    inst = procs.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+                     capture_output=True, text=True, timeout=300)
     assert inst.returncode == 0, inst.stderr[-2000:]
     deps = next(p for p in map(Path, sys.path) if p.name == "site-packages" and p.is_dir())
     fresh_site = next((fresh / "lib").glob("python*/site-packages"))
@@ -142,15 +142,15 @@ def test_the_wheel_carries_the_grammar_and_the_games_and_works_outside_the_repos
     env["CARDRULES_NO_CACHE"] = "1"
 
     def run(*args):
-        return subprocess.run([str(fresh / "bin" / "cardrules"), *args], cwd=outside, env=env,
-                              capture_output=True, text=True, timeout=300)
-    where = subprocess.run([str(py), "-c", "import interpreter.bundled as b; print(b.rulesets_root())"],
-                           cwd=outside, env=env, capture_output=True, text=True)
+        return procs.run([str(fresh / "bin" / "cardrules"), *args], cwd=outside, env=env,
+                         capture_output=True, text=True, timeout=300)
+    where = procs.run([str(py), "-c", "import interpreter.bundled as b; print(b.rulesets_root())"],
+                      cwd=outside, env=env, capture_output=True, text=True, timeout=120)
     assert where.stdout.strip() == str(fresh_site / "interpreter" / "_rulesets"), where.stdout + where.stderr
     # the analysed grammar, found and used (unless that Python's Lark is not the one it was written with)
     fits = "p.load_tables(p.TABLES) is not None or p.TABLES.read_bytes().split(b'\\n', 1)[0] != p.tables_stamp()"
-    shipped = subprocess.run([str(py), "-c", f"import interpreter.parse as p; print(p.TABLES.is_file() and ({fits}))"],
-                             cwd=outside, env=env, capture_output=True, text=True)
+    shipped = procs.run([str(py), "-c", f"import interpreter.parse as p; print(p.TABLES.is_file() and ({fits}))"],
+                        cwd=outside, env=env, capture_output=True, text=True, timeout=120)
     assert shipped.stdout.strip() == "True", shipped.stdout + shipped.stderr
     assert run("check", "ganjifa").returncode == 0
     played = run("play", "sama", "--players", "3", "--log", "s.json")

@@ -46,13 +46,13 @@ import json
 import math
 import os
 import random
-import subprocess
 import sys
 import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import procs
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
@@ -637,8 +637,8 @@ def test_determinism_across_processes():
     (so no set or dict iteration order leaks into the game)."""
     rels = [_rel(p) for p in RULESET_FILES if _rel(p) not in LOAD_ERRORS]
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    proc = subprocess.run([sys.executable, "-c", _SUBPROCESS_SCRIPT, str(ROOT), json.dumps(rels), str(RULESET_DIR)],
-                          capture_output=True, text=True, env=env, timeout=300)
+    proc = procs.run([sys.executable, "-c", _SUBPROCESS_SCRIPT, str(ROOT), json.dumps(rels), str(RULESET_DIR)],
+                     capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     theirs = json.loads(proc.stdout)
     for key, moves in theirs.items():

@@ -7,11 +7,11 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import lark
+import procs
 import pytest
 from lark import Lark, Token, Tree
 
@@ -90,8 +90,8 @@ def _cardrules(args, cache_folder, *extra_env):
     env = {k: v for k, v in os.environ.items() if k not in ("CARDRULES_NO_CACHE",)}
     env["CARDRULES_CACHE_DIR"] = str(cache_folder)
     env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT)
+    return procs.run([sys.executable, "-m", "interpreter", *args], capture_output=True, text=True,
+                     env=env, cwd=ROOT, timeout=120)
 
 
 def test_a_warm_check_says_exactly_what_a_cold_one_says(tmp_path):
@@ -113,7 +113,7 @@ def test_a_warm_check_loads_neither_parser_nor_graph(tmp_path):
              "print(code, 'interpreter.graph' in sys.modules, 'lark' in sys.modules)")
     env = dict(os.environ, CARDRULES_CACHE_DIR=str(folder), PYTHONPATH=str(ROOT))
     env.pop("CARDRULES_NO_CACHE", None)
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=ROOT)
+    out = procs.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert out.stdout.strip().splitlines()[-1] == "0 False False"
 
 
