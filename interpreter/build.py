@@ -3,6 +3,7 @@ variant merged onto its base by name (a variant states only what changes)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from lark.exceptions import VisitError
 from . import cache
 from . import graph as g
 from .errors import OptionError, RulesetError
+from .files import NotARulesetFile, check_ruleset_name, read_ruleset_file
 from .parse import parse_text
 
 
@@ -27,6 +29,7 @@ class _Item:
     kind: str
     value: object
     loc: g.Loc
+    at: g.Loc | None = None  # a variant's header: where its base's name (the `of "FILE"` string) starts
 
 
 def _s(tok: Token) -> str:
@@ -58,7 +61,9 @@ class ToGraph(Transformer):
         return _Item("game", (str(ch[0]), _s(ch[1]) if ch[1] else None, None), self._loc(meta))
 
     def variant_header(self, meta, ch):
-        return _Item("variant", (str(ch[0]), _s(ch[1]) if ch[1] else None, _s(ch[2])), self._loc(meta))
+        base = ch[2]
+        at = g.Loc(file=self.file, line=base.line, column=base.column) if base.line is not None else None
+        return _Item("variant", (str(ch[0]), _s(ch[1]) if ch[1] else None, _s(base)), self._loc(meta), at)
 
     def players(self, meta, ch):
         lo = int(ch[0])
@@ -544,36 +549,75 @@ def _source_line(loc: g.Loc | None) -> str | None:
     try:
         lines = _SOURCES.get(loc.file)
         if lines is None:
-            lines = Path(loc.file).read_text(encoding="utf-8").splitlines()
+            lines = read_ruleset_file(loc.file).splitlines()
         return lines[loc.line - 1]
-    except (OSError, IndexError, UnicodeDecodeError):
+    except (NotARulesetFile, IndexError):
         return None
 
 
 def read_text(path: Path, display: str) -> str:
-    """A ruleset file's text; a located RulesetError when it cannot be read."""
+    """A ruleset file's text; a RulesetError naming the file when it cannot be read (no such
+    file, a folder, a device, not UTF-8, ...): files.read_ruleset_file, worded for a file given."""
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesetError(f"no such ruleset file: {display}", display) from None
-    except UnicodeDecodeError as e:
-        raise RulesetError(f"the file is not UTF-8 text ({e.reason})", display) from None
-    except OSError as e:
-        raise RulesetError(f"cannot read the file: {e.strerror}", display) from None
+        return read_ruleset_file(path)
+    except NotARulesetFile as e:
+        raise e.file_error(display) from None
 
 
-def build_file(path: str | Path, _seen: tuple = ()) -> g.Ruleset:
-    """Read, parse and build one ruleset file; a variant pulls in its base first."""
+def base_error(e: NotARulesetFile, base_ref: str, base_path: Path | str, at: g.Loc | None) -> RulesetError:
+    """A base that cannot be read, located at its name in the variant's header; a base that is
+    not UTF-8 text is an error of that file, as a file given by name would be."""
+    if e.kind == "not-utf8":
+        return e.file_error(str(base_path))
+    return _err(e.base_message(base_ref, str(base_path)), at)
+
+
+def base_path_of(base_ref: str, filename: str, at: g.Loc | None) -> Path:
+    """The file a variant's `of "FILE"` names (FILE from the variant's folder); the located error
+    when that name cannot be a file's (a NUL in it, too long), told before the system is asked."""
+    base_path = Path(filename).parent / base_ref
+    try:
+        check_ruleset_name(base_path)
+    except NotARulesetFile as e:
+        raise base_error(e, base_ref, base_path, at) from None
+    return base_path
+
+
+def read_base(base_ref: str, base_path: Path | str, at: g.Loc | None) -> str:
+    """The text of the base a variant names; the located error (at its name in the variant's
+    header) when it is no ruleset file or cannot be read (see base_error)."""
+    try:
+        return read_ruleset_file(base_path)
+    except NotARulesetFile as e:
+        raise base_error(e, base_ref, base_path, at) from None
+
+
+def _real(path: Path | str) -> str:
+    """The path with its links followed, as far as they go (a loop of links stops there)."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return os.path.abspath(path)
+
+
+def build_file(path: str | Path, _seen: tuple = (), _text: str | None = None) -> g.Ruleset:
+    """Read, parse and build one ruleset file; a variant pulls in its base first. (`_text`: the
+    file's text, when a variant has read its base already.)"""
     path = Path(path)
     display = str(path)
-    if not path.exists() and not _seen:  # not a file: perhaps a bundled game's name
-        from .bundled import resolve
+    if not _seen:
         try:
-            path = resolve(path)
-        except OptionError as e:
-            raise RulesetError(e.message, display) from None
-        display = str(path)
-    text = read_text(path, display)
+            check_ruleset_name(path)
+        except NotARulesetFile as e:
+            raise e.file_error(display) from None
+        if not os.path.exists(path):  # not a file: perhaps a bundled game's name
+            from .bundled import resolve
+            try:
+                path = resolve(path)
+            except OptionError as e:
+                raise RulesetError(e.message, display) from None
+            display = str(path)
+    text = read_text(path, display) if _text is None else _text
     key = cache.source_key(display, text)
     if key is not None:
         hit = cache.load("graph", key)
@@ -607,16 +651,16 @@ def build_text(text: str, filename: str = "<text>", _seen: tuple = (), sources: 
     if header.kind == "game":
         return _assemble_game(header, items, filename)
     name, title, base_ref = header.value
-    base_path = (Path(filename).parent / base_ref)
-    if str(base_path.resolve()) in _seen or base_path.resolve() == Path(filename).resolve():
-        raise _err(f"variant {name!r} is its own base (a cycle through {base_ref!r})", header.loc)
+    at = header.at or header.loc  # an error about the base points at its name
+    base_path = base_path_of(base_ref, filename, at)
+    real, here = _real(base_path), _real(filename)
+    if real in _seen or real == here:
+        raise _err(f"variant {name!r} is its own base (a cycle through {base_ref!r})", at)
     if sources is not None and str(base_path) in sources:  # shipped with the text (a cluster's worker)
-        base = build_text(sources[str(base_path)], str(base_path), _seen + (str(Path(filename).resolve()),), sources)
+        base = build_text(sources[str(base_path)], str(base_path), _seen + (here,), sources)
         return _merge_variant(base, name, title, items, filename, header.loc)
-    if not base_path.is_file():
-        what = "is a folder, not a ruleset file" if base_path.is_dir() else "was not found"
-        raise _err(f"the base ruleset {base_ref!r} {what} (looked for {base_path})", header.loc)
-    base = build_file(base_path, _seen + (str(Path(filename).resolve()),))
+    base_text = read_base(base_ref, base_path, at)
+    base = build_file(base_path, _seen + (here,), base_text)
     return _merge_variant(base, name, title, items, filename, header.loc)
 
 

@@ -70,8 +70,13 @@ def resolve(arg: str | Path) -> Path:
     """A ruleset argument as a file: an existing path as it is, else a bundled game's name
     ('some-game', 'family/some-game', 'some-game.cards'); OptionError naming the bundled games when
     it is neither."""
+    from .files import NotARulesetFile, check_ruleset_name
     p = Path(arg)
-    if p.exists():
+    try:
+        check_ruleset_name(p)
+    except NotARulesetFile as e:  # a NUL, too long: no file, and no bundled game either
+        raise OptionError(e.file_error(str(arg)).message) from None
+    if os.path.exists(p):
         return p
     text = str(arg)
     if text.startswith(BUNDLED_PREFIX):
@@ -89,16 +94,19 @@ def resolve(arg: str | Path) -> Path:
 
 def content_hash(path: Path, _seen: tuple = ()) -> str | None:
     """sha256 of a ruleset's text, with its base's (a variant plays its base's rules too); None
-    when a file cannot be read."""
+    when the file cannot be read or is no ruleset file (a base that cannot be counts as empty:
+    loading the variant says what is wrong with it)."""
+    from .files import NotARulesetFile, read_ruleset_file
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_ruleset_file(path)
+    except NotARulesetFile:
         return None
     from .cache import variant_base_ref
     h = hashlib.sha256(text.encode("utf-8"))
     ref = variant_base_ref(text)
-    if ref and str(Path(path).resolve()) not in _seen:
-        base = content_hash(Path(path).parent / ref, _seen + (str(Path(path).resolve()),))
+    here = os.path.realpath(path)
+    if ref and here not in _seen:
+        base = content_hash(Path(path).parent / ref, _seen + (here,))
         h.update((base or "").encode())
     return h.hexdigest()
 
@@ -126,6 +134,6 @@ def find_for_record(ref: str, record_file: Path) -> Path | None:
         return bundled().get(ref[len(BUNDLED_PREFIX):])
     p = Path(ref)
     for c in ([p] if p.is_absolute() else [Path(record_file).parent / p, Path.cwd() / p]):
-        if c.is_file():
+        if os.path.isfile(c):  # (False for a name that cannot be a file's, too)
             return Path(os.path.normpath(c))
     return None

@@ -13,7 +13,7 @@ import pickle
 import re
 from pathlib import Path
 
-from .files import write_atomic
+from .files import NotARulesetFile, read_ruleset_file, write_atomic
 
 VERSION = "0.1.0"  # with the grammar's and the sources' hashes in every key
 
@@ -109,7 +109,8 @@ def variant_base_ref(text: str) -> str | None:
 def source_key(display: str, text: str, _depth: int = 0) -> str | None:
     """A key for everything a ruleset file's graph is built from: the file as named, its text,
     its base's key (a variant), and the code that builds graphs. None when it cannot be told
-    for sure (a base that cannot be read, a header this quick reading does not recognise)."""
+    for sure (a base that cannot be read or is no ruleset file, a header this quick reading does
+    not recognise): the loader then reports what is wrong."""
     h = hashlib.sha256(f"{code_hash()}\0{display}\0".encode())
     h.update(text.encode("utf-8", "surrogatepass"))
     m = _VARIANT.search(text)
@@ -118,8 +119,8 @@ def source_key(display: str, text: str, _depth: int = 0) -> str | None:
             return None
         base = str(Path(display).parent / m.group(1))
         try:
-            base_text = Path(base).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            base_text = read_ruleset_file(base)
+        except NotARulesetFile:
             return None
         base_key = source_key(base, base_text, _depth + 1)
         if base_key is None:

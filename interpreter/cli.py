@@ -8,6 +8,7 @@ error (an unknown option or bad value, a player count the game does not allow, .
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,7 +89,7 @@ def check(paths: Annotated[list[Path], typer.Argument(help="Ruleset files (.card
     files: list[Path] = []
     bad = False
     for p in paths:
-        if p.is_dir():
+        if os.path.isdir(p):
             found = sorted(p.rglob("*.cards"))
             if not found:
                 _err(f"{p}: error: no .cards files in this folder")
@@ -115,9 +116,10 @@ def check(paths: Annotated[list[Path], typer.Argument(help="Ruleset files (.card
 def _remember_valid(f: Path, verdict: str) -> None:
     """Keep 'this exact text is valid' for the next check (launch.py); errors are never kept."""
     from . import cache
+    from .files import NotARulesetFile, read_ruleset_file
     try:
-        key = cache.source_key(str(f), f.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
+        key = cache.source_key(str(f), read_ruleset_file(f))
+    except NotARulesetFile:
         return
     if key is not None:
         cache.store("checked", key, verdict)
@@ -689,8 +691,12 @@ def list_cmd() -> None:
 
 def _base_of(path: Path) -> Path | None:
     from .cache import variant_base_ref
-    ref = variant_base_ref(path.read_text(encoding="utf-8"))
-    return (path.parent / ref).resolve() if ref else None
+    from .files import NotARulesetFile, read_ruleset_file
+    try:
+        ref = variant_base_ref(read_ruleset_file(path))
+    except NotARulesetFile:
+        return None
+    return (path.parent / ref).resolve() if ref else None  # (a variant that loaded: its base is a file)
 
 
 @app.command()
@@ -732,7 +738,7 @@ def rulebook(
             _fail(e.render(), 2)
     paths: list[Path] = []
     for f in files:
-        paths.extend(sorted(f.rglob("*.cards")) if f.is_dir() else [_resolve(f)])
+        paths.extend(sorted(f.rglob("*.cards")) if os.path.isdir(f) else [_resolve(f)])
     if not paths:
         _fail("error: no .cards files to write rulebooks for", 1)
     try:

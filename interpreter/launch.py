@@ -4,6 +4,7 @@ or the engine; everything else goes to the full command line (cli.py)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -11,12 +12,13 @@ from pathlib import Path
 def _cached_check(args: list[str]) -> list[str] | None:
     """The lines `check` would print, when every file's verdict is cached as valid; else None."""
     from . import cache
+    from .files import NotARulesetFile, read_ruleset_file
     if cache.cache_dir() is None:
         return None
     files: list[Path] = []
     for a in args:
         p = Path(a)
-        if p.is_dir():
+        if os.path.isdir(p):
             found = sorted(p.rglob("*.cards"))
             if not found:
                 return None
@@ -26,8 +28,8 @@ def _cached_check(args: list[str]) -> list[str] | None:
     lines = []
     for f in files:
         try:
-            text = f.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = read_ruleset_file(f)  # never a folder, a device or a pipe
+        except NotARulesetFile:
             return None
         key = cache.source_key(str(f), text)
         verdict = cache.load("checked", key) if key is not None else None

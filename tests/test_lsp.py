@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
 import shutil
 import sys
+import threading
 import tomllib
 from pathlib import Path
 
@@ -331,6 +333,52 @@ def test_bad_input_is_a_diagnostic(tmp_path):
         ws.hover(p, 0, 1), ws.definition(p, 0, 1), ws.completion(p, 0, 1), ws.symbols(p)
 
 
+def test_a_base_that_cannot_be_a_file_is_a_diagnostic_at_its_name(tmp_path):
+    """As `cardrules check` says it (tests/broken/46-51), open in the editor or only on disk: a
+    NUL in the name, a device (never read), a folder, a name too long, a path through a file, a pipe."""
+    cases = {
+        "nul.cards": ("ganjifa.card\x00s", "the base ruleset's name holds a NUL character"),
+        "device.cards": ("/dev/zero", "is not a regular file but a device"),
+        "folder.cards": (".", "is a folder, not a ruleset file"),
+        "long.cards": ("a" * 5000 + ".cards", "the base ruleset's name is too long for a file's name"),
+        "through.cards": ("nul.cards/base.cards", "is a file, not a folder"),
+    }
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "pipe")
+        cases["pipe.cards"] = ("pipe", "is not a regular file but a named pipe")
+    for name, (base, _) in cases.items():
+        (tmp_path / name).write_text(f'variant v "V" of "{base}"\n', encoding="utf-8")
+    done, failed = [], []
+
+    def analyse_all():
+        try:
+            analyse()
+        except BaseException as e:  # noqa: BLE001 - raised again in the test
+            failed.append(e)
+
+    def analyse():
+        for open_it in (True, False):
+            ws = an.Workspace()
+            for name, (base, want) in cases.items():
+                p = tmp_path / name
+                if open_it:
+                    ws.open_doc(str(p), p.read_text(encoding="utf-8"), 1)
+                a = ws.analysis(str(p))
+                [d] = a.diagnostics
+                assert (d.span.line, d.span.col) == (0, 17) and want in d.message, (name, open_it, d)
+                assert a.stage == "build"
+                ws.hover(str(p), 0, 20), ws.definition(str(p), 0, 20), ws.completion(str(p), 0, 20)
+                ws.symbols(str(p)), ws.references(str(p), 0, 8), ws.family(str(p))
+                done.append(name)
+    t = threading.Thread(target=analyse_all, daemon=True)
+    t.start()
+    t.join(60)
+    assert not t.is_alive(), "a base was waited on or read without end"
+    if failed:
+        raise failed[0]
+    assert len(done) == 2 * len(cases)
+
+
 def test_an_unexpected_exception_is_one_diagnostic_at_the_start(monkeypatch, tmp_path, caplog):
     def boom(trees):
         raise ValueError("a bug")
@@ -591,6 +639,8 @@ async def test_bad_input_never_crashes_the_server(client: LanguageClient, family
         "huge.cards": ("# " + "x" * 2_000_000 + "\n", "too large"),
         "orphan.cards": ('variant v of "missing.cards"\noption x = 1\n', "was not found"),
         "unreadable-base.cards": ('variant v of "binary.cards"\n', "not UTF-8"),
+        "nul-base.cards": ('variant v of "ganjifa.card\x00s"\n', "holds a NUL character"),
+        "device-base.cards": ('variant v of "/dev/zero"\n', "not a regular file but a device"),
     }
     for name, (text, want) in cases.items():
         uri = _open(client, tmp_path / name, text)

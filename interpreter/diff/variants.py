@@ -14,7 +14,8 @@ from .report import render_diff
 
 def variant_base(path: Path) -> Path | None:
     """The base file a variant names in its header (`variant NAME "Title" of "base.cards"`), or None."""
-    ref = variant_base_ref(Path(path).read_text(encoding="utf-8"))
+    from ..build import read_text
+    ref = variant_base_ref(read_text(Path(path), str(path)))
     return Path(path).parent / ref if ref is not None else None
 
 

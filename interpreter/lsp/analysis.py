@@ -27,10 +27,8 @@ static.py. Everything is importable from here, as before."""
 
 from __future__ import annotations
 
-import os
 import time
 import traceback
-from pathlib import Path
 
 from lark import Tree
 from lark.exceptions import VisitError
@@ -38,6 +36,7 @@ from lark.exceptions import VisitError
 from .. import build
 from .. import graph as g
 from ..errors import CardRulesError, RulesetError, RulesetSyntaxError
+from ..files import check_ruleset_path, read_ruleset_file
 from ..parse import parse_text
 from .index import Index, Ref, Span, Symbol, index_trees, walk_symbols
 from .text import NAME_FULL, chunk_starts, code_key, error_range, indent_of, line_tokens, token_at
@@ -95,17 +94,18 @@ class Workspace(_Loading, _Navigation):
             self.disk_analysis.pop(norm(path), None)
 
     def text_of(self, path: str) -> str:
-        """The text of a file: the editor's when open, else the disk's (raises OSError,
-        UnicodeDecodeError)."""
+        """The text of a file: the editor's when open, else the disk's (raises NotARulesetFile:
+        no such file, a folder, a device or a pipe, which is never read, a name no file can have,
+        not UTF-8, ...)."""
         path = norm(path)
         if path in self.open:
             return self.open[path][0]
-        st = os.stat(path)
+        st = check_ruleset_path(path)
         key = (st.st_mtime_ns, st.st_size)
         hit = self.disk.get(path)
         if hit is not None and hit[0] == key:
             return hit[1]
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_ruleset_file(path)
         self.disk[path] = (key, text)
         return text
 

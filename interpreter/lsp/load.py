@@ -14,6 +14,7 @@ from lark import Token, Tree
 from .. import build
 from .. import graph as g
 from ..errors import CardRulesError, RulesetError, RulesetSyntaxError
+from ..files import NotARulesetFile
 from ..parse import parse_text
 from .index import Span, Symbol
 from .model import (
@@ -128,12 +129,15 @@ class _Loading:
             if header.kind == "game":
                 return build._assemble_game(header, items, a.path)
             name, title, base_ref = header.value
+            at = header.at or header.loc  # as build_text: an error about the base points at its name
+            build.base_path_of(base_ref, a.path, at)  # a NUL, too long: before the system is asked
             base_path = a.base or norm(Path(a.path).parent / base_ref)
             if base_path in seen or base_path == a.path:
-                raise build._err(f"variant {name!r} is its own base (a cycle through {base_ref!r})", header.loc)
-            if base_path not in self.open and not os.path.isfile(base_path):
-                what = "is a folder, not a ruleset file" if os.path.isdir(base_path) else "was not found"
-                raise build._err(f"the base ruleset {base_ref!r} {what} (looked for {base_path})", header.loc)
+                raise build._err(f"variant {name!r} is its own base (a cycle through {base_ref!r})", at)
+            try:  # missing, a folder, a device, a pipe (never read), unreadable: worded as build_text does
+                self.text_of(base_path)
+            except NotARulesetFile as e:
+                raise build.base_error(e, base_ref, base_path, at) from None
             base = self.graph_of(base_path, seen + (a.path,))
             return build._merge_variant(base, name, title, items, a.path, header.loc)
         except CardRulesError as e:
@@ -217,7 +221,7 @@ class _Loading:
                         break
             else:
                 found = [norm(os.path.join(folder, f)) for f in os.listdir(folder) if f.endswith(".cards")]
-        except OSError:
+        except (OSError, ValueError):  # (ValueError: a NUL in a base's name)
             pass
         self._scan[key] = (now, found)
         return found
@@ -240,6 +244,8 @@ class _Loading:
 def _read_error(path, e) -> RulesetError:
     if isinstance(e, CardRulesError):
         return e
+    if isinstance(e, NotARulesetFile):
+        return e.file_error(path)
     if isinstance(e, FileNotFoundError):
         return RulesetError(f"no such ruleset file: {path}", path)
     if isinstance(e, UnicodeDecodeError):

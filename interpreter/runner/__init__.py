@@ -69,16 +69,21 @@ def source_of(path: str | Path) -> Source:
     (a bundled game's name becomes its file); a file that cannot be read raises RulesetError
     worded as `load_ruleset` words it."""
     from ..cache import variant_base_ref
+    from ..build import read_text
+    from ..files import NotARulesetFile, check_ruleset_name, read_ruleset_file
     path = Path(path)
     display = str(path)
-    if not path.exists():
+    try:
+        check_ruleset_name(path)
+    except NotARulesetFile as e:
+        raise e.file_error(display) from None
+    if not os.path.exists(path):
         from ..bundled import resolve
         try:
             path = resolve(path)
         except OptionError as e:
             raise RulesetError(e.message, display) from None
         display = str(path)
-    from ..build import read_text
     text = read_text(path, display)
     bases: list[tuple[str, str]] = []
     name, current = display, text
@@ -87,12 +92,12 @@ def source_of(path: str | Path) -> Source:
         if ref is None:
             break
         base = str(Path(name).parent / ref)
-        if base == display or any(base == b for b, _ in bases) or not Path(base).is_file():
-            break  # a cycle or a missing base: the worker's build says so, as load_ruleset would
+        if base == display or any(base == b for b, _ in bases):
+            break  # a cycle: the worker's build says so, as load_ruleset would
         try:
-            current = Path(base).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            break
+            current = read_ruleset_file(base)
+        except NotARulesetFile:
+            break  # missing, a folder, a device, a name no file can have: the worker's build says which
         bases.append((base, current))
         name = base
     return Source(display, text, tuple(bases))
