@@ -4,6 +4,7 @@ of bots playing at once, against a real `cardrules serve` (a subprocess on a fre
 
     python benchmarks/web.py [--moves K] [--tables N] [--ruleset KEY] [--players N] [--bot NAME]
                              [--seed S] [--skip-round-trip] [--skip-tables]
+                             [--thinking N] [--iterations K] [--seconds S] [--skip-thinking]
 
 * Round trip: tables where every seat is a person (no bots, so nothing moves but the client),
   driven through the JSON API over one kept-alive connection, as a browser holds one. One
@@ -20,6 +21,12 @@ of bots playing at once, against a real `cardrules serve` (a subprocess on a fre
   (polling the list of tables at /), then prints the time, the games finished, the errors (an
   HTTP answer other than 200, a table stopped by an error, a file not finished) and the
   server's peak memory (VmHWM).
+* Pages while bots think: N tables (default 20), each a person and search players
+  (`ismcts:K`, default 2,000 iterations) in the other seats, opened through the form; a driver
+  makes the person's move at every table whose turn it is, so the bots think all the time; for
+  S seconds (default 30) a person's page (`/t/ID/seat/N`) and the list of tables (`/`) are
+  fetched in turn on their own connection, ten times a second. Prints the median, the 95th
+  percentile and the worst in ms (the target: p95 under 50 ms), and the bots' moves made.
 
 Figures only: nothing asserts a speed. The project's machine has 2 cores and is often shared
 with other jobs, so the load average is printed before and after.
@@ -105,10 +112,17 @@ def request(conn, method: str, path: str, body: bytes | None = None, headers: di
     return r.status, r.getheaders(), r.read()
 
 
-def open_table(conn, key: str, players: int, seed: int) -> tuple[str, dict[int, str]]:
-    """A table where every seat is a person, through the form; (its id, {seat number: token})."""
+def open_table(conn, key: str, players: int, seed: int, bots: dict[int, str] | None = None
+               ) -> tuple[str, dict[int, str]]:
+    """A table through the form, every seat a person but those in `bots` ({seat number: 'ismcts:K'});
+    (its id, {seat number: token} for the persons)."""
     form = {"ruleset": key, "players": str(players), "seed": str(seed)}
     form.update({f"seat{i}": "person" for i in range(1, players + 1)})
+    for i, spec in (bots or {}).items():
+        kind, _, n = spec.partition(":")
+        form[f"seat{i}"] = kind
+        if n:
+            form[f"seat{i}_iterations"] = n
     status, headers, _ = request(conn, "POST", "/new", urlencode(form).encode(),
                                  {"Content-Type": "application/x-www-form-urlencoded"})
     location = dict(headers).get("location", "")
@@ -117,7 +131,7 @@ def open_table(conn, key: str, players: int, seed: int) -> tuple[str, dict[int, 
     status, _, page = request(conn, "GET", location)
     tid = re.search(r"/t/(\w+)/links", location).group(1)
     tokens = {int(n): t for n, t in re.findall(rf'href="/t/{tid}/seat/(\d+)\?token=([\w-]+)"', page.decode())}
-    assert len(tokens) == players, "the links page does not give every seat its link"
+    assert len(tokens) == players - len(bots or {}), "the links page does not give every person's seat its link"
     return tid, tokens
 
 
@@ -188,7 +202,11 @@ def write_bot_tables(data: Path, key: str, players: int, n: int, bot: str, seed:
     from interpreter.web import store
     from interpreter.web.catalog import Catalog
     from interpreter.web.tables import Seat, Tables
-    tables = Tables(data, Catalog([]), 0)
+    try:
+        from interpreter.web.limits import Limits
+        tables = Tables(data, Catalog([]), 0, Limits(max_tables=n, max_thinking=n))
+    except ImportError:  # a server from before its limits
+        tables = Tables(data, Catalog([]), 0)
     for i in range(n):
         t = tables.open(key, players, {}, seed + i, ["person"] + [bot] * (players - 1))
         t.seats = [Seat("bot", bot=bot) for _ in range(players)]
@@ -239,6 +257,71 @@ def bot_tables(data: Path, key: str, players: int, n: int, bot: str, seed: int) 
         print("   ", line)
 
 
+def thinking(data: Path, key: str, players: int, n: int, iterations: int, seconds: float, seed: int) -> None:
+    """Pages fetched while N tables of search players think (see the module's docstring)."""
+    import threading
+    serve = Serve(data, 0)
+    try:
+        conn = serve.connection()
+        bots = {i: f"ismcts:{iterations}" for i in range(2, players + 1)}
+        tables = [open_table(conn, key, players, seed + i, bots) for i in range(n)]
+        stop = threading.Event()
+        person_moves = [0]
+
+        def drive() -> None:  # the person at every table moves as soon as it may
+            c = serve.connection()
+            rng = random.Random(seed)
+            while not stop.is_set():
+                waiting = True
+                for tid, tokens in tables:
+                    tok = tokens[1]
+                    _, _, body = request(c, "GET", f"/api/t/{tid}/seat/1?token={tok}")
+                    a = json.loads(body)
+                    if a["moves"]:
+                        request(c, "POST", f"/api/t/{tid}/seat/1/move?token={tok}",
+                                json.dumps({"move": rng.choice(a["moves"]), "version": a["version"]}).encode(),
+                                {"Content-Type": "application/json"})
+                        person_moves[0] += 1
+                        waiting = False
+                if waiting:
+                    stop.wait(0.2)
+            c.close()
+
+        driver = threading.Thread(target=drive, daemon=True)
+        driver.start()
+        tid, tokens = tables[0]
+        request(conn, "GET", "/")  # the first list loads every ruleset: not counted
+        page_ms: list[float] = []
+        index_ms: list[float] = []
+        sampler = serve.connection()
+        start = time.perf_counter()
+        errors = 0
+        while time.perf_counter() - start < seconds:
+            for path, out in ((f"/t/{tid}/seat/1?token={tokens[1]}", page_ms), ("/", index_ms)):
+                t0 = time.perf_counter()
+                status, _, _ = request(sampler, "GET", path)
+                out.append((time.perf_counter() - t0) * 1000)
+                errors += status != 200
+                time.sleep(0.05)
+        stop.set()
+        driver.join(30)
+        moves = 0
+        conn.close()
+        conn = serve.connection()  # the first one has been idle past the server's keep-alive
+        for tid, tokens in tables:
+            _, _, body = request(conn, "GET", f"/api/t/{tid}/seat/1?token={tokens[1]}")
+            moves += json.loads(body)["version"]
+        conn.close()
+        sampler.close()
+    finally:
+        serve.stop()
+    print(f"\nPages while {n} tables of search players think ({key}, a person and {players - 1} ismcts:{iterations} "
+          f"each; {seconds:.0f} s, {moves - person_moves[0]} bot moves, {person_moves[0]} person moves, "
+          f"{errors} errors), in ms:")
+    print(f"  a person's page:      {percentiles(page_ms)}")
+    print(f"  the list of tables:   {percentiles(index_ms)}")
+
+
 def load() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -256,6 +339,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--skip-round-trip", action="store_true")
     ap.add_argument("--skip-tables", action="store_true")
+    ap.add_argument("--thinking", type=int, default=20, help="tables of search players thinking (default 20)")
+    ap.add_argument("--iterations", type=int, default=2000, help="the search players' iterations (default 2000)")
+    ap.add_argument("--seconds", type=float, default=30, help="how long pages are fetched meanwhile (default 30)")
+    ap.add_argument("--skip-thinking", action="store_true")
     a = ap.parse_args()
     print(f"{os.cpu_count()} cores; load average (1, 5, 15 min) before: {load()}")
     with tempfile.TemporaryDirectory(prefix="cardrules-web-bench-") as tmp:
@@ -271,6 +358,10 @@ def main() -> None:
             data = Path(tmp) / "bots"
             data.mkdir()
             bot_tables(data, a.ruleset, a.players, a.tables, a.bot, a.seed)
+        if not a.skip_thinking:
+            data = Path(tmp) / "thinking"
+            data.mkdir()
+            thinking(data, a.ruleset, a.players, a.thinking, a.iterations, a.seconds, a.seed)
     print(f"\nload average (1, 5, 15 min) after: {load()}")
 
 

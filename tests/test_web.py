@@ -608,29 +608,6 @@ def test_the_command_line_starts_without_the_web_server():
     assert out.stdout.strip() == "False", out.stderr
 
 
-def test_serve_runs_the_table_and_stops_on_ctrl_c(tmp_path):
-    """The real server: it loads the saved tables, answers on the port it prints, stops on Ctrl-C."""
-    import signal
-    import urllib.request
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--port", "0", "--data", str(tmp_path),
-                             "--bot-pause", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        port = re.search(r"http://localhost:(\d+)/", line).group(1)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as r:
-            assert r.status == 200 and "Open a table" in r.read().decode()
-        assert f"tables kept in {tmp_path / 'tables'}" in line
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=20)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-    err = proc.stderr.read()
-    assert proc.returncode in (0, 130) and "Traceback" not in err, err  # 130: stopped by Ctrl-C, as `play` says it
-
-
 def test_a_failure_inside_the_server_is_told_in_words_not_a_traceback(tmp_path, monkeypatch):
     app = make_app(tmp_path)
     with TestClient(app, raise_server_exceptions=False) as client:

@@ -229,8 +229,11 @@ class CardsServer(LanguageServer):
             self.schedule(self.uri_of(p), DEBOUNCE)
 
 
-def _quiet_child() -> None:
-    """In the checking process: stdout is the protocol's channel, so anything printed goes to stderr."""
+def _quiet_child(server: int) -> None:
+    """In the checking process: stdout is the protocol's channel, so anything printed goes to
+    stderr; and it ends with the server, however the editor ended that."""
+    from ..processes import die_with
+    die_with(server)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
 
@@ -251,7 +254,7 @@ class StaticChecker:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
             self.pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_quiet_child)
+                                            initializer=_quiet_child, initargs=(os.getpid(),))
         return self.pool
 
     async def run(self, graph, path, base, base_path) -> list:
