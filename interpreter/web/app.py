@@ -149,7 +149,7 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         if ctype.startswith("application/json"):
             try:
                 data = json.loads(body or b"{}")
-            except (json.JSONDecodeError, UnicodeDecodeError):
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
                 raise HTTPException(400, "The request is not valid JSON.") from None
             if not isinstance(data, dict):
                 raise HTTPException(400, "Send a JSON object.")

@@ -31,14 +31,27 @@ def records_in(data, where: str) -> list[dict]:
     return [engine.validate_record(data, where)]
 
 
+MAX_UPLOADED_RECORDS = 200      # records in one upload
+MAX_UPLOADED_MOVES = 20_000     # moves in one uploaded record: every step of a replay plays them again
+
+
 def parse_upload(text: str) -> list[dict]:
     if not text:
         raise RecordError("choose a record file first (or paste one)", "upload")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"this is not a record: it is not valid JSON ({e.msg}, line {e.lineno})", "upload") from None
-    return records_in(data, "the uploaded file")
+    except (json.JSONDecodeError, RecursionError) as e:
+        why = f"{e.msg}, line {e.lineno}" if isinstance(e, json.JSONDecodeError) else "nested too deep"
+        raise RecordError(f"this is not a record: it is not valid JSON ({why})", "upload") from None
+    recs = records_in(data, "the uploaded file")
+    if len(recs) > MAX_UPLOADED_RECORDS:
+        raise RecordError(f"the file holds {len(recs):,} records; upload at most {MAX_UPLOADED_RECORDS} at once "
+                          "(or replay it with `cardrules replay FILE`)", "upload")
+    for i, rec in enumerate(recs, 1):
+        if len(rec["moves"]) > MAX_UPLOADED_MOVES:
+            raise RecordError(f"record {i} has {len(rec['moves']):,} moves, more than the {MAX_UPLOADED_MOVES:,} "
+                              "a replay here steps through (replay it with `cardrules replay FILE`)", "upload")
+    return recs
 
 
 def sources(web) -> list[dict]:
