@@ -192,6 +192,17 @@ def test_bodies_over_their_limit_get_413_and_the_api_answers_errors_in_json(tmp_
         assert r.status_code == 413 and "too large to upload here" in r.text and 'id="record-form"' in r.text
         r = client.get("/api/t/nosuch/seat/1?token=x")
         assert r.status_code == 404 and r.json()["ok"] is False and "no such table" in r.json()["error"]
+        r = client.post("/api/t/nosuch/seat/1/move?token=x", content=b"[" * 900,
+                        headers={"content-type": "application/json"})
+        assert r.status_code in (400, 404) and r.json()["ok"] is False
+    app = create_app(tmp_path, bot_pause=0, events_lifetime=0)
+    with TestClient(app) as client:
+        r = client.post("/new", content=b"[" * 60000, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "not valid JSON" in r.text
+        rec = {"format": engine.RECORD_FORMAT, "players": 3, "seed": 1, "options": {}, "final": {},
+               "moves": [{"player": "P1", "move": "play x"}] * 20_001}
+        r = client.post("/replay", data={"record": json.dumps(rec)})
+        assert r.status_code == 400 and "20,001 moves, more than the 20,000" in r.text
 
 
 # ------------------------------------------------------------------ the command
