@@ -431,7 +431,7 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
             return web.page("replay.html.j2", 413, found=replays.sources(web),
                             message=f"That record is too large to upload here: the limit is "
                                     f"{_size(web.limits.upload_bytes)}. Replay it on your own computer with "
-                                    "`cardrules replay FILE`, or start this server with a higher --max-upload.")
+                                    "the command cardrules replay FILE, or start this server with a higher --max-upload.")
         text = str(form.get("record", "")).strip()
         try:
             rec = replays.parse_upload(text)

@@ -46,11 +46,11 @@ def parse_upload(text: str) -> list[dict]:
     recs = records_in(data, "the uploaded file")
     if len(recs) > MAX_UPLOADED_RECORDS:
         raise RecordError(f"the file holds {len(recs):,} records; upload at most {MAX_UPLOADED_RECORDS} at once "
-                          "(or replay it with `cardrules replay FILE`)", "upload")
+                          "(or replay it with: cardrules replay FILE)", "upload")
     for i, rec in enumerate(recs, 1):
         if len(rec["moves"]) > MAX_UPLOADED_MOVES:
             raise RecordError(f"record {i} has {len(rec['moves']):,} moves, more than the {MAX_UPLOADED_MOVES:,} "
-                              "a replay here steps through (replay it with `cardrules replay FILE`)", "upload")
+                              "a replay here steps through (replay it with: cardrules replay FILE)", "upload")
     return recs
 
 
