@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 
 from .engine import advice, apply, determinise, moves_for, outcome, scores
@@ -217,8 +218,10 @@ def spec_count(spec: str, what: str, example: int) -> int | None:
     if not sep:
         return None
     rest = rest.strip()
-    if not rest.lstrip("-").isdigit():
-        raise OptionError(f"{name}:{rest} - the number of {what} must be a whole number, like {name}:{example}")
+    if not re.fullmatch(r"-?[0-9]+", rest):  # ASCII digits only: isdigit() also takes '²', which int() refuses
+        raise OptionError(f"{name}:{rest[:20]} - the number of {what} must be a whole number, like {name}:{example}")
+    if len(rest) > 18:
+        raise OptionError(f"{name}:{rest[:20]}... - the number of {what} is far too large")
     n = int(rest)
     if n < 1:
         raise OptionError(f"{name}:{rest} - the number of {what} must be at least 1")

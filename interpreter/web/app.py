@@ -26,7 +26,7 @@ import jinja2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -124,7 +124,7 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         body = bytearray()
         over = False
         if declared is not None:
-            if not declared.strip().isdigit() or len(declared) > 18:
+            if not re.fullmatch(r"[0-9]{1,18}", declared.strip()):
                 raise HTTPException(400, "The request's length is not a number.")
             over = int(declared) > limit
         loop = asyncio.get_running_loop()
@@ -157,9 +157,14 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         if ctype.startswith("multipart/"):
             raise HTTPException(415, "Send the form as text (application/x-www-form-urlencoded).")
         try:
-            return {k: v[-1] for k, v in parse_qs(body.decode("utf-8"), keep_blank_values=True).items()}
+            text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise HTTPException(400, "The form is not UTF-8 text.") from None
+        if len(text) > 64 * 1024:  # an uploaded record: parsed beside the loop, which keeps answering
+            pairs = await anyio.to_thread.run_sync(lambda: parse_qs(text, keep_blank_values=True))
+        else:
+            pairs = parse_qs(text, keep_blank_values=True)
+        return {k: v[-1] for k, v in pairs.items()}
 
     async def rulebook_anchors(table: Table) -> dict:
         try:
@@ -322,6 +327,9 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
 
     async def _events(request: Request, table: Table):
         lifetime = web.events_lifetime
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        if request.method == "HEAD":  # the headers alone: a stream nobody reads would hold the connection
+            return Response(media_type="text/event-stream", headers=headers)
 
         async def stream():
             yield "retry: 1500\n\n"
@@ -345,8 +353,7 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
                         quiet = 0.0
                         yield ": still here\n\n"
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     async def seat_events(request: Request):
         table = table_or_404(request)
@@ -366,10 +373,11 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
             or "application/json" in request.headers.get("accept", "")
         text = str(form.get("move", "")).strip()
         version = form.get("version")
-        try:
-            version = int(version) if version not in (None, "") else None
-        except (TypeError, ValueError):
-            version = None
+        if isinstance(version, bool) or not isinstance(version, (int, str)) or \
+                not re.fullmatch(r"[0-9]{1,9}", str(version).strip()):
+            version = None  # none, or not a move number (Infinity, 1e400, a list): the move is made as the game is now
+        else:
+            version = int(str(version).strip())
         status, message = 200, None
         try:
             if not text:
@@ -434,23 +442,18 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
                                     "the command cardrules replay FILE, or start this server with a higher --max-upload.")
         text = str(form.get("record", "")).strip()
         try:
-            rec = replays.parse_upload(text)
+            rec = await anyio.to_thread.run_sync(replays.parse_upload, text)  # megabytes of JSON: not in the loop
         except CardRulesError as e:
             return web.page("replay.html.j2", 400, found=replays.sources(web), message=e.message)
-        uid = secrets.token_hex(6)
-        if len(web.uploads) >= 64:
-            web.uploads.pop(next(iter(web.uploads)))
-        web.uploads[uid] = (str(form.get("name") or "uploaded record"), rec)
+        uid = replays.keep_upload(web, str(form.get("name") or "uploaded record")[:200], rec)
         return RedirectResponse(f"/replay/u/{uid}", 303)
 
     async def replay_view(request: Request):
         source, name = request.path_params["source"], request.path_params["name"]
-        try:
-            step = int(request.query_params.get("step", "0"))
-        except ValueError:
-            step = 0
+        step_text = request.query_params.get("step", "0").strip()
+        step = int(step_text) if re.fullmatch(r"-?[0-9]{1,9}", step_text) else 0
         seat_text = request.query_params.get("seat", "")
-        seat = int(seat_text) - 1 if seat_text.isdigit() else None
+        seat = int(seat_text) - 1 if re.fullmatch(r"[0-9]{1,6}", seat_text) else None
         try:
             ctx = await anyio.to_thread.run_sync(replays.context, web, source, name, step, seat)
         except LookupError:
@@ -473,6 +476,9 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
 
     async def server_error(request: Request, exc: Exception):
         log.exception("an error inside the server while answering %s", request.url.path)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"ok": False, "error": "something went wrong inside the server; the table is "
+                                 "unchanged and the server's log says more"}, status_code=500)
         what = exc.render() if isinstance(exc, CardRulesError) else \
             f"Something went wrong inside the server ({type(exc).__name__}). The table is unchanged; the server's log says more."
         return web.page("error.html.j2", 500, title="Something went wrong", text=what)

@@ -8,10 +8,11 @@ its hidden cards are not for everyone), the files named on the command line, and
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from .. import engine
-from ..bundled import find_for_record
+from ..bundled import BUNDLED_PREFIX, find_for_record
 from ..engine import Move, seat_name
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, RecordError
 from . import store, views
@@ -33,6 +34,21 @@ def records_in(data, where: str) -> list[dict]:
 
 MAX_UPLOADED_RECORDS = 200      # records in one upload
 MAX_UPLOADED_MOVES = 20_000     # moves in one uploaded record: every step of a replay plays them again
+MAX_UPLOAD_MOVES = 100_000      # moves in all the records of one upload
+KEPT_UPLOADS = 64               # uploads kept in memory (the oldest go first) ...
+KEPT_MOVES = 200_000            # ... and the moves they hold, at most (about 60 MB)
+
+
+def keep_upload(web, name: str, recs: list[dict]) -> str:
+    """Keep an upload to be replayed, forgetting the oldest ones past the limits; its id."""
+    import secrets
+    moves = lambda rs: sum(len(r["moves"]) for r in rs)  # noqa: E731
+    kept = sum(moves(r) for _, r in web.uploads.values())
+    while web.uploads and (len(web.uploads) >= KEPT_UPLOADS or kept + moves(recs) > KEPT_MOVES):
+        kept -= moves(web.uploads.pop(next(iter(web.uploads)))[1])
+    uid = secrets.token_hex(6)
+    web.uploads[uid] = (name, recs)
+    return uid
 
 
 def parse_upload(text: str) -> list[dict]:
@@ -46,6 +62,10 @@ def parse_upload(text: str) -> list[dict]:
     recs = records_in(data, "the uploaded file")
     if len(recs) > MAX_UPLOADED_RECORDS:
         raise RecordError(f"the file holds {len(recs):,} records; upload at most {MAX_UPLOADED_RECORDS} at once "
+                          "(or replay it with: cardrules replay FILE)", "upload")
+    total = sum(len(rec["moves"]) for rec in recs)
+    if total > MAX_UPLOAD_MOVES:
+        raise RecordError(f"the file holds {total:,} moves in all; upload at most {MAX_UPLOAD_MOVES:,} at once "
                           "(or replay it with: cardrules replay FILE)", "upload")
     for i, rec in enumerate(recs, 1):
         if len(rec["moves"]) > MAX_UPLOADED_MOVES:
@@ -88,7 +108,7 @@ def _find(web, source: str, name: str) -> tuple[dict, str, object]:
         return t.file_data()["record"], t.key, t
     index, _, j = name.partition("-")
     if source == "file":
-        if not index.isdigit() or int(index) >= len(web.records):
+        if not re.fullmatch(r"[0-9]{1,6}", index) or int(index) >= len(web.records):
             raise LookupError(name)
         path = Path(web.records[int(index)])
         try:
@@ -101,17 +121,21 @@ def _find(web, source: str, name: str) -> tuple[dict, str, object]:
         record_file = Path.cwd() / "upload.json"
     else:
         raise LookupError(name)
-    k = int(j) if j.isdigit() else 0
+    k = int(j) if re.fullmatch(r"[0-9]{1,6}", j) else 0
     if k >= len(recs):
         raise LookupError(name)
     rec = recs[k]
-    return rec, _ruleset_key(web, rec, record_file), None
+    return rec, _ruleset_key(web, rec, record_file, trusted=source != "u"), None
 
 
-def _ruleset_key(web, rec: dict, record_file: Path) -> str:
-    """The ruleset a record names (by its portable name), else one on offer with its game's name."""
+def _ruleset_key(web, rec: dict, record_file: Path, trusted: bool = True) -> str:
+    """The ruleset a record names (by its portable name), else one on offer with its game's name.
+    An uploaded record (not `trusted`) may name only a bundled game: a path in it is a stranger's
+    choice of a file on this computer, never opened."""
     ref = rec.get("ruleset")
-    path = find_for_record(ref, record_file) if isinstance(ref, str) and ref else None
+    path = None
+    if isinstance(ref, str) and ref and (trusted or ref.startswith(BUNDLED_PREFIX)):
+        path = find_for_record(ref, record_file)
     if path is not None:
         return web.catalog.add(path, listed=False).key
     for e in web.catalog.entries():
@@ -120,8 +144,9 @@ def _ruleset_key(web, rec: dict, record_file: Path) -> str:
                 return e.key
         except CardRulesError:
             continue
-    raise RecordError(f"the record's ruleset ({ref or rec.get('game')!r}) is not here; start the server with it: "
-                      "cardrules serve RULESET", str(record_file))
+    named = ref if trusted else rec.get("game")
+    raise RecordError(f"the record's ruleset ({str(named or rec.get('game'))[:200]!r}) is not here; start the server "
+                      "with it: cardrules serve RULESET", str(record_file) if trusted else "the uploaded record")
 
 
 def context(web, source: str, name: str, step: int, seat: int | None) -> dict:
@@ -138,6 +163,9 @@ def context(web, source: str, name: str, step: int, seat: int | None) -> dict:
         raise RecordError(f"the record's set-up is invalid: {e.message}", name) from None
     notes = []
     for i, entry in enumerate(moves[:step], 1):
+        if not isinstance(entry, dict):
+            raise RecordError(f"move {i} ({entry!r:.80}) is not a move: each is an object with \"player\" and \"move\"",
+                              name)
         try:
             player = int(str(entry.get("player", ""))[1:]) - 1
             move = Move.parse(str(entry["move"]), player)
