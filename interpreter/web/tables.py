@@ -345,7 +345,6 @@ class Tables:
         if entry is None:
             raise OptionError(f"there is no ruleset {key!r} here")
         rs = self.catalog.ruleset(key)
-        title = rs.title or rs.name
         check_players(rs, players)
         if len(seats) != players:
             raise OptionError(f"say who sits in each of the {players} seats")
