@@ -276,3 +276,22 @@ def test_the_server_stops_within_2_s_while_bots_think_with_every_table_saved(tmp
         assert data["id"] == tid and json.dumps(data)
     app = create_app(tmp_path, bot_pause=0)
     assert sorted(app.state.web.tables.tables) == sorted(ids) and not app.state.web.tables.skipped
+
+
+def test_where_no_process_can_be_started_the_bots_think_in_the_servers_threads(monkeypatch, caplog):
+    d, state = decision(5, "greedy")
+
+    def refuse(self):
+        raise OSError("no processes here")
+    monkeypatch.setattr(Thinkers, "_spawn", refuse)
+
+    async def go():
+        pool = Thinkers(2, 5)
+        try:
+            return await pool.choose(d), pool.workers
+        finally:
+            pool.close()
+    with caplog.at_level(logging.WARNING, logger="cardrules.web"):
+        move, workers = run(go())
+    assert move == thinkers.choose_here(d) and workers == 0
+    assert "they think in the server's threads" in caplog.text

@@ -163,6 +163,10 @@ class Thinkers:
             self._starting += 1
             try:
                 w = await asyncio.get_running_loop().run_in_executor(None, self._spawn)
+            except (OSError, ImportError, NotImplementedError) as e:  # no processes here: threads will do
+                log.warning("cannot start a process for the bots (%s); they think in the server's threads", e)
+                self.workers = 0
+                raise _Replace() from None
             finally:
                 self._starting -= 1
             if self._closed:
@@ -224,11 +228,11 @@ class Thinkers:
         ThinkingFailed when no worker could answer."""
         if self._closed:
             raise ThinkingFailed("the server is stopping")
-        if self.workers == 0:
-            import anyio
-            return await anyio.to_thread.run_sync(choose_here, d, self._seen)
         lost = 0
         while True:
+            if self.workers == 0:
+                import anyio
+                return await anyio.to_thread.run_sync(choose_here, d, self._seen)
             try:
                 w = await self._take()
             except _Replace:
