@@ -15,7 +15,7 @@ from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, Optio
 from ..unparse import unparse
 from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
 from .legal import legal_each as _legal_each, link, value_text as _value_text
-from .state import MAX_STEPS, Move, Outcome, State, seat_name
+from .state import MAX_STEPS, Move, Outcome, State, rule_at, seat_name  # noqa: F401  (rule_at: the engine's API)
 
 _PROGRAMS: dict[int, tuple[g.Ruleset, Program]] = {}
 
@@ -256,20 +256,6 @@ def _exec(s: State) -> None:
     except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError) as exc:
         s.pc = failing_pc(code[pc][1], pc, exc, s.program.plain_code)  # the instruction that failed, for the message
         raise _located_failure(s, exc) from None
-
-
-def rule_at(s: State, pc: int | None = None) -> tuple[str, str]:
-    """The rule being played at pc (default: now): the innermost rule around the
-    instruction or, inside a procedure, around the place that performed it."""
-    p = s.program
-    pc = s.pc if pc is None else pc
-    r = p.rule_at[pc] if 0 <= pc < len(p.rule_at) else None
-    if r is None:
-        for ret in reversed(s.stack):
-            r = p.rule_at[ret - 1]
-            if r is not None:
-                break
-    return r if r is not None else ("(no rule)", "(no rule)")
 
 
 def legal_moves(s: State) -> list[Move]:

@@ -470,12 +470,10 @@ class State:
     @property
     def rule(self) -> str | None:
         """The name of the rule the current decision belongs to."""
-        from .play import rule_at  # play builds on State: look it up when asked
         return rule_at(self)[0] if self.choice is not None and not self.finished else None
 
     @property
     def rule_title(self) -> str | None:
-        from .play import rule_at
         return rule_at(self)[1] if self.choice is not None and not self.finished else None
 
     @property
@@ -486,3 +484,17 @@ class State:
     def __repr__(self) -> str:
         return (f"<State {self.program.ruleset.name} players={self.n_players} seed={self.seed} "
                 f"moves={len(self.history)}{' finished' if self.finished else ''}>")
+
+
+def rule_at(s: State, pc: int | None = None) -> tuple[str, str]:
+    """The rule being played at pc (default: now): the innermost rule around the
+    instruction or, inside a procedure, around the place that performed it."""
+    p = s.program
+    pc = s.pc if pc is None else pc
+    r = p.rule_at[pc] if 0 <= pc < len(p.rule_at) else None
+    if r is None:
+        for ret in reversed(s.stack):
+            r = p.rule_at[ret - 1]
+            if r is not None:
+                break
+    return r if r is not None else ("(no rule)", "(no rule)")
