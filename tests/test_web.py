@@ -631,7 +631,7 @@ def test_a_ruleset_edited_while_the_server_runs_is_read_again_for_the_next_table
     mine.write_text(GANJIFA.read_text())
     app = create_app(tmp_path / "data", given=[(mine, None)], bot_pause=0, events_lifetime=0)
     with TestClient(app) as client:
-        first, _, tokens = open_table(client, "file/mine", ["person", "random", "random"])
+        first, _, tokens = open_table(client, "file/mine", ["person", "random", "random"], seed=2)  # P1 first
         old = table_of(app, first).state.program.ruleset
         assert old.players_max == 4
         mine.write_text(GANJIFA.read_text().replace("players 3..4", "players 3..3", 1))
@@ -646,3 +646,12 @@ def test_a_ruleset_edited_while_the_server_runs_is_read_again_for_the_next_table
         assert re.match(rf"{re.escape(str(mine))}:\d+:\d+: error: ", located)
         assert html.escape(located, quote=False) in r.text or located in r.text
         assert api(client, first, 0, tokens[0])["observation"]["players"] == 3  # still playing
+        # its bots think in worker processes on the texts read when it opened, not the broken file
+        table = table_of(app, first)
+        for _ in range(3):
+            if next_person(table) is None:
+                break
+            a = api(client, first, 0, tokens[0])
+            post_move(client, first, 0, tokens[0], a["moves"][0], a["version"])
+        next_person(table)
+        assert table.error is None and table.version >= 3

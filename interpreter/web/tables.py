@@ -109,13 +109,23 @@ class Table:
         self._changed = asyncio.Event()
         self.bots = {i: s.bot for i, s in enumerate(seats) if s.kind == "bot"}
         self.task: asyncio.Task | None = None
-        self._source = None  # the ruleset as text, for the workers (read when a bot first thinks)
+        self._source = None  # the ruleset as text, for the workers: read with the rules (keep_source)
+
+    def keep_source(self) -> None:
+        """Read the ruleset's texts now, beside the rules just loaded: a table keeps the rules it
+        started with, and its bots' workers must play those, whatever the file says later."""
+        from ..runner import source_of
+        try:
+            self._source = source_of(self.path)
+        except CardRulesError:
+            self._source = None  # unreadable now: read again when a bot first thinks
 
     def source(self):
         """The ruleset's texts as the table's rules were loaded (a worker builds them from these)."""
         if self._source is None:
-            from ..runner import source_of
-            self._source = source_of(self.path)
+            self.keep_source()
+            if self._source is None:
+                raise ThinkingFailed(f"the ruleset {self.path} cannot be read any more")
         return self._source
 
     # ---- reading
@@ -373,6 +383,8 @@ class Tables:
             table_id = secrets.token_hex(5)
         file = store.tables_dir(self.data) / f"{table_id}.json"
         table = Table(table_id, key, entry.path, state, made, secrets.token_urlsafe(16), file)
+        if table.bots:
+            table.keep_source()
         self.tables[table_id] = table
         return table
 
@@ -431,4 +443,6 @@ class Tables:
             notes = [{"secret": True, "rule": None, "shown": []} for _ in state.history]  # when in doubt, hide
         created = data.get("created") if isinstance(data.get("created"), (int, float)) else None
         table = Table(data["id"], entry.key, entry.path, state, seats, data["hotseat_token"], f, notes, created)
+        if table.bots and not state.finished:
+            table.keep_source()
         return table
