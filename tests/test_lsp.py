@@ -667,3 +667,36 @@ async def test_positions_count_utf16_units_as_the_client_does(client: LanguageCl
                                                              position=T.Position(line=line, character=utf16 + 1)))
     assert "the stock is not empty" in h.contents.value
     assert (h.range.start.character, h.range.end.character) == (utf16, utf16 + len("ready"))
+
+
+LSP_CHECKER_KILLED = """
+import asyncio, os, signal, sys
+sys.path.insert(0, sys.argv[1])
+from interpreter import load_ruleset
+from interpreter.lsp.server import StaticChecker
+checker = StaticChecker()
+asyncio.run(checker.run(load_ruleset(sys.argv[2]), sys.argv[2], None, None))
+print(*checker.pool._processes, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)  # as an editor that kills its language server outright
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="looks for the checker in /proc (Linux)")
+def test_the_static_checkers_process_ends_when_the_language_server_is_killed():
+    import time
+
+    import procs
+    ganjifa = Path(__file__).resolve().parent.parent / "rulesets" / "ganjifa" / "ganjifa.cards"
+    import subprocess
+    proc = procs.start([sys.executable, "-c", LSP_CHECKER_KILLED, Path(__file__).resolve().parent.parent, ganjifa],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:  # not procs.finish: killing the group would end the checker for it
+        out, err = proc.communicate(timeout=120)
+        pids = [int(p) for p in out.split()]
+        assert pids, err
+        end = time.monotonic() + 5
+        while any(procs.alive(p) for p in pids):
+            assert time.monotonic() < end, f"the checker {pids} outlived its language server"
+            time.sleep(0.1)
+    finally:
+        procs.kill(proc)
