@@ -14,8 +14,14 @@ card of their hand onto a pile) in two ways, one process, the same seeds:
 Both print microseconds per decision (shuffle and set-up included). The second is the floor of
 any engine in this Python with this interface, before a single rule is worked out; a target of
 benchmarks/playouts.py that allows a row fewer microseconds per decision than that (it prints
-the allowance) cannot be met by working out the rules faster. Figures only: nothing here asserts
-a speed."""
+the allowance) cannot be met by working out the rules faster.
+
+Where a C compiler is found (interpreter/native), the same game written by hand in C on the
+native runtime (benchmarks/floor_native.c: the same deals and the same choices, so the same
+piles) gives two more rows, the floors of a native engine: whole games in one call, and one
+decision at a time from Python through ctypes (the legal moves read, a random choice made in
+Python, the move applied), as `legal_moves` and `apply` from Python would be. Figures only:
+nothing here asserts a speed."""
 
 from __future__ import annotations
 
@@ -114,6 +120,72 @@ def on_engine(games: int) -> tuple[float, int]:
     return time.perf_counter() - t0, decisions
 
 
+def native_floor():
+    """The C floor game as a ctypes library (built once into the cache), or None with why."""
+    import ctypes
+
+    from interpreter.native.build import NativeUnavailable, build_library, load_library, runtime_source
+    try:
+        source = runtime_source() + "\n" + (ROOT / "benchmarks" / "floor_native.c").read_text()
+        lib = load_library(build_library(source, "floor"))
+    except NativeUnavailable as e:
+        return None, e.message
+    lib.floor_play_games.restype = ctypes.c_int64
+    lib.floor_play_games.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_void_p]
+    lib.floor_table_size.restype = ctypes.c_size_t
+    lib.floor_new.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
+    lib.floor_legal.restype = ctypes.c_int
+    lib.floor_legal.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.floor_apply.restype = ctypes.c_int
+    lib.floor_apply.argtypes = [ctypes.c_void_p, ctypes.c_uint32]
+    return lib, None
+
+
+def native_pile(lib, seed: int) -> list[int]:
+    """The pile of game `seed` played in C (the same as the Python floor's)."""
+    import ctypes
+    pile = (ctypes.c_uint32 * CARDS)()
+    lib.floor_play_games(seed, 1, pile)
+    return list(pile)
+
+
+def python_pile(seed: int) -> list[int]:
+    made = _made()
+    t, rng = _new(seed, made), random.Random(seed)
+    while not t.finished:
+        _apply(t, rng.choice(_legal_moves(t)))
+    return t.pile
+
+
+def native_whole(lib):
+    def run(games: int) -> tuple[float, int]:
+        t0 = time.perf_counter()
+        decisions = lib.floor_play_games(0, games, None)
+        return time.perf_counter() - t0, decisions
+    return run
+
+
+def native_steps(lib):
+    import ctypes
+
+    def run(games: int) -> tuple[float, int]:
+        table = ctypes.create_string_buffer(lib.floor_table_size())
+        legal = (ctypes.c_uint32 * (CARDS // PLAYERS))()
+        new, moves, play = lib.floor_new, lib.floor_legal, lib.floor_apply
+        decisions = 0
+        t0 = time.perf_counter()
+        for seed in range(games):
+            new(table, seed)
+            rng = random.Random(seed)
+            n = moves(table, legal)
+            while n:
+                play(table, legal[rng.randrange(n)])
+                decisions += 1
+                n = moves(table, legal)
+        return time.perf_counter() - t0, decisions
+    return run
+
+
 def best_us(fn, games: int, rounds: int) -> float:
     fn(max(1, games // 5))  # warm-up
     return min(elapsed / decisions * 1e6 for elapsed, decisions in (fn(games) for _ in range(rounds)))
@@ -129,6 +201,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{FLOOR.name}: {PLAYERS} players, {CARDS} cards, best of {args.rounds} rounds of {args.games} games")
     print(f"  on the engine:                    {engine:.2f} us per decision")
     print(f"  the least such an engine can be:  {hand:.2f} us per decision (written by hand for this game)")
+    lib, why = native_floor()
+    if lib is None:
+        print(f"  in C (interpreter/native): not measured: {why}")
+    else:
+        whole = best_us(native_whole(lib), args.games * 100, args.rounds)
+        steps = best_us(native_steps(lib), args.games, args.rounds)
+        print(f"  in C, whole games in one call:    {whole:.3f} us per decision ({hand / whole:.0f}x the Python floor)")
+        print(f"  in C, a decision at a time from Python (ctypes): {steps:.2f} us per decision "
+              f"({hand / steps:.1f}x the Python floor)")
     print(f"floor: {hand:.2f} us per decision")
     return 0
 

@@ -1,11 +1,14 @@
-"""The benchmarks' own games run: the floor game is a valid ruleset whose games, on the engine
-and written by hand, take the same decisions (the two figures it prints compare like with like)."""
+"""The benchmarks' own games run: the floor game is a valid ruleset whose games, on the engine,
+written by hand in Python and in C, take the same decisions (the figures it prints compare like
+with like)."""
 
 from __future__ import annotations
 
 import random
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -32,3 +35,16 @@ def test_the_floor_game_is_the_same_game_on_the_engine_and_by_hand(capsys):
     assert floor.main(["--games", "2", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert "on the engine:" in out and "floor:" in out
+
+
+def test_the_floor_game_in_c_deals_and_plays_the_same_piles_as_in_python(monkeypatch, tmp_path):
+    monkeypatch.setenv("CARDRULES_CACHE_DIR", str(tmp_path))
+    lib, why = floor.native_floor()
+    if lib is None:
+        pytest.skip(f"no native floor here: {why}")
+    for seed in [0, 1, 2, 7, 99, 2 ** 32 + 5]:
+        assert floor.native_pile(lib, seed) == floor.python_pile(seed), seed
+    elapsed, decisions = floor.native_steps(lib)(3)  # one decision at a time through ctypes: whole games
+    assert decisions == 3 * floor.CARDS
+    elapsed, decisions = floor.native_whole(lib)(3)
+    assert decisions == 3 * floor.CARDS
