@@ -10,6 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
+import procs
 import pytest
 
 from interpreter import CardRulesError, RulesetError, RulesetSyntaxError, load_ruleset, loads_ruleset
@@ -87,8 +88,8 @@ def _cardrules(args, cache_folder: Path):
     env = {k: v for k, v in os.environ.items() if k != "CARDRULES_NO_CACHE"}
     env["CARDRULES_CACHE_DIR"] = str(cache_folder)
     env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-m", "interpreter", *map(str, args)], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL)
+    return procs.run([sys.executable, "-m", "interpreter", *map(str, args)], capture_output=True, text=True,
+                     env=env, cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL)
 
 
 def test_the_bases_that_cannot_be_files_are_all_here():

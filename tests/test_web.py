@@ -10,12 +10,12 @@ import json
 import random
 import re
 import socket
-import subprocess
 import sys
 import time
 import warnings
 from pathlib import Path
 
+import procs
 import pytest
 from typer.testing import CliRunner
 
@@ -571,8 +571,8 @@ def test_records_named_on_the_command_line_are_offered_for_replay(tmp_path):
 # ------------------------------------------------------------------ the command
 
 def _serve(*args, timeout=60):
-    return subprocess.run([sys.executable, "-m", "interpreter", "serve", *map(str, args)],
-                          capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    return procs.run([sys.executable, "-m", "interpreter", "serve", *map(str, args)],
+                     capture_output=True, text=True, timeout=timeout, cwd=ROOT)
 
 
 def test_serve_says_in_one_line_when_the_port_is_in_use(tmp_path):
@@ -604,7 +604,7 @@ def test_the_data_folder_defaults_to_the_users_data_folder(monkeypatch, tmp_path
 
 def test_the_command_line_starts_without_the_web_server():
     code = "import sys, interpreter.cli; print(any(m.split('.')[0] in ('starlette', 'uvicorn') for m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    out = procs.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
 
 
