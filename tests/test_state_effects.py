@@ -163,3 +163,38 @@ def test_one_card_lands_on_top_of_its_new_zone_and_every_index_follows(rel):
             assert s.zones == zones and s.known[c] == known and s.played_by[c] == played_by
             assert s.zver == zver + 1 and s.memo == {}
             s.verify()
+
+
+SHORT_PILE = """game short "Short pile"
+players 2..2
+deck d:
+    suits Red
+    ranks 1..5
+zone stock shared hidden
+zone pile shared public
+zone hand per player owner
+define top_four = count(top(stock, 4))
+define bottom_four = count(bottom(stock, 4))
+phase play "Play":
+    rule setup "Setup":
+        deal 1 from stock to each hand
+        move top(stock, 4) to pile face up
+    rule turns "Turns":
+        choose by seat(1):
+            action pass_turn:
+                pass
+"""
+
+
+def test_top_and_bottom_n_of_a_pile_with_fewer_cards_take_all_of_them():
+    """top(z, N) and bottom(z, N) of a pile that holds fewer than N cards are the whole pile, in
+    order (top(z, 4) of three cards once gave two)."""
+    from interpreter import loads_ruleset
+    from interpreter.engine import cards_in, evaluate
+    rs = loads_ruleset(SHORT_PILE, "short.cards")
+    s = new_game(rs, 2, seed=1)
+    assert cards_in(s, "stock") == [] and len(cards_in(s, "pile")) == 3  # 5 cards, 2 dealt, the 3 left moved
+    s = new_game(loads_ruleset(SHORT_PILE.replace("move top(stock, 4) to pile face up", "pass"), "short.cards"), 2,
+                 seed=1)
+    assert len(cards_in(s, "stock")) == 3
+    assert evaluate(s, "top_four") == 3 and evaluate(s, "bottom_four") == 3

@@ -42,7 +42,7 @@ def _zones_of(st, zi: int) -> tuple:
 
 
 def _top_n(xs, k: int) -> list:
-    return list(xs[len(xs) - k:]) if k > 0 else []
+    return list(xs[max(0, len(xs) - k):]) if k > 0 else []  # fewer than k: all of them
 
 
 def _bottom_n(xs, k: int) -> list:
