@@ -20,8 +20,8 @@ Where a C compiler is found (interpreter/native), the same game written by hand 
 native runtime (benchmarks/floor_native.c: the same deals and the same choices, so the same
 piles) gives two more rows, the floors of a native engine: whole games in one call, and one
 decision at a time from Python through ctypes (the legal moves read, a random choice made in
-Python, the move applied), as `legal_moves` and `apply` from Python would be. Figures only:
-nothing here asserts a speed."""
+Python, the move applied), as `legal_moves` and `apply` from Python would be; and the same
+through cffi's ABI mode where cffi is installed. Figures only: nothing here asserts a speed."""
 
 from __future__ import annotations
 
@@ -138,6 +138,7 @@ def native_floor():
     lib.floor_legal.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     lib.floor_apply.restype = ctypes.c_int
     lib.floor_apply.argtypes = [ctypes.c_void_p, ctypes.c_uint32]
+    lib.path = lib._name
     return lib, None
 
 
@@ -186,6 +187,36 @@ def native_steps(lib):
     return run
 
 
+def native_steps_cffi(lib_path):
+    """The same as native_steps through cffi's ABI mode (no compiler at run time, no Python
+    headers), or None where cffi is not installed."""
+    try:
+        import cffi
+    except ImportError:
+        return None
+    ffi = cffi.FFI()
+    ffi.cdef("size_t floor_table_size(void); void floor_new(void *t, uint64_t seed);"
+             "int floor_legal(const void *t, uint32_t *out); int floor_apply(void *t, uint32_t c);")
+    lib = ffi.dlopen(str(lib_path))
+
+    def run(games: int) -> tuple[float, int]:
+        table = ffi.new("char[]", lib.floor_table_size())
+        legal = ffi.new("uint32_t[]", CARDS // PLAYERS)
+        new, moves, play = lib.floor_new, lib.floor_legal, lib.floor_apply
+        decisions = 0
+        t0 = time.perf_counter()
+        for seed in range(games):
+            new(table, seed)
+            rng = random.Random(seed)
+            n = moves(table, legal)
+            while n:
+                play(table, legal[rng.randrange(n)])
+                decisions += 1
+                n = moves(table, legal)
+        return time.perf_counter() - t0, decisions
+    return run
+
+
 def best_us(fn, games: int, rounds: int) -> float:
     fn(max(1, games // 5))  # warm-up
     return min(elapsed / decisions * 1e6 for elapsed, decisions in (fn(games) for _ in range(rounds)))
@@ -210,6 +241,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  in C, whole games in one call:    {whole:.3f} us per decision ({hand / whole:.0f}x the Python floor)")
         print(f"  in C, a decision at a time from Python (ctypes): {steps:.2f} us per decision "
               f"({hand / steps:.1f}x the Python floor)")
+        by_cffi = native_steps_cffi(lib.path)
+        if by_cffi is None:
+            print("  in C, a decision at a time through cffi: not measured (pip install cffi)")
+        else:
+            steps = best_us(by_cffi, args.games, args.rounds)
+            print(f"  in C, a decision at a time from Python (cffi, ABI mode): {steps:.2f} us per decision "
+                  f"({hand / steps:.1f}x the Python floor)")
     print(f"floor: {hand:.2f} us per decision")
     return 0
 

@@ -48,3 +48,6 @@ def test_the_floor_game_in_c_deals_and_plays_the_same_piles_as_in_python(monkeyp
     assert decisions == 3 * floor.CARDS
     elapsed, decisions = floor.native_whole(lib)(3)
     assert decisions == 3 * floor.CARDS
+    by_cffi = floor.native_steps_cffi(lib.path)
+    if by_cffi is not None:  # cffi is not a dependency: measured where it is installed
+        assert by_cffi(2)[1] == 2 * floor.CARDS
