@@ -297,3 +297,16 @@ def test_where_no_process_can_be_started_the_bots_think_in_the_servers_threads(m
         move, workers = run(go())
     assert move == thinkers.choose_here(d) and workers == 0
     assert "they think in the server's threads" in caplog.text
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--think-seconds", "0"], "error: --think-seconds must be above 0 and at most 3600, not 0.0"),
+    (["--max-upload", "0"], "error: --max-upload must be from 1 to 1024 MB, not 0"),
+    (["--max-tables", "0"], "error: --max-tables must be 1 or more, not 0"),
+    (["--max-iterations", "-5"], "error: --max-iterations must be 1 or more, not -5"),
+    (["--bot-workers", "-1"], "error: --bot-workers must be 0 or more, not -1"),
+])
+def test_a_limit_out_of_range_is_said_in_one_line_before_the_server_starts(tmp_path, args, said):
+    done = procs.run([sys.executable, "-m", "interpreter", "serve", "--port", "0", "--data", tmp_path, *args],
+                     timeout=60, capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and done.stderr.strip() == said, done.stderr
