@@ -166,13 +166,10 @@ def native_whole(lib):
     return run
 
 
-def native_steps(lib):
-    import ctypes
-
+def _steps(new, moves, play, table, legal):
+    """Games one decision at a time through a foreign-function layer: the legal moves read into
+    `legal`, a random choice made here, the move applied."""
     def run(games: int) -> tuple[float, int]:
-        table = ctypes.create_string_buffer(lib.floor_table_size())
-        legal = (ctypes.c_uint32 * (CARDS // PLAYERS))()
-        new, moves, play = lib.floor_new, lib.floor_legal, lib.floor_apply
         decisions = 0
         t0 = time.perf_counter()
         for seed in range(games):
@@ -185,6 +182,12 @@ def native_steps(lib):
                 n = moves(table, legal)
         return time.perf_counter() - t0, decisions
     return run
+
+
+def native_steps(lib):
+    import ctypes
+    return _steps(lib.floor_new, lib.floor_legal, lib.floor_apply,
+                  ctypes.create_string_buffer(lib.floor_table_size()), (ctypes.c_uint32 * (CARDS // PLAYERS))())
 
 
 def native_steps_cffi(lib_path):
@@ -198,23 +201,8 @@ def native_steps_cffi(lib_path):
     ffi.cdef("size_t floor_table_size(void); void floor_new(void *t, uint64_t seed);"
              "int floor_legal(const void *t, uint32_t *out); int floor_apply(void *t, uint32_t c);")
     lib = ffi.dlopen(str(lib_path))
-
-    def run(games: int) -> tuple[float, int]:
-        table = ffi.new("char[]", lib.floor_table_size())
-        legal = ffi.new("uint32_t[]", CARDS // PLAYERS)
-        new, moves, play = lib.floor_new, lib.floor_legal, lib.floor_apply
-        decisions = 0
-        t0 = time.perf_counter()
-        for seed in range(games):
-            new(table, seed)
-            rng = random.Random(seed)
-            n = moves(table, legal)
-            while n:
-                play(table, legal[rng.randrange(n)])
-                decisions += 1
-                n = moves(table, legal)
-        return time.perf_counter() - t0, decisions
-    return run
+    return _steps(lib.floor_new, lib.floor_legal, lib.floor_apply,
+                  ffi.new("char[]", lib.floor_table_size()), ffi.new("uint32_t[]", CARDS // PLAYERS))
 
 
 def best_us(fn, games: int, rounds: int) -> float:
