@@ -177,3 +177,884 @@ int crt_set_state(crt_rng *rng, const uint32_t in[CRT_STATE_WORDS])
     rng->index = in[CRT_MT_N];
     return 0;
 }
+
+/* ======================================================================== the cards' state
+ *
+ * See cardrules_rt.h for the layout. Each effect follows its Python namesake in
+ * engine/state.py: a move is, whatever path Python takes (move_card, _move_top, the pile at
+ * once, one by one), what moving the cards one after another gives, and that is what is done
+ * here: one by one when a card is named twice, else all the sources compacted once. */
+#include <string.h>
+
+#define CRT_AT(s, type, off) ((type *)((unsigned char *)(s) + (s)->off))
+#define CRT_CAT(s, type, off) ((const type *)((const unsigned char *)(s) + (s)->off))
+
+static int crt_cards_ok(const crt_cards *s)
+{
+    return s != NULL && s->magic == CRT_CARDS_MAGIC;
+}
+
+static uint32_t crt_cards_align8(uint32_t n)
+{
+    return (n + 7U) & ~7U;
+}
+
+/* The offsets of a state of these sizes (filled into *h); the total, or 0 out of range. */
+static size_t crt_cards_plan(crt_cards *h, uint32_t n_cards, uint32_t n_zones, uint32_t n_kinds, uint32_t n_players)
+{
+    uint32_t at, w, zw;
+    if (n_cards > CRT_MAX_CARDS || n_zones < 1 || n_zones > CRT_MAX_ZONES || n_kinds < 1 || n_kinds > CRT_MAX_KINDS ||
+        n_players > CRT_MAX_PLAYERS)
+        return 0;
+    memset(h, 0, sizeof *h);
+    w = (n_cards + 63U) / 64U;
+    zw = (n_zones + 63U) / 64U;
+    h->n_cards = n_cards;
+    h->n_zones = n_zones;
+    h->n_kinds = n_kinds;
+    h->n_players = n_players;
+    h->words = w;
+    h->zwords = zw;
+    at = crt_cards_align8((uint32_t)sizeof(crt_cards));
+    h->off_zmask = at; at += 8U * w * n_zones;
+    h->off_kmask = at; at += 8U * w * n_kinds;
+    h->off_omask = at; at += 8U * w * (n_players + 1U);
+    h->off_upmask = at; at += 8U * w;
+    h->off_seen = at; at += 8U * w;
+    h->off_zseen = at; at += 8U * zw;
+    h->off_zone_cards = at; at += 2U * n_cards * n_zones;
+    h->off_zone_len = at; at += 2U * n_zones;
+    h->off_zone_kind = at; at += 2U * n_zones;
+    h->off_kind_base = at; at += 2U * n_kinds;
+    h->off_kind_count = at; at += 2U * n_kinds;
+    h->off_card_zone = at; at += 2U * n_cards;
+    h->off_card_pos = at; at += 2U * n_cards;
+    h->off_card_bit = at; at += 2U * n_cards;
+    h->off_bit_card = at; at += 2U * n_cards;
+    h->off_scratch = at; at += 2U * n_cards;
+    h->off_zone_owner = at; at += 2U * n_zones;
+    h->off_played_by = at; at += 2U * n_cards;
+    h->off_known = at; at += n_cards;
+    h->off_kind_vis = at; at += n_kinds;
+    at = crt_cards_align8(at);
+    h->bytes = at;
+    return at;
+}
+
+size_t crt_cards_bytes(uint32_t n_cards, uint32_t n_zones, uint32_t n_kinds, uint32_t n_players)
+{
+    crt_cards h;
+    return crt_cards_plan(&h, n_cards, n_zones, n_kinds, n_players);
+}
+
+static void crt_mask_set(uint64_t *m, uint32_t bit)
+{
+    m[bit >> 6] |= (uint64_t)1 << (bit & 63U);
+}
+
+static void crt_mask_clear(uint64_t *m, uint32_t bit)
+{
+    m[bit >> 6] &= ~((uint64_t)1 << (bit & 63U));
+}
+
+static int crt_mask_has(const uint64_t *m, uint32_t bit)
+{
+    return (int)((m[bit >> 6] >> (bit & 63U)) & 1U);
+}
+
+/* Every index and mask from the zone arrays and `known` (which must be a valid placement). */
+static void crt_cards_rebuild(crt_cards *s)
+{
+    uint32_t w = s->words, z, i;
+    uint16_t *zc = CRT_AT(s, uint16_t, off_zone_cards);
+    const uint16_t *zlen = CRT_AT(s, uint16_t, off_zone_len), *zkind = CRT_AT(s, uint16_t, off_zone_kind);
+    const uint16_t *bit = CRT_AT(s, uint16_t, off_card_bit);
+    const int16_t *zowner = CRT_AT(s, int16_t, off_zone_owner);
+    const uint8_t *known = CRT_AT(s, uint8_t, off_known);
+    uint16_t *czone = CRT_AT(s, uint16_t, off_card_zone), *cpos = CRT_AT(s, uint16_t, off_card_pos);
+    uint64_t *zmask = CRT_AT(s, uint64_t, off_zmask), *kmask = CRT_AT(s, uint64_t, off_kmask);
+    uint64_t *omask = CRT_AT(s, uint64_t, off_omask), *up = CRT_AT(s, uint64_t, off_upmask);
+    memset(zmask, 0, 8U * w * s->n_zones);
+    memset(kmask, 0, 8U * w * s->n_kinds);
+    memset(omask, 0, 8U * w * (s->n_players + 1U));
+    memset(up, 0, 8U * w);
+    for (z = 0; z < s->n_zones; z++) {
+        const uint16_t *pile = zc + (size_t)z * s->n_cards;
+        for (i = 0; i < zlen[z]; i++) {
+            uint16_t c = pile[i];
+            czone[c] = (uint16_t)z;
+            cpos[c] = (uint16_t)i;
+            crt_mask_set(zmask + (size_t)z * w, bit[c]);
+            crt_mask_set(kmask + (size_t)zkind[z] * w, bit[c]);
+            crt_mask_set(omask + (size_t)(zowner[z] + 1) * w, bit[c]);
+        }
+    }
+    for (i = 0; i < s->n_cards; i++)
+        if (known[i])
+            crt_mask_set(up, bit[i]);
+}
+
+int crt_cards_init(void *mem, size_t mem_bytes, uint32_t n_cards, uint32_t n_zones, uint32_t n_kinds,
+                   uint32_t n_players, const int32_t *zone_kind, const int32_t *zone_owner,
+                   const uint8_t *kind_vis, const uint16_t *card_bit, int32_t start)
+{
+    crt_cards h, *s;
+    size_t need = crt_cards_plan(&h, n_cards, n_zones, n_kinds, n_players);
+    uint32_t z, k, c;
+    uint64_t taken[CRT_MAX_CARDS / 64];
+    if (need == 0 || mem == NULL || zone_kind == NULL || zone_owner == NULL || kind_vis == NULL)
+        return CRT_E_ARG;
+    if (mem_bytes < need)
+        return CRT_E_SPACE;
+    if (((uintptr_t)mem & 7U) != 0)
+        return CRT_E_ARG;
+    if (start < 0 || (uint32_t)start >= n_zones)
+        return CRT_E_ZONE;
+    for (z = 0; z < n_zones; z++) {
+        if (zone_kind[z] < 0 || (uint32_t)zone_kind[z] >= n_kinds)
+            return CRT_E_KIND;
+        if (zone_owner[z] < -1 || zone_owner[z] >= (int32_t)n_players)
+            return CRT_E_ARG;
+        /* a kind's instances lie in one run */
+        if (z > 0 && zone_kind[z] != zone_kind[z - 1])
+            for (k = 0; k < z; k++)
+                if (zone_kind[k] == zone_kind[z])
+                    return CRT_E_ARG;
+    }
+    for (k = 0; k < n_kinds; k++)
+        if (kind_vis[k] > CRT_VIS_HIDDEN)
+            return CRT_E_ARG;
+    memset(taken, 0, sizeof taken);
+    if (card_bit != NULL)
+        for (c = 0; c < n_cards; c++) {
+            if (card_bit[c] >= n_cards || crt_mask_has(taken, card_bit[c]))
+                return CRT_E_ARG;
+            crt_mask_set(taken, card_bit[c]);
+        }
+    memset(mem, 0, need);
+    s = (crt_cards *)mem;
+    *s = h;
+    {
+        uint16_t *zkind = CRT_AT(s, uint16_t, off_zone_kind), *kbase = CRT_AT(s, uint16_t, off_kind_base);
+        uint16_t *kcount = CRT_AT(s, uint16_t, off_kind_count), *bit = CRT_AT(s, uint16_t, off_card_bit);
+        uint16_t *bcard = CRT_AT(s, uint16_t, off_bit_card), *zc = CRT_AT(s, uint16_t, off_zone_cards);
+        int16_t *zowner = CRT_AT(s, int16_t, off_zone_owner), *played = CRT_AT(s, int16_t, off_played_by);
+        uint8_t *vis = CRT_AT(s, uint8_t, off_kind_vis);
+        for (z = 0; z < n_zones; z++) {
+            k = (uint32_t)zone_kind[z];
+            zkind[z] = (uint16_t)k;
+            zowner[z] = (int16_t)zone_owner[z];
+            if (kcount[k] == 0)
+                kbase[k] = (uint16_t)z;
+            kcount[k]++;
+        }
+        for (k = 0; k < n_kinds; k++)
+            vis[k] = kind_vis[k];
+        for (c = 0; c < n_cards; c++) {
+            bit[c] = card_bit != NULL ? card_bit[c] : (uint16_t)c;
+            bcard[bit[c]] = (uint16_t)c;
+            played[c] = -1;
+            zc[(size_t)start * n_cards + c] = (uint16_t)c;
+        }
+        CRT_AT(s, uint16_t, off_zone_len)[start] = (uint16_t)n_cards;
+    }
+    crt_cards_rebuild(s);
+    s->magic = CRT_CARDS_MAGIC;
+    return CRT_OK;
+}
+
+size_t crt_cards_size(const crt_cards *s)
+{
+    return crt_cards_ok(s) ? (size_t)s->bytes : 0;
+}
+
+int crt_cards_copy(void *dst, size_t dst_bytes, const crt_cards *src)
+{
+    if (!crt_cards_ok(src) || dst == NULL || ((uintptr_t)dst & 7U) != 0)
+        return crt_cards_ok(src) ? CRT_E_ARG : CRT_E_STATE;
+    if (dst_bytes < src->bytes)
+        return CRT_E_SPACE;
+    if (dst != (const void *)src)
+        memmove(dst, src, src->bytes);
+    return CRT_OK;
+}
+
+/* Whether the zone arrays place every card exactly once (zone lengths in range too). */
+static int crt_cards_placed_once(crt_cards *s)
+{
+    uint64_t *seen = CRT_AT(s, uint64_t, off_seen);
+    const uint16_t *zc = CRT_AT(s, uint16_t, off_zone_cards), *zlen = CRT_AT(s, uint16_t, off_zone_len);
+    uint32_t z, i, total = 0;
+    int ok = 1;
+    for (z = 0; z < s->n_zones && ok; z++) {
+        if (zlen[z] > s->n_cards) {
+            ok = 0;
+            break;
+        }
+        total += zlen[z];
+        for (i = 0; i < zlen[z]; i++) {
+            uint16_t c = zc[(size_t)z * s->n_cards + i];
+            if (c >= s->n_cards || crt_mask_has(seen, c)) {
+                ok = 0;
+                break;
+            }
+            crt_mask_set(seen, c);
+        }
+    }
+    memset(seen, 0, 8U * s->words);
+    return ok && total == s->n_cards;
+}
+
+int crt_cards_load(crt_cards *s, const int32_t *zone_len, const int32_t *cards, const uint8_t *known,
+                   const int32_t *played_by, uint64_t zver)
+{
+    uint64_t *seen;
+    uint32_t z, i, c, at = 0;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (zone_len == NULL || (cards == NULL && s->n_cards > 0))
+        return CRT_E_ARG;
+    seen = CRT_AT(s, uint64_t, off_seen);
+    for (z = 0; z < s->n_zones; z++) {
+        if (zone_len[z] < 0 || (uint32_t)zone_len[z] > s->n_cards - at) {
+            memset(seen, 0, 8U * s->words);
+            return CRT_E_CORRUPT;
+        }
+        for (i = 0; i < (uint32_t)zone_len[z]; i++, at++) {
+            if (cards[at] < 0 || (uint32_t)cards[at] >= s->n_cards || crt_mask_has(seen, (uint32_t)cards[at])) {
+                memset(seen, 0, 8U * s->words);
+                return cards[at] < 0 || (uint32_t)cards[at] >= s->n_cards ? CRT_E_CARD : CRT_E_CORRUPT;
+            }
+            crt_mask_set(seen, (uint32_t)cards[at]);
+        }
+    }
+    memset(seen, 0, 8U * s->words);
+    if (at != s->n_cards)
+        return CRT_E_CORRUPT;
+    if (played_by != NULL)
+        for (c = 0; c < s->n_cards; c++)
+            if (played_by[c] < -1 || played_by[c] >= (int32_t)s->n_players)
+                return CRT_E_ARG;
+    {
+        uint16_t *zc = CRT_AT(s, uint16_t, off_zone_cards), *zlen = CRT_AT(s, uint16_t, off_zone_len);
+        uint8_t *kn = CRT_AT(s, uint8_t, off_known);
+        int16_t *played = CRT_AT(s, int16_t, off_played_by);
+        at = 0;
+        for (z = 0; z < s->n_zones; z++) {
+            zlen[z] = (uint16_t)zone_len[z];
+            for (i = 0; i < (uint32_t)zone_len[z]; i++, at++)
+                zc[(size_t)z * s->n_cards + i] = (uint16_t)cards[at];
+        }
+        for (c = 0; c < s->n_cards; c++) {
+            kn[c] = (uint8_t)(known != NULL && known[c] ? 1 : 0);
+            played[c] = (int16_t)(played_by != NULL ? played_by[c] : -1);
+        }
+    }
+    crt_cards_rebuild(s);
+    s->zver = zver;
+    return CRT_OK;
+}
+
+int crt_cards_recount(crt_cards *s)
+{
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (!crt_cards_placed_once(s))
+        return CRT_E_CORRUPT;
+    crt_cards_rebuild(s);
+    s->zver++;
+    return CRT_OK;
+}
+
+/* The face a card gets moved to zone `to`: face up (or a public zone) shows it, a hidden zone
+ * hides it, an owner's zone leaves it as it was. */
+static void crt_cards_face(crt_cards *s, uint16_t c, uint32_t to, int face_up)
+{
+    uint8_t vis = CRT_AT(s, uint8_t, off_kind_vis)[CRT_AT(s, uint16_t, off_zone_kind)[to]];
+    uint8_t *known = CRT_AT(s, uint8_t, off_known);
+    uint64_t *up = CRT_AT(s, uint64_t, off_upmask);
+    uint16_t b = CRT_AT(s, uint16_t, off_card_bit)[c];
+    if (face_up || vis == CRT_VIS_PUBLIC) {
+        known[c] = 1;
+        crt_mask_set(up, b);
+    } else if (vis == CRT_VIS_HIDDEN) {
+        known[c] = 0;
+        crt_mask_clear(up, b);
+    }
+}
+
+/* Card c's masks, played_by and face as it leaves its zone for `to` (the lists not touched). */
+static void crt_cards_retag(crt_cards *s, uint16_t c, uint32_t to, int face_up)
+{
+    uint32_t w = s->words, src = CRT_AT(s, uint16_t, off_card_zone)[c];
+    const uint16_t *zkind = CRT_AT(s, uint16_t, off_zone_kind);
+    const int16_t *zowner = CRT_AT(s, int16_t, off_zone_owner);
+    uint64_t *zmask = CRT_AT(s, uint64_t, off_zmask), *kmask = CRT_AT(s, uint64_t, off_kmask);
+    uint64_t *omask = CRT_AT(s, uint64_t, off_omask);
+    uint16_t b = CRT_AT(s, uint16_t, off_card_bit)[c];
+    crt_mask_clear(zmask + (size_t)src * w, b);
+    crt_mask_clear(kmask + (size_t)zkind[src] * w, b);
+    crt_mask_clear(omask + (size_t)(zowner[src] + 1) * w, b);
+    crt_mask_set(zmask + (size_t)to * w, b);
+    crt_mask_set(kmask + (size_t)zkind[to] * w, b);
+    crt_mask_set(omask + (size_t)(zowner[to] + 1) * w, b);
+    if (zowner[src] >= 0)
+        CRT_AT(s, int16_t, off_played_by)[c] = zowner[src];
+    crt_cards_face(s, c, to, face_up);
+}
+
+/* One card to the top of `to` (or its bottom): what every move is, card after card. */
+static void crt_cards_move1(crt_cards *s, uint16_t c, uint32_t to, int face_up, int under)
+{
+    uint16_t *czone = CRT_AT(s, uint16_t, off_card_zone), *cpos = CRT_AT(s, uint16_t, off_card_pos);
+    uint16_t *zlen = CRT_AT(s, uint16_t, off_zone_len);
+    uint16_t *zc = CRT_AT(s, uint16_t, off_zone_cards);
+    uint32_t src = czone[c], p = cpos[c], i, n;
+    uint16_t *pile = zc + (size_t)src * s->n_cards, *dest = zc + (size_t)to * s->n_cards;
+    crt_cards_retag(s, c, to, face_up);
+    n = zlen[src];
+    for (i = p + 1; i < n; i++) {
+        pile[i - 1] = pile[i];
+        cpos[pile[i - 1]] = (uint16_t)(i - 1);
+    }
+    zlen[src] = (uint16_t)(n - 1);
+    n = zlen[to];
+    if (under) {
+        for (i = n; i > 0; i--) {
+            dest[i] = dest[i - 1];
+            cpos[dest[i]] = (uint16_t)i;
+        }
+        dest[0] = c;
+        cpos[c] = 0;
+    } else {
+        dest[n] = c;
+        cpos[c] = (uint16_t)n;
+    }
+    zlen[to] = (uint16_t)(n + 1);
+    czone[c] = (uint16_t)to;
+}
+
+/* Distinct cards list[0..n-1] to `to`: what moving them one by one gives, but each source zone
+ * is compacted once (list may be the scratch: it is only read). */
+static void crt_cards_move_distinct(crt_cards *s, const uint16_t *list, uint32_t n, uint32_t to, int face_up, int under)
+{
+    uint64_t *seen = CRT_AT(s, uint64_t, off_seen), *zseen = CRT_AT(s, uint64_t, off_zseen);
+    uint16_t *czone = CRT_AT(s, uint16_t, off_card_zone), *cpos = CRT_AT(s, uint16_t, off_card_pos);
+    uint16_t *zlen = CRT_AT(s, uint16_t, off_zone_len), *zc = CRT_AT(s, uint16_t, off_zone_cards);
+    uint16_t *dest = zc + (size_t)to * s->n_cards;
+    uint32_t i, zw, z, r, wr, len;
+    if (n == 1) {
+        crt_cards_move1(s, list[0], to, face_up, under);
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        uint16_t c = list[i];
+        crt_mask_set(seen, c);
+        crt_mask_set(zseen, czone[c]);
+        crt_cards_retag(s, c, to, face_up);
+    }
+    for (zw = 0; zw < s->zwords; zw++) {
+        while (zseen[zw]) {
+            uint64_t low = zseen[zw] & (~zseen[zw] + 1U);
+            uint16_t *pile;
+            z = zw * 64U + (uint32_t)crt_bit_length64(low) - 1U;
+            zseen[zw] ^= low;
+            pile = zc + (size_t)z * s->n_cards;
+            len = zlen[z];
+            for (r = 0; r < len && !crt_mask_has(seen, pile[r]); r++)
+                ;
+            for (wr = r; r < len; r++)
+                if (!crt_mask_has(seen, pile[r])) {
+                    pile[wr] = pile[r];
+                    cpos[pile[wr]] = (uint16_t)wr;
+                    wr++;
+                }
+            zlen[z] = (uint16_t)wr;
+        }
+    }
+    len = zlen[to];
+    if (under) {
+        memmove(dest + n, dest, (size_t)len * sizeof *dest);
+        for (i = 0; i < n; i++)
+            dest[n - 1 - i] = list[i];
+        for (i = 0; i < len + n; i++)
+            cpos[dest[i]] = (uint16_t)i;
+    } else {
+        for (i = 0; i < n; i++) {
+            dest[len + i] = list[i];
+            cpos[list[i]] = (uint16_t)(len + i);
+        }
+    }
+    zlen[to] = (uint16_t)(len + n);
+    for (i = 0; i < n; i++) {
+        czone[list[i]] = (uint16_t)to;
+        crt_mask_clear(seen, list[i]);
+    }
+}
+
+int crt_cards_move_card(crt_cards *s, int32_t card, int32_t to, int face_up)
+{
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (card < 0 || (uint32_t)card >= s->n_cards)
+        return CRT_E_CARD;
+    if (to < 0 || (uint32_t)to >= s->n_zones)
+        return CRT_E_ZONE;
+    s->zver++;
+    crt_cards_move1(s, (uint16_t)card, (uint32_t)to, face_up, 0);
+    return CRT_OK;
+}
+
+int crt_cards_move(crt_cards *s, const int32_t *cards, int32_t n, int32_t to, int face_up, int under)
+{
+    uint64_t *seen;
+    uint16_t *scratch;
+    int32_t i;
+    int twice = 0;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (n < 0 || (n > 0 && cards == NULL))
+        return CRT_E_ARG;
+    for (i = 0; i < n; i++)
+        if (cards[i] < 0 || (uint32_t)cards[i] >= s->n_cards)
+            return CRT_E_CARD;
+    if (to < 0 || (uint32_t)to >= s->n_zones)
+        return CRT_E_ZONE;
+    s->zver++;
+    if (n == 1 && !under) /* Python's move hands one card to move_card, which counts it again */
+        s->zver++;
+    if (n == 0)
+        return CRT_OK;
+    seen = CRT_AT(s, uint64_t, off_seen);
+    for (i = 0; i < n && !twice; i++) {
+        if (crt_mask_has(seen, (uint32_t)cards[i]))
+            twice = 1;
+        crt_mask_set(seen, (uint32_t)cards[i]);
+    }
+    memset(seen, 0, 8U * s->words);
+    if (twice) { /* a card named twice moves twice: one by one */
+        for (i = 0; i < n; i++)
+            crt_cards_move1(s, (uint16_t)cards[i], (uint32_t)to, face_up, under);
+        return CRT_OK;
+    }
+    scratch = CRT_AT(s, uint16_t, off_scratch); /* distinct, so n <= n_cards */
+    for (i = 0; i < n; i++)
+        scratch[i] = (uint16_t)cards[i];
+    crt_cards_move_distinct(s, scratch, (uint32_t)n, (uint32_t)to, face_up, under);
+    return CRT_OK;
+}
+
+int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_up, int64_t first)
+{
+    uint32_t count, base, i, j, len, take, start;
+    uint16_t *scratch, *pile, *zlen;
+    int64_t f;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (src < 0 || (uint32_t)src >= s->n_zones)
+        return CRT_E_ZONE;
+    if (kind < 0 || (uint32_t)kind >= s->n_kinds)
+        return CRT_E_KIND;
+    count = CRT_AT(s, uint16_t, off_kind_count)[kind];
+    base = CRT_AT(s, uint16_t, off_kind_base)[kind];
+    if (count == 0)
+        return CRT_OK;
+    f = first % (int64_t)count; /* Python's (first + i) % count, never negative */
+    if (f < 0)
+        f += (int64_t)count;
+    scratch = CRT_AT(s, uint16_t, off_scratch);
+    pile = CRT_AT(s, uint16_t, off_zone_cards) + (size_t)src * s->n_cards;
+    zlen = CRT_AT(s, uint16_t, off_zone_len);
+    for (i = 0; i < count; i++) {
+        uint32_t to = base + (uint32_t)(((uint64_t)f + i) % count);
+        len = zlen[src];
+        if (n >= 1) { /* the top n at once: pile[-n:] reversed */
+            s->zver++;
+            take = n < (int64_t)len ? (uint32_t)n : len;
+            start = len - take;
+        } else if (n == 0) { /* move([]) */
+            s->zver++;
+            continue;
+        } else { /* pile[-n:] with -n > 0: all but the -n bottom cards, reversed, through move */
+            uint64_t skip = (uint64_t)0 - (uint64_t)n;
+            start = skip < len ? (uint32_t)skip : len;
+            take = len - start;
+            s->zver += take == 1 ? 2U : 1U;
+        }
+        for (j = 0; j < take; j++)
+            scratch[j] = pile[len - 1 - j];
+        if (take)
+            crt_cards_move_distinct(s, scratch, take, to, face_up, 0);
+    }
+    return CRT_OK;
+}
+
+int crt_cards_reveal(crt_cards *s, const int32_t *cards, int32_t n)
+{
+    int32_t i;
+    uint8_t *known;
+    uint64_t *up;
+    const uint16_t *bit;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (n < 0 || (n > 0 && cards == NULL))
+        return CRT_E_ARG;
+    for (i = 0; i < n; i++)
+        if (cards[i] < -1 || cards[i] >= (int32_t)s->n_cards)
+            return CRT_E_CARD;
+    known = CRT_AT(s, uint8_t, off_known);
+    up = CRT_AT(s, uint64_t, off_upmask);
+    bit = CRT_AT(s, uint16_t, off_card_bit);
+    s->zver++;
+    for (i = 0; i < n; i++)
+        if (cards[i] >= 0) {
+            known[cards[i]] = 1;
+            crt_mask_set(up, bit[cards[i]]);
+        }
+    return CRT_OK;
+}
+
+int crt_cards_shuffle(crt_cards *s, crt_rng *rng, int32_t zone)
+{
+    uint16_t *pile, *cpos, t;
+    uint8_t *known;
+    uint64_t *up;
+    const uint64_t *zm;
+    uint32_t n, i, w;
+    size_t j;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (rng == NULL)
+        return CRT_E_ARG;
+    if (zone < 0 || (uint32_t)zone >= s->n_zones)
+        return CRT_E_ZONE;
+    s->zver++;
+    pile = CRT_AT(s, uint16_t, off_zone_cards) + (size_t)zone * s->n_cards;
+    cpos = CRT_AT(s, uint16_t, off_card_pos);
+    known = CRT_AT(s, uint8_t, off_known);
+    n = CRT_AT(s, uint16_t, off_zone_len)[zone];
+    for (i = n; i-- > 1;) { /* crt_shuffle_u32's draws, over 16-bit cards */
+        j = (size_t)crt_randbelow(rng, (uint64_t)i + 1);
+        t = pile[i];
+        pile[i] = pile[j];
+        pile[j] = t;
+    }
+    for (i = 0; i < n; i++) {
+        cpos[pile[i]] = (uint16_t)i;
+        known[pile[i]] = 0;
+    }
+    up = CRT_AT(s, uint64_t, off_upmask);
+    zm = CRT_AT(s, uint64_t, off_zmask) + (size_t)zone * s->words;
+    for (w = 0; w < s->words; w++)
+        up[w] &= ~zm[w];
+    return CRT_OK;
+}
+
+int crt_cards_check(const crt_cards *s)
+{
+    uint64_t seen[CRT_MAX_CARDS / 64], m[CRT_MAX_CARDS / 64];
+    const uint16_t *zc, *zlen, *zkind, *czone, *cpos, *bit, *bcard, *kbase, *kcount;
+    const int16_t *zowner, *played;
+    const uint8_t *known, *vis;
+    const uint64_t *zmask, *kmask, *omask, *up, *sc;
+    uint32_t w, z, i, k, o, total = 0;
+    crt_cards h;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    /* the header first: its sizes and offsets must be what they were made as */
+    if (crt_cards_plan(&h, s->n_cards, s->n_zones, s->n_kinds, s->n_players) == 0)
+        return CRT_E_CORRUPT;
+    h.magic = s->magic;
+    h.zver = s->zver;
+    if (memcmp(&h, s, sizeof h) != 0)
+        return CRT_E_CORRUPT;
+    w = s->words;
+    zc = CRT_CAT(s, uint16_t, off_zone_cards);
+    zlen = CRT_CAT(s, uint16_t, off_zone_len);
+    zkind = CRT_CAT(s, uint16_t, off_zone_kind);
+    czone = CRT_CAT(s, uint16_t, off_card_zone);
+    cpos = CRT_CAT(s, uint16_t, off_card_pos);
+    bit = CRT_CAT(s, uint16_t, off_card_bit);
+    bcard = CRT_CAT(s, uint16_t, off_bit_card);
+    kbase = CRT_CAT(s, uint16_t, off_kind_base);
+    kcount = CRT_CAT(s, uint16_t, off_kind_count);
+    zowner = CRT_CAT(s, int16_t, off_zone_owner);
+    played = CRT_CAT(s, int16_t, off_played_by);
+    known = CRT_CAT(s, uint8_t, off_known);
+    vis = CRT_CAT(s, uint8_t, off_kind_vis);
+    zmask = CRT_CAT(s, uint64_t, off_zmask);
+    kmask = CRT_CAT(s, uint64_t, off_kmask);
+    omask = CRT_CAT(s, uint64_t, off_omask);
+    up = CRT_CAT(s, uint64_t, off_upmask);
+    /* the tables */
+    for (k = 0; k < s->n_kinds; k++)
+        if (vis[k] > CRT_VIS_HIDDEN || (uint32_t)kbase[k] + kcount[k] > s->n_zones)
+            return CRT_E_CORRUPT;
+    for (z = 0; z < s->n_zones; z++) {
+        if (zkind[z] >= s->n_kinds || zowner[z] < -1 || zowner[z] >= (int32_t)s->n_players)
+            return CRT_E_CORRUPT;
+        if (z < kbase[zkind[z]] || z >= (uint32_t)kbase[zkind[z]] + kcount[zkind[z]])
+            return CRT_E_CORRUPT;
+    }
+    for (i = 0; i < s->n_cards; i++)
+        if (bit[i] >= s->n_cards || bcard[bit[i]] != i)
+            return CRT_E_CORRUPT;
+    /* every card in one zone, where its indexes say */
+    memset(seen, 0, sizeof seen);
+    for (z = 0; z < s->n_zones; z++) {
+        if (zlen[z] > s->n_cards)
+            return CRT_E_CORRUPT;
+        total += zlen[z];
+        for (i = 0; i < zlen[z]; i++) {
+            uint16_t c = zc[(size_t)z * s->n_cards + i];
+            if (c >= s->n_cards || crt_mask_has(seen, c) || czone[c] != z || cpos[c] != i)
+                return CRT_E_CORRUPT;
+            crt_mask_set(seen, c);
+        }
+    }
+    if (total != s->n_cards)
+        return CRT_E_CORRUPT;
+    for (i = 0; i < s->n_cards; i++)
+        if (played[i] < -1 || played[i] >= (int32_t)s->n_players || known[i] > 1)
+            return CRT_E_CORRUPT;
+    /* the masks */
+    for (z = 0; z < s->n_zones; z++) {
+        memset(m, 0, 8U * w);
+        for (i = 0; i < zlen[z]; i++)
+            crt_mask_set(m, bit[zc[(size_t)z * s->n_cards + i]]);
+        if (memcmp(m, zmask + (size_t)z * w, 8U * w) != 0)
+            return CRT_E_CORRUPT;
+    }
+    for (k = 0; k < s->n_kinds; k++) {
+        memset(m, 0, 8U * w);
+        for (z = kbase[k]; z < (uint32_t)kbase[k] + kcount[k]; z++)
+            for (i = 0; i < w; i++)
+                m[i] |= zmask[(size_t)z * w + i];
+        if (memcmp(m, kmask + (size_t)k * w, 8U * w) != 0)
+            return CRT_E_CORRUPT;
+    }
+    for (o = 0; o <= s->n_players; o++) {
+        memset(m, 0, 8U * w);
+        for (z = 0; z < s->n_zones; z++)
+            if ((uint32_t)(zowner[z] + 1) == o)
+                for (i = 0; i < w; i++)
+                    m[i] |= zmask[(size_t)z * w + i];
+        if (memcmp(m, omask + (size_t)o * w, 8U * w) != 0)
+            return CRT_E_CORRUPT;
+    }
+    memset(m, 0, 8U * w);
+    for (i = 0; i < s->n_cards; i++)
+        if (known[i])
+            crt_mask_set(m, bit[i]);
+    if (memcmp(m, up, 8U * w) != 0)
+        return CRT_E_CORRUPT;
+    /* the scratch is clear between calls */
+    sc = CRT_CAT(s, uint64_t, off_seen);
+    for (i = 0; i < w; i++)
+        if (sc[i])
+            return CRT_E_CORRUPT;
+    sc = CRT_CAT(s, uint64_t, off_zseen);
+    for (i = 0; i < s->zwords; i++)
+        if (sc[i])
+            return CRT_E_CORRUPT;
+    return CRT_OK;
+}
+
+/* ------------------------------------------------------------------ queries */
+
+#define CRT_CARD_OK(s, c) ((c) >= 0 && (uint32_t)(c) < (s)->n_cards)
+#define CRT_ZONE_OK(s, z) ((z) >= 0 && (uint32_t)(z) < (s)->n_zones)
+#define CRT_KIND_OK(s, k) ((k) >= 0 && (uint32_t)(k) < (s)->n_kinds)
+
+int32_t crt_cards_count(const crt_cards *s, int32_t zone)
+{
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (!CRT_ZONE_OK(s, zone))
+        return CRT_E_ZONE;
+    return CRT_CAT(s, uint16_t, off_zone_len)[zone];
+}
+
+int32_t crt_cards_card_at(const crt_cards *s, int32_t zone, int32_t pos)
+{
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (!CRT_ZONE_OK(s, zone))
+        return CRT_E_ZONE;
+    if (pos < 0 || pos >= (int32_t)CRT_CAT(s, uint16_t, off_zone_len)[zone])
+        return CRT_E_ARG;
+    return CRT_CAT(s, uint16_t, off_zone_cards)[(size_t)zone * s->n_cards + (uint32_t)pos];
+}
+
+/* What a per-card query reads, or a code. */
+static int32_t crt_cards_card_query(const crt_cards *s, int32_t card, int what)
+{
+    uint16_t z;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (!CRT_CARD_OK(s, card))
+        return CRT_E_CARD;
+    z = CRT_CAT(s, uint16_t, off_card_zone)[card];
+    switch (what) {
+    case 0: return z;
+    case 1: return CRT_CAT(s, uint16_t, off_card_pos)[card];
+    case 2: return CRT_CAT(s, uint16_t, off_zone_kind)[z];
+    case 3: return CRT_CAT(s, int16_t, off_zone_owner)[z];
+    case 4: return CRT_CAT(s, int16_t, off_played_by)[card];
+    default: return CRT_CAT(s, uint8_t, off_known)[card];
+    }
+}
+
+int32_t crt_cards_zone_of(const crt_cards *s, int32_t card) { return crt_cards_card_query(s, card, 0); }
+int32_t crt_cards_pos_of(const crt_cards *s, int32_t card) { return crt_cards_card_query(s, card, 1); }
+int32_t crt_cards_kind_of(const crt_cards *s, int32_t card) { return crt_cards_card_query(s, card, 2); }
+int32_t crt_cards_owner_of(const crt_cards *s, int32_t card) { return crt_cards_card_query(s, card, 3); }
+int32_t crt_cards_played_by(const crt_cards *s, int32_t card) { return crt_cards_card_query(s, card, 4); }
+int32_t crt_cards_face_up(const crt_cards *s, int32_t card) { return crt_cards_card_query(s, card, 5); }
+
+int32_t crt_cards_zone_kind(const crt_cards *s, int32_t zone)
+{
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    return CRT_ZONE_OK(s, zone) ? (int32_t)CRT_CAT(s, uint16_t, off_zone_kind)[zone] : CRT_E_ZONE;
+}
+
+int32_t crt_cards_zone_owner(const crt_cards *s, int32_t zone)
+{
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    return CRT_ZONE_OK(s, zone) ? (int32_t)CRT_CAT(s, int16_t, off_zone_owner)[zone] : CRT_E_ZONE;
+}
+
+int32_t crt_cards_kind_base(const crt_cards *s, int32_t kind)
+{
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    return CRT_KIND_OK(s, kind) ? (int32_t)CRT_CAT(s, uint16_t, off_kind_base)[kind] : CRT_E_KIND;
+}
+
+int32_t crt_cards_kind_count(const crt_cards *s, int32_t kind)
+{
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    return CRT_KIND_OK(s, kind) ? (int32_t)CRT_CAT(s, uint16_t, off_kind_count)[kind] : CRT_E_KIND;
+}
+
+int32_t crt_cards_card_of_bit(const crt_cards *s, int32_t bit)
+{
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    return CRT_CARD_OK(s, bit) ? (int32_t)CRT_CAT(s, uint16_t, off_bit_card)[bit] : CRT_E_ARG;
+}
+
+/* The cards from position `from` (count of them) of a zone into out. */
+static int32_t crt_cards_span(const crt_cards *s, int32_t zone, int64_t k, int top, int32_t *out, int32_t cap)
+{
+    uint32_t len, n, from, i;
+    const uint16_t *pile;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (!CRT_ZONE_OK(s, zone))
+        return CRT_E_ZONE;
+    len = CRT_CAT(s, uint16_t, off_zone_len)[zone];
+    n = k <= 0 ? 0U : (k < (int64_t)len ? (uint32_t)k : len);
+    if (n > 0 && (out == NULL || cap < (int32_t)n))
+        return CRT_E_SPACE;
+    from = top ? len - n : 0U;
+    pile = CRT_CAT(s, uint16_t, off_zone_cards) + (size_t)zone * s->n_cards;
+    for (i = 0; i < n; i++)
+        out[i] = pile[from + i];
+    return (int32_t)n;
+}
+
+int32_t crt_cards_top(const crt_cards *s, int32_t zone, int64_t k, int32_t *out, int32_t cap)
+{
+    return crt_cards_span(s, zone, k, 1, out, cap);
+}
+
+int32_t crt_cards_bottom(const crt_cards *s, int32_t zone, int64_t k, int32_t *out, int32_t cap)
+{
+    return crt_cards_span(s, zone, k, 0, out, cap);
+}
+
+uint64_t crt_cards_zver(const crt_cards *s)
+{
+    return crt_cards_ok(s) ? s->zver : 0;
+}
+
+uint16_t *crt_cards_zone_data(crt_cards *s, int32_t zone)
+{
+    if (!crt_cards_ok(s) || !CRT_ZONE_OK(s, zone))
+        return NULL;
+    return CRT_AT(s, uint16_t, off_zone_cards) + (size_t)zone * s->n_cards;
+}
+
+uint32_t crt_cards_words(const crt_cards *s)
+{
+    return crt_cards_ok(s) ? s->words : 0;
+}
+
+const uint64_t *crt_cards_zone_mask(const crt_cards *s, int32_t zone)
+{
+    if (!crt_cards_ok(s) || !CRT_ZONE_OK(s, zone))
+        return NULL;
+    return CRT_CAT(s, uint64_t, off_zmask) + (size_t)zone * s->words;
+}
+
+const uint64_t *crt_cards_kind_mask(const crt_cards *s, int32_t kind)
+{
+    if (!crt_cards_ok(s) || !CRT_KIND_OK(s, kind))
+        return NULL;
+    return CRT_CAT(s, uint64_t, off_kmask) + (size_t)kind * s->words;
+}
+
+const uint64_t *crt_cards_owner_mask(const crt_cards *s, int32_t owner)
+{
+    if (!crt_cards_ok(s) || owner < -1 || owner >= (int32_t)s->n_players)
+        return NULL;
+    return CRT_CAT(s, uint64_t, off_omask) + (size_t)(owner + 1) * s->words;
+}
+
+const uint64_t *crt_cards_up_mask(const crt_cards *s)
+{
+    return crt_cards_ok(s) ? CRT_CAT(s, uint64_t, off_upmask) : NULL;
+}
+
+uint32_t crt_mask_popcount(const uint64_t *m, uint32_t words)
+{
+    uint32_t i, n = 0;
+    if (m == NULL)
+        return 0;
+    for (i = 0; i < words; i++) {
+#if defined(__GNUC__) || defined(__clang__)
+        n += (uint32_t)__builtin_popcountll((unsigned long long)m[i]);
+#else
+        uint64_t x;
+        for (x = m[i]; x; x &= x - 1)
+            n++;
+#endif
+    }
+    return n;
+}
+
+int32_t crt_mask_lowest(const uint64_t *m, uint32_t words)
+{
+    uint32_t i;
+    if (m == NULL)
+        return -1;
+    for (i = 0; i < words; i++)
+        if (m[i])
+            return (int32_t)(i * 64U + crt_bit_length64(m[i] & (~m[i] + 1U)) - 1U);
+    return -1;
+}
+
+int32_t crt_mask_highest(const uint64_t *m, uint32_t words)
+{
+    uint32_t i;
+    if (m == NULL)
+        return -1;
+    for (i = words; i-- > 0;)
+        if (m[i])
+            return (int32_t)(i * 64U + crt_bit_length64(m[i]) - 1U);
+    return -1;
+}
