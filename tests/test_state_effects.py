@@ -198,3 +198,16 @@ def test_top_and_bottom_n_of_a_pile_with_fewer_cards_take_all_of_them():
                  seed=1)
     assert len(cards_in(s, "stock")) == 3
     assert evaluate(s, "top_four") == 3 and evaluate(s, "bottom_four") == 3
+
+
+def test_a_deal_of_fewer_than_no_cards_is_a_located_error_not_a_move():
+    """`deal N ...` with N below zero once moved all but the bottom -N cards to the first hand."""
+    from interpreter import loads_ruleset
+    from interpreter.errors import GameRuntimeError
+    text = SHORT_PILE.replace("zone hand per player owner\n", "zone hand per player owner\nvar k: int = 0\n") \
+        .replace("deal 1 from stock to each hand", "deal k - 1 from stock to each hand")
+    rs = loads_ruleset(text, "short.cards")
+    with pytest.raises(GameRuntimeError) as e:
+        new_game(rs, 2, seed=1)
+    line = text.splitlines().index("        deal k - 1 from stock to each hand") + 1
+    assert "a deal of -1 cards (a deal gives 0 or more)" in e.value.message and e.value.line == line

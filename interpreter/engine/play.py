@@ -15,7 +15,7 @@ from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, Optio
 from ..unparse import unparse
 from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
 from .legal import legal_each as _legal_each, link, value_text as _value_text
-from .state import MAX_STEPS, Move, Outcome, State, rule_at, seat_name  # noqa: F401  (rule_at: the engine's API)
+from .state import MAX_STEPS, ImpossibleEffect, Move, Outcome, State, rule_at, seat_name  # noqa: F401  (rule_at: the engine's API)
 
 _PROGRAMS: dict[int, tuple[g.Ruleset, Program]] = {}
 
@@ -168,6 +168,8 @@ def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
     node = s.program.nodes[s.pc] if 0 <= s.pc < len(s.program.nodes) else None
     if isinstance(exc, ZeroDivisionError):
         what = "a division by zero"
+    elif isinstance(exc, ImpossibleEffect):
+        what = str(exc)
     elif "NoneType" in str(exc) or "None" in str(exc):
         what = "a card or player that is none here (nothing matched)"
     else:

@@ -58,6 +58,11 @@ def _same_shuffle() -> bool:
 _SAME_SHUFFLE = _same_shuffle()
 
 
+class ImpossibleEffect(IndexError):
+    """An effect the rules ask for that cannot be done (a deal of fewer than no cards): the
+    engine names the statement (play._located_failure), as for any failure of generated code."""
+
+
 @dataclass(frozen=True, order=True)
 class Move:
     """One decision: which player takes which action, with which card (or other) argument."""
@@ -347,11 +352,11 @@ class State:
         base = self.zbase[zi]
         pile = self.zones[src]
         count = self.zcount[zi]
-        if n < 1:  # nothing dealt (or a count no game should reach): the general move
+        if n < 0:
+            raise ImpossibleEffect(f"a deal of {n} cards (a deal gives 0 or more)")
+        if n == 0:  # nothing dealt: the general move, as for any other empty move
             for i in range(count):
-                take = pile[-n:] if n else []
-                take.reverse()
-                self.move(take, base + (first + i) % count, face_up)
+                self.move([], base + (first + i) % count, face_up)
             return
         for i in range(count):
             self.memo = {}

@@ -646,7 +646,7 @@ int crt_cards_move(crt_cards *s, const int32_t *cards, int32_t n, int32_t to, in
 
 int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_up, int64_t first)
 {
-    uint32_t count, base, i, j, len, take, start;
+    uint32_t count, base, i, j, len, take;
     uint16_t *scratch, *pile, *zlen;
     int64_t f;
     if (!crt_cards_ok(s))
@@ -655,6 +655,8 @@ int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_
         return CRT_E_ZONE;
     if (kind < 0 || (uint32_t)kind >= s->n_kinds)
         return CRT_E_KIND;
+    if (n < 0) /* a deal of fewer than no cards: the engine's located error, nothing changes */
+        return CRT_E_ARG;
     count = CRT_AT(s, uint16_t, off_kind_count)[kind];
     base = CRT_AT(s, uint16_t, off_kind_base)[kind];
     if (count == 0)
@@ -671,15 +673,9 @@ int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_
         if (n >= 1) { /* the top n at once: pile[-n:] reversed */
             s->zver++;
             take = n < (int64_t)len ? (uint32_t)n : len;
-            start = len - take;
-        } else if (n == 0) { /* move([]) */
+        } else { /* n == 0: move([]) */
             s->zver++;
             continue;
-        } else { /* pile[-n:] with -n > 0: all but the -n bottom cards, reversed, through move */
-            uint64_t skip = (uint64_t)0 - (uint64_t)n;
-            start = skip < len ? (uint32_t)skip : len;
-            take = len - start;
-            s->zver += take == 1 ? 2U : 1U;
         }
         for (j = 0; j < take; j++)
             scratch[j] = pile[len - 1 - j];
