@@ -194,8 +194,9 @@ int crt_cards_move_card(crt_cards *s, int32_t card, int32_t to, int face_up);
  * they end reversed below the others). A card may be named twice (it moves twice, as in Python). */
 int crt_cards_move(crt_cards *s, const int32_t *cards, int32_t n, int32_t to, int face_up, int under);
 /* State.deal: to each zone of kind `kind` in turn, from instance (first mod count) on, the top
- * n cards of zone src at once (fewer when it runs short), the top card first; n < 1 deals as
- * Python does (0: nothing; n < 0: the cards above the -n bottom ones). */
+ * n cards of zone src at once (fewer when it runs short), the top card first; 0 deals nothing
+ * (each zone still counts a move, as in Python); n < 0 is CRT_E_ARG and changes nothing (the
+ * engine's located error "a deal of -1 cards"). */
 int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_up, int64_t first);
 /* Face up cards[0..n-1]; -1 (None) is skipped. */
 int crt_cards_reveal(crt_cards *s, const int32_t *cards, int32_t n);
