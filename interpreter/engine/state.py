@@ -283,7 +283,7 @@ class State:
         kind, cowner, played_by, known = self.card_kind, self.card_owner, self.played_by, self.known
         dest = self.zones[to]
         if len(cards) < 5 or len(set(cards)) != len(cards):
-            leaving = None  # one by one (a card named twice fails on its second move, as it always has)
+            leaving = None  # one by one (a card named twice moves twice and ends where the second move puts it)
         else:  # a pile at once: each zone's list is rebuilt once, each mask changed once per zone
             leaving = {}
             for c in cards:
