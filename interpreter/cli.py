@@ -568,14 +568,8 @@ def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: di
 
 def _read_records(path: Path) -> list[dict]:
     """One record (`play --log`), a records file (`play --games K --log`), or a served table's file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"no such record file: {path}", str(path)) from None
-    except IsADirectoryError:
-        raise RecordError("this is a folder, not a record file", str(path)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read the record: {e}", str(path)) from None
+    from .engine.records import read_record_text
+    text = read_record_text(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:

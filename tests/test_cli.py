@@ -268,6 +268,12 @@ def test_replay_a_wrong_digest_or_corrupt_or_missing_file(one_log, tmp_path):
     r = run("replay", tmp_path / "absent.json")
     assert r.exit_code == 1 and "no such record" in r.stderr
 
+    for unusable, said in ((tmp_path, "this is a folder, not a record file"),
+                           ("/dev/zero", "this is not a regular file but a device, so not a record file")):
+        if Path(str(unusable)).exists():  # /dev/zero is never read: refused before it is opened
+            r = run("replay", unusable)
+            assert r.exit_code == 1 and said in r.stderr and "Traceback" not in r.stderr
+
     other = tmp_path / "other.json"
     other.write_text('{"hello": 1}')
     r = run("replay", other)

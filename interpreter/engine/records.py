@@ -38,15 +38,28 @@ def write_record(record: dict, path: str | Path) -> None:
     write_atomic(path, json.dumps(record, indent=1) + "\n")
 
 
-def read_record(path: str | Path) -> dict:
+def read_record_text(path: str | Path) -> str:
+    """A record file's text; RecordError saying why when it cannot be one (a folder, a device
+    or a pipe is refused before it is read or waited on, as a ruleset file is)."""
+    from ..files import NotARulesetFile, read_ruleset_file
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RecordError(f"no such record: {path}", str(path)) from None
+        return read_ruleset_file(path)
+    except NotARulesetFile as e:
+        why = {"missing": f"no such record file: {path}", "folder": "this is a folder, not a record file",
+               "not-regular": f"this is not a regular file but {e.detail}, so not a record file",
+               "nul": "the file's name holds a NUL character, which no file's name can hold",
+               "too-long": f"the file's name is too long ({e.detail})",
+               "not-folder": f"no such record file: {path} ({e.detail})",
+               "not-utf8": f"cannot read the record: it is not UTF-8 text ({e.detail})"}
+        raise RecordError(why.get(e.kind, f"cannot read the record: {e.detail}"), str(path)) from None
+
+
+def read_record(path: str | Path) -> dict:
+    text = read_record_text(path)
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"the record is not valid JSON ({e.msg})", str(path), e.lineno, e.colno) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read the record: {e}", str(path)) from None
     return validate_record(data, str(path))
 
 
