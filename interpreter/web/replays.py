@@ -14,6 +14,7 @@ from pathlib import Path
 from .. import engine
 from ..bundled import BUNDLED_PREFIX, find_for_record
 from ..engine import Move, seat_name
+from ..engine.records import read_record_text
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, RecordError
 from . import store, views
 
@@ -83,8 +84,8 @@ def sources(web) -> list[dict]:
                         "where": f"{t.version} moves, finished"})
     for i, path in enumerate(web.records):
         try:
-            recs = records_in(json.loads(Path(path).read_text(encoding="utf-8")), str(path))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, CardRulesError) as e:
+            recs = records_in(json.loads(read_record_text(path)), str(path))
+        except (json.JSONDecodeError, RecursionError, CardRulesError) as e:
             out.append({"title": str(path), "url": None, "where": f"cannot be read: {getattr(e, 'message', e)}"})
             continue
         for j, rec in enumerate(recs):
@@ -112,8 +113,8 @@ def _find(web, source: str, name: str) -> tuple[dict, str, object]:
             raise LookupError(name)
         path = Path(web.records[int(index)])
         try:
-            recs = records_in(json.loads(path.read_text(encoding="utf-8")), str(path))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            recs = records_in(json.loads(read_record_text(path)), str(path))
+        except (json.JSONDecodeError, RecursionError) as e:
             raise RecordError(f"cannot read the record: {e}", str(path)) from None
         record_file = path
     elif source == "u" and index in web.uploads:
