@@ -25,7 +25,8 @@ import interpreter
 from interpreter.engine import new_game
 from interpreter.engine.play import _fresh
 from interpreter.engine.state import ImpossibleEffect
-from interpreter.native import build_library, find_compiler, load_library, runtime_dir, runtime_source, state_words
+from interpreter.native import (build_library, find_compiler, load_library, runtime_dir, runtime_source,
+                                runtime_sources, state_words)
 
 COMPILER = find_compiler()
 if COMPILER is None:
@@ -602,7 +603,7 @@ def test_random_effects_under_address_and_undefined_behaviour_sanitizers(tmp_pat
     exe = tmp_path / "driver"
     built = procs.run([*COMPILER.argv, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-g",
                        "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-                       "-I", str(runtime_dir()), str(driver), str(runtime_dir() / "cardrules_rt.c"), "-o", str(exe)],
+                       "-I", str(runtime_dir()), str(driver), *map(str, runtime_sources()), "-o", str(exe)],
                       capture_output=True, text=True, timeout=180)
     assert built.returncode == 0, built.stderr
     env = {**os.environ, "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0", "UBSAN_OPTIONS": "print_stacktrace=1"}

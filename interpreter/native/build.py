@@ -49,7 +49,7 @@ BASE_FLAGS = ("-O2", "-shared", "-std=c99", "-Wall", "-Wextra")   # and -fPIC wh
 COMPILE_TIMEOUT = 300.0   # seconds for one compilation
 VERSION_TIMEOUT = 30.0    # seconds for `cc --version`
 KEY_FORMAT = 1            # raised when the key's recipe changes
-RUNTIME_FILES = ("cardrules_rt.h", "cardrules_rt.c")
+RUNTIME_FILES = ("cardrules_rt.h", "random.c", "cards.c")  # the header, then its parts in order
 
 
 class NativeUnavailable(CardRulesError):
@@ -154,18 +154,23 @@ def runtime_dir() -> Path:
 
 
 def runtime_file(name: str) -> str:
-    """The text of one of the runtime's files (cardrules_rt.h, cardrules_rt.c)."""
+    """The text of one of the runtime's files (cardrules_rt.h, random.c, cards.c)."""
     if name not in RUNTIME_FILES:
         raise ValueError(f"the runtime has no file {name!r}")
     return resources.files(__package__).joinpath("runtime", name).read_text(encoding="utf-8")
 
 
+def runtime_sources() -> list[Path]:
+    """The runtime's C files, in order (to compile a program of one's own against the header)."""
+    return [runtime_dir() / name for name in RUNTIME_FILES if name.endswith(".c")]
+
+
 def runtime_source() -> str:
-    """The C runtime as one text to put in front of generated code: the header, then the
-    definitions (its `#include "cardrules_rt.h"` left out), so the library needs no `-I` and
-    its key covers both files."""
-    body = runtime_file("cardrules_rt.c").replace('#include "cardrules_rt.h"\n', "", 1)
-    return runtime_file("cardrules_rt.h") + "\n" + body
+    """The C runtime as one text to put in front of generated code: the header, then each part's
+    definitions (their `#include "cardrules_rt.h"` left out), so the library needs no `-I` and
+    its key covers every file."""
+    bodies = [runtime_file(p.name).replace('#include "cardrules_rt.h"\n', "", 1) for p in runtime_sources()]
+    return "\n".join([runtime_file("cardrules_rt.h"), *bodies])
 
 
 # ------------------------------------------------------------------ building
