@@ -213,7 +213,8 @@ class BookBuilder:
                 parts.append(f"{', '.join(line.ranks)} of {', '.join(line.suits)}{copies}")
             summary += ": " + "; ".join(parts) + "."
         else:
-            summary += f": {len(d.suits)} suits of {len(d.ranks)} ranks"
+            ns, nr = len(d.suits), len(d.ranks)
+            summary += f": {ns} suit{'s' if ns != 1 else ''} of {nr} rank{'s' if nr != 1 else ''}"
             if d.copies > 1:
                 summary += f", with {d.copies} copies of each card"
             summary += "."
