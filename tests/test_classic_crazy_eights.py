@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from classic_stats import mean_se
+
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
 
@@ -185,13 +187,6 @@ OUR_GAMES = 1000
 PLAYERS = 5
 
 
-def _mean_se(xs):
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, math.sqrt(var / n)
-
-
 def _openspiel_games():
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("crazy_eights")
@@ -240,8 +235,8 @@ def test_random_play_has_openspiels_statistics():
     stats += [("share ending by an empty hand", lambda g: 1.0 if 0 in g[1] else 0.0)]
     failures = []
     for name, f in stats:
-        m1, se1 = _mean_se([f(g) for g in ours])
-        m2, se2 = _mean_se([f(g) for g in theirs])
+        m1, se1 = mean_se([f(g) for g in ours])
+        m2, se2 = mean_se([f(g) for g in theirs])
         se = math.hypot(se1, se2)
         z = (m1 - m2) / se
         print(f"{name}: ours {m1:.3f} ± {se1:.3f}, OpenSpiel {m2:.3f} ± {se2:.3f}, difference {z:+.2f} SE")

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from classic_stats import mean_se
+
 from interpreter import load_ruleset
 from interpreter.engine import (apply, cards_in, fired_counts, in_secret, legal_moves, new_game, observe, outcome,
                                 position)
@@ -218,13 +220,6 @@ OPENSPIEL_GAMES = 4000
 OUR_GAMES = 3000
 
 
-def _mean_se(xs):
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, math.sqrt(var / n)
-
-
 def _openspiel_games():
     game = _pyspiel_game()
     rng = random.Random(20240531)
@@ -259,8 +254,8 @@ def test_random_play_has_openspiels_statistics():
     stats += [(f"seat {i + 1} mean points", lambda g, i=i: g[1][i]) for i in range(2)]
     failures = []
     for name, f in stats:
-        m1, se1 = _mean_se([f(g) for g in ours])
-        m2, se2 = _mean_se([f(g) for g in theirs])
+        m1, se1 = mean_se([f(g) for g in ours])
+        m2, se2 = mean_se([f(g) for g in theirs])
         se = math.hypot(se1, se2)
         z = (m1 - m2) / se
         print(f"{name}: ours {m1:.4f} ± {se1:.4f}, OpenSpiel {m2:.4f} ± {se2:.4f}, difference {z:+.2f} SE")

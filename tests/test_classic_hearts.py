@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from classic_stats import mean_se
+
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position
 
@@ -292,13 +294,6 @@ OPENSPIEL_GAMES = 1500
 OUR_GAMES = 1500
 
 
-def _mean_se(xs):
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, math.sqrt(var / n)
-
-
 def test_random_play_has_openspiels_statistics():
     game = _pyspiel_game()
     rng = random.Random(20240531)
@@ -319,8 +314,8 @@ def test_random_play_has_openspiels_statistics():
     stats += [("decisions a game", lambda g: g[1]), ("moon shots", lambda g: 1.0 if sum(g[0]) == 26 else 0.0)]
     failures = []
     for name, f in stats:
-        m1, se1 = _mean_se([f(g) for g in ours])
-        m2, se2 = _mean_se([f(g) for g in theirs])
+        m1, se1 = mean_se([f(g) for g in ours])
+        m2, se2 = mean_se([f(g) for g in theirs])
         se = math.hypot(se1, se2)
         print(f"{name}: ours {m1:.4f} ± {se1:.4f}, OpenSpiel {m2:.4f} ± {se2:.4f}, difference {(m1 - m2) / se:+.2f} SE")
         if abs(m1 - m2) >= 4 * se:

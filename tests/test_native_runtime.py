@@ -16,12 +16,12 @@ import re
 import shlex
 import stat
 import struct
-import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import procs
+from native_support import sanitizers_work
 import pytest
 
 from interpreter.engine.state import _shuffle
@@ -338,22 +338,10 @@ def test_the_runtime_compiles_without_a_warning_and_names_only_crt(tmp_path):
     assert all(m.startswith("CRT_") or m == "CARDRULES_RT_H" for m in macros), macros
 
 
-def _sanitizers_work(tmp_path: Path) -> bool:
-    src = tmp_path / "probe.c"
-    src.write_text("int main(void) { return 0; }\n")
-    try:
-        built = procs.run([*COMPILER.argv, "-fsanitize=address,undefined", str(src), "-o", str(tmp_path / "probe")],
-                          capture_output=True, timeout=120)
-        return built.returncode == 0 and procs.run([str(tmp_path / "probe")], capture_output=True,
-                                                   timeout=60).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-
-
 def test_the_draws_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     """A standalone driver (the runtime's own files, -I the runtime folder) run under ASan and
     UBSan prints the same streams as Python draws."""
-    if not _sanitizers_work(tmp_path):
+    if not sanitizers_work(COMPILER.argv, tmp_path):
         pytest.skip("this compiler cannot build and run -fsanitize=address,undefined programs")
     driver = tmp_path / "driver.c"
     driver.write_text('#include <stdlib.h>\n#include "cardrules_rt.h"\n' + OPS_C + DRIVER_MAIN)

@@ -15,10 +15,10 @@ from __future__ import annotations
 import ctypes
 import os
 import random
-import subprocess
 from pathlib import Path
 
 import procs
+from native_support import sanitizers_work
 import pytest
 
 import interpreter
@@ -583,20 +583,8 @@ int main(void)
 """
 
 
-def _sanitizers_work(tmp_path: Path) -> bool:
-    src = tmp_path / "probe.c"
-    src.write_text("int main(void) { return 0; }\n")
-    try:
-        built = procs.run([*COMPILER.argv, "-fsanitize=address,undefined", str(src), "-o", str(tmp_path / "probe")],
-                          capture_output=True, timeout=120)
-        return built.returncode == 0 and procs.run([str(tmp_path / "probe")], capture_output=True,
-                                                   timeout=60).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-
-
 def test_random_effects_under_address_and_undefined_behaviour_sanitizers(tmp_path):
-    if not _sanitizers_work(tmp_path):
+    if not sanitizers_work(COMPILER.argv, tmp_path):
         pytest.skip("this compiler cannot build and run -fsanitize=address,undefined programs")
     driver = tmp_path / "driver.c"
     driver.write_text(DRIVER_C)
