@@ -18,6 +18,7 @@ from .cse import cse_module
 from .definitions import Definitions
 from .expressions import Expressions
 from .fuse import fuse, trace
+from .ir import ops as o
 from .masks import Masks, bit_tables, make_order_runtime, make_runtime, make_suffix_runtime
 from .program import _MISS, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
@@ -111,6 +112,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.bodies: tuple[dict, int] = ({}, 0)  # reads_through's index of def_src
         self.lam_cache: dict[str, Callable] = {}
         self.lam_src: dict[int, str] = {}  # id of a generated function -> its source
+        self.lam_ir: dict[int, object] = {}  # id of a generated function -> its ops (ir/ops.py), or None
+        self.keep: list = []  # functions made here whose ids lam_ir holds
         p = self.p
         cardkey = [(p.card_order[c], -p.card_suit[c], -c) for c in range(p.n_cards)]
         self.ns = {"MISS": _MISS, "STATIC": p.split_cache, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
@@ -162,12 +165,15 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             if v.params:
                 pname = v.params[0].name
                 if v.init is not None:
-                    src, _ = self.sx_typed(v.init, {pname: ("_vp", "player")}, v.type, f"the initial value of {v.name}")
+                    src, _ = self.sx_typed(v.init, {pname: (o.Local("_vp", t="player"), "player")}, v.type,
+                                           f"the initial value of {v.name}")
                 else:
-                    src = "None"
+                    src = o.Lit(None, t="none")
                 init = self.lam(f"[{src} for _vp in st.seats]")
+                p.var_ir.append((slot, True, v.type, src))
             else:
                 init = self.typed(v.init, {}, v.type, f"the initial value of {v.name}")[0] if v.init is not None else None
+                p.var_ir.append((slot, False, v.type, self.ir_of(init) if init is not None else o.Lit(None, t="none")))
             p.vars.append((v.name, slot, init))
         # definitions are compiled on first use; compile them all so every error surfaces
         for d in rs.defines:
@@ -240,6 +246,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         entries = [p.start, *phase_start.values()]
         p.code = fuse(p.code, entries) if p.fast else \
             [ins if ins[0] != EXEC else (EXEC, ins[1], pc + 1) for pc, ins in enumerate(p.code)]
+        p.fn_ir = self.lam_ir
         p.plain_code = p.code  # one instruction per place, for tools that read the program
         if p.fast:
             p.code = trace(p.code, entries, self.ns, self.lam_src)

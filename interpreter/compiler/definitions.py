@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 
 from .. import graph as g
+from .ir import ops as o
 from .program import ELEM, TYPE_WORDS, _err
 
 
 class Definitions:
     def e_Agg(self, e, scope):
         dom, td = self.sx_typed(e.domain, scope, "collection", f"the set after '{e.var} in'")
-        v = self.fresh("v_" + e.var + "_")
+        v = o.Local(self.fresh("v_" + e.var + "_"), t=ELEM[td])
         inner = dict(scope)
         inner[e.var] = (v, ELEM[td])
         where = self.sx_typed(e.where, inner, "bool", "the where condition")[0] if e.where is not None else None
@@ -26,27 +27,24 @@ class Definitions:
         return (fast, t) if fast is not None else (loop, t)
 
     def _loop_aggregate(self, e, inner, dom, td, v, where):
-        cond = f" if {where}" if where else ""
         op = e.op
+        body = None
         if op == "all":
             body, _ = self.sx_typed(e.body, inner, "bool", "the condition after ':'")
-            return f"all({body} for {v} in {dom}{cond})", "bool"
-        if op == "sum":
+            t = "bool"
+        elif op == "sum":
             body, _ = self.sx_typed(e.body, inner, "int", "the value after ':'")
-            return f"sum({body} for {v} in {dom}{cond})", "int"
-        if op == "any":
-            return (f"any({where} for {v} in {dom})" if where else f"(len({dom}) > 0)"), "bool"
-        if op == "no":
-            return (f"(not any({where} for {v} in {dom}))" if where else f"(len({dom}) == 0)"), "bool"
-        if op == "count":
-            return (f"sum(1 for {v} in {dom}{cond})" if where else f"len({dom})"), "int"
-        if op == "those":
-            coll = {"card": "cards", "player": "players", "int": "ints", "suit": "suits", "rank": "ranks",
-                    "zone": "zones"}[ELEM[td]]
-            return f"[{v} for {v} in {dom}{cond}]", coll
-        pick = "max" if op == "highest" else "min"
-        key = ", key=CARDKEY.__getitem__" if ELEM[td] == "card" else ""
-        return f"{pick}(({v} for {v} in {dom}{cond}){key}, default=None)", ELEM[td]
+            t = "int"
+        elif op in ("any", "no"):
+            t = "bool"
+        elif op == "count":
+            t = "int"
+        elif op == "those":
+            t = {"card": "cards", "player": "players", "int": "ints", "suit": "suits", "rank": "ranks",
+                 "zone": "zones"}[ELEM[td]]
+        else:
+            t = ELEM[td]
+        return o.AggLoop(op, v, dom, where or None, body, t=t), t
 
     def e_Split(self, e, scope):
         cards, _ = self.sx_typed(e.cards, scope, "collection", "the cards to split")
@@ -183,7 +181,7 @@ class Definitions:
             was, self.bare_mode = self.bare_mode, True
             try:
                 self._enter_define(d, node)
-                body, _ = self.sx(d.body, {prm.name: (a, prm.type) for prm, a in zip(d.params, params)})
+                body, _ = self.sx(d.body, {prm.name: (o.Local(a, t=prm.type), prm.type) for prm, a in zip(d.params, params)})
                 self.def_stack.pop()
             finally:
                 self.bare_mode = was
@@ -193,7 +191,7 @@ class Definitions:
     def inline_define(self, d: g.Define, arg_srcs, node):
         """A small definition (no aggregate) called with plain names is compiled in place."""
         self._enter_define(d, node)
-        scope = {prm.name: (f"({a})", prm.type) for prm, a in zip(d.params, arg_srcs)}
+        scope = {prm.name: (o.Paren(a, t=prm.type), prm.type) for prm, a in zip(d.params, arg_srcs)}
         out = self.sx(d.body, scope)
         self.def_stack.pop()
         return out
@@ -215,9 +213,10 @@ class Definitions:
         if d.name not in self.def_cache:
             self._enter_define(d, node)
             params = [f"a{i}" for i in range(len(d.params))]
-            scope = {prm.name: (a, prm.type) for prm, a in zip(d.params, params)}
+            scope = {prm.name: (o.Local(a, t=prm.type), prm.type) for prm, a in zip(d.params, params)}
             body, t = self.sx(d.body, scope)
             self.def_stack.pop()
+            self.p.def_ir[d.name] = (tuple(scope[prm.name][0] for prm in d.params), body, t)
             idx = len(self.def_cache)
             # a collection passed in (`those c in ...`) is a list: its contents make the key
             parts = [f"({a} if {a}.__class__ is int else tuple({a}))" if prm.type in ("cards", "players", "ints", "zones") else a
@@ -260,7 +259,7 @@ class Definitions:
                 self.tabled.append(d.name)  # filled once compiled (Compiler.fill_tables)
         fname, t, _ = self.def_cache[d.name]
         if d.name in self.tabled and arg_srcs:
-            return f"TAB_{d.name}[{arg_srcs[0]}]", t
+            return o.TableLookup(d.name, arg_srcs[0], t=t), t
         if self.bare_mode and d.name in self.kept:
             fname = self.bare_define(d, node)
         if d.name in self.unmemoised and any(re.search(r"\b_v_", a) for a in arg_srcs):
@@ -271,7 +270,7 @@ class Definitions:
                 self.def_src.append(src)
                 self.unmemoised[d.name] = None
             fname = f"U_{d.name}"
-        return f"{fname}(st{''.join(', ' + a for a in arg_srcs)})", t
+        return o.Call(fname, tuple(arg_srcs), t=t), t
 
 
 def _light(src: str, memoised: set) -> bool:

@@ -10,6 +10,8 @@ from .. import graph as g
 from ..unparse import unparse
 from .cse import cse_expr
 from .definitions import _has_agg
+from .ir import ops as o
+from . import pyemit  # noqa: F401  (registers the ops' Python text)
 from .program import COLLECTIONS, ELEM, _CARD_ATTRS, _compatible, _err, word
 
 
@@ -56,7 +58,12 @@ class Expressions:
             fast = cse_expr(src) if self.p.fast else src  # the plain evaluator stays as written
             fn = self.lam_cache[src] = eval(f"lambda st: {fast}", self.ns)
             self.lam_src[id(fn)] = fast
+            self.lam_ir[id(fn)] = src if isinstance(src, o.Op) else None
         return fn
+
+    def ir_of(self, fn):
+        """The ops a generated function was made from (None: hand-written, or text not yet lowered)."""
+        return None if fn is None else self.lam_ir.get(id(fn))
 
     def src_of(self, fn) -> str | None:
         """The source a generated function was made from (None for a hand-written closure)."""
@@ -86,11 +93,15 @@ class Expressions:
         return self.coll_src(src, t) if prm.type == "cards" and t == "zone" else src
 
     def coll_src(self, src, t):
-        return f"st.zones[{src}]" if t == "zone" else src
+        return o.ZoneCards(src, t="cards") if t == "zone" else src
 
     def as_collection(self, fn, t):
         if t == "zone":
-            return lambda st: st.zones[fn(st)]
+            coll = lambda st: st.zones[fn(st)]
+            z = self.ir_of(fn)
+            self.lam_ir[id(coll)] = o.ZoneCards(z, t="cards") if z is not None else None
+            self.keep.append(coll)  # its id stays its own while the program lives
+            return coll
         return fn
 
     def fresh(self, base: str) -> str:
@@ -104,16 +115,16 @@ class Expressions:
         return name
 
     def e_IntLit(self, e, scope):
-        return repr(e.value), "int"
+        return o.Lit(e.value, t="int"), "int"
 
     def e_StrLit(self, e, scope):
-        return repr(e.value), "str"
+        return o.Lit(e.value, t="str"), "str"
 
     def e_BoolLit(self, e, scope):
-        return repr(e.value), "bool"
+        return o.Lit(e.value, t="bool"), "bool"
 
     def e_NoneLit(self, e, scope):
-        return "None", "none"
+        return o.Lit(None, t="none"), "none"
 
     def e_ListExpr(self, e, scope):
         parts = [self.sx(i, scope) for i in e.items]
@@ -127,23 +138,23 @@ class Expressions:
         coll = {v: k for k, v in ELEM.items() if k not in ("zone", "zonekind")}.get(elem)
         if coll is None:
             raise _err(f"a list of {elem} values is not supported", e)
-        return "(" + "".join(f"{src}, " for src, _ in parts) + ")", coll
+        return o.ListOf(tuple(src for src, _ in parts), t=coll), coll
 
     def e_Name(self, e, scope):
         n = e.name
         p = self.p
         if n in scope:
             slot, t = scope[n]
-            return (f"st.slots[{slot}]" if isinstance(slot, int) else slot), t
+            return (o.Slot(slot, t=t) if isinstance(slot, int) else slot), t
         if n in self.var_slots:
             slot, t = self.var_slots[n]
             if n in self.player_vars:
                 raise _err(f"{n!r} has one value per player: say whose, like {n}(p)", e)
-            return f"st.slots[{slot}]", t
+            return o.Slot(slot, t=t), t
         if n in p.option_index:
             i = p.option_index[n]
-            o = p.options[i]
-            return f"st.opts[{i}]", ("enum" if o.type == "enum" else o.type)
+            ot = "enum" if p.options[i].type == "enum" else p.options[i].type
+            return o.Opt(i, t=ot), ot
         if n in self.defines:
             d = self.defines[n]
             if d.params:
@@ -157,28 +168,28 @@ class Expressions:
             z = p.zones[p.zone_index[n]]
             zi = p.zone_index[n]
             if not z.per_player and not z.size:
-                return f"st.zbase[{zi}]", "zone"
-            src = f"_kind_cards(st, {zi})"
+                return o.ZoneBase(zi, t="zone"), "zone"
+            src = o.KindCards(zi, t="zonekind")
             self.kind_of[src] = zi
             return src, "zonekind"
         if n in self.suit_index:
-            return repr(self.suit_index[n]), "suit"
+            return o.Lit(self.suit_index[n], t="suit"), "suit"
         if n in self.rank_index:
-            return repr(self.rank_index[n]), "rank"
+            return o.Lit(self.rank_index[n], t="rank"), "rank"
         if n in self.rs.deck.groups:  # a constant of the namespace: a literal would be built on every test
-            return f"GROUP_{n}", "ranks"
+            return o.Global(f"GROUP_{n}", t="ranks"), "ranks"
         if n in self.enum_values:
-            return repr(n), "enum"
+            return o.Lit(n, t="enum"), "enum"
         if n == "cards":
-            return "ALLCARDS", "cards"
+            return o.Global("ALLCARDS", t="cards"), "cards"
         if n == "players":
-            return "st.seats", "players"
+            return o.Seats(t="players"), "players"
         if n == "player_count":
-            return "st.n_players", "int"
+            return o.NPlayers(t="int"), "int"
         if n == "suits":
-            return repr(tuple(range(len(self.rs.deck.suits)))), "suits"
+            return o.Lit(tuple(range(len(self.rs.deck.suits))), t="suits"), "suits"
         if n == "ranks":
-            return repr(tuple(range(len(self.rs.deck.ranks)))), "ranks"
+            return o.Lit(tuple(range(len(self.rs.deck.ranks))), t="ranks"), "ranks"
         pool = list(scope) + list(self.var_slots) + list(p.option_index) + list(self.defines) + \
             list(p.zone_index) + list(self.suit_index) + list(self.rank_index) + \
             ["cards", "players", "player_count", "suits", "ranks"]
@@ -190,17 +201,17 @@ class Expressions:
         p = self.p
         if t == "zone":
             if a == "index":
-                return f"_zindex(st, {obj})", "int"
+                return o.ZoneIndex(obj, t="int"), "int"
             if a == "owner":
-                return f"st.zowner[{obj}]", "player"
+                return o.ZoneOwner(obj, t="player"), "player"
             raise _err(f"zones have no attribute {a!r}; they have index and owner", e)
         if t not in ("card", "any", "none"):
             raise _err(f"only cards and zones have attributes; {unparse(e.obj)!r} is {word(t)}", e)
         if a in _CARD_ATTRS:
-            template, typ = _CARD_ATTRS[a]
-            return template.format(obj), typ
+            typ = _CARD_ATTRS[a][1]
+            return o.CardAttr(a, obj, t=typ), typ
         if a in p.values:
-            return f"VALUE_{a}[{obj}]", "int"
+            return o.CardValue(a, obj, t="int"), "int"
         raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up, depth"
                    + "".join(", " + v for v in p.values), e)
 
@@ -211,51 +222,53 @@ class Expressions:
         if not _compatible(ta, tb):
             raise _err(f"both branches must be the same kind of value; here {word(ta)} and {word(tb)}", e)
         if ta != tb and {ta, tb} <= {"zone", "zonekind", "cards"}:  # a zone and some cards: both as cards
-            return f"({self.coll_src(a, ta)} if {test} else {self.coll_src(b, tb)})", "cards"
-        return f"({a} if {test} else {b})", (ta if ta != "none" else tb)
+            return o.Cond(test, self.coll_src(a, ta), self.coll_src(b, tb), t="cards"), "cards"
+        t = ta if ta != "none" else tb
+        return o.Cond(test, a, b, t=t), t
 
     def e_UnOp(self, e, scope):
         if e.op == "not":
             f, _ = self.sx_typed(e.operand, scope, "bool", "the operand of not")
-            return f"(not {f})", "bool"
+            return o.Not(f, t="bool"), "bool"
         f, _ = self.sx_typed(e.operand, scope, "int", "the operand of -")
-        return f"(-{f})", "int"
+        return o.Neg(f, t="int"), "int"
 
     def e_BinOp(self, e, scope):
         op = e.op
         if op in ("and", "or"):
             a, _ = self.sx_typed(e.left, scope, "bool", f"each side of {op}")
             b, _ = self.sx_typed(e.right, scope, "bool", f"each side of {op}")
-            return f"({a} {op} {b})", "bool"
+            return o.Logic(op, a, b, t="bool"), "bool"
         if op in ("in", "not in"):
             return self.membership(e, scope)
         if op == "..":
             a, _ = self.sx_typed(e.left, scope, "int", "the start of a range")
             b, _ = self.sx_typed(e.right, scope, "int", "the end of a range")
-            return f"tuple(range({a}, {b} + 1))", "ints"
+            return o.Range(a, b, t="ints"), "ints"
         a, ta = self.sx(e.left, scope)
         b, tb = self.sx(e.right, scope)
         if op in ("==", "!="):
             a, ta, b, tb = self._coerce_rank(e.left, a, ta, e.right, b, tb)
             if not _compatible(ta, tb):
                 raise _err(f"cannot compare {word(ta)} with {word(tb)}: {unparse(e)!r}", e)
-            return f"({a} {op} {b})", "bool"
+            return o.Compare(op, a, b, t="bool"), "bool"
         if op in ("<", "<=", ">", ">=") and ({ta, tb} & {"card", "rank"}):
             return self.ranking_compare(e, scope, a, ta, b, tb)
         if op == "+" and ta in COLLECTIONS and tb in COLLECTIONS:
             if ELEM[ta] != ELEM[tb]:
                 raise _err(f"cannot join a collection of {ELEM[ta]}s with one of {ELEM[tb]}s", e)
-            return f"[*{self.coll_src(a, ta)}, *{self.coll_src(b, tb)}]", ("cards" if ELEM[ta] == "card" else ta)
+            t = "cards" if ELEM[ta] == "card" else ta
+            return o.Concat(self.coll_src(a, ta), self.coll_src(b, tb), t=t), t
         for t, node in ((ta, e.left), (tb, e.right)):
             if t not in ("int", "any"):
                 raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}", node)
         if op in ("+", "-", "*"):
-            return f"({a} {op} {b})", "int"
+            return o.Arith(op, a, b, t="int"), "int"
         if op == "/":
-            return f"({a} // {b})", "int"
+            return o.Arith("//", a, b, t="int"), "int"
         if op == "mod":
-            return f"({a} % {b})", "int"
-        return f"({a} {op} {b})", "bool"
+            return o.Arith("%", a, b, t="int"), "int"
+        return o.Compare(op, a, b, t="bool"), "bool"
 
     def ranking_compare(self, e, scope, a, ta, b, tb):
         """`c > d` and `c.rank < 8`: cards and ranks compared by their places in a suit's ranking
@@ -268,7 +281,7 @@ class Expressions:
                 if t not in ("card", "any"):
                     raise _err(f"{op} compares a card with a card, by their places in their suits' rankings; "
                                f"{unparse(node)!r} is {word(t)}", node)
-            return f"(ORDER[{a}] {op} ORDER[{b}])", "bool"
+            return o.CardCompare(op, a, b, t="bool"), "bool"
         a, ta, b, tb = self._coerce_rank(e.left, a, ta, e.right, b, tb)
         for t, node in ((ta, e.left), (tb, e.right)):
             if t not in ("rank", "any"):
@@ -276,14 +289,13 @@ class Expressions:
         for side, other, flip in ((e.left, b, False), (e.right, a, True)):
             if isinstance(side, g.Attr) and side.name == "rank":
                 card, _ = self.sx(side.obj, scope)
-                pos = f"RANKPOS[SUIT[{card}]][{other}]"
-                return (f"({pos} {op} ORDER[{card}])" if flip else f"(ORDER[{card}] {op} {pos})"), "bool"
+                return o.RankInSuit(op, card, other, flip, t="bool"), "bool"
         deck = self.rs.deck
         if any(deck.order_of(s) != deck.ranks for s in deck.suits):
             raise _err(f"the suits of this deck rank differently ('order for ...'), so {unparse(e)!r} has no "
                        "single meaning: compare the cards (c < d), or a card's rank (c.rank < 8), which is read "
                        "in the ranking of that card's suit", e)
-        return f"({a} {op} {b})", "bool"
+        return o.Compare(op, a, b, t="bool"), "bool"
 
     def _coerce_rank(self, la, a, ta, ra, b, tb):
         """`c.rank == 10`: a number next to a rank means the rank of that name."""
@@ -297,7 +309,7 @@ class Expressions:
         name = str(lit.value)
         if name not in self.rank_index:
             raise _err(f"the deck has no rank {name}", lit)
-        return repr(self.rank_index[name])
+        return o.Lit(self.rank_index[name], t="rank")
 
     def membership(self, e, scope):
         item, ti = self.sx(e.left, scope)
@@ -310,20 +322,20 @@ class Expressions:
             raise _err(f"{unparse(e.left)!r} is {word(ti)}, but {unparse(e.right)!r} holds {ELEM[tc]}s", e)
         if tc in ("zone", "zonekind"):
             bare = item.strip("()")
+            temp = None
             if bare.startswith("_v_"):  # an aggregate's variable is never none
-                c, pre = bare, ""
+                check = "none"
             elif bare.isidentifier() or re.fullmatch(r"st\.slots\[\d+\]", bare):
-                c, pre = bare, f"{bare} is not None and "
+                check = "test"
             else:
-                c = self.fresh("t")
-                pre = f"({c} := {item}) is not None and "
+                check, temp = "bind", self.fresh("t")
             if tc == "zone":
-                f = f"({pre}st.card_zone[{c}] == {coll})"
+                f = o.InZone(item, coll, check, temp, t="bool")
             else:
-                f = f"({pre}st.card_kind[{c}] == {self.kind_of[coll]})"
+                f = o.InKind(item, self.kind_of[coll], check, temp, t="bool")
         else:
-            f = f"({item} in {coll})"
-        return (f"(not {f})" if e.op == "not in" else f), "bool"
+            f = o.In(item, coll, t="bool")
+        return (o.Negated(f, t="bool") if e.op == "not in" else f), "bool"
 
     def e_Call(self, e, scope):
         n = e.func
@@ -347,7 +359,7 @@ class Expressions:
                 raise _err(f"{n}(...) takes one player", e)
             who, _ = self.sx_typed(args[0], scope, "player", f"the player of {n}(...)")
             slot, t = self.var_slots[n]
-            return f"st.slots[{slot}][{who}]", t
+            return o.PlayerVar(slot, who, t=t), t
         if n in p.zone_index:
             zi = p.zone_index[n]
             z = p.zones[zi]
@@ -355,13 +367,13 @@ class Expressions:
                 if len(args) != 1:
                     raise _err(f"{n}(...) takes one number, from 1 to {z.size}", e)
                 i, _ = self.sx_typed(args[0], scope, "int", f"the number of {n}(...)")
-                return f"_zone_at(st, {zi}, {i})", "zone"
+                return o.ZoneAt(zi, i, t="zone"), "zone"
             if not z.per_player:
                 raise _err(f"zone {n!r} is a single shared zone; write {n} without arguments", e)
             if len(args) != 1:
                 raise _err(f"{n}(...) takes one player", e)
             who, _ = self.sx_typed(args[0], scope, "player", f"the player of {n}(...)")
-            return f"(st.zbase[{zi}] + {who})", "zone"
+            return o.PlayerZone(zi, who, t="zone"), "zone"
         return self.builtin(e, scope)
 
     def builtin(self, e, scope):
@@ -374,39 +386,38 @@ class Expressions:
             arity(1)
             s, t = self.sx_typed(args[0], scope, "collection", f"the argument of {n}")
             if n == "count":
-                return f"len({s})", "int"
+                return o.Len(s, t="int"), "int"
             if n == "any":
-                return f"(len({s}) > 0)", "bool"
+                return o.NonEmpty(s, t="bool"), "bool"
             if n == "no":
-                return f"(len({s}) == 0)", "bool"
+                return o.Empty(s, t="bool"), "bool"
             if n in ("first", "last"):
-                return f"_{n}({s})", ELEM[t]
+                return o.End(n, s, t=ELEM[t]), ELEM[t]
             pick = "max" if n == "highest" else "min"
-            key = ", key=CARDKEY.__getitem__" if ELEM[t] == "card" else ""
-            return f"{pick}({s}{key}, default=None)", ELEM[t]
+            return o.Extreme(pick, s, ELEM[t] == "card", t=ELEM[t]), ELEM[t]
         if n == "zones":
             arity(1)
             a = args[0]
             if not isinstance(a, g.Name) or a.name not in self.p.zone_index:
                 raise _err("zones(...) takes the name of a kind of zone, like zones(hand)", e)
             zi = self.p.zone_index[a.name]
-            return f"_zones_of(st, {zi})", "zones"
+            return o.ZonesOf(zi, t="zones"), "zones"
         if n in ("top", "bottom"):
             if len(args) not in (1, 2):
                 raise _err(f"{n} takes a zone and, optionally, how many cards", e)
             s, t = self.sx_typed(args[0], scope, "collection", f"the first argument of {n}")
             if len(args) == 1:
-                return f"_{'last' if n == 'top' else 'first'}({s})", ELEM[t]
+                return o.End("last" if n == "top" else "first", s, t=ELEM[t]), ELEM[t]
             k, _ = self.sx_typed(args[1], scope, "int", f"how many cards {n} takes")
-            return f"_{n}_n({s}, {k})", "cards"
+            return o.EndN(n, s, k, t="cards"), "cards"
         if n in ("above", "below"):
             arity(1)
             c, _ = self.sx_typed(args[0], scope, "card", f"the argument of {n}")
-            return f"{n.upper()}[{c}]", "cards"
+            return o.Neighbours(n, c, t="cards"), "cards"
         if n == "cards_of":
             arity(1)
             s, _ = self.sx_typed(args[0], scope, "suit", "the argument of cards_of")
-            return f"SUITCARDS[{s}]", "cards"
+            return o.CardsOf(s, t="cards"), "cards"
         if n == "card":
             arity(2)
             if isinstance(args[0], g.IntLit):
@@ -414,31 +425,31 @@ class Expressions:
             else:
                 r, _ = self.sx_typed(args[0], scope, "rank", "the first argument of card (a rank)")
             s, _ = self.sx_typed(args[1], scope, "suit", "the second argument of card (a suit)")
-            return f"CARDOF[({r}, {s})]", "card"
+            return o.CardOf(r, s, t="card"), "card"
         if n in ("next", "previous"):
             arity(1)
             who, _ = self.sx_typed(args[0], scope, "player", f"the argument of {n}")
-            return f"(({who} {'+' if n == 'next' else '-'} 1) % st.n_players)", "player"
+            return o.NextSeat(who, 1 if n == "next" else -1, t="player"), "player"
         if n == "random":
             arity(1)
             if self.def_stack:
                 raise _err("random(...) draws by chance, so it belongs in a statement (let, set, ...), "
                            "not in a definition", e)
             s, t = self.sx_typed(args[0], scope, "collection", "the argument of random")
-            return f"_random(st, {s})", ELEM[t]
+            return o.Random(s, t=ELEM[t]), ELEM[t]
         if n == "seat":
             arity(1)
             k, _ = self.sx_typed(args[0], scope, "int", "the argument of seat (a seat number from 1)")
-            return f"_seat(st, {k})", "player"
+            return o.SeatOf(k, t="player"), "player"
         if n == "abs":
             arity(1)
             a, _ = self.sx_typed(args[0], scope, "int", "the argument of abs")
-            return f"abs({a})", "int"
+            return o.Abs(a, t="int"), "int"
         if n in ("min", "max"):
             arity(2)
             a, _ = self.sx_typed(args[0], scope, "int", f"the arguments of {n}")
             b, _ = self.sx_typed(args[1], scope, "int", f"the arguments of {n}")
-            return f"{n}({a}, {b})", "int"
+            return o.MinMax(n, a, b, t="int"), "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
                     "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
                     "random", "abs"]

@@ -20,6 +20,7 @@ import re
 from .. import graph as g
 from ..errors import RulesetError
 from .cse import cse_module
+from .ir import ops as o
 from .program import ELEM
 
 # attributes of the aggregate's card that a mask can test against a value fixed for the aggregate
@@ -76,7 +77,7 @@ class Masks:
                         f"        return {fast}\n"
                         f"    except (TypeError, KeyError, IndexError, AttributeError):\n"
                         f"        return {loop}\n"), self.ns)
-        return f"{name}(st{args})"
+        return o.Guarded(name, tuple(free), fast, loop, t=getattr(loop, "t", None))
 
     def _mask_aggregate(self, e, scope, v, dom):
         dom_src, td = self.sx(e.domain, scope)

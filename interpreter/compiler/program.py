@@ -160,6 +160,12 @@ class Program:
     rank_mask: dict = field(default_factory=dict)  # rank index -> mask of its cards
     layouts: dict = field(default_factory=dict)  # players -> the zone instances' layout (engine.play._layout)
     linked: bool = False  # whether the engine has laid out its tables of moves (engine/legal.py)
+    # the lowered program (compiler/ir), for emitters other than Python's: each definition's
+    # parameters, body and type; each variable's slot, whether it is kept per player, its type
+    # and its initial value; instructions and choices carry theirs (`.ir`, `actor_ir`, ...)
+    def_ir: dict = field(default_factory=dict, repr=False, compare=False)
+    var_ir: list = field(default_factory=list, repr=False, compare=False)
+    fn_ir: dict = field(default_factory=dict, repr=False, compare=False)  # id of a generated test or value -> its ops
 
     @property
     def n_cards(self) -> int:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from .. import graph as g
 from ..unparse import unparse
 from .cse import cse_module
+from .ir import ops as o
+from .ir import stmts as ir
 from .masks import mentions
 from .program import (CALL, CHOOSE, CHOOSE_EACH, ELEM, END, EXEC, JIF, JUMP, RET, Alt, Choice, _err,
                       _runtime, word)
@@ -41,6 +43,7 @@ class Statements:
         z, _ = self.typed(s.zone, scope, "zone", "what to shuffle")
         run = lambda st: st.shuffle(z(st))
         run.src = _src_of_call(z, "st.shuffle({})", self)
+        run.ir = ir.Shuffle(self.ir_of(z))
         self.emit(EXEC, run)
 
     def s_Deal(self, s, scope):
@@ -58,6 +61,7 @@ class Statements:
             nsrc, ssrc, usrc = self.src_of(n), self.src_of(src), "False" if up is None else self.src_of(up)
             if None not in (nsrc, ssrc, usrc):  # the arguments in the order the call works them out
                 run.src = f"st.deal(({nsrc}), ({ssrc}), {zi}, bool({usrc}))"
+            run.ir = ir.Deal(self.ir_of(n), self.ir_of(src), zi, self.ir_of(up), None, 0, s)
             self.emit(EXEC, run)
             return
         if not p.zones[zi].per_player:
@@ -72,6 +76,7 @@ class Statements:
             if a is None:
                 raise _runtime(f"{unparse(node.at)!r} is none here: there is no player to start the deal from", node)
             st.deal(n(st), src(st), zi, bool(up and up(st)), a + offset)
+        deal_from.ir = ir.Deal(self.ir_of(n), self.ir_of(src), zi, self.ir_of(up), self.ir_of(at), offset, s)
         self.emit(EXEC, deal_from)
 
     def s_Move(self, s, scope):
@@ -97,6 +102,7 @@ class Statements:
                 name = self.const(fail)
                 call = f"st.move([_c], {tsrc}, {usrc}, True)" if under else f"st.move_card(_c, {tsrc}, {usrc})"
                 run.src = f"_c = {wsrc}\nif _c is None: {name}()\n{call}"
+            run.ir = ir.MoveCard(self.ir_of(what), self.ir_of(to), self.ir_of(up), under, s)
         else:
             coll = self.as_collection(what, t)
             run = lambda st: st.move(list(coll(st)), to(st), bool(up and up(st)), under)
@@ -105,6 +111,7 @@ class Statements:
             if None not in (csrc, tsrc, usrc):
                 csrc = self.coll_src(f"({csrc})", t if t == "zone" else "cards")
                 run.src = f"st.move(list({csrc}), ({tsrc}), bool({usrc}), {under})"
+            run.ir = ir.MoveCards(self.ir_of(coll), self.ir_of(to), self.ir_of(up), under)
         self.emit(EXEC, run)
 
     def s_Reveal(self, s, scope):
@@ -112,19 +119,23 @@ class Statements:
         if t == "card":
             run = lambda st: st.reveal([what(st)])
             run.src = _src_of_call(what, "st.reveal([{}])", self)
+            run.ir = ir.Reveal(self.ir_of(what), True)
         else:
             coll = self.typed(s.what, scope, "collection", "what to reveal")[0]
             run = lambda st: st.reveal(list(coll(st)))
             run.src = _src_of_call(coll, "st.reveal(list({}))", self)
+            run.ir = ir.Reveal(self.ir_of(coll), False)
         self.emit(EXEC, run)
 
     def s_Let(self, s, scope):
         v, t = self.expr(s.value, scope)
         slot = self.new_slot()
+        value_ir, copy = self.ir_of(v), False
         if t == "zonekind" or t == "zone":
             v, t = self.as_collection(v, t), "cards"
             v0 = v
             v = lambda st: list(v0(st))
+            value_ir, copy = self.ir_of(v0), True
         if t == "none":
             t = "any"
         scope[s.name] = (slot, t)
@@ -132,6 +143,7 @@ class Statements:
         def run(st):
             st.slots[slot] = v(st)
         run.src = _src_of_call(v, f"st.slots[{slot}] = {{}}", self)
+        run.ir = ir.SetSlot(slot, value_ir, copy)
         self.emit(EXEC, run)
 
     def s_Set(self, s, scope):
@@ -154,6 +166,7 @@ class Statements:
             wsrc, vsrc = self.src_of(who), self.src_of(v)
             if wsrc is not None and vsrc is not None:
                 run.src = f"_v = {vsrc}\nst.slots[{slot}][{wsrc}] = _v\nst.memo = {{}}"
+            run.ir = ir.SetPlayerVar(slot, self.ir_of(who), self.ir_of(v))
         else:
             if s.index is not None:
                 raise _err(f"{s.name!r} is a single value, not one per player", s.index)
@@ -162,6 +175,7 @@ class Statements:
                 st.slots[slot] = v(st)
                 st.memo = {}
             run.src = _src_of_call(v, f"st.slots[{slot}] = {{}}\nst.memo = {{{{}}}}", self)
+            run.ir = ir.SetSlot(slot, self.ir_of(v), forget=True)
         self.emit(EXEC, run)
 
     def s_DeclareWinner(self, s, scope):
@@ -174,6 +188,7 @@ class Statements:
             run = lambda st: st.declare(())
         else:
             run = lambda st: st.declare(tuple(who(st)))
+        run.ir = ir.Declare(self.ir_of(who), t != "player", t == "none")
         self.emit(EXEC, run)
 
     def s_Perform(self, s, scope):
@@ -195,6 +210,7 @@ class Statements:
             bind.src = "\n".join([f"_a{i} = {src}" for i, src in enumerate(srcs)] +
                                   [f"st.slots[{slot}] = _a{i}" for i, slot in enumerate(params)])
         if fns:
+            bind.ir = ir.Bind(tuple(params), tuple(self.ir_of(f) for f in fns))
             self.emit(EXEC, bind)
         i = self.emit(CALL, None, None)
         self.pending_calls.append((i, s.name))
@@ -242,7 +258,7 @@ class Statements:
         top = self.here()
         self._loop(top, lambda: self.block(s.body, scope))
 
-    def _iterate(self, var, elem, list_fn, body, scope, list_src=None):
+    def _iterate(self, var, elem, list_fn, body, scope, list_src=None, list_ir=None):
         lst, idx, vslot = self.new_slot(), self.new_slot(), self.new_slot()
 
         def init(st):
@@ -250,14 +266,18 @@ class Statements:
             st.slots[idx] = 0
         if list_src is not None:
             init.src = f"st.slots[{lst}] = {list_src}\nst.slots[{idx}] = 0"
+        init.ir = list_ir(lst, idx) if list_ir is not None else None
         self.emit(EXEC, init)
         top = self.here()
-        j = self.emit(JIF, self.lam(f"st.slots[{idx}] < len(st.slots[{lst}])"), None)
+        more = self.lam(f"st.slots[{idx}] < len(st.slots[{lst}])")
+        self.lam_ir[id(more)] = ir.LoopTest(lst, idx)
+        j = self.emit(JIF, more, None)
 
         def step(st):
             st.slots[vslot] = st.slots[lst][st.slots[idx]]
             st.slots[idx] += 1
         step.src = f"st.slots[{vslot}] = st.slots[{lst}][st.slots[{idx}]]\nst.slots[{idx}] += 1"
+        step.ir = ir.LoopStep(vslot, lst, idx)
         self.emit(EXEC, step)
         inner = dict(scope)
         inner[var] = (vslot, elem)
@@ -289,13 +309,17 @@ class Statements:
         if asrc is not None:
             fail = self.const(lambda: _none_player(node))
             src = f"{self.const(orders)}[st.n_players][_p % st.n_players if (_p := ({asrc})) is not None else {fail}()]"
-        self._iterate(s.var, "player", order, s.body, scope, src)
+        at_ir = None if s.at is None else self.ir_of(at)
+        self._iterate(s.var, "player", order, s.body, scope, src,
+                      lambda lst, idx: ir.SeatsInit(lst, idx, at_ir, offset, node) if s.at is None or at_ir is not None else None)
 
     def s_ForEach(self, s, scope):
         dom, t = self.typed(s.domain, scope, "collection", f"the set after 'for each {s.var} in'")
         dsrc = self.src_of(dom)
+        dom_ir = self.ir_of(dom)
         self._iterate(s.var, ELEM[t], lambda st: list(dom(st)), s.body, scope,
-                      None if dsrc is None else f"list({dsrc})")
+                      None if dsrc is None else f"list({dsrc})",
+                      (lambda lst, idx: ir.LoopInit(lst, idx, dom_ir)) if dom_ir is not None else None)
 
     def s_Rule(self, s, scope):
         p = self.p
@@ -312,6 +336,7 @@ class Statements:
         def fire(st):
             st.fired[idx] += 1
         fire.src = f"st.fired[{idx}] += 1"
+        fire.ir = ir.Fire(idx)
         self.emit(EXEC, fire)
         self.rule_stack.append((s.name, s.title or s.name))
         self.block(s.body, scope)
@@ -326,10 +351,12 @@ class Statements:
         dsrc, t = self.sx_typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
         unique = self.p.fast and (t == "zone" or self.disjoint_zones(a.domain, scope))
         if a.where is None:
+            self.values_ir = ir.Values(dsrc, "_v_arg", None, t == "zone")
             return self.lam(f"{dsrc}" if unique else f"list(dict.fromkeys({dsrc}))")
         bound = dict(scope)
-        bound[a.var] = ("_v_arg", elem)
+        bound[a.var] = (o.Local("_v_arg", t=elem), elem)
         wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
+        self.values_ir = ir.Values(dsrc, "_v_arg", wsrc, t == "zone")
         tops = self.top_domain(a.domain, a.where, a.var, scope)
         if tops is not None:  # the zones' tops pass the test of being one: the rest decides
             rest = self.after_top_test(a.where)
@@ -445,14 +472,18 @@ class Statements:
             where = self.typed(a.where, inner, "bool", "the where condition")[0] if a.where is not None else None
             when = self.condition(a.when, scope, "the when condition") if a.when is not None else None
             alt = Alt(a.name, a.label, slot, elem, dom, where, when, node=a, more=more)
+            self.values_ir = None
             if more:
                 alt.values = self.combination_values(a, scope)
             elif a.var is not None:
                 alt.values = self.action_values(a, scope, elem)
+            alt.values_ir = self.values_ir
+            alt.when_ir = self.ir_of(when)
             alt.values_src = self.src_of(alt.values) if alt.values is not None else None
             alt.when_src = self.src_of(when) if when is not None else None
             alts.append(alt)
         choice = Choice(actor, alts, rule, title, s, unparse(s.by))
+        choice.actor_ir = self.ir_of(actor)
         choice.each_slot = each_slot
         choice.secret = s.secret
         choice.shared_names = len({a.name for a in alts}) < len(alts)

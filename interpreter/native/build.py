@@ -49,7 +49,7 @@ BASE_FLAGS = ("-O2", "-shared", "-std=c99", "-Wall", "-Wextra")   # and -fPIC wh
 COMPILE_TIMEOUT = 300.0   # seconds for one compilation
 VERSION_TIMEOUT = 30.0    # seconds for `cc --version`
 KEY_FORMAT = 1            # raised when the key's recipe changes
-RUNTIME_FILES = ("cardrules_rt.h", "random.c", "cards.c")  # the header, then its parts in order
+RUNTIME_FILES = ("cardrules_rt.h", "random.c", "cards.c", "cr_engine.h")  # the header, then its parts in order
 
 
 class NativeUnavailable(CardRulesError):

@@ -1,0 +1,130 @@
+"""The IR's expression ops: one class per operation, as mypyc's `ops.py`.
+
+An op holds its operands (ops, or plain values: numbers, names of generated functions) and
+the cardrules type of its value (`t`: 'int', 'card', 'cards', ...). Operands are evaluated
+left to right unless the op says otherwise (`Logic`, `Cond`, `AggLoop`, `Guarded`).
+
+While the compiler moves to the IR (milestone (a) of docs/native-plan.md) an op is also its
+own Python text: `Op` is a `str` whose value is what the Python emitter (`pyemit.py`) writes
+for it, so the passes that still work on text (masks, cse, fuse) run unchanged. Text joined
+by hand is a plain `str`: the C emitter refuses it as a construct it cannot lower yet
+(`opaque`), which is how the parts still to move are found and counted."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar
+
+# the Python emitter registers a text function per op class (pyemit.py)
+PY_TEXT: dict[type, Callable[["Op"], str]] = {}
+
+
+class Op(str):
+    fields: ClassVar[tuple[str, ...]] = ()
+
+    def __new__(cls, *args: Any, t: str | None = None) -> "Op":
+        if len(args) != len(cls.fields):
+            raise TypeError(f"{cls.__name__} takes {', '.join(cls.fields) or 'nothing'}; given {len(args)} operands")
+        values = dict(zip(cls.fields, args))
+        proto = object.__new__(_Fields)
+        proto.__dict__.update(values, t=t)
+        self = str.__new__(cls, PY_TEXT[cls](proto))
+        self.__dict__.update(values)
+        self.__dict__["t"] = t
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __reduce__(self):  # pickled as its text: an op's structure is for the emitters, not for storage
+        return (str, (str.__str__(self),))
+
+    def operands(self) -> list:
+        out = []
+        for f in self.fields:
+            v = getattr(self, f)
+            out.extend(v if isinstance(v, tuple) else (v,))
+        return out
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(repr(getattr(self, f)) for f in self.fields)})"
+
+
+class _Fields:
+    """The operands by name, for the text function before the op exists."""
+
+
+def opaque(x) -> bool:
+    """Text the compiler joined by hand: no emitter but Python's can read it."""
+    return isinstance(x, str) and not isinstance(x, Op)
+
+
+def op(name: str, *fields: str, doc: str = "") -> type:
+    cls = type(name, (Op,), {"fields": fields, "__doc__": doc, "__module__": __name__})
+    return cls
+
+
+# ---- values ------------------------------------------------------------------------------
+Lit = op("Lit", "value", doc="A constant: a number, truth value, text, none, or a suit's or rank's index.")
+Global = op("Global", "name", doc="A table of the program's namespace (ALLCARDS, GROUP_x).")
+Seats = op("Seats", doc="The players, in seat order.")
+NPlayers = op("NPlayers", doc="How many players play.")
+Slot = op("Slot", "n", doc="A variable, local or argument kept in the state.")
+Local = op("Local", "name", doc="A name bound inside generated code: a parameter, an aggregate's variable.")
+Paren = op("Paren", "x", doc="An argument written in place of a definition's parameter.")
+Opt = op("Opt", "i", doc="An option's value.")
+PlayerVar = op("PlayerVar", "n", "who", doc="One player's value of a per-player variable.")
+ListOf = op("ListOf", "items", doc="A literal list [a, b, ...].")
+
+# ---- zones -------------------------------------------------------------------------------
+ZoneBase = op("ZoneBase", "kind", doc="The single zone of a shared kind.")
+KindCards = op("KindCards", "kind", doc="Every card in any zone of one kind.")
+ZoneAt = op("ZoneAt", "kind", "i", doc="The i-th zone (from 1) of a family of shared zones.")
+PlayerZone = op("PlayerZone", "kind", "who", doc="A player's zone of a per-player kind.")
+ZoneCards = op("ZoneCards", "zone", doc="The cards of one zone, bottom first.")
+ZoneIndex = op("ZoneIndex", "zone", doc="A zone's number within its kind, from 1.")
+ZoneOwner = op("ZoneOwner", "zone", doc="Whose zone it is (none for a shared one).")
+ZonesOf = op("ZonesOf", "kind", doc="The zones of one kind.")
+
+# ---- cards -------------------------------------------------------------------------------
+CardAttr = op("CardAttr", "attr", "card", doc="suit, rank, order, owner, played_by, zone, face_up or depth.")
+CardValue = op("CardValue", "name", "card", doc="A value table of the deck, read for a card.")
+Neighbours = op("Neighbours", "side", "card", doc="The cards above or below a card in its suit's ranking.")
+CardsOf = op("CardsOf", "suit", doc="The cards of a suit.")
+CardOf = op("CardOf", "rank", "suit", doc="The card of a rank and suit (the first copy).")
+
+# ---- numbers and tests -------------------------------------------------------------------
+Arith = op("Arith", "op", "a", "b", doc="+ - * and floor // and %.")
+Neg = op("Neg", "x")
+Not = op("Not", "x")
+Logic = op("Logic", "op", "a", "b", doc="and/or: the right side only when the left does not decide.")
+Cond = op("Cond", "test", "then", "else_", doc="The test first, then one branch.")
+Compare = op("Compare", "op", "a", "b", doc="== != < <= > >= on plain values.")
+CardCompare = op("CardCompare", "op", "a", "b", doc="Two cards by their places in their suits' rankings.")
+RankInSuit = op("RankInSuit", "op", "card", "rank", "flip",
+                doc="A card's rank against a rank, read in the ranking of the card's suit.")
+InZone = op("InZone", "item", "zone", "check", "temp",
+            doc="Whether a card lies in a zone; check: 'none' (never none), 'test' (test it), 'bind' (name it first).")
+InKind = op("InKind", "item", "kind", "check", "temp", doc="Whether a card lies in any zone of a kind.")
+In = op("In", "item", "coll", doc="Whether a value is in a collection.")
+Negated = op("Negated", "x", doc="not (x): a negated membership.")
+Range = op("Range", "a", "b", doc="The numbers from a to b.")
+Concat = op("Concat", "a", "b", doc="Two collections joined.")
+Len = op("Len", "coll")
+NonEmpty = op("NonEmpty", "coll")
+Empty = op("Empty", "coll")
+End = op("End", "which", "coll", doc="The first or last element (none if empty).")
+Extreme = op("Extreme", "pick", "coll", "cards", doc="max/min (by the card order when cards), none if empty.")
+EndN = op("EndN", "which", "coll", "k", doc="top/bottom k of a pile.")
+NextSeat = op("NextSeat", "who", "step")
+Random = op("Random", "coll", doc="A value drawn by chance: the only op with an effect.")
+SeatOf = op("SeatOf", "k", doc="The player in seat k (from 1).")
+Abs = op("Abs", "x")
+MinMax = op("MinMax", "fn", "a", "b")
+
+# ---- definitions and aggregates ----------------------------------------------------------
+Call = op("Call", "fn", "args", doc="A definition's generated function (D_, U_ or a guarded aggregate).")
+TableLookup = op("TableLookup", "define", "card", doc="A definition of one card read from its table.")
+AggLoop = op("AggLoop", "agg", "var", "domain", "where", "body",
+             doc="all/any/no/count/sum/those/highest/lowest over a collection, in its order.")
+Guarded = op("Guarded", "fn", "free", "fast", "loop",
+             doc="A mask form (fast, text) falling back to its loop form when it meets a none.")

@@ -1,0 +1,746 @@
+"""The C emitter of a whole program: the deck's tables, the state struct, one C function per
+definition, the instruction loop (one `case` per instruction of `Program.plain_code`), the
+legal moves of each choice, and the entry points (`cr_new`, `cr_apply`, `cr_legal`, ...).
+
+It reads only the lowered program (compiler/ir: ops, statements, `Program.def_ir`, `var_ir`)
+and the program's tables; a construct it cannot lower raises NativeUnsupported naming it."""
+
+from __future__ import annotations
+
+from ...compiler.ir import ops as o
+from ...compiler.ir import stmts as ir
+from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_STEPS, RET
+from .expr import Expr, NativeUnsupported, int_literal, is_list
+from .runtime_c import HELPERS
+
+VIS = {"public": 0, "owner": 1, "hidden": 2}
+MAX_PLAYERS = 64  # a declared set of winners is a 64-bit mask
+
+
+def walk(x):
+    """Every op inside an op or statement (a guarded aggregate's loop form, not its text)."""
+    if isinstance(x, o.Guarded):
+        yield x
+        yield from walk(x.loop)
+        return
+    if isinstance(x, o.Op):
+        yield x
+        for v in x.operands():
+            yield from walk(v)
+        return
+    if isinstance(x, tuple):
+        for v in x:
+            yield from walk(v)
+        return
+    if hasattr(x, "__dataclass_fields__"):
+        for name in x.__dataclass_fields__:
+            if name != "node":
+                yield from walk(getattr(x, name))
+
+
+class Module(Expr):
+    def __init__(self, p):
+        self.p = p
+        self.n_tmp = 0
+        self.locals: dict[str, str] = {}
+        self.consts: dict[tuple, str] = {}
+        self.tables: list[str] = []
+        self.defines: dict[str, str] = {}
+        self.define_src: list[str] = []
+        self.define_protos: list[str] = []
+        self.todo: list[str] = []
+        self.memos: list[str] = []
+        self.enums = self._enums()
+        self._slot_kinds()
+
+    # ---- what the expression emitter asks of the module
+    def enum_index(self, name: str) -> int:
+        if name not in self.enums:
+            raise NativeUnsupported(f"a text value ({name!r}) that is no option's choice")
+        return self.enums[name]
+
+    def _enums(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for opt in self.p.options:
+            if opt.type == "enum":
+                for i, c in enumerate(opt.choices):
+                    if out.get(c, i) != i:
+                        raise NativeUnsupported(f"two options with the choice {c!r} in different places")
+                    out[c] = i
+        return out
+
+    def const_list(self, values: tuple) -> str:
+        name = self.consts.get(values)
+        if name is None:
+            name = self.consts[values] = f"K_L{len(self.consts)}"
+            body = ", ".join(int_literal(int(v)) for v in values) or "0"
+            self.tables.append(f"static const int64_t {name}[] __attribute__((unused)) = {{{body}}};")
+        return f"cr_const(x, {name}, {len(values)})"
+
+    def card_lists(self, which: str) -> str:
+        return {"above": "K_ABOVE", "below": "K_BELOW", "suit": "K_SUIT_CARDS"}[which]
+
+    def value_table(self, name: str) -> str:
+        if name not in self.p.values:
+            raise NativeUnsupported(f"the value table {name!r}")
+        return f"K_VAL{list(self.p.values).index(name)}"
+
+    def define_fn(self, name: str) -> str:
+        if name not in self.p.def_ir:
+            raise NativeUnsupported(f"the definition {name!r}, not lowered")
+        fn = self.defines.get(name)
+        if fn is None:
+            fn = self.defines[name] = f"d{len(self.defines)}"
+            self.todo.append(name)
+        return fn
+
+    # ---- slots: a value, a list, or a value per player
+    def _slot_kinds(self) -> None:
+        p = self.p
+        kind: dict[int, str] = {}
+
+        def mark(slot, k):
+            if kind.get(slot, k) != k:
+                raise NativeUnsupported(f"a local that holds both one value and a collection (slot {slot})")
+            kind[slot] = k
+        for slot, per_player, typ, _ in p.var_ir:
+            mark(slot, "pv" if per_player else ("list" if is_list(typ) else "value"))
+        for ins in p.plain_code:
+            x = ins[1]
+            for stmt in (getattr(x, "ir", None),):
+                if isinstance(stmt, ir.SetSlot) and isinstance(stmt.value, o.Op) and (stmt.copy or is_list(stmt.value.t)):
+                    mark(stmt.slot, "list")
+                elif isinstance(stmt, (ir.LoopInit, ir.SeatsInit)):
+                    mark(stmt.lst, "list")
+                elif isinstance(stmt, ir.Bind):
+                    for slot, a in zip(stmt.slots, stmt.args):
+                        if isinstance(a, o.Op) and is_list(a.t):
+                            mark(slot, "list")
+        everything = [getattr(ins[1], "ir", None) for ins in p.plain_code]
+        everything += [body for _, body, _ in p.def_ir.values()] + [init for *_, init in p.var_ir]
+        for ch in p.choices:
+            everything += [getattr(ch, "actor_ir", None)]
+            everything += [(a.when_ir, a.values_ir) for a in ch.alts]
+        for x in everything:
+            for op in walk(x):
+                if isinstance(op, o.Slot) and is_list(op.t):
+                    mark(op.n, "list")
+        self.slot_kind = {s: kind.get(s, "value") for s in range(p.n_slots)}
+        self.list_index = {s: i for i, s in enumerate(s for s in range(p.n_slots) if self.slot_kind[s] == "list")}
+        self.pv_index = {s: i for i, s in enumerate(s for s in range(p.n_slots) if self.slot_kind[s] == "pv")}
+
+    # ---- definitions
+    def c_type(self, t) -> str:
+        return "cr_list" if is_list(t) else "int64_t"
+
+    def emit_define(self, name: str) -> None:
+        params, body, t = self.p.def_ir[name]
+        fn = self.defines[name]
+        args = "".join(f", {self.c_type(prm.t)} {self.local(prm.name)}" for prm in params)
+        proto = f"static {self.c_type(t)} {fn}(cr_ctx *x, cr_state *S, crt_cards *C{args})"
+        code = self.ex(body)
+        self.define_protos.append(proto + ";")
+        size = self.memo_size(params, body, t)
+        if size is None:
+            self.define_src.append(f"{proto} {{\n    (void)S; (void)C;\n    return {code};\n}}\n")
+            return
+        # worth keeping: one answer per card or player (or one), for the current epoch
+        key = self.local(params[0].name) if params else "0"
+        self.memos.append(f"uint64_t {fn}_at[{size}]; int64_t {fn}_val[{size}];")
+        m = f"x->sc->{fn}"
+        self.define_src.append(
+            f"{proto} {{\n    (void)S; (void)C;\n"
+            f"    int in = {key} >= 0 && {key} < {size};\n"
+            f"    if (in && {m}_at[{key}] == cr_epoch) return {m}_val[{key}];\n"
+            f"    int64_t r = {code};\n"
+            f"    if (in) {{ {m}_at[{key}] = cr_epoch; {m}_val[{key}] = r; }}\n"
+            f"    return r;\n}}\n")
+
+    def memo_size(self, params, body, t):
+        """How many answers a definition keeps (None: it is cheaper to work out again): one per
+        card or player for a definition of one, one for a definition of none, when it loops or
+        asks other definitions."""
+        if is_list(t) or len(params) > 1:
+            return None
+        if not any(isinstance(op, (o.AggLoop, o.Call, o.Extreme, o.KindCards, o.Guarded)) for op in walk(body)):
+            return None
+        if not params:
+            return 1
+        return {"card": "NC", "player": "MAXP"}.get(params[0].t)
+
+    # ---- statements
+    def stmt(self, s) -> str:
+        if s is None:
+            raise NativeUnsupported("a statement the compiler did not lower")
+        return getattr(self, "s_" + type(s).__name__)(s)
+
+    def face_up(self, up) -> str:
+        return "0" if up is None else self.truth(up)
+
+    def s_Shuffle(self, s):
+        return f"cr_check(x, crt_cards_shuffle(C, &S->rng, (int32_t)cr_zone(x, S, {self.scalar(s.zone)})));"
+
+    def s_Deal(self, s):
+        first = "0"
+        pre = ""
+        if s.at is not None:
+            pre = f"int64_t _at = {self.scalar(s.at)}; if (_at == CR_NONE) cr_fail(x, CR_E_DEAL_AT); "
+            first = f"cr_add(x, _at, {s.offset})"
+        return (f"{{ {pre}int64_t _n = cr_need(x, {self.scalar(s.count)}); "
+                f"int64_t _z = cr_zone(x, S, {self.scalar(s.source)}); int _up = {self.face_up(s.face_up)}; "
+                f"cr_check(x, crt_cards_deal(C, _n, (int32_t)_z, {int(s.kind)}, _up, {first})); }}")
+
+    def s_MoveCard(self, s):
+        move = ("{ int32_t _one = (int32_t)_c; cr_check(x, crt_cards_move(C, &_one, 1, (int32_t)_to, _up, 1)); }"
+                if s.under else "cr_check(x, crt_cards_move_card(C, (int32_t)_c, (int32_t)_to, _up));")
+        return (f"{{ int64_t _c = {self.scalar(s.card)}; if (_c == CR_NONE) cr_fail(x, CR_E_MOVE_NONE); "
+                f"cr_idx(x, _c, NC); int64_t _to = cr_zone(x, S, {self.scalar(s.to)}); "
+                f"int _up = {self.face_up(s.face_up)}; {move} }}")
+
+    def s_MoveCards(self, s):
+        return (f"{{ cr_list _l = cr_copy(x, {self.lst(s.cards)}); int64_t _to = cr_zone(x, S, {self.scalar(s.to)}); "
+                f"int _up = {self.face_up(s.face_up)}; int32_t *_w = cr_ints32(x, _l); "
+                f"for (int64_t _i = 0; _i < _l.n; _i++) if (_w[_i] < 0) cr_fail(x, CR_E_NONE); "
+                f"cr_check(x, crt_cards_move(C, _w, (int32_t)_l.n, (int32_t)_to, _up, {int(s.under)})); }}")
+
+    def s_Reveal(self, s):
+        if s.single:
+            return (f"{{ int64_t _c = {self.scalar(s.cards)}; if (_c != CR_NONE) {{ int32_t _one = (int32_t)cr_idx(x, _c, NC); "
+                    f"cr_check(x, crt_cards_reveal(C, &_one, 1)); }} }}")
+        return (f"{{ cr_list _l = {self.lst(s.cards)}; int32_t *_w = cr_ints32(x, _l); "
+                f"cr_check(x, crt_cards_reveal(C, _w, (int32_t)_l.n)); }}")
+
+    def s_SetSlot(self, s):
+        if self.slot_kind[s.slot] == "list":
+            return f"cr_keep(x, S, {self.list_index[s.slot]}, {self.lst(s.value)});"
+        if self.slot_kind[s.slot] == "pv":
+            raise NativeUnsupported("a per-player variable set as a whole")
+        return f"S->sv[{s.slot}] = {self.scalar(s.value)};"
+
+    def s_SetPlayerVar(self, s):
+        return (f"{{ int64_t _v = {self.scalar(s.value)}; "
+                f"S->pv[{self.pv_index[s.slot]}][cr_idx(x, {self.scalar(s.who)}, S->n_players)] = _v; }}")
+
+    def s_Declare(self, s):
+        if s.none:
+            return "S->declared_set = 1; S->declared = 0;"
+        if not s.many:
+            return (f"{{ int64_t _w = {self.scalar(s.who)}; S->declared_set = 1; S->declared = 0; "
+                    f"if (_w != CR_NONE) S->declared |= UINT64_C(1) << cr_idx(x, _w, S->n_players); }}")
+        return (f"{{ cr_list _l = {self.lst(s.who)}; uint64_t _m = 0; for (int64_t _i = 0; _i < _l.n; _i++) "
+                f"if (_l.v[_i] != CR_NONE) _m |= UINT64_C(1) << cr_idx(x, _l.v[_i], S->n_players); "
+                f"S->declared_set = 1; S->declared = _m; }}")
+
+    def s_Bind(self, s):
+        parts, sets = [], []
+        for i, (slot, a) in enumerate(zip(s.slots, s.args)):
+            if self.slot_kind[slot] == "list":
+                parts.append(f"cr_list _a{i} = cr_copy(x, {self.lst(a)});")
+                sets.append(f"cr_keep(x, S, {self.list_index[slot]}, _a{i});")
+            else:
+                parts.append(f"int64_t _a{i} = {self.scalar(a)};")
+                sets.append(f"S->sv[{slot}] = _a{i};")
+        return "{ " + " ".join(parts + sets) + " }"
+
+    def s_LoopInit(self, s):
+        return f"cr_keep(x, S, {self.list_index[s.lst]}, {self.lst(s.items)}); S->sv[{s.idx}] = 0;"
+
+    def s_SeatsInit(self, s):
+        at = "0" if s.at is None else self.scalar(s.at)
+        li = self.list_index[s.lst]
+        return (f"{{ int64_t _a = {at}; if (_a == CR_NONE) cr_fail(x, CR_E_SEATS_AT); int64_t _n = S->n_players; "
+                f"S->ln[{li}] = 0; for (int64_t _i = 0; _i < _n - {s.offset}; _i++) "
+                f"S->lv[{li}][S->ln[{li}]++] = cr_mod(x, _a + {s.offset} + _i, _n); S->sv[{s.idx}] = 0; }}")
+
+    def s_LoopStep(self, s):
+        li = self.list_index[s.lst]
+        return f"S->sv[{s.var}] = S->lv[{li}][S->sv[{s.idx}]]; S->sv[{s.idx}] += 1;"
+
+    def s_Fire(self, s):
+        return f"S->fired[{s.rule}] += 1;"
+
+    def test(self, fn) -> str:
+        t = getattr(fn, "ir", None)
+        if t is None:
+            t = self.ir_of_fn(fn)
+        if isinstance(t, ir.LoopTest):
+            return f"S->sv[{t.idx}] < S->ln[{self.list_index[t.lst]}]"
+        if t is None:
+            raise NativeUnsupported("a test the compiler did not lower")
+        return self.truth(t)
+
+    def ir_of_fn(self, fn):
+        return self.p.fn_ir.get(id(fn)) if hasattr(self.p, "fn_ir") else None
+
+    # ---- the instruction loop
+    def instruction(self, pc: int, ins) -> str:
+        op, a, b = ins
+        if op == EXEC:
+            fn = a.parts[0] if hasattr(a, "parts") else a
+            return f"{{ {self.stmt(getattr(fn, 'ir', None))} }} S->pc = {pc + 1}; continue;"
+        if op == JIF:
+            return f"S->pc = ({self.test(a)}) ? {pc + 1} : {b}; continue;"
+        if op == JUMP:
+            return f"S->pc = {a}; if (++steps > MAX_STEPS) cr_fail(x, CR_E_STUCK); continue;"
+        if op == CALL:
+            return (f"if (S->sp >= MAXDEPTH) cr_fail(x, CR_E_DEPTH); S->stack[S->sp++] = {pc + 1}; "
+                    f"S->pc = {a}; continue;")
+        if op == RET:
+            return "if (S->sp <= 0) cr_fail(x, CR_E_STATE); S->pc = S->stack[--S->sp]; continue;"
+        if op == END:
+            return "S->finished = 1; S->actor = -1; S->choice = -1; S->legal_n = 0; return 0;"
+        if op == CHOOSE:
+            k = self.p.choices.index(a)
+            actor = self.scalar(getattr(a, "actor_ir", None))
+            return (f"{{ int64_t _who = {actor}; if (_who == CR_NONE) cr_fail(x, CR_E_NOPLAYER); "
+                    f"cr_idx(x, _who, S->n_players); S->choice = {k}; S->actor = (int32_t)_who; "
+                    f"legal{k}(x, S, C); return 0; }}")
+        if op == CHOOSE_EACH:
+            raise NativeUnsupported("'choose by each' (several players deciding at once)")
+        raise NativeUnsupported(f"the instruction {op}")
+
+    def choice(self, k: int, ch) -> str:
+        lines = [f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C) {{", "    (void)C;", "    S->legal_n = 0;"]
+        names = {}
+        for i, alt in enumerate(ch.alts):
+            if alt.more:
+                raise NativeUnsupported("an action with several parameters")
+            names.setdefault(alt.name, len(names))
+            body = []
+            if alt.values is None:
+                body.append(f"cr_offer(x, S, {i}, CR_NONE);")
+            else:
+                v = alt.values_ir
+                if v is None:
+                    raise NativeUnsupported("an action's values the compiler did not lower")
+                var = self.local(v.var)
+                test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
+                dedupe = "" if v.domain.t == "zone" else "_k = cr_dedupe(_k); "
+                body.append(f"cr_list _d = {self.lst(v.domain)}; cr_list _k = cr_alloc(x, _d.n); "
+                            f"for (int64_t _i = 0; _i < _d.n; _i++) {{ int64_t {var} = _d.v[_i]; {test}"
+                            f"_k.v[_k.n++] = {var}; }} {dedupe}"
+                            f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer(x, S, {i}, _k.v[_i]);")
+            if alt.when is not None:
+                when = getattr(alt, "when_ir", None)
+                if when is None:
+                    raise NativeUnsupported("an action's 'when' the compiler did not lower")
+                lines.append(f"    if ({self.truth(when)}) {{ {' '.join(body)} }}")
+            else:
+                lines.append(f"    {{ {' '.join(body)} }}")
+        if ch.shared_names:
+            ids = ", ".join(str(names[a.name]) for a in ch.alts)
+            lines.append(f"    {{ static const int32_t name_of[] = {{{ids}}}; cr_unique(S, name_of); }}")
+        lines.append("}")
+        return "\n".join(lines)
+
+    def apply_case(self, k: int, ch) -> str:
+        cases = []
+        for i, alt in enumerate(ch.alts):
+            bind = f"S->sv[{alt.slot}] = val; " if alt.slot is not None else ""
+            cases.append(f"case {i}: {bind}S->pc = {alt.body}; break;")
+        return f"case {k}: switch (alt) {{ {' '.join(cases)} default: return CR_E_STATE; }} break;"
+
+    # ---- the whole file
+    def source(self) -> str:
+        p = self.p
+        rs = p.ruleset
+        maxp = rs.players_max
+        if maxp > MAX_PLAYERS:
+            raise NativeUnsupported(f"more than {MAX_PLAYERS} players")
+        n_kinds = len(p.zones)
+        per = sum(1 for z in p.zones if z.per_player)
+        maxz = p.n_shared + per * maxp
+        nc = p.n_cards
+        n_suits, n_ranks = len(rs.deck.suits), len(rs.deck.ranks)
+        lcap = max(nc, maxz, maxp, n_suits, n_ranks, 64)
+        body = []
+        for pc, ins in enumerate(p.plain_code):
+            body.append(f"        case {pc}: {self.instruction(pc, ins)}")
+        choices = [self.choice(k, ch) for k, ch in enumerate(p.choices)]
+        applies = [self.apply_case(k, ch) for k, ch in enumerate(p.choices)]
+        inits = []
+        for slot, per_player, typ, init in p.var_ir:
+            if per_player:
+                var = self.local("_vp")
+                inits.append(f"for (int64_t {var} = 0; {var} < S->n_players; {var}++) "
+                             f"S->pv[{self.pv_index[slot]}][{var}] = {self.scalar(init)};")
+            elif self.slot_kind[slot] == "list":
+                inits.append(f"cr_keep(x, S, {self.list_index[slot]}, {self.lst(init)});")
+            else:
+                inits.append(f"S->sv[{slot}] = {self.scalar(init)};")
+            inits.append("x->top = 0; cr_epoch++;")
+        while self.todo:
+            self.emit_define(self.todo.pop(0))
+        maxm = max([sum(1 if a.values is None else lcap for a in ch.alts) for ch in p.choices] + [1])
+        n_procs = len(rs.procedures)
+        depth = n_procs + 8
+        card_pos = [b.bit_length() - 1 for b in p.card_bit]
+        cardkey = sorted(range(nc), key=lambda c: (p.card_order[c], -p.card_suit[c], -c))
+        ckey = [0] * nc
+        for i, c in enumerate(cardkey):
+            ckey[c] = i
+        rankpos = []
+        for s in rs.deck.suits:
+            order = rs.deck.order_of(s)
+            rankpos += [order.index(r) if r in order else None for r in rs.deck.ranks]
+        cardof = [p.card_of.get((r, s), -1) for s in range(n_suits) for r in range(n_ranks)]
+
+        def arr(name, values, ctype="int64_t"):
+            vals = ", ".join("CR_NONE" if v is None else int_literal(int(v)) for v in values) or "0"
+            return f"static const {ctype} {name}[] __attribute__((unused)) = {{{vals}}};"
+
+        def rows(name, table):
+            offs, flat = [], []
+            for row in table:
+                offs.append(len(table) + 1 + len(flat))
+                flat.extend(row)
+            offs.append(len(table) + 1 + len(flat))
+            return arr(name, offs + flat)
+
+        tables = [arr("K_SUIT", p.card_suit), arr("K_RANK", p.card_rank), arr("K_ORDER", p.card_order),
+                  arr("K_CKEY", ckey), arr("K_RANKPOS", rankpos), arr("K_CARDOF", cardof),
+                  arr("K_CARDPOS", card_pos, "uint16_t"),
+                  rows("K_ABOVE", p.above), rows("K_BELOW", p.below), rows("K_SUIT_CARDS", p.suit_cards)]
+        tables += [arr(f"K_VAL{i}", vals) for i, vals in enumerate(p.values.values())]
+        kinds = [(1 if z.per_player else 0, z.index, z.size or 1, VIS.get(z.visibility, 2)) for z in p.zones]
+        defines = {
+            "NC": nc, "NSUITS": n_suits, "NRANKS": n_ranks, "NKINDS": n_kinds, "MAXP": maxp, "MINP": rs.players_min,
+            "MAXZ": maxz, "NSHARED": p.n_shared, "NS": max(p.n_slots, 1), "NL": max(len(self.list_index), 1),
+            "NPV": max(len(self.pv_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1),
+            "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
+            "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
+        }
+        score = p.score_name[2:] if p.score_name and p.score_name[:2] in ("D_", "U_") else None
+        if p.score_name and score is None:
+            raise NativeUnsupported(f"the winner rule's score {p.score_name}")
+        if score is not None:
+            defines["HAS_SCORE"] = 1
+            defines["SCORE_FN"] = self.define_fn(score)
+            while self.todo:
+                self.emit_define(self.todo.pop(0))
+        else:
+            defines["HAS_SCORE"] = 0
+        head = "#include <stdlib.h>\n" + "\n".join(f"#define {k} {v}" for k, v in defines.items())
+        kind_rows = ", ".join("{%d, %d, %d, %d}" % k for k in kinds)
+        return "\n".join([
+            head,
+            STATE,
+            f"static const int32_t K_KINDS[NKINDS][4] = {{{kind_rows}}}; /* per player, index, size, visibility */",
+            *tables, *self.tables,
+            "typedef struct cr_scratch {\n    uint64_t epoch;\n    int64_t arena[CR_ARENA];\n"
+            + "".join(f"    {m}\n" for m in self.memos) + "} cr_scratch;",
+            HELPERS,
+            OFFER,
+            *self.define_protos,
+            *[f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C);" for k in range(len(p.choices))],
+            *self.define_src,
+            *choices,
+            RUN_HEAD, *body, RUN_TAIL,
+            INIT_HEAD, *("    " + line for line in inits), INIT_TAIL,
+            APPLY_HEAD, *("        " + a for a in applies), APPLY_TAIL,
+            ENTRIES,
+        ])
+
+
+STATE = r"""
+typedef struct cr_state {
+    uint32_t magic, cards_off;
+    uint64_t bytes;
+    int32_t n_players, n_zones, pc, finished, sp, actor, choice, legal_n, err, declared_set;
+    int64_t decisions;
+    uint64_t declared;
+    int32_t zbase[NKINDS], zcount[NKINDS], zkind[MAXZ], zowner[MAXZ];
+    int32_t stack[MAXDEPTH];
+    int64_t fired[NR];
+    int64_t opt[NO];
+    int64_t sv[NS];
+    int64_t pv[NPV][MAXP];
+    int32_t ln[NL];
+    int64_t lv[NL][LCAP];
+    int32_t legal_alt[MAXM];
+    int64_t legal_val[MAXM];
+    crt_rng rng;
+} cr_state;
+
+#define CR_MAGIC 0x43525354U
+#define CARDS(S) ((crt_cards *)((char *)(S) + (S)->cards_off))
+"""
+
+OFFER = r"""
+static inline void cr_offer(cr_ctx *x, cr_state *S, int32_t alt, int64_t v) {
+    if (S->legal_n >= MAXM) cr_fail(x, CR_E_LIST);
+    S->legal_alt[S->legal_n] = alt;
+    S->legal_val[S->legal_n] = v;
+    S->legal_n++;
+}
+
+/* two actions of one name may offer the same move: keep the first (engine/legal.py:unique) */
+static void cr_unique(cr_state *S, const int32_t *name_of) {
+    int32_t k = 0;
+    for (int32_t i = 0; i < S->legal_n; i++) {
+        int32_t j = 0;
+        while (j < k && !(name_of[S->legal_alt[j]] == name_of[S->legal_alt[i]] && S->legal_val[j] == S->legal_val[i])) j++;
+        if (j == k) {
+            S->legal_alt[k] = S->legal_alt[i];
+            S->legal_val[k] = S->legal_val[i];
+            k++;
+        }
+    }
+    S->legal_n = k;
+}
+"""
+
+RUN_HEAD = r"""
+static int cr_loop(cr_ctx *x, cr_state *S) {
+    crt_cards *C = CARDS(S);
+    int64_t steps = 0;
+    for (;;) {
+        x->top = 0;
+        cr_epoch++;
+        switch (S->pc) {"""
+
+RUN_TAIL = r"""
+        default: cr_fail(x, CR_E_STATE);
+        }
+    }
+}
+
+static int cr_run(cr_state *S) {
+    cr_ctx X, *x = &X;
+    if (!cr_ctx_init(x)) return CR_E_STATE;
+    int kind = setjmp(x->jb);
+    if (kind) {
+        S->err = kind;
+        S->legal_n = 0;
+        return kind;
+    }
+    return cr_loop(x, S);
+}
+"""
+
+INIT_HEAD = r"""
+size_t cr_state_bytes(int32_t players) {
+    if (players < MINP || players > MAXP) return 0;
+    int32_t per = 0;
+    for (int k = 0; k < NKINDS; k++) per += K_KINDS[k][0];
+    size_t cards = crt_cards_bytes(NC, (uint32_t)(NSHARED + per * players), NKINDS, (uint32_t)players);
+    if (!cards) return 0;
+    return ((sizeof(cr_state) + 7) & ~(size_t)7) + cards;
+}
+
+int cr_new(void *mem, size_t bytes, int32_t players, const uint32_t *seed, size_t n_seed, const int64_t *opts) {
+    size_t need = cr_state_bytes(players);
+    if (!need || bytes < need || !mem || ((uintptr_t)mem & 7)) return CR_E_STATE;
+    cr_state *S = (cr_state *)mem;
+    memset(S, 0, sizeof(cr_state));
+    S->magic = CR_MAGIC;
+    S->bytes = need;
+    S->cards_off = (uint32_t)((sizeof(cr_state) + 7) & ~(size_t)7);
+    S->n_players = players;
+    int32_t n_inst = NSHARED;
+    for (int k = 0; k < NKINDS; k++) {
+        if (K_KINDS[k][0]) {
+            S->zbase[k] = NSHARED + K_KINDS[k][1] * players;
+            S->zcount[k] = players;
+            n_inst += players;
+        } else {
+            S->zbase[k] = K_KINDS[k][1];
+            S->zcount[k] = K_KINDS[k][2];
+        }
+    }
+    S->n_zones = n_inst;
+    int32_t zk[MAXZ], zo[MAXZ];
+    uint8_t vis[NKINDS];
+    for (int k = 0; k < NKINDS; k++) {
+        vis[k] = (uint8_t)K_KINDS[k][3];
+        for (int32_t i = 0; i < S->zcount[k]; i++) {
+            zk[S->zbase[k] + i] = k;
+            zo[S->zbase[k] + i] = K_KINDS[k][0] ? i : -1;
+        }
+    }
+    memcpy(S->zkind, zk, sizeof(int32_t) * (size_t)n_inst);
+    memcpy(S->zowner, zo, sizeof(int32_t) * (size_t)n_inst);
+    int rc = crt_cards_init(CARDS(S), need - S->cards_off, NC, (uint32_t)n_inst, NKINDS, (uint32_t)players, zk, zo, vis,
+                            K_CARDPOS, S->zbase[0]);
+    if (rc) return CR_E_STATE;
+    crt_seed_words(&S->rng, seed, n_seed);
+    for (int i = 0; i < NO; i++) S->opt[i] = opts ? opts[i] : 0;
+    for (int i = 0; i < NS; i++) S->sv[i] = CR_NONE;
+    S->choice = -1;
+    S->actor = -1;
+    S->pc = START;
+    cr_ctx X, *x = &X;
+    crt_cards *C = CARDS(S);
+    (void)C;
+    if (!cr_ctx_init(x)) return CR_E_STATE;
+    int kind = setjmp(x->jb);
+    if (kind) {
+        S->err = kind;
+        return kind;
+    }
+    cr_epoch++;"""
+
+INIT_TAIL = r"""
+    return cr_run(S);
+}
+"""
+
+APPLY_HEAD = r"""
+int cr_apply(void *mem, int32_t i) {
+    cr_state *S = (cr_state *)mem;
+    if (!S || S->magic != CR_MAGIC || S->finished || S->err || i < 0 || i >= S->legal_n) return CR_E_STATE;
+    int32_t alt = S->legal_alt[i];
+    int64_t val = S->legal_val[i];
+    (void)val;
+    switch (S->choice) {"""
+
+APPLY_TAIL = r"""
+        default: return CR_E_STATE;
+    }
+    S->decisions++;
+    return cr_run(S);
+}
+"""
+
+ENTRIES = r"""
+int32_t cr_legal(const void *mem, int32_t *alts, int64_t *vals, int32_t cap) {
+    const cr_state *S = (const cr_state *)mem;
+    if (!S || S->magic != CR_MAGIC || cap < S->legal_n) return -1;
+    for (int32_t i = 0; i < S->legal_n; i++) {
+        alts[i] = S->legal_alt[i];
+        vals[i] = S->legal_val[i];
+    }
+    return S->legal_n;
+}
+
+/* pc, finished, actor, choice, legal moves, decisions, failure, declared?, declared seats, zones */
+void cr_info(const void *mem, int64_t *out) {
+    const cr_state *S = (const cr_state *)mem;
+    out[0] = S->pc; out[1] = S->finished; out[2] = S->actor; out[3] = S->choice; out[4] = S->legal_n;
+    out[5] = S->decisions; out[6] = S->err; out[7] = S->declared_set; out[8] = (int64_t)S->declared;
+    out[9] = S->n_zones;
+}
+
+int64_t cr_slot(const void *mem, int32_t slot) {
+    const cr_state *S = (const cr_state *)mem;
+    return (slot >= 0 && slot < NS) ? S->sv[slot] : CR_NONE;
+}
+
+int32_t cr_slot_items(const void *mem, int32_t li, int64_t *out, int32_t cap) {
+    const cr_state *S = (const cr_state *)mem;
+    if (li < 0 || li >= NL || cap < S->ln[li]) return -1;
+    for (int32_t i = 0; i < S->ln[li]; i++) out[i] = S->lv[li][i];
+    return S->ln[li];
+}
+
+int64_t cr_player_var(const void *mem, int32_t pvi, int32_t seat) {
+    const cr_state *S = (const cr_state *)mem;
+    return (pvi >= 0 && pvi < NPV && seat >= 0 && seat < MAXP) ? S->pv[pvi][seat] : CR_NONE;
+}
+
+int64_t cr_fired(const void *mem, int32_t rule) {
+    const cr_state *S = (const cr_state *)mem;
+    return (rule >= 0 && rule < NR) ? S->fired[rule] : 0;
+}
+
+int32_t cr_stack(const void *mem, int32_t *out, int32_t cap) {
+    const cr_state *S = (const cr_state *)mem;
+    if (cap < S->sp) return -1;
+    for (int32_t i = 0; i < S->sp; i++) out[i] = S->stack[i];
+    return S->sp;
+}
+
+void *cr_cards(void *mem) { return CARDS((cr_state *)mem); }
+
+size_t cr_bytes(const void *mem) { return ((const cr_state *)mem)->bytes; }
+
+/* random players, as interpreter/bots.py's RandomBot: at each decision the player to act draws
+ * one of their legal moves with their own generator (rng[actor], or rng[0] for everyone when
+ * n_rngs is 1); each move made to `moves` (4 numbers: choice, action, player, value; at most cap) */
+static int cr_random_players(cr_state *S, crt_rng *rng, int32_t n_rngs, int64_t max_decisions, int64_t *moves,
+                             int64_t cap, int64_t *n_out) {
+    int64_t n = 0;
+    int rc = 0;
+    while (!S->finished && !S->err && S->legal_n > 0 && n < max_decisions) {
+        int32_t who = n_rngs > 1 ? S->actor : 0;
+        if (who < 0 || who >= n_rngs) { rc = CR_E_STATE; break; }
+        int32_t i = (int32_t)crt_choice_index(&rng[who], (size_t)S->legal_n);
+        if (moves && n < cap) {
+            moves[4 * n] = S->choice;
+            moves[4 * n + 1] = S->legal_alt[i];
+            moves[4 * n + 2] = S->actor;
+            moves[4 * n + 3] = S->legal_val[i];
+        }
+        n++;
+        rc = cr_apply(S, i);
+        if (rc) break;
+    }
+    *n_out = n;
+    return rc;
+}
+
+/* the same from Python's generators: rngs holds n_rngs states of 625 words (crt_get_state's
+ * form), given back moved on */
+int cr_playout(void *mem, uint32_t *rngs, int32_t n_rngs, int64_t max_decisions, int64_t *moves, int64_t cap,
+               int64_t *n_out) {
+    cr_state *S = (cr_state *)mem;
+    crt_rng rng[MAXP];
+    if (!S || S->magic != CR_MAGIC || n_rngs < 1 || n_rngs > MAXP) return CR_E_STATE;
+    for (int32_t k = 0; k < n_rngs; k++)
+        if (crt_set_state(&rng[k], rngs + (size_t)k * CRT_STATE_WORDS)) return CR_E_STATE;
+    int rc = cr_random_players(S, rng, n_rngs, max_decisions, moves, cap, n_out);
+    for (int32_t k = 0; k < n_rngs; k++) crt_get_state(&rng[k], rngs + (size_t)k * CRT_STATE_WORDS);
+    return rc;
+}
+
+/* a seat's score by the winner rule (CR_NONE: none, or it failed) */
+int64_t cr_score(void *mem, int32_t seat) {
+    cr_state *S = (cr_state *)mem;
+    if (!S || S->magic != CR_MAGIC || seat < 0 || seat >= S->n_players) return CR_NONE;
+#if HAS_SCORE
+    cr_ctx X, *x = &X;
+    crt_cards *C = CARDS(S);
+    if (!cr_ctx_init(x)) return CR_NONE;
+    if (setjmp(x->jb)) return CR_NONE;
+    cr_epoch++;
+    return SCORE_FN(x, S, C, seat);
+#else
+    return 0;
+#endif
+}
+
+/* whole games of random players, games seed0 .. seed0 + n_games - 1, each seeded as
+ * random.Random(seed) and its players' bots as bots.bot_seed(seed, seat): per game, `out` gets
+ * ROW numbers: the failure (0 none), finished, decisions, declared?, the declared seats, then
+ * each seat's score */
+int cr_play_many(int32_t players, const int64_t *opts, int64_t seed0, int64_t n_games, int64_t max_decisions,
+                 int64_t *out) {
+    size_t bytes = cr_state_bytes(players);
+    if (!bytes || seed0 < 0 || n_games < 0 || seed0 > (INT64_MAX - 1000) / 1000 - n_games) return CR_E_STATE;
+    uint64_t *mem = (uint64_t *)malloc(bytes + 8);
+    if (!mem) return CR_E_STATE;
+    crt_rng rng[MAXP];
+    for (int64_t g = 0; g < n_games; g++) {
+        int64_t seed = seed0 + g;
+        uint32_t w[2] = {(uint32_t)seed, (uint32_t)((uint64_t)seed >> 32)};
+        int rc = cr_new(mem, bytes, players, w, w[1] ? 2 : 1, opts);
+        int64_t n = 0;
+        cr_state *S = (cr_state *)mem;
+        if (!rc) {
+            for (int32_t k = 0; k < players; k++) crt_seed_i64(&rng[k], seed * 1000 + k);
+            rc = cr_random_players(S, rng, players, max_decisions, NULL, 0, &n);
+        }
+        int64_t *row = out + g * (5 + players);
+        row[0] = rc; row[1] = S->finished; row[2] = S->decisions; row[3] = S->declared_set;
+        row[4] = (int64_t)S->declared;
+        for (int32_t k = 0; k < players; k++) row[5 + k] = rc ? CR_NONE : cr_score(mem, k);
+    }
+    free(mem);
+    return 0;
+}
+"""
+
+
+def emit_program(p) -> str:
+    """The C of a whole program, after the runtime (native/build.py:runtime_source)."""
+    return Module(p).source()

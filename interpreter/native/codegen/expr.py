@@ -1,0 +1,326 @@
+"""The C emitter of the IR's expression ops (compiler/ir/ops.py): each op becomes one C
+expression with Python's meaning (GNU statement expressions for the loops), reading the
+state through `S` (the engine's struct), `C` (its cards, native/runtime/cards.c) and `x` (the
+context that failures leave through).
+
+Nothing from the ruleset's text reaches the C source: names are numbered, numbers are checked
+64-bit literals, enum choices are their indices, and every index a value makes is checked."""
+
+from __future__ import annotations
+
+from ...compiler.ir import ops as o
+from ...errors import CardRulesError
+
+LIST_TYPES = {"cards", "players", "ints", "suits", "ranks", "zones", "zonekind"}
+_CMP = {"==", "!=", "<", "<=", ">", ">="}
+_AGGS = {"all", "any", "no", "count", "sum", "those", "highest", "lowest"}
+
+
+class NativeUnsupported(CardRulesError):
+    """A construct the C backend cannot lower yet: the Python engine plays the ruleset."""
+
+
+def is_list(t) -> bool:
+    return t in LIST_TYPES
+
+
+def int_literal(v) -> str:
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if not isinstance(v, int) or not (-(2 ** 63) < v < 2 ** 63):
+        raise NativeUnsupported(f"the number {v!r} does not fit in 64 bits")
+    return f"INT64_C({v})"
+
+
+class Expr:
+    """Mixed into the module emitter (emit.py), which gives `p` (the Program), `slot_kind`,
+    `list_index`, `pv_index`, `const_list`, `define_fn` and `enum_index`."""
+
+    def fresh_c(self, base: str) -> str:
+        self.n_tmp += 1
+        return f"_{base}{self.n_tmp}"
+
+    def local(self, name: str) -> str:
+        """A name generated code binds (a parameter, an aggregate's variable), numbered."""
+        if name not in self.locals:
+            self.locals[name] = f"l{len(self.locals)}"
+        return self.locals[name]
+
+    def ex(self, e) -> str:
+        """C for an op; a list-typed op gives a cr_list, any other an int64_t."""
+        if e is None:
+            raise NativeUnsupported("an expression the compiler did not lower")
+        if not isinstance(e, o.Op):
+            raise NativeUnsupported(f"an expression the compiler did not lower ({str(e)[:60]})")
+        fn = getattr(self, "x_" + type(e).__name__, None)
+        if fn is None:
+            raise NativeUnsupported(f"the operation {type(e).__name__}")
+        return fn(e)
+
+    def truth(self, e) -> str:
+        if is_list(e.t):
+            return f"({self.ex(e)}.n > 0)"
+        return f"cr_truth({self.ex(e)})"
+
+    def scalar(self, e) -> str:
+        if isinstance(e, o.Op) and is_list(e.t):
+            raise NativeUnsupported(f"a collection where one value was expected ({str(e)[:60]})")
+        return self.ex(e)
+
+    def lst(self, e) -> str:
+        if isinstance(e, o.Op) and not is_list(e.t):
+            raise NativeUnsupported(f"one value where a collection was expected ({str(e)[:60]})")
+        return self.ex(e)
+
+    # ---- values
+    def x_Lit(self, e):
+        v = e.value
+        if v is None:
+            return "CR_NONE"
+        if isinstance(v, tuple):
+            return self.const_list(v)
+        if isinstance(v, str):
+            return int_literal(self.enum_index(v))
+        return int_literal(v)
+
+    def x_Global(self, e):
+        if e.name == "ALLCARDS":
+            return self.const_list(tuple(range(self.p.n_cards)))
+        if e.name.startswith("GROUP_"):
+            return self.const_list(tuple(self.p.namespace[e.name]))
+        raise NativeUnsupported(f"the table {e.name}")
+
+    def x_Seats(self, e):
+        return "cr_seats(x, S->n_players)"
+
+    def x_NPlayers(self, e):
+        return "((int64_t)S->n_players)"
+
+    def x_Slot(self, e):
+        kind = self.slot_kind.get(e.n)
+        if kind == "list":
+            return f"cr_slot_list(S, {self.list_index[e.n]})"
+        if kind == "pv":
+            raise NativeUnsupported("a per-player variable read as a whole")
+        return f"S->sv[{e.n}]"
+
+    def x_Local(self, e):
+        return self.local(e.name)
+
+    def x_Paren(self, e):
+        return f"({self.ex(e.x)})"
+
+    def x_Opt(self, e):
+        return f"S->opt[{e.i}]"
+
+    def x_PlayerVar(self, e):
+        return f"S->pv[{self.pv_index[e.n]}][cr_idx(x, {self.scalar(e.who)}, S->n_players)]"
+
+    def x_ListOf(self, e):
+        t = self.fresh_c("l")
+        fill = "".join(f"{t}.v[{t}.n++] = {self.scalar(i)}; " for i in e.items)
+        return f"({{ cr_list {t} = cr_alloc(x, {len(e.items)}); {fill}{t}; }})"
+
+    # ---- zones
+    def x_ZoneBase(self, e):
+        return f"((int64_t)S->zbase[{e.kind}])"
+
+    def x_KindCards(self, e):
+        return f"cr_kind_cards(x, S, C, {e.kind})"
+
+    def x_ZoneAt(self, e):
+        return f"cr_zone_at(x, S, {e.kind}, {self.scalar(e.i)})"
+
+    def x_PlayerZone(self, e):
+        return f"cr_add(x, S->zbase[{e.kind}], {self.scalar(e.who)})"
+
+    def x_ZoneCards(self, e):
+        return f"cr_zone_cards(x, S, C, {self.scalar(e.zone)})"
+
+    def x_ZoneIndex(self, e):
+        return f"cr_zone_index(x, S, {self.scalar(e.zone)})"
+
+    def x_ZoneOwner(self, e):
+        return f"cr_zone_owner(x, S, {self.scalar(e.zone)})"
+
+    def x_ZonesOf(self, e):
+        return f"cr_range(x, S->zbase[{e.kind}], S->zbase[{e.kind}] + S->zcount[{e.kind}] - 1)"
+
+    # ---- cards
+    def x_CardAttr(self, e):
+        c = self.scalar(e.card)
+        a = e.attr
+        if a in ("suit", "rank", "order"):
+            return f"K_{a.upper()}[cr_idx(x, {c}, NC)]"
+        if a == "owner":
+            return f"cr_card_owner(x, C, {c})"
+        if a == "played_by":
+            return f"cr_card_played_by(x, C, {c})"
+        if a == "zone":
+            return f"((int64_t)crt_cards_zone_of(C, (int32_t)cr_idx(x, {c}, NC)))"
+        if a == "face_up":
+            return f"((int64_t)crt_cards_face_up(C, (int32_t)cr_idx(x, {c}, NC)))"
+        if a == "depth":
+            return f"cr_card_depth(x, C, {c})"
+        raise NativeUnsupported(f"the card attribute {a}")
+
+    def x_CardValue(self, e):
+        return f"{self.value_table(e.name)}[cr_idx(x, {self.scalar(e.card)}, NC)]"
+
+    def x_Neighbours(self, e):
+        return f"cr_table_list(x, {self.card_lists(e.side)}, cr_idx(x, {self.scalar(e.card)}, NC))"
+
+    def x_CardsOf(self, e):
+        return f"cr_table_list(x, {self.card_lists('suit')}, cr_idx(x, {self.scalar(e.suit)}, NSUITS))"
+
+    def x_CardOf(self, e):
+        return f"cr_card_of(x, {self.scalar(e.rank)}, {self.scalar(e.suit)})"
+
+    # ---- numbers and tests
+    def x_Arith(self, e):
+        f = {"+": "cr_add", "-": "cr_sub", "*": "cr_mul", "//": "cr_floordiv", "%": "cr_mod"}[e.op]
+        return f"{f}(x, {self.scalar(e.a)}, {self.scalar(e.b)})"
+
+    def x_Neg(self, e):
+        return f"cr_neg(x, {self.scalar(e.x)})"
+
+    def x_Not(self, e):
+        return f"((int64_t)!{self.truth(e.x)})"
+
+    def x_Logic(self, e):
+        t = self.fresh_c("a")
+        a, b = self.scalar(e.a), self.scalar(e.b)
+        if e.op == "and":
+            return f"({{ int64_t {t} = {a}; cr_truth({t}) ? ({b}) : {t}; }})"
+        return f"({{ int64_t {t} = {a}; cr_truth({t}) ? {t} : ({b}); }})"
+
+    def x_Cond(self, e):
+        return f"({self.truth(e.test)} ? {self.ex(e.then)} : {self.ex(e.else_)})"
+
+    def x_Compare(self, e):
+        if is_list(e.a.t if isinstance(e.a, o.Op) else None) or is_list(e.b.t if isinstance(e.b, o.Op) else None):
+            raise NativeUnsupported("a comparison of collections")
+        a, b = self.scalar(e.a), self.scalar(e.b)
+        if e.op in ("==", "!="):
+            return f"((int64_t)(({a}) {e.op} ({b})))"
+        f = {"<": "cr_lt(x, {a}, {b})", ">": "cr_lt(x, {b}, {a})",
+             "<=": "!cr_lt(x, {b}, {a})", ">=": "!cr_lt(x, {a}, {b})"}[e.op]
+        if e.op in ("<", "<="):
+            return f"((int64_t)({f.format(a=a, b=b)}))"
+        t1, t2 = self.fresh_c("c"), self.fresh_c("c")  # Python works out the left side first
+        return f"({{ int64_t {t1} = {a}; int64_t {t2} = {b}; (int64_t)({f.format(a=t1, b=t2)}); }})"
+
+    def x_CardCompare(self, e):
+        return f"((int64_t)(K_ORDER[cr_idx(x, {self.scalar(e.a)}, NC)] {e.op} K_ORDER[cr_idx(x, {self.scalar(e.b)}, NC)]))"
+
+    def x_RankInSuit(self, e):
+        t = self.fresh_c("c")
+        card = self.scalar(e.card)
+        pos = f"cr_need(x, K_RANKPOS[K_SUIT[cr_idx(x, {t}, NC)] * NRANKS + cr_idx(x, {self.scalar(e.rank)}, NRANKS)])"
+        order = f"K_ORDER[cr_idx(x, {t}, NC)]"
+        a, b = (pos, order) if e.flip else (order, pos)
+        if e.flip:  # the position is worked out first, as Python reads the left side first
+            return f"({{ int64_t {t} = {card}; int64_t _p{t} = {pos}; (int64_t)(_p{t} {e.op} {order}); }})"
+        return f"({{ int64_t {t} = {card}; (int64_t)({a} {e.op} {b}); }})"
+
+    def x_InZone(self, e):
+        return self._in(e, f"crt_cards_zone_of(C, (int32_t)cr_idx(x, {{c}}, NC)) == {self.scalar(e.zone)}")
+
+    def x_InKind(self, e):
+        return self._in(e, f"crt_cards_kind_of(C, (int32_t)cr_idx(x, {{c}}, NC)) == {int(e.kind)}")
+
+    def _in(self, e, test: str) -> str:
+        t = self.fresh_c("c")
+        item = self.scalar(e.item)
+        if e.check == "none":
+            return f"({{ int64_t {t} = {item}; (int64_t)({test.format(c=t)}); }})"
+        return f"({{ int64_t {t} = {item}; (int64_t)({t} != CR_NONE && {test.format(c=t)}); }})"
+
+    def x_In(self, e):
+        t = self.fresh_c("c")
+        return f"({{ int64_t {t} = {self.scalar(e.item)}; (int64_t)cr_in({self.lst(e.coll)}, {t}); }})"
+
+    def x_Negated(self, e):
+        return f"((int64_t)!({self.scalar(e.x)}))"
+
+    def x_Range(self, e):
+        return f"cr_range(x, {self.scalar(e.a)}, {self.scalar(e.b)})"
+
+    def x_Concat(self, e):
+        return f"cr_concat(x, {self.lst(e.a)}, {self.lst(e.b)})"
+
+    def x_Len(self, e):
+        return f"({self.lst(e.coll)}.n)"
+
+    def x_NonEmpty(self, e):
+        return f"((int64_t)({self.lst(e.coll)}.n > 0))"
+
+    def x_Empty(self, e):
+        return f"((int64_t)({self.lst(e.coll)}.n == 0))"
+
+    def x_End(self, e):
+        return f"cr_{e.which}(x, {self.lst(e.coll)})"
+
+    def x_Extreme(self, e):
+        return f"cr_extreme(x, {self.lst(e.coll)}, {1 if e.pick == 'max' else 0}, {1 if e.cards else 0})"
+
+    def x_EndN(self, e):
+        return f"cr_{e.which}_n(x, {self.lst(e.coll)}, {self.scalar(e.k)})"
+
+    def x_NextSeat(self, e):
+        return f"cr_mod(x, cr_add(x, {self.scalar(e.who)}, {int(e.step)}), S->n_players)"
+
+    def x_Random(self, e):
+        return f"cr_random(x, S, {self.lst(e.coll)})"
+
+    def x_SeatOf(self, e):
+        return f"cr_seat(x, S, {self.scalar(e.k)})"
+
+    def x_Abs(self, e):
+        return f"cr_abs(x, {self.scalar(e.x)})"
+
+    def x_MinMax(self, e):
+        return f"cr_{e.fn}(x, {self.scalar(e.a)}, {self.scalar(e.b)})"
+
+    # ---- definitions and aggregates
+    def x_Call(self, e):
+        if not (e.fn.startswith("D_") or e.fn.startswith("U_")):
+            raise NativeUnsupported(f"the generated function {e.fn}")
+        fn = self.define_fn(e.fn[2:])
+        return f"{fn}(x, S, C{''.join(', ' + self.ex(a) for a in e.args)})"
+
+    def x_TableLookup(self, e):
+        return f"{self.define_fn(e.define)}(x, S, C, {self.scalar(e.card)})"
+
+    def x_Guarded(self, e):
+        return self.ex(e.loop)  # the loop form: what the mask form computes, in C as fast
+
+    def x_AggLoop(self, e):
+        if e.agg not in _AGGS:
+            raise NativeUnsupported(f"the aggregate {e.agg}")
+        d, i, acc = self.fresh_c("d"), self.fresh_c("i"), self.fresh_c("r")
+        var = self.ex(e.var)
+        where = f"if (!{self.truth(e.where)}) continue; " if e.where is not None else ""
+        head = f"cr_list {d} = {self.lst(e.domain)}; "
+        loop = f"for (int64_t {i} = 0; {i} < {d}.n; {i}++) {{ int64_t {var} = {d}.v[{i}]; (void){var}; {where}"
+        a = e.agg
+        if a in ("any", "no") and e.where is None:
+            return f"({{ {head}(int64_t)({d}.n {'>' if a == 'any' else '=='} 0); }})"
+        if a == "count" and e.where is None:
+            return f"({{ {head}{d}.n; }})"
+        if a == "all":
+            return f"({{ {head}int64_t {acc} = 1; {loop}if (!{self.truth(e.body)}) {{ {acc} = 0; break; }} }} {acc}; }})"
+        if a in ("any", "no"):
+            loop = loop.replace(where, "")  # any(where for ...): the test is the body
+            return (f"({{ {head}int64_t {acc} = 0; {loop}if ({self.truth(e.where)}) {{ {acc} = 1; break; }} }} "
+                    f"(int64_t)({'' if a == 'any' else '!'}{acc}); }})")
+        if a == "count":
+            return f"({{ {head}int64_t {acc} = 0; {loop}{acc}++; }} {acc}; }})"
+        if a == "sum":
+            return f"({{ {head}int64_t {acc} = 0; {loop}{acc} = cr_add(x, {acc}, {self.scalar(e.body)}); }} {acc}; }})"
+        if a == "those":
+            return f"({{ {head}cr_list {acc} = cr_alloc(x, {d}.n); {loop}{acc}.v[{acc}.n++] = {var}; }} {acc}; }})"
+        # highest, lowest: the first of the best (max and min keep the first they meet)
+        cards = 1 if e.t == "card" else 0
+        return (f"({{ {head}cr_list {acc} = cr_alloc(x, {d}.n); {loop}{acc}.v[{acc}.n++] = {var}; }} "
+                f"cr_extreme(x, {acc}, {1 if a == 'highest' else 0}, {cards}); }})")

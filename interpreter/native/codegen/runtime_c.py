@@ -1,0 +1,204 @@
+"""The fixed C every generated engine has after its tables and state struct: the helpers the
+expression emitter calls (expr.py), written once here rather than generated."""
+
+HELPERS = r"""
+/* each thread's scratch (made on its first call): the arena, and the answers of definitions,
+ * which hold while nothing changes: within one instruction (or one working out of a score); a new
+ * epoch starts each, so old answers never match. Only a pointer is thread-local (so a library
+ * loaded at run time can keep it in the static TLS block). */
+static __thread cr_scratch *cr_tls __attribute__((tls_model("initial-exec")));
+
+static cr_scratch *cr_scratch_get(void) {
+    if (!cr_tls) cr_tls = (cr_scratch *)calloc(1, sizeof(cr_scratch));
+    return cr_tls;
+}
+
+#define cr_epoch (x->sc->epoch)
+
+static inline int cr_ctx_init(cr_ctx *x) {
+    x->sc = cr_scratch_get();
+    if (!x->sc) return 0;
+    x->arena = x->sc->arena;
+    x->cap = CR_ARENA;
+    x->top = 0;
+    return 1;
+}
+
+static inline cr_list cr_slot_list(cr_state *S, int li) {
+    cr_list l;
+    l.n = S->ln[li];
+    l.v = S->lv[li];
+    return l;
+}
+
+static inline cr_list cr_range(cr_ctx *x, int64_t a, int64_t b) {
+    cr_need(x, a);
+    cr_need(x, b);
+    if (b < a) return cr_alloc(x, 0);
+    if (b - a >= LCAP) cr_fail(x, CR_E_LIST);
+    cr_list l = cr_alloc(x, b - a + 1);
+    for (int64_t v = a; v <= b; v++) l.v[l.n++] = v;
+    return l;
+}
+
+static inline cr_list cr_seats(cr_ctx *x, int32_t n) { return cr_range(x, 0, (int64_t)n - 1); }
+
+static inline cr_list cr_copy(cr_ctx *x, const cr_list a) {
+    cr_list l = cr_alloc(x, a.n);
+    if (a.n) memcpy(l.v, a.v, (size_t)a.n * sizeof(int64_t));
+    l.n = a.n;
+    return l;
+}
+
+static inline cr_list cr_concat(cr_ctx *x, const cr_list a, const cr_list b) {
+    cr_list l = cr_alloc(x, a.n + b.n);
+    for (int64_t i = 0; i < a.n; i++) l.v[l.n++] = a.v[i];
+    for (int64_t i = 0; i < b.n; i++) l.v[l.n++] = b.v[i];
+    return l;
+}
+
+/* a constant list, seen in place: no list is ever written to but one just made (cr_alloc) */
+static inline cr_list cr_const(cr_ctx *x, const int64_t *v, int64_t n) {
+    cr_list l;
+    (void)x;
+    l.n = n;
+    l.v = (int64_t *)(uintptr_t)v;
+    return l;
+}
+
+/* one row of a table of card lists (above, below, a suit's cards): offsets then values */
+static inline cr_list cr_table_list(cr_ctx *x, const int64_t *tab, int64_t row) {
+    return cr_const(x, tab + tab[row], tab[row + 1] - tab[row]);
+}
+
+static inline int64_t cr_zone(cr_ctx *x, cr_state *S, int64_t z) { return cr_idx(x, z, S->n_zones); }
+
+static inline cr_list cr_zone_cards(cr_ctx *x, cr_state *S, crt_cards *C, int64_t z) {
+    int32_t zz = (int32_t)cr_zone(x, S, z);
+    int32_t n = crt_cards_count(C, zz);
+    const uint16_t *d = crt_cards_zone_data(C, zz);
+    if (n < 0 || !d) cr_fail(x, CR_E_INDEX);
+    cr_list l = cr_alloc(x, n);
+    for (int32_t i = 0; i < n; i++) l.v[l.n++] = d[i];
+    return l;
+}
+
+static inline cr_list cr_kind_cards(cr_ctx *x, cr_state *S, crt_cards *C, int k) {
+    int64_t total = 0;
+    for (int32_t z = S->zbase[k]; z < S->zbase[k] + S->zcount[k]; z++) total += crt_cards_count(C, z);
+    cr_list l = cr_alloc(x, total);
+    for (int32_t z = S->zbase[k]; z < S->zbase[k] + S->zcount[k]; z++) {
+        int32_t n = crt_cards_count(C, z);
+        const uint16_t *d = crt_cards_zone_data(C, z);
+        for (int32_t i = 0; i < n; i++) l.v[l.n++] = d[i];
+    }
+    return l;
+}
+
+static inline int64_t cr_zone_at(cr_ctx *x, cr_state *S, int k, int64_t i) {
+    cr_need(x, i);
+    if (i < 1 || i > S->zcount[k]) cr_fail(x, CR_E_INDEX);
+    return S->zbase[k] + i - 1;
+}
+
+static inline int64_t cr_zone_index(cr_ctx *x, cr_state *S, int64_t z) {
+    int32_t zz = (int32_t)cr_zone(x, S, z);
+    return zz - S->zbase[S->zkind[zz]] + 1;
+}
+
+static inline int64_t cr_zone_owner(cr_ctx *x, cr_state *S, int64_t z) {
+    int32_t o = S->zowner[cr_zone(x, S, z)];
+    return o < 0 ? CR_NONE : o;
+}
+
+static inline int64_t cr_card_owner(cr_ctx *x, crt_cards *C, int64_t c) {
+    int32_t o = crt_cards_owner_of(C, (int32_t)cr_idx(x, c, NC));
+    return o < 0 ? CR_NONE : o;
+}
+
+static inline int64_t cr_card_played_by(cr_ctx *x, crt_cards *C, int64_t c) {
+    int32_t o = crt_cards_played_by(C, (int32_t)cr_idx(x, c, NC));
+    return o < 0 ? CR_NONE : o;
+}
+
+static inline int64_t cr_card_depth(cr_ctx *x, crt_cards *C, int64_t c) {
+    int32_t cc = (int32_t)cr_idx(x, c, NC);
+    int32_t z = crt_cards_zone_of(C, cc);
+    return (int64_t)crt_cards_count(C, z) - 1 - crt_cards_pos_of(C, cc);
+}
+
+static inline int64_t cr_card_of(cr_ctx *x, int64_t r, int64_t s) {
+    if (r == CR_NONE || s == CR_NONE) cr_fail(x, CR_E_NONE);
+    if (r < 0 || r >= NRANKS || s < 0 || s >= NSUITS) cr_fail(x, CR_E_INDEX);
+    int64_t c = K_CARDOF[s * NRANKS + r];
+    if (c < 0) cr_fail(x, CR_E_INDEX);
+    return c;
+}
+
+static inline int64_t cr_first(cr_ctx *x, const cr_list l) { (void)x; return l.n ? l.v[0] : CR_NONE; }
+static inline int64_t cr_last(cr_ctx *x, const cr_list l) { (void)x; return l.n ? l.v[l.n - 1] : CR_NONE; }
+
+static inline cr_list cr_top_n(cr_ctx *x, const cr_list l, int64_t k) {
+    cr_need(x, k);
+    if (k <= 0) return cr_alloc(x, 0);
+    int64_t from = l.n > k ? l.n - k : 0;
+    cr_list part = {l.n - from, l.v + from};
+    return cr_copy(x, part);
+}
+
+static inline cr_list cr_bottom_n(cr_ctx *x, const cr_list l, int64_t k) {
+    cr_need(x, k);
+    if (k <= 0) return cr_alloc(x, 0);
+    cr_list part = {l.n < k ? l.n : k, l.v};
+    return cr_copy(x, part);
+}
+
+/* max/min: the first of the best; cards by the order highest/lowest use (K_CKEY) */
+static inline int64_t cr_extreme(cr_ctx *x, const cr_list l, int most, int cards) {
+    if (!l.n) return CR_NONE;
+    int64_t best = l.v[0];
+    int64_t bk = cards ? K_CKEY[cr_idx(x, best, NC)] : cr_need(x, best);
+    for (int64_t i = 1; i < l.n; i++) {
+        int64_t k = cards ? K_CKEY[cr_idx(x, l.v[i], NC)] : cr_need(x, l.v[i]);
+        if (most ? k > bk : k < bk) {
+            best = l.v[i];
+            bk = k;
+        }
+    }
+    return best;
+}
+
+static inline int64_t cr_random(cr_ctx *x, cr_state *S, const cr_list l) {
+    (void)x;
+    if (!l.n) return CR_NONE;
+    return l.v[crt_choice_index(&S->rng, (size_t)l.n)];
+}
+
+static inline int64_t cr_seat(cr_ctx *x, cr_state *S, int64_t k) {
+    cr_need(x, k);
+    if (k < 1 || k > S->n_players) cr_fail(x, CR_E_INDEX);
+    return k - 1;
+}
+
+/* a list into a slot's own room (a let, a loop's list) */
+static inline void cr_keep(cr_ctx *x, cr_state *S, int li, const cr_list l) {
+    if (l.n > LCAP) cr_fail(x, CR_E_LIST);
+    if (l.n) memmove(S->lv[li], l.v, (size_t)l.n * sizeof(int64_t));
+    S->ln[li] = (int32_t)l.n;
+}
+
+static inline int32_t *cr_ints32(cr_ctx *x, const cr_list l) {
+    cr_list b = cr_alloc(x, (l.n + 1) / 2 + 1);
+    int32_t *out = (int32_t *)b.v;
+    for (int64_t i = 0; i < l.n; i++) {
+        if (l.v[i] == CR_NONE) out[i] = -1;
+        else out[i] = (int32_t)cr_idx(x, l.v[i], NC);
+    }
+    return out;
+}
+
+static inline void cr_check(cr_ctx *x, int code) {
+    if (code == CRT_E_ARG) cr_fail(x, CR_E_DEAL);
+    if (code < 0) cr_fail(x, CR_E_INDEX);
+}
+"""

@@ -1,0 +1,246 @@
+"""A game played by a ruleset's C engine, with the Python engine's interface.
+
+`native_program(program)` compiles a Program's lowered form to C (codegen/), builds it into a
+shared library (cached, build.py) and loads it. `NativeGame` plays one game in C: the legal
+moves are the Python engine's own Move objects (engine/legal.py's tables), and after every
+step a Python `State` (`view`) is brought up to date from the C state, so `observe`,
+`public_vars`, `state_digest`, `outcome` and `scores` run unchanged on it."""
+
+from __future__ import annotations
+
+import ctypes
+
+from ..compiler.program import Program
+from ..engine import play
+from ..engine.legal import _made, link, value_text
+from ..engine.state import Move, State, rule_at
+from ..errors import GameRuntimeError, IllegalMoveError
+from ..unparse import unparse
+from .build import build_library, load_library, runtime_file, runtime_source
+from .codegen.emit import Module
+from .codegen.expr import NativeUnsupported
+from .rng import seed_words
+
+CR_NONE = -(2 ** 63)
+# failure kinds, as runtime/cr_engine.h numbers them
+E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
+    E_MOVE_NONE, E_SEATS_AT = range(1, 14)
+
+NATIVE_FLAGS = ("-fno-semantic-interposition",)
+_PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
+
+
+def native_program(program: Program) -> "NativeProgram":
+    """The C engine of a program, built once per program object (and once per machine: the cache)."""
+    hit = _PROGRAMS.get(id(program))
+    if hit is None or hit[0] is not program:
+        hit = _PROGRAMS[id(program)] = (program, NativeProgram(program))
+    return hit[1]
+
+
+def c_source(program: Program) -> tuple[str, Module]:
+    """The whole C file of a program (the runtime, then the generated engine)."""
+    module = Module(program)
+    generated = module.source()
+    return "\n".join([runtime_source(), runtime_file("cr_engine.h"), generated]), module
+
+
+class NativeProgram:
+    def __init__(self, program: Program):
+        link(program)
+        self.p = program
+        source, self.module = c_source(program)
+        self.source = source
+        # the runtime's functions are in the same file: let the compiler inline them
+        self.path = build_library(source, program.ruleset.name or "ruleset", extra_flags=NATIVE_FLAGS)
+        lib = self.lib = load_library(self.path)
+        u64p, i64p, i32p, u32p = (ctypes.POINTER(t) for t in (ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32,
+                                                               ctypes.c_uint32))
+        lib.cr_state_bytes.argtypes, lib.cr_state_bytes.restype = [ctypes.c_int32], ctypes.c_size_t
+        lib.cr_new.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int32, u32p, ctypes.c_size_t, i64p]
+        lib.cr_apply.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+        lib.cr_legal.argtypes = [ctypes.c_void_p, i32p, i64p, ctypes.c_int32]
+        lib.cr_legal.restype = ctypes.c_int32
+        lib.cr_info.argtypes = [ctypes.c_void_p, i64p]
+        lib.cr_slot.argtypes, lib.cr_slot.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
+        lib.cr_slot_items.argtypes = [ctypes.c_void_p, ctypes.c_int32, i64p, ctypes.c_int32]
+        lib.cr_player_var.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32]
+        lib.cr_player_var.restype = ctypes.c_int64
+        lib.cr_fired.argtypes, lib.cr_fired.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
+        lib.cr_cards.argtypes, lib.cr_cards.restype = [ctypes.c_void_p], ctypes.c_void_p
+        lib.cr_score.argtypes, lib.cr_score.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
+        lib.cr_play_many.argtypes = [ctypes.c_int32, i64p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, i64p]
+        lib.cr_stack.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32]
+        lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
+        lib.cr_playout.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int64, i64p, ctypes.c_int64, i64p]
+        lib.crt_cards_count.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+        lib.crt_cards_zone_data.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+        lib.crt_cards_zone_data.restype = ctypes.POINTER(ctypes.c_uint16)
+        lib.crt_cards_face_up.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+        lib.crt_cards_played_by.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+        del u64p, u32p
+        self.var_types = {slot: (v.type, bool(v.params)) for v, (_, slot, _) in zip(program.ruleset.vars, program.vars)}
+        self.max_moves = 1 << 16
+
+    def options_row(self, opts: list) -> list[int]:
+        out = []
+        for o, v in zip(self.p.options, opts):
+            out.append(o.choices.index(v) if o.type == "enum" else int(v))
+        return out or [0]
+
+
+class NativeGame:
+    """One game in C. `view` is the Python State kept equal to it (zones, faces, variables,
+    whose turn, the legal moves), for everything that reads a State."""
+
+    def __init__(self, ruleset, players: int, options: dict | None = None, seed: int = 0):
+        p = play.program_of(ruleset)
+        self.np = native_program(p)
+        self.view: State = play._fresh(p, players, options, seed)
+        lib = self.np.lib
+        size = lib.cr_state_bytes(players)
+        self.mem = (ctypes.c_uint64 * ((size + 7) // 8))()
+        words = seed_words(seed)
+        seed_arr = (ctypes.c_uint32 * max(len(words), 1))(*words)
+        opts = self.np.options_row(self.view.opts)
+        opt_arr = (ctypes.c_int64 * len(opts))(*opts)
+        self._alts = (ctypes.c_int32 * self.np.max_moves)()
+        self._vals = (ctypes.c_int64 * self.np.max_moves)()
+        self._info = (ctypes.c_int64 * 10)()
+        rc = lib.cr_new(self.mem, size, players, seed_arr, len(words), opt_arr)
+        self._after(rc)
+
+    # ---- the engine's interface
+    def legal_moves(self) -> list[Move]:
+        return self.view._legal.copy()
+
+    def apply(self, move: Move) -> None:
+        s = self.view
+        if s.finished:
+            raise IllegalMoveError("the game is over; no more moves can be made")
+        for i, m in enumerate(s._legal):
+            if m is move or (m.player, m.action, m.arg) == (move.player, move.action, move.arg):
+                break
+        else:
+            raise IllegalMoveError(f"{move} is not a legal move now")
+        s.history.append(s._legal[i])
+        self._after(self.np.lib.cr_apply(self.mem, i))
+
+    def playout(self, rngs: list, max_decisions: int = 1 << 62) -> list[int]:
+        """Random players to the end (or max_decisions) inside C: each decision the player to
+        act draws one of their moves with `rngs[actor]` (or rngs[0] for everyone), as
+        bots.RandomBot does with random.Random; the generators move on as theirs would.
+        The moves made go to `view.history`, as the engine's own Move objects."""
+        from .rng import random_from_state, state_words
+        words = [w for r in rngs for w in state_words(r)]
+        arr = (ctypes.c_uint32 * len(words))(*words)
+        cap = 1 << 18
+        moves = (ctypes.c_int64 * (4 * cap))()
+        n = ctypes.c_int64()
+        rc = self.np.lib.cr_playout(self.mem, arr, len(rngs), max_decisions, moves, cap, ctypes.byref(n))
+        per = len(words) // len(rngs)
+        for k, r in enumerate(rngs):
+            r.setstate(random_from_state(list(arr[k * per:(k + 1) * per])).getstate())
+        s, p = self.view, self.np.p
+        flat = moves[:4 * min(n.value, cap)]
+        for k in range(0, len(flat), 4):
+            alt = p.choices[flat[k]].alts[flat[k + 1]]
+            s.history.append(self._move(alt, flat[k + 2], flat[k + 3]))
+        self._after(rc)
+        return n.value
+
+    # ---- keeping the view equal to the C state
+    def _after(self, rc: int, history: bool = True) -> None:
+        lib, s, p = self.np.lib, self.view, self.np.p
+        info = self._info
+        lib.cr_info(self.mem, info)
+        pc, finished, actor, choice, n_legal, decisions, err, declared_set, declared, n_zones = list(info)
+        cards = lib.cr_cards(self.mem)
+        zones = []
+        for z in range(n_zones):
+            k = lib.crt_cards_count(cards, z)
+            data = lib.crt_cards_zone_data(cards, z)
+            zones.append([data[i] for i in range(k)])
+        s.zones = zones
+        s.known = [bool(lib.crt_cards_face_up(cards, c)) for c in range(p.n_cards)]
+        s.played_by = [None if (w := lib.crt_cards_played_by(cards, c)) < 0 else w for c in range(p.n_cards)]
+        s.recount()
+        for slot, (typ, per_player) in self.np.var_types.items():
+            s.slots[slot] = self._slot_value(slot, typ, per_player)
+        s.fired = [lib.cr_fired(self.mem, i) for i in range(len(p.rule_names))]
+        s.decisions = decisions
+        s.pc = pc
+        stack = (ctypes.c_int32 * 256)()
+        s.stack = list(stack[:max(lib.cr_stack(self.mem, stack, 256), 0)])
+        s.declared = tuple(i for i in range(s.n_players) if declared >> i & 1) if declared_set else None
+        if err:
+            s._legal, s.choice = [], None
+            raise self._failure(err, pc)
+        s.finished = bool(finished)
+        if s.finished:
+            s.choice, s.actor, s._legal = None, None, []
+            return
+        ch = p.choices[choice]
+        s.choice, s.actor = ch, actor
+        n = lib.cr_legal(self.mem, self._alts, self._vals, self.np.max_moves)
+        moves = []
+        for i in range(n):
+            moves.append(self._move(ch.alts[self._alts[i]], actor, self._vals[i]))
+        s._legal = moves
+
+    def _move(self, alt, actor: int, v: int) -> Move:
+        """The engine's own Move for an action's value (made once, as engine/legal.py makes them)."""
+        s = self.view
+        v = None if v == CR_NONE or alt.values is None else v
+        made = alt.moves[s.n_players][actor]
+        m = made.get(v)
+        if m is None:
+            m = made[v] = _made(actor, alt, None if alt.values is None else value_text(s, alt.elem, v), v)
+        return m
+
+    def _slot_value(self, slot: int, typ: str, per_player: bool):
+        lib, m = self.np.lib, self.np.module
+
+        def conv(v):
+            if v == CR_NONE:
+                return None
+            return bool(v) if typ == "bool" else v
+        if per_player:
+            pvi = m.pv_index[slot]
+            return [conv(lib.cr_player_var(self.mem, pvi, k)) for k in range(self.view.n_players)]
+        if m.slot_kind.get(slot) == "list":
+            buf = (ctypes.c_int64 * 65536)()
+            n = lib.cr_slot_items(self.mem, m.list_index[slot], buf, 65536)
+            return [buf[i] for i in range(n)]
+        return conv(lib.cr_slot(self.mem, slot))
+
+    def _failure(self, kind: int, pc: int) -> GameRuntimeError:
+        s, p = self.view, self.np.p
+        s.pc = pc
+        if kind == E_STUCK:
+            return play._stuck(s, pc)
+        node = p.nodes[pc] if 0 <= pc < len(p.nodes) else None
+        if kind == E_NOPLAYER:
+            ins = p.plain_code[pc]
+            return GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {ins[1].by_text!r} names no player here")
+        if kind == E_MOVE_NONE:
+            return _at(node, f"{unparse(node.what)!r} is none here: there is no card to move")
+        if kind == E_DEAL_AT:
+            return _at(node, f"{unparse(node.at)!r} is none here: there is no player to start the deal from")
+        if kind == E_SEATS_AT:
+            return _at(node, f"{unparse(node.at)!r} is none here")
+        what = {E_NONE: TypeError("'NoneType' object is not subscriptable"), E_ZERO: ZeroDivisionError(),
+                E_INDEX: IndexError("a number out of range"),
+                E_DEAL: play.ImpossibleEffect("a deal of a negative number of cards (a deal gives 0 or more)")}.get(kind)
+        if what is None:
+            return GameRuntimeError(f"the native engine ran out of room for this game (failure {kind}); "
+                                    "play it with --engine python")
+        return play._located_failure(s, what)
+
+
+def _at(node, message: str) -> GameRuntimeError:
+    from ..compiler.program import _runtime
+    return _runtime(message, node)
+
+
+__all__ = ["NativeGame", "NativeProgram", "NativeUnsupported", "native_program", "c_source"]
