@@ -340,6 +340,38 @@ class Module(Expr):
             cases.append(f"case {i}: {bind}S->pc = {alt.body}; break;")
         return f"case {k}: switch (alt) {{ {' '.join(cases)} default: return CR_E_STATE; }} break;"
 
+    def bound(self, e, lcap: int) -> int:
+        """How long a collection can be, as far as can be seen before play (lcap: a slot's room)."""
+        rs = self.p.ruleset
+        if isinstance(e, o.Range):
+            lo, hi = self.int_range(e.a), self.int_range(e.b)
+            if lo is not None and hi is not None:
+                return max(hi[1] - lo[0] + 1, 0)
+            return lcap
+        if isinstance(e, o.Concat):
+            return self.bound(e.a, lcap) + self.bound(e.b, lcap)
+        if isinstance(e, o.ListOf):
+            return len(e.items)
+        if isinstance(e, (o.AggLoop, o.Paren)):
+            return self.bound(e.domain if isinstance(e, o.AggLoop) else e.x, lcap)
+        if isinstance(e, o.Op) and e.t in ("players", "suits", "ranks"):
+            return max(rs.players_max, len(rs.deck.suits), len(rs.deck.ranks))
+        return lcap
+
+    def int_range(self, e):
+        """The lowest and highest value a number can take, where the ruleset fixes them."""
+        if isinstance(e, o.Lit) and isinstance(e.value, int) and not isinstance(e.value, bool):
+            return e.value, e.value
+        if isinstance(e, o.Opt):
+            opt = self.p.options[e.i]
+            if opt.type == "int" and opt.low is not None:
+                return opt.low, opt.high
+        if isinstance(e, o.NPlayers):
+            return self.p.ruleset.players_min, self.p.ruleset.players_max
+        if isinstance(e, o.Paren):
+            return self.int_range(e.x)
+        return None
+
     # ---- the whole file
     def source(self) -> str:
         p = self.p
@@ -371,7 +403,8 @@ class Module(Expr):
             inits.append("x->top = 0; cr_epoch++;")
         while self.todo:
             self.emit_define(self.todo.pop(0))
-        maxm = max([sum(1 if a.values is None else lcap for a in ch.alts) for ch in p.choices] + [1])
+        maxm = max([sum(1 if a.values is None else self.bound(a.values_ir.domain, lcap) for a in ch.alts)
+                    for ch in p.choices] + [1])
         n_procs = len(rs.procedures)
         depth = n_procs + 8
         card_pos = [b.bit_length() - 1 for b in p.card_bit]
