@@ -342,3 +342,64 @@ def test_random_play_has_openspiels_statistics():
             failures.append(name)
     assert all(g[1] == 56 for g in ours + theirs)  # four bids and 52 cards, always
     assert not failures, failures
+
+
+# ================================================================== the variant: Cutthroat Spades
+
+@cache
+def cutthroat():
+    return load_ruleset(RULESET.with_name("spades-cutthroat.cards"))
+
+
+def cut_table(hands, *, phase="bidding", bids=None, tricks=None):
+    zones = {"hand": {p: [c(x) for x in h] for p, h in enumerate(hands)}}
+    if tricks:
+        spare = [c(x) for x in DECK if not any(x in h for h in hands)]
+        zones["won"] = {}
+        for p, n in enumerate(tricks):
+            zones["won"][p], spare = spare[:3 * n], spare[3 * n:]
+    vars = {"bid": dict(enumerate(bids))} if bids else None
+    return position(cutthroat(), 3, phase, zones=zones, vars=vars, rest="stock")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cutthroat_deals_seventeen_cards_to_each_of_three_and_sets_one_aside(seed):
+    s = new_game(cutthroat(), 3, seed=seed)
+    assert [len(cards_in(s, "hand", p)) for p in range(3)] == [17] * 3
+    assert len(cards_in(s, "stock")) == 1
+
+
+def test_cutthroat_bids_are_nil_to_seventeen_whatever_the_others_bid():
+    s = new_game(cutthroat(), 3, seed=1)
+    every = {"nil"} | {f"bid {n}" for n in range(1, 18)}
+    for p, b in [(0, "bid 17"), (1, "bid 17"), (2, "nil")]:
+        assert moves_of(s, p) == every
+        do(s, p, b)
+    assert s.rule == "lead"
+
+
+def test_cutthroat_spades_are_broken_by_a_spade_played():
+    hands = [["C2", "H9", "SA", "S3"], ["D2", "H5", "S2", "D7"], ["CA", "D9", "S9", "HK"]]
+    s = cut_table(hands, phase="play", bids=[1, 1, 1], tricks=[3, 3, 3])  # tricks without a spade
+    assert cards_of(s, 0) == {"2-Clubs", "9-Hearts"}
+    play(s, 0, "C2")
+    play(s, 1, "S2")  # East is void in clubs and trumps: spades are broken
+    play(s, 2, "CA")
+    play(s, 1, "D2")
+    play(s, 2, "D9")
+    play(s, 0, "SA")  # North is void in diamonds and trumps
+    assert cards_of(s, 0) == {"9-Hearts", "3-Spades"}
+
+
+def test_cutthroat_each_player_scores_their_own_bid():
+    hands = [["SA"], ["C3"], ["C4"]]
+    # North bid 5 and takes 7: 52; East bid 6 and took 4: -60; South bid nil and took 6: -100 + 6 bags
+    s = cut_table(hands, phase="play", bids=[5, 6, 0], tricks=[6, 4, 6])
+    for seat in range(3):
+        play(s, seat, hands[seat][0])
+    assert s.finished and outcome(s).scores == (52, -60, -94) and outcome(s).winners == (0,)
+    # a nil made scores 100
+    s = cut_table(hands, phase="play", bids=[5, 6, 0], tricks=[12, 4, 0])
+    for seat in range(3):
+        play(s, seat, hands[seat][0])
+    assert outcome(s).scores == (50 + 8, -60, 100)
