@@ -254,3 +254,71 @@ def test_random_play_pays_what_openspiel_pays():
     for a, b in ((ours_ret, theirs_ret), (ours_len, theirs_len)):
         (ma, sa), (mb, sb) = mean_se(a), mean_se(b)
         assert abs(ma - mb) < 4 * (sa * sa + sb * sb) ** 0.5, (ma, mb)
+
+
+# ================================================================== the variant: the dealer hits a soft 17
+
+H17 = RULESET.with_name("blackjack-hit-soft-17.cards")
+
+
+@cache
+def h17_rules():
+    return load_ruleset(H17)
+
+
+def h17_game_from(*dealt: str):
+    return position(h17_rules(), 1, "deal", zones={"stock": [short(c) for c in reversed(dealt)]}, shuffle=False)
+
+
+def test_variant_the_dealer_hits_a_soft_seventeen():
+    s = h17_game_from("TC", "8D", "AH", "6S", "9C", "2D")
+    play(s, "stand")  # soft 17 draws: Ace, 6, 9 is a hard 16, which draws again: 18
+    assert cards_in(s, "dealer") == ["Ace-Hearts", "6-Spades", "9-Clubs", "2-Diamonds"]
+    assert counts(s) == (18, 18) and result(s) == 0
+    s = game_from("TC", "8D", "AH", "6S", "9C", "2D")  # the base game stands there and loses
+    play(s, "stand")
+    assert counts(s) == (18, 17) and result(s) == 1
+
+
+def test_variant_the_dealer_stands_on_a_hard_seventeen_and_on_a_soft_eighteen():
+    s = h17_game_from("TC", "8D", "TH", "7S", "9C")
+    play(s, "stand")
+    assert cards_in(s, "dealer") == ["10-Hearts", "7-Spades"] and result(s) == 1
+    s = h17_game_from("TC", "8D", "AH", "7S", "9C")
+    play(s, "stand")
+    assert cards_in(s, "dealer") == ["Ace-Hearts", "7-Spades"] and result(s) == 0
+
+
+def test_variant_changes_nothing_else():
+    s = h17_game_from("TC", "6D", "5H", "6S", "KC")
+    assert moves_of(s) == {"hit", "stand"}
+    play(s, "hit")
+    assert s.finished and result(s) == -1 and cards_in(s, "dealer") == ["5-Hearts", "6-Spades"]
+
+
+def test_variant_differs_only_where_the_dealer_stood_on_a_soft_seventeen():
+    """The same packs and the same hits and stands in both games: the dealer's hands, and the
+    results, differ exactly where the base game's dealer stood on a soft 17."""
+    rng = random.Random(32)
+    soft_seventeens = 0
+    for seed in range(1000):
+        pack = [card_name(a) for a in random.Random(seed).sample(range(52), 52)]
+        plan = [rng.random() < 0.25 for _ in range(12)]
+        games = []
+        for ruleset in (rules(), h17_rules()):
+            s = position(ruleset, 1, "deal", zones={"stock": pack}, shuffle=False)
+            for hit in plan:
+                if s.finished:
+                    break
+                play(s, "hit" if hit else "stand")
+            games.append(s)
+        base, h17 = games
+        dealer = cards_in(base, "dealer")
+        soft = evaluate(base, "total", dealer) == 17 and evaluate(base, "hard_total", dealer) == 7
+        stood = fired_counts(base)["dealer_draws"] == 1
+        if soft and stood:
+            soft_seventeens += 1
+            assert len(cards_in(h17, "dealer")) > len(dealer)
+        else:
+            assert cards_in(h17, "dealer") == dealer and result(h17) == result(base)
+    assert soft_seventeens >= 10
