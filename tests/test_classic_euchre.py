@@ -175,13 +175,27 @@ def test_without_the_option_defenders_are_not_asked():
 
 
 def test_with_the_option_each_defender_in_turn_may_defend_alone():
-    s = table(HANDS, upcard="9S", dealer=3, options={"lone_defender": True})
+    s = table(HANDS, upcard="9S", dealer=3, options={"allow_lone_defender": True})
     play(s, "pass", "order_up", "discard 10-Spades", "partner")  # P2 makes
     assert moves_of(s) == {"alone": 0, "partner": 0}  # P1 asked first (after the dealer)
     play(s, "partner")
     assert moves_of(s) == {"alone": 2, "partner": 2}
     play(s, "alone")  # P3 defends alone, P1 sits out
     assert set(moves_of(s).values()) == {1}  # P1 would lead but sits out: P2 leads
+
+
+def test_a_lone_maker_against_a_lone_defender_two_play():
+    s = table(HANDS, upcard="9S", dealer=1, options={"allow_lone_defender": True})
+    play(s, "pass", "pass", "order_up", "discard 9-Diamonds", "alone")  # P1 makes alone: P3 sits out
+    assert moves_of(s) == {"alone": 3, "partner": 3}  # the first defender after the dealer, P4
+    play(s, "partner")
+    assert moves_of(s) == {"alone": 1, "partner": 1}
+    play(s, "alone")  # P2 defends alone: P4 sits out
+    assert set(moves_of(s).values()) == {0}  # P3 and P4 sit out: P1 leads
+    play(s, "play Ace-Clubs")
+    assert set(moves_of(s).values()) == {1}
+    play(s, "play 10-Diamonds")
+    assert public_vars(s)["tricks"]["P1"] == 1 and set(moves_of(s).values()) == {0}  # two cards a trick
 
 
 # ================================================================== following suit with the bowers
@@ -254,9 +268,9 @@ def test_the_score(makers, alone, lone_def, expected):
     hands = [["AS"], ["9C"], ["TC"], ["QC"]] if makers else [["9C"], ["AS"], ["TC"], ["QC"]]
     before = makers - 1 if makers else 0
     tricks = {0: before, 1: 4 - before}
-    v = {"trump": "Spades", "maker": 0, "alone": alone, "tricks": tricks}
+    v = {"trump": "Spades", "maker": 0, "lone_maker": 0 if alone else None, "tricks": tricks}
     if lone_def is not None:
-        v["lone_defender_player"] = lone_def
+        v["lone_defender"] = lone_def
     s = table(hands, phase="play", dealer=3, upcard=None, vars=v)
     while not s.finished:
         apply(s, legal_moves(s)[0])
@@ -278,7 +292,7 @@ def _pyspiel_game(params=None):
 
 def _ours(params) -> dict:
     return {"stick_the_dealer": params.get("stick_the_dealer", True),
-            "lone_defender": params.get("allow_lone_defender", False)}
+            "allow_lone_defender": params.get("allow_lone_defender", False)}
 
 
 def _theirs(move: str, upcard: str) -> str:
@@ -360,7 +374,7 @@ def test_random_play_has_openspiels_statistics():
         while not s.finished:
             apply(s, rng.choice(legal_moves(s)))
             n += 1
-        ours.append((tuple(float(x) for x in scores(s)), n, public_vars(s)["alone"]))
+        ours.append((tuple(float(x) for x in scores(s)), n, public_vars(s)["lone_maker"] is not None))
     stats = [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(4)]
     stats += [("decisions a game", lambda g: g[1]), ("lone hands", lambda g: 1.0 if g[2] else 0.0),
               ("mean |return|", lambda g: abs(g[0][0]))]
