@@ -34,8 +34,8 @@ PASS = 24  # OpenSpiel's Pass action
 
 
 @cache
-def rules():
-    return load_ruleset(RULESET)
+def rules(name: str = "euchre"):
+    return load_ruleset(RULESET.with_name(f"{name}.cards"))
 
 
 def c(short: str) -> str:
@@ -59,7 +59,7 @@ def play(s, *names: str) -> None:
         apply(s, next(m for m in legal_moves(s) if str(m) == name))
 
 
-def table(hands, *, phase="bidding", upcard="9S", dealer=3, vars=None, options=None, won=None):
+def table(hands, *, phase="bidding", upcard="9S", dealer=3, vars=None, options=None, won=None, game="euchre"):
     """A position after the deal: `hands[seat]` as short card names, the upcard, the dealer."""
     zones = {"hand": {p: [c(x) for x in h] for p, h in enumerate(hands)}}
     if upcard:
@@ -68,7 +68,7 @@ def table(hands, *, phase="bidding", upcard="9S", dealer=3, vars=None, options=N
         zones["won"] = {p: [c(x) for x in w] for p, w in enumerate(won)}
     v = {"dealer": dealer}
     v.update(vars or {})
-    return position(rules(), 4, phase, zones=zones, vars=v, options=options, rest="stock")
+    return position(rules(game), 4, phase, zones=zones, vars=v, options=options, rest="stock")
 
 
 def scores(s):
@@ -340,11 +340,27 @@ def _random_openspiel_game(game, rng, passing=None):
     (PARAMS[0], 200, 0.85), (PARAMS[1], 200, 0.85),  # mostly passing: the second round, the dealer stuck, hands thrown in
 ])
 def test_openspiels_random_games_replayed_move_by_move(params, games, passing):
-    game = _pyspiel_game(params)
+    _replay(params, games, passing)
+
+
+def test_the_throw_in_variant_is_openspiels_euchre_without_stick_the_dealer():
+    """rulesets/classic/euchre-throw-in.cards, with no option given, plays OpenSpiel's euchre
+    with stick_the_dealer false."""
+    s = table(HANDS, upcard="9S", dealer=1, game="euchre-throw-in")
+    play(s, *["pass"] * 8)
+    assert s.finished and scores(s) == (0, 0, 0, 0)
+    _replay({"stick_the_dealer": False}, 200, 0.85, game="euchre-throw-in")
+
+
+def _replay(params, games, passing, game="euchre"):
+    """OpenSpiel's random games under `params`, replayed move by move in our ruleset `game`
+    (with our options set to match only when it is the base game)."""
+    pyspiel_game = _pyspiel_game(params)
     rng = random.Random(30)
     for _ in range(games):
-        theirs, dealer, hands, upcard, decisions = _random_openspiel_game(game, rng, passing)
-        s = table(hands, upcard=upcard, dealer=dealer, options=_ours(params))
+        theirs, dealer, hands, upcard, decisions = _random_openspiel_game(pyspiel_game, rng, passing)
+        options = _ours(params) if game == "euchre" else None
+        s = table(hands, upcard=upcard, dealer=dealer, options=options, game=game)
         for p, legal, chosen in decisions:
             ours = moves_of(s)
             assert set(ours.values()) == {p}
