@@ -39,7 +39,10 @@ def rules(name: str = "euchre"):
 
 
 def c(short: str) -> str:
-    """OpenSpiel's 'HJ' (suit, then rank) -> 'Jack-Hearts'; also accepts our order, 'JH'."""
+    """OpenSpiel's 'HJ' (suit, then rank) -> 'Jack-Hearts'; also accepts our order, 'JH'; 'X'
+    is the Benny of the variant euchre-benny.cards."""
+    if short == "X":
+        return "Joker-Jokers"
     if short[0] in SUIT and short[1] in RANK:
         return f"{RANK[short[1]]}-{SUIT[short[0]]}"
     return f"{RANK[short[0]]}-{SUIT[short[1]]}"
@@ -127,8 +130,8 @@ def test_the_second_round_names_any_other_suit():
     s = table(HANDS, upcard="9S", dealer=1)
     play(s, "pass", "pass", "pass", "pass")
     assert moves_of(s) == {"pass": 2, "name Clubs": 2, "name Diamonds": 2, "name Hearts": 2}
-    assert cards_in(s, "upcard") == []  # turned down
     play(s, "pass", "name Clubs")  # P3 passes, P4 names Clubs: no discard
+    assert cards_in(s, "upcard") == [] and "9-Spades" in cards_in(s, "stock")  # turned down
     assert public_vars(s)["trump"] == "Clubs" and public_vars(s)["maker"] == "P4"
     assert moves_of(s) == {"alone": 3, "partner": 3}
     assert [len(cards_in(s, "hand", p)) for p in range(4)] == [5] * 4
@@ -277,6 +280,45 @@ def test_the_score(makers, alone, lone_def, expected):
     assert public_vars(s)["tricks"]["P1"] + public_vars(s)["tricks"]["P3"] == makers
     assert scores(s) == (expected, -expected, expected, -expected)
     assert fired_counts(s)["the_end"] == 1
+
+
+# ================================================================== the variant with the Benny
+
+def test_the_benny_pack_has_25_cards_and_four_left_over():
+    s = new_game(rules("euchre-benny"), 4, seed=1)
+    assert [len(cards_in(s, "hand", p)) for p in range(4)] == [5] * 4
+    assert len(cards_in(s, "upcard")) == 1 and len(cards_in(s, "stock")) == 4
+
+
+def test_the_benny_turned_up_the_dealer_names_trumps():
+    s = table(HANDS, upcard="X", dealer=1, game="euchre-benny")
+    assert moves_of(s) == {f"name {x}": 1 for x in ["Clubs", "Diamonds", "Hearts", "Spades"]}
+    play(s, "name Hearts")
+    assert public_vars(s)["trump"] == "Hearts" and public_vars(s)["maker"] == "P2"
+    play(s, "discard 9-Diamonds")
+    assert "Joker-Jokers" in cards_in(s, "hand", 1) and moves_of(s) == {"alone": 1, "partner": 1}
+
+
+def test_the_benny_is_never_a_suit_to_name():
+    s = table(HANDS, upcard="9S", dealer=1, game="euchre-benny")
+    assert moves_of(s) == {"pass": 2, "order_up": 2}
+    play(s, *["pass"] * 4)
+    assert moves_of(s) == {"pass": 2, "name Clubs": 2, "name Diamonds": 2, "name Hearts": 2}
+
+
+def test_the_benny_is_the_highest_trump_and_follows_trumps():
+    hands = [["JH", "9C"], ["X", "9S"], ["JD", "KS"], ["AH", "TD"]]
+    s = table(hands, phase="play", dealer=3, upcard=None, vars={"trump": "Hearts", "maker": 0}, game="euchre-benny")
+    play(s, "play Jack-Hearts")  # the right bower led
+    assert cards_of(s, 1) == {"Joker-Jokers"}  # the Benny is a trump and must follow
+    play(s, "play Joker-Jokers", "play Jack-Diamonds", "play Ace-Hearts")
+    assert public_vars(s)["tricks"]["P2"] == 1
+    hands = [["X", "9C"], ["TD", "9S"], ["AH", "KS"], ["QD", "KH"]]
+    s = table(hands, phase="play", dealer=3, upcard=None, vars={"trump": "Hearts", "maker": 0}, game="euchre-benny")
+    play(s, "play Joker-Jokers")  # the Benny led is a trump lead
+    assert cards_of(s, 1) == {"10-Diamonds", "9-Spades"}  # no trump: any card
+    play(s, "play 9-Spades")
+    assert cards_of(s, 2) == {"Ace-Hearts"}
 
 
 # ================================================================== the same game as OpenSpiel's
