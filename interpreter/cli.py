@@ -430,6 +430,7 @@ def play(
     human: Annotated[str | None, typer.Option("--human", metavar="SEAT", help="Play this seat (1-based, or P1..) yourself at the terminal.")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: one per core; 1: this process only). The results are the same for any N.")] = None,
     cluster: Annotated[str | None, typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler's workers (default: $CARDRULES_CLUSTER; needs the cluster extra).")] = None,
+    engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help="Which engine plays: native (the ruleset compiled to C: needs a C compiler), python, or auto (native where it can be built, else Python). The games are the same on both.")] = "auto",
 ) -> None:
     """Play games with bots (or yourself) and summarise wins, scores and the rules used."""
     path = _resolve(path)
@@ -447,14 +448,18 @@ def play(
         human_seat = _parse_seat(human, n, "--human") if human is not None else None
         from .runner import open_runner, parse_workers
         parse_workers(workers)
+        choice = _engine(rs, engine_name, bot_names, human_seat, cluster)
         runner = open_runner(workers, cluster) if games > 1 and human_seat is None else None
     except OptionError as e:
         _fail(f"error: {e.message}", 2)
+    if not as_json:
+        _err(choice.line)
     program = program_of(rs)
     resolved_opts = {o.name: v for o, v in zip(program.options, resolved)}
     person = Human(human_seat) if human_seat is not None else None
     if runner is not None:  # several processes, or a cluster: the same games, summary and log
-        return _play_parallel(runner, rs, path, n, opts, resolved_opts, seed, games, bot_names, log, as_json)
+        return _play_parallel(runner, rs, path, n, opts, resolved_opts, seed, games, bot_names, log, as_json,
+                              choice.name)
 
     if person is not None:
         others = ", ".join(f"{seat_name(s)} {bot_names[s]}" for s in range(n) if s != human_seat)
@@ -474,7 +479,25 @@ def play(
         progress.start()
         task = progress.add_task("games", total=games)
     try:
-        for i in range(games):
+        if choice.native is not None:  # random bots: whole games in C, a chunk a call
+            from .native.games import play_chunk
+            done, broke = play_chunk(rs, str(path), n, opts, seed, range(games), log is not None,
+                                     lambda s: _broke_in_python(rs, path, n, opts, s, bot_names, log is not None),
+                                     (lambda k: progress.advance(task, k)) if progress is not None else None)
+            for game_seed, winners, scores, decisions, fired, rec in done:
+                results.append(GameStats(game_seed, winners, scores, decisions, fired))
+                if rec is not None:
+                    records.append(rec)
+            if broke is not None:
+                if progress is not None:
+                    progress.stop()
+                    progress = None
+                _err(broke[1][0])
+                if log is not None and broke[1][1] is not None:
+                    _write_log(log, records + [broke[1][1]], games > 1, path)
+                    _err(f"the record of the games so far, up to the failure, is in {log}")
+                raise typer.Exit(1)
+        for i in range(games if choice.native is None else 0):
             game_seed = seed + i
             if person is not None and games > 1:
                 typer.echo(f"=== game {i + 1} of {games} (seed {game_seed}) ===")
@@ -521,6 +544,35 @@ def play(
         raise typer.Exit(130)
 
 
+def _engine(rs, requested: str, bot_names: dict, human_seat, cluster):
+    """The engine that plays (--engine), or an OptionError (exit 2) when the one asked for cannot."""
+    from .native.games import ENGINES, choose_engine
+    if requested not in ENGINES:
+        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
+    why = None
+    if human_seat is not None:
+        why = "a person plays"
+    elif any(b != "random" for b in bot_names.values()):
+        why = "its bots (" + ", ".join(sorted({b for b in bot_names.values() if b != "random"})) + ") decide in Python"
+    elif cluster or os.environ.get("CARDRULES_CLUSTER"):
+        why = "a cluster plays"
+    try:
+        return choose_engine(program_of(rs), requested, why)
+    except CardRulesError as e:
+        raise OptionError(e.message) from None
+
+
+def _broke_in_python(rs, path: Path, n: int, opts: dict, seed: int, bot_names: dict, log: bool) -> tuple:
+    """A game the native engine could not finish, played by the Python engine: (its error as the
+    command prints it, the record up to the failure)."""
+    try:
+        state = _play_one(rs, n, opts, seed, bot_names, None)
+    except GameBroke as e:
+        return e.render(), (make_record(e.state, str(path)) if log and e.state is not None else None)
+    return (f"error: the game with seed {seed} failed in the native engine but not in the Python engine "
+            "(please report it)", make_record(state, str(path)) if log else None)
+
+
 def _interrupted(kept: int, games: int, seed: int, log: Path | None) -> None:
     """Ctrl-C: say what is kept (the games from the first up to the first unfinished one, as
     --games KEPT would give); exit 130 at once when that is nothing."""
@@ -532,7 +584,7 @@ def _interrupted(kept: int, games: int, seed: int, log: Path | None) -> None:
 
 
 def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: dict, seed: int, games: int,
-                   bot_names: dict[int, str], log: Path | None, as_json: bool) -> None:
+                   bot_names: dict[int, str], log: Path | None, as_json: bool, engine_name: str = "python") -> None:
     """`play` on worker processes or a cluster (interpreter.runner): games in chunks, put back
     in order, so the summary and the log are those of one process; one progress bar."""
     from .runner import WorkersLost, progress_bar
@@ -542,7 +594,7 @@ def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: di
         with runner, bar:
             task = bar.add_task("games", total=games)
             got = play_chunks(runner, path, rs, n, opts, seed, games, bot_names, log is not None,
-                              lambda k: bar.advance(task, k))
+                              lambda k: bar.advance(task, k), engine_name)
     except WorkersLost as e:
         _fail(f"error: {e}", 1)
     if got.broke is not None:

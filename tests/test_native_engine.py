@@ -9,6 +9,7 @@ Each ruleset is compiled once per run (the library cache)."""
 from __future__ import annotations
 
 import ctypes
+import json
 import random
 from functools import cache
 from pathlib import Path
@@ -127,13 +128,15 @@ def test_whole_games_in_one_call_give_the_outcomes_python_gives():
     np = native_program(play.program_of(rs))
     players, n = 3, 30
     opts = (ctypes.c_int64 * 8)(*np.options_row(play.resolve_options(np.p, None)))
-    out = (ctypes.c_int64 * (n * (5 + players)))()
+    width = 5 + players + len(np.p.rule_names)
+    out = (ctypes.c_int64 * (n * width))()
     assert np.lib.cr_play_many(players, opts, 100, n, 1 << 40, out) == 0
     for g in range(n):
-        row = out[g * (5 + players):(g + 1) * (5 + players)]
+        row = out[g * width:(g + 1) * width]
         s = random_game(rs, players, 100 + g)
         assert row[:3] == [0, 1, s.decisions]
-        assert tuple(row[5:]) == outcome(s).scores
+        assert tuple(row[5:5 + players]) == outcome(s).scores
+        assert row[5 + players:] == s.fired
 
 
 def test_a_clone_is_a_copy_of_the_memory():
@@ -183,10 +186,11 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
     opts = native_program(p).options_row(play.resolve_options(p, None))
     main = (source + "\n#include <stdio.h>\nint main(void) {\n"
             f"    int64_t opts[] = {{{', '.join(map(str, opts))}}};\n"
-            "    static int64_t out[20 * 8];\n"
+            f"    static int64_t out[20 * {8 + len(p.rule_names)}];\n"
             "    if (cr_play_many(3, opts, 0, 20, INT64_MAX, out)) return 1;\n"
-            "    for (int g = 0; g < 20; g++) printf(\"%lld %lld %lld %lld\\n\", (long long)out[g * 8 + 2],"
-            " (long long)out[g * 8 + 5], (long long)out[g * 8 + 6], (long long)out[g * 8 + 7]);\n"
+            f"    const int w = {8 + len(p.rule_names)};\n"
+            "    for (int g = 0; g < 20; g++) printf(\"%lld %lld %lld %lld\\n\", (long long)out[g * w + 2],"
+            " (long long)out[g * w + 5], (long long)out[g * w + 6], (long long)out[g * w + 7]);\n"
             "    return 0;\n}\n")
     src = tmp_path / "driver.c"
     src.write_text(main)
@@ -199,3 +203,57 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
     for g, line in enumerate(ran.stdout.splitlines()):
         s = random_game(rs, 3, g)
         assert [int(v) for v in line.split()] == [s.decisions, *outcome(s).scores]
+
+
+# ------------------------------------------------------------------ play --engine
+
+def run(*args, env=None):
+    from typer.testing import CliRunner
+    from interpreter.cli import app
+    return CliRunner(env=env).invoke(app, [str(a) for a in args])
+
+
+def engine_line(r) -> str:
+    return next(line for line in r.stderr.splitlines() if line.startswith("engine: "))
+
+
+def test_play_gives_the_same_summary_on_both_engines(tmp_path):
+    game = bundled()["ganjifa/ganjifa"]
+    a = run("play", game, "-n", 3, "-k", 40, "--workers", 1, "--json", "--engine", "native", "--log", tmp_path / "a.json")
+    b = run("play", game, "-n", 3, "-k", 40, "--workers", 1, "--json", "--engine", "python", "--log", tmp_path / "b.json")
+    assert a.exit_code == b.exit_code == 0, a.output + b.output
+    assert json.loads(a.stdout) == json.loads(b.stdout)
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+
+
+def test_play_says_which_engine_and_why():
+    game = bundled()["ganjifa/ganjifa"]
+    r = run("play", game, "-k", 3, "--workers", 1)
+    assert r.exit_code == 0 and engine_line(r).startswith("engine: native (C, built by ")
+    r = run("play", game, "-k", 3, "--workers", 1, "--bot", "greedy")
+    assert engine_line(r) == "engine: python (its bots (greedy) decide in Python)"
+    r = run("play", bundled()["classic/goofspiel"], "-k", 3, "--workers", 1)
+    assert r.exit_code == 0 and engine_line(r).startswith("engine: python (no native engine: ")
+    assert "'choose by each'" in engine_line(r)
+
+
+def test_native_asked_for_and_not_to_be_had_is_one_line_and_exit_2(monkeypatch):
+    r = run("play", bundled()["classic/goofspiel"], "--engine", "native")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "'choose by each'" in r.stderr
+    r = run("play", bundled()["ganjifa/ganjifa"], "--engine", "warp")
+    assert r.exit_code == 2 and "--engine is one of auto, python, native, not 'warp'" in r.stderr
+    r = run("play", bundled()["ganjifa/ganjifa"], "--engine", "native", "--bot", "greedy")
+    assert r.exit_code == 2 and "decide in Python" in r.stderr
+
+
+def test_no_compiler_means_python_under_auto_and_exit_2_under_native(monkeypatch, tmp_path):
+    import interpreter.native.engine as nengine
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+    monkeypatch.setattr(nengine, "_PROGRAMS", {})
+    f = tmp_path / "g.cards"
+    f.write_text(bundled()["ganjifa/ganjifa"].read_text())  # a ruleset not built before in this process
+    r = run("play", f, "-n", 3, "-k", 2, "--workers", 1)
+    assert r.exit_code == 0, r.output
+    assert engine_line(r).startswith("engine: python (no native engine: ")
+    r = run("play", f, "-n", 3, "--engine", "native")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1

@@ -28,6 +28,13 @@ def play_games(sources, items, args) -> dict:
     src = sources[0]
     rs = load(src)
     games, broke = [], None
+    if args.get("engine") == "native":  # random bots, whole games in C
+        from ..native.games import play_chunk
+        games, failed = play_chunk(rs, src.filename, args["players"], args["options"], args["seed"], items,
+                                   args["log"], lambda seed: _broke(rs, src, args, seed))
+        if failed is not None:
+            broke = (failed[0], *failed[1])
+        return {"games": games, "broke": broke}
     for i in items:
         seed = args["seed"] + i
         try:
@@ -42,6 +49,17 @@ def play_games(sources, items, args) -> dict:
     return {"games": games, "broke": broke}
 
 
+def _broke(rs, src, args, seed) -> tuple:
+    """A game the native engine could not finish, played by the Python engine: (the error as the
+    command prints it, the record up to the failure); the Python engine's error, whatever it is."""
+    try:
+        state = _play_one(rs, args["players"], args["options"], seed, args["bots"], None)
+    except GameBroke as e:
+        return e.render(), (make_record(e.state, src.filename) if args["log"] and e.state is not None else None)
+    return (f"error: the game with seed {seed} failed in the native engine but not in the Python engine "
+            "(please report it)", make_record(state, src.filename) if args["log"] else None)
+
+
 @dataclass
 class Played:
     results: list = field(default_factory=list)     # GameStats, game by game from the first
@@ -52,12 +70,13 @@ class Played:
 
 
 def play(runner: Runner, path: Path, rs, players: int, options: dict, seed: int, games: int,
-         bots: dict, log: bool, advance=None) -> Played:
+         bots: dict, log: bool, advance=None, engine: str = "python") -> Played:
     """`cardrules play` on a runner. Interrupted: the games before the first chunk that had not
     finished (so the summary is that of --games M)."""
     src = source_of(path)
     remember(src, rs)
-    args = {"seed": seed, "players": players, "options": dict(options), "bots": dict(bots), "log": log}
+    args = {"seed": seed, "players": players, "options": dict(options), "bots": dict(bots), "log": log,
+            "engine": engine}
     tasks = [Task(k, "play", (src,), tuple(r), args) for k, r in enumerate(chunks(games, runner.parallelism))]
     out = Played()
     try:

@@ -439,7 +439,7 @@ class Module(Expr):
         defines = {
             "NC": nc, "NSUITS": n_suits, "NRANKS": n_ranks, "NKINDS": n_kinds, "MAXP": maxp, "MINP": rs.players_min,
             "MAXZ": maxz, "NSHARED": p.n_shared, "NS": max(p.n_slots, 1), "NL": max(len(self.list_index), 1),
-            "NPV": max(len(self.pv_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1),
+            "NPV": max(len(self.pv_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1), "NRULES": len(p.rule_names),
             "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
             "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
         }
@@ -744,8 +744,8 @@ int64_t cr_score(void *mem, int32_t seat) {
 
 /* whole games of random players, games seed0 .. seed0 + n_games - 1, each seeded as
  * random.Random(seed) and its players' bots as bots.bot_seed(seed, seat): per game, `out` gets
- * ROW numbers: the failure (0 none), finished, decisions, declared?, the declared seats, then
- * each seat's score */
+ * 5 + players + NRULES numbers: the failure (0 none), finished, decisions, declared?, the
+ * declared seats, each seat's score, then how often each rule fired */
 int cr_play_many(int32_t players, const int64_t *opts, int64_t seed0, int64_t n_games, int64_t max_decisions,
                  int64_t *out) {
     size_t bytes = cr_state_bytes(players);
@@ -763,10 +763,11 @@ int cr_play_many(int32_t players, const int64_t *opts, int64_t seed0, int64_t n_
             for (int32_t k = 0; k < players; k++) crt_seed_i64(&rng[k], seed * 1000 + k);
             rc = cr_random_players(S, rng, players, max_decisions, NULL, 0, &n);
         }
-        int64_t *row = out + g * (5 + players);
+        int64_t *row = out + g * (5 + players + NRULES);
         row[0] = rc; row[1] = S->finished; row[2] = S->decisions; row[3] = S->declared_set;
         row[4] = (int64_t)S->declared;
         for (int32_t k = 0; k < players; k++) row[5 + k] = rc ? CR_NONE : cr_score(mem, k);
+        for (int32_t r = 0; r < NRULES; r++) row[5 + players + r] = S->fired[r];
     }
     free(mem);
     return 0;

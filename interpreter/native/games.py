@@ -1,0 +1,134 @@
+"""Choosing the engine (`--engine auto|python|native`) and playing whole games of random
+players in C, as `play` plays them in Python: the same seeds, the same bots' draws, the same
+outcomes, decisions, rules fired and records."""
+
+from __future__ import annotations
+
+import ctypes
+import random
+from dataclasses import dataclass
+
+from ..bots import bot_seed
+from ..engine.records import make_record
+from .build import NativeUnavailable, find_compiler
+from .codegen.expr import NativeUnsupported
+from .engine import CR_NONE, NativeGame, NativeProgram, native_program
+
+ENGINES = ("auto", "python", "native")
+
+
+class EngineChoice:
+    """Which engine plays, and the one line that says why."""
+
+    def __init__(self, native: NativeProgram | None, line: str):
+        self.native = native
+        self.line = line
+
+    @property
+    def name(self) -> str:
+        return "native" if self.native is not None else "python"
+
+
+def choose_engine(program, requested: str, python_only: str | None = None) -> EngineChoice:
+    """'python'; 'native' (NativeUnavailable or NativeUnsupported when it cannot be had); 'auto':
+    native where a compiler builds this ruleset, else Python. `python_only` says why this run
+    needs the Python engine whatever is asked (e.g. its players decide in Python)."""
+    if requested not in ENGINES:
+        raise ValueError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
+    if requested == "python":
+        return EngineChoice(None, "engine: python (as asked)")
+    if python_only is not None:
+        if requested == "native":
+            raise NativeUnsupported(f"--engine native cannot play this: {python_only}")
+        return EngineChoice(None, f"engine: python ({python_only})")
+    try:
+        np = native_program(program)
+    except (NativeUnavailable, NativeUnsupported) as e:
+        if requested == "native":
+            raise
+        return EngineChoice(None, f"engine: python (no native engine: {e.message})")
+    compiler = find_compiler()
+    return EngineChoice(np, f"engine: native (C, built by {compiler}; kept in the cache)")
+
+
+@dataclass
+class NativeResult:
+    seed: int
+    winners: tuple
+    scores: tuple
+    decisions: int
+    fired: dict
+    failed: bool  # the game failed or got stuck: the caller plays it again in Python for its message
+
+
+def random_games(np: NativeProgram, players: int, options: dict, seed: int, games: int,
+                 chunk: int = 500, progress=None) -> list[NativeResult]:
+    """Games seed .. seed+games-1 of random bots, in C, `chunk` games a call."""
+    from ..engine import play
+    p = np.p
+    opts = np.options_row(play.resolve_options(p, options))
+    opt_arr = (ctypes.c_int64 * len(opts))(*opts)
+    n_rules = len(p.rule_names)
+    width = 5 + players + n_rules
+    out: list[NativeResult] = []
+    done = 0
+    while done < games:
+        k = min(chunk, games - done)
+        rows = (ctypes.c_int64 * (k * width))()
+        rc = np.lib.cr_play_many(players, opt_arr, seed + done, k, 1 << 62, rows)
+        if rc:
+            raise NativeUnsupported("these seeds are beyond what the native engine seeds (at most 2**53)")
+        for g in range(k):
+            row = rows[g * width:(g + 1) * width]
+            failed = bool(row[0]) or not row[1]
+            scores = tuple(row[5:5 + players])
+            out.append(NativeResult(seed + done + g, _winners(p, row, scores), scores, row[2],
+                                    dict(zip(p.rule_names, row[5 + players:])), failed))
+        done += k
+        if progress is not None:
+            progress(k)
+    return out
+
+
+def _winners(p, row, scores) -> tuple:
+    """engine/play.py:outcome, from one row."""
+    if row[3]:
+        return tuple(i for i in range(len(scores)) if row[4] >> i & 1)
+    if p.score is None or any(v == CR_NONE for v in scores):
+        return ()
+    best = max(scores) if p.winner_rule == "most" else min(scores)
+    return tuple(i for i, v in enumerate(scores) if v == best)
+
+
+def random_game_record(rs, players: int, options: dict, seed: int, ruleset_path: str) -> tuple:
+    """One game of random bots in C with its record (the moves): (view State, record)."""
+    g = NativeGame(rs, players, options, seed=seed)
+    g.playout([random.Random(bot_seed(seed, k)) for k in range(players)])
+    return g.view, make_record(g.view, ruleset_path)
+
+
+def play_chunk(rs, ruleset_path: str, players: int, options: dict, seed: int, items, log: bool,
+               play_one, progress=None) -> tuple[list, tuple | None]:
+    """Games `items` (seed + i each) of random bots in C, as `cardrules play` reports them:
+    [(seed, winners, scores, decisions, fired, record or None)], and the first game that
+    failed, played again by `play_one` (the Python engine's player of one game) so that its
+    error is the one the Python engine gives: (i, that error) or None."""
+    from ..engine import play
+    np = native_program(play.program_of(rs))
+    items = list(items)
+    games = []
+    for start in range(0, len(items), 500):
+        part = items[start:start + 500]
+        if part != list(range(part[0], part[0] + len(part))):  # not one run of seeds: one by one
+            runs = [[i] for i in part]
+        else:
+            runs = [part]
+        for run in runs:
+            for i, r in zip(run, random_games(np, players, options, seed + run[0], len(run))):
+                if r.failed:
+                    return games, (i, play_one(r.seed))
+                record = random_game_record(rs, players, options, r.seed, ruleset_path)[1] if log else None
+                games.append((r.seed, r.winners, r.scores, r.decisions, r.fired, record))
+        if progress is not None:
+            progress(len(part))
+    return games, None
