@@ -66,15 +66,13 @@ class Definitions:
             if static and self.p.fast:  # the search keeps each group's verdict: no memo needed
                 fname = self.bare_define(d, e)
             if grp.sizes is None:
-                sizes = "None"
+                sizes = None
             else:
                 sizes, st_ = self.sx(grp.sizes, scope)
-                if st_ == "int":
-                    sizes = f"({sizes},)"
-                elif st_ != "ints":
+                if st_ not in ("int", "ints"):
                     raise _err(f"the sizes after 'of' must be a number or a range like 3..4", e)
-            specs.append(f"({count}, {fname}, {sizes})")
-        score = "None"
+            specs.append((count, fname, sizes))
+        score = None
         if e.score is not None:
             d = self.defines.get(e.score)
             if d is None or len(d.params) != 1 or d.params[0].type != "cards":
@@ -87,8 +85,8 @@ class Definitions:
         # judged by faces alone (no test of which copy a card is): identical copies are one card
         # to the search, and what it learns about part of a hand is kept for every hand
         faces = static and self.p.fast and all(self.faces_only(n) for n in names)
-        return (f"_split(st, {cards}, ({', '.join(specs)},), {score}, {site}, {faces})",
-                ("int" if e.score else "bool"))
+        t = "int" if e.score else "bool"
+        return o.Split(cards, tuple(specs), score, site, faces, t=t), t
 
     def faces_only(self, name: str, seen: frozenset = frozenset()) -> bool:
         """A static definition that never asks whether two cards are the same card (==, !=, in

@@ -137,9 +137,9 @@ class Masks:
             return None
         src, t = self.sx(domain, scope)
         if t == "zonekind" and src in self.kind_of:
-            return f"_kind_tops(st, {self.kind_of[src]})"
+            return o.KindTops(self.kind_of[src], t="cards")
         if t == "zone":
-            return f"st.zones[{src}][-1:]"
+            return o.TopSlice(src, t="cards")
         return None
 
     def after_top_test(self, where):

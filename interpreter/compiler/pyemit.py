@@ -43,6 +43,15 @@ def _agg_loop(x) -> str:
     return f"{pick}(({v} for {v} in {dom}{cond}){key}, default=None)"
 
 
+def _split(x) -> str:
+    def sizes(sz):
+        if sz is None:
+            return "None"
+        return f"({sz},)" if sz.t == "int" else str(sz)
+    specs = ", ".join(f"({count}, {fn}, {sizes(sz)})" for count, fn, sz in x.specs)
+    return f"_split(st, {x.cards}, ({specs},), {x.score or 'None'}, {x.site}, {x.faces})"
+
+
 def _rank_in_suit(x) -> str:
     pos = f"RANKPOS[SUIT[{x.card}]][{x.rank}]"
     return f"({pos} {x.op} ORDER[{x.card}])" if x.flip else f"(ORDER[{x.card}] {x.op} {pos})"
@@ -67,6 +76,8 @@ o.PY_TEXT.update({
     o.ZoneIndex: lambda x: f"_zindex(st, {x.zone})",
     o.ZoneOwner: lambda x: f"st.zowner[{x.zone}]",
     o.ZonesOf: lambda x: f"_zones_of(st, {x.kind})",
+    o.KindTops: lambda x: f"_kind_tops(st, {x.kind})",
+    o.TopSlice: lambda x: f"st.zones[{x.zone}][-1:]",
     o.CardAttr: lambda x: _CARD_ATTRS[x.attr][0].format(x.card),
     o.CardValue: lambda x: f"VALUE_{x.name}[{x.card}]",
     o.Neighbours: lambda x: f"{x.side.upper()}[{x.card}]",
@@ -101,6 +112,7 @@ o.PY_TEXT.update({
     o.TableLookup: lambda x: f"TAB_{x.define}[{x.card}]",
     o.AggLoop: _agg_loop,
     o.Guarded: lambda x: f"{x.fn}(st{_args(x.free)})",
+    o.Split: _split,
 })
 
 missing = [c for c in vars(o).values() if isinstance(c, type) and issubclass(c, o.Op) and c is not o.Op

@@ -382,6 +382,7 @@ class Statements:
         stage = [max([i for i, (var, _) in enumerate(params) if mentions(x, var)], default=0) for x in parts]
         bound = dict(scope)
         names, loops, domains, tests_at = [], [], [], []
+        combos = []
         for i, (var, domain) in enumerate(params):
             dsrc, t = self.sx_typed(domain, bound, "collection", f"the set of {var!r} in action {a.name!r}")
             mine = [x for x, k in zip(parts, stage) if k == i]
@@ -391,11 +392,13 @@ class Statements:
                     dsrc = tops
                     mine = mine[1:]
             names.append(f"_v_arg{i}")
-            bound[var] = (f"_v_arg{i}", ELEM[t])
+            bound[var] = (o.Local(f"_v_arg{i}", t=ELEM[t]), ELEM[t])
             tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x in mine]
+            combos.append((f"_v_arg{i}", dsrc, tuple(tests)))
             loops.append(f"for _v_arg{i} in {dsrc}" + "".join(f" if {src}" for src in tests))
             domains.append(dsrc)
             tests_at.append(list(zip(mine, tests)))
+        self.values_ir = ir.Combos(tuple(combos))
         plain = f"list(dict.fromkeys([({', '.join(names)},) {' '.join(loops)}]))"
         others = [v for v, _ in params[:-1]]
         if not self.p.fast or any(mentions(params[-1][1], v) for v in others):

@@ -59,7 +59,8 @@ class NativeProgram:
         lib.cr_state_bytes.argtypes, lib.cr_state_bytes.restype = [ctypes.c_int32], ctypes.c_size_t
         lib.cr_new.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int32, u32p, ctypes.c_size_t, i64p]
         lib.cr_apply.argtypes = [ctypes.c_void_p, ctypes.c_int32]
-        lib.cr_legal.argtypes = [ctypes.c_void_p, i32p, i64p, ctypes.c_int32]
+        lib.cr_legal.argtypes = [ctypes.c_void_p, i32p, i32p, i64p, ctypes.c_int32]
+        lib.cr_site.argtypes, lib.cr_site.restype = [ctypes.c_void_p, ctypes.c_int32, i64p], ctypes.c_int32
         lib.cr_legal.restype = ctypes.c_int32
         lib.cr_info.argtypes = [ctypes.c_void_p, i64p]
         lib.cr_slot.argtypes, lib.cr_slot.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
@@ -80,7 +81,11 @@ class NativeProgram:
         lib.crt_cards_played_by.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         del u64p, u32p
         self.var_types = {slot: (v.type, bool(v.params)) for v, (_, slot, _) in zip(program.ruleset.vars, program.vars)}
-        self.max_moves = 1 << 16
+        self.max_moves = 1 << 15
+        self.nparams = lib.cr_nparams()
+        # each `choose by each`: its choice and the pc of its decision
+        self.sites = [(ch, next(pc for pc, ins in enumerate(program.plain_code) if ins[1] is ch))
+                      for ch in program.choices if ch.each_slot is not None]
 
     def options_row(self, opts: list) -> list[int]:
         out = []
@@ -105,7 +110,8 @@ class NativeGame:
         opts = self.np.options_row(self.view.opts)
         opt_arr = (ctypes.c_int64 * len(opts))(*opts)
         self._alts = (ctypes.c_int32 * self.np.max_moves)()
-        self._vals = (ctypes.c_int64 * self.np.max_moves)()
+        self._whos = (ctypes.c_int32 * self.np.max_moves)()
+        self._vals = (ctypes.c_int64 * (self.np.max_moves * self.np.nparams))()
         self._info = (ctypes.c_int64 * 10)()
         rc = lib.cr_new(self.mem, size, players, seed_arr, len(words), opt_arr)
         self._after(rc)
@@ -135,17 +141,18 @@ class NativeGame:
         words = [w for r in rngs for w in state_words(r)]
         arr = (ctypes.c_uint32 * len(words))(*words)
         cap = 1 << 18
-        moves = (ctypes.c_int64 * (4 * cap))()
+        width = 3 + self.np.nparams
+        moves = (ctypes.c_int64 * (width * cap))()
         n = ctypes.c_int64()
         rc = self.np.lib.cr_playout(self.mem, arr, len(rngs), max_decisions, moves, cap, ctypes.byref(n))
         per = len(words) // len(rngs)
         for k, r in enumerate(rngs):
             r.setstate(random_from_state(list(arr[k * per:(k + 1) * per])).getstate())
         s, p = self.view, self.np.p
-        flat = moves[:4 * min(n.value, cap)]
-        for k in range(0, len(flat), 4):
+        flat = moves[:width * min(n.value, cap)]
+        for k in range(0, len(flat), width):
             alt = p.choices[flat[k]].alts[flat[k + 1]]
-            s.history.append(self._move(alt, flat[k + 2], flat[k + 3]))
+            s.history.append(self._move(alt, flat[k + 2], flat[k + 3:k + width]))
         self._after(rc)
         return n.value
 
@@ -173,6 +180,7 @@ class NativeGame:
         stack = (ctypes.c_int32 * 256)()
         s.stack = list(stack[:max(lib.cr_stack(self.mem, stack, 256), 0)])
         s.declared = tuple(i for i in range(s.n_players) if declared >> i & 1) if declared_set else None
+        self._sites()
         if err:
             s._legal, s.choice = [], None
             raise self._failure(err, pc)
@@ -182,20 +190,59 @@ class NativeGame:
             return
         ch = p.choices[choice]
         s.choice, s.actor = ch, actor
-        n = lib.cr_legal(self.mem, self._alts, self._vals, self.np.max_moves)
-        moves = []
-        for i in range(n):
-            moves.append(self._move(ch.alts[self._alts[i]], actor, self._vals[i]))
-        s._legal = moves
+        n = lib.cr_legal(self.mem, self._alts, self._whos, self._vals, self.np.max_moves)
+        w = self.np.nparams
+        vals = self._vals[:n * w]
+        s._legal = [self._move(ch.alts[self._alts[i]], self._whos[i], vals[i * w:(i + 1) * w]) for i in range(n)]
 
-    def _move(self, alt, actor: int, v: int) -> Move:
-        """The engine's own Move for an action's value (made once, as engine/legal.py makes them)."""
+    def _sites(self) -> None:
+        """The Python State's `pending` and `sealed` from the C state's `choose by each` sites."""
+        s, lib = self.view, self.np.lib
+        s.pending, s.sealed = {}, {}
+        w = self.np.nparams
+        buf = (ctypes.c_int64 * (8 + 2 * s.n_players + s.n_players * (2 + w)))()
+        for k, (ch, pc) in enumerate(self.np.sites):
+            lib.cr_site(self.mem, k, buf)
+            out = list(buf)
+            if not out[0]:
+                continue
+            n = out[1]
+            s.pending[pc] = out[2:2 + n]
+            at = 2 + n
+            if out[at]:
+                m = out[at + 1]
+                order = tuple(out[at + 2:at + 2 + m])
+                at += 2 + m
+                chosen = {}
+                for seat in range(s.n_players):
+                    on, alt_i, vals = out[at], out[at + 1], out[at + 2:at + 2 + w]
+                    at += 2 + w
+                    if on:
+                        alt = ch.alts[alt_i]
+                        chosen[seat] = (alt, self._value(alt, vals))
+                s.sealed[pc] = (order, chosen)
+
+    def _value(self, alt, vals):
+        if alt.values is None:
+            return None
+        if alt.more:
+            return tuple(None if v == CR_NONE else v for v in vals[:1 + len(alt.more)])
+        return None if vals[0] == CR_NONE else vals[0]
+
+    def _move(self, alt, actor: int, vals) -> Move:
+        """The engine's own Move for an action's values (made once, as engine/legal.py makes them)."""
         s = self.view
-        v = None if v == CR_NONE or alt.values is None else v
+        v = self._value(alt, vals)
         made = alt.moves[s.n_players][actor]
         m = made.get(v)
         if m is None:
-            m = made[v] = _made(actor, alt, None if alt.values is None else value_text(s, alt.elem, v), v)
+            if alt.values is None:
+                text = None
+            elif alt.more:
+                text = " ".join(value_text(s, el, x) for el, x in zip([alt.elem] + [e for _, e in alt.more], v))
+            else:
+                text = value_text(s, alt.elem, v)
+            m = made[v] = _made(actor, alt, text, v)
         return m
 
     def _slot_value(self, slot: int, typ: str, per_player: bool):

@@ -84,6 +84,8 @@ ZoneCards = op("ZoneCards", "zone", doc="The cards of one zone, bottom first.")
 ZoneIndex = op("ZoneIndex", "zone", doc="A zone's number within its kind, from 1.")
 ZoneOwner = op("ZoneOwner", "zone", doc="Whose zone it is (none for a shared one).")
 ZonesOf = op("ZonesOf", "kind", doc="The zones of one kind.")
+KindTops = op("KindTops", "kind", doc="The top card of each zone of a kind that holds one, zone by zone.")
+TopSlice = op("TopSlice", "zone", doc="The top card of a zone, as a collection of one (or none).")
 
 # ---- cards -------------------------------------------------------------------------------
 CardAttr = op("CardAttr", "attr", "card", doc="suit, rank, order, owner, played_by, zone, face_up or depth.")
@@ -126,5 +128,8 @@ Call = op("Call", "fn", "args", doc="A definition's generated function (D_, U_ o
 TableLookup = op("TableLookup", "define", "card", doc="A definition of one card read from its table.")
 AggLoop = op("AggLoop", "agg", "var", "domain", "where", "body",
              doc="all/any/no/count/sum/those/highest/lowest over a collection, in its order.")
+Split = op("Split", "cards", "specs", "score", "site", "faces",
+           doc="The meld search: can the cards be split exactly into groups (specs: (count, the group test's "
+               "function, sizes or None) each), or the best total of `score` over the groups (-1: none).")
 Guarded = op("Guarded", "fn", "free", "fast", "loop",
              doc="A mask form (fast, text) falling back to its loop form when it meets a none.")

@@ -113,6 +113,15 @@ class LoopTest:
 
 
 @dataclass(frozen=True)
+class Combos:
+    """The legal arguments of an action with several parameters: nested loops, one per
+    parameter in order (`params`: (var, domain, tests) each; a later domain may read the earlier
+    variables; a test is asked in the loop of the last parameter it names), the rows without
+    repeats."""
+    params: tuple
+
+
+@dataclass(frozen=True)
 class Values:
     """The legal arguments of an action with one parameter: the domain's elements, in order,
     each once (`unique`: the domain cannot repeat one), that pass `where` (`var` bound)."""

@@ -11,7 +11,7 @@ from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_STEPS, RET
 from .expr import Expr, NativeUnsupported, int_literal, is_list
-from .runtime_c import HELPERS
+from .runtime_c import HELPERS, SPLIT
 
 VIS = {"public": 0, "owner": 1, "hidden": 2}
 MAX_PLAYERS = 64  # a declared set of winners is a 64-bit mask
@@ -52,6 +52,7 @@ class Module(Expr):
         self.memos: list[str] = []
         self.enums = self._enums()
         self._slot_kinds()
+        self.nparams = max([1 + len(a.more) for ch in p.choices for a in ch.alts] + [1])
 
     # ---- what the expression emitter asks of the module
     def enum_index(self, name: str) -> int:
@@ -104,6 +105,8 @@ class Module(Expr):
                 raise NativeUnsupported(f"a local that holds both one value and a collection (slot {slot})")
             kind[slot] = k
         for slot, per_player, typ, _ in p.var_ir:
+            if per_player and is_list(typ):
+                raise NativeUnsupported("a variable holding a collection per player")
             mark(slot, "pv" if per_player else ("list" if is_list(typ) else "value"))
         for ins in p.plain_code:
             x = ins[1]
@@ -294,24 +297,67 @@ class Module(Expr):
             actor = self.scalar(getattr(a, "actor_ir", None))
             return (f"{{ int64_t _who = {actor}; if (_who == CR_NONE) cr_fail(x, CR_E_NOPLAYER); "
                     f"cr_idx(x, _who, S->n_players); S->choice = {k}; S->actor = (int32_t)_who; "
-                    f"legal{k}(x, S, C); return 0; }}")
+                    f"S->legal_n = 0; legal{k}(x, S, C, (int32_t)_who); return 0; }}")
         if op == CHOOSE_EACH:
-            raise NativeUnsupported("'choose by each' (several players deciding at once)")
+            return self.choose_each(pc, a)
         raise NativeUnsupported(f"the instruction {op}")
 
+    def site(self, ch) -> int:
+        """The number of a `choose by each` among the program's."""
+        return [c for c in self.p.choices if c.each_slot is not None].index(ch)
+
+    def choose_each(self, pc: int, ch) -> str:
+        """engine/play.py:_exec at a CHOOSE_EACH: the deciders once; when everyone has decided,
+        secret choices carried out one by one in the deciders' order; else everyone's moves."""
+        k, site, each = self.p.choices.index(ch), self.site(ch), ch.each_slot
+        actors = self.lst(getattr(ch, "actor_ir", None))
+        secret = int(bool(ch.secret))
+        binds = " ".join(f"case {i}: {self.bind(alt, f'S->chosen_val[{site}][_p]')} S->pc = {alt.body}; break;"
+                         for i, alt in enumerate(ch.alts))
+        return (
+            f"{{ const int site = {site}; "
+            f"if (!S->pend_on[site]) {{ cr_list _l = {actors}; S->pend_n[site] = 0; "
+            f"for (int64_t _i = 0; _i < _l.n; _i++) {{ int64_t _p = _l.v[_i]; if (_p == CR_NONE) continue; "
+            f"cr_idx(x, _p, S->n_players); int _j = 0; while (_j < S->pend_n[site] && S->pend[site][_j] != _p) _j++; "
+            f"if (_j == S->pend_n[site]) S->pend[site][S->pend_n[site]++] = (int32_t)_p; }} S->pend_on[site] = 1; "
+            f"if ({secret}) {{ S->seal_on[site] = 1; S->seal_n[site] = S->pend_n[site]; "
+            f"for (int _j = 0; _j < S->pend_n[site]; _j++) {{ S->seal_order[site][_j] = S->pend[site][_j]; }} "
+            f"memset(S->chosen_on[site], 0, sizeof(S->chosen_on[site])); }} }} "
+            f"if (S->pend_n[site] == 0) {{ "
+            f"if ({secret}) {{ for (int _j = 0; _j < S->seal_n[site]; _j++) {{ int32_t _p = S->seal_order[site][_j]; "
+            f"if (!S->chosen_on[site][_p]) continue; S->chosen_on[site][_p] = 0; S->sv[{each}] = _p; "
+            f"if (S->sp >= MAXDEPTH) cr_fail(x, CR_E_DEPTH); S->stack[S->sp++] = {pc}; "
+            f"switch (S->chosen_alt[site][_p]) {{ {binds} default: cr_fail(x, CR_E_STATE); }} goto next{pc}; }} "
+            f"S->seal_on[site] = 0; }} "
+            f"S->pend_on[site] = 0; S->pc = {pc + 1}; continue; }} "
+            f"S->choice = {k}; S->actor = S->pend[site][0]; S->legal_n = 0; "
+            f"for (int _j = 0; _j < S->pend_n[site]; _j++) {{ S->sv[{each}] = S->pend[site][_j]; cr_epoch++; "
+            f"legal{k}(x, S, C, S->pend[site][_j]); }} "
+            f"S->sv[{each}] = S->pend[site][S->pend_n[site] - 1]; return 0; "
+            f"next{pc}: continue; }}")
+
+    def bind(self, alt, vals: str) -> str:
+        """An action's parameters take the chosen values (engine/play.py:_bind)."""
+        if alt.slot is None:
+            return ""
+        slots = [alt.slot] + [slot for slot, _ in alt.more]
+        return " ".join(f"S->sv[{slot}] = {vals}[{j}];" for j, slot in enumerate(slots))
+
     def choice(self, k: int, ch) -> str:
-        lines = [f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C) {{", "    (void)C;", "    S->legal_n = 0;"]
+        """legal<k>(who): the moves `who` may make, after those already listed (compute_legal_for)."""
+        lines = [f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C, int32_t who) {{", "    (void)C;",
+                 "    const int32_t first = S->legal_n;", "    (void)first;"]
         names = {}
         for i, alt in enumerate(ch.alts):
-            if alt.more:
-                raise NativeUnsupported("an action with several parameters")
             names.setdefault(alt.name, len(names))
             body = []
             if alt.values is None:
-                body.append(f"cr_offer(x, S, {i}, CR_NONE);")
+                body.append(f"cr_offer1(x, S, {i}, who, CR_NONE);")
+            elif alt.more:
+                body.append(self.combos(i, alt))
             else:
                 v = alt.values_ir
-                if v is None:
+                if not isinstance(v, ir.Values):
                     raise NativeUnsupported("an action's values the compiler did not lower")
                 var = self.local(v.var)
                 test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
@@ -319,7 +365,7 @@ class Module(Expr):
                 body.append(f"cr_list _d = {self.lst(v.domain)}; cr_list _k = cr_alloc(x, _d.n); "
                             f"for (int64_t _i = 0; _i < _d.n; _i++) {{ int64_t {var} = _d.v[_i]; {test}"
                             f"_k.v[_k.n++] = {var}; }} {dedupe}"
-                            f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer(x, S, {i}, _k.v[_i]);")
+                            f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
             if alt.when is not None:
                 when = getattr(alt, "when_ir", None)
                 if when is None:
@@ -329,16 +375,66 @@ class Module(Expr):
                 lines.append(f"    {{ {' '.join(body)} }}")
         if ch.shared_names:
             ids = ", ".join(str(names[a.name]) for a in ch.alts)
-            lines.append(f"    {{ static const int32_t name_of[] = {{{ids}}}; cr_unique(S, name_of); }}")
+            lines.append(f"    {{ static const int32_t name_of[] = {{{ids}}}; cr_unique(S, first, name_of); }}")
         lines.append("}")
         return "\n".join(lines)
+
+    def combos(self, i: int, alt) -> str:
+        """Nested loops over the parameters' sets, each test where its last parameter is bound;
+        rows without repeats (engine: list(dict.fromkeys(...)))."""
+        v = alt.values_ir
+        if not isinstance(v, ir.Combos):
+            raise NativeUnsupported("an action's values the compiler did not lower")
+        w = len(v.params)
+        if w > self.nparams:
+            raise NativeUnsupported("an action with more parameters than the engine has room for")
+        code = ["int32_t _start = S->legal_n; "]
+        close = []
+        for j, (var, domain, tests) in enumerate(v.params):
+            d, idx = self.fresh_c("d"), self.fresh_c("i")
+            c = self.local(var)
+            code.append(f"cr_list {d} = {self.lst(domain)}; for (int64_t {idx} = 0; {idx} < {d}.n; {idx}++) "
+                        f"{{ int64_t {c} = {d}.v[{idx}]; ")
+            code.extend(f"if (!{self.truth(t)}) continue; " for t in tests)
+            close.append("} ")
+        cols = ", ".join(self.local(var) for var, _, _ in v.params)
+        code.append(f"{{ int64_t _row[{w}] = {{{cols}}}; cr_offer(x, S, {i}, who, _row, {w}); }} ")
+        code.extend(close)
+        code.append("cr_dedupe_legal(S, _start); ")
+        return "{ " + "".join(code) + "}"
 
     def apply_case(self, k: int, ch) -> str:
         cases = []
         for i, alt in enumerate(ch.alts):
-            bind = f"S->sv[{alt.slot}] = val; " if alt.slot is not None else ""
-            cases.append(f"case {i}: {bind}S->pc = {alt.body}; break;")
+            if ch.each_slot is not None and ch.secret:  # sealed until everyone has chosen
+                site = self.site(ch)
+                cases.append(f"case {i}: cr_unwait(S, {site}, who); S->chosen_on[{site}][who] = 1; "
+                             f"S->chosen_alt[{site}][who] = alt; "
+                             f"memcpy(S->chosen_val[{site}][who], S->legal_val[i], sizeof S->legal_val[i]); break;")
+            elif ch.each_slot is not None:
+                site = self.site(ch)
+                cases.append(f"case {i}: {self.bind(alt, 'S->legal_val[i]')} cr_unwait(S, {site}, who); "
+                             f"S->sv[{ch.each_slot}] = who; if (S->sp >= MAXDEPTH) return CR_E_DEPTH; "
+                             f"S->stack[S->sp++] = S->pc; S->pc = {alt.body}; break;")
+            else:
+                cases.append(f"case {i}: {self.bind(alt, 'S->legal_val[i]')} S->pc = {alt.body}; break;")
         return f"case {k}: switch (alt) {{ {' '.join(cases)} default: return CR_E_STATE; }} break;"
+
+    def moves_bound(self, ch, lcap: int, maxp: int) -> int:
+        """How many moves a choice can offer at once (every decider's at a `choose by each`)."""
+        total = 0
+        for a in ch.alts:
+            v = a.values_ir
+            if a.values is None:
+                total += 1
+            elif isinstance(v, ir.Combos):
+                n = 1
+                for _, domain, _ in v.params:
+                    n = min(n * self.bound(domain, lcap), 1 << 15)
+                total += n
+            elif isinstance(v, ir.Values):
+                total += self.bound(v.domain, lcap)
+        return total * (maxp if ch.each_slot is not None else 1)
 
     def bound(self, e, lcap: int) -> int:
         """How long a collection can be, as far as can be seen before play (lcap: a slot's room)."""
@@ -403,8 +499,7 @@ class Module(Expr):
             inits.append("x->top = 0; cr_epoch++;")
         while self.todo:
             self.emit_define(self.todo.pop(0))
-        maxm = max([sum(1 if a.values is None else self.bound(a.values_ir.domain, lcap) for a in ch.alts)
-                    for ch in p.choices] + [1])
+        maxm = min(max([self.moves_bound(ch, lcap, maxp) for ch in p.choices] + [1]), 1 << 15)
         n_procs = len(rs.procedures)
         depth = n_procs + 8
         card_pos = [b.bit_length() - 1 for b in p.card_bit]
@@ -442,6 +537,7 @@ class Module(Expr):
             "NPV": max(len(self.pv_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1), "NRULES": len(p.rule_names),
             "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
             "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
+            "NPARAMS": self.nparams, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
         }
         score = p.score_name[2:] if p.score_name and p.score_name[:2] in ("D_", "U_") else None
         if p.score_name and score is None:
@@ -460,12 +556,14 @@ class Module(Expr):
             STATE,
             f"static const int32_t K_KINDS[NKINDS][4] = {{{kind_rows}}}; /* per player, index, size, visibility */",
             *tables, *self.tables,
-            "typedef struct cr_scratch {\n    uint64_t epoch;\n    int64_t arena[CR_ARENA];\n"
+            "typedef struct cr_scratch {\n    uint64_t epoch, split_gen;\n    int64_t arena[CR_ARENA];\n"
+            "    uint64_t split_gen_of[4096], split_rem[4096], split_counts[4096];\n    int64_t split_val[4096];\n"
             + "".join(f"    {m}\n" for m in self.memos) + "} cr_scratch;",
             HELPERS,
+            SPLIT,
             OFFER,
             *self.define_protos,
-            *[f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C);" for k in range(len(p.choices))],
+            *[f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C, int32_t who);" for k in range(len(p.choices))],
             *self.define_src,
             *choices,
             RUN_HEAD, *body, RUN_TAIL,
@@ -490,8 +588,13 @@ typedef struct cr_state {
     int64_t pv[NPV][MAXP];
     int32_t ln[NL];
     int64_t lv[NL][LCAP];
-    int32_t legal_alt[MAXM];
-    int64_t legal_val[MAXM];
+    int32_t legal_alt[MAXM], legal_who[MAXM];
+    int64_t legal_val[MAXM][NPARAMS];
+    /* `choose by each`, per site: who has still to decide; sealed choices (secret) */
+    int32_t pend_on[NSITES], pend_n[NSITES], pend[NSITES][MAXP];
+    int32_t seal_on[NSITES], seal_n[NSITES], seal_order[NSITES][MAXP];
+    int32_t chosen_on[NSITES][MAXP], chosen_alt[NSITES][MAXP];
+    int64_t chosen_val[NSITES][MAXP][NPARAMS];
     crt_rng rng;
 } cr_state;
 
@@ -500,22 +603,54 @@ typedef struct cr_state {
 """
 
 OFFER = r"""
-static inline void cr_offer(cr_ctx *x, cr_state *S, int32_t alt, int64_t v) {
+static inline void cr_offer(cr_ctx *x, cr_state *S, int32_t alt, int32_t who, const int64_t *v, int w) {
     if (S->legal_n >= MAXM) cr_fail(x, CR_E_LIST);
     S->legal_alt[S->legal_n] = alt;
-    S->legal_val[S->legal_n] = v;
+    S->legal_who[S->legal_n] = who;
+    for (int j = 0; j < NPARAMS; j++) S->legal_val[S->legal_n][j] = j < w ? v[j] : CR_NONE;
     S->legal_n++;
 }
 
-/* two actions of one name may offer the same move: keep the first (engine/legal.py:unique) */
-static void cr_unique(cr_state *S, const int32_t *name_of) {
-    int32_t k = 0;
-    for (int32_t i = 0; i < S->legal_n; i++) {
-        int32_t j = 0;
-        while (j < k && !(name_of[S->legal_alt[j]] == name_of[S->legal_alt[i]] && S->legal_val[j] == S->legal_val[i])) j++;
+static inline void cr_offer1(cr_ctx *x, cr_state *S, int32_t alt, int32_t who, int64_t v) {
+    cr_offer(x, S, alt, who, &v, 1);
+}
+
+/* the moves from `first` on (one action's) without repeats, each where it first comes */
+static inline void cr_dedupe_legal(cr_state *S, int32_t first) {
+    int32_t k = first;
+    for (int32_t i = first; i < S->legal_n; i++) {
+        int32_t j = first;
+        while (j < k && memcmp(S->legal_val[j], S->legal_val[i], sizeof S->legal_val[i])) j++;
         if (j == k) {
             S->legal_alt[k] = S->legal_alt[i];
-            S->legal_val[k] = S->legal_val[i];
+            S->legal_who[k] = S->legal_who[i];
+            memmove(S->legal_val[k], S->legal_val[i], sizeof S->legal_val[i]);
+            k++;
+        }
+    }
+    S->legal_n = k;
+}
+
+/* one player has decided at a `choose by each` */
+static inline void cr_unwait(cr_state *S, int site, int32_t who) {
+    int32_t k = 0;
+    for (int32_t j = 0; j < S->pend_n[site]; j++)
+        if (S->pend[site][j] != who) S->pend[site][k++] = S->pend[site][j];
+    S->pend_n[site] = k;
+}
+
+/* two actions of one name may offer the same move: keep the first (engine/legal.py:unique),
+ * among the moves from `first` on (one player's) */
+static inline void cr_unique(cr_state *S, int32_t first, const int32_t *name_of) {
+    int32_t k = first;
+    for (int32_t i = first; i < S->legal_n; i++) {
+        int32_t j = first;
+        while (j < k && !(name_of[S->legal_alt[j]] == name_of[S->legal_alt[i]] &&
+                          !memcmp(S->legal_val[j], S->legal_val[i], sizeof S->legal_val[i]))) j++;
+        if (j == k) {
+            S->legal_alt[k] = S->legal_alt[i];
+            S->legal_who[k] = S->legal_who[i];
+            memmove(S->legal_val[k], S->legal_val[i], sizeof S->legal_val[i]);
             k++;
         }
     }
@@ -622,9 +757,8 @@ APPLY_HEAD = r"""
 int cr_apply(void *mem, int32_t i) {
     cr_state *S = (cr_state *)mem;
     if (!S || S->magic != CR_MAGIC || S->finished || S->err || i < 0 || i >= S->legal_n) return CR_E_STATE;
-    int32_t alt = S->legal_alt[i];
-    int64_t val = S->legal_val[i];
-    (void)val;
+    int32_t alt = S->legal_alt[i], who = S->legal_who[i];
+    (void)who;
     switch (S->choice) {"""
 
 APPLY_TAIL = r"""
@@ -636,14 +770,38 @@ APPLY_TAIL = r"""
 """
 
 ENTRIES = r"""
-int32_t cr_legal(const void *mem, int32_t *alts, int64_t *vals, int32_t cap) {
+/* the legal moves: each one's action, player and NPARAMS values */
+int32_t cr_legal(const void *mem, int32_t *alts, int32_t *whos, int64_t *vals, int32_t cap) {
     const cr_state *S = (const cr_state *)mem;
     if (!S || S->magic != CR_MAGIC || cap < S->legal_n) return -1;
     for (int32_t i = 0; i < S->legal_n; i++) {
         alts[i] = S->legal_alt[i];
-        vals[i] = S->legal_val[i];
+        whos[i] = S->legal_who[i];
+        for (int j = 0; j < NPARAMS; j++) vals[i * NPARAMS + j] = S->legal_val[i][j];
     }
     return S->legal_n;
+}
+
+int32_t cr_nparams(void) { return NPARAMS; }
+
+/* a `choose by each`: waiting?, the waiting players, sealed?, the deciders' order, then for each
+ * seat chosen?, the action and NPARAMS values; the count of numbers written */
+int32_t cr_site(const void *mem, int32_t site, int64_t *out) {
+    const cr_state *S = (const cr_state *)mem;
+    if (site < 0 || site >= NSITES) return -1;
+    int32_t n = 0;
+    out[n++] = S->pend_on[site];
+    out[n++] = S->pend_n[site];
+    for (int32_t j = 0; j < S->pend_n[site]; j++) out[n++] = S->pend[site][j];
+    out[n++] = S->seal_on[site];
+    out[n++] = S->seal_n[site];
+    for (int32_t j = 0; j < S->seal_n[site]; j++) out[n++] = S->seal_order[site][j];
+    for (int32_t p = 0; p < S->n_players; p++) {
+        out[n++] = S->chosen_on[site][p];
+        out[n++] = S->chosen_alt[site][p];
+        for (int j = 0; j < NPARAMS; j++) out[n++] = S->chosen_val[site][p][j];
+    }
+    return n;
 }
 
 /* pc, finished, actor, choice, legal moves, decisions, failure, declared?, declared seats, zones */
@@ -689,7 +847,8 @@ size_t cr_bytes(const void *mem) { return ((const cr_state *)mem)->bytes; }
 
 /* random players, as interpreter/bots.py's RandomBot: at each decision the player to act draws
  * one of their legal moves with their own generator (rng[actor], or rng[0] for everyone when
- * n_rngs is 1); each move made to `moves` (4 numbers: choice, action, player, value; at most cap) */
+ * n_rngs is 1); each move made to `moves` (3 + NPARAMS numbers: choice, action, player, values;
+ * at most cap moves) */
 static int cr_random_players(cr_state *S, crt_rng *rng, int32_t n_rngs, int64_t max_decisions, int64_t *moves,
                              int64_t cap, int64_t *n_out) {
     int64_t n = 0;
@@ -697,12 +856,19 @@ static int cr_random_players(cr_state *S, crt_rng *rng, int32_t n_rngs, int64_t 
     while (!S->finished && !S->err && S->legal_n > 0 && n < max_decisions) {
         int32_t who = n_rngs > 1 ? S->actor : 0;
         if (who < 0 || who >= n_rngs) { rc = CR_E_STATE; break; }
-        int32_t i = (int32_t)crt_choice_index(&rng[who], (size_t)S->legal_n);
+        /* bots.RandomBot: one of the moves of the player to act (moves_for) */
+        int32_t mine = 0, i = 0;
+        for (int32_t j = 0; j < S->legal_n; j++) mine += S->legal_who[j] == S->actor;
+        if (!mine) break;
+        int32_t pick = (int32_t)crt_choice_index(&rng[who], (size_t)mine);
+        for (int32_t j = 0; j < S->legal_n; j++)
+            if (S->legal_who[j] == S->actor && pick-- == 0) { i = j; break; }
         if (moves && n < cap) {
-            moves[4 * n] = S->choice;
-            moves[4 * n + 1] = S->legal_alt[i];
-            moves[4 * n + 2] = S->actor;
-            moves[4 * n + 3] = S->legal_val[i];
+            int64_t *row = moves + n * (3 + NPARAMS);
+            row[0] = S->choice;
+            row[1] = S->legal_alt[i];
+            row[2] = S->legal_who[i];
+            for (int j = 0; j < NPARAMS; j++) row[3 + j] = S->legal_val[i][j];
         }
         n++;
         rc = cr_apply(S, i);

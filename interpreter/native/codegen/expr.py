@@ -146,6 +146,12 @@ class Expr:
     def x_ZonesOf(self, e):
         return f"cr_range(x, S->zbase[{e.kind}], S->zbase[{e.kind}] + S->zcount[{e.kind}] - 1)"
 
+    def x_KindTops(self, e):
+        return f"cr_kind_tops(x, S, C, {int(e.kind)})"
+
+    def x_TopSlice(self, e):
+        return f"cr_top_slice(x, S, C, {self.scalar(e.zone)})"
+
     # ---- cards
     def x_CardAttr(self, e):
         c = self.scalar(e.card)
@@ -291,6 +297,29 @@ class Expr:
 
     def x_TableLookup(self, e):
         return f"{self.define_fn(e.define)}(x, S, C, {self.scalar(e.card)})"
+
+    def x_Split(self, e):
+        if len(e.specs) > 8:
+            raise NativeUnsupported("a split into more than 8 kinds of group")
+        n = len(e.specs)
+        t = self.fresh_c("sp")
+        parts = [f"cr_split_job {t}; memset(&{t}, 0, sizeof {t}); {t}.nspec = {n}; "
+                 f"{t}.score = {self.group_fn(e.score) if e.score else 'NULL'}; "]
+        for j, (count, fn, sizes) in enumerate(e.specs):
+            parts.append(f"{t}.counts[{j}] = cr_need(x, {self.scalar(count)}); {t}.pred[{j}] = {self.group_fn(fn)}; ")
+            if sizes is None:
+                parts.append(f"{t}.any[{j}] = 1; ")
+            elif sizes.t == "int":
+                parts.append(f"{t}.sizes[{j}] = cr_alloc(x, 1); {t}.sizes[{j}].v[0] = cr_need(x, {self.scalar(sizes)}); "
+                             f"{t}.sizes[{j}].n = 1; ")
+            else:
+                parts.append(f"{t}.sizes[{j}] = {self.lst(sizes)}; ")
+        return f"({{ cr_list _c{t} = {self.lst(e.cards)}; {''.join(parts)}cr_split(x, S, C, &{t}, _c{t}); }})"
+
+    def group_fn(self, fname: str) -> str:
+        if not (fname.startswith("D_") or fname.startswith("U_")):
+            raise NativeUnsupported(f"the group test {fname}")
+        return self.define_fn(fname[2:])
 
     def x_Guarded(self, e):
         return self.ex(e.loop)  # the loop form: what the mask form computes, in C as fast
