@@ -11,7 +11,7 @@ OpenSpiel does with use_double_dummy_result=false. So:
 - random play on both sides gives the same statistics within sampling error.
 
 Seats: OpenSpiel's North, East, South, West are our P1..P4 (seats 0..3). Calls map one to one:
-Pass, Dbl, RDbl are our `pass`, `double`, `redouble`; '3♥' is our `bid 3 Hearts` and '3NT' our
+Pass, Dbl, RDbl are our `pass`, `double`, `redouble`; '3♥' is our `hearts 3` and '3NT' our
 `notrump 3`; a card '♥10' is our `play 10-Hearts`. When it is the dummy's turn OpenSpiel's
 current player is the declarer, and so is ours."""
 
@@ -47,12 +47,12 @@ def c(short: str) -> str:
 
 
 def call(openspiel: str) -> str:
-    """OpenSpiel's call -> our move: 'Pass' -> 'pass', '2♥' -> 'bid 2 Hearts', '3NT' -> 'notrump 3'."""
+    """OpenSpiel's call -> our move: 'Pass' -> 'pass', '2♥' -> 'hearts 2', '3NT' -> 'notrump 3'."""
     if openspiel in ("Pass", "Dbl", "RDbl"):
         return {"Pass": "pass", "Dbl": "double", "RDbl": "redouble"}[openspiel]
     if openspiel.endswith("NT"):
         return f"notrump {openspiel[0]}"
-    return f"bid {openspiel[0]} {SUIT[openspiel[1]]}"
+    return f"{SUIT[openspiel[1]].lower()} {openspiel[0]}"
 
 
 def openspiel_name(s, a: int) -> str:
@@ -91,11 +91,11 @@ def contract_position(hands, *, level, trump, declarer, doubled=False, redoubled
 
 
 HANDS = [[s + r for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]] for s in "CDHS"]
-ALL_BIDS = {f"bid {n} {s}" for n in range(1, 8) for s in DENOM} | {f"notrump {n}" for n in range(1, 8)}
+ALL_BIDS = {f"{s.lower()} {n}" for n in range(1, 8) for s in DENOM} | {f"notrump {n}" for n in range(1, 8)}
 
 
 def bids_above(n: int, d: int) -> set[str]:
-    return {f"bid {m} {s}" for m in range(1, 8) for s, e in DENOM.items() if (m, e) > (n, d)} | \
+    return {f"{s.lower()} {m}" for m in range(1, 8) for s, e in DENOM.items() if (m, e) > (n, d)} | \
            {f"notrump {m}" for m in range(1, 8) if (m, 5) > (n, d)}
 
 
@@ -118,7 +118,7 @@ def test_the_opening_call_is_a_pass_or_any_bid():
 
 def test_a_bid_must_outrank_the_last_and_only_the_other_side_may_double():
     s = auction(HANDS)
-    do(s, "bid 2 Hearts")
+    do(s, "hearts 2")
     assert moves_of(s) == {m: 1 for m in {"pass", "double"} | bids_above(2, 3)}
     do(s, "pass")
     assert set(moves_of(s)) == {"pass"} | bids_above(2, 3)  # South may not double partner's bid
@@ -137,7 +137,7 @@ def test_a_doubled_bid_may_be_redoubled_by_its_side_and_a_new_bid_cancels_the_do
     assert set(moves_of(s)) == {"pass", "redouble"} | bids_above(1, 5)  # North, the bidder
     do(s, "redouble")
     assert set(moves_of(s)) == {"pass"} | bids_above(1, 5)  # no double of a redouble
-    do(s, "bid 2 Clubs")
+    do(s, "clubs 2")
     assert set(moves_of(s)) == {"pass", "double"} | bids_above(2, 1)
     v = public_vars(s)
     assert (v["level"], v["denomination"], v["doubled"], v["redoubled"], v["declarer"]) == (2, 1, False, False, "P2")
@@ -163,7 +163,7 @@ def test_four_passes_pass_the_hand_out():
 def test_three_passes_after_a_bid_end_the_auction_and_the_player_after_the_declarer_leads():
     s = auction(HANDS)
     do(s, "pass")
-    do(s, "bid 1 Spades")  # East
+    do(s, "spades 1")  # East
     for _ in range(3):
         do(s, "pass")
     assert s.rule == "lead" and public_vars(s)["declarer"] == "P2"
@@ -172,16 +172,16 @@ def test_three_passes_after_a_bid_end_the_auction_and_the_player_after_the_decla
 
 def test_the_declarer_is_the_first_of_the_side_to_name_the_denomination():
     s = auction(HANDS)
-    for x in ["bid 1 Hearts", "pass", "bid 2 Hearts", "pass", "pass", "pass"]:  # North then South bid hearts
+    for x in ["hearts 1", "pass", "hearts 2", "pass", "pass", "pass"]:  # North then South bid hearts
         do(s, x)
     assert public_vars(s)["declarer"] == "P1"
     s = auction(HANDS)
-    for x in ["bid 1 Clubs", "pass", "bid 1 Hearts", "pass", "bid 2 Clubs", "pass", "bid 4 Hearts", "pass", "pass", "pass"]:
+    for x in ["clubs 1", "pass", "hearts 1", "pass", "clubs 2", "pass", "hearts 4", "pass", "pass", "pass"]:
         do(s, x)
     assert public_vars(s)["declarer"] == "P3"  # South named hearts first, though North bid last
     # a suit named first by the other side does not count
     s = auction(HANDS)
-    for x in ["bid 1 Hearts", "bid 2 Hearts", "pass", "pass", "bid 3 Hearts", "pass", "pass", "pass"]:
+    for x in ["hearts 1", "hearts 2", "pass", "pass", "hearts 3", "pass", "pass", "pass"]:
         do(s, x)
     assert public_vars(s)["declarer"] == "P1"
 
@@ -197,7 +197,7 @@ MIXED = [["C2", "C9", "D4", "SA", "S3"],
 def test_the_dummy_is_shown_after_the_opening_lead_and_the_declarer_plays_its_cards():
     hands = [[s + r for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]] for s in "HSDC"]
     s = auction(hands)
-    for x in ["bid 1 Spades", "pass", "pass", "pass"]:  # North declares, South is the dummy
+    for x in ["spades 1", "pass", "pass", "pass"]:  # North declares, South is the dummy
         do(s, x)
     assert moves_of(s) == {f"play {c(x)}": 1 for x in hands[1]}  # East leads
     assert not any(card_info(s, c(x))["face_up"] for x in hands[2])
