@@ -9,9 +9,9 @@ are replayed too; then the statistics of random play on both sides.
 
 Seats: OpenSpiel's player 0 and 1 are our P1 and P2 (seats 0 and 1). Moves: OpenSpiel's
 "Draw upcard" is our `take`, "Draw stock" `draw`, "Pass" `pass`, "Knock" `knock`; a card is
-`discard X` (or `lay_off X` while laying off); a meld is `lay_three A B C` (a set of three,
-its cards in OpenSpiel's suit order spades, clubs, diamonds, hearts), `lay_four RANK` or
-`lay_run LOWEST N`."""
+`discard X` (or `lay_off X` while laying off); a meld is `lay_three X` (the set of three of
+X's rank without X, as OpenSpiel's own meld numbers name it), `lay_four RANK` or `lay_runN
+LOWEST` (a run of N = 3, 4 or 5 cards from LOWEST up)."""
 
 from __future__ import annotations
 
@@ -211,25 +211,24 @@ def test_the_knockers_discard_must_leave_ten_or_less():
 
 def test_the_knocker_lays_melds_that_keep_ten_or_less_and_stops_at_ten_or_less():
     s = knocked()
-    at(s, 0, "knock_melds", {f"lay_run {c('5h')} 3", "lay_four King"})
+    at(s, 0, "knock_melds", {f"lay_run3 {c('5h')}", "lay_four King"})
     apply(s, "lay_four King")
-    at(s, 0, "knock_melds", {f"lay_run {c('5h')} 3"})  # 15 in hand: no stopping yet
-    apply(s, f"lay_run {c('5h')} 3")
+    at(s, 0, "knock_melds", {f"lay_run3 {c('5h')}"})  # 15 in hand: no stopping yet
+    apply(s, f"lay_run3 {c('5h')}")
     at(s, 0, "knock_melds", {"pass"})
     assert cards_in(s, "sets", 0) == cs("Ks Kc Kd Kh") and sorted(cards_in(s, "runs", 0)) == sorted(cs("5h 6h 7h"))
 
 
-def test_a_set_of_three_is_named_by_its_cards_in_suit_order():
+def test_a_set_of_three_is_named_by_the_card_of_its_rank_left_out():
     s = knocked("Ks Kc Kd 5h 6h 7h 8h 2s 3c Ad 9d", discard="9d")
-    assert f"lay_three {c('Ks')} {c('Kc')} {c('Kd')}" in legal(s)
     # 5-6-7 or 6-7-8 of Hearts would leave 14 or 11 in hand: the run must be laid whole
-    at(s, 0, "knock_melds", {f"lay_three {c('Ks')} {c('Kc')} {c('Kd')}", f"lay_run {c('5h')} 4"})
+    at(s, 0, "knock_melds", {f"lay_three {c('Kh')}", f"lay_run4 {c('5h')}"})
 
 
 def test_laying_off_the_fourth_of_a_set_and_up_to_two_cards_beyond_each_end_of_a_run():
     s = knocked("Ks Kc Kd 5h 6h 7h 8h 2s 3c Ad 9d", "Kh 4h 3h 9h Th Jh 2h Qs Qc Qd", discard="9d")
-    apply(s, f"lay_three {c('Ks')} {c('Kc')} {c('Kd')}")
-    apply(s, f"lay_run {c('5h')} 4")
+    apply(s, f"lay_three {c('Kh')}")
+    apply(s, f"lay_run4 {c('5h')}")
     apply(s, "pass")
     at(s, 1, "layoff", {"pass"} | {f"lay_off {c(x)}" for x in ("Kh", "4h", "9h")})
     apply(s, f"lay_off {c('9h')}")
@@ -240,8 +239,8 @@ def test_laying_off_the_fourth_of_a_set_and_up_to_two_cards_beyond_each_end_of_a
     at(s, 1, "layoff", {"pass"} | {f"lay_off {c(x)}" for x in ("Kh", "3h")})
     apply(s, "pass")
     # then the opponent's own melds: the three Queens, and the 2h with nothing
-    at(s, 1, "opponent_melds", {"pass", f"lay_three {c('Qs')} {c('Qc')} {c('Qd')}"})
-    apply(s, f"lay_three {c('Qs')} {c('Qc')} {c('Qd')}")
+    at(s, 1, "opponent_melds", {"pass", f"lay_three {c('Qh')}"})
+    apply(s, f"lay_three {c('Qh')}")
     apply(s, "pass")
     assert s.finished
     # the knocker: 2 + 3 + 1 = 6; the opponent: Kh 3h Jh 2h = 10 + 3 + 10 + 2 = 25: 19 to the knocker
@@ -250,12 +249,12 @@ def test_laying_off_the_fourth_of_a_set_and_up_to_two_cards_beyond_each_end_of_a
 
 def test_no_laying_off_on_gin_and_the_gin_bonus():
     s = knocked("As 2s 3s 4s 5h 6h 7h Qc Qd Qh 9d", "6s 4h 8h 9h Th Jh 2h Ks Kc Kd", discard="9d")
-    apply(s, f"lay_run {c('As')} 4")
-    apply(s, f"lay_run {c('5h')} 3")
-    apply(s, f"lay_three {c('Qc')} {c('Qd')} {c('Qh')}")
+    apply(s, f"lay_run4 {c('As')}")
+    apply(s, f"lay_run3 {c('5h')}")
+    apply(s, f"lay_three {c('Qs')}")
     apply(s, "pass")
-    at(s, 1, "opponent_melds", {"pass", f"lay_three {c('Ks')} {c('Kc')} {c('Kd')}",
-                                f"lay_run {c('8h')} 3", f"lay_run {c('8h')} 4", f"lay_run {c('9h')} 3"})
+    at(s, 1, "opponent_melds", {"pass", f"lay_three {c('Kh')}",
+                                f"lay_run3 {c('8h')}", f"lay_run4 {c('8h')}", f"lay_run3 {c('9h')}"})
     assert fired_counts(s)["layoff"] == 0
     apply(s, "pass")
     # 6 + 4 + 8 + 9 + 10 + 10 + 2 + 30 = 79, plus 25 for gin
@@ -265,10 +264,10 @@ def test_no_laying_off_on_gin_and_the_gin_bonus():
 def test_an_undercut_costs_the_knocker_twenty_five_more():
     s = knocked(other="4d 5d 6d 7c 8c 9c Ts Js Qs As", discard="8h")
     apply(s, "lay_four King")
-    apply(s, f"lay_run {c('5h')} 3")
+    apply(s, f"lay_run3 {c('5h')}")
     apply(s, "pass")
     apply(s, "pass")  # nothing to lay off
-    for m in (f"lay_run {c('4d')} 3", f"lay_run {c('7c')} 3", f"lay_run {c('Ts')} 3"):
+    for m in (f"lay_run3 {c('4d')}", f"lay_run3 {c('7c')}", f"lay_run3 {c('Ts')}"):
         apply(s, m)
     apply(s, "pass")
     # the knocker 6, the opponent 1 (the Ace of Spades): 1 - 6 - 25
@@ -277,8 +276,8 @@ def test_an_undercut_costs_the_knocker_twenty_five_more():
 
 def test_equal_deadwood_scores_nothing():
     s = knocked(other="4d 5d 6d 7c 8c 9c Ts Js Qs 6s", discard="8h")
-    for m in ("lay_four King", f"lay_run {c('5h')} 3", "pass", "pass",
-              f"lay_run {c('4d')} 3", f"lay_run {c('7c')} 3", f"lay_run {c('Ts')} 3", "pass"):
+    for m in ("lay_four King", f"lay_run3 {c('5h')}", "pass", "pass",
+              f"lay_run3 {c('4d')}", f"lay_run3 {c('7c')}", f"lay_run3 {c('Ts')}", "pass"):
         apply(s, m)
     assert outcome(s).scores == (0, 0)  # 6 each: no undercut, no score
 
@@ -286,7 +285,7 @@ def test_equal_deadwood_scores_nothing():
 def test_melds_not_laid_down_count_as_deadwood():
     s = knocked()
     apply(s, "lay_four King")
-    apply(s, f"lay_run {c('5h')} 3")
+    apply(s, f"lay_run3 {c('5h')}")
     apply(s, "pass")
     apply(s, "pass")
     apply(s, "pass")  # the opponent lays nothing down: 2+3+4+9+10+30+1+1 = 60
@@ -313,8 +312,11 @@ def _ours(s, gr, utils, a: int) -> str:
         meld = sorted(utils.card_strings_to_card_ints([text[i:i + 2] for i in range(0, len(text), 2)]))
         names = [c(utils.card_string(x)) for x in meld]
         if len({x % 13 for x in meld}) == 1:
-            return f"lay_four {names[0].split('-')[0]}" if len(meld) == 4 else "lay_three " + " ".join(names)
-        return f"lay_run {names[0]} {len(meld)}"
+            if len(meld) == 4:
+                return f"lay_four {names[0].split('-')[0]}"
+            out = next(x for x in range(meld[0] % 13, 52, 13) if x not in meld)  # the card left out
+            return f"lay_three {c(utils.card_string(out))}"
+        return f"lay_run{len(meld)} {names[0]}"
     return {52: "take", 53: "draw", 54: "pass", 55: "knock"}[a]
 
 
