@@ -9,6 +9,7 @@ step a Python `State` (`view`) is brought up to date from the C state, so `obser
 from __future__ import annotations
 
 import ctypes
+import threading
 
 from ..compiler.program import Program
 from ..engine import play
@@ -60,6 +61,9 @@ class NativeProgram:
         lib.cr_new.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int32, u32p, ctypes.c_size_t, i64p]
         lib.cr_apply.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.cr_legal.argtypes = [ctypes.c_void_p, i32p, i32p, i64p, ctypes.c_int32]
+        lib.cr_step.argtypes = [ctypes.c_void_p, ctypes.c_int32, i64p, i64p, ctypes.c_int32]
+        lib.cr_step.restype = ctypes.c_int32
+        self.moves_by_id: dict[int, dict[int, Move]] = {}  # players -> move id -> the engine's Move (cr_move_ids)
         lib.cr_site.argtypes, lib.cr_site.restype = [ctypes.c_void_p, ctypes.c_int32, i64p], ctypes.c_int32
         lib.cr_legal.restype = ctypes.c_int32
         lib.cr_info.argtypes = [ctypes.c_void_p, i64p]
@@ -82,10 +86,20 @@ class NativeProgram:
         del u64p, u32p
         self.var_types = {slot: (v.type, bool(v.params)) for v, (_, slot, _) in zip(program.ruleset.vars, program.vars)}
         self.max_moves = 1 << 15
+        self._local = threading.local()
         self.nparams = lib.cr_nparams()
         # each `choose by each`: its choice and the pc of its decision
         self.sites = [(ch, next(pc for pc, ins in enumerate(program.plain_code) if ins[1] is ch))
                       for ch in program.choices if ch.each_slot is not None]
+
+    def buffers(self) -> tuple:
+        """This thread's room for the legal moves read from C (shared by its games: read at once)."""
+        b = getattr(self._local, "buffers", None)
+        if b is None:
+            n = self.max_moves
+            b = self._local.buffers = ((ctypes.c_int32 * n)(), (ctypes.c_int32 * n)(),
+                                       (ctypes.c_int64 * (n * self.nparams))(), (ctypes.c_int64 * n)())
+        return b
 
     def options_row(self, opts: list) -> list[int]:
         out = []
@@ -95,42 +109,68 @@ class NativeProgram:
 
 
 class NativeGame:
-    """One game in C. `view` is the Python State kept equal to it (zones, faces, variables,
-    whose turn, the legal moves), for everything that reads a State."""
+    """One game in C. `view` is a Python State equal to it (zones, faces, variables, whose turn,
+    the legal moves), brought up to date when it is read, for everything that reads a State;
+    `legal_moves` and `apply` alone never need it."""
 
     def __init__(self, ruleset, players: int, options: dict | None = None, seed: int = 0):
         p = play.program_of(ruleset)
         self.np = native_program(p)
-        self.view: State = play._fresh(p, players, options, seed)
+        self._view: State = play._fresh(p, players, options, seed)
+        self._stale = True
         lib = self.np.lib
         size = lib.cr_state_bytes(players)
         self.mem = (ctypes.c_uint64 * ((size + 7) // 8))()
         words = seed_words(seed)
         seed_arr = (ctypes.c_uint32 * max(len(words), 1))(*words)
-        opts = self.np.options_row(self.view.opts)
+        opts = self.np.options_row(self._view.opts)
         opt_arr = (ctypes.c_int64 * len(opts))(*opts)
-        self._alts = (ctypes.c_int32 * self.np.max_moves)()
-        self._whos = (ctypes.c_int32 * self.np.max_moves)()
-        self._vals = (ctypes.c_int64 * (self.np.max_moves * self.np.nparams))()
+        self._alts, self._whos, self._vals, self._ids = self.np.buffers()
         self._info = (ctypes.c_int64 * 10)()
         rc = lib.cr_new(self.mem, size, players, seed_arr, len(words), opt_arr)
         self._after(rc)
 
+    @property
+    def view(self) -> State:
+        if self._stale:
+            self._sync()
+        return self._view
+
     # ---- the engine's interface
     def legal_moves(self) -> list[Move]:
-        return self.view._legal.copy()
+        return self._view._legal.copy()
 
     def apply(self, move: Move) -> None:
-        s = self.view
+        s = self._view
         if s.finished:
             raise IllegalMoveError("the game is over; no more moves can be made")
-        for i, m in enumerate(s._legal):
-            if m is move or (m.player, m.action, m.arg) == (move.player, move.action, move.arg):
+        legal = s._legal
+        for i, m in enumerate(legal):
+            if m is move:
                 break
-        else:
-            raise IllegalMoveError(f"{move} is not a legal move now")
+        else:  # not one of the engine's own Move objects: the legal move it equals
+            key = (move.player, move.action, move.arg)
+            i = next((k for k, m in enumerate(legal) if (m.player, m.action, m.arg) == key), None)
+            if i is None:
+                raise IllegalMoveError(f"{move} is not a legal move now")
         s.history.append(s._legal[i])
-        self._after(self.np.lib.cr_apply(self.mem, i))
+        self._step(i)
+
+    def _step(self, i: int) -> None:
+        """Move i and what follows it, in one call into C; the moves made before are looked up."""
+        n = self.np.lib.cr_step(self.mem, i, self._info, self._ids, self.np.max_moves)
+        info = self._info
+        if n < 0 or info[6] or info[1]:  # too many moves, a failure, the end: the long way
+            return self._after(0)
+        s = self._view
+        self._stale = True
+        s.pc, s.decisions = info[0], info[5]
+        s.choice, s.actor = self.np.p.choices[info[3]], info[2]
+        known = self.np.moves_by_id.setdefault(s.n_players, {})
+        try:
+            s._legal = [known[k] for k in self._ids[:n]]
+        except KeyError:  # a move not made before
+            return self._after(0)
 
     def playout(self, rngs: list, max_decisions: int = 1 << 62) -> list[int]:
         """Random players to the end (or max_decisions) inside C: each decision the player to
@@ -148,7 +188,7 @@ class NativeGame:
         per = len(words) // len(rngs)
         for k, r in enumerate(rngs):
             r.setstate(random_from_state(list(arr[k * per:(k + 1) * per])).getstate())
-        s, p = self.view, self.np.p
+        s, p = self._view, self.np.p
         flat = moves[:width * min(n.value, cap)]
         for k in range(0, len(flat), width):
             alt = p.choices[flat[k]].alts[flat[k + 1]]
@@ -157,11 +197,43 @@ class NativeGame:
         return n.value
 
     # ---- keeping the view equal to the C state
-    def _after(self, rc: int, history: bool = True) -> None:
-        lib, s, p = self.np.lib, self.view, self.np.p
+    def _after(self, rc: int) -> None:
+        """After a step in C: whose turn and the legal moves now; the rest of the view when read."""
+        lib, s, p = self.np.lib, self._view, self.np.p
         info = self._info
         lib.cr_info(self.mem, info)
-        pc, finished, actor, choice, n_legal, decisions, err, declared_set, declared, n_zones = list(info)
+        pc, finished, actor, choice, n_legal, decisions, err = info[:7]
+        self._stale = True
+        s.pc, s.decisions = pc, decisions
+        if err:
+            s._legal, s.choice = [], None
+            self._sync()
+            raise self._failure(err, pc)
+        s.finished = bool(finished)
+        if s.finished:
+            s.choice, s.actor, s._legal = None, None, []
+            return
+        ch = p.choices[choice]
+        s.choice, s.actor = ch, actor
+        n = lib.cr_legal(self.mem, self._alts, self._whos, self._vals, self.np.max_moves)
+        w = self.np.nparams
+        vals = self._vals[:n * w]
+        alts, whos = self._alts, self._whos
+        s._legal = [self._move(ch.alts[alts[i]], whos[i], vals[i * w:(i + 1) * w]) for i in range(n)]
+        if n <= self.np.max_moves:  # learn the moves' ids, for _step
+            lib.cr_step(self.mem, -1, info, self._ids, self.np.max_moves)
+            known = self.np.moves_by_id.setdefault(s.n_players, {})
+            for k, m in zip(self._ids[:n], s._legal):
+                if k >= 0:
+                    known[k] = m
+
+    def _sync(self) -> None:
+        """The view's zones, faces, variables, rules fired, procedure stack and decisions waiting."""
+        lib, s, p = self.np.lib, self._view, self.np.p
+        self._stale = False
+        info = self._info
+        lib.cr_info(self.mem, info)
+        declared_set, declared, n_zones = info[7:10]
         cards = lib.cr_cards(self.mem)
         zones = []
         for z in range(n_zones):
@@ -175,29 +247,14 @@ class NativeGame:
         for slot, (typ, per_player) in self.np.var_types.items():
             s.slots[slot] = self._slot_value(slot, typ, per_player)
         s.fired = [lib.cr_fired(self.mem, i) for i in range(len(p.rule_names))]
-        s.decisions = decisions
-        s.pc = pc
         stack = (ctypes.c_int32 * 256)()
         s.stack = list(stack[:max(lib.cr_stack(self.mem, stack, 256), 0)])
         s.declared = tuple(i for i in range(s.n_players) if declared >> i & 1) if declared_set else None
         self._sites()
-        if err:
-            s._legal, s.choice = [], None
-            raise self._failure(err, pc)
-        s.finished = bool(finished)
-        if s.finished:
-            s.choice, s.actor, s._legal = None, None, []
-            return
-        ch = p.choices[choice]
-        s.choice, s.actor = ch, actor
-        n = lib.cr_legal(self.mem, self._alts, self._whos, self._vals, self.np.max_moves)
-        w = self.np.nparams
-        vals = self._vals[:n * w]
-        s._legal = [self._move(ch.alts[self._alts[i]], self._whos[i], vals[i * w:(i + 1) * w]) for i in range(n)]
 
     def _sites(self) -> None:
         """The Python State's `pending` and `sealed` from the C state's `choose by each` sites."""
-        s, lib = self.view, self.np.lib
+        s, lib = self._view, self.np.lib
         s.pending, s.sealed = {}, {}
         w = self.np.nparams
         buf = (ctypes.c_int64 * (8 + 2 * s.n_players + s.n_players * (2 + w)))()
@@ -231,7 +288,7 @@ class NativeGame:
 
     def _move(self, alt, actor: int, vals) -> Move:
         """The engine's own Move for an action's values (made once, as engine/legal.py makes them)."""
-        s = self.view
+        s = self._view
         v = self._value(alt, vals)
         made = alt.moves[s.n_players][actor]
         m = made.get(v)
@@ -254,7 +311,7 @@ class NativeGame:
             return bool(v) if typ == "bool" else v
         if per_player:
             pvi = m.pv_index[slot]
-            return [conv(lib.cr_player_var(self.mem, pvi, k)) for k in range(self.view.n_players)]
+            return [conv(lib.cr_player_var(self.mem, pvi, k)) for k in range(self._view.n_players)]
         if m.slot_kind.get(slot) == "list":
             buf = (ctypes.c_int64 * 65536)()
             n = lib.cr_slot_items(self.mem, m.list_index[slot], buf, 65536)
@@ -262,7 +319,7 @@ class NativeGame:
         return conv(lib.cr_slot(self.mem, slot))
 
     def _failure(self, kind: int, pc: int) -> GameRuntimeError:
-        s, p = self.view, self.np.p
+        s, p = self._view, self.np.p
         s.pc = pc
         if kind == E_STUCK:
             return play._stuck(s, pc)

@@ -784,6 +784,30 @@ int32_t cr_legal(const void *mem, int32_t *alts, int32_t *whos, int64_t *vals, i
 
 int32_t cr_nparams(void) { return NPARAMS; }
 
+void cr_info(const void *mem, int64_t *out);
+
+/* each legal move as one number (the choice, the action, the player and one value: a move
+ * the Python side has made before is one look-up), or -1 for a move of several values */
+static void cr_move_ids(const cr_state *S, int64_t *ids) {
+    for (int32_t i = 0; i < S->legal_n; i++) {
+        int64_t v = S->legal_val[i][0];
+        int many = NPARAMS > 1 && S->legal_val[i][NPARAMS > 1 ? 1 : 0] != CR_NONE;
+        ids[i] = many ? -1 : ((int64_t)S->choice << 50 | (int64_t)S->legal_alt[i] << 40 | (int64_t)S->legal_who[i] << 30 |
+                              (v == CR_NONE ? 0x3FFFFFFF : (v & 0x3FFFFFFF)));
+    }
+}
+
+/* one crossing a decision: apply move i (or nothing when i < 0), then the state's info (as
+ * cr_info) and the legal moves' ids (cap of them at most); the number of legal moves, or -1 */
+int32_t cr_step(void *mem, int32_t i, int64_t *info, int64_t *ids, int32_t cap) {
+    cr_state *S = (cr_state *)mem;
+    if (i >= 0) cr_apply(mem, i);
+    cr_info(mem, info);
+    if (S->legal_n > cap) return -1;
+    cr_move_ids(S, ids);
+    return S->legal_n;
+}
+
 /* a `choose by each`: waiting?, the waiting players, sealed?, the deciders' order, then for each
  * seat chosen?, the action and NPARAMS values; the count of numbers written */
 int32_t cr_site(const void *mem, int32_t site, int64_t *out) {

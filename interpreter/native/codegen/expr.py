@@ -163,7 +163,7 @@ class Expr:
         if a == "played_by":
             return f"cr_card_played_by(x, C, {c})"
         if a == "zone":
-            return f"((int64_t)crt_cards_zone_of(C, (int32_t)cr_idx(x, {c}, NC)))"
+            return f"CR_CARD_ZONE(C, cr_idx(x, {c}, NC))"
         if a == "face_up":
             return f"((int64_t)crt_cards_face_up(C, (int32_t)cr_idx(x, {c}, NC)))"
         if a == "depth":
@@ -230,10 +230,10 @@ class Expr:
         return f"({{ int64_t {t} = {card}; (int64_t)({a} {e.op} {b}); }})"
 
     def x_InZone(self, e):
-        return self._in(e, f"crt_cards_zone_of(C, (int32_t)cr_idx(x, {{c}}, NC)) == {self.scalar(e.zone)}")
+        return self._in(e, f"CR_CARD_ZONE(C, cr_idx(x, {{c}}, NC)) == {self.scalar(e.zone)}")
 
     def x_InKind(self, e):
-        return self._in(e, f"crt_cards_kind_of(C, (int32_t)cr_idx(x, {{c}}, NC)) == {int(e.kind)}")
+        return self._in(e, f"CR_CARD_KIND(C, cr_idx(x, {{c}}, NC)) == {int(e.kind)}")
 
     def _in(self, e, test: str) -> str:
         t = self.fresh_c("c")

@@ -24,6 +24,13 @@ static inline int cr_ctx_init(cr_ctx *x) {
     return 1;
 }
 
+/* where cards lie, read straight from the cards' arrays (native/runtime/cards.c's layout), for a
+ * card or zone already checked */
+#define CR_CARD_ZONE(C, c) ((int64_t)CRT_CAT(C, uint16_t, off_card_zone)[c])
+#define CR_CARD_KIND(C, c) ((int64_t)CRT_CAT(C, uint16_t, off_zone_kind)[CRT_CAT(C, uint16_t, off_card_zone)[c]])
+#define CR_ZONE_LEN(C, z) ((int32_t)CRT_CAT(C, uint16_t, off_zone_len)[z])
+#define CR_ZONE_DATA(C, z) (CRT_CAT(C, uint16_t, off_zone_cards) + (size_t)(z) * (C)->n_cards)
+
 static inline cr_list cr_slot_list(cr_state *S, int li) {
     cr_list l;
     l.n = S->ln[li];
@@ -75,21 +82,21 @@ static inline int64_t cr_zone(cr_ctx *x, cr_state *S, int64_t z) { return cr_idx
 
 static inline cr_list cr_zone_cards(cr_ctx *x, cr_state *S, crt_cards *C, int64_t z) {
     int32_t zz = (int32_t)cr_zone(x, S, z);
-    int32_t n = crt_cards_count(C, zz);
-    const uint16_t *d = crt_cards_zone_data(C, zz);
-    if (n < 0 || !d) cr_fail(x, CR_E_INDEX);
+    int32_t n = CR_ZONE_LEN(C, zz);
+    const uint16_t *d = CR_ZONE_DATA(C, zz);
     cr_list l = cr_alloc(x, n);
-    for (int32_t i = 0; i < n; i++) l.v[l.n++] = d[i];
+    for (int32_t i = 0; i < n; i++) l.v[i] = d[i];
+    l.n = n;
     return l;
 }
 
 static inline cr_list cr_kind_cards(cr_ctx *x, cr_state *S, crt_cards *C, int k) {
     int64_t total = 0;
-    for (int32_t z = S->zbase[k]; z < S->zbase[k] + S->zcount[k]; z++) total += crt_cards_count(C, z);
+    for (int32_t z = S->zbase[k]; z < S->zbase[k] + S->zcount[k]; z++) total += CR_ZONE_LEN(C, z);
     cr_list l = cr_alloc(x, total);
     for (int32_t z = S->zbase[k]; z < S->zbase[k] + S->zcount[k]; z++) {
-        int32_t n = crt_cards_count(C, z);
-        const uint16_t *d = crt_cards_zone_data(C, z);
+        int32_t n = CR_ZONE_LEN(C, z);
+        const uint16_t *d = CR_ZONE_DATA(C, z);
         for (int32_t i = 0; i < n; i++) l.v[l.n++] = d[i];
     }
     return l;
@@ -129,7 +136,7 @@ static inline int64_t cr_zone_owner(cr_ctx *x, cr_state *S, int64_t z) {
 }
 
 static inline int64_t cr_card_owner(cr_ctx *x, crt_cards *C, int64_t c) {
-    int32_t o = crt_cards_owner_of(C, (int32_t)cr_idx(x, c, NC));
+    int16_t o = CRT_CAT(C, int16_t, off_zone_owner)[CR_CARD_ZONE(C, cr_idx(x, c, NC))];
     return o < 0 ? CR_NONE : o;
 }
 
