@@ -4,6 +4,7 @@ variant merged onto its base by name (a variant states only what changes)."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +34,11 @@ class _Item:
 
 
 def _s(tok: Token) -> str:
-    return str(tok)[1:-1]
+    """A string's text: \\" stands for a quote and \\\\ for a backslash; any other backslash is itself."""
+    return _ESCAPE.sub(lambda m: m.group(1), str(tok)[1:-1])
+
+
+_ESCAPE = re.compile(r'\\(["\\])')
 
 
 def _strings(toks) -> str:
@@ -221,6 +226,9 @@ class ToGraph(Transformer):
 
     def lit_int(self, meta, ch):
         return int(ch[0])
+
+    def lit_neg_int(self, meta, ch):  # option target: int = -350
+        return -int(ch[0])
 
     def lit_name(self, meta, ch):
         return str(ch[0])

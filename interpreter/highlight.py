@@ -45,7 +45,7 @@ class CardsLexer(RegexLexer):
             (r"[ \t\f\r]+", Whitespace),
             (r"\\[ \t\f]*\r?\n", Text),
             (r"#[^\n]*", Comment.Single),
-            (r'"[^"\n]*"', String.Double),
+            (r'"(?:[^"\\\n]|\\.)*"', String.Double),
             # a line that declares a name: the name is coloured as what it is
             (r"(new)(\s+)(define|procedure|advice)(\s+)(" + _NAME + ")",
              bygroups(Keyword, Whitespace, Keyword.Declaration, Whitespace, Name.Function)),

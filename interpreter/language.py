@@ -421,6 +421,11 @@ _PROSE = Section("prose", "Prose", "The author's own words, which the rulebook p
           "belongs to, is about. In a block it is one of the block's lines; under a definition, an advice or "
           "an option it is indented below it.",
           'text "A trick-taking game for four players in two partnerships."', "item"),
+    Entry("quotes in a string", '"... \\"WORDS\\" ..."',
+          "A string runs from one double quote to the next on the same line. To put a double quote inside "
+          "it, write a backslash before it; to put a backslash before a quote, or two in a row, write two. "
+          "Any other backslash is printed as it stands.",
+          'text "Players call this card the \\"fool\\"."', "item"),
     Entry("note", 'note "WORDS" ["WORDS"] ...',
           "A remark printed apart from the rules: a source, a hint, a regional habit.",
           'note "Some tables let the dealer look at the bottom card."', "item"),

@@ -20,7 +20,7 @@ def _wrap(text: str, mine: int, outer: int) -> str:
 
 
 def _open(text: str, p: int, open_ok: bool) -> str:
-    return text if p == 0 or open_ok else f"({text})"
+    return text if open_ok else f"({text})"
 
 
 def _u_IntLit(e, p, o):
@@ -28,7 +28,12 @@ def _u_IntLit(e, p, o):
 
 
 def _u_StrLit(e, p, o):
-    return f'"{e.value}"'
+    return quote(e.value)
+
+
+def quote(text: str) -> str:
+    """A string as the language writes it (build.py reads it back): quotes and backslashes escaped."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _u_BoolLit(e, p, o):
@@ -61,10 +66,12 @@ def _u_Agg(e, p, o):
 
 
 def _u_Cond(e, p, o):
-    text = f"if {unparse(e.test)} then {unparse(e.then)}"
+    # an aggregate or `if` in a test or a branch other than the last is bracketed: bare, it reads
+    # on into the `then` or `else` after it (the parser knows where it ends; a reader may not)
+    text = f"if {unparse(e.test, 0, False)} then {unparse(e.then, 0, False)}"
     while isinstance(e.else_, g.Cond):
         e = e.else_
-        text += f" elif {unparse(e.test)} then {unparse(e.then)}"
+        text += f" elif {unparse(e.test, 0, False)} then {unparse(e.then, 0, False)}"
     return _open(f"{text} else {unparse(e.else_)}", p, o)
 
 

@@ -15,7 +15,7 @@ NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NAME_FULL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 _TOKEN = re.compile(r"""
-    (?P<string>"[^"\n]*"?)
+    (?P<string>"(?:[^"\\\n]|\\.)*"?)
   | (?P<comment>\#[^\n]*)
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<int>[0-9]+)

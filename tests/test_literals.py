@@ -1,0 +1,83 @@
+"""Strings that hold a double quote, negative option values, and an `if` printed so that it reads
+as it parses (issue 30's language items)."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from interpreter import load_ruleset
+from interpreter.cli import app
+from interpreter.errors import RulesetSyntaxError
+from interpreter.render import render_markdown
+from interpreter.unparse import quote, unparse
+from test_unparse import _no_loc, _read
+
+GAME = '''game quoted "A \\"quoted\\" game"
+players 2
+option mercy: int = -350 "A score this low ends the game."
+option shift: -5..5 = -1 "A shift, C:\\\\temp \\\\ and a lone \\\\ backslash."
+
+text "The \\"best\\" game: a back\\\\slash, and C:\\path as it stands."
+
+deck d "D":
+    suits S
+    ranks 1..4
+
+zone stock shared hidden "the \\"stock\\""
+zone hand per player owner "hand"
+
+phase one "One":
+    rule give "Give":
+        text "Deal one \\"card\\"."
+        move top(stock) to hand(seat(1))
+        end game
+'''
+
+
+@pytest.fixture
+def game(tmp_path):
+    f = tmp_path / "quoted.cards"
+    f.write_text(GAME, encoding="utf-8")
+    return f
+
+
+def test_a_string_holds_quotes_and_backslashes(game):
+    rs = load_ruleset(game)
+    assert rs.title == 'A "quoted" game'
+    assert rs.texts == ('The "best" game: a back\\slash, and C:\\path as it stands.',)
+    assert rs.zones[0].title == 'the "stock"'
+    book = render_markdown(rs)
+    assert 'A "quoted" game' in book and 'Deal one "card".' in book
+
+
+@pytest.mark.parametrize("text", ['plain', 'a "quoted" word', 'back\\slash', 'ends in \\', '\\"', '""'])
+def test_a_string_prints_as_it_reads(text):
+    written = quote(text)
+    assert _read(written).value == text
+    assert unparse(_read(written)) == written
+
+
+def test_a_quote_left_open_is_a_located_error(tmp_path):
+    f = tmp_path / "open.cards"
+    f.write_text('game open "A \\"quoted game\\"\nplayers 2\n', encoding="utf-8")  # the last quote is escaped
+    with pytest.raises(RulesetSyntaxError) as e:
+        load_ruleset(f)
+    assert e.value.line == 1 and "open.cards" in str(e.value)
+
+
+def test_negative_option_values(game):
+    rs = load_ruleset(game)
+    mercy, shift = rs.options
+    assert (mercy.default, shift.default, shift.low, shift.high) == (-350, -1, -5, 5)
+    r = CliRunner().invoke(app, ["play", str(game), "--json", "--engine", "python", "-o", "shift=-5"])
+    assert r.exit_code == 0 and '"shift": -5' in r.stdout and '"mercy": -350' in r.stdout
+    r = CliRunner().invoke(app, ["play", str(game), "-o", "shift=-6"])
+    assert r.exit_code == 2 and "option shift must be between -5 and 5, not -6" in r.stderr
+
+
+def test_an_if_prints_its_tests_bracketed_where_they_would_read_on():
+    e = _read("if a and (all q in players: f(q)) then 1 else 2")
+    assert unparse(e) == "if a and (all q in players: f(q)) then 1 else 2"
+    e = _read("if a then (any c in hand(p)) else any c in hand(p)")
+    assert unparse(e) == "if a then (any c in hand(p)) else any c in hand(p)"
