@@ -14,7 +14,10 @@ position 0..50 for the face-up card, then deals 51 cards, card i to player i % 3
 over are the spare cards. Our games are set up from the same deal with `engine.position` at the
 auction. Moves are compared by what OpenSpiel prints for them: the ranks played, lowest first
 ("34567", "(BWJ)(CJ)"), an airplane's chain, a dash and its added cards ("333444-56"), "Bid 2",
-"Pass". Ours name the kind of play and its ranks ("chain 3 5", "airplane2_singles 3 5 6")."""
+"Pass". Ours name the kind of play and its ranks ("chain 3 5": a chain of five from the Three);
+an airplane that carries cards is one move for the chain ("airplane_singles 3 2") and then one
+move per rank added, lowest first ("add 5", "add 6"), so OpenSpiel's "333444-56" is three of our
+moves: `plays_of` follows every way to finish such a play and names the whole play."""
 
 from __future__ import annotations
 
@@ -72,8 +75,13 @@ def rest_of_pack(*hs: list[str]) -> list[str]:
     return [card(c) for c in range(54) if card(c) not in taken]
 
 
+def _shown(counts, chain=None) -> str:
+    text = "".join(SHOWN[i] * n for i, n in enumerate(counts))
+    return text if chain is None else "".join(SHOWN[i] * n for i, n in enumerate(chain)) + "-" + text
+
+
 def shown(m) -> str:
-    """Our move as OpenSpiel prints it."""
+    """A move that is a whole play, as OpenSpiel prints it."""
     args = m.arg.split() if m.arg else []
     if m.action in ("pass", "no_bid"):
         return "Pass"
@@ -81,28 +89,55 @@ def shown(m) -> str:
         return f"Bid {args[0]}"
     ranks = [RANKS.index(a) for a in args if a in RANKS]
     counts = [0] * 15
-    fmt = lambda cs: "".join(SHOWN[i] * n for i, n in enumerate(cs))  # noqa: E731
     if m.action == "rocket":
         return "(BWJ)(CJ)"
     if m.action in ("solo", "pair", "trio", "bomb"):
         counts[ranks[0]] = ("solo", "pair", "trio", "bomb").index(m.action) + 1
-        return fmt(counts)
-    if m.action in ("chain", "pairs", "airplane"):
+    elif m.action in ("chain", "pairs", "airplane"):
         for i in range(ranks[0], ranks[0] + int(args[1])):
             counts[i] = ("chain", "pairs", "airplane").index(m.action) + 1
-        return fmt(counts)
-    if m.action in ("trio_single", "trio_pair"):
+    elif m.action in ("trio_single", "trio_pair"):
         counts[ranks[0]], counts[ranks[1]] = 3, (1 if m.action == "trio_single" else 2)
-        return fmt(counts)
-    n, width = int(m.action[8]), (1 if m.action.endswith("singles") else 2)
-    chain = [3 if ranks[0] <= i < ranks[0] + n else 0 for i in range(15)]
-    for k in ranks[1:]:
-        counts[k] += width
-    return fmt(chain) + "-" + fmt(counts)
+    else:
+        raise ValueError(f"{m} is not a whole play")
+    return _shown(counts)
+
+
+def plays_of(s) -> dict[str, list]:
+    """Our legal plays, by OpenSpiel's name for them, each with the moves that make it: one
+    move, or for an airplane carrying cards, the airplane and then each rank added."""
+    out = {}
+    for m in legal_moves(s):
+        if m.action.startswith("airplane_"):
+            head, n = RANKS.index(m.arg.split()[0]), int(m.arg.split()[1])
+            chain = [3 if head <= i < head + n else 0 for i in range(15)]
+            width = 1 if m.action == "airplane_singles" else 2
+
+            def extend(state, path, added):
+                if len(added) == n:
+                    counts = [0] * 15
+                    for k in added:
+                        counts[k] += width
+                    out[_shown(counts, chain)] = path
+                    return
+                for a in legal_moves(state):
+                    assert a.action == "add" and a.player == m.player
+                    nxt = state.clone()
+                    apply(nxt, a)
+                    extend(nxt, path + [a], added + [RANKS.index(a.arg)])
+
+            first = s.clone()
+            apply(first, m)
+            extend(first, [m], [])
+        else:
+            name = shown(m)
+            assert name not in out
+            out[name] = [m]
+    return out
 
 
 def moves_of(s) -> dict[str, object]:
-    """Our legal moves, by OpenSpiel's name for them (each name once)."""
+    """Our legal moves, each a whole play, by OpenSpiel's name for them (each name once)."""
     ms = legal_moves(s)
     out = {shown(m): m for m in ms}
     assert len(out) == len(ms)
@@ -197,12 +232,15 @@ def test_what_a_leader_may_play():
     s = at_play("3334445556789TJQK", "88", "99")
     got = names(s)
     assert {"solo 3", "pair 3", "trio 3", "chain 3 5", "chain 3 11", "chain 9 5", "pairs 3 3",
-            "airplane 3 2", "airplane 3 3", "trio_single 3 4", "trio_pair 3 4", "airplane2_singles 3 5 6",
-            "airplane2_singles 3 5 5", "airplane2_singles 4 3 3", "airplane2_singles 4 6 7"} <= got
-    assert "airplane2_pairs 3 5 6" not in got  # one Six only
+            "airplane 3 2", "airplane 3 3", "trio_single 3 4", "trio_pair 3 4", "airplane_singles 3 2",
+            "airplane_singles 4 2", "airplane_singles 3 3"} <= got
+    assert "airplane_pairs 3 2" not in got  # one pair only outside the chain, the Fives
+    whole = set(plays_of(s))
+    assert {"333444-56", "333444-55", "444555-33", "444555-67", "333444555-678"} <= whole
+    assert "333444-5566" not in whole  # one Six only
     assert "pass" not in got and "chain 3 12" not in got and "bomb 3" not in got
     assert "chain 10 5" not in got  # 10 J Q K A: no Ace
-    assert "airplane3_singles 3 5 5 5" not in got  # the Fives are in the chain
+    assert "333444555-555" not in whole  # the Fives are in the chain
 
 
 def test_chains_stop_at_the_ace():
@@ -216,8 +254,8 @@ def test_a_chain_does_not_start_on_a_rank_held_four_times():
     assert "bomb 3" in names(s) and "trio_single 3 4" in names(s)
     s = at_play("333344455566", "88", "99")  # no plain airplane from the Threes, but one with added cards
     assert "airplane 4 2" in names(s) and "airplane 3 2" not in names(s)
-    assert {"airplane2_singles 3 5 5", "airplane2_singles 3 5 6", "airplane2_singles 3 6 6"} <= names(s)
-    assert "airplane2_singles 3 3 5" not in names(s)  # the fourth Three is in the chain's rank
+    assert {"333444-55", "333444-56", "333444-66"} <= set(plays_of(s))
+    assert "333444-35" not in set(plays_of(s))  # the fourth Three is of a rank in the chain
 
 
 def test_following_needs_the_same_kind_and_size_and_a_higher_rank():
@@ -318,29 +356,29 @@ def _same_game(h1: str, h2: str, kitty: str, bids: list[str], moves: list[str]):
             assert ours.finished
             break
         legal = sorted(theirs.action_to_string(a) for a in theirs.legal_actions())
-        mine = moves_of(ours)
+        mine = plays_of(ours)
         assert sorted(mine) == legal
-        assert {m.player for m in mine.values()} == {theirs.current_player()}
+        assert {m.player for path in mine.values() for m in path} == {theirs.current_player()}
         if name is None:
             break
         theirs.apply_action(next(a for a in theirs.legal_actions() if theirs.action_to_string(a) == name))
-        apply(ours, mine[name])
+        for m in mine[name]:
+            apply(ours, m)
     return theirs, ours
 
 
 def test_long_airplanes_with_single_cards_as_openspiel():
     _, ours = _same_game("33344455566677789", "", "22R", ["Bid 3"], [])
-    got = names(ours)
-    assert "airplane5_singles 3 8 9 2 2 RedJoker" in got
-    assert "airplane4_singles 3 7 7 7 8" in got and "airplane4_singles 4 3 2 2 RedJoker" in got
-    assert "airplane3_singles 3 6 6 6" in got
+    got = set(plays_of(ours))
+    assert "333444555666777-8922(CJ)" in got
+    assert "333444555666-7778" in got and "444555666777-322(CJ)" in got and "333444555-666" in got
 
 
 def test_long_airplanes_with_pairs_as_openspiel():
     _, ours = _same_game("333444555666TTJJQ", "", "Q2B", ["Bid 3"], [])
-    assert "airplane4_pairs 3 10 Jack Queen 2" not in names(ours)  # one Two only
-    assert "airplane4_pairs 3 10 Jack Queen" not in names(ours)
-    assert "airplane3_pairs 3 10 Jack Queen" in names(ours) and "airplane3_pairs 4 10 Jack Queen" in names(ours)
+    got = set(plays_of(ours))
+    assert "333444555-TTJJQQ" in got and "444555666-TTJJQQ" in got
+    assert "333444555666-TTJJQQ22" not in got and "333444555666-TTJJ(BWJ)" not in got  # one Two; pairs of jokers never
 
 
 def test_airplanes_with_pairs_are_answered_as_openspiel():
@@ -379,10 +417,11 @@ def _replay(chance, decisions):
                  vars={"opener": pos % 3}, face_up=[card(dealt[pos])], shuffle=False)
     for player, legal, name in decisions:
         assert not s.finished
-        ours = moves_of(s)
-        assert {m.player for m in ours.values()} == {player}
+        ours = plays_of(s)
+        assert {m.player for path in ours.values() for m in path} == {player}
         assert sorted(ours) == legal
-        apply(s, ours[name])
+        for m in ours[name]:
+            apply(s, m)
     assert s.finished
     return s
 
@@ -414,8 +453,10 @@ def test_random_play_has_openspiels_statistics():
     for seed in range(400):
         s = new_game(rules(), 3, seed=seed)
         n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
+        while not s.finished:  # a random player as OpenSpiel's: each whole play alike
+            whole = plays_of(s)
+            for m in whole[rng.choice(sorted(whole))]:
+                apply(s, m)
             n += 1
         ours[0].append(n)
         for p in range(3):
