@@ -14,10 +14,12 @@ position 0..50 for the face-up card, then deals 51 cards, card i to player i % 3
 over are the spare cards. Our games are set up from the same deal with `engine.position` at the
 auction. Moves are compared by what OpenSpiel prints for them: the ranks played, lowest first
 ("34567", "(BWJ)(CJ)"), an airplane's chain, a dash and its added cards ("333444-56"), "Bid 2",
-"Pass". Ours name the kind of play and its ranks ("chain 3 5": a chain of five from the Three);
-an airplane that carries cards is one move for the chain ("airplane_singles 3 2") and then one
-move per rank added, lowest first ("add 5", "add 6"), so OpenSpiel's "333444-56" is three of our
-moves: `plays_of` follows every way to finish such a play and names the whole play."""
+"Pass". Ours make a play in steps: the kind and its lowest rank ("chain 3"), then, for a chain
+led with a choice of lengths, the length ("length 5"), then, for trios that carry cards, each
+rank added, lowest first ("add 5", "add 6"): OpenSpiel's "333444-56" is "airplane_singles 3",
+"length 2" (when longer chains are possible), "add 5" and "add 6". `plays_of` follows every
+way to finish a play and names the whole play as OpenSpiel does; the legal plays are compared
+by those names."""
 
 from __future__ import annotations
 
@@ -80,67 +82,62 @@ def _shown(counts, chain=None) -> str:
     return text if chain is None else "".join(SHOWN[i] * n for i, n in enumerate(chain)) + "-" + text
 
 
-def shown(m) -> str:
-    """A move that is a whole play, as OpenSpiel prints it."""
-    args = m.arg.split() if m.arg else []
-    if m.action in ("pass", "no_bid"):
-        return "Pass"
-    if m.action == "bid":
-        return f"Bid {args[0]}"
-    ranks = [RANKS.index(a) for a in args if a in RANKS]
+FOLLOW_UPS = ("length", "add")  # the choices that finish a play begun by a move
+SINGLE_RANK = {"solo": 1, "pair": 2, "trio": 3, "bomb": 4}
+
+
+def _named(before: list[str], after, chain) -> str:
+    """The play that put the cards of `after` not in `before` on the table, as OpenSpiel names
+    it; `chain` (the lowest rank and the length) for an airplane that carried cards."""
     counts = [0] * 15
-    if m.action == "rocket":
-        return "(BWJ)(CJ)"
-    if m.action in ("solo", "pair", "trio", "bomb"):
-        counts[ranks[0]] = ("solo", "pair", "trio", "bomb").index(m.action) + 1
-    elif m.action in ("chain", "pairs", "airplane"):
-        for i in range(ranks[0], ranks[0] + int(args[1])):
-            counts[i] = ("chain", "pairs", "airplane").index(m.action) + 1
-    elif m.action in ("trio_single", "trio_pair"):
-        counts[ranks[0]], counts[ranks[1]] = 3, (1 if m.action == "trio_single" else 2)
-    else:
-        raise ValueError(f"{m} is not a whole play")
-    return _shown(counts)
+    for c in after:
+        if c not in before:
+            counts[RANKS.index(c.split("-")[0])] += 1
+    if chain is None:
+        return _shown(counts)
+    head, n = chain
+    trios = [3 if head <= i < head + n else 0 for i in range(15)]
+    return _shown([a - b for a, b in zip(counts, trios)], trios)
 
 
 def plays_of(s) -> dict[str, list]:
-    """Our legal plays, by OpenSpiel's name for them, each with the moves that make it: one
-    move, or for an airplane carrying cards, the airplane and then each rank added."""
+    """Our legal plays, by OpenSpiel's name for them, each with the moves that make it: a move,
+    and for a chain the length chosen and for trios carrying cards each rank added (every way of
+    finishing the play is followed on a copy of the game)."""
     out = {}
+
+    def finish(state, path, table):
+        nxt = legal_moves(state)
+        if not state.finished and nxt and nxt[0].action in FOLLOW_UPS:
+            for m in nxt:
+                assert m.player == path[0].player
+                copy = state.clone()
+                apply(copy, m)
+                finish(copy, path + [m], table)
+            return
+        v = public_vars(state)
+        chain = None
+        if v["top_kicker"] and v["top_length"] > 1:
+            chain = (RANKS.index(v["top_rank"]), v["top_length"])
+        name = _named(table, cards_in(state, "table"), chain)
+        assert name not in out, name
+        out[name] = path
+
     for m in legal_moves(s):
-        if m.action.startswith("airplane_"):
-            head, n = RANKS.index(m.arg.split()[0]), int(m.arg.split()[1])
-            chain = [3 if head <= i < head + n else 0 for i in range(15)]
-            width = 1 if m.action == "airplane_singles" else 2
-
-            def extend(state, path, added):
-                if len(added) == n:
-                    counts = [0] * 15
-                    for k in added:
-                        counts[k] += width
-                    out[_shown(counts, chain)] = path
-                    return
-                for a in legal_moves(state):
-                    assert a.action == "add" and a.player == m.player
-                    nxt = state.clone()
-                    apply(nxt, a)
-                    extend(nxt, path + [a], added + [RANKS.index(a.arg)])
-
-            first = s.clone()
-            apply(first, m)
-            extend(first, [m], [])
-        else:
-            name = shown(m)
-            assert name not in out
-            out[name] = [m]
-    return out
-
-
-def moves_of(s) -> dict[str, object]:
-    """Our legal moves, each a whole play, by OpenSpiel's name for them (each name once)."""
-    ms = legal_moves(s)
-    out = {shown(m): m for m in ms}
-    assert len(out) == len(ms)
+        if m.action in ("pass", "no_bid", "bid"):
+            out["Pass" if m.arg is None else f"Bid {m.arg}"] = [m]
+            continue
+        if m.action in SINGLE_RANK:  # a play of one move and one rank: named without playing it
+            counts = [0] * 15
+            counts[RANKS.index(m.arg)] = SINGLE_RANK[m.action]
+            out[_shown(counts)] = [m]
+            continue
+        if m.action == "rocket":
+            out["(BWJ)(CJ)"] = [m]
+            continue
+        copy = s.clone()
+        apply(copy, m)
+        finish(copy, [m], cards_in(s, "table"))
     return out
 
 
@@ -228,105 +225,131 @@ def test_three_passes_void_the_deal():
 
 # ================================================================== the combinations
 
+def whole(s) -> set[str]:
+    """The whole plays open to the player, as OpenSpiel names them ("34567", "333444-56")."""
+    return set(plays_of(s))
+
+
+def go(s, *plays: str) -> None:
+    """Make these whole plays (OpenSpiel's names), each with the moves that make it."""
+    for name in plays:
+        for m in plays_of(s)[name]:
+            apply(s, m)
+
+
 def test_what_a_leader_may_play():
     s = at_play("3334445556789TJQK", "88", "99")
-    got = names(s)
-    assert {"solo 3", "pair 3", "trio 3", "chain 3 5", "chain 3 11", "chain 9 5", "pairs 3 3",
-            "airplane 3 2", "airplane 3 3", "trio_single 3 4", "trio_pair 3 4", "airplane_singles 3 2",
-            "airplane_singles 4 2", "airplane_singles 3 3"} <= got
-    assert "airplane_pairs 3 2" not in got  # one pair only outside the chain, the Fives
-    whole = set(plays_of(s))
-    assert {"333444-56", "333444-55", "444555-33", "444555-67", "333444555-678"} <= whole
-    assert "333444-5566" not in whole  # one Six only
-    assert "pass" not in got and "chain 3 12" not in got and "bomb 3" not in got
-    assert "chain 10 5" not in got  # 10 J Q K A: no Ace
-    assert "333444555-555" not in whole  # the Fives are in the chain
+    got = whole(s)
+    assert {"3", "33", "333", "34567", "3456789TJQK", "9TJQK", "334455", "333444", "333444555",
+            "3334", "33344", "333444-56", "333444-55", "444555-33", "444555-67", "333444555-678"} <= got
+    assert "Pass" not in got and "3333" not in got
+    assert "333444-5566" not in got  # one Six only
+    assert "333444555-555" not in got  # the Fives are in the chain
+    assert "TJQKA" not in got  # no Ace
+
+
+def test_a_play_is_made_in_steps():
+    s = at_play("345678999TTTJQ", "88", "JJ")
+    assert {"chain 3", "airplane_singles 9", "trio_single 9", "airplane 9"} <= names(s)
+    play(s, "chain 3")  # a chain's length is chosen next
+    assert names(s) == {f"length {n}" for n in range(5, 11)} and {m.player for m in legal_moves(s)} == {0}
+    play(s, "length 6")
+    assert (public_vars(s)["top_width"], public_vars(s)["top_length"]) == (1, 6)
+    assert {m.player for m in legal_moves(s)} == {1}
+    s = at_play("345678999TTTJQ", "88", "JJ")
+    play(s, "airplane_singles 9")  # only two trios in a row: no length to choose; the added cards, lowest first
+    assert names(s) == {"add 3", "add 4", "add 5", "add 6", "add 7", "add 8", "add Jack"}  # a Queen first leaves nothing to follow
+    play(s, "add 5")
+    assert names(s) == {"add 6", "add 7", "add 8", "add Jack", "add Queen"}
+    play(s, "add Queen")
+    assert {m.player for m in legal_moves(s)} == {1} and public_vars(s)["top_kicker"] == 1
+    assert "Queen-Clubs" in cards_in(s, "table") and len(cards_in(s, "hand", 0)) == 6
 
 
 def test_chains_stop_at_the_ace():
     s = at_play("TJQKA2", "88", "99")
-    assert "chain 10 5" in names(s) and "chain 10 6" not in names(s) and not any(n.startswith("chain Jack") for n in names(s))
+    assert "TJQKA" in whole(s) and "TJQKA2" not in whole(s) and "JQKA2" not in whole(s)
 
 
 def test_a_chain_does_not_start_on_a_rank_held_four_times():
     s = at_play("33334567899", "88", "99")
-    assert "chain 4 5" in names(s) and "chain 4 6" in names(s) and not any(n.startswith("chain 3 ") for n in names(s))
-    assert "bomb 3" in names(s) and "trio_single 3 4" in names(s)
+    assert {"45678", "456789", "56789", "3333", "3334"} <= whole(s) and "34567" not in whole(s)
     s = at_play("333344455566", "88", "99")  # no plain airplane from the Threes, but one with added cards
-    assert "airplane 4 2" in names(s) and "airplane 3 2" not in names(s)
-    assert {"333444-55", "333444-56", "333444-66"} <= set(plays_of(s))
-    assert "333444-35" not in set(plays_of(s))  # the fourth Three is of a rank in the chain
+    assert "444555" in whole(s) and "333444" not in whole(s)
+    assert {"333444-55", "333444-56", "333444-66"} <= whole(s)
+    assert "333444-35" not in whole(s)  # the fourth Three is of a rank in the chain
 
 
 def test_following_needs_the_same_kind_and_size_and_a_higher_rank():
     s = at_play("456789", "55667789TJQKA", "3", landlord=0)
-    play(s, "chain 4 5")
-    assert names(s) == {"pass", "chain 5 5", "chain 6 5", "chain 7 5", "chain 8 5", "chain 9 5", "chain 10 5"}
-    play(s, "chain 6 5")
-    assert names(s) == {"pass"}  # P3 holds one card
+    go(s, "45678")
+    assert whole(s) == {"Pass", "56789", "6789T", "789TJ", "89TJQ", "9TJQK", "TJQKA"}
+    assert names(s) == {"pass", "chain 5", "chain 6", "chain 7", "chain 8", "chain 9", "chain 10"}  # no length to choose
+    go(s, "6789T")
+    assert whole(s) == {"Pass"}  # P3 holds one card
 
 
 def test_a_bomb_beats_anything_but_a_higher_bomb_and_doubles_the_stake():
     s = at_play("KKQ", "3333J", "AAAA5", landlord=0, bid=2)
-    play(s, "pair King")
-    assert names(s) == {"pass", "bomb 3"}
-    play(s, "bomb 3")
+    go(s, "KK")
+    assert whole(s) == {"Pass", "3333"}
+    go(s, "3333")
     assert public_vars(s)["stake"] == 4
-    assert names(s) == {"pass", "bomb Ace"}
-    play(s, "bomb Ace", "pass")
-    assert names(s) == {"pass"}  # the Jack does not beat a bomb
-    play(s, "pass")
+    assert whole(s) == {"Pass", "AAAA"}
+    go(s, "AAAA", "Pass")
+    assert whole(s) == {"Pass"}  # the Jack does not beat a bomb
+    go(s, "Pass")
     assert public_vars(s)["stake"] == 8 and {m.player for m in legal_moves(s)} == {2}
-    assert "pass" not in names(s) and names(s) == {"solo 5"}  # a new lead
+    assert whole(s) == {"5"}  # a new lead
 
 
 def test_the_rocket_beats_everything_and_a_bomb_may_follow_it():
     s = at_play("BR3", "22225", "44", landlord=0)
     assert "rocket" in names(s)
-    play(s, "rocket")
-    assert public_vars(s)["stake"] == 2 and names(s) == {"pass", "bomb 2"}
-    play(s, "bomb 2")
-    assert public_vars(s)["stake"] == 4 and names(s) == {"pass"}
+    go(s, "(BWJ)(CJ)")
+    assert public_vars(s)["stake"] == 2 and whole(s) == {"Pass", "2222"}
+    go(s, "2222")
+    assert public_vars(s)["stake"] == 4 and whole(s) == {"Pass"}
 
 
 def test_two_passes_give_the_lead_to_the_last_player():
     s = at_play("3A9", "45", "67", landlord=0)
-    play(s, "solo 3", "solo 5", "solo 7", "solo Ace", "pass", "pass")
-    assert {m.player for m in legal_moves(s)} == {0} and names(s) == {"solo 9"}
+    go(s, "3", "5", "7", "A", "Pass", "Pass")
+    assert {m.player for m in legal_moves(s)} == {0} and whole(s) == {"9"}
 
 
 def test_trios_with_added_cards_follow_only_the_same_kind():
     s = at_play("33345", "444566", "7", landlord=0)
-    play(s, "trio_single 3 5")
-    assert names(s) == {"pass", "trio_single 4 5", "trio_single 4 6"}
+    go(s, "3335")
+    assert whole(s) == {"Pass", "4445", "4446"}
     s = at_play("333557", "444566", "7", landlord=0)
-    play(s, "trio_pair 3 5")
-    assert names(s) == {"pass", "trio_pair 4 6"}
+    go(s, "33355")
+    assert whole(s) == {"Pass", "44466"}
 
 
 # ================================================================== the end and the stake
 
 def test_the_landlord_wins_double_the_stake():
     s = at_play("3", "45", "67", landlord=0, bid=3, plays={0: 1, 1: 1, 2: 1})
-    play(s, "solo 3")
+    go(s, "3")
     assert s.finished and chips(s) == (6, -3, -3) and outcome(s).winners == (0,)
 
 
 def test_a_peasant_wins_for_both_peasants():
     s = at_play("45", "3", "67", landlord=0, bid=2, to_play=1, plays={0: 2, 1: 1, 2: 1})
-    play(s, "solo 3")
+    go(s, "3")
     assert s.finished and chips(s) == (-4, 2, 2) and outcome(s).winners == (1, 2)
 
 
 def test_a_spring_doubles_the_stake():
     s = at_play("34", "56", "78", landlord=0, bid=1, plays={0: 3})  # the peasants never played
-    play(s, "solo 3", "pass", "pass", "solo 4")
+    go(s, "3", "Pass", "Pass", "4")
     assert s.finished and chips(s) == (4, -2, -2)
 
 
 def test_a_landlord_who_played_once_is_a_spring_too():
     s = at_play("34", "5", "78", landlord=0, bid=1)
-    play(s, "solo 3", "solo 5")
+    go(s, "3", "5")
     assert s.finished and chips(s) == (-4, 2, 2)
 
 
@@ -431,7 +454,7 @@ def test_openspiels_random_games_replayed_move_by_move():
     game = pyspiel.load_game("dou_dizhu")
     assert game.get_parameters() == {}
     rng = random.Random(30)
-    for _ in range(500):
+    for _ in range(300):
         theirs, chance, decisions = _random_openspiel_game(game, rng)
         s = _replay(chance, decisions)
         assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
@@ -444,13 +467,13 @@ def test_random_play_has_openspiels_statistics():
     game = pyspiel.load_game("dou_dizhu")
     rng = random.Random(31)
     theirs = [[], [], [], []]
-    for _ in range(400):
+    for _ in range(300):
         s, _, decisions = _random_openspiel_game(game, rng)
         theirs[0].append(len(decisions))
         for p in range(3):
             theirs[p + 1].append(s.returns()[p])
     ours = [[], [], [], []]
-    for seed in range(400):
+    for seed in range(300):
         s = new_game(rules(), 3, seed=seed)
         n = 0
         while not s.finished:  # a random player as OpenSpiel's: each whole play alike
