@@ -269,3 +269,16 @@ def test_no_compiler_means_python_under_auto_and_exit_2_under_native(monkeypatch
     assert engine_line(r).startswith("engine: python (no native engine: ")
     r = run("play", f, "-n", 3, "--engine", "native")
     assert r.exit_code == 2 and r.stderr.count("\n") == 1
+
+
+def test_collections_worked_out_within_a_search_are_let_go():
+    """Gin Rummy, seed 59, random moves: one decision asks the meld search thousands of group
+    tests, each making collections; kept until the decision ended, they overflowed the room."""
+    rs = rules("classic/gin-rummy")
+    rng = random.Random(59)
+    s, g = new_game(rs, 2, seed=59), NativeGame(rs, 2, seed=59)
+    while legal_moves(s):
+        m = rng.choice(legal_moves(s))
+        apply(s, m)
+        g.apply(m)
+    assert outcome(s) == outcome(g.view) and state_digest(s) == state_digest(g.view)

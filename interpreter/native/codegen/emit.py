@@ -145,7 +145,11 @@ class Module(Expr):
         self.define_protos.append(proto + ";")
         size = self.memo_size(params, body, t)
         if size is None:
-            self.define_src.append(f"{proto} {{\n    (void)S; (void)C;\n    return {code};\n}}\n")
+            if is_list(t):
+                self.define_src.append(f"{proto} {{\n    (void)S; (void)C;\n    return {code};\n}}\n")
+            else:  # one value: the collections worked out on the way are let go
+                self.define_src.append(f"{proto} {{\n    (void)S; (void)C;\n    int64_t top = x->top;\n"
+                                       f"    int64_t r = {code};\n    x->top = top;\n    return r;\n}}\n")
             return
         # worth keeping: one answer per card or player (or one), for the current epoch
         key = self.local(params[0].name) if params else "0"
@@ -155,7 +159,9 @@ class Module(Expr):
             f"{proto} {{\n    (void)S; (void)C;\n"
             f"    int in = {key} >= 0 && {key} < {size};\n"
             f"    if (in && {m}_at[{key}] == cr_epoch) return {m}_val[{key}];\n"
+            f"    int64_t top = x->top;\n"
             f"    int64_t r = {code};\n"
+            f"    x->top = top;\n"
             f"    if (in) {{ {m}_at[{key}] = cr_epoch; {m}_val[{key}] = r; }}\n"
             f"    return r;\n}}\n")
 

@@ -331,7 +331,9 @@ class Expr:
         var = self.ex(e.var)
         where = f"if (!{self.truth(e.where)}) continue; " if e.where is not None else ""
         head = f"cr_list {d} = {self.lst(e.domain)}; "
-        loop = f"for (int64_t {i} = 0; {i} < {d}.n; {i}++) {{ int64_t {var} = {d}.v[{i}]; (void){var}; {where}"
+        mark = self.fresh_c("m")  # each turn's own collections are let go at the next turn
+        loop = (f"int64_t {mark} = x->top; for (int64_t {i} = 0; {i} < {d}.n; {i}++) {{ x->top = {mark}; "
+                f"int64_t {var} = {d}.v[{i}]; (void){var}; {where}")
         a = e.agg
         if a in ("any", "no") and e.where is None:
             return f"({{ {head}(int64_t)({d}.n {'>' if a == 'any' else '=='} 0); }})"
@@ -348,8 +350,8 @@ class Expr:
         if a == "sum":
             return f"({{ {head}int64_t {acc} = 0; {loop}{acc} = cr_add(x, {acc}, {self.scalar(e.body)}); }} {acc}; }})"
         if a == "those":
-            return f"({{ {head}cr_list {acc} = cr_alloc(x, {d}.n); {loop}{acc}.v[{acc}.n++] = {var}; }} {acc}; }})"
+            return f"({{ {head}cr_list {acc} = cr_alloc(x, {d}.n); {loop}{acc}.v[{acc}.n++] = {var}; }} x->top = {mark}; {acc}; }})"
         # highest, lowest: the first of the best (max and min keep the first they meet)
         cards = 1 if e.t == "card" else 0
         return (f"({{ {head}cr_list {acc} = cr_alloc(x, {d}.n); {loop}{acc}.v[{acc}.n++] = {var}; }} "
-                f"cr_extreme(x, {acc}, {1 if a == 'highest' else 0}, {cards}); }})")
+                f"x->top = {mark}; cr_extreme(x, {acc}, {1 if a == 'highest' else 0}, {cards}); }})")

@@ -265,7 +265,10 @@ static inline void cr_split_groups(cr_ctx *x, cr_state *S, crt_cards *C, cr_spli
     if (*done) return;
     if (need == 0) {
         cr_list l = {len, group};
-        if (!cr_truth(j->pred[g](x, S, C, l))) return;
+        int64_t top = x->top;
+        int ok = cr_truth(j->pred[g](x, S, C, l));
+        x->top = top;
+        if (!ok) return;
         counts[g]--;
         int64_t sub = cr_split_search(x, S, C, j, rest & ~used, counts);
         counts[g]++;
@@ -275,7 +278,9 @@ static inline void cr_split_groups(cr_ctx *x, cr_state *S, crt_cards *C, cr_spli
             *done = 1;
             return;
         }
-        int64_t total = cr_add(x, sub, cr_need(x, j->score(x, S, C, l)));
+        int64_t gain = cr_need(x, j->score(x, S, C, l));
+        x->top = top;
+        int64_t total = cr_add(x, sub, gain);
         if (*best == CR_SPLIT_NO || total > *best) *best = total;
         return;
     }
