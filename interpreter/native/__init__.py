@@ -1,24 +1,26 @@
-"""Native code: the room where cardrules turns into C (issue 29).
+"""Native code: every ruleset compiled to C and played there (issue 29).
 
-The plan is to compile each ruleset to C and play whole games there. This room holds the
-foundations that plan stands on, each complete and tested on its own, and nothing of the engine
-uses them yet:
+- `codegen/`: the C emitter. It reads the lowered program (compiler/ir: the ops and statements
+  the compiler builds once, which the Python emitter reads too) and writes one C file: the deck's
+  tables, the state struct, a function per definition, the instruction loop, the legal moves of
+  each choice, and the entry points (`cr_new`, `cr_step`, `cr_apply`, `cr_legal`, `cr_playout`,
+  `cr_play_many`, ...). A construct it cannot lower raises NativeUnsupported, one line naming it.
+- `engine`: a NativeGame plays one game in C behind the Python engine's interface (its Move
+  objects, a Python State as its view for observe, outcome and the rest); `native_program`
+  builds and loads a program's library once.
+- `games`: `--engine auto|python|native` (`choose_engine`) and random players' whole games in C,
+  as `cardrules play` reports them (`play_chunk`).
+- `runtime/`: the hand-written C every engine includes: `cardrules_rt.h` (the interface),
+  `random.c` (a Mersenne Twister that draws exactly what Python's `random.Random` draws),
+  `cards.c` (where every card lies, with the engine's effects, exactly as `State` does them),
+  `cr_engine.h` (values, lists, failures, Python's arithmetic).
+- `build`: finding a C compiler (`$CC`, cc, gcc, clang, or the `ziglang` package's), compiling
+  into a shared library kept in the cache by content, loading it with ctypes; every failure is
+  one NativeUnavailable line.
+- `rng`: seeding (`seed_words`) and moving a generator's state between Python and C.
 
-- `runtime/`: the hand-written C runtime that generated code includes (`runtime_source()` gives
-  it as one text; `runtime_sources()` its C files): `cardrules_rt.h`, the whole interface;
-  `random.c`, a Mersenne Twister that draws exactly what Python's `random.Random` draws
-  (getrandbits, _randbelow, choice, shuffle, random), so a game in C deals what the Python
-  engine deals from one seed; `cards.c`, where every card lies, in order, with the engine's
-  masks, changed by the engine's effects (shuffle, move, deal, reveal) exactly as `State` does.
-- `build`: finding a C compiler (`find_compiler`: $CC, cc, gcc, clang, or the `ziglang`
-  package's), compiling a source into a shared library kept in the cache by content
-  (`build_library`), and loading it with ctypes (`load_library`). Every failure is one
-  `NativeUnavailable` with one line saying what to do.
-- `rng`: the Python side of seeding (`seed_words`: any int as the 32-bit words the C seeds
-  with) and of moving a generator's state between Python and C.
-
-tests/test_native_runtime.py compares the C draws with Python's for many seeds and sizes, and
-tests/test_native_zones.py every card effect with the Python State's."""
+tests/test_native_engine.py plays every bundled ruleset on both engines; tests/test_native_runtime.py
+and tests/test_native_zones.py check the runtime draw for draw and effect by effect."""
 
 from __future__ import annotations
 

@@ -71,6 +71,7 @@ class NativeProgram:
         lib.cr_slot_items.argtypes = [ctypes.c_void_p, ctypes.c_int32, i64p, ctypes.c_int32]
         lib.cr_player_var.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32]
         lib.cr_player_var.restype = ctypes.c_int64
+        lib.cr_player_list.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i64p, ctypes.c_int32]
         lib.cr_fired.argtypes, lib.cr_fired.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
         lib.cr_cards.argtypes, lib.cr_cards.restype = [ctypes.c_void_p], ctypes.c_void_p
         lib.cr_score.argtypes, lib.cr_score.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
@@ -309,6 +310,13 @@ class NativeGame:
             if v == CR_NONE:
                 return None
             return bool(v) if typ == "bool" else v
+        if per_player and slot in m.pvl_index:
+            buf = (ctypes.c_int64 * 65536)()
+            out = []
+            for k in range(self._view.n_players):
+                n = lib.cr_player_list(self.mem, m.pvl_index[slot], k, buf, 65536)
+                out.append([buf[i] for i in range(n)])
+            return out
         if per_player:
             pvi = m.pv_index[slot]
             return [conv(lib.cr_player_var(self.mem, pvi, k)) for k in range(self._view.n_players)]

@@ -105,9 +105,8 @@ class Module(Expr):
                 raise NativeUnsupported(f"a local that holds both one value and a collection (slot {slot})")
             kind[slot] = k
         for slot, per_player, typ, _ in p.var_ir:
-            if per_player and is_list(typ):
-                raise NativeUnsupported("a variable holding a collection per player")
-            mark(slot, "pv" if per_player else ("list" if is_list(typ) else "value"))
+            kind_ = ("pvl" if is_list(typ) else "pv") if per_player else ("list" if is_list(typ) else "value")
+            mark(slot, kind_)
         for ins in p.plain_code:
             x = ins[1]
             for stmt in (getattr(x, "ir", None),):
@@ -131,6 +130,7 @@ class Module(Expr):
         self.slot_kind = {s: kind.get(s, "value") for s in range(p.n_slots)}
         self.list_index = {s: i for i, s in enumerate(s for s in range(p.n_slots) if self.slot_kind[s] == "list")}
         self.pv_index = {s: i for i, s in enumerate(s for s in range(p.n_slots) if self.slot_kind[s] == "pv")}
+        self.pvl_index = {s: i for i, s in enumerate(s for s in range(p.n_slots) if self.slot_kind[s] == "pvl")}
 
     # ---- definitions
     def c_type(self, t) -> str:
@@ -222,11 +222,14 @@ class Module(Expr):
     def s_SetSlot(self, s):
         if self.slot_kind[s.slot] == "list":
             return f"cr_keep(x, S, {self.list_index[s.slot]}, {self.lst(s.value)});"
-        if self.slot_kind[s.slot] == "pv":
+        if self.slot_kind[s.slot] in ("pv", "pvl"):
             raise NativeUnsupported("a per-player variable set as a whole")
         return f"S->sv[{s.slot}] = {self.scalar(s.value)};"
 
     def s_SetPlayerVar(self, s):
+        if self.slot_kind[s.slot] == "pvl":
+            return (f"{{ cr_list _v = cr_copy(x, {self.lst(s.value)}); "
+                    f"cr_keep_pv(x, S, {self.pvl_index[s.slot]}, cr_idx(x, {self.scalar(s.who)}, S->n_players), _v); }}")
         return (f"{{ int64_t _v = {self.scalar(s.value)}; "
                 f"S->pv[{self.pv_index[s.slot]}][cr_idx(x, {self.scalar(s.who)}, S->n_players)] = _v; }}")
 
@@ -494,7 +497,11 @@ class Module(Expr):
         applies = [self.apply_case(k, ch) for k, ch in enumerate(p.choices)]
         inits = []
         for slot, per_player, typ, init in p.var_ir:
-            if per_player:
+            if per_player and self.slot_kind[slot] == "pvl":
+                var = self.local("_vp")
+                inits.append(f"for (int64_t {var} = 0; {var} < S->n_players; {var}++) "
+                             f"cr_keep_pv(x, S, {self.pvl_index[slot]}, {var}, {self.lst(init)});")
+            elif per_player:
                 var = self.local("_vp")
                 inits.append(f"for (int64_t {var} = 0; {var} < S->n_players; {var}++) "
                              f"S->pv[{self.pv_index[slot]}][{var}] = {self.scalar(init)};")
@@ -540,7 +547,7 @@ class Module(Expr):
         defines = {
             "NC": nc, "NSUITS": n_suits, "NRANKS": n_ranks, "NKINDS": n_kinds, "MAXP": maxp, "MINP": rs.players_min,
             "MAXZ": maxz, "NSHARED": p.n_shared, "NS": max(p.n_slots, 1), "NL": max(len(self.list_index), 1),
-            "NPV": max(len(self.pv_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1), "NRULES": len(p.rule_names),
+            "NPV": max(len(self.pv_index), 1), "NPVL": max(len(self.pvl_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1), "NRULES": len(p.rule_names),
             "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
             "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
             "NPARAMS": self.nparams, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
@@ -594,6 +601,8 @@ typedef struct cr_state {
     int64_t pv[NPV][MAXP];
     int32_t ln[NL];
     int64_t lv[NL][LCAP];
+    int32_t pln[NPVL][MAXP];
+    int64_t plv[NPVL][MAXP][LCAP];
     int32_t legal_alt[MAXM], legal_who[MAXM];
     int64_t legal_val[MAXM][NPARAMS];
     /* `choose by each`, per site: who has still to decide; sealed choices (secret) */
@@ -857,6 +866,13 @@ int32_t cr_slot_items(const void *mem, int32_t li, int64_t *out, int32_t cap) {
 int64_t cr_player_var(const void *mem, int32_t pvi, int32_t seat) {
     const cr_state *S = (const cr_state *)mem;
     return (pvi >= 0 && pvi < NPV && seat >= 0 && seat < MAXP) ? S->pv[pvi][seat] : CR_NONE;
+}
+
+int32_t cr_player_list(const void *mem, int32_t pvli, int32_t seat, int64_t *out, int32_t cap) {
+    const cr_state *S = (const cr_state *)mem;
+    if (pvli < 0 || pvli >= NPVL || seat < 0 || seat >= MAXP || cap < S->pln[pvli][seat]) return -1;
+    for (int32_t i = 0; i < S->pln[pvli][seat]; i++) out[i] = S->plv[pvli][seat][i];
+    return S->pln[pvli][seat];
 }
 
 int64_t cr_fired(const void *mem, int32_t rule) {

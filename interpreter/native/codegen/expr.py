@@ -100,7 +100,7 @@ class Expr:
         kind = self.slot_kind.get(e.n)
         if kind == "list":
             return f"cr_slot_list(S, {self.list_index[e.n]})"
-        if kind == "pv":
+        if kind in ("pv", "pvl"):
             raise NativeUnsupported("a per-player variable read as a whole")
         return f"S->sv[{e.n}]"
 
@@ -114,6 +114,8 @@ class Expr:
         return f"S->opt[{e.i}]"
 
     def x_PlayerVar(self, e):
+        if self.slot_kind.get(e.n) == "pvl":
+            return f"cr_pv_list(S, {self.pvl_index[e.n]}, cr_idx(x, {self.scalar(e.who)}, S->n_players))"
         return f"S->pv[{self.pv_index[e.n]}][cr_idx(x, {self.scalar(e.who)}, S->n_players)]"
 
     def x_ListOf(self, e):

@@ -204,6 +204,19 @@ static inline int64_t cr_seat(cr_ctx *x, cr_state *S, int64_t k) {
     return k - 1;
 }
 
+static inline cr_list cr_pv_list(cr_state *S, int pvli, int64_t who) {
+    cr_list l;
+    l.n = S->pln[pvli][who];
+    l.v = S->plv[pvli][who];
+    return l;
+}
+
+static inline void cr_keep_pv(cr_ctx *x, cr_state *S, int pvli, int64_t who, const cr_list l) {
+    if (l.n > LCAP) cr_fail(x, CR_E_LIST);
+    if (l.n) memmove(S->plv[pvli][who], l.v, (size_t)l.n * sizeof(int64_t));
+    S->pln[pvli][who] = (int32_t)l.n;
+}
+
 /* a list into a slot's own room (a let, a loop's list) */
 static inline void cr_keep(cr_ctx *x, cr_state *S, int li, const cr_list l) {
     if (l.n > LCAP) cr_fail(x, CR_E_LIST);
