@@ -231,7 +231,7 @@ def test_a_ruleset_full_of_typst_characters_renders(tmp_path: Path):
     rs = load_ruleset(game)
     text = re.sub(r"\s", "", norm("\n".join(page_texts(render_pdf(rs)))))  # lines may break after a "/"
     for s in (rs.title, *rs.texts, "Wild #cards *count* [double] $$", "Deal #1 [first]", "Go *now* _fast_ $1 <x>",
-              "1. Deal two cards to each; = not a heading; - nor a list; \\\\ ends",
+              "1. Deal two cards to each; = not a heading; - nor a list; \\ ends",  # \\\\ in a string is one backslash
               "A note with `ticks` and @label and ]unbalanced["):
         assert re.sub(r"\s", "", norm(s)) in text, s
 

@@ -196,7 +196,9 @@ def test_a_seats_events_announce_every_new_version_as_it_happens(tmp_path):
 
 def test_every_bundled_game_opens_at_a_table_and_shows_its_page(tmp_path):
     from interpreter.bundled import bundled
-    app = make_app(tmp_path)
+    from interpreter.web.limits import Limits
+    # a table with a bot each, all kept: more than a server takes by default (32 with bots)
+    app = make_app(tmp_path, limits=Limits(max_tables=200, max_thinking=200))
     with TestClient(app) as client:
         names = sorted(n for n in bundled() if "/" in n)
         index = client.get("/").text
