@@ -11,6 +11,7 @@ from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_STEPS, RET
 from .expr import Expr, NativeUnsupported, int_literal, is_list
+from .masks import MASK_C, Masks, mask_tables
 from .runtime_c import HELPERS, SPLIT
 
 VIS = {"public": 0, "owner": 1, "hidden": 2}
@@ -38,9 +39,10 @@ def walk(x):
                 yield from walk(getattr(x, name))
 
 
-class Module(Expr):
-    def __init__(self, p):
+class Module(Masks, Expr):
+    def __init__(self, p, masks: bool = True):
         self.p = p
+        self.use_masks = masks  # aggregates over cards as bit masks where they can be (masks.py)
         self.n_tmp = 0
         self.locals: dict[str, str] = {}
         self.consts: dict[tuple, str] = {}
@@ -573,6 +575,8 @@ class Module(Expr):
             "    uint64_t split_gen_of[4096], split_rem[4096], split_counts[4096];\n    int64_t split_val[4096];\n"
             + "".join(f"    {m}\n" for m in self.memos) + "} cr_scratch;",
             HELPERS,
+            *mask_tables(p),
+            MASK_C,
             SPLIT,
             OFFER,
             *self.define_protos,

@@ -329,6 +329,9 @@ class Expr:
     def x_AggLoop(self, e):
         if e.agg not in _AGGS:
             raise NativeUnsupported(f"the aggregate {e.agg}")
+        fast = self.mask_aggregate(e) if getattr(self, "use_masks", False) else None
+        if fast is not None:
+            return fast
         d, i, acc = self.fresh_c("d"), self.fresh_c("i"), self.fresh_c("r")
         var = self.ex(e.var)
         where = f"if (!{self.truth(e.where)}) continue; " if e.where is not None else ""

@@ -45,6 +45,8 @@ void crt_seed_i64(crt_rng *rng, int64_t n);
 
 /* The next 32-bit output of the generator (CPython's genrand_uint32). */
 uint32_t crt_genrand32(crt_rng *rng);
+/* 0 when the table every seeding starts from is CPython's init_genrand(19650218) (a test asks). */
+int crt_check_base(void);
 
 /* r.getrandbits(k) for 0 <= k <= 64. k <= 32: one output shifted right by 32 - k. k > 32: two
  * outputs, the first the low 32 bits, the second shifted right by 64 - k for the high bits.
