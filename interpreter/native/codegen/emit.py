@@ -291,7 +291,10 @@ class Module(Masks, Expr):
         op, a, b = ins
         if op == EXEC:
             fn = a.parts[0] if hasattr(a, "parts") else a
-            return f"{{ {self.stmt(getattr(fn, 'ir', None))} }} S->pc = {pc + 1}; continue;"
+            st = getattr(fn, "ir", None)
+            # answers kept by definitions hold until something changes: the cards or a variable
+            bump = "" if isinstance(st, ir.Fire) else " cr_epoch++;"
+            return f"{{ {self.stmt(st)} }}{bump} S->pc = {pc + 1}; continue;"
         if op == JIF:
             return f"S->pc = ({self.test(a)}) ? {pc + 1} : {b}; continue;"
         if op == JUMP:
@@ -338,7 +341,7 @@ class Module(Masks, Expr):
             f"if ({secret}) {{ for (int _j = 0; _j < S->seal_n[site]; _j++) {{ int32_t _p = S->seal_order[site][_j]; "
             f"if (!S->chosen_on[site][_p]) continue; S->chosen_on[site][_p] = 0; S->sv[{each}] = _p; "
             f"if (S->sp >= MAXDEPTH) cr_fail(x, CR_E_DEPTH); S->stack[S->sp++] = {pc}; "
-            f"switch (S->chosen_alt[site][_p]) {{ {binds} default: cr_fail(x, CR_E_STATE); }} goto next{pc}; }} "
+            f"switch (S->chosen_alt[site][_p]) {{ {binds} default: cr_fail(x, CR_E_STATE); }} cr_epoch++; goto next{pc}; }} "
             f"S->seal_on[site] = 0; }} "
             f"S->pend_on[site] = 0; S->pc = {pc + 1}; continue; }} "
             f"S->choice = {k}; S->actor = S->pend[site][0]; S->legal_n = 0; "
@@ -681,9 +684,9 @@ RUN_HEAD = r"""
 static int cr_loop(cr_ctx *x, cr_state *S) {
     crt_cards *C = CARDS(S);
     int64_t steps = 0;
+    cr_epoch++; /* a move was made, or the game begins */
     for (;;) {
         x->top = 0;
-        cr_epoch++;
         switch (S->pc) {"""
 
 RUN_TAIL = r"""
