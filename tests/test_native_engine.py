@@ -336,3 +336,46 @@ phase one "One":
 define score(p: player) = count(seen(p)) + count(orders(p)) + sum o in orders(p): o
 winner most score
 """
+
+
+def test_the_engines_functions_work_on_a_game_played_in_c():
+    """engine.legal_moves, apply (a Move or its text), observe, clone (a copy of the C state) and
+    determinise (a Python copy, cards moved by hand) on a native game give what they give on the
+    Python engine's; a Python player (greedy, search) plays the same game on both."""
+    from interpreter.bots import make_bot
+    from interpreter.engine import determinise
+    from interpreter.native.engine import new_native_game
+    for name in ("ganjifa/ganjifa", "classic/goofspiel"):
+        rs = rules(name)
+        a, b = new_game(rs, rs.players_min, seed=5), new_native_game(rs, rs.players_min, seed=5)
+        rng = random.Random(1)
+        k = 0
+        while legal_moves(a):
+            assert [(str(m), m.player) for m in legal_moves(a)] == [(str(m), m.player) for m in legal_moves(b)]
+            if k % 9 == 0:
+                assert seen(observe(a, 0)) == seen(observe(b, 0))
+                ca, cb = a.clone(), b.clone()
+                assert cb.native is not None and cb.native is not b.native
+                for _ in range(3):
+                    if legal_moves(ca):
+                        m = random.Random(k).choice(legal_moves(ca))
+                        apply(ca, m)
+                        apply(cb, m)
+                assert state_digest(ca) == state_digest(cb)
+                da, db = determinise(a, 0, random.Random(k)), determinise(b, 0, random.Random(k))
+                assert db.native is None and state_digest(da) == state_digest(db)
+                assert [str(m) for m in legal_moves(da)] == [str(m) for m in legal_moves(db)]
+            m = rng.choice(legal_moves(a))
+            apply(a, m)
+            apply(b, str(m) if m.player == b.actor else m)
+            k += 1
+        assert outcome(a) == outcome(b) and state_digest(a) == state_digest(b)
+    rs = rules("ganjifa/ganjifa")
+    games = []
+    for make in (new_game, new_native_game):
+        s = make(rs, 3, seed=2)
+        bots = [make_bot("greedy", k) for k in range(3)]
+        while legal_moves(s):
+            apply(s, bots[s.actor].choose(s))
+        games.append(([str(m) for m in s.history], outcome(s)))
+    assert games[0] == games[1]

@@ -127,6 +127,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.cmemo = {}  # the answers of definitions that read the cards alone: a variable set keeps them
     s.zver = 0
     s.legal_cache = {}
+    s.native = None
     for name, slot, init in p.vars:
         s.slots[slot] = init(s) if init else None
     return s
@@ -303,6 +304,11 @@ def apply(s: State, move: Move | str) -> State:
     else:  # not one of the engine's own Move objects: the legal move it equals
         key = (move.player, move.action, move.arg)
         m = next((x for x in s._legal if (x.player, x.action, x.arg) == key), None)
+    if m is not None and s.native is not None:  # a game played in C
+        s.native.play(m)
+        return s
+    if m is None and s.native is not None:
+        s.native.sync()
     if m is not None:
         alt, v = m._offer
         if s.choice.secret:  # sealed until everyone has chosen; the decision point carries it out
@@ -392,8 +398,16 @@ def _params_text(alt) -> str:
     return text
 
 
+def _synced(s: State) -> State:
+    """A game played in C: its view brought up to date before it is read."""
+    if s.native is not None:
+        s.native.sync()
+    return s
+
+
 def scores(s: State) -> tuple[int, ...]:
     """Every seat's score by the ruleset's winner rule, at any moment (all 0 without one)."""
+    _synced(s)
     p = s.program
     if p.score is None:
         return tuple(0 for _ in s.seats)
@@ -402,6 +416,7 @@ def scores(s: State) -> tuple[int, ...]:
 
 def advice_values(s: State, seat: int) -> dict[str, int]:
     """Each of the ruleset's advice values for `seat` now (higher is better for that seat)."""
+    _synced(s)
     out = {}
     for name, fn, node in s.program.advice:
         try:
@@ -428,6 +443,7 @@ def outcome(s: State) -> Outcome | None:
     """None while the game is running (or stuck); the winners and scores once it is over."""
     if not s.finished:
         return None
+    _synced(s)
     p = s.program
     values = scores(s)
     if s.declared is not None:
@@ -456,6 +472,7 @@ def _fmt(s: State, t: str, v):
 def public_vars(s: State) -> dict:
     """Every game variable as players see it (names for cards and players; a variable kept per
     player as {"P1": ..., ...})."""
+    _synced(s)
     out = {}
     for v, (name, slot, _) in zip(s.program.ruleset.vars, s.program.vars):
         value = s.slots[slot]
@@ -469,6 +486,7 @@ def public_vars(s: State) -> dict:
 def observe(s: State, player: int) -> dict:
     """What `player` may see: every public zone, their own private zones, counts of the rest,
     cards shown face up, the public variables, and their legal moves when it is their turn."""
+    _synced(s)
     p = s.program
     zones: dict = {}
     for zi, z in enumerate(p.zones):
@@ -500,6 +518,7 @@ def observe(s: State, player: int) -> dict:
 
 
 def fired_counts(s: State) -> dict[str, int]:
+    _synced(s)
     return {name: s.fired[i] for i, name in enumerate(s.program.rule_names)}
 
 
@@ -507,6 +526,7 @@ def state_digest(s: State) -> str:
     """A fingerprint of the game as players know it (where every card lies, what is face up,
     the public variables, whether it is over), to confirm a replay. Engine internals such
     as the program counter stay out, so records survive changes to the engine."""
+    _synced(s)
     p = s.program
     data = {
         "zones": [[p.card_names[c] for c in z] for z in s.zones],

@@ -238,7 +238,7 @@ def determinise(state: State, player, rng: random.Random, reseed: bool = False) 
 
     `player` is a seat (0-based, or 'P1'). The state itself is not changed."""
     who = _seat(player, state.n_players)
-    t = state.clone()
+    t = state.native.python_copy() if state.native is not None else state.clone()  # cards moved by hand: Python's
     if t.sealed and _unseal(t, who) and not t.finished:
         recompute_legal(t)
     zones = t.program.zones

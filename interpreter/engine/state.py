@@ -112,7 +112,10 @@ class State:
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
                  "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "cmemo", "pending", "sealed",
-                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis", "zver", "legal_cache")
+                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis", "zver", "legal_cache", "native")
+    # `native`: None, or the game in C this State is the view of (interpreter/native/engine.py): the
+    # engine's functions then bring the view up to date before reading it (`native.sync()`), and
+    # `apply` and `clone` go through it
 
     # -- primitive effects the compiled statements call
     def shuffle(self, zi: int) -> None:
@@ -445,6 +448,8 @@ class State:
             assert got == want, f"the engine's {name} bit masks disagree with the zones"
 
     def clone(self) -> "State":
+        if self.native is not None:
+            return self.native.clone().view
         s = State.__new__(State)
         for name in State.__slots__:
             setattr(s, name, getattr(self, name))

@@ -77,6 +77,7 @@ class NativeProgram:
         lib.cr_score.argtypes, lib.cr_score.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
         lib.cr_play_many.argtypes = [ctypes.c_int32, i64p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, i64p]
         lib.cr_stack.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32]
+        lib.cr_rng_words.argtypes = [ctypes.c_void_p, u32p]
         lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
         lib.cr_playout.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int64, i64p, ctypes.c_int64, i64p]
         lib.crt_cards_count.argtypes = [ctypes.c_void_p, ctypes.c_int32]
@@ -118,6 +119,7 @@ class NativeGame:
         p = play.program_of(ruleset)
         self.np = native_program(p)
         self._view: State = play._fresh(p, players, options, seed)
+        self._view.native = self  # the engine's functions read the view through sync()
         self._stale = True
         lib = self.np.lib
         size = lib.cr_state_bytes(players)
@@ -136,6 +138,58 @@ class NativeGame:
         if self._stale:
             self._sync()
         return self._view
+
+    def sync(self) -> None:
+        if self._stale:
+            self._sync()
+
+    def play(self, m: Move) -> None:
+        """One of the legal moves (the engine's own object), from engine.apply."""
+        s = self._view
+        i = next(k for k, x in enumerate(s._legal) if x is m)
+        s.history.append(m)
+        self._step(i)
+
+    def clone(self) -> "NativeGame":
+        """A game of its own from here: the C state copied (no pointers inside: a memmove)."""
+        self.sync()
+        g = NativeGame.__new__(NativeGame)
+        g.np = self.np
+        g.mem = (ctypes.c_uint64 * len(self.mem))()
+        ctypes.memmove(g.mem, self.mem, ctypes.sizeof(self.mem))
+        g._alts, g._whos, g._vals, g._ids = self.np.buffers()
+        g._info = (ctypes.c_int64 * 10)()
+        v = self._view
+        v.native = None
+        try:
+            g._view = v.clone()
+        finally:
+            v.native = self
+        g._view.native = g
+        g._stale = False
+        return g
+
+    def python_copy(self) -> State:
+        """The position as a State of the Python engine alone (every local, the generator too),
+        for tools that change a state by hand (determinise)."""
+        self.sync()
+        self._sync_locals()
+        v = self._view
+        v.native = None
+        try:
+            return v.clone()
+        finally:
+            v.native = self
+
+    def _sync_locals(self) -> None:
+        from .rng import random_from_state
+        lib, s, m = self.np.lib, self._view, self.np.module
+        for slot in range(self.np.p.n_slots):
+            if slot not in self.np.var_types and m.slot_kind.get(slot) in ("value", "list"):
+                s.slots[slot] = self._slot_value(slot, "int", False)
+        words = (ctypes.c_uint32 * 625)()
+        lib.cr_rng_words(self.mem, words)
+        s.rng, s.rng_shared = random_from_state(list(words)), None
 
     # ---- the engine's interface
     def legal_moves(self) -> list[Move]:
@@ -355,4 +409,12 @@ def _at(node, message: str) -> GameRuntimeError:
     return _runtime(message, node)
 
 
-__all__ = ["NativeGame", "NativeProgram", "NativeUnsupported", "native_program", "c_source"]
+
+
+def new_native_game(ruleset, players: int, options: dict | None = None, seed: int = 0) -> State:
+    """engine.new_game, played in C: a State the engine's functions (legal_moves, apply, observe,
+    outcome, clone, ...) work on as on any other; the same game as the Python engine's."""
+    return NativeGame(ruleset, players, options, seed)._view
+
+
+__all__ = ["NativeGame", "NativeProgram", "NativeUnsupported", "native_program", "c_source", "new_native_game"]

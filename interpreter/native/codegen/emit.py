@@ -894,6 +894,8 @@ int32_t cr_stack(const void *mem, int32_t *out, int32_t cap) {
     return S->sp;
 }
 
+void cr_rng_words(const void *mem, uint32_t *out) { crt_get_state(&((const cr_state *)mem)->rng, out); }
+
 void *cr_cards(void *mem) { return CARDS((cr_state *)mem); }
 
 size_t cr_bytes(const void *mem) { return ((const cr_state *)mem)->bytes; }
