@@ -8,7 +8,9 @@ step a Python `State` (`view`) is brought up to date from the C state, so `obser
 
 from __future__ import annotations
 
+import array
 import ctypes
+import random
 import threading
 
 from ..compiler.program import Program
@@ -78,6 +80,16 @@ class NativeProgram:
         lib.cr_play_many.argtypes = [ctypes.c_int32, i64p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, i64p]
         lib.cr_stack.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32]
         lib.cr_rng_words.argtypes = [ctypes.c_void_p, u32p]
+        lib.cr_set_slot.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64]
+        lib.cr_set_list.argtypes = [ctypes.c_void_p, ctypes.c_int32, i64p, ctypes.c_int32]
+        lib.cr_set_player_var.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64]
+        lib.cr_set_player_list.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i64p, ctypes.c_int32]
+        lib.cr_set_control.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64, ctypes.c_int32,
+                                       ctypes.c_uint64, i32p, ctypes.c_int32, i64p]
+        lib.cr_set_site.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i32p, ctypes.c_int32, ctypes.c_int32,
+                                    i32p, ctypes.c_int32, i32p, i32p, i64p]
+        lib.cr_set_rng.argtypes = [ctypes.c_void_p, u32p]
+        lib.crt_cards_load.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.POINTER(ctypes.c_uint8), i32p, ctypes.c_uint64]
         lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
         lib.cr_playout.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int64, i64p, ctypes.c_int64, i64p]
         lib.crt_cards_count.argtypes = [ctypes.c_void_p, ctypes.c_int32]
@@ -169,27 +181,82 @@ class NativeGame:
         g._stale = False
         return g
 
+    def load(self, s: State, adopt: bool = False) -> None:
+        """Put a position of the Python engine (a determinisation, a State built by hand) into
+        this game's C state, its decision worked out again; the view becomes a copy of it (or,
+        with `adopt`, that very State, which the caller gives up)."""
+        lib, m, p = self.np.lib, self.np.module, self.np.p
+        I32, I64 = ctypes.c_int32, ctypes.c_int64
+
+        def none(v):
+            return CR_NONE if v is None else int(v)
+        flat = [c for z in s.zones for c in z]
+        lens = (I32 * len(s.zones))(*map(len, s.zones))
+        rc = lib.crt_cards_load(lib.cr_cards(self.mem), lens, (I32 * max(len(flat), 1))(*flat),
+                                (ctypes.c_uint8 * p.n_cards)(*map(bool, s.known)),
+                                (I32 * p.n_cards)(*(-1 if w is None else w for w in s.played_by)), s.zver)
+        if rc:
+            raise ValueError(f"a position whose cards the native engine cannot take ({rc})")
+        for slot in range(p.n_slots):
+            kind, v = m.slot_kind.get(slot), s.slots[slot]
+            if kind == "value":
+                lib.cr_set_slot(self.mem, slot, none(v))
+            elif kind == "list":
+                xs = [none(x) for x in (v or ())]
+                lib.cr_set_list(self.mem, m.list_index[slot], (I64 * max(len(xs), 1))(*xs), len(xs))
+            elif kind == "pv":
+                for seat, x in enumerate(v or ()):
+                    lib.cr_set_player_var(self.mem, m.pv_index[slot], seat, none(x))
+            elif kind == "pvl":
+                for seat, xs in enumerate(v or ()):
+                    xs = [none(x) for x in xs]
+                    lib.cr_set_player_list(self.mem, m.pvl_index[slot], seat, (I64 * max(len(xs), 1))(*xs), len(xs))
+        declared = sum(1 << w for w in (s.declared or ()))
+        lib.cr_set_control(self.mem, s.pc, int(s.finished), s.decisions, int(s.declared is not None), declared,
+                           (I32 * max(len(s.stack), 1))(*s.stack), len(s.stack),
+                           (I64 * max(len(s.fired), 1))(*s.fired))
+        w, n = self.np.nparams, s.n_players
+        for k, (ch, pc) in enumerate(self.np.sites):
+            waiting = s.pending.get(pc)
+            order, chosen = s.sealed.get(pc, ((), {}))
+            on, alt, vals = [0] * n, [0] * n, [CR_NONE] * (n * w)
+            for seat, (a, v) in chosen.items():
+                on[seat], alt[seat] = 1, ch.alts.index(a)
+                for j, x in enumerate(v if a.more else (v,)):
+                    vals[seat * w + j] = none(x)
+            lib.cr_set_site(self.mem, k, int(waiting is not None), (I32 * max(n, 1))(*(waiting or ())), len(waiting or ()),
+                            int(pc in s.sealed), (I32 * max(n, 1))(*order), len(order), (I32 * n)(*on), (I32 * n)(*alt),
+                            (I64 * (n * w))(*vals))
+        lib.cr_set_rng(self.mem, _words_of([s.rng]))
+        v = s if adopt and s.native is None else State.clone(_detached(s))
+        v.native = self
+        self._view = v
+        self._after(lib.cr_resume(self.mem))
+
     def python_copy(self) -> State:
         """The position as a State of the Python engine alone (every local, the generator too),
-        for tools that change a state by hand (determinise)."""
-        self.sync()
-        self._sync_locals()
-        v = self._view
-        v.native = None
-        try:
-            return v.clone()
-        finally:
-            v.native = self
+        for tools that change a state by hand (determinise). Kept until the next move: a search
+        asks for one a sample."""
+        if self._stale or getattr(self, "_copy", None) is None or self._copy[0] != len(self._view.history):
+            self.sync()
+            self._sync_locals()
+            v = self._view
+            v.native = None
+            try:
+                self._copy = (len(v.history), v.clone())
+            finally:
+                v.native = self
+        return self._copy[1].clone()
 
     def _sync_locals(self) -> None:
-        from .rng import random_from_state
         lib, s, m = self.np.lib, self._view, self.np.module
         for slot in range(self.np.p.n_slots):
             if slot not in self.np.var_types and m.slot_kind.get(slot) in ("value", "list"):
                 s.slots[slot] = self._slot_value(slot, "int", False)
         words = (ctypes.c_uint32 * 625)()
         lib.cr_rng_words(self.mem, words)
-        s.rng, s.rng_shared = random_from_state(list(words)), None
+        s.rng, s.rng_shared = random.Random(), None
+        s.rng.setstate((3, tuple(words), None))
 
     # ---- the engine's interface
     def legal_moves(self) -> list[Move]:
@@ -227,22 +294,20 @@ class NativeGame:
         except KeyError:  # a move not made before
             return self._after(0)
 
-    def playout(self, rngs: list, max_decisions: int = 1 << 62) -> list[int]:
+    def playout(self, rngs: list, max_decisions: int = 1 << 62, record: bool = True) -> int:
         """Random players to the end (or max_decisions) inside C: each decision the player to
         act draws one of their moves with `rngs[actor]` (or rngs[0] for everyone), as
         bots.RandomBot does with random.Random; the generators move on as theirs would.
         The moves made go to `view.history`, as the engine's own Move objects."""
-        from .rng import random_from_state, state_words
-        words = [w for r in rngs for w in state_words(r)]
-        arr = (ctypes.c_uint32 * len(words))(*words)
-        cap = 1 << 18
+        arr = _words_of(rngs)
+        cap = 1 << 18 if record else 0
         width = 3 + self.np.nparams
-        moves = (ctypes.c_int64 * (width * cap))()
+        moves = (ctypes.c_int64 * max(width * cap, 1))()
         n = ctypes.c_int64()
         rc = self.np.lib.cr_playout(self.mem, arr, len(rngs), max_decisions, moves, cap, ctypes.byref(n))
-        per = len(words) // len(rngs)
-        for k, r in enumerate(rngs):
-            r.setstate(random_from_state(list(arr[k * per:(k + 1) * per])).getstate())
+        per = len(arr) // len(rngs)
+        for k, r in enumerate(rngs):  # the generators moved on as in C
+            r.setstate((3, tuple(arr[k * per:(k + 1) * per]), None))
         s, p = self._view, self.np.p
         flat = moves[:width * min(n.value, cap)]
         for k in range(0, len(flat), width):
@@ -409,6 +474,24 @@ def _at(node, message: str) -> GameRuntimeError:
     return _runtime(message, node)
 
 
+
+
+def _words_of(rngs) -> ctypes.Array:
+    """Python generators' states, one after another, as crt_set_state reads them (625 words each)."""
+    buf = array.array("I")
+    for r in rngs:
+        version, internal, _ = r.getstate()
+        if version != 3 or len(internal) != 625:  # pragma: no cover - a future Python's generator
+            raise ValueError(f"this Python's random state (version {version}) is not MT19937's")
+        buf.extend(internal)
+    return (ctypes.c_uint32 * len(buf)).from_buffer_copy(buf)
+
+
+def _detached(s: State) -> State:
+    """A Python state, or the view of a native game taken as a plain one (for a copy)."""
+    if s.native is not None:
+        return s.native.python_copy()
+    return s
 
 
 def new_native_game(ruleset, players: int, options: dict | None = None, seed: int = 0) -> State:

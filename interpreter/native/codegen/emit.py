@@ -894,6 +894,77 @@ int32_t cr_stack(const void *mem, int32_t *out, int32_t cap) {
     return S->sp;
 }
 
+/* ---- a position from the Python engine (native/engine.py:NativeGame.load): the slots, the
+ * control, the sites of `choose by each`; then cr_resume works the decision out again */
+void cr_set_slot(void *mem, int32_t slot, int64_t v) {
+    cr_state *S = (cr_state *)mem;
+    if (slot >= 0 && slot < NS) S->sv[slot] = v;
+}
+
+int cr_set_list(void *mem, int32_t li, const int64_t *v, int32_t n) {
+    cr_state *S = (cr_state *)mem;
+    if (li < 0 || li >= NL || n < 0 || n > LCAP) return -1;
+    for (int32_t i = 0; i < n; i++) S->lv[li][i] = v[i];
+    S->ln[li] = n;
+    return 0;
+}
+
+int cr_set_player_var(void *mem, int32_t pvi, int32_t seat, int64_t v) {
+    cr_state *S = (cr_state *)mem;
+    if (pvi < 0 || pvi >= NPV || seat < 0 || seat >= MAXP) return -1;
+    S->pv[pvi][seat] = v;
+    return 0;
+}
+
+int cr_set_player_list(void *mem, int32_t pvli, int32_t seat, const int64_t *v, int32_t n) {
+    cr_state *S = (cr_state *)mem;
+    if (pvli < 0 || pvli >= NPVL || seat < 0 || seat >= MAXP || n < 0 || n > LCAP) return -1;
+    for (int32_t i = 0; i < n; i++) S->plv[pvli][seat][i] = v[i];
+    S->pln[pvli][seat] = n;
+    return 0;
+}
+
+/* pc, finished, decisions, declared?, declared seats, the procedure stack, each rule's count */
+int cr_set_control(void *mem, int32_t pc, int32_t finished, int64_t decisions, int32_t declared_set, uint64_t declared,
+                   const int32_t *stack, int32_t sp, const int64_t *fired) {
+    cr_state *S = (cr_state *)mem;
+    if (sp < 0 || sp > MAXDEPTH) return -1;
+    S->pc = pc; S->finished = finished; S->decisions = decisions; S->err = 0;
+    S->declared_set = declared_set; S->declared = declared;
+    for (int32_t i = 0; i < sp; i++) S->stack[i] = stack[i];
+    S->sp = sp;
+    for (int r = 0; r < NRULES; r++) S->fired[r] = fired[r];
+    S->legal_n = 0; S->choice = -1; S->actor = -1;
+    return 0;
+}
+
+/* a `choose by each`: waiting (n players), sealed (the order; each seat's choice: on, action, values) */
+int cr_set_site(void *mem, int32_t site, int32_t on, const int32_t *pend, int32_t n, int32_t seal_on,
+                const int32_t *order, int32_t n_order, const int32_t *chosen_on, const int32_t *chosen_alt,
+                const int64_t *chosen_val) {
+    cr_state *S = (cr_state *)mem;
+    if (site < 0 || site >= NSITES || n < 0 || n > MAXP || n_order < 0 || n_order > MAXP) return -1;
+    S->pend_on[site] = on; S->pend_n[site] = n;
+    for (int32_t j = 0; j < n; j++) S->pend[site][j] = pend[j];
+    S->seal_on[site] = seal_on; S->seal_n[site] = n_order;
+    for (int32_t j = 0; j < n_order; j++) S->seal_order[site][j] = order[j];
+    for (int32_t p = 0; p < S->n_players; p++) {
+        S->chosen_on[site][p] = chosen_on[p];
+        S->chosen_alt[site][p] = chosen_alt[p];
+        for (int j = 0; j < NPARAMS; j++) S->chosen_val[site][p][j] = chosen_val[p * NPARAMS + j];
+    }
+    return 0;
+}
+
+int cr_set_rng(void *mem, const uint32_t *words) { return crt_set_state(&((cr_state *)mem)->rng, words); }
+
+/* after a load: the instruction at pc again (a decision: its moves worked out) */
+int cr_resume(void *mem) {
+    cr_state *S = (cr_state *)mem;
+    if (S->finished) { S->legal_n = 0; return 0; }
+    return cr_run(S);
+}
+
 void cr_rng_words(const void *mem, uint32_t *out) { crt_get_state(&((const cr_state *)mem)->rng, out); }
 
 void *cr_cards(void *mem) { return CARDS((cr_state *)mem); }
