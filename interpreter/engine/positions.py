@@ -190,10 +190,7 @@ def recompute_legal(state: State) -> list[Move]:
     if state.finished or state.choice is None:
         return legal_moves(state)
     if state.choice.each_slot is not None:  # several players decide here: all who still may
-        waiting = list(state.pending.get(state.pc, []))
-        if waiting:  # the first of them to act, as the engine names the player on reaching the decision
-            state.actor = waiting[0]
-        state._legal = _compute_legal(state, state.choice, waiting)
+        state._legal = _compute_legal(state, state.choice, list(state.pending.get(state.pc, [])))
     else:
         state._legal = _compute_legal(state, state.choice)
     return legal_moves(state)

@@ -89,6 +89,7 @@ class NativeProgram:
         lib.cr_set_site.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i32p, ctypes.c_int32, ctypes.c_int32,
                                     i32p, ctypes.c_int32, i32p, i32p, i64p]
         lib.cr_set_rng.argtypes = [ctypes.c_void_p, u32p]
+        lib.cr_set_actor.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_load.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.POINTER(ctypes.c_uint8), i32p, ctypes.c_uint64]
         lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
         lib.cr_playout.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int64, i64p, ctypes.c_int64, i64p]
@@ -231,7 +232,10 @@ class NativeGame:
         v = s if adopt and s.native is None else State.clone(_detached(s))
         v.native = self
         self._view = v
-        self._after(lib.cr_resume(self.mem))
+        rc = lib.cr_resume(self.mem)
+        if not rc and s.actor is not None and s.choice is not None and s.choice.each_slot is not None:
+            lib.cr_set_actor(self.mem, s.actor)  # whom the position names, as it names them
+        self._after(rc)
 
     def python_copy(self) -> State:
         """The position as a State of the Python engine alone (every local, the generator too),

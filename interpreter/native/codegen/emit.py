@@ -956,6 +956,13 @@ int cr_set_site(void *mem, int32_t site, int32_t on, const int32_t *pend, int32_
     return 0;
 }
 
+/* the player named to act at a `choose by each` (a Python position may name another of the
+ * deciders than the first, as determinise leaves it) */
+void cr_set_actor(void *mem, int32_t actor) {
+    cr_state *S = (cr_state *)mem;
+    if (actor >= 0 && actor < S->n_players) S->actor = actor;
+}
+
 int cr_set_rng(void *mem, const uint32_t *words) { return crt_set_state(&((cr_state *)mem)->rng, words); }
 
 /* after a load: the instruction at pc again (a decision: its moves worked out) */
