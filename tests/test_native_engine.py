@@ -9,6 +9,7 @@ Each ruleset is compiled once per run (the library cache)."""
 from __future__ import annotations
 
 import ctypes
+import os
 import json
 import random
 from functools import cache
@@ -412,3 +413,47 @@ def test_a_position_of_the_python_engine_loads_into_c_and_plays_on_alike():
             assert seen(public_vars(d)) == seen(public_vars(scratch.view)) and d.zones == scratch.view.zones
             assert r1.getstate() == r2.getstate()
             apply(s, rng.choice(legal_moves(s)))
+
+
+# ------------------------------------------------------------------ mutated rulesets
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from test_grammar_fuzz import mutants  # noqa: E402
+
+
+@settings(max_examples=int(os.environ.get("NATIVE_MUTANTS", "10")), deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutants())
+def test_a_mutated_ruleset_plays_alike_or_fails_alike_on_both_engines(mutant):
+    """The grammar fuzzer's mutations of real rulesets: one that loads plays the same on both
+    engines for a few random decisions, or fails with the same located error (or, in C, with a
+    construct named that it cannot lower yet)."""
+    path, text = mutant
+    from interpreter import loads_ruleset
+    from interpreter.errors import CardRulesError
+    try:
+        rs = loads_ruleset(text, str(path.with_name("mutant-of-" + path.name)))
+    except CardRulesError:
+        return
+    try:
+        native_program(play.program_of(rs))
+    except NativeUnsupported:
+        return
+    n = rs.players_min
+    outcomes = []
+    for make in (new_game, lambda *a: NativeGame(*a).view):
+        moves, error = [], None
+        try:
+            s = make(rs, n, None, 1)
+            rng = random.Random(n)
+            while not s.finished and len(moves) < 40:
+                legal = legal_moves(s)
+                if not legal:
+                    break
+                m = rng.choice(legal)
+                moves.append(str(m))
+                apply(s, m)
+        except CardRulesError as e:
+            error = str(e)
+        outcomes.append((moves, error))
+    assert outcomes[0] == outcomes[1]

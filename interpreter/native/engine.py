@@ -132,6 +132,7 @@ class NativeGame:
         p = play.program_of(ruleset)
         self.np = native_program(p)
         self._view: State = play._fresh(p, players, options, seed)
+        self._origin = (options, seed)  # the game's start: a failure is played again from it in Python
         self._view.native = self  # the engine's functions read the view through sync()
         self._stale = True
         lib = self.np.lib
@@ -180,6 +181,7 @@ class NativeGame:
             v.native = self
         g._view.native = g
         g._stale = False
+        g._origin = self._origin
         return g
 
     def load(self, s: State, adopt: bool = False) -> None:
@@ -231,6 +233,7 @@ class NativeGame:
         lib.cr_set_rng(self.mem, _words_of([s.rng]))
         v = s if adopt and s.native is None else State.clone(_detached(s))
         v.native = self
+        self._origin = None
         self._view = v
         rc = lib.cr_resume(self.mem)
         if not rc and s.actor is not None and s.choice is not None and s.choice.each_slot is not None:
@@ -332,7 +335,7 @@ class NativeGame:
         if err:
             s._legal, s.choice = [], None
             self._sync()
-            raise self._failure(err, pc)
+            raise self._python_failure() or self._failure(err, pc)
         s.finished = bool(finished)
         if s.finished:
             s.choice, s.actor, s._legal = None, None, []
@@ -448,6 +451,24 @@ class NativeGame:
             n = lib.cr_slot_items(self.mem, m.list_index[slot], buf, 65536)
             return [buf[i] for i in range(n)]
         return conv(lib.cr_slot(self.mem, slot))
+
+    def _python_failure(self) -> GameRuntimeError | None:
+        """The error the Python engine gives for this game: its moves played again there (the
+        same game, so it fails where C failed, with the Python engine's own words); None when
+        the game did not start from a seed here (a loaded position) or Python plays on."""
+        origin = getattr(self, "_origin", None)
+        if origin is None:
+            return None
+        options, seed = origin
+        try:
+            s = play.new_game(self.np.p, self._view.n_players, options, seed)
+            for m in self._view.history:
+                play.apply(s, m)
+        except GameRuntimeError as e:
+            return e
+        except Exception:  # noqa: BLE001 - anything else: the native engine's own words
+            return None
+        return None
 
     def _failure(self, kind: int, pc: int) -> GameRuntimeError:
         s, p = self._view, self.np.p
