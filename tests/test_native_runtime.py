@@ -550,3 +550,17 @@ def test_every_seeding_starts_from_cpythons_table(lib):
     """random.c keeps init_genrand(19650218) as a table instead of working it out at every
     seeding; it must be the very numbers (the draws of every seed test depend on it too)."""
     assert lib.crt_check_base() == 0
+
+
+def test_seeding_many_at_once_is_seeding_each(lib):
+    """crt_seed_u64_many (whole games seed their bots together) leaves each generator as
+    random.Random(seed) leaves it, for seeds of one word and of two, in groups past eight."""
+    import random as _random
+    seeds = [0, 1, 7, 1000, 2**32 - 1, 2**32, 2**40 + 3, 2**63 - 1, 12345678901, 42, 5, 6, 2**33]
+    arr = (ctypes.c_uint64 * len(seeds))(*seeds)
+    lib.crt_seed_u64_many.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]
+    rngs = (ctypes.c_uint32 * (625 * len(seeds)))()  # a crt_rng is 625 words: 624 and the index
+    lib.crt_seed_u64_many(rngs, arr, len(seeds))
+    for k, seed in enumerate(seeds):
+        internal = _random.Random(seed).getstate()[1]
+        assert tuple(rngs[k * 625:(k + 1) * 625]) == internal, seed

@@ -718,7 +718,20 @@ size_t cr_state_bytes(int32_t players) {
     return ((sizeof(cr_state) + 7) & ~(size_t)7) + cards;
 }
 
+static int cr_start(void *mem, size_t bytes, int32_t players, const crt_rng *rng, const uint32_t *seed,
+                    size_t n_seed, const int64_t *opts);
+
 int cr_new(void *mem, size_t bytes, int32_t players, const uint32_t *seed, size_t n_seed, const int64_t *opts) {
+    return cr_start(mem, bytes, players, NULL, seed, n_seed, opts);
+}
+
+/* the same with the game's generator already seeded (cr_play_many seeds several at once) */
+int cr_new_seeded(void *mem, size_t bytes, int32_t players, const crt_rng *rng, const int64_t *opts) {
+    return cr_start(mem, bytes, players, rng, NULL, 0, opts);
+}
+
+static int cr_start(void *mem, size_t bytes, int32_t players, const crt_rng *rng, const uint32_t *seed,
+                    size_t n_seed, const int64_t *opts) {
     size_t need = cr_state_bytes(players);
     if (!need || bytes < need || !mem || ((uintptr_t)mem & 7)) return CR_E_STATE;
     cr_state *S = (cr_state *)mem;
@@ -753,7 +766,8 @@ int cr_new(void *mem, size_t bytes, int32_t players, const uint32_t *seed, size_
     int rc = crt_cards_init(CARDS(S), need - S->cards_off, NC, (uint32_t)n_inst, NKINDS, (uint32_t)players, zk, zo, vis,
                             K_CARDPOS, S->zbase[0]);
     if (rc) return CR_E_STATE;
-    crt_seed_words(&S->rng, seed, n_seed);
+    if (rng) S->rng = *rng;
+    else crt_seed_words(&S->rng, seed, n_seed);
     for (int i = 0; i < NO; i++) S->opt[i] = opts ? opts[i] : 0;
     for (int i = 0; i < NS; i++) S->sv[i] = CR_NONE;
     S->choice = -1;
@@ -1051,17 +1065,17 @@ int cr_play_many(int32_t players, const int64_t *opts, int64_t seed0, int64_t n_
     if (!bytes || seed0 < 0 || n_games < 0 || seed0 > (INT64_MAX - 1000) / 1000 - n_games) return CR_E_STATE;
     uint64_t *mem = (uint64_t *)malloc(bytes + 8);
     if (!mem) return CR_E_STATE;
-    crt_rng rng[MAXP];
+    crt_rng rng[MAXP + 1];
     for (int64_t g = 0; g < n_games; g++) {
         int64_t seed = seed0 + g;
-        uint32_t w[2] = {(uint32_t)seed, (uint32_t)((uint64_t)seed >> 32)};
-        int rc = cr_new(mem, bytes, players, w, w[1] ? 2 : 1, opts);
+        uint64_t seeds[MAXP + 1];
+        seeds[0] = (uint64_t)seed;
+        for (int32_t k = 0; k < players; k++) seeds[k + 1] = (uint64_t)(seed * 1000 + k);
+        crt_seed_u64_many(rng, seeds, (size_t)players + 1); /* the game's generator, then each bot's */
+        int rc = cr_new_seeded(mem, bytes, players, &rng[0], opts);
         int64_t n = 0;
         cr_state *S = (cr_state *)mem;
-        if (!rc) {
-            for (int32_t k = 0; k < players; k++) crt_seed_i64(&rng[k], seed * 1000 + k);
-            rc = cr_random_players(S, rng, players, max_decisions, NULL, 0, &n);
-        }
+        if (!rc) rc = cr_random_players(S, rng + 1, players, max_decisions, NULL, 0, &n);
         int64_t *row = out + g * (5 + players + NRULES);
         row[0] = rc; row[1] = S->finished; row[2] = S->decisions; row[3] = S->declared_set;
         row[4] = (int64_t)S->declared;

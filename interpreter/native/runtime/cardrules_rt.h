@@ -40,6 +40,9 @@ typedef struct crt_rng {
 void crt_seed_words(crt_rng *rng, const uint32_t *key, size_t n_words);
 /* random.Random(n) for 0 <= n < 2**64. */
 void crt_seed_u64(crt_rng *rng, uint64_t n);
+/* random.Random(n) for each of n seeds below 2**64 at once, into rngs[0..n-1] (faster than one
+ * at a time: the generators' seeding steps overlap). */
+void crt_seed_u64_many(crt_rng *rngs, const uint64_t *seeds, size_t n);
 /* random.Random(n) for a signed n: CPython seeds with abs(n), so -7 draws as 7. */
 void crt_seed_i64(crt_rng *rng, int64_t n);
 

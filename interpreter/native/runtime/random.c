@@ -201,6 +201,56 @@ void crt_seed_words(crt_rng *rng, const uint32_t *key, size_t n_words)
     rng->index = CRT_MT_N;
 }
 
+void crt_seed_u64_many(crt_rng *rngs, const uint64_t *seeds, size_t n)
+{
+    /* crt_seed_words for each seed (its one or two words), up to eight generators at once:
+     * each generator's loop is one chain of dependent steps, so running several side by side
+     * lets the processor overlap them */
+    size_t a, g, k, i;
+    for (a = 0; a < n; a += 8) {
+        size_t m = n - a < 8 ? n - a : 8;
+        uint32_t key[8][2], len[8], j[8];
+        uint32_t *mt[8];
+        for (g = 0; g < m; g++) {
+            key[g][0] = (uint32_t)seeds[a + g];
+            key[g][1] = (uint32_t)(seeds[a + g] >> 32);
+            len[g] = key[g][1] ? 2 : 1;
+            j[g] = 0;
+            mt[g] = rngs[a + g].mt;
+            memcpy(mt[g], crt_mt_base, sizeof crt_mt_base);
+        }
+        i = 1;
+        for (k = CRT_MT_N; k; k--) {
+            for (g = 0; g < m; g++) {
+                uint32_t *t = mt[g];
+                t[i] = (uint32_t)((t[i] ^ ((t[i - 1] ^ (t[i - 1] >> 30)) * 1664525U)) + key[g][j[g]] + j[g]);
+                if (++j[g] >= len[g])
+                    j[g] = 0;
+            }
+            if (++i >= CRT_MT_N) {
+                for (g = 0; g < m; g++)
+                    mt[g][0] = mt[g][CRT_MT_N - 1];
+                i = 1;
+            }
+        }
+        for (k = CRT_MT_N - 1; k; k--) {
+            for (g = 0; g < m; g++) {
+                uint32_t *t = mt[g];
+                t[i] = (uint32_t)((t[i] ^ ((t[i - 1] ^ (t[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i);
+            }
+            if (++i >= CRT_MT_N) {
+                for (g = 0; g < m; g++)
+                    mt[g][0] = mt[g][CRT_MT_N - 1];
+                i = 1;
+            }
+        }
+        for (g = 0; g < m; g++) {
+            mt[g][0] = 0x80000000U;
+            rngs[a + g].index = CRT_MT_N;
+        }
+    }
+}
+
 void crt_seed_u64(crt_rng *rng, uint64_t n)
 {
     uint32_t key[2];
