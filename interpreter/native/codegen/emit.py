@@ -376,7 +376,7 @@ class Module(Masks, Expr):
                 var = self.local(v.var)
                 test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
                 dedupe = "" if v.domain.t == "zone" else "_k = cr_dedupe(_k); "
-                body.append(f"cr_list _d = {self.lst(v.domain)}; cr_list _k = cr_alloc(x, _d.n); "
+                body.append(f"{self.domain_decl('_d', v.domain)}; cr_list _k = cr_alloc(x, _d.n); "
                             f"for (int64_t _i = 0; _i < _d.n; _i++) {{ int64_t {var} = _d.v[_i]; {test}"
                             f"_k.v[_k.n++] = {var}; }} {dedupe}"
                             f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")

@@ -257,16 +257,26 @@ class Expr:
     def x_Concat(self, e):
         return f"cr_concat(x, {self.lst(e.a)}, {self.lst(e.b)})"
 
+    def seq(self, coll) -> str:
+        """A collection only read (its length, an end): a zone's cards in place, else the list."""
+        if isinstance(coll, o.ZoneCards):
+            return f"cr_zone_view(x, S, C, {self.scalar(coll.zone)})"
+        return self.lst(coll)
+
     def x_Len(self, e):
-        return f"({self.lst(e.coll)}.n)"
+        return f"({self.seq(e.coll)}.n)"
 
     def x_NonEmpty(self, e):
-        return f"((int64_t)({self.lst(e.coll)}.n > 0))"
+        return f"((int64_t)({self.seq(e.coll)}.n > 0))"
 
     def x_Empty(self, e):
-        return f"((int64_t)({self.lst(e.coll)}.n == 0))"
+        return f"((int64_t)({self.seq(e.coll)}.n == 0))"
 
     def x_End(self, e):
+        if isinstance(e.coll, o.ZoneCards):
+            t = self.fresh_c("z")
+            at = "0" if e.which == "first" else f"{t}.n - 1"
+            return f"({{ cr_zview {t} = {self.seq(e.coll)}; {t}.n ? (int64_t){t}.v[{at}] : CR_NONE; }})"
         return f"cr_{e.which}(x, {self.lst(e.coll)})"
 
     def x_Extreme(self, e):
@@ -323,6 +333,13 @@ class Expr:
             raise NativeUnsupported(f"the group test {fname}")
         return self.define_fn(fname[2:])
 
+    def domain_decl(self, name: str, dom) -> str:
+        """A set to loop over, declared as `name` (its .n and .v[i]): a zone's cards read in place
+        (nothing moves while an aggregate or the legal moves are worked out), else a list."""
+        if isinstance(dom, o.ZoneCards):
+            return f"cr_zview {name} = cr_zone_view(x, S, C, {self.scalar(dom.zone)})"
+        return f"cr_list {name} = {self.lst(dom)}"
+
     def x_Guarded(self, e):
         return self.ex(e.loop)  # the loop form: what the mask form computes, in C as fast
 
@@ -335,7 +352,7 @@ class Expr:
         d, i, acc = self.fresh_c("d"), self.fresh_c("i"), self.fresh_c("r")
         var = self.ex(e.var)
         where = f"if (!{self.truth(e.where)}) continue; " if e.where is not None else ""
-        head = f"cr_list {d} = {self.lst(e.domain)}; "
+        head = f"{self.domain_decl(d, e.domain)}; "
         mark = self.fresh_c("m")  # each turn's own collections are let go at the next turn
         loop = (f"int64_t {mark} = x->top; for (int64_t {i} = 0; {i} < {d}.n; {i}++) {{ x->top = {mark}; "
                 f"int64_t {var} = {d}.v[{i}]; (void){var}; {where}")

@@ -80,6 +80,20 @@ static inline cr_list cr_table_list(cr_ctx *x, const int64_t *tab, int64_t row) 
 
 static inline int64_t cr_zone(cr_ctx *x, cr_state *S, int64_t z) { return cr_idx(x, z, S->n_zones); }
 
+/* a zone's cards where they lie (read only, while nothing moves) */
+typedef struct cr_zview {
+    int64_t n;
+    const uint16_t *v;
+} cr_zview;
+
+static inline cr_zview cr_zone_view(cr_ctx *x, cr_state *S, crt_cards *C, int64_t z) {
+    int32_t zz = (int32_t)cr_zone(x, S, z);
+    cr_zview d;
+    d.n = CR_ZONE_LEN(C, zz);
+    d.v = CR_ZONE_DATA(C, zz);
+    return d;
+}
+
 static inline cr_list cr_zone_cards(cr_ctx *x, cr_state *S, crt_cards *C, int64_t z) {
     int32_t zz = (int32_t)cr_zone(x, S, z);
     int32_t n = CR_ZONE_LEN(C, zz);
