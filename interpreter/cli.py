@@ -448,7 +448,8 @@ def play(
         human_seat = _parse_seat(human, n, "--human") if human is not None else None
         from .runner import open_runner, parse_workers
         parse_workers(workers)
-        choice = _engine(rs, engine_name, bot_names, human_seat, cluster)
+        from .runner.native import engine_for_play
+        choice = engine_for_play(program_of(rs), engine_name, bot_names, human_seat, cluster)
         runner = open_runner(workers, cluster) if games > 1 and human_seat is None else None
     except OptionError as e:
         _fail(f"error: {e.message}", 2)
@@ -480,7 +481,7 @@ def play(
         task = progress.add_task("games", total=games)
     try:
         if choice.native is not None:  # random bots: whole games in C, a chunk a call
-            from .native.games import play_chunk
+            from .runner.native import play_chunk
             done, broke = play_chunk(rs, str(path), n, opts, seed, range(games), log is not None,
                                      lambda s: _broke_in_python(rs, path, n, opts, s, bot_names, log is not None),
                                      (lambda k: progress.advance(task, k)) if progress is not None else None)
@@ -542,24 +543,6 @@ def play(
         _write_log(log, records, games > 1, path)
     if interrupted:
         raise typer.Exit(130)
-
-
-def _engine(rs, requested: str, bot_names: dict, human_seat, cluster):
-    """The engine that plays (--engine), or an OptionError (exit 2) when the one asked for cannot."""
-    from .native.games import ENGINES, choose_engine
-    if requested not in ENGINES:
-        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
-    why = None
-    if human_seat is not None:
-        why = "a person plays"
-    elif any(b != "random" for b in bot_names.values()):
-        why = "its bots (" + ", ".join(sorted({b for b in bot_names.values() if b != "random"})) + ") decide in Python"
-    elif cluster or os.environ.get("CARDRULES_CLUSTER"):
-        why = "a cluster plays"
-    try:
-        return choose_engine(program_of(rs), requested, why)
-    except CardRulesError as e:
-        raise OptionError(e.message) from None
 
 
 def _broke_in_python(rs, path: Path, n: int, opts: dict, seed: int, bot_names: dict, log: bool) -> tuple:

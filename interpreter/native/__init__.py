@@ -8,8 +8,8 @@
 - `engine`: a NativeGame plays one game in C behind the Python engine's interface (its Move
   objects, a Python State as its view for observe, outcome and the rest); `native_program`
   builds and loads a program's library once.
-- `games`: `--engine auto|python|native` (`choose_engine`) and random players' whole games in C,
-  as `cardrules play` reports them (`play_chunk`).
+- (the commands' side, `--engine auto|python|native` and random players' whole games as
+  `cardrules play` reports them, is `interpreter/runner/native.py`, a floor up)
 - `runtime/`: the hand-written C every engine includes: `cardrules_rt.h` (the interface),
   `random.c` (a Mersenne Twister that draws exactly what Python's `random.Random` draws),
   `cards.c` (where every card lies, with the engine's effects, exactly as `State` does them),

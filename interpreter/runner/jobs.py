@@ -29,7 +29,7 @@ def play_games(sources, items, args) -> dict:
     rs = load(src)
     games, broke = [], None
     if args.get("engine") == "native":  # random bots, whole games in C
-        from ..native.games import play_chunk
+        from .native import play_chunk
         games, failed = play_chunk(rs, src.filename, args["players"], args["options"], args["seed"], items,
                                    args["log"], lambda seed: _broke(rs, src, args, seed))
         if failed is not None:

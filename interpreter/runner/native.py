@@ -1,6 +1,7 @@
-"""Choosing the engine (`--engine auto|python|native`) and playing whole games of random
-players in C, as `play` plays them in Python: the same seeds, the same bots' draws, the same
-outcomes, decisions, rules fired and records."""
+"""The commands' side of the native engine: choosing the engine (`--engine auto|python|native`)
+and playing whole games of random players in C, as `play` plays them in Python (the same seeds,
+the same bots' draws, the same outcomes, decisions, rules fired and records), in this process or
+in the runner's workers."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from dataclasses import dataclass
 
 from ..bots import bot_seed
 from ..engine.records import make_record
-from .build import NativeUnavailable, find_compiler
-from .codegen.expr import NativeUnsupported
-from .engine import CR_NONE, NativeGame, NativeProgram, native_program
+from ..native.build import NativeUnavailable, find_compiler
+from ..native.codegen.expr import NativeUnsupported
+from ..native.engine import CR_NONE, NativeGame, NativeProgram, native_program
 
 ENGINES = ("auto", "python", "native")
 
@@ -132,3 +133,22 @@ def play_chunk(rs, ruleset_path: str, players: int, options: dict, seed: int, it
         if progress is not None:
             progress(len(part))
     return games, None
+
+
+def engine_for_play(program, requested: str, bot_names: dict, human_seat, cluster) -> EngineChoice:
+    """The engine `play` uses (--engine), or an OptionError (exit 2) when the one asked for cannot be had."""
+    import os
+    from ..errors import CardRulesError, OptionError
+    if requested not in ENGINES:
+        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
+    why = None
+    if human_seat is not None:
+        why = "a person plays"
+    elif any(b != "random" for b in bot_names.values()):
+        why = "its bots (" + ", ".join(sorted({b for b in bot_names.values() if b != "random"})) + ") decide in Python"
+    elif cluster or os.environ.get("CARDRULES_CLUSTER"):
+        why = "a cluster plays"
+    try:
+        return choose_engine(program, requested, why)
+    except CardRulesError as e:
+        raise OptionError(e.message) from None
