@@ -545,9 +545,9 @@ def play(
         raise typer.Exit(130)
 
 
-def _broke_in_python(rs, path: Path, n: int, opts: dict, seed: int, bot_names: dict, log: bool) -> tuple:
-    """A game the native engine could not finish, played by the Python engine: (its error as the
-    command prints it, the record up to the failure)."""
+def _broke_in_python(rs, path, n: int, opts: dict, seed: int, bot_names: dict, log: bool) -> tuple:
+    """A game the native engine could not finish, played by the Python engine (in this process or
+    a worker): (its error as the command prints it, the record up to the failure)."""
     try:
         state = _play_one(rs, n, opts, seed, bot_names, None)
     except GameBroke as e:

@@ -78,6 +78,7 @@ class NativeProgram:
         lib.cr_cards.argtypes, lib.cr_cards.restype = [ctypes.c_void_p], ctypes.c_void_p
         lib.cr_score.argtypes, lib.cr_score.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
         lib.cr_play_many.argtypes = [ctypes.c_int32, i64p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, i64p]
+        lib.cr_lcap.restype = ctypes.c_int32
         lib.cr_stack.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32]
         lib.cr_rng_words.argtypes = [ctypes.c_void_p, u32p]
         lib.cr_set_slot.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64]
@@ -100,6 +101,7 @@ class NativeProgram:
         lib.crt_cards_played_by.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         del u64p, u32p
         self.var_types = {slot: (v.type, bool(v.params)) for v, (_, slot, _) in zip(program.ruleset.vars, program.vars)}
+        self.lcap = lib.cr_lcap()
         self.max_moves = 1 << 15
         self._local = threading.local()
         self.nparams = lib.cr_nparams()
@@ -114,6 +116,13 @@ class NativeProgram:
             n = self.max_moves
             b = self._local.buffers = ((ctypes.c_int32 * n)(), (ctypes.c_int32 * n)(),
                                        (ctypes.c_int64 * (n * self.nparams))(), (ctypes.c_int64 * n)())
+        return b
+
+    def list_buffer(self) -> ctypes.Array:
+        """This thread's room for reading one list slot out of C (a slot holds at most LCAP values)."""
+        b = getattr(self._local, "list", None)
+        if b is None:
+            b = self._local.list = (ctypes.c_int64 * self.lcap)()
         return b
 
     def options_row(self, opts: list) -> list[int]:
@@ -437,18 +446,18 @@ class NativeGame:
                 return None
             return bool(v) if typ == "bool" else v
         if per_player and slot in m.pvl_index:
-            buf = (ctypes.c_int64 * 65536)()
+            buf = self.np.list_buffer()
             out = []
             for k in range(self._view.n_players):
-                n = lib.cr_player_list(self.mem, m.pvl_index[slot], k, buf, 65536)
+                n = lib.cr_player_list(self.mem, m.pvl_index[slot], k, buf, len(buf))
                 out.append([buf[i] for i in range(n)])
             return out
         if per_player:
             pvi = m.pv_index[slot]
             return [conv(lib.cr_player_var(self.mem, pvi, k)) for k in range(self._view.n_players)]
         if m.slot_kind.get(slot) == "list":
-            buf = (ctypes.c_int64 * 65536)()
-            n = lib.cr_slot_items(self.mem, m.list_index[slot], buf, 65536)
+            buf = self.np.list_buffer()
+            n = lib.cr_slot_items(self.mem, m.list_index[slot], buf, len(buf))
             return [buf[i] for i in range(n)]
         return conv(lib.cr_slot(self.mem, slot))
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..balance.games import Config, GameFailed, play_game
-from ..cli import GameBroke, GameStats, _play_one
+from ..cli import GameBroke, GameStats, _broke_in_python, _play_one
 from ..engine import fired_counts, make_record, outcome
 from ..errors import CardRulesError
 from ..fuzz import DEFAULT_GAMES, Fuzzer
@@ -31,7 +31,9 @@ def play_games(sources, items, args) -> dict:
     if args.get("engine") == "native":  # random bots, whole games in C
         from .native import play_chunk
         games, failed = play_chunk(rs, src.filename, args["players"], args["options"], args["seed"], items,
-                                   args["log"], lambda seed: _broke(rs, src, args, seed))
+                                   args["log"], lambda seed: _broke_in_python(rs, src.filename, args["players"],
+                                                                              args["options"], seed, args["bots"],
+                                                                              args["log"]))
         if failed is not None:
             broke = (failed[0], *failed[1])
         return {"games": games, "broke": broke}
@@ -47,17 +49,6 @@ def play_games(sources, items, args) -> dict:
         games.append((seed, o.winners, o.scores, state.decisions, fired_counts(state),
                       make_record(state, src.filename) if args["log"] else None))
     return {"games": games, "broke": broke}
-
-
-def _broke(rs, src, args, seed) -> tuple:
-    """A game the native engine could not finish, played by the Python engine: (the error as the
-    command prints it, the record up to the failure); the Python engine's error, whatever it is."""
-    try:
-        state = _play_one(rs, args["players"], args["options"], seed, args["bots"], None)
-    except GameBroke as e:
-        return e.render(), (make_record(e.state, src.filename) if args["log"] and e.state is not None else None)
-    return (f"error: the game with seed {seed} failed in the native engine but not in the Python engine "
-            "(please report it)", make_record(state, src.filename) if args["log"] else None)
 
 
 @dataclass

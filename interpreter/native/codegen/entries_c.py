@@ -230,6 +230,8 @@ int32_t cr_legal(const void *mem, int32_t *alts, int32_t *whos, int64_t *vals, i
 
 int32_t cr_nparams(void) { return NPARAMS; }
 
+int32_t cr_lcap(void) { return LCAP; }
+
 void cr_info(const void *mem, int64_t *out);
 
 /* each legal move as one number (the choice, the action, the player and one value: a move

@@ -336,9 +336,7 @@ class Expr:
     def domain_decl(self, name: str, dom) -> str:
         """A set to loop over, declared as `name` (its .n and .v[i]): a zone's cards read in place
         (nothing moves while an aggregate or the legal moves are worked out), else a list."""
-        if isinstance(dom, o.ZoneCards):
-            return f"cr_zview {name} = cr_zone_view(x, S, C, {self.scalar(dom.zone)})"
-        return f"cr_list {name} = {self.lst(dom)}"
+        return f"{'cr_zview' if isinstance(dom, o.ZoneCards) else 'cr_list'} {name} = {self.seq(dom)}"
 
     def x_Guarded(self, e):
         return self.ex(e.loop)  # the loop form: what the mask form computes, in C as fast

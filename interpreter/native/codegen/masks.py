@@ -83,10 +83,7 @@ class Masks:
             if a is None or b is None:
                 return None
             return f"cr_m_{'and' if e.op == 'and' else 'or'}({a}, {b})"
-        if isinstance(e, o.Not):
-            a = self.pred_mask(e.x, var, env)
-            return None if a is None else f"cr_m_not({a})"
-        if isinstance(e, o.Negated):
+        if isinstance(e, (o.Not, o.Negated)):
             a = self.pred_mask(e.x, var, env)
             return None if a is None else f"cr_m_not({a})"
         if isinstance(e, o.InZone) and self.is_var(e.item, var, env):
