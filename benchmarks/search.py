@@ -6,6 +6,11 @@ seconds per decision it made. Figures only, nothing asserted.
 
     python benchmarks/search.py [--ruleset PATH] [--players N] [--games K] [--iterations N]
                                 [--bot SPEC] [--opponents random|greedy] [--seed S]
+                                [--engine python|native|both]
+
+With --engine both, each game is played on the Python engine and then on the native one (the
+search player runs its whole search in C there): the same seeds give the same games, move for
+move, so the ratio of the times is the speed of the search alone.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from interpreter import load_ruleset  # noqa: E402
 from interpreter.balance.stats import wilson  # noqa: E402
 from interpreter.bots import bot_seed, make_bot  # noqa: E402
 from interpreter.engine import apply, new_game, outcome  # noqa: E402
+from interpreter.native.engine import new_native_game  # noqa: E402
 from interpreter.search import DEFAULT_ITERATIONS  # noqa: E402
 
 
@@ -35,25 +41,32 @@ def main() -> None:
     ap.add_argument("--bot", default=None, help="the measured player (default: ismcts:ITERATIONS)")
     ap.add_argument("--opponents", default="random")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--engine", choices=("python", "native", "both"), default="python")
     args = ap.parse_args()
+    engines = ("python", "native") if args.engine == "both" else (args.engine,)
     rs = load_ruleset(args.ruleset)
     spec = args.bot or f"ismcts:{args.iterations}"
     wins = 0.0
     ended = 0
-    search_time, decisions = 0.0, 0
+    search_time = dict.fromkeys(engines, 0.0)
+    game_time = dict.fromkeys(engines, 0.0)
+    decisions = 0
     for g in range(args.games):
         seed = args.seed + g
         seat = g % args.players
-        s = new_game(rs, args.players, None, seed)
-        bots = [make_bot(spec if i == seat else args.opponents, bot_seed(seed, i)) for i in range(args.players)]
-        while not s.finished:
-            who = s.actor
-            t0 = time.perf_counter()
-            m = bots[who].choose(s)
-            if who == seat:
-                search_time += time.perf_counter() - t0
-                decisions += 1
-            apply(s, m)
+        for engine in engines:  # one game on each engine in turn: the same game on both
+            start = time.perf_counter()
+            s = (new_game if engine == "python" else new_native_game)(rs, args.players, None, seed)
+            bots = [make_bot(spec if i == seat else args.opponents, bot_seed(seed, i)) for i in range(args.players)]
+            while not s.finished:
+                who = s.actor
+                t0 = time.perf_counter()
+                m = bots[who].choose(s)
+                if who == seat:
+                    search_time[engine] += time.perf_counter() - t0
+                    decisions += engine == engines[0]
+                apply(s, m)
+            game_time[engine] += time.perf_counter() - start
         o = outcome(s)
         if o.winners:
             ended += 1
@@ -67,8 +80,12 @@ def main() -> None:
           f"{args.games} games (seeds {args.seed}..{args.seed + args.games - 1})")
     print(f"  won {wins:g} of {args.games} = {wins / args.games:.1%} (95% Wilson interval {lo:.1%} to {hi:.1%}); "
           f"{share}games with a winner: {ended}")
-    print(f"  {search_time / max(1, decisions):.3f} s per decision ({decisions} decisions, "
-          f"{search_time / max(1, args.games):.1f} s per game)")
+    for engine in engines:
+        print(f"  {engine} engine: {search_time[engine] / max(1, decisions):.4f} s per decision of the search player "
+              f"({decisions} decisions), {game_time[engine] / max(1, args.games):.3f} s per game")
+    if len(engines) == 2:
+        print(f"  the search in C: {search_time['python'] / max(search_time['native'], 1e-9):.1f}x the search in Python, "
+              f"whole games {game_time['python'] / max(game_time['native'], 1e-9):.1f}x")
 
 
 if __name__ == "__main__":

@@ -138,8 +138,12 @@ class ISMCTSBot:
         me = state.actor
         seats = state.n_players
         rng = self.rng
-        root = _Node(seats=seats)
         deadline = self.deadline
+        if state.native is not None:  # a game the native engine plays: the whole search in C
+            stats = self._search_native(state, me, rng, deadline)
+            if stats is not None:
+                return _pick(rng, moves, [(_key(moves[j]), visits, reward) for j, visits, reward in stats])
+        root = _Node(seats=seats)
         for i in range(self.iterations):
             if deadline is not None and time.monotonic() > deadline and root.children:
                 break
@@ -148,13 +152,12 @@ class ISMCTSBot:
                 continue
             before = _advice_all(det, seats) if det.program.advice else None
             self._iterate(root, det, seats, rng, before, ADVICE_ROLLOUTS[i % len(ADVICE_ROLLOUTS)])
-        legal = {_key(m): m for m in moves}
-        ranked = sorted(((c.visits, c.reward[me] / c.visits if c.visits else 0.0, k)
-                         for k, c in root.children.items() if k in legal), key=lambda t: (t[0], t[1]), reverse=True)
-        if not ranked:
-            return moves[rng.randrange(len(moves))]
-        top = [k for v, w, k in ranked if (v, w) == ranked[0][:2]]
-        return legal[top[0] if len(top) == 1 else sorted(top, key=repr)[rng.randrange(len(top))]]
+        return _pick(rng, moves, [(k, c.visits, c.reward[me]) for k, c in root.children.items()])
+
+    def _search_native(self, state, me, rng, deadline):
+        from .native.search import search
+        return search(state.native, me, rng, self.iterations, exploration=EXPLORATION, advice_scale=ADVICE_SCALE,
+                      tries=SAMPLE_TRIES, rollouts=ADVICE_ROLLOUTS, rollout_cap=self.rollout_cap, deadline=deadline)
 
     @staticmethod
     def _sample(state, me, rng):
@@ -209,6 +212,19 @@ class ISMCTSBot:
             for i in range(seats):
                 acc[i] += r[i]
             node = node.parent
+
+
+def _pick(rng: random.Random, moves: list, children: list):
+    """The root's most visited child among the legal moves (then the best mean reward; a tie
+    drawn at random among the keys in order of their text); `children` is [(key, visits,
+    summed reward of the player to act)]."""
+    legal = {_key(m): m for m in moves}
+    ranked = sorted(((visits, reward / visits if visits else 0.0, k) for k, visits, reward in children if k in legal),
+                    key=lambda t: (t[0], t[1]), reverse=True)
+    if not ranked:
+        return moves[rng.randrange(len(moves))]
+    top = [k for v, w, k in ranked if (v, w) == ranked[0][:2]]
+    return legal[top[0] if len(top) == 1 else sorted(top, key=repr)[rng.randrange(len(top))]]
 
 
 def spec_count(spec: str, what: str, example: int) -> int | None:

@@ -206,11 +206,24 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
             f"    const int w = {8 + len(p.rule_names)};\n"
             "    for (int g = 0; g < 20; g++) printf(\"%lld %lld %lld %lld\\n\", (long long)out[g * w + 2],"
             " (long long)out[g * w + 5], (long long)out[g * w + 6], (long long)out[g * w + 7]);\n"
+            # the search player's tree, samples and rollouts in C, under the sanitizers too
+            "    size_t bytes = cr_state_bytes(3);\n"
+            "    uint64_t *mem = calloc(bytes / 8 + 1, 8);\n"
+            "    uint32_t seed[1] = {5};\n"
+            "    if (!mem || cr_new(mem, bytes, 3, seed, 1, opts)) return 2;\n"
+            "    int32_t rollouts[3] = {1, 1, 6};\n"
+            "    void *h = cr_search_new(mem, ((cr_state *)mem)->actor, 300, 0.7, 3.0, 20, rollouts);\n"
+            "    static uint32_t words[625];\n"
+            "    crt_rng r; crt_seed_u64(&r, 9); crt_get_state(&r, words);\n"
+            "    if (!h || cr_search_run(h, words, 0, 300, 2000)) return 3;\n"
+            "    int32_t idx[64]; int64_t visits[64]; double reward[64];\n"
+            "    if (cr_search_root(h, idx, visits, reward, 64) < 1) return 4;\n"
+            "    cr_search_free(h); free(mem);\n"
             "    return 0;\n}\n")
     src = tmp_path / "driver.c"
     src.write_text(main)
     built = procs.run([*compiler.argv, "-O1", "-g", "-std=c99", "-fsanitize=address,undefined",
-                       "-fno-sanitize-recover=all", str(src), "-o", str(tmp_path / "driver")],
+                       "-fno-sanitize-recover=all", str(src), "-o", str(tmp_path / "driver"), "-lm"],
                       capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr[-2000:]
     ran = procs.run([str(tmp_path / "driver")], capture_output=True, text=True, timeout=300)

@@ -220,8 +220,10 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         advice_fns = []
         for a in rs.advice:  # a number per player that the rules never read: the bots do
             prm = a.params[0]
-            src, _ = self.sx_typed(a.body, {prm.name: ("a0", prm.type)}, "int", f"the advice {a.name!r}")
+            a0 = o.Local("a0", t=prm.type)
+            src, _ = self.sx_typed(a.body, {prm.name: (a0, prm.type)}, "int", f"the advice {a.name!r}")
             fname = f"ADVICE_{a.name}"
+            p.advice_ir.append((a.name, (a0,), src, "int"))
             self.def_src.append(f"def {fname}(st, a0):\n    return {src}\n")
             advice_fns.append((a.name, fname, a))
         src = "\n".join(self.def_src)

@@ -29,7 +29,7 @@ CR_NONE = -(2 ** 63)
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
     E_MOVE_NONE, E_SEATS_AT = range(1, 14)
 
-NATIVE_FLAGS = ("-fno-semantic-interposition",)
+NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
 
 

@@ -14,6 +14,7 @@ from .expr import Expr, NativeUnsupported, int_literal, is_list
 from .masks import MASK_C, Masks, mask_tables
 from .entries_c import APPLY_HEAD, APPLY_TAIL, ENTRIES, INIT_HEAD, INIT_TAIL, OFFER, RUN_HEAD, RUN_TAIL, STATE
 from .runtime_c import HELPERS, SPLIT
+from .search_c import SEARCH, search_parts
 
 VIS = {"public": 0, "owner": 1, "hidden": 2}
 MAX_PLAYERS = 64  # a declared set of winners is a 64-bit mask
@@ -56,6 +57,9 @@ class Module(Masks, Expr):
         self.enums = self._enums()
         self._slot_kinds()
         self.nparams = max([1 + len(a.more) for ch in p.choices for a in ch.alts] + [1])
+        # what a C function may be made of: the definitions, and the advice (for the search player)
+        self.irs = dict(p.def_ir)
+        self.irs.update({f"advice {name}": (params, body, t) for name, params, body, t in p.advice_ir})
 
     # ---- what the expression emitter asks of the module
     def enum_index(self, name: str) -> int:
@@ -90,7 +94,7 @@ class Module(Masks, Expr):
         return f"K_VAL{list(self.p.values).index(name)}"
 
     def define_fn(self, name: str) -> str:
-        if name not in self.p.def_ir:
+        if name not in self.irs:
             raise NativeUnsupported(f"the definition {name!r}, not lowered")
         fn = self.defines.get(name)
         if fn is None:
@@ -140,7 +144,7 @@ class Module(Masks, Expr):
         return "cr_list" if is_list(t) else "int64_t"
 
     def emit_define(self, name: str) -> None:
-        params, body, t = self.p.def_ir[name]
+        params, body, t = self.irs[name]
         fn = self.defines[name]
         args = "".join(f", {self.c_type(prm.t)} {self.local(prm.name)}" for prm in params)
         proto = f"static {self.c_type(t)} {fn}(cr_ctx *x, cr_state *S, crt_cards *C{args})"
@@ -190,7 +194,7 @@ class Module(Masks, Expr):
         return "0" if up is None else self.truth(up)
 
     def s_Shuffle(self, s):
-        return f"cr_check(x, crt_cards_shuffle(C, &S->rng, (int32_t)cr_zone(x, S, {self.scalar(s.zone)})));"
+        return f"cr_check(x, crt_cards_shuffle(C, cr_rng(S), (int32_t)cr_zone(x, S, {self.scalar(s.zone)})));"
 
     def s_Deal(self, s):
         first = "0"
@@ -568,7 +572,9 @@ class Module(Masks, Expr):
                 self.emit_define(self.todo.pop(0))
         else:
             defines["HAS_SCORE"] = 0
-        head = "#include <stdlib.h>\n" + "\n".join(f"#define {k} {v}" for k, v in defines.items())
+        search_defines, search_tables = search_parts(self)
+        defines.update(search_defines)
+        head = "#include <math.h>\n#include <stdlib.h>\n" + "\n".join(f"#define {k} {v}" for k, v in defines.items())
         kind_rows = ", ".join("{%d, %d, %d, %d}" % k for k in kinds)
         return "\n".join([
             head,
@@ -591,6 +597,8 @@ class Module(Masks, Expr):
             INIT_HEAD, *("    " + line for line in inits), INIT_TAIL,
             APPLY_HEAD, *("        " + a for a in applies), APPLY_TAIL,
             ENTRIES,
+            *search_tables,
+            SEARCH,
         ])
 
 

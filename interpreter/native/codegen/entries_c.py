@@ -28,7 +28,18 @@ typedef struct cr_state {
     int32_t chosen_on[NSITES][MAXP], chosen_alt[NSITES][MAXP];
     int64_t chosen_val[NSITES][MAXP][NPARAMS];
     crt_rng rng;
+    int32_t rng_lazy; /* the generator is to be seeded with rng_seed when first drawn from (a search's samples) */
+    uint64_t rng_seed;
 } cr_state;
+
+/* the game's generator, seeded now if its seeding was put off */
+static inline crt_rng *cr_rng(cr_state *S) {
+    if (S->rng_lazy) {
+        crt_seed_u64(&S->rng, S->rng_seed);
+        S->rng_lazy = 0;
+    }
+    return &S->rng;
+}
 
 #define CR_MAGIC 0x43525354U
 #define CARDS(S) ((crt_cards *)((char *)(S) + (S)->cards_off))
@@ -389,7 +400,10 @@ void cr_set_actor(void *mem, int32_t actor) {
     if (actor >= 0 && actor < S->n_players) S->actor = actor;
 }
 
-int cr_set_rng(void *mem, const uint32_t *words) { return crt_set_state(&((cr_state *)mem)->rng, words); }
+int cr_set_rng(void *mem, const uint32_t *words) {
+    ((cr_state *)mem)->rng_lazy = 0;
+    return crt_set_state(&((cr_state *)mem)->rng, words);
+}
 
 /* after a load: the instruction at pc again (a decision: its moves worked out) */
 int cr_resume(void *mem) {
@@ -398,7 +412,7 @@ int cr_resume(void *mem) {
     return cr_run(S);
 }
 
-void cr_rng_words(const void *mem, uint32_t *out) { crt_get_state(&((const cr_state *)mem)->rng, out); }
+void cr_rng_words(void *mem, uint32_t *out) { crt_get_state(cr_rng((cr_state *)mem), out); }
 
 void *cr_cards(void *mem) { return CARDS((cr_state *)mem); }
 

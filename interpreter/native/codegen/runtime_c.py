@@ -209,7 +209,7 @@ static inline int64_t cr_extreme(cr_ctx *x, const cr_list l, int most, int cards
 static inline int64_t cr_random(cr_ctx *x, cr_state *S, const cr_list l) {
     (void)x;
     if (!l.n) return CR_NONE;
-    return l.v[crt_choice_index(&S->rng, (size_t)l.n)];
+    return l.v[crt_choice_index(cr_rng(S), (size_t)l.n)];
 }
 
 static inline int64_t cr_seat(cr_ctx *x, cr_state *S, int64_t k) {

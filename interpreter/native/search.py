@@ -1,0 +1,65 @@
+"""The search player's iterations in C (codegen/search_c.py), for a game the native engine plays:
+the samples, the tree, the rollouts and the rewards of search.py's ISMCTSBot without Python
+between the moves. The bot's generator is read into C and moved on as Python's would be, so the
+same seed and position give the same move on both engines."""
+
+from __future__ import annotations
+
+import ctypes
+import time
+
+from .engine import NativeGame, _words_of
+
+BATCH = 16  # iterations between two looks at the clock, when a deadline is set
+
+
+def _prepared(lib) -> None:
+    if getattr(lib, "_search_ready", False):
+        return
+    lib.cr_search_new.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_double, ctypes.c_double,
+                                  ctypes.c_int32, ctypes.POINTER(ctypes.c_int32)]
+    lib.cr_search_new.restype = ctypes.c_void_p
+    lib.cr_search_run.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32), ctypes.c_int32, ctypes.c_int32,
+                                  ctypes.c_int64]
+    lib.cr_search_run.restype = ctypes.c_int
+    lib.cr_search_root.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64),
+                                   ctypes.POINTER(ctypes.c_double), ctypes.c_int32]
+    lib.cr_search_root.restype = ctypes.c_int32
+    lib.cr_search_free.argtypes = [ctypes.c_void_p]
+    lib._search_ready = True
+
+
+def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, advice_scale: float,
+           tries: int, rollouts: tuple, rollout_cap: int, deadline: float | None = None):
+    """The root's statistics after the search: [(index among the moves of the player to act,
+    visits, summed reward of `me`)], with `rng` moved on; None when C cannot search this (the
+    rules failed in a sample): then `rng` is untouched and the caller searches in Python."""
+    lib = g.np.lib
+    _prepared(lib)
+    arr = (ctypes.c_int32 * 3)(*rollouts)
+    h = lib.cr_search_new(g.mem, me, iterations, exploration, advice_scale, tries, arr)
+    if not h:
+        return None
+    try:
+        words = _words_of([rng])
+        cap = g.np.max_moves
+        idx, visits, reward = (ctypes.c_int32 * cap)(), (ctypes.c_int64 * cap)(), (ctypes.c_double * cap)()
+        if deadline is None:
+            if lib.cr_search_run(h, words, 0, iterations, rollout_cap):
+                return None
+        else:
+            done = 0
+            while done < iterations:
+                if time.monotonic() > deadline and lib.cr_search_root(h, idx, visits, reward, cap) > 0:
+                    break
+                step = min(BATCH, iterations - done)
+                if lib.cr_search_run(h, words, done, done + step, rollout_cap):
+                    return None
+                done += step
+        n = lib.cr_search_root(h, idx, visits, reward, cap)
+        if n < 0:
+            return None
+        rng.setstate((3, tuple(words), None))
+        return [(idx[k], visits[k], reward[k]) for k in range(n)]
+    finally:
+        lib.cr_search_free(h)

@@ -1,0 +1,87 @@
+"""The search player on the native engine: its whole search (samples, tree, rollouts, rewards)
+runs in C and picks, at every decision of every bundled ruleset, the move the search in Python
+picks from the same seed, leaving the bot's generator where Python leaves it."""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+
+import pytest
+
+from interpreter import load_ruleset
+from interpreter.bundled import bundled
+from interpreter.engine import apply, legal_moves, new_game
+from interpreter.native import find_compiler
+from interpreter.native.engine import new_native_game
+from interpreter.search import ISMCTSBot
+
+pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
+
+RULESETS = sorted(name for name in bundled() if "/" in name)
+
+
+@cache
+def rules(name):
+    return load_ruleset(bundled()[name])
+
+
+def key(m):
+    return (m.player, m.action, m.arg)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_the_search_in_c_picks_the_move_python_picks(name):
+    rs = rules(name)
+    players = rs.players_min
+    native, python = new_native_game(rs, players, seed=3), new_game(rs, players, seed=3)
+    in_c = [ISMCTSBot(10 + k, iterations=8) for k in range(players)]
+    in_python = [ISMCTSBot(10 + k, iterations=8) for k in range(players)]
+    for _ in range(30):
+        if not legal_moves(python):
+            break
+        who = python.actor
+        a, b = in_c[who].choose(native), in_python[who].choose(python)
+        assert key(a) == key(b)
+        assert in_c[who].rng.getstate() == in_python[who].rng.getstate()
+        apply(native, a)
+        apply(python, b)
+
+
+def test_more_iterations_and_secret_choices_agree_too():
+    """Longer searches (the default's 300 iterations) in a trick-taking game with advice, and
+    in a game of sealed bids, where a sample forgets the others' sealed choices."""
+    for name, iterations, decisions in (("ganjifa/ganjifa", 300, 12), ("classic/goofspiel", 100, 13)):
+        rs = rules(name)
+        native, python = new_native_game(rs, rs.players_min, seed=7), new_game(rs, rs.players_min, seed=7)
+        in_c = [ISMCTSBot(k, iterations=iterations) for k in range(rs.players_min)]
+        in_python = [ISMCTSBot(k, iterations=iterations) for k in range(rs.players_min)]
+        for _ in range(decisions):
+            who = python.actor
+            a, b = in_c[who].choose(native), in_python[who].choose(python)
+            assert key(a) == key(b) and in_c[who].rng.getstate() == in_python[who].rng.getstate()
+            apply(native, a)
+            apply(python, b)
+
+
+def test_a_search_c_gives_back_is_searched_in_python(monkeypatch):
+    """When C cannot search (the rules fail in a sample), Python searches from the same draws."""
+    import interpreter.native.search as native_search
+    rs = rules("classic/hearts")
+    native, python = new_native_game(rs, 4, seed=1), new_game(rs, 4, seed=1)
+    monkeypatch.setattr(native_search, "search", lambda *a, **k: None)
+    a, b = ISMCTSBot(4, iterations=20), ISMCTSBot(4, iterations=20)
+    assert key(a.choose(native)) == key(b.choose(python))
+    assert a.rng.getstate() == b.rng.getstate()
+
+
+def test_a_deadline_stops_a_search_in_c():
+    """The browser table's deadline: a search past it plays its best so far, at once."""
+    rs = rules("ganjifa/ganjifa")
+    s = new_native_game(rs, 3, seed=1)
+    bot = ISMCTSBot(1, iterations=10_000_000)
+    bot.deadline = time.monotonic() - 1
+    t0 = time.monotonic()
+    m = bot.choose(s)
+    assert time.monotonic() - t0 < 5
+    assert key(m) in {key(x) for x in legal_moves(s)}
