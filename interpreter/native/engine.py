@@ -100,6 +100,10 @@ class NativeProgram:
         lib.crt_cards_face_up.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_played_by.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         del u64p, u32p
+        # cr_step once more, without argument types: a decision's call from Python passes ready
+        # pointers (ctypes converts nothing), the most frequent crossing there is
+        self.raw_step = ctypes.CDLL(lib._name).cr_step
+        self.raw_step.restype = ctypes.c_int32
         self.var_types = {slot: (v.type, bool(v.params)) for v, (_, slot, _) in zip(program.ruleset.vars, program.vars)}
         self.lcap = lib.cr_lcap()
         self.max_moves = 1 << 15
@@ -153,8 +157,18 @@ class NativeGame:
         opt_arr = (ctypes.c_int64 * len(opts))(*opts)
         self._alts, self._whos, self._vals, self._ids = self.np.buffers()
         self._info = (ctypes.c_int64 * 10)()
+        self._bind()
         rc = lib.cr_new(self.mem, size, players, seed_arr, len(words), opt_arr)
         self._after(rc)
+
+    def _bind(self) -> None:
+        """The pointers a decision's call into C takes, made once for the game."""
+        self._pmem = ctypes.c_void_p(ctypes.addressof(self.mem))
+        self._pinfo = ctypes.c_void_p(ctypes.addressof(self._info))
+        self._pids = ctypes.c_void_p(ctypes.addressof(self._ids))
+        self._known = self.np.moves_by_id.setdefault(self._view.n_players, {})
+        self._choices = self.np.p.choices
+        self._cap = self.np.max_moves
 
     @property
     def view(self) -> State:
@@ -189,6 +203,7 @@ class NativeGame:
         finally:
             v.native = self
         g._view.native = g
+        g._bind()
         g._stale = False
         g._origin = self._origin
         return g
@@ -296,17 +311,16 @@ class NativeGame:
 
     def _step(self, i: int) -> None:
         """Move i and what follows it, in one call into C; the moves made before are looked up."""
-        n = self.np.lib.cr_step(self.mem, i, self._info, self._ids, self.np.max_moves)
-        info = self._info
-        if n < 0 or info[6] or info[1]:  # too many moves, a failure, the end: the long way
+        n = self.np.raw_step(self._pmem, i, self._pinfo, self._pids, self._cap)
+        pc, finished, actor, choice, _, decisions, err = self._info[:7]
+        if n < 0 or err or finished:  # too many moves, a failure, the end: the long way
             return self._after(0)
         s = self._view
         self._stale = True
-        s.pc, s.decisions = info[0], info[5]
-        s.choice, s.actor = self.np.p.choices[info[3]], info[2]
-        known = self.np.moves_by_id.setdefault(s.n_players, {})
+        s.pc, s.decisions = pc, decisions
+        s.choice, s.actor = self._choices[choice], actor
         try:
-            s._legal = [known[k] for k in self._ids[:n]]
+            s._legal = list(map(self._known.__getitem__, self._ids[:n]))
         except KeyError:  # a move not made before
             return self._after(0)
 
