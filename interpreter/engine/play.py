@@ -76,7 +76,8 @@ def new_game(ruleset, players: int, options: dict | None = None, seed: int = 0) 
     return s
 
 
-def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
+def _fresh(p: Program, players: int, options: dict | None, seed: int, rng: bool = True) -> State:
+    """A state before the rules run; without `rng`, no generator (the native engine draws in C)."""
     rs = p.ruleset
     if not isinstance(players, int) or not (rs.players_min <= players <= rs.players_max):
         span = str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
@@ -114,7 +115,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int) -> State:
     s.stack = []
     s.pending = {}  # `choose by each`: decision pc -> players still to decide
     s.sealed = {}  # `choose secretly by each`: decision pc -> (the deciders in order, {player: (alt, value)})
-    s.rng = random.Random(seed)
+    s.rng = random.Random(seed) if rng else None
     s.rng_shared = None
     s.fired = [0] * len(p.rule_names)
     s.finished = False

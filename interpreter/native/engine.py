@@ -144,7 +144,7 @@ class NativeGame:
     def __init__(self, ruleset, players: int, options: dict | None = None, seed: int = 0):
         p = play.program_of(ruleset)
         self.np = native_program(p)
-        self._view: State = play._fresh(p, players, options, seed)
+        self._view: State = play._fresh(p, players, options, seed, rng=False)  # C draws: no generator here
         self._origin = (options, seed)  # the game's start: a failure is played again from it in Python
         self._view.native = self  # the engine's functions read the view through sync()
         self._stale = True
