@@ -202,8 +202,8 @@ class ToGraph(Transformer):
     def zone(self, meta, ch):
         name, size, per_player, vis_tok, title = ch
         vis = str(vis_tok)
-        if vis not in ("hidden", "owner", "public"):
-            raise RulesetError(f"unknown visibility {vis!r}; expected hidden, owner or public",
+        if vis not in g.VISIBILITIES:
+            raise RulesetError(f"unknown visibility {vis!r}; expected hidden, owner, others or public",
                                self.file, vis_tok.line, vis_tok.column)
         if size is not None and (per_player or int(size) < 1):
             raise RulesetError("a family of zones (NAME[N]) must be shared and have at least one zone",

@@ -383,12 +383,24 @@ class CardLine(Node):
     copies: int = 1
 
 
+VISIBILITIES = ("hidden", "owner", "others", "public")
+
+
+def sees(visibility: str, owner: int | None, player: int) -> bool:
+    """Whether `player` may look at the cards of a zone of this visibility owned by `owner`:
+    everyone a public zone; its owner an `owner` zone (a hand); everyone but its owner an
+    `others` zone (a Hanabi hand, held facing the table); nobody a hidden one (nor a shared
+    `others` zone: it has no owner to hide it from, so everyone sees it)."""
+    return (visibility == "public" or (visibility == "owner" and owner == player)
+            or (visibility == "others" and owner != player))
+
+
 class Zone(Located):
     """A place cards can be: shared or one per player, and who may see its cards."""
 
     name: str
     per_player: bool
-    visibility: Literal["hidden", "owner", "public"]
+    visibility: Literal["hidden", "owner", "others", "public"]
     title: str | None = None
     size: int | None = Field(default=None, description="A shared family of this many zones, NAME(1)..NAME(size).")
 

@@ -25,7 +25,7 @@ BUILTINS = ("count", "any", "no", "first", "last", "highest", "lowest", "above",
             "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "abs")
 BUILTIN_NAMES = ("cards", "players", "player_count", "suits", "ranks")
 # words that are not keywords of the grammar but that the language reads in one place
-CONTEXT_WORDS = ("shared", "hidden", "owner", "public", "fewest", "clockwise", "anticlockwise", "counterclockwise",
+CONTEXT_WORDS = ("shared", "hidden", "owner", "others", "public", "fewest", "clockwise", "anticlockwise", "counterclockwise",
                  "bool", "int")
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"

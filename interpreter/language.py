@@ -130,12 +130,13 @@ _DECK = Section("deck", "The deck", "Which cards there are, how they rank, and w
 
 _ZONES = Section("zones", "Zones, options and variables", "Where cards can lie, the choices agreed before a game, "
                  "and what the game keeps track of.", (
-    Entry("zone", 'zone NAME {shared | per player} {hidden | owner | public} ["TITLE"]',
+    Entry("zone", 'zone NAME {shared | per player} {hidden | owner | others | public} ["TITLE"]',
           "A place where cards lie in a pile: one for the table (`shared`) or one for each player "
           "(`per player`). `hidden` cards lie face down, `owner` cards are seen by their owner only (a hand), "
+          "`others` cards by everyone but their owner (a hand held facing the table, as in Hanabi), "
           "`public` cards lie face up. Every card starts in the first zone declared.",
           'zone tricks per player hidden "tricks won"', "item"),
-    Entry("zone family", 'zone NAME[N] shared {hidden | owner | public} ["TITLE"]',
+    Entry("zone family", 'zone NAME[N] shared {hidden | owner | others | public} ["TITLE"]',
           "N shared zones of one kind, `NAME(1)` to `NAME(N)`: the columns of a patience, the places on a "
           "table. The brackets around N are typed. `zones(NAME)` is the collection of them.",
           'zone foundation[4] shared public "foundation"', "item"),

@@ -168,7 +168,7 @@ def explicit(start: str, names: list[str]) -> dict:
 
 # names a whole generated file may use: some builtins, types, visibilities, and plain names
 FILE_NAMES = ["p", "c", "d", "x", "n", "g", "hand", "stock", "pile", "won", "cards", "players", "player_count",
-              "leader", "Red", "Blue", "King", "bool", "int", "card", "player", "hidden", "owner", "public",
+              "leader", "Red", "Blue", "King", "bool", "int", "card", "player", "hidden", "owner", "others", "public",
               "clockwise", "anticlockwise", "most", "fewest", "score", "small", "first", "top", "next", "seat",
               "above", "suit", "rank"]
 

@@ -495,7 +495,7 @@ def observe(s: State, player: int) -> dict:
             inst = s.zbase[zi] + k
             owner = s.zowner[inst]
             cards = s.zones[inst]
-            if z.visibility == "public" or (z.visibility == "owner" and owner == player):
+            if g.sees(z.visibility, owner, player):
                 seen = {"cards": [p.card_names[c] for c in cards]}
             else:
                 shown = [p.card_names[c] for c in cards if s.known[c]]

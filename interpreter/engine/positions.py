@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from .. import graph as g
 from ..compiler import Program
 from ..errors import InvalidMoveError, OptionError
 from .play import _compute_legal, _fmt, _fresh, _run, legal_moves, program_of
@@ -211,7 +212,8 @@ def determinise(state: State, player, rng: random.Random, reseed: bool = False) 
     `player` sees now (for a search player, sampling what the others may hold).
 
     A card is unknown to `player` when it lies in a zone `player` may not look into (a
-    hidden zone, or another player's owner-only zone, or a shared owner-only zone) and it
+    hidden zone, another player's owner-only zone, a shared owner-only zone, or the player's own
+    zone of a kind everyone else sees, `others`) and it
     is not face up (known to everyone) there. Those cards are shuffled, with `rng` (a
     random.Random; the same generator state gives the same result), among the positions
     they occupy, across zones: another player's hand may receive cards from the stock, the
@@ -276,7 +278,7 @@ def _unseal(t: State, who: int) -> bool:
 
 
 def _sees(visibility: str, owner: int | None, player: int) -> bool:
-    return visibility == "public" or (visibility == "owner" and owner == player)
+    return g.sees(visibility, owner, player)
 
 
 class _Unshuffled(random.Random):

@@ -16,7 +16,7 @@ from .entries_c import APPLY_HEAD, APPLY_TAIL, ENTRIES, INIT_HEAD, INIT_TAIL, OF
 from .runtime_c import HELPERS, SPLIT
 from .search_c import SEARCH, search_parts
 
-VIS = {"public": 0, "owner": 1, "hidden": 2}
+VIS = {"public": 0, "owner": 1, "hidden": 2, "others": 3}  # runtime's CRT_VIS_*
 MAX_PLAYERS = 64  # a declared set of winners is a 64-bit mask
 
 
