@@ -22,7 +22,7 @@ KEYWORDS = (
 )
 # names the language gives a meaning without a declaration (interpreter/language.py's built-ins)
 BUILTINS = ("count", "any", "no", "first", "last", "highest", "lowest", "above", "below", "cards_of", "card",
-            "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "abs")
+            "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "abs", "at")
 BUILTIN_NAMES = ("cards", "players", "player_count", "suits", "ranks")
 # words that are not keywords of the grammar but that the language reads in one place
 CONTEXT_WORDS = ("shared", "hidden", "owner", "others", "public", "fewest", "clockwise", "anticlockwise", "counterclockwise",

@@ -508,6 +508,12 @@ BUILTINS: tuple[Entry, ...] = (
           "top(stock, 3)", "expression"),
     Entry("bottom", "bottom(ZONE) | bottom(ZONE, N)", "The bottom card of a zone, or its bottom N cards.",
           "bottom(pile)", "expression"),
+    Entry("at", "at(ZONE, N)",
+          "The card in place N of a zone, counting from 1 at the bottom (the card that came first), or "
+          "`none` when there is no such place. With an action over places (`action play i in "
+          "1..count(hand(p))`) it lets a player choose a card they cannot see by where it lies, so the move "
+          "names the place and gives nothing away.",
+          "at(hand(p), 1)", "expression"),
     Entry("random", "random(SET)",
           "One element picked by the game's seeded chance (`none` from an empty collection). Only in "
           "statements, since a definition must give the same answer every time.",

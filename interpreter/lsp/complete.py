@@ -247,7 +247,7 @@ class Completer:
                         kinds[d.name] = en.define_kind(d.name)
             except Exception:
                 pass
-        builtin_kinds = {"player": {"next", "previous", "seat"}, "card": {"card", "top", "bottom", "first", "last"},
+        builtin_kinds = {"player": {"next", "previous", "seat"}, "card": {"card", "top", "bottom", "first", "last", "at"},
                          "int": {"count", "min", "max", "abs", "player_count"}}
         best = None
         for it in items:
