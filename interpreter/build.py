@@ -350,6 +350,13 @@ class ToGraph(Transformer):
     def reveal(self, meta, ch):
         return g.Reveal(what=ch[0], loc=self._loc(meta))
 
+    def tell(self, meta, ch):
+        what, cards, to = ch
+        if str(what) not in ("suit", "rank"):
+            raise RulesetError(f"tell what? {str(what)!r}: a player is told the suit or the rank of cards "
+                               "(tell suit of CARDS to PLAYER)", self.file, what.line, what.column)
+        return g.Tell(what=str(what), cards=cards, to=to, loc=self._loc(meta))
+
     def let(self, meta, ch):
         return g.Let(name=str(ch[0]), value=ch[1], loc=self._loc(meta))
 

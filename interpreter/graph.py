@@ -192,6 +192,16 @@ class Reveal(Located):
     what: Expr
 
 
+class Tell(Located):
+    """Tell one player the suit (or the rank) of a card or cards: a hint, kept with each card for
+    that player and shown in their view of it, whatever they can see."""
+
+    kind: Literal["tell"] = "tell"
+    what: Literal["suit", "rank"]
+    cards: Expr
+    to: Expr
+
+
 class Let(Located):
     """Bind a local name for the rest of the enclosing block's run."""
 
@@ -339,7 +349,7 @@ class Choose(Located):
 
 
 Stmt = Annotated[
-    Union[Shuffle, Deal, Move, Reveal, Let, Set, DeclareWinner, Perform, Break, Pass, EndGame, If, While,
+    Union[Shuffle, Deal, Move, Reveal, Tell, Let, Set, DeclareWinner, Perform, Break, Pass, EndGame, If, While,
           Repeat, ForPlayers, ForEach, Rule, Choose],
     Field(discriminator="kind"),
 ]

@@ -217,6 +217,12 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
     Entry("reveal", "reveal CARDS",
           "Turns a card, or cards, face up where they lie, so that everyone sees them.",
           "reveal top(stock)", "statement"),
+    Entry("tell", "tell {suit | rank} of CARDS to PLAYER",
+          "A hint: PLAYER is told the suit (or the rank) of a card, or of each card of a collection. It is "
+          "kept with each card for that player, wherever the card goes, and shown in that player's view of "
+          "the card where they cannot see it (place by place, in zones they cannot look into). Only what is "
+          "told is kept: that the other cards are not red is for the player to work out.",
+          "tell suit of those c in hand(next(p)) where c.suit == Hearts to next(p)", "statement"),
     Entry("let", "let NAME = VALUE",
           "A name for a value, for the rest of the block. A zone is taken as the cards in it now.",
           "let lead = first(pile)", "statement"),

@@ -127,6 +127,26 @@ class Statements:
             run.ir = ir.Reveal(self.ir_of(coll), False)
         self.emit(EXEC, run)
 
+    def s_Tell(self, s, scope):
+        what, t = self.expr(s.cards, scope)
+        who = self.typed(s.to, scope, "player", "the player told")[0]
+        self.p.tells = True
+        rank = s.what == "rank"
+        if t == "card":
+            run = lambda st: st.tell([what(st)], who(st), rank)
+            wsrc, psrc = self.src_of(what), self.src_of(who)
+            if wsrc is not None and psrc is not None:
+                run.src = f"st.tell([{wsrc}], {psrc}, {rank})"
+            run.ir = ir.Tell(s.what, self.ir_of(what), True, self.ir_of(who))
+        else:
+            coll = self.typed(s.cards, scope, "collection", f"the cards whose {s.what} is told")[0]
+            run = lambda st: st.tell(list(coll(st)), who(st), rank)
+            csrc, psrc = self.src_of(coll), self.src_of(who)
+            if csrc is not None and psrc is not None:
+                run.src = f"st.tell(list({csrc}), {psrc}, {rank})"
+            run.ir = ir.Tell(s.what, self.ir_of(coll), False, self.ir_of(who))
+        self.emit(EXEC, run)
+
     def s_Let(self, s, scope):
         v, t = self.expr(s.value, scope)
         slot = self.new_slot()

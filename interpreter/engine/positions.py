@@ -221,7 +221,9 @@ def determinise(state: State, player, rng: random.Random, reseed: bool = False) 
     every public or own zone, every face-up card and where it lies, the variables, the
     decision pending, the history, the seed's generator. `played_by` stays with the
     position, not the card (the new card in a place counts as played by whoever played
-    the card that was there). A card named by a variable keeps its name there, wherever
+    the card that was there), and so does what each player was told of the card there (`tell`):
+    what `player` was told constrains nothing in the sample (a card told red may be given a
+    blue one), as for inferences below. A card named by a variable keeps its name there, wherever
     it now lies. The legal moves of the pending decision are recomputed for the new cards
     (those of `player` are unchanged when the rules hide nothing they should not).
 
@@ -249,12 +251,16 @@ def determinise(state: State, player, rng: random.Random, reseed: bool = False) 
              for k, c in enumerate(cards) if not t.known[c]]
     if len(spots) > 1:
         played = [t.played_by[t.zones[inst][k]] for inst, k in spots]
+        n = t.n_players
+        told = [t.told[t.zones[inst][k] * n:(t.zones[inst][k] + 1) * n] for inst, k in spots] if t.told is not None else None
         # the sample depends only on which cards are unknown, not on where they truly are
         cards = sorted(t.zones[inst][k] for inst, k in spots)
         rng.shuffle(cards)
-        for (inst, k), c, pb in zip(spots, cards, played):
+        for j, ((inst, k), c, pb) in enumerate(zip(spots, cards, played)):
             t.zones[inst][k] = c
             t.played_by[c] = pb
+            if told is not None:  # what was told stays with the place, as what the player sees there
+                t.told[c * n:(c + 1) * n] = told[j]
         t.recount()  # every per-card index and cache follows the zone lists again
         recompute_legal(t)
     if reseed:

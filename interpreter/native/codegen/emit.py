@@ -226,6 +226,9 @@ class Module(Masks, Expr):
         return (f"{{ cr_list _l = {self.lst(s.cards)}; int32_t *_w = cr_ints32(x, _l); "
                 f"cr_check(x, crt_cards_reveal(C, _w, (int32_t)_l.n)); }}")
 
+    def s_Tell(self, s):
+        raise NativeUnsupported("tell (what a player is told of cards)")
+
     def s_SetSlot(self, s):
         if self.slot_kind[s.slot] == "list":
             return f"cr_keep(x, S, {self.list_index[s.slot]}, {self.lst(s.value)});"
