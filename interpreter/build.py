@@ -202,8 +202,8 @@ class ToGraph(Transformer):
     def zone(self, meta, ch):
         name, size, per_player, vis_tok, title = ch
         vis = str(vis_tok)
-        if vis not in ("hidden", "owner", "public"):
-            raise RulesetError(f"unknown visibility {vis!r}; expected hidden, owner or public",
+        if vis not in g.VISIBILITIES:
+            raise RulesetError(f"unknown visibility {vis!r}; expected hidden, owner, others or public",
                                self.file, vis_tok.line, vis_tok.column)
         if size is not None and (per_player or int(size) < 1):
             raise RulesetError("a family of zones (NAME[N]) must be shared and have at least one zone",
@@ -349,6 +349,13 @@ class ToGraph(Transformer):
 
     def reveal(self, meta, ch):
         return g.Reveal(what=ch[0], loc=self._loc(meta))
+
+    def tell(self, meta, ch):
+        what, cards, to = ch
+        if str(what) not in ("suit", "rank"):
+            raise RulesetError(f"tell what? {str(what)!r}: a player is told the suit or the rank of cards "
+                               "(tell suit of CARDS to PLAYER)", self.file, what.line, what.column)
+        return g.Tell(what=str(what), cards=cards, to=to, loc=self._loc(meta))
 
     def let(self, meta, ch):
         return g.Let(name=str(ch[0]), value=ch[1], loc=self._loc(meta))

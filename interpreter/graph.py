@@ -192,6 +192,16 @@ class Reveal(Located):
     what: Expr
 
 
+class Tell(Located):
+    """Tell one player the suit (or the rank) of a card or cards: a hint, kept with each card for
+    that player and shown in their view of it, whatever they can see."""
+
+    kind: Literal["tell"] = "tell"
+    what: Literal["suit", "rank"]
+    cards: Expr
+    to: Expr
+
+
 class Let(Located):
     """Bind a local name for the rest of the enclosing block's run."""
 
@@ -339,7 +349,7 @@ class Choose(Located):
 
 
 Stmt = Annotated[
-    Union[Shuffle, Deal, Move, Reveal, Let, Set, DeclareWinner, Perform, Break, Pass, EndGame, If, While,
+    Union[Shuffle, Deal, Move, Reveal, Tell, Let, Set, DeclareWinner, Perform, Break, Pass, EndGame, If, While,
           Repeat, ForPlayers, ForEach, Rule, Choose],
     Field(discriminator="kind"),
 ]
@@ -383,12 +393,24 @@ class CardLine(Node):
     copies: int = 1
 
 
+VISIBILITIES = ("hidden", "owner", "others", "public")
+
+
+def sees(visibility: str, owner: int | None, player: int) -> bool:
+    """Whether `player` may look at the cards of a zone of this visibility owned by `owner`:
+    everyone a public zone; its owner an `owner` zone (a hand); everyone but its owner an
+    `others` zone (a Hanabi hand, held facing the table); nobody a hidden one (nor a shared
+    `others` zone: it has no owner to hide it from, so everyone sees it)."""
+    return (visibility == "public" or (visibility == "owner" and owner == player)
+            or (visibility == "others" and owner != player))
+
+
 class Zone(Located):
     """A place cards can be: shared or one per player, and who may see its cards."""
 
     name: str
     per_player: bool
-    visibility: Literal["hidden", "owner", "public"]
+    visibility: Literal["hidden", "owner", "others", "public"]
     title: str | None = None
     size: int | None = Field(default=None, description="A shared family of this many zones, NAME(1)..NAME(size).")
 

@@ -17,15 +17,15 @@ KEYWORDS = (
     "decisions", "deck", "declare", "define", "each", "elif", "else", "end", "face", "for", "from", "game", "group",
     "highest", "if", "in", "interpretation", "into", "let", "lowest", "mod", "most", "move", "new", "no", "not",
     "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "player", "procedure", "repeat",
-    "reveal", "rule", "secretly", "set", "shuffle", "split", "starting", "sum", "text", "then", "those", "to",
+    "reveal", "rule", "secretly", "set", "shuffle", "split", "starting", "sum", "tell", "text", "then", "those", "to",
     "turn", "under", "up", "value", "var", "variant", "when", "where", "while", "winner", "zone",
 )
 # names the language gives a meaning without a declaration (interpreter/language.py's built-ins)
 BUILTINS = ("count", "any", "no", "first", "last", "highest", "lowest", "above", "below", "cards_of", "card",
-            "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "abs")
+            "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "abs", "at")
 BUILTIN_NAMES = ("cards", "players", "player_count", "suits", "ranks")
 # words that are not keywords of the grammar but that the language reads in one place
-CONTEXT_WORDS = ("shared", "hidden", "owner", "public", "fewest", "clockwise", "anticlockwise", "counterclockwise",
+CONTEXT_WORDS = ("shared", "hidden", "owner", "others", "public", "fewest", "clockwise", "anticlockwise", "counterclockwise",
                  "bool", "int")
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"

@@ -130,12 +130,13 @@ _DECK = Section("deck", "The deck", "Which cards there are, how they rank, and w
 
 _ZONES = Section("zones", "Zones, options and variables", "Where cards can lie, the choices agreed before a game, "
                  "and what the game keeps track of.", (
-    Entry("zone", 'zone NAME {shared | per player} {hidden | owner | public} ["TITLE"]',
+    Entry("zone", 'zone NAME {shared | per player} {hidden | owner | others | public} ["TITLE"]',
           "A place where cards lie in a pile: one for the table (`shared`) or one for each player "
           "(`per player`). `hidden` cards lie face down, `owner` cards are seen by their owner only (a hand), "
+          "`others` cards by everyone but their owner (a hand held facing the table, as in Hanabi), "
           "`public` cards lie face up. Every card starts in the first zone declared.",
           'zone tricks per player hidden "tricks won"', "item"),
-    Entry("zone family", 'zone NAME[N] shared {hidden | owner | public} ["TITLE"]',
+    Entry("zone family", 'zone NAME[N] shared {hidden | owner | others | public} ["TITLE"]',
           "N shared zones of one kind, `NAME(1)` to `NAME(N)`: the columns of a patience, the places on a "
           "table. The brackets around N are typed. `zones(NAME)` is the collection of them.",
           'zone foundation[4] shared public "foundation"', "item"),
@@ -216,6 +217,12 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
     Entry("reveal", "reveal CARDS",
           "Turns a card, or cards, face up where they lie, so that everyone sees them.",
           "reveal top(stock)", "statement"),
+    Entry("tell", "tell {suit | rank} of CARDS to PLAYER",
+          "A hint: PLAYER is told the suit (or the rank) of a card, or of each card of a collection. It is "
+          "kept with each card for that player, wherever the card goes, and shown in that player's view of "
+          "the card where they cannot see it (place by place, in zones they cannot look into). Only what is "
+          "told is kept: that the other cards are not red is for the player to work out.",
+          "tell suit of those c in hand(next(p)) where c.suit == Hearts to next(p)", "statement"),
     Entry("let", "let NAME = VALUE",
           "A name for a value, for the rest of the block. A zone is taken as the cards in it now.",
           "let lead = first(pile)", "statement"),
@@ -507,6 +514,12 @@ BUILTINS: tuple[Entry, ...] = (
           "top(stock, 3)", "expression"),
     Entry("bottom", "bottom(ZONE) | bottom(ZONE, N)", "The bottom card of a zone, or its bottom N cards.",
           "bottom(pile)", "expression"),
+    Entry("at", "at(ZONE, N)",
+          "The card in place N of a zone, counting from 1 at the bottom (the card that came first), or "
+          "`none` when there is no such place. With an action over places (`action play i in "
+          "1..count(hand(p))`) it lets a player choose a card they cannot see by where it lies, so the move "
+          "names the place and gives nothing away.",
+          "at(hand(p), 1)", "expression"),
     Entry("random", "random(SET)",
           "One element picked by the game's seeded chance (`none` from an empty collection). Only in "
           "statements, since a definition must give the same answer every time.",

@@ -26,6 +26,7 @@ import time
 
 from .engine import advice, apply, determinise, moves_for, outcome, scores
 from .errors import GameRuntimeError, OptionError
+from .graph import sees
 from .search import spec_count
 
 DEFAULT_NODES = 100     # positions looked at per plan: a few hundredths of a second in the bundled patience
@@ -41,7 +42,7 @@ class _Eyes:
         self.seen, self.unseen = [], []
         for inst in range(len(s.zones)):
             v = zones[s.zkind[inst]].visibility
-            (self.seen if v == "public" or (v == "owner" and s.zowner[inst] == who) else self.unseen).append(inst)
+            (self.seen if sees(v, s.zowner[inst], who) else self.unseen).append(inst)
         self.unseen_set = frozenset(self.unseen)
 
     def hidden(self, s) -> list:

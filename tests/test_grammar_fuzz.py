@@ -168,7 +168,7 @@ def explicit(start: str, names: list[str]) -> dict:
 
 # names a whole generated file may use: some builtins, types, visibilities, and plain names
 FILE_NAMES = ["p", "c", "d", "x", "n", "g", "hand", "stock", "pile", "won", "cards", "players", "player_count",
-              "leader", "Red", "Blue", "King", "bool", "int", "card", "player", "hidden", "owner", "public",
+              "leader", "Red", "Blue", "King", "bool", "int", "card", "player", "hidden", "owner", "others", "public",
               "clockwise", "anticlockwise", "most", "fewest", "score", "small", "first", "top", "next", "seat",
               "above", "suit", "rank"]
 
@@ -280,7 +280,7 @@ phase play "Play":
 GAME_NAMES = ["p", "c", "d", "hand", "stock", "pile", "won", "row", "cards", "players", "player_count", "leader",
               "Red", "Blue", "King", "courts", "bonus", "mode", "fast", "slow", "level", "tally", "spot", "court",
               "n", "held_by", "cards_won", "drop", "points", "suit", "rank", "order", "owner", "played_by",
-              "zone", "face_up", "index", "first", "last", "top", "bottom", "next", "previous", "seat", "above",
+              "zone", "face_up", "index", "first", "last", "top", "bottom", "at", "next", "previous", "seat", "above",
               "below", "cards_of", "card", "min", "max", "zones", "deal", "player", "int", "bool", "suits",
               "ranks"]
 

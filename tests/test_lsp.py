@@ -263,6 +263,10 @@ def test_completion_knows_where_it_is():
     ws.change_doc(str(p), "\n".join(lines), 4)
     labels = {it.label for it in ws.completion(str(p), len(lines) - 1, len(lines[-1]))}
     assert {"card", "player", "cards", "int"} <= labels and "holding" not in labels
+    lines[-1] = "zone facing per player "  # who sees a zone: the four visibilities
+    ws.change_doc(str(p), "\n".join(lines), 5)
+    items = {it.label: it for it in ws.completion(str(p), len(lines) - 1, len(lines[-1]))}
+    assert set(items) == {"hidden", "owner", "others", "public"} and "but its owner" in items["others"].doc
 
 
 def test_outline_lists_phases_with_their_rules_and_the_declarations():

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
 RULESETS = sorted(name for name in bundled() if "/" in name)
 # what the C backend cannot lower yet, and why (the Python engine plays these): nothing
-NOT_YET: dict[str, str] = {}
+NOT_YET: dict[str, str] = {"classic/hanabi": "tell"}  # the hints of Hanabi: not lowered to C yet (plays in Python)
 # games of thousands of decisions: fewer seeds where every seat's view is compared at every decision
 LONG = {"euro-jongg/euro-jongg", "euro-jongg/house-rules", "mughal/shakti", "mughal/shakti-inverted"}
 

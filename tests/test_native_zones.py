@@ -34,7 +34,7 @@ if COMPILER is None:
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = [("ganjifa/ganjifa.cards", 3), ("euro-jongg/euro-jongg.cards", 4), ("kendra-kari/kendra-kari.cards", 3)]
-VIS = {"public": 0, "owner": 1, "hidden": 2}
+VIS = {"public": 0, "owner": 1, "hidden": 2, "others": 3}
 E_ARG, E_CARD, E_ZONE, E_KIND, E_SPACE, E_STATE, E_CORRUPT = -2, -3, -4, -5, -6, -7, -8
 
 DUMP_C = r"""
@@ -490,7 +490,7 @@ def test_a_state_is_made_only_from_sizes_and_tables_in_range(lib, rulesets):
            dict(zone_kind=[cs.n_kinds] + lay["zone_kind"][1:]),
            dict(zone_owner=[cs.n_players] + lay["zone_owner"][1:]),
            dict(zone_owner=[-2] + lay["zone_owner"][1:]),
-           dict(kind_vis=[3] + lay["kind_vis"][1:]),
+           dict(kind_vis=[4] + lay["kind_vis"][1:]),
            dict(card_bit=[1] + lay["card_bit"][1:]) if lay["card_bit"][0] != 1 else dict(card_bit=[0] * cs.n_cards),
            dict(card_bit=[cs.n_cards] + lay["card_bit"][1:]),
            dict(start=cs.n_zones), dict(start=-1)]

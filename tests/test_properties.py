@@ -343,7 +343,8 @@ def zone_instances(s):
 
 def visible_to(z, which, player: int) -> bool:
     """Whether `player` may look into zone z (which: its seat, number or None)."""
-    return z.visibility == "public" or (z.visibility == "owner" and z.per_player and which == player)
+    return (z.visibility == "public" or (z.visibility == "owner" and z.per_player and which == player)
+            or (z.visibility == "others" and not (z.per_player and which == player)))
 
 
 # --------------------------------------------------------------------------- tests
@@ -518,6 +519,9 @@ def check_observation(case, seed, s, i, player):
         if visible_to(z, which, player):
             assert view == {"cards": cards}, f"{at}: zone {label} misshown: {view}"
         else:
+            view = dict(view)
+            told = view.pop("told", None)  # what the player was told (`tell`): one entry a place
+            assert told is None or len(told) == len(cards), f"{at}: zone {label} tells {told} of {len(cards)} cards"
             assert view == {"count": len(cards), "known": [c for c in cards if card_info(s, c)["face_up"]]}, \
                 f"{at}: zone {label} misshown: {view}"
     mine = [str(m) for m in legal_moves(s) if m.player == player]

@@ -89,6 +89,7 @@ from ..bundled import bundled_name, resolve
 from ..engine import (Move, apply, determinise, in_secret, moves_for, new_game, outcome, program_of, public_vars,
                       resolve_options, scores, seat_name, waiting)
 from ..errors import CardRulesError, GameRuntimeError, OptionError
+from ..graph import sees as g_sees
 
 RETURNS = ("win", "score")
 DEFAULT_MAX_DECISIONS = 100_000
@@ -230,8 +231,8 @@ class Spec:
                 z = self.program.zones[zi]
                 k = inst - self.zbase[zi]
                 place[inst] = offsets[zi] + ((k - base) % n if z.per_player else k)
-                sees[inst] = z.visibility == "public" or (z.visibility == "owner" and observer is not None
-                                                           and self.zowner[inst] == observer)
+                sees[inst] = z.visibility == "public" or (observer is not None
+                                                           and g_sees(z.visibility, self.zowner[inst], observer))
             self.place_of[observer], self.sees[observer] = place, sees
         self.card_rows = np.arange(self.n_cards, dtype=np.int64) * (n_inst + 1)
 

@@ -142,7 +142,7 @@ class Definitions:
         if isinstance(e, g.Call):
             if e.func in self.defines:
                 return self.static_define(e.func, seen) and all(self._static(a, bound, seen) for a in e.args)
-            return e.func in ("count", "first", "last", "highest", "lowest", "above", "below", "min", "max",
+            return e.func in ("count", "first", "last", "highest", "lowest", "above", "below", "min", "max", "at",
                               "abs", "any", "no") and all(self._static(a, bound, seen) for a in e.args)
         if isinstance(e, g.Agg):
             inner = bound | {e.var}

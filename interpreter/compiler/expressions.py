@@ -410,6 +410,16 @@ class Expressions:
                 return o.End("last" if n == "top" else "first", s, t=ELEM[t]), ELEM[t]
             k, _ = self.sx_typed(args[1], scope, "int", f"how many cards {n} takes")
             return o.EndN(n, s, k, t="cards"), "cards"
+        if n == "at":  # the card in place k (from 1, the bottom): the k-th of bottom(s, k), none past the end
+            arity(2)
+            s, t = self.sx_typed(args[0], scope, "collection", "the first argument of at (a zone or cards)")
+            k, _ = self.sx_typed(args[1], scope, "int", "the place at takes (a number from 1, the bottom card)")
+            if _draws(s) or _draws(k):
+                raise _err("at(...) reads its arguments twice, so neither may draw by chance: "
+                           "`let` the value drawn first", e)
+            inside = o.Compare("<=", k, o.Len(s, t="int"), t="bool")
+            return o.Cond(inside, o.End("last", o.EndN("bottom", s, k, t="cards"), t=ELEM[t]),
+                          o.Lit(None, t="none"), t=ELEM[t]), ELEM[t]
         if n in ("above", "below"):
             arity(1)
             c, _ = self.sx_typed(args[0], scope, "card", f"the argument of {n}")
@@ -452,8 +462,19 @@ class Expressions:
             return o.MinMax(n, a, b, t="int"), "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
                     "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
-                    "random", "abs"]
+                    "random", "abs", "at"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
 
+
+
+def _draws(x) -> bool:
+    """Whether an expression's IR draws by chance (random(...)) anywhere inside."""
+    if isinstance(x, o.Random):
+        return True
+    if isinstance(x, o.Op):
+        return any(_draws(getattr(x, f, None)) for f in x.fields)
+    if isinstance(x, (list, tuple)):
+        return any(_draws(y) for y in x)
+    return False

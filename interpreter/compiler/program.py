@@ -141,6 +141,7 @@ class Program:
     rule_titles: dict[str, str] = field(default_factory=dict)
     choices: list[Choice] = field(default_factory=list)
     score: Callable | None = None  # score(state, seat) -> int
+    tells: bool = False  # some statement tells a player about cards (`tell`): states keep what each was told
     score_name: str | None = None
     advice: list = field(default_factory=list)  # (name, fn(state, seat) -> int, graph node)
     namespace: dict = field(default_factory=dict)

@@ -127,6 +127,26 @@ class Statements:
             run.ir = ir.Reveal(self.ir_of(coll), False)
         self.emit(EXEC, run)
 
+    def s_Tell(self, s, scope):
+        what, t = self.expr(s.cards, scope)
+        who = self.typed(s.to, scope, "player", "the player told")[0]
+        self.p.tells = True
+        rank = s.what == "rank"
+        if t == "card":
+            run = lambda st: st.tell([what(st)], who(st), rank)
+            wsrc, psrc = self.src_of(what), self.src_of(who)
+            if wsrc is not None and psrc is not None:
+                run.src = f"st.tell([{wsrc}], {psrc}, {rank})"
+            run.ir = ir.Tell(s.what, self.ir_of(what), True, self.ir_of(who))
+        else:
+            coll = self.typed(s.cards, scope, "collection", f"the cards whose {s.what} is told")[0]
+            run = lambda st: st.tell(list(coll(st)), who(st), rank)
+            csrc, psrc = self.src_of(coll), self.src_of(who)
+            if csrc is not None and psrc is not None:
+                run.src = f"st.tell(list({csrc}), {psrc}, {rank})"
+            run.ir = ir.Tell(s.what, self.ir_of(coll), False, self.ir_of(who))
+        self.emit(EXEC, run)
+
     def s_Let(self, s, scope):
         v, t = self.expr(s.value, scope)
         slot = self.new_slot()
@@ -439,6 +459,21 @@ class Statements:
         exec(cse_module(f"def {name}(st):\n    try:\n{body}    except Exception:\n        return {plain}\n"), self.ns)
         return f"{name}(st)"
 
+    def _unseen_choice(self, a, var, domain, chooser) -> None:
+        """An action over the chooser's own cards of an `others` zone (which everyone but the
+        chooser sees) would name each card in its move, so the legal moves would show them: the
+        author is pointed to choosing by place instead."""
+        if chooser is None or not (isinstance(domain, g.Call) and len(domain.args) == 1
+                                   and isinstance(domain.args[0], g.Name) and domain.args[0].name == chooser):
+            return
+        zi = self.p.zone_index.get(domain.func)
+        if zi is None or self.p.zones[zi].visibility != "others":
+            return
+        raise _err(f"action {a.name!r} would offer {chooser} the cards of {domain.func}({chooser}) by name, but "
+                   f"{chooser} cannot see them (zone {domain.func} is `others`): the moves would show them. "
+                   f"Choose a place instead: `action {a.name} i in 1..count({domain.func}({chooser}))` "
+                   f"and then `at({domain.func}({chooser}), i)`", domain)
+
     def s_Choose(self, s, scope):
         each_slot = None
         if s.each is not None:
@@ -453,10 +488,13 @@ class Statements:
         rule, title = self.rule_stack[-1] if self.rule_stack and self.rule_stack[-1][0] else (None, None)
         alts: list[Alt] = []
         seen = set()
+        chooser = s.each if s.each is not None else (s.by.name if isinstance(s.by, g.Name) else None)
         for a in s.actions:
             inner = dict(scope)
             slot = elem = dom = None
             more = []
+            for var, domain in ([(a.var, a.domain)] if a.var is not None else []) + [(m.var, m.domain) for m in a.more]:
+                self._unseen_choice(a, var, domain, chooser)
             if a.var is not None:
                 dom, t = self.typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
                 elem = ELEM[t]

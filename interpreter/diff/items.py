@@ -141,7 +141,7 @@ class _ItemChanges:
         za = {z.name: z for z in self.a.zones}
         zb = {z.name: z for z in self.b.zones}
         vis = {"hidden": "nobody sees its cards", "owner": "only its owner sees its cards",
-               "public": "everyone sees its cards"}
+               "others": "everyone but its owner sees its cards", "public": "everyone sees its cards"}
 
         def describe(z: g.Zone) -> str:
             kind = "one per player" if z.per_player else (f"a shared family of {z.size}" if getattr(z, "size", None)

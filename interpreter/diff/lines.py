@@ -338,6 +338,8 @@ def _line_source(ln: _Line) -> str:
         return f"move {u(s.what)} to {u(s.to)}{_face(s.face_up)}"
     if t == "Reveal":
         return f"reveal {u(s.what)}"
+    if t == "Tell":
+        return f"tell {s.what} of {u(s.cards)} to {u(s.to)}"
     if t == "Let":
         return f"let {s.name} = {u(s.value)}"
     if t == "Set":

@@ -15,7 +15,7 @@ from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, Optio
 from ..unparse import unparse
 from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
 from .legal import legal_each as _legal_each, link, value_text as _value_text
-from .state import MAX_STEPS, ImpossibleEffect, Move, Outcome, State, rule_at, seat_name  # noqa: F401  (rule_at: the engine's API)
+from .state import MAX_STEPS, TOLD_RANK, ImpossibleEffect, Move, Outcome, State, rule_at, seat_name  # noqa: F401  (rule_at: the engine's API)
 
 _PROGRAMS: dict[int, tuple[g.Ruleset, Program]] = {}
 
@@ -103,6 +103,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int, rng: bool 
     s.card_owner = [None] * p.n_cards
     s.played_by = [None] * p.n_cards
     s.known = [False] * p.n_cards
+    s.told = [0] * (p.n_cards * players) if p.tells else None
     s.zmask = [0] * n_inst
     s.zmask[start] = p.all_mask
     s.kmask = [0] * len(p.zones)
@@ -484,6 +485,20 @@ def public_vars(s: State) -> dict:
     return out
 
 
+def told_of(s: State, c: int, player: int) -> dict | None:
+    """What `player` was told of card c (`tell`): {"suit": ..., "rank": ...} as far as told, or None."""
+    v = s.told[c * s.n_players + player]
+    if not v:
+        return None
+    deck = s.program.ruleset.deck
+    out = {}
+    if v % TOLD_RANK:
+        out["suit"] = deck.suits[v % TOLD_RANK - 1]
+    if v // TOLD_RANK:
+        out["rank"] = deck.ranks[v // TOLD_RANK - 1]
+    return out
+
+
 def observe(s: State, player: int) -> dict:
     """What `player` may see: every public zone, their own private zones, counts of the rest,
     cards shown face up, the public variables, and their legal moves when it is their turn."""
@@ -496,11 +511,13 @@ def observe(s: State, player: int) -> dict:
             inst = s.zbase[zi] + k
             owner = s.zowner[inst]
             cards = s.zones[inst]
-            if z.visibility == "public" or (z.visibility == "owner" and owner == player):
+            if g.sees(z.visibility, owner, player):
                 seen = {"cards": [p.card_names[c] for c in cards]}
             else:
                 shown = [p.card_names[c] for c in cards if s.known[c]]
                 seen = {"count": len(cards), "known": shown}
+                if s.told is not None:  # what this player was told of each card, place by place
+                    seen["told"] = [told_of(s, c, player) for c in cards]
             view[seat_name(k) if z.per_player else str(k + 1)] = seen
         zones[z.name] = view if (z.per_player or z.size) else view["1"]
     out = {
@@ -538,5 +555,7 @@ def state_digest(s: State) -> str:
         "declared": s.declared,
         "moves": len(s.history),
     }
+    if s.told is not None:
+        data["told"] = [[p.card_names[c // s.n_players], seat_name(c % s.n_players), v] for c, v in enumerate(s.told) if v]
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from .. import graph as g
 from ..compiler import Program
 from ..errors import InvalidMoveError, OptionError
 from .play import _compute_legal, _fmt, _fresh, _run, legal_moves, program_of
@@ -211,7 +212,8 @@ def determinise(state: State, player, rng: random.Random, reseed: bool = False) 
     `player` sees now (for a search player, sampling what the others may hold).
 
     A card is unknown to `player` when it lies in a zone `player` may not look into (a
-    hidden zone, or another player's owner-only zone, or a shared owner-only zone) and it
+    hidden zone, another player's owner-only zone, a shared owner-only zone, or the player's own
+    zone of a kind everyone else sees, `others`) and it
     is not face up (known to everyone) there. Those cards are shuffled, with `rng` (a
     random.Random; the same generator state gives the same result), among the positions
     they occupy, across zones: another player's hand may receive cards from the stock, the
@@ -219,7 +221,9 @@ def determinise(state: State, player, rng: random.Random, reseed: bool = False) 
     every public or own zone, every face-up card and where it lies, the variables, the
     decision pending, the history, the seed's generator. `played_by` stays with the
     position, not the card (the new card in a place counts as played by whoever played
-    the card that was there). A card named by a variable keeps its name there, wherever
+    the card that was there), and so does what each player was told of the card there (`tell`):
+    what `player` was told constrains nothing in the sample (a card told red may be given a
+    blue one), as for inferences below. A card named by a variable keeps its name there, wherever
     it now lies. The legal moves of the pending decision are recomputed for the new cards
     (those of `player` are unchanged when the rules hide nothing they should not).
 
@@ -247,12 +251,16 @@ def determinise(state: State, player, rng: random.Random, reseed: bool = False) 
              for k, c in enumerate(cards) if not t.known[c]]
     if len(spots) > 1:
         played = [t.played_by[t.zones[inst][k]] for inst, k in spots]
+        n = t.n_players
+        told = [t.told[t.zones[inst][k] * n:(t.zones[inst][k] + 1) * n] for inst, k in spots] if t.told is not None else None
         # the sample depends only on which cards are unknown, not on where they truly are
         cards = sorted(t.zones[inst][k] for inst, k in spots)
         rng.shuffle(cards)
-        for (inst, k), c, pb in zip(spots, cards, played):
+        for j, ((inst, k), c, pb) in enumerate(zip(spots, cards, played)):
             t.zones[inst][k] = c
             t.played_by[c] = pb
+            if told is not None:  # what was told stays with the place, as what the player sees there
+                t.told[c * n:(c + 1) * n] = told[j]
         t.recount()  # every per-card index and cache follows the zone lists again
         recompute_legal(t)
     if reseed:
@@ -276,7 +284,7 @@ def _unseal(t: State, who: int) -> bool:
 
 
 def _sees(visibility: str, owner: int | None, player: int) -> bool:
-    return visibility == "public" or (visibility == "owner" and owner == player)
+    return g.sees(visibility, owner, player)
 
 
 class _Unshuffled(random.Random):

@@ -58,6 +58,9 @@ def _same_shuffle() -> bool:
 _SAME_SHUFFLE = _same_shuffle()
 
 
+TOLD_RANK = 256  # State.told: the suit told (+1) in the low byte, the rank told (+1) above it
+
+
 class ImpossibleEffect(IndexError):
     """An effect the rules ask for that cannot be done (a deal of fewer than no cards): the
     engine names the statement (play._located_failure), as for any failure of generated code."""
@@ -112,7 +115,10 @@ class State:
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
                  "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "cmemo", "pending", "sealed",
-                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis", "zver", "legal_cache", "native")
+                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis", "zver", "legal_cache", "native", "told")
+    # `told`: None when no rule tells anything; else, at c * n_players + q, what player q was told of
+    # card c (`tell`): TOLD_SUIT * (suit + 1) + TOLD_RANK * (rank + 1), 0 for nothing. It stays with
+    # the card wherever it goes (a determinisation moves it with the card's place: see positions.py)
     # `native`: None, or the game in C this State is the view of (interpreter/native/engine.py): the
     # engine's functions then bring the view up to date before reading it (`native.sync()`), and
     # `apply` and `clone` go through it
@@ -370,6 +376,23 @@ class State:
                 take.reverse()
                 self._move_top(take, src, base + (first + i) % count, face_up, False)
 
+    def tell(self, cards: list, who: int, rank: bool) -> None:
+        """`tell suit/rank of cards to who`: each card's suit (rank) is kept for that player."""
+        if who is None:
+            raise ImpossibleEffect("a tell to none (tell ... to PLAYER needs a player)")
+        p, told, n = self.program, self.told, self.n_players
+        for c in cards:
+            if c is None:
+                continue
+            k = c * n + who
+            if rank:
+                told[k] = told[k] % TOLD_RANK + TOLD_RANK * (p.card_rank[c] + 1)
+            else:
+                told[k] = told[k] - told[k] % TOLD_RANK + p.card_suit[c] + 1
+        self.zver += 1
+        self.memo = {}
+        self.cmemo = {}
+
     def declare(self, winners: tuple) -> None:
         self.declared = tuple(sorted(set(w for w in winners if w is not None)))
 
@@ -459,6 +482,8 @@ class State:
         s.card_owner = list(self.card_owner)
         s.played_by = list(self.played_by)
         s.known = list(self.known)
+        if self.told is not None:
+            s.told = list(self.told)
         s.zmask = list(self.zmask)
         s.kmask = list(self.kmask)
         s.omask = dict(self.omask)

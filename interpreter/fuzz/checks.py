@@ -61,6 +61,11 @@ class Checks:
                 own = seen_own[owner[inst]]
                 for c in z:
                     own[c] = 1
+            elif v == "others":  # every seat but the owner (all of them, for a shared zone)
+                for seat, own in enumerate(seen_own):
+                    if seat != owner[inst]:
+                        for c in z:
+                            own[c] = 1
         for c, k in enumerate(s.known):
             if k:
                 seen_all[c] = 1
@@ -180,8 +185,7 @@ class Checks:
                         location=_loc(b.node)))
 
     def _visible(self, s: State, inst: int, player: int) -> bool:
-        vis = self.program.zones[s.zkind[inst]].visibility
-        return vis == "public" or (vis == "owner" and s.zowner[inst] == player)
+        return g.sees(self.program.zones[s.zkind[inst]].visibility, s.zowner[inst], player)
 
     def _zone_text(self, s: State, inst: int) -> str:
         names = getattr(s, "zone_names", None)

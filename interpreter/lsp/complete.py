@@ -25,6 +25,10 @@ _LOCAL_PATTERNS = [
     re.compile(r"\baction\s+[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s+in\b"),
     re.compile(r",\s*([A-Za-z_]\w*)\s+in\b"),
 ]
+VISIBILITY_DOC = {"hidden": "its cards lie face down: nobody sees them",
+                  "owner": "only its owner sees its cards (a hand)",
+                  "others": "everyone but its owner sees its cards (a Hanabi hand)",
+                  "public": "its cards lie face up: everyone sees them"}
 _PARAM_RE = re.compile(r"([A-Za-z_]\w*)\s*:\s*([A-Za-z_]\w*)")
 
 
@@ -59,6 +63,8 @@ class Completer:
             return [i for i in self.globals() if i.kind == "define"]
         if prev == ":" and first in ("define", "procedure", "advice", "var", "new") and "=" not in words:
             return [Item(t, "type", "a type", sort="1") for t in TYPES]  # a parameter's or a variable's type
+        if first == "zone" and prev in ("shared", "player", "]"):  # who sees the zone's cards
+            return [Item(v, "keyword", "visibility", doc, sort="1") for v, doc in VISIBILITY_DOC.items()]
         if first in ("define", "procedure", "advice", "var", "zone", "option", "phase", "rule", "action",
                      "interpretation", "new") and len(words) <= 2 and ":" not in words and "=" not in words:
             return []  # a name being declared
@@ -241,7 +247,7 @@ class Completer:
                         kinds[d.name] = en.define_kind(d.name)
             except Exception:
                 pass
-        builtin_kinds = {"player": {"next", "previous", "seat"}, "card": {"card", "top", "bottom", "first", "last"},
+        builtin_kinds = {"player": {"next", "previous", "seat"}, "card": {"card", "top", "bottom", "first", "last", "at"},
                          "int": {"count", "min", "max", "abs", "player_count"}}
         best = None
         for it in items:

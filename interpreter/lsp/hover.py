@@ -185,6 +185,7 @@ class Hover:
         z = next((x for x in rs.zones if x.name == name), None)
         if z is not None:
             seen = {"hidden": "its cards lie face down: nobody sees them", "owner": "only its owner sees its cards",
+                    "others": "its owner holds its cards facing away: everyone but the owner sees them",
                     "public": "its cards lie face up: everyone sees them"}[z.visibility]
             if z.size:
                 shape = f"a family of {z.size} shared zones, `{name}(1)` to `{name}({z.size})`"

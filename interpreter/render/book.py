@@ -230,7 +230,8 @@ class BookBuilder:
 
     # ---- zones, variables, options
     def zones(self) -> list[dict]:
-        seen = {"hidden": "nobody (face down)", "owner": "only its owner", "public": "everyone"}
+        seen = {"hidden": "nobody (face down)", "owner": "only its owner", "others": "everyone but its owner",
+                "public": "everyone"}
         return [{"name": z.name, "title": z.title or human(z.name),
                  "kind": "one per player" if z.per_player else "shared",
                  "seen": seen[z.visibility], "changed": self.changed.get(("zone", z.name), "")} for z in self.rs.zones]

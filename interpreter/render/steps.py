@@ -90,6 +90,10 @@ class Describer:
     def s_Reveal(self, s):
         return [Step(f"Show {self._cards(s.what)} to every player.")]
 
+    def s_Tell(self, s):
+        return [Step(f"Tell {self.en(s.to)} the {s.what} of {self._cards(s.cards)}: {self.en(s.to)} "
+                     f"remembers it for each of those cards, seen or not, and the others hear it.")]
+
     def s_Let(self, s):
         value = self.en(s.value)
         kind = self.en.kind(s.value)

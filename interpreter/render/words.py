@@ -335,6 +335,8 @@ class English:
             return "zones"
         if f in ("top", "bottom"):
             return "cards" if len(e.args) == 2 else (self.elem(e.args[0]) if e.args else None)
+        if f == "at":
+            return self.elem(e.args[0]) if e.args else None
         if f == "seat":
             return "player"
         if f == "random":
@@ -576,6 +578,13 @@ class English:
         if n is None:
             return f"the bottom card of {self._coll(x)}"
         return f"the bottom {self.operand(n)} cards of {self._coll(x)}"
+
+    def call_at(self, x, n=None):
+        if n is None:
+            return code(f"at({unparse(x)})")
+        if isinstance(n, g.IntLit):
+            return f"card {n.value} of {self._coll(x)} (counting from the bottom)"
+        return f"the card in place {self.operand(n)} of {self._coll(x)} (counting from 1 at the bottom)"
 
     def call_random(self, x):
         return f"one of {self._coll(x)}, drawn at random"

@@ -51,6 +51,14 @@ class Reveal:
 
 
 @dataclass(frozen=True)
+class Tell:
+    what: str     # "suit" or "rank"
+    cards: Any
+    single: bool  # a card, not a collection
+    to: Any       # the player told
+
+
+@dataclass(frozen=True)
 class SetSlot:
     slot: int
     value: Any

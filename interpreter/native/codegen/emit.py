@@ -16,7 +16,7 @@ from .entries_c import APPLY_HEAD, APPLY_TAIL, ENTRIES, INIT_HEAD, INIT_TAIL, OF
 from .runtime_c import HELPERS, SPLIT
 from .search_c import SEARCH, search_parts
 
-VIS = {"public": 0, "owner": 1, "hidden": 2}
+VIS = {"public": 0, "owner": 1, "hidden": 2, "others": 3}  # runtime's CRT_VIS_*
 MAX_PLAYERS = 64  # a declared set of winners is a 64-bit mask
 
 
@@ -225,6 +225,9 @@ class Module(Masks, Expr):
                     f"cr_check(x, crt_cards_reveal(C, &_one, 1)); }} }}")
         return (f"{{ cr_list _l = {self.lst(s.cards)}; int32_t *_w = cr_ints32(x, _l); "
                 f"cr_check(x, crt_cards_reveal(C, _w, (int32_t)_l.n)); }}")
+
+    def s_Tell(self, s):
+        raise NativeUnsupported("tell (what a player is told of cards)")
 
     def s_SetSlot(self, s):
         if self.slot_kind[s.slot] == "list":

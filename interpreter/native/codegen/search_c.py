@@ -76,7 +76,8 @@ static int sr_determinise(sr_tree *t, cr_state *S, int32_t who, crt_rng *rng) {
     int32_t m = 0;
     for (int32_t z = 0; z < S->n_zones; z++) {
         int vis = K_KINDS[S->zkind[z]][3];
-        if (vis == 0 || (vis == 1 && S->zowner[z] == who)) continue; /* who sees this zone */
+        if (vis == 0 || (vis == 1 && S->zowner[z] == who) || (vis == 3 && S->zowner[z] != who))
+            continue; /* who sees this zone (positions.py:_sees) */
         const uint16_t *d = CR_ZONE_DATA(C, z);
         int32_t n = CR_ZONE_LEN(C, z);
         for (int32_t k = 0; k < n; k++)

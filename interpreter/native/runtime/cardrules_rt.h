@@ -140,6 +140,7 @@ unsigned crt_bit_length64(uint64_t n);
 #define CRT_VIS_PUBLIC 0 /* every card moved there is face up */
 #define CRT_VIS_OWNER 1  /* a card keeps its face (up only when moved face up) */
 #define CRT_VIS_HIDDEN 2 /* a card moved there is face down unless moved face up */
+#define CRT_VIS_OTHERS 3 /* seen by all but its owner; a card keeps its face, as with OWNER */
 
 #define CRT_NONE (-1)       /* no card, no owner, no player */
 #define CRT_OK 0

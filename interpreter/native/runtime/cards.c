@@ -145,7 +145,7 @@ int crt_cards_init(void *mem, size_t mem_bytes, uint32_t n_cards, uint32_t n_zon
                     return CRT_E_ARG;
     }
     for (k = 0; k < n_kinds; k++)
-        if (kind_vis[k] > CRT_VIS_HIDDEN)
+        if (kind_vis[k] > CRT_VIS_OTHERS)
             return CRT_E_ARG;
     memset(taken, 0, sizeof taken);
     if (card_bit != NULL)
@@ -607,7 +607,7 @@ int crt_cards_check(const crt_cards *s)
     up = CRT_CAT(s, uint64_t, off_upmask);
     /* the tables */
     for (k = 0; k < s->n_kinds; k++)
-        if (vis[k] > CRT_VIS_HIDDEN || (uint32_t)kbase[k] + kcount[k] > s->n_zones)
+        if (vis[k] > CRT_VIS_OTHERS || (uint32_t)kbase[k] + kcount[k] > s->n_zones)
             return CRT_E_CORRUPT;
     for (z = 0; z < s->n_zones; z++) {
         if (zkind[z] >= s->n_kinds || zowner[z] < -1 || zowner[z] >= (int32_t)s->n_players)
