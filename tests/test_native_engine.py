@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
 RULESETS = sorted(name for name in bundled() if "/" in name)
 # what the C backend cannot lower yet, and why (the Python engine plays these): nothing
-NOT_YET: dict[str, str] = {"classic/hanabi": "tell"}  # the hints of Hanabi: not lowered to C yet (plays in Python)
+NOT_YET: dict[str, str] = {}
 # games of thousands of decisions: fewer seeds where every seat's view is compared at every decision
 LONG = {"euro-jongg/euro-jongg", "euro-jongg/house-rules", "mughal/shakti", "mughal/shakti-inverted"}
 
@@ -182,10 +182,11 @@ def test_a_failure_in_c_is_the_located_error_python_gives(tmp_path):
     assert "nobody.cards:" in str(c.value)
 
 
-@pytest.mark.parametrize("name", ["ganjifa/ganjifa", "euro-jongg/euro-jongg", "mughal/udvasa", "classic/bridge"])
+@pytest.mark.parametrize("name", ["ganjifa/ganjifa", "euro-jongg/euro-jongg", "mughal/udvasa", "classic/bridge",
+                                  "classic/hanabi"])
 def test_the_c_compiles_without_a_warning(name):
     """Every construct between them: masks, the meld search, several deciders and secret choices,
-    several parameters, per-player collections."""
+    several parameters, per-player collections, zones seen by the others, hints."""
     p = play.program_of(rules(name))
     source, _ = c_source(p)
     build_library(source, name.replace("/", "-") + "-werror", extra_flags=("-Werror",))

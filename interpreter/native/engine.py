@@ -27,7 +27,7 @@ from .rng import seed_words
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
-    E_MOVE_NONE, E_SEATS_AT = range(1, 14)
+    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE = range(1, 15)
 
 NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
@@ -90,6 +90,7 @@ class NativeProgram:
         lib.cr_set_site.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i32p, ctypes.c_int32, ctypes.c_int32,
                                     i32p, ctypes.c_int32, i32p, i32p, i64p]
         lib.cr_set_rng.argtypes = [ctypes.c_void_p, u32p]
+        lib.cr_told.argtypes = lib.cr_set_told.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32]
         lib.cr_set_actor.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_load.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.POINTER(ctypes.c_uint8), i32p, ctypes.c_uint64]
         lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
@@ -255,6 +256,8 @@ class NativeGame:
                             int(pc in s.sealed), (I32 * max(n, 1))(*order), len(order), (I32 * n)(*on), (I32 * n)(*alt),
                             (I64 * (n * w))(*vals))
         lib.cr_set_rng(self.mem, _words_of([s.rng]))
+        if p.tells:
+            lib.cr_set_told(self.mem, (I32 * len(s.told))(*s.told), len(s.told))
         v = s if adopt and s.native is None else State.clone(_detached(s))
         v.native = self
         self._origin = None
@@ -393,6 +396,10 @@ class NativeGame:
         s.zones = zones
         s.known = [bool(lib.crt_cards_face_up(cards, c)) for c in range(p.n_cards)]
         s.played_by = [None if (w := lib.crt_cards_played_by(cards, c)) < 0 else w for c in range(p.n_cards)]
+        if p.tells:
+            told = (ctypes.c_int32 * (p.n_cards * s.n_players))()
+            lib.cr_told(self.mem, told, len(told))
+            s.told = list(told)
         s.recount()
         for slot, (typ, per_player) in self.np.var_types.items():
             s.slots[slot] = self._slot_value(slot, typ, per_player)
@@ -506,6 +513,8 @@ class NativeGame:
             return _at(node, f"{unparse(node.what)!r} is none here: there is no card to move")
         if kind == E_DEAL_AT:
             return _at(node, f"{unparse(node.at)!r} is none here: there is no player to start the deal from")
+        if kind == E_TELL_NONE:
+            return play._located_failure(s, play.ImpossibleEffect("a tell to none (tell ... to PLAYER needs a player)"))
         if kind == E_SEATS_AT:
             return _at(node, f"{unparse(node.at)!r} is none here")
         what = {E_NONE: TypeError("'NoneType' object is not subscriptable"), E_ZERO: ZeroDivisionError(),

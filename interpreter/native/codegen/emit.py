@@ -150,12 +150,13 @@ class Module(Masks, Expr):
         proto = f"static {self.c_type(t)} {fn}(cr_ctx *x, cr_state *S, crt_cards *C{args})"
         code = self.ex(body)
         self.define_protos.append(proto + ";")
+        unused = "".join(f" (void){self.local(prm.name)};" for prm in params)  # a parameter the body may not read
         size = self.memo_size(params, body, t)
         if size is None:
             if is_list(t):
-                self.define_src.append(f"{proto} {{\n    (void)S; (void)C;\n    return {code};\n}}\n")
+                self.define_src.append(f"{proto} {{\n    (void)S; (void)C;{unused}\n    return {code};\n}}\n")
             else:  # one value: the collections worked out on the way are let go
-                self.define_src.append(f"{proto} {{\n    (void)S; (void)C;\n    int64_t top = x->top;\n"
+                self.define_src.append(f"{proto} {{\n    (void)S; (void)C;{unused}\n    int64_t top = x->top;\n"
                                        f"    int64_t r = {code};\n    x->top = top;\n    return r;\n}}\n")
             return
         # worth keeping: one answer per card or player (or one), for the current epoch
@@ -163,7 +164,7 @@ class Module(Masks, Expr):
         self.memos.append(f"uint64_t {fn}_at[{size}]; int64_t {fn}_val[{size}];")
         m = f"x->sc->{fn}"
         self.define_src.append(
-            f"{proto} {{\n    (void)S; (void)C;\n"
+            f"{proto} {{\n    (void)S; (void)C;{unused}\n"
             f"    int in = {key} >= 0 && {key} < {size};\n"
             f"    if (in && {m}_at[{key}] == cr_epoch) return {m}_val[{key}];\n"
             f"    int64_t top = x->top;\n"
@@ -227,7 +228,18 @@ class Module(Masks, Expr):
                 f"cr_check(x, crt_cards_reveal(C, _w, (int32_t)_l.n)); }}")
 
     def s_Tell(self, s):
-        raise NativeUnsupported("tell (what a player is told of cards)")
+        """engine/state.py:State.tell: the suit (rank) of each card kept for the player told."""
+        rank = s.what == "rank"
+        keep = ("{ int32_t *_t = &S->told[_c * S->n_players + _q]; "
+                + ("*_t = *_t % 256 + 256 * ((int32_t)K_RANK[_c] + 1); }" if rank else
+                   "*_t = *_t - *_t % 256 + (int32_t)K_SUIT[_c] + 1; }"))
+        to = (f"int64_t _q = {self.scalar(s.to)}; if (_q == CR_NONE) cr_fail(x, CR_E_TELL_NONE); "
+              "cr_idx(x, _q, S->n_players);")
+        if s.single:
+            return (f"{{ int64_t _c = {self.scalar(s.cards)}; {to} "
+                    f"if (_c != CR_NONE) {{ cr_idx(x, _c, NC); {keep} }} cr_epoch++; }}")
+        return (f"{{ cr_list _l = {self.lst(s.cards)}; {to} for (int64_t _i = 0; _i < _l.n; _i++) {{ "
+                f"int64_t _c = _l.v[_i]; if (_c == CR_NONE) continue; cr_idx(x, _c, NC); {keep} }} cr_epoch++; }}")
 
     def s_SetSlot(self, s):
         if self.slot_kind[s.slot] == "list":
@@ -563,7 +575,7 @@ class Module(Masks, Expr):
             "NPV": max(len(self.pv_index), 1), "NPVL": max(len(self.pvl_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1), "NRULES": len(p.rule_names),
             "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
             "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
-            "NPARAMS": self.nparams, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
+            "NPARAMS": self.nparams, "TELLS": int(p.tells), "NTOLD": nc * maxp if p.tells else 1, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
         }
         score = p.score_name[2:] if p.score_name and p.score_name[:2] in ("D_", "U_") else None
         if p.score_name and score is None:

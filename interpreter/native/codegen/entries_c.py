@@ -28,6 +28,7 @@ typedef struct cr_state {
     int32_t chosen_on[NSITES][MAXP], chosen_alt[NSITES][MAXP];
     int64_t chosen_val[NSITES][MAXP][NPARAMS];
     crt_rng rng;
+    int32_t told[NTOLD]; /* `tell`: what player q was told of card c, at c * n_players + q (engine/state.py's State.told) */
     int32_t rng_lazy; /* the generator is to be seeded with rng_seed when first drawn from (a search's samples) */
     uint64_t rng_seed;
 } cr_state;
@@ -410,6 +411,22 @@ int cr_resume(void *mem) {
     cr_state *S = (cr_state *)mem;
     if (S->finished) { S->legal_n = 0; return 0; }
     return cr_run(S);
+}
+
+/* what every player was told of every card (NC * players numbers), or -1 when no rule tells */
+int32_t cr_told(const void *mem, int32_t *out, int32_t cap) {
+    const cr_state *S = (const cr_state *)mem;
+    int32_t n = NC * S->n_players;
+    if (!TELLS || cap < n) return -1;
+    for (int32_t i = 0; i < n; i++) out[i] = S->told[i];
+    return n;
+}
+
+int cr_set_told(void *mem, const int32_t *in, int32_t n) {
+    cr_state *S = (cr_state *)mem;
+    if (!TELLS || n != NC * S->n_players) return -1;
+    for (int32_t i = 0; i < n; i++) S->told[i] = in[i];
+    return 0;
 }
 
 void cr_rng_words(void *mem, uint32_t *out) { crt_get_state(cr_rng((cr_state *)mem), out); }

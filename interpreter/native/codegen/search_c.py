@@ -35,6 +35,7 @@ typedef struct sr_tree {
     uint32_t cards[NC];
     int32_t spot_z[NC], spot_k[NC], spot_pb[NC];
     uint8_t mark[NC];
+    int32_t spot_told[TELLS ? NC : 1][TELLS ? MAXP : 1]; /* what each player was told of the card at each place */
 } sr_tree;
 
 #define SR_AT(C, type, off) ((type *)((unsigned char *)(C) + (C)->off)) /* an array of the cards' block, to write */
@@ -83,6 +84,7 @@ static int sr_determinise(sr_tree *t, cr_state *S, int32_t who, crt_rng *rng) {
         for (int32_t k = 0; k < n; k++)
             if (!known[d[k]]) {
                 t->spot_z[m] = z; t->spot_k[m] = k; t->spot_pb[m] = played[d[k]]; t->cards[m] = d[k];
+                if (TELLS) memcpy(t->spot_told[m], &S->told[(size_t)d[k] * S->n_players], sizeof(int32_t) * (size_t)S->n_players);
                 m++;
             }
     }
@@ -95,6 +97,7 @@ static int sr_determinise(sr_tree *t, cr_state *S, int32_t who, crt_rng *rng) {
         for (int32_t j = 0; j < m; j++) {
             (SR_AT(C, uint16_t, off_zone_cards) + (size_t)t->spot_z[j] * C->n_cards)[t->spot_k[j]] = (uint16_t)t->cards[j];
             played[t->cards[j]] = (int16_t)t->spot_pb[j];
+            if (TELLS) memcpy(&S->told[(size_t)t->cards[j] * S->n_players], t->spot_told[j], sizeof(int32_t) * (size_t)S->n_players);
         }
         if (crt_cards_recount(C) || cr_relegal(S)) return SR_FAIL;
     }

@@ -32,6 +32,7 @@
 #define CR_E_DEAL_AT 11  /* a deal 'starting at' a player who is none */
 #define CR_E_MOVE_NONE 12 /* a move of one card that is none */
 #define CR_E_SEATS_AT 13 /* 'for each player ... after' a player who is none */
+#define CR_E_TELL_NONE 14 /* a tell to a player who is none */
 
 typedef struct cr_list {
     int64_t n;
