@@ -111,3 +111,92 @@ def test_openspiels_omnibus_games_replayed_move_by_move():
         assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
         jacks += max(theirs.returns()) > 26
     assert jacks >= 10  # the Jack's ten points decided some of these games
+
+
+# ================================================================== Black Maria
+
+def _penalty(name: str) -> int:
+    return {"Queen-Spades": 13, "King-Spades": 10, "Ace-Spades": 7}.get(name, 1 if name.endswith("-Hearts") else 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_black_maria_deals_seventeen_each_without_the_two_of_clubs(seed):
+    s = new_game(rules("black-maria"), 3, seed=seed)
+    hands = [cards_in(s, "hand", p) for p in range(3)]
+    assert [len(h) for h in hands] == [17] * 3 and cards_in(s, "stock") == []
+    dealt = {x for h in hands for x in h}
+    assert len(dealt) == 51 and "2-Clubs" not in dealt and "3-Clubs" in dealt
+    assert s.rule == "pass_cards" and base._shift(s) == 3  # always to the right
+
+
+@pytest.mark.parametrize("direction,shift", [("right", 3), ("left", 1), ("keep", 0)])
+def test_black_maria_pass_direction_is_an_option(direction, shift):
+    s = new_game(rules("black-maria"), 3, seed=1, options={"pass_direction": direction})
+    assert base._shift(s) == shift and (s.rule == "pass_cards") == (shift > 0)
+
+
+def test_black_maria_is_for_three_players_only():
+    for n in (2, 4):
+        with pytest.raises(Exception, match="for 3 players"):
+            new_game(rules("black-maria"), n, seed=1)
+
+
+BM = [["3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC", "2D", "3D", "4D", "5D", "6D"],
+      ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"],
+      ["JH", "QH", "KH", "AH", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]]
+
+
+def test_black_maria_passes_three_cards_to_the_right_and_seat_one_leads_anything():
+    s = table("black-maria", BM, shift=3)
+    passes = [["AC", "KC", "QC"], ["AD", "KD", "QD"], ["QS", "KS", "AS"]]
+    for p in range(3):
+        for x in passes[p]:
+            assert moves_of(s, p) == {y for y in cards_in(s, "hand", p)}
+            play(s, p, c(x))
+    # to the right: to the player who plays before, seat 0's cards to seat 2, seat 1's to seat 0
+    for p, to in ((0, 2), (1, 0), (2, 1)):
+        assert {c(x) for x in passes[p]} <= set(cards_in(s, "hand", to))
+    assert [len(cards_in(s, "hand", p)) for p in range(3)] == [17] * 3
+    assert s.rule == "lead" and moves_of(s, 0) == set(cards_in(s, "hand", 0))  # any card, no 2 of Clubs to lead
+
+
+def test_black_maria_hearts_may_be_led_to_the_first_trick_and_points_thrown_to_it():
+    hands = [["2H", "3C", "4C"], ["5C", "6C", "7C"], ["QS", "KS", "AH"]]
+    s = table("black-maria", hands, phase="play")
+    assert moves_of(s, 0) == {"2-Hearts", "3-Clubs", "4-Clubs"}  # hearts not broken, first trick
+    play(s, 0, "3-Clubs")
+    play(s, 1, "5-Clubs")
+    assert moves_of(s, 2) == {"Queen-Spades", "King-Spades", "Ace-Hearts"}  # void: penalty cards allowed
+    play(s, 2, "Queen-Spades")
+    assert cards_in(s, "won", 1) and moves_of(s, 1) == {"6-Clubs", "7-Clubs"}
+    # the base game forbids both
+    h = [x + ["2C"] if i == 0 else x for i, x in enumerate(hands)] + [["8C"]]
+    hearts = base.table([[*x] for x in h])
+    assert moves_of(hearts, 0) == {"2-Clubs"}
+
+
+@pytest.mark.parametrize("won,scores", [
+    # the Queen 13, the King 10 and a heart, the Ace 7 and two hearts
+    ([["QS", "5C", "6C"], ["KS", "2H", "7C"], ["AS", "3H", "4H"]], (30, 32, 34)),
+    # every penalty card to one player: no moon, 0 for them
+    ([["QS", "KS", "AS", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH"], [], ["5C"]],
+     (0, 43, 43)),
+])
+def test_black_maria_scores_43_minus_the_points_taken(won, scores):
+    s = _finish("black-maria", [["2D"], ["3D"], ["4D"]], won, [(0, "2D"), (1, "3D"), (2, "4D")])
+    assert outcome(s).scores == scores
+    assert tuple(43 - sum(_penalty(x) for x in cards_in(s, "won", p)) for p in range(3)) == scores
+
+
+def test_black_maria_random_games_count_43_points():
+    rng = random.Random(43)
+    for seed in range(150):
+        s = new_game(rules("black-maria"), 3, seed=seed)
+        n = 0
+        while not s.finished:
+            apply(s, rng.choice(legal_moves(s)))
+            n += 1
+        assert n == 9 + 51
+        assert sum(outcome(s).scores) == 2 * 43
+        for p in range(3):
+            assert outcome(s).scores[p] == 43 - sum(_penalty(x) for x in cards_in(s, "won", p))
