@@ -131,3 +131,85 @@ def test_openspiels_three_handed_games_replayed_deal_by_deal():
                 assert points(s) == deals[i + 1][0]
         assert s.finished
         assert tuple(float(x) for x in outcome(s).scores) == returns
+
+
+# ================================================================== Partnership Cribbage for four
+
+@cache
+def four():
+    return load_ruleset(RULESET.with_name("cribbage-four.cards"))
+
+
+def sides(s):
+    pv = public_vars(s)["points"]
+    p = [pv[f"P{i}"] for i in (1, 2, 3, 4)]
+    return (p[0] + p[2], p[1] + p[3], p[0] + p[2], p[1] + p[3])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_four_five_cards_each_none_to_the_crib_one_laid_away_each(seed):
+    s = new_game(four(), 4, seed=seed)
+    assert [len(cards_in(s, "hand", p)) for p in range(4)] == [5] * 4
+    assert cards_in(s, "crib") == [] and len(cards_in(s, "stock")) == 32
+    for p in range(4):
+        assert s.actor == p and s.rule == "lay_away"
+        apply(s, sorted(legal(s))[0])
+    assert len(cards_in(s, "crib")) == 4 and s.actor == 1  # the first player deals: the second leads
+
+
+def test_four_points_count_for_the_side_and_the_side_wins_together():
+    hands = ["KC KD KH 5C AS", "9C QD QH 6C AH", "JC JD JH 3C AD", "2D 2H 7S 8S 9S"]
+    order = [x for h in hands for x in cs(h)] + [c("4C")]
+    s = position(four(), 4, "game", zones={"stock": list(reversed(order))}, shuffle=False,
+                 vars={"dealer": 2, "points": {0: 100, 1: 60, 2: 0, 3: 59}})
+    for x in ("AS", "AH", "AD", "9S"):
+        apply(s, f"lay_away {c(x)}")
+    apply(s, f"play {c('KC')}")  # P1 leads (P4 deals)
+    apply(s, f"play {c('9C')}")
+    apply(s, f"play {c('JC')}")
+    apply(s, f"play {c('2D')}")  # 31: P4 scores 2, and P2 and P4 have 121 together
+    assert s.finished and sides(s) == (100, 121, 100, 121)
+    assert outcome(s).winners == (1, 3) and outcome(s).scores == (-400, 621, -400, 621)
+
+
+def _openspiel_four(pyspiel, game, rng):
+    s = game.new_initial_state()
+    deals, chance = [], 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            if chance % 21 == 0:  # twenty cards to the players and the starter
+                deals.append((tuple(int(x) for x in s.returns()), [], []))
+            a = rng.choice([a for a, _ in s.chance_outcomes()])
+            deals[-1][1].append(c(s.action_to_string(pyspiel.PlayerId.CHANCE, a).split()[1]))
+            chance += 1
+            s.apply_action(a)
+            continue
+        legal_ = s.legal_actions()
+        a = rng.choice(legal_)
+        kind = "lay_away" if len(deals[-1][2]) < 4 else "play"
+
+        def ours(x):
+            text = s.action_to_string(s.current_player(), x)
+            return "pass" if text == "Pass" else f"{kind} {c(text.split()[1])}"
+        deals[-1][2].append((s.current_player(), {ours(x) for x in legal_}, ours(a)))
+        s.apply_action(a)
+    return deals, tuple(s.returns())
+
+
+def test_openspiels_partnership_games_replayed_deal_by_deal():
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game("cribbage", {"players": 4})
+    rng = random.Random(42)
+    for _ in range(150):
+        deals, returns = _openspiel_four(pyspiel, game, rng)
+        for i, (score, dealt, decisions) in enumerate(deals):
+            assert score[0] == score[2] and score[1] == score[3]
+            s = position(four(), 4, "game", zones={"stock": list(reversed(dealt))}, shuffle=False,
+                         vars={"dealer": (i - 1) % 4, "deals": i, "points": {0: score[0], 1: score[1], 2: 0, 3: 0}})
+            for p, moves, chosen in decisions:
+                assert (s.actor, legal(s)) == (p, moves)
+                apply(s, chosen)
+            if i + 1 < len(deals):
+                assert sides(s) == deals[i + 1][0]
+        assert s.finished
+        assert tuple(float(x) for x in outcome(s).scores) == returns
