@@ -98,16 +98,18 @@ def balance_games(sources, items, args) -> dict:
     cfg = Config(label=args["label"], path=args["path"], rs=load(sources[0]), players=args["players"],
                  options=args["options"], bots=args["bots"], rotate=args["rotate"])
     facts, failed = [], None
+    from .native import native_of
+    native = native_of(cfg.rs, args.get("engine", "python"))
     for i in items:
         try:
-            facts.append(play_game(cfg, i, args["seed"] + i))
+            facts.append(play_game(cfg, i, args["seed"] + i, native))
         except CardRulesError as e:
             failed = (isinstance(e, GameFailed), e.message, e.file, e.line, e.column, e.source_line)
             break
     return {"facts": facts, "failed": failed}
 
 
-def balance(runner: Runner, runs: list, seed: int, advance=None) -> tuple[list[list], bool]:
+def balance(runner: Runner, runs: list, seed: int, advance=None, engine: str = "python") -> tuple[list[list], bool]:
     """The games of every run (configuration, games) of a balance report, on a runner, in the
     order of the runs and their games: (facts per run, interrupted). A game that failed raises
     its error as the command's own loop would (the first in that order). Interrupted: each
@@ -119,7 +121,7 @@ def balance(runner: Runner, runs: list, seed: int, advance=None) -> tuple[list[l
             sources[cfg.path] = source_of(cfg.path)
             remember(sources[cfg.path], cfg.rs)
         args = {"seed": seed, "label": cfg.label, "path": cfg.path, "players": cfg.players, "options": cfg.options,
-                "bots": cfg.bots, "rotate": cfg.rotate}
+                "bots": cfg.bots, "rotate": cfg.rotate, "engine": engine}
         for part in chunks(k, runner.parallelism):
             tasks.append(Task(len(tasks), "balance", (sources[cfg.path],), tuple(part), args))
             owner.append(r)

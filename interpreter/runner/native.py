@@ -152,3 +152,53 @@ def engine_for_play(program, requested: str, bot_names: dict, human_seat, cluste
         return choose_engine(program, requested, why)
     except CardRulesError as e:
         raise OptionError(e.message) from None
+
+
+def engine_for(programs, requested: str) -> EngineChoice:
+    """The engine of a command whose players all play through the engine API (balance, fuzz,
+    diff --play, serve, the adapters): native when every program in `programs` (one, or the
+    two compared) can be built, else Python, saying why in one line; an OptionError (exit 2)
+    when --engine native cannot be had, or for an unknown --engine."""
+    from ..errors import CardRulesError, OptionError
+    if requested not in ENGINES:
+        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
+    if not isinstance(programs, (list, tuple)):
+        programs = [programs]
+    choice = None
+    try:
+        for program in programs:
+            one = choose_engine(program, requested)
+            if one.native is None:  # python asked for, or no native engine under auto: all play in Python
+                return one
+            choice = choice or one
+    except CardRulesError as e:
+        raise OptionError(e.message) from None
+    return choice
+
+
+def native_of(ruleset, engine: str):
+    """The C engine of a ruleset when `engine` is "native" (a worker's side of a choice made by
+    the client, which was built there: here it loads from the cache), else None."""
+    if engine != "native":
+        return None
+    from ..engine import play
+    return native_program(play.program_of(ruleset))
+
+
+def new_state(ruleset, players: int, options: dict | None, seed: int, native) -> object:
+    """engine.new_game on the chosen engine: a native State (its functions answered from C) when
+    `native` is a NativeProgram (or true), else a Python one. The same game either way."""
+    if native:
+        from ..native.engine import new_native_game
+        return new_native_game(ruleset, players, options, seed)
+    from ..engine import new_game
+    return new_game(ruleset, players, options, seed)
+
+
+def native_scores(state) -> tuple | None:
+    """Every seat's score by the winner rule, worked out in C without bringing the view up to
+    date (engine.scores does that first): None when some score cannot be worked out here."""
+    g = state.native
+    lib = g.np.lib
+    out = tuple(lib.cr_score(g.mem, k) for k in range(state.n_players))
+    return None if any(v == CR_NONE for v in out) else out
