@@ -160,12 +160,17 @@ def fuzz_files(sources, items, args) -> dict:
     except CardRulesError as e:
         return {"error": e.render(), "lines": lines}
     deadline = time.monotonic() + args["seconds"] if args["seconds"] else None
-    report = Fuzzer(args["path"], rs, args["games"], None, args["seed"], lines.append, deadline).run()
+    from ..fuzz.command import native_for
+    try:
+        native = native_for(rs, args.get("engine", "python"), lines.append)
+    except CardRulesError as e:  # --engine native, and this ruleset cannot be built
+        return {"error": f"{args['path']}: error: {e.message}", "lines": lines}
+    report = Fuzzer(args["path"], rs, args["games"], None, args["seed"], lines.append, deadline, native).run()
     return {"report": report, "lines": lines}
 
 
 def fuzz(runner: Runner, files: list[Path], games: int | None, seconds: float | None,
-         seed: int) -> tuple[list, bool, list[Path]]:
+         seed: int, engine: str = "python") -> tuple[list, bool, list[Path]]:
     """`cardrules fuzz` on a runner, one task per file, with one progress bar of files on
     standard error (a terminal), each file's progress lines printed as it finishes: (the
     reports in the order of the files, whether some file did not load, the files not fuzzed
@@ -194,7 +199,8 @@ def fuzz(runner: Runner, files: list[Path], games: int | None, seconds: float | 
             say(e.render())
             bad = True
             continue
-        tasks.append(Task(i, "fuzz", (src,), (i,), {"path": str(f), "games": games, "seconds": share, "seed": seed}))
+        tasks.append(Task(i, "fuzz", (src,), (i,), {"path": str(f), "games": games, "seconds": share, "seed": seed,
+                                                 "engine": engine}))
 
     def each(task, result):
         for line in result["lines"]:

@@ -202,3 +202,23 @@ def native_scores(state) -> tuple | None:
     lib = g.np.lib
     out = tuple(lib.cr_score(g.mem, k) for k in range(state.n_players))
     return None if any(v == CR_NONE for v in out) else out
+
+
+def engine_at_start(requested: str, when: str) -> str:
+    """--engine of a command that builds each ruleset later (serve: when its first table opens;
+    fuzz: when it is fuzzed), checked at start-up: the one line saying which engine and why;
+    OptionError (exit 2) for an unknown engine, or native without a C compiler. A ruleset the
+    native engine cannot build then plays in Python under auto (its line said where it plays),
+    and is refused under native."""
+    from ..errors import OptionError
+    from ..native.build import no_compiler_message
+    if requested not in ENGINES:
+        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
+    if requested == "python":
+        return "engine: python (as asked)"
+    compiler = find_compiler()
+    if compiler is None:
+        if requested == "native":
+            raise OptionError(no_compiler_message())
+        return f"engine: python (no native engine: {no_compiler_message()})"
+    return f"engine: native (C, built by {compiler}, {when}; kept in the cache)"

@@ -97,22 +97,10 @@ def _paths(paths: list[Path]) -> tuple[list[tuple[Path, object]], list[Path]]:
 
 
 def serve_engine(requested: str) -> str:
-    """--engine of `serve`, checked at start-up: the one line saying which engine the tables play
-    on and why; OptionError (exit 2) for an unknown engine, or native without a C compiler. Each
-    game is built in C when its first table opens (a game the native engine cannot build then
-    plays in Python under auto, and its table is refused under native, each with that line)."""
-    from ..runner.native import ENGINES
-    if requested not in ENGINES:
-        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
-    if requested == "python":
-        return "engine: python (as asked)"
-    from ..native.build import find_compiler, no_compiler_message
-    compiler = find_compiler()
-    if compiler is None:
-        if requested == "native":
-            raise OptionError(no_compiler_message())
-        return f"engine: python (no native engine: {no_compiler_message()})"
-    return f"engine: native (C, built by {compiler}, each game when its first table opens; kept in the cache)"
+    """--engine of `serve`, checked at start-up (runner.native.engine_at_start): each game is
+    built in C when its first table opens."""
+    from ..runner.native import engine_at_start
+    return engine_at_start(requested, "each game when its first table opens")
 
 
 def serve_command(
