@@ -79,10 +79,12 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
         s = new_game(cfg.rs, cfg.players, dict(cfg.options), seed)
     players = [make_bot(b, bot_seed(seed, i)) for i, b in enumerate(bots)]
     keeps_score = s.program.score is not None
-    read_scores = engine.scores
+    read_scores, step = engine.scores, lambda m: apply(s, m)
     if native is not None:
         from ..runner.native import native_scores
         read_scores = native_scores
+        if all(b == "random" for b in bots):  # their moves are the engine's own: straight into C
+            step = s.native.play
     most = s.program.winner_rule != "fewest"
     moves: dict = {}
     behind: set = set()  # the seats that were behind the leader at some moment
@@ -100,7 +102,7 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
                 first = who
             move = players[who].choose(s)
             moves[move.action] = moves.get(move.action, 0) + 1
-            apply(s, move)
+            step(move)
             n += 1
             if keeps_score:
                 try:
@@ -133,21 +135,17 @@ def _random_game_in_c(cfg: Config, index: int, seed: int, bots: tuple, s) -> Gam
     """A game of random seats that keeps no score, played whole in C (one call), its moves kept:
     the facts play_game gathers move by move (no lead to follow)."""
     import random
-    n0 = len(s.history)
-    s.native.playout([random.Random(bot_seed(seed, i)) for i in range(len(bots))], HARD_CAP)  # fails: play_game
-    made = s.history[n0:]
-    n = len(made)
-    if not s.finished and n < HARD_CAP:
+
+    from ..runner.native import playout_counts
+    n, moves, first = playout_counts(s, [random.Random(bot_seed(seed, i)) for i in range(len(bots))], HARD_CAP)
+    if not s.finished and n < HARD_CAP:  # (a failure raised: play_game plays it again in Python)
         raise GameFailed(f"game {index + 1} (seed {seed}) is stuck: nobody has a legal move after {n} decisions")
-    moves: dict = {}
-    for m in made:
-        moves[m.action] = moves.get(m.action, 0) + 1
     o = outcome(s)
     winners = o.winners if o is not None else ()
     scores = o.scores if o is not None else tuple(0 for _ in bots)
     return GameFacts(seed=seed, bots=bots, winners=tuple(winners), scores=tuple(scores), decisions=n,
                      finished=s.finished, fired=fired_counts(s), moves=moves,
-                     first_decider=made[0].player if made else None, lead_changes=None, winner_was_behind=None)
+                     first_decider=first, lead_changes=None, winner_was_behind=None)
 
 
 def play_config(cfg: Config, games: int, seed: int, advance=None, out: list | None = None,
