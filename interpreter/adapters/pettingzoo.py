@@ -21,9 +21,10 @@ A game the rules end terminates every agent; one cut short (`max_decisions`, or 
 own bound) truncates them. An illegal action raises ValueError naming the legal ones.
 
 `engine="auto"|"python"|"native"` picks the engine the games are played on (the same games on
-both; `env.unwrapped.engine` says which, `env.unwrapped.spec.engine.line` why): auto takes the
-ruleset compiled to C where a C compiler builds it, else Python; "native" that cannot be had
-raises OptionError with one line.
+both; `env.unwrapped.engine` says which, `env.unwrapped.spec.engine.line` why): "native" plays
+the ruleset compiled to C ("native" that cannot be had raises OptionError with one line); auto
+plays in Python today, since every step's observation reads the whole position, which a game in
+C gives slower (encoding.AUTO_PYTHON).
 
 `reset(seed=S)` deals the game the engine deals with seed S (`cardrules play --seed S`);
 `reset()` without a seed takes the next one (`seed`, `seed + 1`, ...). Options are chosen when

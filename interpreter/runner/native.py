@@ -154,14 +154,17 @@ def engine_for_play(program, requested: str, bot_names: dict, human_seat, cluste
         raise OptionError(e.message) from None
 
 
-def engine_for(programs, requested: str) -> EngineChoice:
+def engine_for(programs, requested: str, auto_python: str | None = None) -> EngineChoice:
     """The engine of a command whose players all play through the engine API (balance, fuzz,
     diff --play, serve, the adapters): native when every program in `programs` (one, or the
     two compared) can be built, else Python, saying why in one line; an OptionError (exit 2)
-    when --engine native cannot be had, or for an unknown --engine."""
+    when --engine native cannot be had, or for an unknown --engine. `auto_python`: why auto
+    plays this run in Python all the same (it would be slower in C), while native plays in C."""
     from ..errors import CardRulesError, OptionError
     if requested not in ENGINES:
         raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
+    if requested == "auto" and auto_python is not None:
+        return EngineChoice(None, f"engine: python ({auto_python})")
     if not isinstance(programs, (list, tuple)):
         programs = [programs]
     choice = None
