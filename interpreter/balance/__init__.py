@@ -49,6 +49,34 @@ def _runs(configs: list[Config], games: int, strong: str | None, skill_games: in
     return runs
 
 
+def run_engine(engine: str, cfg: Config) -> str:
+    """The engine one run of a report plays on (make_report's `engine`): "native" or "python"."""
+    if engine == "auto":
+        return "native" if not _deciding_in_python(cfg) else "python"
+    return engine
+
+
+def _deciding_in_python(cfg: Config) -> list[str]:
+    """The players of a run that are not random (they choose in Python, reading the position)."""
+    return sorted({b for b in cfg.bots + ((cfg.rotate,) if cfg.rotate else ()) if b != "random"})
+
+
+def engine_line(choice, requested: str, runs: list) -> tuple[str, str]:
+    """make_report's engine for a choice (runner.native.engine_for), and the one line saying it:
+    under auto, runs with players that decide in Python play in Python, and the line says so."""
+    if choice.native is None:
+        return "python", choice.line
+    if requested != "auto":
+        return "native", choice.line
+    slow = sorted({b for cfg, _ in runs for b in _deciding_in_python(cfg)})
+    if not slow:
+        return "native", choice.line
+    names = ", ".join(slow)
+    if all(_deciding_in_python(cfg) for cfg, _ in runs):
+        return "python", f"engine: python (its bots ({names}) decide in Python)"
+    return "auto", f"{choice.line}; the games with {names} play in Python (its bots ({names}) decide in Python)"
+
+
 def make_report(configs: list[Config], games: int, seed: int, strong: str | None = "greedy",
                 skill_games: int | None = None, progress=None, runner=None,
                 engine: str = "python") -> tuple[dict, list[list[GameFacts]]]:
@@ -56,19 +84,23 @@ def make_report(configs: list[Config], games: int, seed: int, strong: str | None
     Returns the report data (JSON-ready) and the facts of each configuration's games. With a
     runner (interpreter.runner) the games are played by its workers, with the same results;
     `engine` "native" plays them on the native engine (runner.native.engine_for chose it), with
-    the same results too. Ctrl-C raises ReportInterrupted."""
+    the same results too; "auto" (native chosen under --engine auto) plays on it the runs whose
+    seats are all random, and the others (greedy, search ... players, which decide in Python and
+    read the position as they do: slower from a game in C today) in Python. Ctrl-C raises
+    ReportInterrupted."""
     from ..runner.native import native_of
     skill_games = games if skill_games is None else skill_games
     runs = _runs(configs, games, strong, skill_games)
     if runner is not None:
         from ..runner.jobs import balance as play_runs
-        facts, interrupted = play_runs(runner, [(cfg, k) for cfg, k in runs], seed, progress, engine)
+        facts, interrupted = play_runs(runner, [(cfg, k) for cfg, k in runs], seed, progress,
+                                       [run_engine(engine, cfg) for cfg, _ in runs])
     else:
         facts, interrupted = [], False
         try:
             for cfg, k in runs:
                 facts.append([])
-                play_config(cfg, k, seed, progress, facts[-1], native_of(cfg.rs, engine))
+                play_config(cfg, k, seed, progress, facts[-1], native_of(cfg.rs, run_engine(engine, cfg)))
         except KeyboardInterrupt:
             interrupted = True
             facts += [[] for _ in runs[len(facts):]]
@@ -268,8 +300,9 @@ def balance_command(
     except CardRulesError as e:
         typer.echo(e.render(), err=True)
         raise typer.Exit(1)
-    typer.echo(choice.line, err=True)
     k_skill = games if skill_games is None else skill_games
+    engine, line = engine_line(choice, engine_name, _runs(configs, games, strong_name, k_skill))
+    typer.echo(line, err=True)
     total = len(configs) * (games + (k_skill if strong_name else 0))
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -281,7 +314,7 @@ def balance_command(
         with bar:
             task = bar.add_task("games", total=total)
             data, facts = make_report(configs, games, seed, strong_name, k_skill,
-                                      lambda n=1: bar.advance(task, n), runner, choice.name)
+                                      lambda n=1: bar.advance(task, n), runner, engine)
     except ReportInterrupted as e:
         if e.data is None:
             typer.echo("interrupted before every configuration had finished a game: nothing was written", err=True)

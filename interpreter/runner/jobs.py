@@ -109,7 +109,7 @@ def balance_games(sources, items, args) -> dict:
     return {"facts": facts, "failed": failed}
 
 
-def balance(runner: Runner, runs: list, seed: int, advance=None, engine: str = "python") -> tuple[list[list], bool]:
+def balance(runner: Runner, runs: list, seed: int, advance=None, engines: list | None = None) -> tuple[list[list], bool]:
     """The games of every run (configuration, games) of a balance report, on a runner, in the
     order of the runs and their games: (facts per run, interrupted). A game that failed raises
     its error as the command's own loop would (the first in that order). Interrupted: each
@@ -121,7 +121,7 @@ def balance(runner: Runner, runs: list, seed: int, advance=None, engine: str = "
             sources[cfg.path] = source_of(cfg.path)
             remember(sources[cfg.path], cfg.rs)
         args = {"seed": seed, "label": cfg.label, "path": cfg.path, "players": cfg.players, "options": cfg.options,
-                "bots": cfg.bots, "rotate": cfg.rotate, "engine": engine}
+                "bots": cfg.bots, "rotate": cfg.rotate, "engine": engines[r] if engines else "python"}
         for part in chunks(k, runner.parallelism):
             tasks.append(Task(len(tasks), "balance", (sources[cfg.path],), tuple(part), args))
             owner.append(r)
