@@ -56,9 +56,16 @@ def run_engine(engine: str, cfg: Config) -> str:
     return engine
 
 
+# players that choose inside C on a native state: random ones, and the search player (its whole
+# search, from the state the engine plays); the others (greedy, plan) decide in Python, reading the
+# position at every look-ahead, which a game in C gives slower today
+IN_C = ("random", "ismcts")
+
+
 def _deciding_in_python(cfg: Config) -> list[str]:
-    """The players of a run that are not random (they choose in Python, reading the position)."""
-    return sorted({b for b in cfg.bots + ((cfg.rotate,) if cfg.rotate else ()) if b != "random"})
+    """The players of a run that decide in Python (not IN_C)."""
+    return sorted({b for b in cfg.bots + ((cfg.rotate,) if cfg.rotate else ())
+                   if b.partition(":")[0].strip().lower() not in IN_C})
 
 
 def engine_line(choice, requested: str, runs: list) -> tuple[str, str]:
@@ -85,8 +92,8 @@ def make_report(configs: list[Config], games: int, seed: int, strong: str | None
     runner (interpreter.runner) the games are played by its workers, with the same results;
     `engine` "native" plays them on the native engine (runner.native.engine_for chose it), with
     the same results too; "auto" (native chosen under --engine auto) plays on it the runs whose
-    seats are all random, and the others (greedy, search ... players, which decide in Python and
-    read the position as they do: slower from a game in C today) in Python. Ctrl-C raises
+    players all choose in C (IN_C: random, search), and the others (greedy, plan, which decide
+    in Python and read the position as they do: slower from a game in C today) in Python. Ctrl-C raises
     ReportInterrupted."""
     from ..runner.native import native_of
     skill_games = games if skill_games is None else skill_games
