@@ -82,6 +82,17 @@ def test_balance_under_auto_plays_random_seats_in_c_and_the_others_in_python(tmp
     assert engine_line(r).startswith("engine: native (C, built by ") and engine_line(r).endswith("cache)")
 
 
+def test_balance_with_search_players_is_the_same_report_on_both_engines_and_auto_plays_them_in_c(tmp_path):
+    out = {}
+    for e in ("python", "auto"):
+        r = run("balance", KENDRA, "-n", 3, "-k", 3, "--bot", "ismcts:20", "--strong", "none", "--workers", 1,
+                "--out", tmp_path / e, "--engine", e)
+        assert r.exit_code == 0, r.output
+        out[e] = (tmp_path / e / "report.json").read_text()
+    assert engine_line(r).startswith("engine: native (C, built by ") and engine_line(r).endswith("cache)")
+    assert out["python"] == out["auto"]
+
+
 def test_balance_on_workers_is_the_same_report_on_the_native_engine(tmp_path):
     a = run("balance", GANJIFA, "-n", 3, "-k", 24, "--strong", "none", "--workers", 1, "--out", tmp_path / "a",
             "--engine", "python")
