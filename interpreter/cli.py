@@ -23,6 +23,7 @@ from .engine import (RECORD_FORMAT, Move, State, apply, fired_counts, in_secret,
                      new_game, observe, outcome, program_of, read_record, replay, resolve_options,
                      seat_name, validate_record, write_record)
 from .errors import CardRulesError, GameRuntimeError, OptionError, RecordError
+from .runner import ENGINE_HELP
 
 RECORDS_FORMAT = "cardrules-records/1"  # several game records in one file (play --games K --log)
 TABLE_FORMAT = "cardrules-table/1"  # a table of `cardrules serve`: its seats and, under "record", its game
@@ -430,7 +431,7 @@ def play(
     human: Annotated[str | None, typer.Option("--human", metavar="SEAT", help="Play this seat (1-based, or P1..) yourself at the terminal.")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: one per core; 1: this process only). The results are the same for any N.")] = None,
     cluster: Annotated[str | None, typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler's workers (default: $CARDRULES_CLUSTER; needs the cluster extra).")] = None,
-    engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help="Which engine plays: native (the ruleset compiled to C: needs a C compiler), python, or auto (native where it can be built, else Python). The games are the same on both.")] = "auto",
+    engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP)] = "auto",
 ) -> None:
     """Play games with bots (or yourself) and summarise wins, scores and the rules used."""
     path = _resolve(path)

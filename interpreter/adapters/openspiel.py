@@ -10,7 +10,11 @@ max_decisions=None, int_range=None)` returns a `pyspiel.Game`; so does `pyspiel.
 with the game's string (`str(game)`), as OpenSpiel's deserialisation does: the game is
 registered as `cardrules` with the parameters `ruleset` (a bundled name or a path), `players`
 (0: the fewest the ruleset allows), `options` (`name:value;name:value`), `seed`, `returns`,
-`max_decisions` (0: the ruleset's own bound) and `int_low`/`int_high`.
+`max_decisions` (0: the ruleset's own bound), `int_low`/`int_high` and `engine` (`native`: the
+ruleset compiled to C, an OptionError when it cannot be had; `python`; `auto`, the default,
+plays in Python today, since the adapters read the whole position at every step, which a game
+in C gives slower (encoding.AUTO_PYTHON); the same games on both: `game.engine` says which,
+`game.spec.engine.line` why).
 
 The game's type, from the ruleset:
 
@@ -54,7 +58,7 @@ from .encoding import DEFAULT_INT_RANGE, Core, Seeds, spec_for
 SHORT_NAME = "cardrules"
 
 _PARAMS = {"ruleset": "", "players": 0, "options": "", "seed": 0, "returns": "win", "max_decisions": 0,
-           "int_low": DEFAULT_INT_RANGE[0], "int_high": DEFAULT_INT_RANGE[1]}
+           "int_low": DEFAULT_INT_RANGE[0], "int_high": DEFAULT_INT_RANGE[1], "engine": "auto"}
 
 _T = pyspiel.GameType
 _REGISTERED_TYPE = _T(
@@ -96,8 +100,10 @@ class CardGame(pyspiel.Game):
         if not p["ruleset"]:
             raise OptionError("the cardrules game needs a ruleset: a bundled game's name or a path to a .cards file")
         spec = spec_for(p["ruleset"], int(p["players"]) or None, parse_options(p["options"]), returns=p["returns"],
-                        max_decisions=int(p["max_decisions"]) or None, int_range=(int(p["int_low"]), int(p["int_high"])))
+                        max_decisions=int(p["max_decisions"]) or None, int_range=(int(p["int_low"]), int(p["int_high"])),
+                        engine=str(p["engine"]))
         self.spec = spec
+        self.engine = spec.engine.name  # "native" or "python"; spec.engine.line says why
         canonical = dict(p, ruleset=spec.ref, players=spec.players, options=options_text(dict(spec.given)))
         rs = spec.ruleset
         chance = _T.ChanceMode.SAMPLED_STOCHASTIC if spec.chance else _T.ChanceMode.DETERMINISTIC
@@ -241,16 +247,18 @@ def resampler(seed: int = 0):
 
 def load_game(path_or_name, players: int | None = None, options: dict | None = None, *, seed: int = 0,
               returns: str = "win", max_decisions: int | None = None,
-              int_range: tuple[int, int] | None = None) -> CardGame:
+              int_range: tuple[int, int] | None = None, engine: str = "auto") -> CardGame:
     """A ruleset (a bundled game's name or a .cards path) as a pyspiel game for `players`
-    (default: the fewest it allows), with `options` ({name: value})."""
+    (default: the fewest it allows), with `options` ({name: value}), its games played on
+    `engine` (auto, python or native: the same games)."""
     from ..bundled import bundled_name, resolve
     from pathlib import Path
     path = resolve(path_or_name)
     ref = bundled_name(Path(path)) or str(Path(path).resolve())
     lo, hi = DEFAULT_INT_RANGE if int_range is None else int_range
     return CardGame({"ruleset": ref, "players": int(players or 0), "options": options_text(options), "seed": int(seed),
-                     "returns": returns, "max_decisions": int(max_decisions or 0), "int_low": int(lo), "int_high": int(hi)})
+                     "returns": returns, "max_decisions": int(max_decisions or 0), "int_low": int(lo), "int_high": int(hi),
+                     "engine": engine})
 
 
 if SHORT_NAME not in pyspiel.registered_names():

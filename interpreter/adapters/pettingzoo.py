@@ -20,6 +20,12 @@ winner 1, each loser -1/(n-1), a shared win split; `"score"`: scores placed betw
 A game the rules end terminates every agent; one cut short (`max_decisions`, or the ruleset's
 own bound) truncates them. An illegal action raises ValueError naming the legal ones.
 
+`engine="auto"|"python"|"native"` picks the engine the games are played on (the same games on
+both; `env.unwrapped.engine` says which, `env.unwrapped.spec.engine.line` why): "native" plays
+the ruleset compiled to C ("native" that cannot be had raises OptionError with one line); auto
+plays in Python today, since every step's observation reads the whole position, which a game in
+C gives slower (encoding.AUTO_PYTHON).
+
 `reset(seed=S)` deals the game the engine deals with seed S (`cardrules play --seed S`);
 `reset()` without a seed takes the next one (`seed`, `seed + 1`, ...). Options are chosen when
 the environment is made; `reset`'s `options` are ignored. `render()` shows the table as the
@@ -46,10 +52,11 @@ class CardEnv(AECEnv):
 
     def __init__(self, path_or_name, players: int | None = None, options: dict | None = None, seed: int = 0, *,
                  returns: str = "win", max_decisions: int | None = None, int_range: tuple[int, int] | None = None,
-                 history: bool = False, render_mode: str | None = None):
+                 history: bool = False, render_mode: str | None = None, engine: str = "auto"):
         super().__init__()
         self.spec = spec = spec_for(path_or_name, players, options, returns=returns, max_decisions=max_decisions,
-                                    int_range=int_range)
+                                    int_range=int_range, engine=engine)
+        self.engine = spec.engine.name  # "native" or "python"; spec.engine.line says why
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {', '.join(self.metadata['render_modes'])} or None, not {render_mode!r}")
         self.render_mode = render_mode
@@ -153,5 +160,6 @@ def raw_env(path_or_name, players: int | None = None, options: dict | None = Non
 def env(path_or_name, players: int | None = None, options: dict | None = None, seed: int = 0, **kwargs):
     """A ruleset (a bundled game's name or a .cards path) as an AEC environment for `players`
     (default: the fewest it allows), with `options` ({name: value}); keyword arguments:
-    returns, max_decisions, int_range, history, render_mode."""
+    returns, max_decisions, int_range, history, render_mode, engine ("auto", "python" or "native":
+    the same games; "native" that cannot be had raises OptionError)."""
     return wrappers.OrderEnforcingWrapper(raw_env(path_or_name, players, options, seed, **kwargs))

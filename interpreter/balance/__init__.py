@@ -17,6 +17,7 @@ import typer
 
 from ..errors import CardRulesError, OptionError
 from ..files import write_atomic
+from ..runner import ENGINE_HELP
 from .analysis import analyse, compare
 from .games import Config, GameFacts, GameFailed, play_config
 
@@ -48,23 +49,65 @@ def _runs(configs: list[Config], games: int, strong: str | None, skill_games: in
     return runs
 
 
+def run_engine(engine: str, cfg: Config) -> str:
+    """The engine one run of a report plays on (make_report's `engine`): "native" or "python"."""
+    if engine == "auto":
+        return "native" if not _deciding_in_python(cfg) else "python"
+    return engine
+
+
+# players that choose inside C on a native state: random ones, and the search player (its whole
+# search, from the state the engine plays); the others (greedy, plan) decide in Python, reading the
+# position at every look-ahead, which a game in C gives slower today
+IN_C = ("random", "ismcts")
+
+
+def _deciding_in_python(cfg: Config) -> list[str]:
+    """The players of a run that decide in Python (not IN_C)."""
+    return sorted({b for b in cfg.bots + ((cfg.rotate,) if cfg.rotate else ())
+                   if b.partition(":")[0].strip().lower() not in IN_C})
+
+
+def engine_line(choice, requested: str, runs: list) -> tuple[str, str]:
+    """make_report's engine for a choice (runner.native.engine_for), and the one line saying it:
+    under auto, runs with players that decide in Python play in Python, and the line says so."""
+    if choice.native is None:
+        return "python", choice.line
+    if requested != "auto":
+        return "native", choice.line
+    slow = sorted({b for cfg, _ in runs for b in _deciding_in_python(cfg)})
+    if not slow:
+        return "native", choice.line
+    names = ", ".join(slow)
+    if all(_deciding_in_python(cfg) for cfg, _ in runs):
+        return "python", f"engine: python (its bots ({names}) decide in Python)"
+    return "auto", f"{choice.line}; the games with {names} play in Python (its bots ({names}) decide in Python)"
+
+
 def make_report(configs: list[Config], games: int, seed: int, strong: str | None = "greedy",
-                skill_games: int | None = None, progress=None, runner=None) -> tuple[dict, list[list[GameFacts]]]:
+                skill_games: int | None = None, progress=None, runner=None,
+                engine: str = "python") -> tuple[dict, list[list[GameFacts]]]:
     """Play every configuration (and, with `strong`, the skill games) and analyse them.
     Returns the report data (JSON-ready) and the facts of each configuration's games. With a
     runner (interpreter.runner) the games are played by its workers, with the same results;
-    Ctrl-C raises ReportInterrupted."""
+    `engine` "native" plays them on the native engine (runner.native.engine_for chose it), with
+    the same results too; "auto" (native chosen under --engine auto) plays on it the runs whose
+    players all choose in C (IN_C: random, search), and the others (greedy, plan, which decide
+    in Python and read the position as they do: slower from a game in C today) in Python. Ctrl-C raises
+    ReportInterrupted."""
+    from ..runner.native import native_of
     skill_games = games if skill_games is None else skill_games
     runs = _runs(configs, games, strong, skill_games)
     if runner is not None:
         from ..runner.jobs import balance as play_runs
-        facts, interrupted = play_runs(runner, [(cfg, k) for cfg, k in runs], seed, progress)
+        facts, interrupted = play_runs(runner, [(cfg, k) for cfg, k in runs], seed, progress,
+                                       [run_engine(engine, cfg) for cfg, _ in runs])
     else:
         facts, interrupted = [], False
         try:
             for cfg, k in runs:
                 facts.append([])
-                play_config(cfg, k, seed, progress, facts[-1])
+                play_config(cfg, k, seed, progress, facts[-1], native_of(cfg.rs, run_engine(engine, cfg)))
         except KeyboardInterrupt:
             interrupted = True
             facts += [[] for _ in runs[len(facts):]]
@@ -242,6 +285,7 @@ def balance_command(
     against: Annotated[Path | None, typer.Option("--against", metavar="B.cards", help="Compare with another ruleset, played on the same seeds.")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: one per core; 1: this process only). The report is the same for any N.")] = None,
     cluster: Annotated[str | None, typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler's workers (default: $CARDRULES_CLUSTER; needs the cluster extra).")] = None,
+    engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP)] = "auto",
 ) -> None:
     """Play many games and write a balance report: fairness per seat, first-player advantage,
     scores, length, rules used, skill and lead changes; or two variants side by side."""
@@ -253,6 +297,9 @@ def balance_command(
         strong_name = None if strong.strip().lower() == "none" else strong.strip()
         if strong_name is not None:
             make_bot(strong_name, 0)
+        from ..engine import program_of
+        from ..runner.native import engine_for
+        choice = engine_for([program_of(c.rs) for c in configs], engine_name)
         runner = open_runner(workers, cluster)
     except OptionError as e:
         typer.echo(f"error: {e.message}", err=True)
@@ -261,6 +308,8 @@ def balance_command(
         typer.echo(e.render(), err=True)
         raise typer.Exit(1)
     k_skill = games if skill_games is None else skill_games
+    engine, line = engine_line(choice, engine_name, _runs(configs, games, strong_name, k_skill))
+    typer.echo(line, err=True)
     total = len(configs) * (games + (k_skill if strong_name else 0))
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -272,7 +321,7 @@ def balance_command(
         with bar:
             task = bar.add_task("games", total=total)
             data, facts = make_report(configs, games, seed, strong_name, k_skill,
-                                      lambda n=1: bar.advance(task, n), runner)
+                                      lambda n=1: bar.advance(task, n), runner, engine)
     except ReportInterrupted as e:
         if e.data is None:
             typer.echo("interrupted before every configuration had finished a game: nothing was written", err=True)
@@ -325,9 +374,10 @@ def balance_command(
 # ------------------------------------------------------------------ diff --play
 
 def play_comparison(ra, rb, labels: tuple[str, str], games: int, seed: int = 0, players: int | None = None,
-                    progress=None) -> dict:
+                    progress=None, engine: str = "python") -> dict:
     """Random players on both rulesets, the same seeds: the side-by-side table of `balance
-    --against`, for `cardrules diff A B --play K`. OptionError when no player count suits both."""
+    --against`, for `cardrules diff A B --play K`, played on `engine` ("python" or "native":
+    the same table). OptionError when no player count suits both."""
     lo, hi = max(ra.players_min, rb.players_min), min(ra.players_max, rb.players_max)
     n = players if players is not None else lo
     if lo > hi or not lo <= n <= hi:
@@ -337,7 +387,7 @@ def play_comparison(ra, rb, labels: tuple[str, str], games: int, seed: int = 0, 
     bots = tuple("random" for _ in range(n))
     configs = [Config(label=labels[0], path=labels[0], rs=ra, players=n, bots=bots),
                Config(label=labels[1], path=labels[1], rs=rb, players=n, bots=bots)]
-    data, _ = make_report(configs, games, seed, strong=None, progress=progress)
+    data, _ = make_report(configs, games, seed, strong=None, progress=progress, engine=engine)
     return data
 
 

@@ -54,11 +54,37 @@ class GameFailed(CardRulesError):
     """A game of the report broke: the engine failed, or nobody could move."""
 
 
-def play_game(cfg: Config, index: int, seed: int) -> GameFacts:
+def play_game(cfg: Config, index: int, seed: int, native=None) -> GameFacts:
+    """One game of the report, on the Python engine, or (`native`: the ruleset's NativeProgram)
+    on a native state, with the same facts: random seats' game played whole in C when the game
+    keeps no score to follow, else move by move in C with the bots choosing through the engine
+    API (the lead is read from C after every move). A game that fails in C is played again in
+    Python, so that its error is the Python engine's, word for word."""
+    if native is None:
+        return _play_game(cfg, index, seed, None)
+    try:
+        return _play_game(cfg, index, seed, native)
+    except CardRulesError:
+        return _play_game(cfg, index, seed, None)
+
+
+def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     bots = cfg.seat_bots(index)
-    s = new_game(cfg.rs, cfg.players, dict(cfg.options), seed)
+    if native is not None:
+        from ..native.engine import new_native_game
+        s = new_native_game(cfg.rs, cfg.players, dict(cfg.options), seed)
+        if s.program.score is None and all(b == "random" for b in bots):
+            return _random_game_in_c(cfg, index, seed, bots, s)
+    else:
+        s = new_game(cfg.rs, cfg.players, dict(cfg.options), seed)
     players = [make_bot(b, bot_seed(seed, i)) for i, b in enumerate(bots)]
     keeps_score = s.program.score is not None
+    read_scores, step = engine.scores, lambda m: apply(s, m)
+    if native is not None:
+        from ..runner.native import native_scores
+        read_scores = native_scores
+        if all(b == "random" for b in bots):  # their moves are the engine's own: straight into C
+            step = s.native.play
     most = s.program.winner_rule != "fewest"
     moves: dict = {}
     behind: set = set()  # the seats that were behind the leader at some moment
@@ -76,13 +102,15 @@ def play_game(cfg: Config, index: int, seed: int) -> GameFacts:
                 first = who
             move = players[who].choose(s)
             moves[move.action] = moves.get(move.action, 0) + 1
-            apply(s, move)
+            step(move)
             n += 1
             if keeps_score:
                 try:
-                    sc = engine.scores(s)
+                    sc = read_scores(s)
                 except (GameRuntimeError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
                     continue  # a score that cannot be read mid-game says nothing about the lead
+                if sc is None:  # (in C: a score that cannot be worked out here)
+                    continue
                 best = max(sc) if most else min(sc)
                 lead = tuple(i for i, v in enumerate(sc) if v == best)
                 behind.update(i for i in range(len(sc)) if i not in lead)
@@ -103,13 +131,31 @@ def play_game(cfg: Config, index: int, seed: int) -> GameFacts:
                      winner_was_behind=(any(w in behind for w in winners) if keeps_score and winners else None))
 
 
-def play_config(cfg: Config, games: int, seed: int, advance=None, out: list | None = None) -> list[GameFacts]:
+def _random_game_in_c(cfg: Config, index: int, seed: int, bots: tuple, s) -> GameFacts:
+    """A game of random seats that keeps no score, played whole in C (one call), its moves kept:
+    the facts play_game gathers move by move (no lead to follow)."""
+    import random
+
+    from ..runner.native import playout_counts
+    n, moves, first = playout_counts(s, [random.Random(bot_seed(seed, i)) for i in range(len(bots))], HARD_CAP)
+    if not s.finished and n < HARD_CAP:  # (a failure raised: play_game plays it again in Python)
+        raise GameFailed(f"game {index + 1} (seed {seed}) is stuck: nobody has a legal move after {n} decisions")
+    o = outcome(s)
+    winners = o.winners if o is not None else ()
+    scores = o.scores if o is not None else tuple(0 for _ in bots)
+    return GameFacts(seed=seed, bots=bots, winners=tuple(winners), scores=tuple(scores), decisions=n,
+                     finished=s.finished, fired=fired_counts(s), moves=moves,
+                     first_decider=first, lead_changes=None, winner_was_behind=None)
+
+
+def play_config(cfg: Config, games: int, seed: int, advance=None, out: list | None = None,
+                native=None) -> list[GameFacts]:
     """K games, game i with seed+i (the same seeds for every configuration, so two variants
     are compared on the same deals as far as their rules allow); each game's facts are added
     to `out` (a new list by default) as soon as it ends."""
     out = [] if out is None else out
     for i in range(games):
-        out.append(play_game(cfg, i, seed + i))
+        out.append(play_game(cfg, i, seed + i, native))
         if advance is not None:
             advance()
     return out

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from ..errors import CardRulesError
+from ..runner import ENGINE_HELP
 
 REGENERATE = "python -m interpreter.diff"
 
@@ -28,6 +29,7 @@ def diff_command(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of the terminal.")] = None,
     redline: Annotated[bool, typer.Option("--redline/--no-redline", help="Add the rulebook redline after the list of changes.")] = True,
     play: Annotated[int, typer.Option("--play", metavar="K", min=0, help="Also play K games of each with random players (same seeds) and add a table of what changes in play.")] = 0,
+    engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP + " (With --play.)")] = "auto",
 ) -> None:
     """Compare two rulesets by meaning, not text: what B adds, removes or changes relative to A,
     then the two rulebooks as a redline. Exit 0 identical in meaning, 1 different, 2 an error."""
@@ -47,13 +49,24 @@ def diff_command(
             typer.echo(f"{p}: error: cannot read the ruleset: {e.strerror or e}", err=True)
             raise typer.Exit(2)
     ra, rb = rulesets
+    choice = None
+    if play:
+        from ..engine import program_of
+        from ..errors import OptionError
+        from ..runner.native import engine_for
+        try:
+            choice = engine_for([program_of(ra), program_of(rb)], engine_name)
+        except OptionError as e:
+            typer.echo(f"error: {e.message}", err=True)
+            raise typer.Exit(2)
+        typer.echo(choice.line, err=True)
     diff = diff_rulesets(ra, rb)
     text = render_diff(diff, ra, rb, fmt.value, labels=(str(a), str(b)), redline=redline)
     if play:
         from ..balance import comparison_table, play_comparison
         from ..errors import OptionError
         try:
-            table = comparison_table(play_comparison(ra, rb, (str(a), str(b)), play), fmt.value)
+            table = comparison_table(play_comparison(ra, rb, (str(a), str(b)), play, engine=choice.name), fmt.value)
         except OptionError as e:
             typer.echo(f"error: {e.message}", err=True)
             raise typer.Exit(2)

@@ -22,8 +22,12 @@ from .shrink import Shrinking
 
 class Fuzzer(Checks, OptionEffects, Shrinking):
     def __init__(self, path: str, rs: g.Ruleset, games: int | None, seconds: float | None, seed: int,
-                 progress: Callable[[str], None] | None = None, deadline: float | None = None):
+                 progress: Callable[[str], None] | None = None, deadline: float | None = None, native=None):
         self.path = path
+        # the native engine (its NativeProgram) the games are played on, or None: Python. The same
+        # games and findings: a failure in C is worded by the Python engine (the game played
+        # again there), and shrinking, the option check and reproductions are Python's
+        self.native = native
         self.rs = rs
         self.program = program_of(rs)
         self.games = games
@@ -76,10 +80,16 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         return (NO_BOUND_AFTER if self.no_end_seen else NO_BOUND_LIMIT), False
 
     def play(self, cfg: Config, seed: int, bot: str, *, stats: bool = False, replay_check: bool = False,
-             observe_all: bool = False, stop_key: tuple | None = None) -> Game:
+             observe_all: bool = False, stop_key: tuple | None = None, python: bool = False) -> Game:
         game = Game(cfg, seed, bot, stop_key=stop_key)
+        native = None if python else self.native
         try:
-            s = new_game(self.rs, cfg.players, cfg.opts, seed)
+            if native is not None:
+                from ..native.engine import new_native_game
+                s = new_native_game(self.rs, cfg.players, cfg.opts, seed)
+                s.native.sync()  # (the checks read the state itself: brought up to date after each move)
+            else:
+                s = new_game(self.rs, cfg.players, cfg.opts, seed)
         except GameRuntimeError as e:
             game.add(self._ev_error(None, e, None))
             return game
@@ -117,6 +127,8 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
                 self.alt_taken[id(alt)] = self.alt_taken.get(id(alt), 0) + 1
             try:
                 apply(s, m)
+                if native is not None:
+                    s.native.sync()
             except GameRuntimeError as e:
                 game.add(self._ev_error(s, e, m))
                 break

@@ -28,6 +28,16 @@ def _lookahead(s: State) -> State:
         s.history = history
 
 
+def _fired(s: State) -> list:
+    """How often each rule has fired; of a game in C, read from C (the rest of its view is not
+    needed for the look-ahead, so it is not brought up to date)."""
+    g = s.native
+    if g is None:
+        return s.fired
+    lib, mem = g.np.lib, g.mem
+    return [lib.cr_fired(mem, i) for i in range(len(s.fired))]
+
+
 class RuleSeeker:
     """One move of look-ahead on a clone; prefers moves that fire rules fired least so far
     (over every game of this fuzz run), take actions taken least, offer actions offered
@@ -61,7 +71,7 @@ class RuleSeeker:
             except Exception:
                 score += 5.0
             else:
-                for k, (a, b) in enumerate(zip(fired_now, c.fired)):
+                for k, (a, b) in enumerate(zip(fired_now, _fired(c))):
                     if b > a:
                         score += 1.0 / (1 + fz.fired_total[k] + a)
                 if not c.finished:

@@ -65,7 +65,7 @@ class Shrinking:
                 if self.out_of_time(end):
                     return best
                 seed = self.game_seed("shrink", ev.key, cand, i)
-                game = self.play(cand, seed, hit.bot, stop_key=ev.key)
+                game = self.play(cand, seed, hit.bot, stop_key=ev.key, python=True)  # reproductions: Python's
                 e2 = game.events.get(ev.key)
                 if e2 is None:
                     continue

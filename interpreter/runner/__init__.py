@@ -30,6 +30,9 @@ TIMEOUT_ENV = "CARDRULES_CLUSTER_TIMEOUT"      # seconds to wait for the schedul
 CONNECT_TIMEOUT = 3.0
 CHUNKS_PER_WORKER = 8                          # chunks per worker: the load spreads, the bar moves
 MAX_CHUNK = 100                                # games in a chunk at most
+# --engine, as every command that plays declares it (runner/native.py chooses)
+ENGINE_HELP = ("Which engine plays: native (the ruleset compiled to C: needs a C compiler), python, or auto "
+               "(native where it can be built, else Python). The games are the same on both.")
 
 
 class Interrupted(Exception):

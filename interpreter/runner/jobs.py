@@ -98,16 +98,18 @@ def balance_games(sources, items, args) -> dict:
     cfg = Config(label=args["label"], path=args["path"], rs=load(sources[0]), players=args["players"],
                  options=args["options"], bots=args["bots"], rotate=args["rotate"])
     facts, failed = [], None
+    from .native import native_of
+    native = native_of(cfg.rs, args.get("engine", "python"))
     for i in items:
         try:
-            facts.append(play_game(cfg, i, args["seed"] + i))
+            facts.append(play_game(cfg, i, args["seed"] + i, native))
         except CardRulesError as e:
             failed = (isinstance(e, GameFailed), e.message, e.file, e.line, e.column, e.source_line)
             break
     return {"facts": facts, "failed": failed}
 
 
-def balance(runner: Runner, runs: list, seed: int, advance=None) -> tuple[list[list], bool]:
+def balance(runner: Runner, runs: list, seed: int, advance=None, engines: list | None = None) -> tuple[list[list], bool]:
     """The games of every run (configuration, games) of a balance report, on a runner, in the
     order of the runs and their games: (facts per run, interrupted). A game that failed raises
     its error as the command's own loop would (the first in that order). Interrupted: each
@@ -119,7 +121,7 @@ def balance(runner: Runner, runs: list, seed: int, advance=None) -> tuple[list[l
             sources[cfg.path] = source_of(cfg.path)
             remember(sources[cfg.path], cfg.rs)
         args = {"seed": seed, "label": cfg.label, "path": cfg.path, "players": cfg.players, "options": cfg.options,
-                "bots": cfg.bots, "rotate": cfg.rotate}
+                "bots": cfg.bots, "rotate": cfg.rotate, "engine": engines[r] if engines else "python"}
         for part in chunks(k, runner.parallelism):
             tasks.append(Task(len(tasks), "balance", (sources[cfg.path],), tuple(part), args))
             owner.append(r)
@@ -158,12 +160,17 @@ def fuzz_files(sources, items, args) -> dict:
     except CardRulesError as e:
         return {"error": e.render(), "lines": lines}
     deadline = time.monotonic() + args["seconds"] if args["seconds"] else None
-    report = Fuzzer(args["path"], rs, args["games"], None, args["seed"], lines.append, deadline).run()
+    from ..fuzz.command import native_for
+    try:
+        native = native_for(rs, args.get("engine", "python"), lines.append)
+    except CardRulesError as e:  # --engine native, and this ruleset cannot be built
+        return {"error": f"{args['path']}: error: {e.message}", "lines": lines}
+    report = Fuzzer(args["path"], rs, args["games"], None, args["seed"], lines.append, deadline, native).run()
     return {"report": report, "lines": lines}
 
 
 def fuzz(runner: Runner, files: list[Path], games: int | None, seconds: float | None,
-         seed: int) -> tuple[list, bool, list[Path]]:
+         seed: int, engine: str = "python") -> tuple[list, bool, list[Path]]:
     """`cardrules fuzz` on a runner, one task per file, with one progress bar of files on
     standard error (a terminal), each file's progress lines printed as it finishes: (the
     reports in the order of the files, whether some file did not load, the files not fuzzed
@@ -192,7 +199,8 @@ def fuzz(runner: Runner, files: list[Path], games: int | None, seconds: float | 
             say(e.render())
             bad = True
             continue
-        tasks.append(Task(i, "fuzz", (src,), (i,), {"path": str(f), "games": games, "seconds": share, "seed": seed}))
+        tasks.append(Task(i, "fuzz", (src,), (i,), {"path": str(f), "games": games, "seconds": share, "seed": seed,
+                                                 "engine": engine}))
 
     def each(task, result):
         for line in result["lines"]:

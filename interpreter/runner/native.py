@@ -152,3 +152,106 @@ def engine_for_play(program, requested: str, bot_names: dict, human_seat, cluste
         return choose_engine(program, requested, why)
     except CardRulesError as e:
         raise OptionError(e.message) from None
+
+
+def engine_for(programs, requested: str, auto_python: str | None = None) -> EngineChoice:
+    """The engine of a command whose players all play through the engine API (balance, fuzz,
+    diff --play, serve, the adapters): native when every program in `programs` (one, or the
+    two compared) can be built, else Python, saying why in one line; an OptionError (exit 2)
+    when --engine native cannot be had, or for an unknown --engine. `auto_python`: why auto
+    plays this run in Python all the same (it would be slower in C), while native plays in C."""
+    from ..errors import CardRulesError, OptionError
+    if requested not in ENGINES:
+        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
+    if requested == "auto" and auto_python is not None:
+        return EngineChoice(None, f"engine: python ({auto_python})")
+    if not isinstance(programs, (list, tuple)):
+        programs = [programs]
+    choice = None
+    try:
+        for program in programs:
+            one = choose_engine(program, requested)
+            if one.native is None:  # python asked for, or no native engine under auto: all play in Python
+                return one
+            choice = choice or one
+    except CardRulesError as e:
+        raise OptionError(e.message) from None
+    return choice
+
+
+def native_of(ruleset, engine: str):
+    """The C engine of a ruleset when `engine` is "native" (a worker's side of a choice made by
+    the client, which was built there: here it loads from the cache), else None."""
+    if engine != "native":
+        return None
+    from ..engine import play
+    return native_program(play.program_of(ruleset))
+
+
+def new_state(ruleset, players: int, options: dict | None, seed: int, native) -> object:
+    """engine.new_game on the chosen engine: a native State (its functions answered from C) when
+    `native` is a NativeProgram (or true), else a Python one. The same game either way."""
+    if native:
+        from ..native.engine import new_native_game
+        return new_native_game(ruleset, players, options, seed)
+    from ..engine import new_game
+    return new_game(ruleset, players, options, seed)
+
+
+def native_scores(state) -> tuple | None:
+    """Every seat's score by the winner rule, worked out in C without bringing the view up to
+    date (engine.scores does that first): None when some score cannot be worked out here."""
+    g = state.native
+    score, mem = g.np.lib.cr_score, g.mem
+    out = tuple([score(mem, k) for k in range(state.n_players)])
+    return None if CR_NONE in out else out
+
+
+def engine_at_start(requested: str, when: str) -> str:
+    """--engine of a command that builds each ruleset later (serve: when its first table opens;
+    fuzz: when it is fuzzed), checked at start-up: the one line saying which engine and why;
+    OptionError (exit 2) for an unknown engine, or native without a C compiler. A ruleset the
+    native engine cannot build then plays in Python under auto (its line said where it plays),
+    and is refused under native."""
+    from ..errors import OptionError
+    from ..native.build import no_compiler_message
+    if requested not in ENGINES:
+        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
+    if requested == "python":
+        return "engine: python (as asked)"
+    compiler = find_compiler()
+    if compiler is None:
+        if requested == "native":
+            raise OptionError(no_compiler_message())
+        return f"engine: python (no native engine: {no_compiler_message()})"
+    return f"engine: native (C, built by {compiler}, {when}; kept in the cache)"
+
+
+_ROOM = __import__("threading").local()
+
+
+def playout_counts(state, rngs: list, max_decisions: int) -> tuple[int, dict, int | None]:
+    """Random players to the end (or max_decisions) in C, as NativeGame.playout plays them, keeping
+    only what a balance report needs of the moves: (moves made, {action: times chosen}, the seat
+    that decided first). The moves are read from this thread's buffer, made once (playout makes
+    a new one of 2**18 moves a call, which costs more than a short game), and not added to the
+    view's history: a game that fails here is played again by the caller."""
+    g = state.native
+    np = g.np
+    width = 3 + np.nparams
+    room = getattr(_ROOM, "buf", None)
+    if room is None or len(room) < width * max_decisions:
+        room = _ROOM.buf = (ctypes.c_int64 * (width * max_decisions))()
+    from ..native.engine import _words_of
+    arr = _words_of(rngs)
+    n = ctypes.c_int64()
+    rc = np.lib.cr_playout(g.mem, arr, len(rngs), max_decisions, room, max_decisions, ctypes.byref(n))
+    k = min(n.value, max_decisions)
+    choices = np.p.choices
+    counts: dict = {}
+    for at in range(0, width * k, width):
+        name = choices[room[at]].alts[room[at + 1]].name
+        counts[name] = counts.get(name, 0) + 1
+    first = room[2] if k else None
+    g._after(rc)  # the view: finished, whose turn, or the failure raised
+    return k, counts, first

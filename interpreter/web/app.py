@@ -54,10 +54,10 @@ class Web:
     """One server's state: the rulesets, the tables, the uploaded records, the templates."""
 
     def __init__(self, data: Path, catalog: Catalog, bot_pause: float, records: list[Path], events_lifetime: float,
-                 limits: Limits):
+                 limits: Limits, engine: str = "auto"):
         self.catalog = catalog
         self.limits = limits
-        self.tables = Tables(data, catalog, bot_pause, limits)
+        self.tables = Tables(data, catalog, bot_pause, limits, engine)
         self.stopping: asyncio.Event | None = None  # set when the server begins to stop (live updates end)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.records = records  # record files named on the command line
@@ -77,11 +77,12 @@ class Web:
 
 def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: float = 0.6,
                records: list[Path] = (), events_lifetime: float = 25.0, catalog: Catalog | None = None,
-               limits: Limits | None = None) -> Starlette:
+               limits: Limits | None = None, engine: str = "auto") -> Starlette:
     """The web app over the tables kept in `data` (loaded now, their games replayed), offering
-    the bundled games and the `given` rulesets (path, loaded rule graph or None)."""
+    the bundled games and the `given` rulesets (path, loaded rule graph or None); the tables'
+    games played on `engine` (auto, python or native: the same games)."""
     web = Web(Path(data), catalog or Catalog(list(given)), bot_pause, list(records), events_lifetime,
-              limits or Limits())
+              limits or Limits(), engine)
     web.tables.load_all()
 
     @asynccontextmanager

@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from ..errors import OptionError
+from ..runner import ENGINE_HELP
 from .limits import Limits
 
 
@@ -94,6 +96,13 @@ def _paths(paths: list[Path]) -> tuple[list[tuple[Path, object]], list[Path]]:
     return rulesets, records
 
 
+def serve_engine(requested: str) -> str:
+    """--engine of `serve`, checked at start-up (runner.native.engine_at_start): each game is
+    built in C when its first table opens."""
+    from ..runner.native import engine_at_start
+    return engine_at_start(requested, "each game when its first table opens")
+
+
 def serve_command(
     paths: Annotated[list[Path] | None, typer.Argument(help="Rulesets to offer besides the bundled games (.cards files, folders, bundled names), and saved games (.json) to replay.")] = None,
     host: Annotated[str, typer.Option("--host", help="The address to listen on (0.0.0.0: every network of this computer).")] = "127.0.0.1",
@@ -106,6 +115,7 @@ def serve_command(
     think_seconds: Annotated[float, typer.Option("--think-seconds", metavar="SECONDS", help="A bot's time for one decision; then it plays the best move found so far.")] = Limits.think_seconds,
     bot_workers: Annotated[int | None, typer.Option("--bot-workers", metavar="N", help="Processes the bots think in (default: one a core; 0: in the server itself).")] = None,
     max_upload: Annotated[int, typer.Option("--max-upload", metavar="MB", help="The largest record that may be uploaded to replay, in MB.")] = Limits.upload_bytes // (1024 * 1024),
+    engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP + " (Each game is built when its first table opens.)")] = "auto",
 ) -> None:
     """Open the browser table: play any game with people and bots, with the rulebook beside it."""
     if bot_pause < 0:
@@ -128,6 +138,11 @@ def serve_command(
         _err(f"error: --port must be from 0 to 65535, not {port}")
         raise typer.Exit(2)
     try:
+        engine_line = serve_engine(engine_name)
+    except OptionError as e:
+        _err(f"error: {e.message}")
+        raise typer.Exit(2)
+    try:
         import starlette  # noqa: F401
         import uvicorn
     except ImportError:
@@ -142,9 +157,10 @@ def serve_command(
         _err(f"{folder}: error: cannot keep tables here: {e.strerror or e}")
         raise typer.Exit(1)
     sock = _bind(host, port)
+    _err(engine_line)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
     from .app import create_app
-    app = create_app(folder, rulesets, bot_pause, records, limits=limits)
+    app = create_app(folder, rulesets, bot_pause, records, limits=limits, engine=engine_name)
     web = app.state.web
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     real_port = sock.getsockname()[1]

@@ -209,6 +209,7 @@ class Table:
             after = s.clone()
             try:
                 engine.apply(after, found)
+                _synced(after)  # (a game in C: its view up to date for every page that reads it)
             except GameRuntimeError as e:
                 self.error = f"the ruleset failed at move {len(s.history) + 1} ({seat_name(seat)}): {e.message}"
                 log.error("table %s: %s", self.id, e.render())
@@ -259,7 +260,8 @@ class Table:
         s = self.state
         return Decision(self.id, self.source(), s.n_players, dict(s.options), s.seed,
                         tuple((m.player, str(m)) for m in s.history), seat, self.bots[seat],
-                        bot_seed(s.seed, seat) * 10_000 + len(s.history), seconds)
+                        bot_seed(s.seed, seat) * 10_000 + len(s.history), seconds,
+                        "native" if s.native is not None else "python")
 
     async def run_bots(self, pause: float, thinkers: Thinkers) -> None:
         """Move for the bots, one at a time, until the game ends: wait `pause` seconds so
@@ -301,11 +303,28 @@ class Table:
                 return
 
 
+def new_state(rs, players: int, options: dict, seed: int, native) -> State:
+    """A table's game: on the native engine (`native`: the ruleset's NativeProgram) or Python's."""
+    from ..runner.native import new_state as make
+    return _synced(make(rs, players, options, seed, native))
+
+
+def _synced(state: State) -> State:
+    """A game played in C with its view brought up to date: the table's pages read the state
+    between moves, and it does not change until the next one."""
+    if state.native is not None:
+        state.native.sync()
+    return state
+
+
 class Tables:
     """Every table of one server, by id."""
 
-    def __init__(self, data: Path, catalog: Catalog, bot_pause: float = 0.6, limits: Limits | None = None):
+    def __init__(self, data: Path, catalog: Catalog, bot_pause: float = 0.6, limits: Limits | None = None,
+                 engine: str = "auto"):
         self.data = Path(data)
+        self.engine = engine  # --engine: auto, python or native (serve_command checked it)
+        self._engines: dict[int, tuple] = {}  # id(program) -> (program, its NativeProgram or None)
         self.catalog = catalog
         self.bot_pause = bot_pause
         self.limits = limits or Limits()
@@ -377,7 +396,7 @@ class Tables:
         if not any(s.kind == "person" for s in made):
             raise OptionError("at least one seat must be a person (bots alone play faster with `cardrules play`)")
         self.check_room(bots=any(s.kind == "bot" for s in made))
-        state = engine.new_game(rs, players, options, seed)  # OptionError for a bad option value
+        state = new_state(rs, players, options, seed, self.native_for(rs))  # OptionError for a bad option value
         table_id = secrets.token_hex(5)
         while table_id in self.tables:
             table_id = secrets.token_hex(5)
@@ -387,6 +406,24 @@ class Tables:
             table.keep_source()
         self.tables[table_id] = table
         return table
+
+    def native_for(self, rs):
+        """The C engine a table of this ruleset plays on, or None (Python): under auto, a ruleset
+        the native engine cannot build plays in Python (said once in the log); under native,
+        opening its table is refused with that line (an OptionError)."""
+        from ..runner.native import engine_for
+        program = engine.program_of(rs)
+        hit = self._engines.get(id(program))
+        if hit is None or hit[0] is not program:
+            try:
+                choice = engine_for(program, self.engine)
+            except OptionError as e:
+                raise OptionError(f"this server plays only on the native engine, which cannot play this game: "
+                                  f"{e.message}") from None
+            if choice.native is None and self.engine == "auto":
+                log.warning("%s: %s", rs.title or rs.name, choice.line)
+            hit = self._engines[id(program)] = (program, choice.native)
+        return hit[1]
 
     def check_room(self, bots: bool) -> None:
         """Full (a clear refusal, never a wait) when the server plays as many tables as its
@@ -427,6 +464,12 @@ class Tables:
         entry = self.catalog.add(path, listed=False)
         rs = self.catalog.ruleset(entry.key)
         state = engine.replay(rs, rec, str(f))
+        native = self.native_for(rs) if self.engine != "python" else None
+        if native is not None:  # the same game, played on in C: its moves made again there
+            replayed = new_state(rs, state.n_players, state.options, state.seed, native)
+            for m in state.history:
+                engine.apply(replayed, m)
+            state = _synced(replayed)
         seats = []
         for s in data["seats"]:
             if not isinstance(s, dict) or s.get("kind") not in ("person", "bot"):

@@ -52,6 +52,7 @@ class Decision:
     bot: str              # the bot's spec ('ismcts:2000')
     bot_seed: int
     seconds: float        # the time the bot has to choose
+    engine: str = "python"  # the table's engine: the worker plays the position on it ("native": in C)
 
 
 class ThinkingFailed(CardRulesError):
@@ -60,16 +61,23 @@ class ThinkingFailed(CardRulesError):
 
 # ------------------------------------------------------------------ in the worker
 
+def _new_game(rs, d: Decision):
+    """The table's game from its start, on the table's engine (a native state when it plays in C:
+    the bots search on it)."""
+    from ..runner.native import native_of, new_state
+    return new_state(rs, d.players, dict(d.options), d.seed, native_of(rs, d.engine))
+
+
 def _position(d: Decision, seen: dict):
     """The game after `d.moves`, going on from the last position of this table when it is an
     earlier moment of the same game."""
     rs = load(d.source)
-    key = (d.table, d.source.key, d.players, d.seed)
+    key = (d.table, d.source.key, d.players, d.seed, d.engine)
     state = seen.pop(key, None)
     done = len(state.history) if state is not None else 0
     if state is None or done > len(d.moves) or any(
             (m.player, str(m)) != tuple(d.moves[i]) for i, m in enumerate(state.history)):
-        state, done = engine.new_game(rs, d.players, dict(d.options), d.seed), 0
+        state, done = _new_game(rs, d), 0
     for player, text in d.moves[done:]:
         engine.apply(state, Move.parse(text, player))
     seen[key] = state
@@ -264,7 +272,7 @@ class Thinkers:
     @staticmethod
     def _fallback(d: Decision) -> str:
         rs = load(d.source)
-        state = engine.new_game(rs, d.players, dict(d.options), d.seed)
+        state = _new_game(rs, d)
         for player, text in d.moves:
             engine.apply(state, Move.parse(text, player))
         moves = engine.moves_for(state)
