@@ -301,13 +301,18 @@ class GameBroke(Exception):
 
 
 def _play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, str],
-              human: Human | None) -> State:
-    """Play one game to its end; GameBroke if the engine fails or the game gets stuck."""
+              human: Human | None, native: bool = False) -> State:
+    """Play one game to its end (`native`: on the native engine, the bots choosing through the
+    engine's functions); GameBroke if the engine fails or the game gets stuck."""
     state = None
     last = None
     where = "the set-up"
     try:
-        state = new_game(rs, players, options, seed)
+        if native:
+            from .native.engine import new_native_game
+            state = new_native_game(rs, players, options, seed)
+        else:
+            state = new_game(rs, players, options, seed)
         players_of = {seat: human if human is not None and seat == human.seat
                       else make_bot(bot_names[seat], bot_seed(seed, seat)) for seat in range(players)}
         while not state.finished:
@@ -481,7 +486,8 @@ def play(
         progress.start()
         task = progress.add_task("games", total=games)
     try:
-        if choice.native is not None:  # random bots: whole games in C, a chunk a call
+        whole_in_c = choice.native is not None and all(b == "random" for b in bot_names.values())
+        if whole_in_c:  # random bots: whole games in C, a chunk a call
             from .runner.native import play_chunk
             done, broke = play_chunk(rs, str(path), n, opts, seed, range(games), log is not None,
                                      lambda s: _broke_in_python(rs, path, n, opts, s, bot_names, log is not None),
@@ -499,12 +505,12 @@ def play(
                     _write_log(log, records + [broke[1][1]], games > 1, path)
                     _err(f"the record of the games so far, up to the failure, is in {log}")
                 raise typer.Exit(1)
-        for i in range(games if choice.native is None else 0):
+        for i in range(0 if whole_in_c else games):
             game_seed = seed + i
             if person is not None and games > 1:
                 typer.echo(f"=== game {i + 1} of {games} (seed {game_seed}) ===")
             try:
-                state = _play_one(rs, n, opts, game_seed, bot_names, person)
+                state = _play_one(rs, n, opts, game_seed, bot_names, person, choice.native is not None)
             except GameBroke as e:
                 if progress is not None:
                     progress.stop()

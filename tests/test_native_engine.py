@@ -278,8 +278,22 @@ def test_native_asked_for_and_not_to_be_had_is_one_line_and_exit_2(monkeypatch, 
     assert r.exit_code == 2 and r.stderr == "error: the operation AggLoop\n"
     r = run("play", bundled()["ganjifa/ganjifa"], "--engine", "warp")
     assert r.exit_code == 2 and "--engine is one of auto, python, native, not 'warp'" in r.stderr
-    r = run("play", bundled()["ganjifa/ganjifa"], "--engine", "native", "--bot", "greedy")
-    assert r.exit_code == 2 and "decide in Python" in r.stderr
+
+
+def test_play_with_bots_that_decide_in_python_or_search_in_c(tmp_path):
+    """Search players play on the native engine under auto (their whole search in C); greedy
+    ones play there when asked (--engine native); the games are the Python engine's."""
+    game = bundled()["ganjifa/ganjifa"]
+    for bots in (["--bot", "ismcts:20"], ["--bot", "greedy", "--bot", "P2=ismcts:10"]):
+        out = {}
+        for engine in ("python", "native"):
+            r = run("play", game, "-k", 2, "--workers", 1, *bots, "--engine", engine, "--log", tmp_path / f"{engine}.json")
+            assert r.exit_code == 0, r.output
+            assert engine_line(r).startswith(f"engine: {engine} ")
+            out[engine] = (r.stdout, (tmp_path / f"{engine}.json").read_text())
+        assert out["python"] == out["native"]
+    r = run("play", game, "-k", 1, "--workers", 1, "--bot", "ismcts:10")
+    assert engine_line(r).startswith("engine: native (")
 
 
 def test_no_compiler_means_python_under_auto_and_exit_2_under_native(monkeypatch, tmp_path):

@@ -28,7 +28,8 @@ def play_games(sources, items, args) -> dict:
     src = sources[0]
     rs = load(src)
     games, broke = [], None
-    if args.get("engine") == "native":  # random bots, whole games in C
+    native = args.get("engine") == "native"
+    if native and all(b == "random" for b in args["bots"].values()):  # random bots, whole games in C
         from .native import play_chunk
         games, failed = play_chunk(rs, src.filename, args["players"], args["options"], args["seed"], items,
                                    args["log"], lambda seed: _broke_in_python(rs, src.filename, args["players"],
@@ -40,7 +41,7 @@ def play_games(sources, items, args) -> dict:
     for i in items:
         seed = args["seed"] + i
         try:
-            state = _play_one(rs, args["players"], args["options"], seed, args["bots"], None)
+            state = _play_one(rs, args["players"], args["options"], seed, args["bots"], None, native)
         except GameBroke as e:
             rec = make_record(e.state, src.filename) if args["log"] and e.state is not None else None
             broke = (i, e.render(), rec)
