@@ -76,6 +76,7 @@ class NativeProgram:
         lib.cr_player_list.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i64p, ctypes.c_int32]
         lib.cr_fired.argtypes, lib.cr_fired.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
         lib.cr_cards.argtypes, lib.cr_cards.restype = [ctypes.c_void_p], ctypes.c_void_p
+        lib.cr_view_layout.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64)]
         lib.cr_score.argtypes, lib.cr_score.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
         lib.cr_play_many.argtypes = [ctypes.c_int32, i64p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, i64p]
         lib.cr_lcap.restype = ctypes.c_int32
@@ -170,6 +171,7 @@ class NativeGame:
         self._known = self.np.moves_by_id.setdefault(self._view.n_players, {})
         self._choices = self.np.p.choices
         self._cap = self.np.max_moves
+        self._arrays = None  # the cards' arrays in C, as the view reads them (_sync_cards)
 
     @property
     def view(self) -> State:
@@ -387,20 +389,11 @@ class NativeGame:
         info = self._info
         lib.cr_info(self.mem, info)
         declared_set, declared, n_zones = info[7:10]
-        cards = lib.cr_cards(self.mem)
-        zones = []
-        for z in range(n_zones):
-            k = lib.crt_cards_count(cards, z)
-            data = lib.crt_cards_zone_data(cards, z)
-            zones.append([data[i] for i in range(k)])
-        s.zones = zones
-        s.known = [bool(lib.crt_cards_face_up(cards, c)) for c in range(p.n_cards)]
-        s.played_by = [None if (w := lib.crt_cards_played_by(cards, c)) < 0 else w for c in range(p.n_cards)]
+        self._sync_cards(n_zones)
         if p.tells:
             told = (ctypes.c_int32 * (p.n_cards * s.n_players))()
             lib.cr_told(self.mem, told, len(told))
             s.told = list(told)
-        s.recount()
         for slot, (typ, per_player) in self.np.var_types.items():
             s.slots[slot] = self._slot_value(slot, typ, per_player)
         s.fired = [lib.cr_fired(self.mem, i) for i in range(len(p.rule_names))]
@@ -408,6 +401,47 @@ class NativeGame:
         s.stack = list(stack[:max(lib.cr_stack(self.mem, stack, 256), 0)])
         s.declared = tuple(i for i in range(s.n_players) if declared >> i & 1) if declared_set else None
         self._sites()
+
+    def _sync_cards(self, n_zones: int) -> None:
+        """The view's zones, faces, who played each card, every per-card index and the masks, read
+        straight out of the cards' arrays in C (their layout: cr_view_layout), as State.recount
+        would rebuild them from the zones (the masks are in the same bit space)."""
+        s, nc = self._view, self.np.p.n_cards
+        at = self._arrays
+        if at is None:
+            lay = (ctypes.c_int64 * 10)()
+            self.np.lib.cr_view_layout(self.mem, lay)
+            base, w = ctypes.addressof(self.mem), lay[9]
+            nz = len(s.zkind)
+            at = self._arrays = (
+                (ctypes.c_uint16 * nz).from_address(base + lay[0]),
+                (ctypes.c_uint16 * (nz * nc)).from_address(base + lay[1]),
+                base + lay[2],
+                (ctypes.c_int16 * nc).from_address(base + lay[3]),
+                (ctypes.c_uint16 * nc).from_address(base + lay[4]),
+                base + lay[5], base + lay[6], base + lay[7], base + lay[8], 8 * w)
+        lens, flat, known, played, card_zone, zm, km, om, up, width = at
+        n = lens[:n_zones]
+        s.zones = [flat[z * nc:z * nc + n[z]] for z in range(n_zones)]
+        s.known = list(map(bool, ctypes.string_at(known, nc)))
+        s.played_by = [None if w < 0 else w for w in played[:]]
+        zone = card_zone[:]
+        s.card_zone = zone
+        zkind, zowner = s.zkind, s.zowner
+        s.card_kind = [zkind[z] for z in zone]
+        s.card_owner = [zowner[z] for z in zone]
+        mask = ctypes.string_at
+
+        def masks(addr, k):
+            raw = mask(addr, k * width)
+            return [int.from_bytes(raw[i * width:(i + 1) * width], "little") for i in range(k)]
+        s.zmask = masks(zm, n_zones)
+        s.kmask = masks(km, len(s.program.zones))
+        owners = masks(om, s.n_players + 1)
+        s.omask = {None: owners[0], **{seat: owners[seat + 1] for seat in s.seats}}
+        s.upmask = masks(up, 1)[0]
+        s.memo, s.cmemo, s.legal_cache = {}, {}, {}
+        s.zver += 1
 
     def _sites(self) -> None:
         """The Python State's `pending` and `sealed` from the C state's `choose by each` sites."""
