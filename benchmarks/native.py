@@ -97,22 +97,27 @@ def api_decisions(rs, players, native: bool):
     return one
 
 
-def openspiel_games(name: str):
+def openspiel_games(name: str, steps: bool = False):
+    """OpenSpiel's game driven from Python the usual way: games a call, or (`steps`) the players'
+    decisions a call (chance nodes not counted; a simultaneous node counts each player's)."""
     import pyspiel
     game = pyspiel.load_game(name)
 
     def one(seed):
         rng = random.Random(seed)
         state = game.new_initial_state()
+        n = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
             elif state.is_simultaneous_node():
                 state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+                n += game.num_players()
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
-        return 1
+                n += 1
+        return n if steps else 1
     return one
 
 
@@ -164,12 +169,22 @@ def main() -> None:
             for _ in range(args.rounds):
                 a.append(timed(os_rate, args.seconds))
                 b.append(timed(nat, args.seconds))
+            # a step at a time through the Python API: their legal_actions + apply_action against
+            # our legal_moves + apply on a native game, decisions a second
+            os_steps, our_steps = openspiel_games(theirs, steps=True), api_decisions(rs, players, True)
+            c, d = [], []
+            for _ in range(args.rounds):
+                c.append(timed(os_steps, args.seconds / 2))
+                d.append(timed(our_steps, args.seconds / 2))
             r = {"game": theirs, "openspiel_games_s": round(statistics.median(a), 1),
-                 "native_games_s": round(statistics.median(b), 1)}
+                 "native_games_s": round(statistics.median(b), 1),
+                 "openspiel_steps_s": round(statistics.median(c)), "native_api_steps_s": round(statistics.median(d))}
             r["ratio"] = round(r["native_games_s"] / r["openspiel_games_s"], 1)
+            r["step_ratio"] = round(r["native_api_steps_s"] / r["openspiel_steps_s"], 2)
             out["openspiel"].append(r)
             print(f"OpenSpiel {theirs:14s} {r['openspiel_games_s']:9.1f}/s  ours native {r['native_games_s']:11.1f}/s"
-                  f"  {r['ratio']:6.1f}x", flush=True)
+                  f"  {r['ratio']:6.1f}x; a step through the API: {r['openspiel_steps_s']}/s against ours "
+                  f"{r['native_api_steps_s']}/s, {r['step_ratio']:.2f}x", flush=True)
     # compiling Euro-Jongg, once, with nothing in the cache
     os.environ["CARDRULES_CACHE_DIR"] = tempfile.mkdtemp(prefix="cardrules-bench-")
     from interpreter.native import engine as nengine

@@ -33,8 +33,8 @@ def fuzz_ruleset(path: str | Path, games: int | None = None, seconds: float | No
 # Why `--engine auto` fuzzes in Python: the fuzzer checks the whole position after every move
 # (where every card lies, what each seat has seen, ...), so a game in C must bring its Python view
 # up to date after every move, and that costs more than the Python engine's move itself (measured:
-# Kendra Kari, 8 configurations x 20 games, about 2.5 s in Python, 7 s on the native engine; the
-# same findings). `--engine native` plays the fuzzer's games in C all the same.
+# one of the bundled games, 8 configurations x 20 games, about 2.5 s in Python, 7 s on the
+# native engine; the same findings: see the README's native engine section). `--engine native` plays the fuzzer's games in C all the same.
 AUTO_PYTHON = "the fuzzer checks every position in Python, where the native engine is slower; --engine native plays its games in C"
 
 
