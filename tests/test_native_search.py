@@ -35,9 +35,9 @@ def test_the_search_in_c_picks_the_move_python_picks(name):
     rs = rules(name)
     players = rs.players_min
     native, python = new_native_game(rs, players, seed=3), new_game(rs, players, seed=3)
-    in_c = [ISMCTSBot(10 + k, iterations=8) for k in range(players)]
-    in_python = [ISMCTSBot(10 + k, iterations=8) for k in range(players)]
-    for _ in range(30):
+    in_c = [ISMCTSBot(10 + k, iterations=6) for k in range(players)]
+    in_python = [ISMCTSBot(10 + k, iterations=6) for k in range(players)]
+    for _ in range(20):
         if not legal_moves(python):
             break
         who = python.actor
