@@ -169,7 +169,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
                                            f"the initial value of {v.name}")
                 else:
                     src = o.Lit(None, t="none")
-                init = self.lam(f"[{src} for _vp in st.seats]")
+                init = self.lam(o.EachSeat(src, t=v.type))
                 p.var_ir.append((slot, True, v.type, src))
             else:
                 init = self.typed(v.init, {}, v.type, f"the initial value of {v.name}")[0] if v.init is not None else None

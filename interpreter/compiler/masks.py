@@ -21,11 +21,29 @@ from .. import graph as g
 from ..errors import RulesetError
 from .cse import cse_module
 from .ir import ops as o
+from .ir.reads import replace, unparen, walk_shown
 from .program import ELEM
+from .pyemit import guarded_def, set_def
 
 # attributes of the aggregate's card that a mask can test against a value fixed for the aggregate
-_ATTR_MASK = {"owner": "st.omask[{}]", "suit": "SUITM.get({}, 0)", "rank": "RANKM.get({}, 0)",
-              "zone": "_zmask(st, {})", "order": "ORDM.get({}, 0)"}
+_ATTR_MASK = {"owner": o.OwnerMask, "suit": o.SuitMask, "rank": o.RankMask, "zone": o.ZoneMaskOf, "order": o.OrderMask}
+_ALLM = o.AllMask(t="mask")
+_ZERO = o.Lit(0, t="int")
+_CAND = o.Local("cand", t="mask")  # a set test's own cards, in a mask form made for one
+
+
+def _union(parts: list):
+    """The union of a set's parts (one part: itself)."""
+    return parts[0] if len(parts) == 1 else o.MaskUnion(tuple(parts), t="mask")
+
+
+def _chain(base, filters: list):
+    """base & f1 & f2 ... as the loop's tests would let cards through, left to right."""
+    return o.MaskChain(base, tuple(filters), t="mask") if filters else base
+
+
+def _and(a, b):
+    return o.MaskBin("&", a, b, t="mask")
 
 
 def mentions(e, var: str) -> bool:
@@ -71,13 +89,9 @@ class Masks:
         name = self.fresh("agg")
         self.hidden_src[name] = fast + " " + loop  # what it reads, for the closedness checks
         self.guards[name] = (fast, loop)
-        args = "".join(", " + x for x in free)
-        exec(cse_module(f"def {name}(st{args}):\n"
-                        f"    try:\n"
-                        f"        return {fast}\n"
-                        f"    except (TypeError, KeyError, IndexError, AttributeError):\n"
-                        f"        return {loop}\n"), self.ns)
-        return o.Guarded(name, tuple(free), fast, loop, t=getattr(loop, "t", None))
+        g = o.Guarded(name, tuple(free), fast, loop, t=getattr(loop, "t", None))
+        exec(cse_module(guarded_def(g)), self.ns)
+        return g
 
     def _mask_aggregate(self, e, scope, v, dom):
         dom_src, td = self.sx(e.domain, scope)
@@ -89,44 +103,40 @@ class Masks:
         inner = dict(scope)
         inner[e.var] = (v, "card")
         masked, rest = [], []
-        union = parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
+        union = _union(parts)
         for c in conjuncts(e.where) if e.where is not None else []:
-            cand = union + "".join(f" & {m}" for m in masked)  # what the earlier tests let through
+            cand = _chain(union, masked)  # what the earlier tests let through
             m = None if rest else self.predicate_mask(c, e.var, scope, cand)  # a prefix only: the loop's order
             (rest.append(c) if m is None else masked.append(m))
         op = e.op
         body_mask = None
         if op == "all":
-            body_mask = self.predicate_mask(e.body, e.var, scope, union + "".join(f" & {m}" for m in masked))
+            body_mask = self.predicate_mask(e.body, e.var, scope, _chain(union, masked))
         whole = not rest and (op in ("any", "no", "count", "highest", "lowest") or
                               (op == "all" and body_mask is not None))
         if not whole and not masked:
             return None  # nothing to gain: the loop stays as it is
-        flt = "".join(f" & {m}" for m in masked)
         if whole:
             if op == "all":
-                return f"(({union}{flt} & (ALLM ^ {body_mask})) == 0)"
+                return o.Compare("==", _and(_chain(union, masked), o.MaskNot(body_mask, t="mask")), _ZERO, t="bool")
             if op in ("any", "no"):
-                return f"(({union}{flt}) {'!=' if op == 'any' else '=='} 0)"
+                return o.Compare("!=" if op == "any" else "==", o.Paren(_chain(union, masked), t="mask"), _ZERO, t="bool")
             if op == "count":
-                return "(" + " + ".join(f"({p}{flt}).bit_count()" for p in parts) + ")"
-            return f"{'_hi' if op == 'highest' else '_lo'}({union}{flt})"
+                return o.AddAll(tuple(o.PopCount(o.Paren(_chain(p, masked), t="mask"), t="int") for p in parts), t="int")
+            return o.MaskCard("hi" if op == "highest" else "lo", _chain(union, masked), t="card")
         # the rest of the condition is a loop, in the set's own order, over the cards that pass
         # the masked part: one bit test each instead of the whole test
-        cond = " and ".join(self.sx(c, inner)[0] for c in rest)
-        each = f"for _m in ({'ALLM' + flt},) for {v} in {dom} if BIT[{v}] & _m"
-        if op == "all":
-            return f"all({self.sx(e.body, inner)[0]} {each}{' and ' + cond if cond else ''})"
+        tests = tuple(self.sx(c, inner)[0] for c in rest)
+        bits = _chain(_ALLM, masked)
+        if op in ("all", "sum"):
+            return o.MaskLoop(op, v, dom, bits, tests, self.sx(e.body, inner)[0], t="bool" if op == "all" else "int")
         if op in ("any", "no"):
-            test = f"any({cond} {each})"
-            return test if op == "any" else f"(not {test})"
+            test = o.MaskLoop("any", v, dom, bits, tests, None, t="bool")
+            return test if op == "any" else o.Not(test, t="bool")
         if op == "count":
-            return f"sum(1 {each} and {cond})"
-        if op == "sum":
-            return f"sum({self.sx(e.body, inner)[0]} {each}{' and ' + cond if cond else ''})"
+            return o.MaskLoop(op, v, dom, bits, tests, None, t="int")
         if op in ("highest", "lowest"):
-            pick = "max" if op == "highest" else "min"
-            return f"{pick}(({v} {each} and {cond}), key=CARDKEY.__getitem__, default=None)"
+            return o.MaskLoop(op, v, dom, bits, tests, None, t="card")
         return None
 
     # ------------------------------------------------------------------ sets of cards
@@ -191,21 +201,21 @@ class Masks:
     def _domain_mask(self, e, scope) -> list[str] | None:
         if isinstance(e, g.Call) and e.func in ("above", "below", "cards_of") and len(e.args) == 1:
             a = self.sx(e.args[0], scope)[0]
-            return [f"SUITM.get({a}, 0)" if e.func == "cards_of" else f"{e.func.upper()}M[{a}]"]
+            return [o.SuitMask(a, t="mask") if e.func == "cards_of" else o.NeighbourMask(e.func, a, t="mask")]
         if isinstance(e, g.Agg) and e.op == "those":
             parts = self.domain_masks(e.domain, scope)
             if parts is None:
                 return None
-            w = self.predicate_mask(e.where, e.var, scope) if e.where is not None else "ALLM"
-            return None if w is None else [f"({p} & {w})" for p in parts]
+            w = self.predicate_mask(e.where, e.var, scope) if e.where is not None else _ALLM
+            return None if w is None else [_and(p, w) for p in parts]
         if isinstance(e, g.Name) and e.name == "cards" and e.name not in scope:
-            return ["ALLM"]
+            return [_ALLM]
         if isinstance(e, (g.Name, g.Call)):
             src, t = self.sx(e, scope)
             if t == "zone":
-                return [f"st.zmask[{src}]"]
+                return [o.ZoneMask(src, t="mask")]
             if t == "zonekind" and src in self.kind_of:
-                return [f"st.kmask[{self.kind_of[src]}]"]
+                return [o.KindMask(self.kind_of[src], t="mask")]
         return None
 
     def disjoint_zones(self, e, scope) -> bool:
@@ -225,14 +235,14 @@ class Masks:
         return None
 
     # ------------------------------------------------------------------ predicates
-    def predicate_mask(self, e, var: str, scope, cand: str = "ALLM") -> str | None:
+    def predicate_mask(self, e, var: str, scope, cand=_ALLM):
         """The mask of the cards `var` for which `e` holds, or None when it is not expressible.
         Only the bits of `cand` (the cards the caller will look at) need be right: a test that
         costs work per card (a quantifier over the cards above or below) is worked out for
         those cards alone."""
         if not mentions(e, var):
             src, t = self.sx(e, scope)
-            return f"(ALLM if {src} else 0)" if t == "bool" else None
+            return o.Cond(src, _ALLM, _ZERO, t="mask") if t == "bool" else None
         if isinstance(e, g.BinOp) and e.op in ("and", "or"):
             # a side that does not depend on the card is a test, kept in front as the loop
             # would: `b != none and b.suit == ...` must not read b's suit when b is none
@@ -242,29 +252,29 @@ class Masks:
                     if m is None:
                         return None
                     t = self.sx(test, scope)[0]
-                    return f"({m} if {t} else 0)" if e.op == "and" else f"(ALLM if {t} else {m})"
+                    return o.Cond(t, m, _ZERO, t="mask") if e.op == "and" else o.Cond(t, _ALLM, m, t="mask")
             a = self.predicate_mask(e.left, var, scope, cand)
             if a is None:
                 return None
             # the right side of an `and` matters only where the left one holds (only set tests
             # read `cand`; plain bit operations come out the same either way)
-            b = self.predicate_mask(e.right, var, scope, f"({cand} & {a})" if e.op == "and" else cand)
+            b = self.predicate_mask(e.right, var, scope, _and(cand, a) if e.op == "and" else cand)
             if b is None:
                 return None
-            return f"({a} {'&' if e.op == 'and' else '|'} {b})"
+            return o.MaskBin("&" if e.op == "and" else "|", a, b, t="mask")
         if isinstance(e, g.UnOp) and e.op == "not":
             a = self.predicate_mask(e.operand, var, scope, cand)
-            return None if a is None else f"(ALLM ^ {a})"
+            return None if a is None else o.MaskNot(a, t="mask")
         if isinstance(e, g.BinOp) and e.op in ("in", "not in"):
             m = self._membership_mask(e, var, scope)
-            return None if m is None else (m if e.op == "in" else f"(ALLM ^ {m})")
+            return None if m is None else (m if e.op == "in" else o.MaskNot(m, t="mask"))
         if isinstance(e, g.BinOp) and e.op in ("<", "<=", ">", ">="):
             return self._order_mask(e, var, scope)
         if isinstance(e, g.BinOp) and e.op in ("==", "!="):
             m = self._equality_mask(e, var, scope)
-            return None if m is None else (m if e.op == "==" else f"(ALLM ^ {m})")
+            return None if m is None else (m if e.op == "==" else o.MaskNot(m, t="mask"))
         if isinstance(e, g.Attr) and e.name == "face_up" and _is_var(e.obj, var):
-            return "st.upmask"
+            return o.UpMask(t="mask")
         if isinstance(e, g.Call) and e.func in self.defines and e.func not in self.def_stack:
             return self._define_mask(e, var, scope, cand)
         if isinstance(e, g.Agg):
@@ -276,11 +286,11 @@ class Masks:
             parts = self.domain_masks(e.right, scope)
             if parts is None:
                 return None
-            return parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
+            return _union(parts)
         if isinstance(e.left, g.Attr) and e.left.name == "rank" and _is_var(e.left.obj, var) \
                 and isinstance(e.right, g.Name) and e.right.name in self.rs.deck.groups and e.right.name not in scope:
             ranks = self.rs.deck.groups[e.right.name]
-            return self.const(_union(self.p.rank_mask.get(self.rank_index[r], 0) for r in ranks))
+            return o.Global(self.const(_union_int(self.p.rank_mask.get(self.rank_index[r], 0) for r in ranks)), t="mask")
         return None
 
     def _equality_mask(self, e, var, scope):
@@ -289,7 +299,7 @@ class Masks:
                 continue
             if _is_var(side, var):
                 src, t = self.sx(other, scope)
-                return f"BITD.get({src}, 0)" if t in ("card", "none") else None
+                return o.CardMask(src, t="mask") if t in ("card", "none") else None
             if isinstance(side, g.Attr) and _is_var(side.obj, var) and side.name in _ATTR_MASK:
                 if side.name == "rank" and isinstance(other, g.IntLit):
                     src = self._rank_literal(other)
@@ -298,7 +308,7 @@ class Masks:
                     want = {"owner": "player", "order": "int"}.get(side.name, side.name)
                     if t not in (want, "none"):
                         return None
-                return _ATTR_MASK[side.name].format(src)
+                return _ATTR_MASK[side.name](src, t="mask")
         return None
 
     def _order_mask(self, e, var, scope):
@@ -316,17 +326,15 @@ class Masks:
                 src, t = self.sx(other, scope)
                 if t != "card":
                     return None
-                src = f"ORDER[{src}]"
+                src = o.CardAttr("order", src, t="int")
             else:
                 continue
-            at_least = {">=": f"{src}", ">": f"({src}) + 1"}.get(op)
-            if at_least is not None:
-                return f"_order_from({at_least})"
-            below = f"{src}" if op == "<" else f"({src}) + 1"
-            return f"(ALLM ^ _order_from({below}))"
+            if op in (">=", ">"):
+                return o.OrderFrom(src, 0 if op == ">=" else 1, t="mask")
+            return o.MaskNot(o.OrderFrom(src, 0 if op == "<" else 1, t="mask"), t="mask")
         return None
 
-    def _define_mask(self, e, var, scope, cand="ALLM"):
+    def _define_mask(self, e, var, scope, cand=_ALLM):
         """A definition called on the aggregate's card: its body, read with that card."""
         d = self.defines[e.func]
         if len(d.params) != len(e.args):
@@ -338,18 +346,19 @@ class Masks:
             elif mentions(a, var):
                 return None
             else:
-                inner[prm.name] = (f"({self.sx(a, scope)[0]})", prm.type)
+                inner[prm.name] = (o.Paren(self.sx(a, scope)[0], t=prm.type), prm.type)
         if elem is None:
             return None
         self.def_stack.append(d.name)
         try:
-            m = self.predicate_mask(d.body, elem, inner, "cand")
+            m = self.predicate_mask(d.body, elem, inner, _CAND)
         finally:
             self.def_stack.pop()
         if m is None:
             return None
-        if "_set" not in m or re.fullmatch(r"_set\d+\(st, cand(, [\w, ]+)?\)", m):
-            return re.sub(r"\bcand\b", cand, m)  # a few bit operations, or one set test already kept
+        if not any(isinstance(x, o.SetCall) for x in walk_shown(m)) or (isinstance(m, o.SetCall) and m.cand == _CAND):
+            # a few bit operations, or one set test already kept
+            return replace(m, lambda x: cand if isinstance(x, o.Local) and x.name == "cand" else None)
         # work per card, asked again and again (a rule's test, its moves, other tests): the
         # definition's cards, once per state and set of cards
         free = sorted(_free_names(m))
@@ -358,15 +367,10 @@ class Masks:
         if name is None:
             name = self.set_helpers[("define", m, args)] = self.fresh("set")
             memo = self.memo_of(m)
-            exec(cse_module(f"def {name}(st, cand{args}):\n"
-                            f"    key = ({name!r}, cand{args})\n"
-                            f"    r = {memo}.get(key)\n"
-                            f"    if r is None:\n"
-                            f"        r = {memo}[key] = {m}\n"
-                            f"    return r\n"), self.ns)
+            exec(cse_module(set_def(name, m, free, memo)), self.ns)
             self.hidden_src[name] = m
             self.guards[name] = (m, m)
-        return f"{name}(st, {cand}{args})"
+        return o.SetCall(name, cand, tuple(free), t="mask")
 
     def _suffix_mask(self, e, var, scope, cand):
         """`all d in above(c): P(d)`, `no d in below(c) where P(d)`, ... for every card c of
@@ -379,54 +383,42 @@ class Masks:
                                                      and len(dom.args) == 1 and _is_var(dom.args[0], var)):
             return None
         k = self.fresh("sv")[3:]
-        here, owner = f"_SV{k}", f"_o{k}"
+        here, owner = o.Local(f"_SV{k}", t="card"), o.Local(f"_o{k}", t="player")
         inner = dict(scope)
         inner[var] = (here, "card")
-        where = self.predicate_mask(e.where, e.var, inner) if e.where is not None else "ALLM"
+        where = self.predicate_mask(e.where, e.var, inner) if e.where is not None else _ALLM
         if where is None:
             return None
         if e.op == "all":
             body = self.predicate_mask(e.body, e.var, inner, where)
             if body is None:
                 return None
-            fail = f"({where} & (ALLM ^ {body}))"
+            fail = _and(where, o.MaskNot(body, t="mask"))
         else:
             fail = where
-        fail = re.sub(r"st\.card_owner\[\(*" + here + r"\)*\]", owner, fail)
-        if re.search(r"\b_SV\d+\b", fail):  # reads the card some other way: no mask
-            return None
+        fail = replace(fail, lambda x: owner if isinstance(x, o.CardAttr) and x.attr == "owner"
+                       and unparen(x.card) == here and isinstance(unparen(x.card), o.Local) else None)
+        if any(isinstance(x, o.Local) and _is_sv(x.name) for x in walk_shown(fail)):
+            return None  # reads the card some other way: no mask
         keep = "_none_above" if dom.func == "above" else "_none_below"
         free = sorted(_free_names(fail) - {owner})
         args = "".join(", " + x for x in free)
-        same = (keep, re.sub(rf"\b{owner}\b", "_OWNER", fail), args)  # the same question asked elsewhere
+        by_owner = any(x == owner and isinstance(x, o.Local) for x in walk_shown(fail))
+        anyone = replace(fail, lambda x: o.Local("_OWNER", t="player") if isinstance(x, o.Local) and x == owner else None)
+        same = (keep, anyone, args)  # the same question asked elsewhere
         name = self.set_helpers.get(same)
         if name is not None:
-            call = f"{name}(st, {cand}{args})"
-            return call if e.op in ("all", "no") else f"(ALLM ^ {call})"
+            call = o.SetCall(name, cand, tuple(free), t="mask")
+            return call if e.op in ("all", "no") else o.MaskNot(call, t="mask")
         name = self.set_helpers[same] = self.fresh("set")
-        if re.search(rf"\b{owner}\b", fail):
-            work = (f"        r = 0\n"
-                    f"        for {owner}, _om in st.omask.items():\n"
-                    f"            _p = cand & _om\n"
-                    f"            if _p:\n"
-                    f"                r |= {keep}({fail}, _p)\n")
-        else:
-            work = f"        r = {keep}({fail}, cand)\n"
         # worked out once per state and set of cards: a rule's test, its moves and the tests
         # inside other definitions ask the same question between two changes
         memo = self.memo_of(fail)
-        src = (f"def {name}(st, cand{args}):\n"
-               f"    key = ({name!r}, cand{args})\n"
-               f"    r = {memo}.get(key)\n"
-               f"    if r is None:\n"
-               f"{work}"
-               f"        {memo}[key] = r\n"
-               f"    return r\n")
-        exec(cse_module(src), self.ns)
+        exec(cse_module(set_def(name, fail, free, memo, keep, owner if by_owner else None)), self.ns)
         self.hidden_src[name] = fail
         self.guards[name] = (fail, fail)
-        call = f"{name}(st, {cand}{args})"
-        return call if e.op in ("all", "no") else f"(ALLM ^ {call})"
+        call = o.SetCall(name, cand, tuple(free), t="mask")
+        return call if e.op in ("all", "no") else o.MaskNot(call, t="mask")
 
 
 _LOCAL = re.compile(r"\b(a\d+|_v_\w+|_vp|_o\d+)\b")
@@ -443,7 +435,11 @@ def _is_var(e, var: str) -> bool:
     return isinstance(e, g.Name) and e.name == var
 
 
-def _union(masks) -> int:
+def _is_sv(name: str) -> bool:
+    return name.startswith("_SV") and name[3:].isdigit()
+
+
+def _union_int(masks) -> int:
     out = 0
     for m in masks:
         out |= m

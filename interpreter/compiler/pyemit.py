@@ -57,6 +57,59 @@ def _rank_in_suit(x) -> str:
     return f"({pos} {x.op} ORDER[{x.card}])" if x.flip else f"(ORDER[{x.card}] {x.op} {pos})"
 
 
+def _mask_loop(x) -> str:
+    v = x.var
+    each = f"for _m in ({x.mask},) for {v} in {x.domain} if BIT[{v}] & _m"
+    cond = " and ".join(x.tests)
+    a = x.agg
+    if a in ("all", "sum"):
+        return f"{a}({x.body} {each}{' and ' + cond if cond else ''})"
+    if a == "any":
+        return f"any({cond} {each})"
+    if a == "count":
+        return f"sum(1 {each} and {cond})"
+    pick = "max" if a == "highest" else "min"
+    return f"{pick}(({v} {each} and {cond}), key=CARDKEY.__getitem__, default=None)"
+
+
+def _combinations(x) -> str:
+    loops = " ".join(f"for {n} in {d}" + "".join(f" if {t}" for t in tests)
+                     for n, d, tests in zip(x.names, x.domains, x.tests))
+    return f"[({', '.join(x.names)},) {loops}]"
+
+
+def paired_lines(x) -> list[str]:
+    """The body of a Paired op's function, line by line (its fallback is x.plain)."""
+    var = x.names[-1]
+    held = ", ".join([var, *[f"_h{k}" for k in range(len(x.terms))]])
+    inner = f"[({', '.join([var, *x.terms])},) for {var} in {x.domains[-1]}" + "".join(f" if {src}" for src in x.own) + "]"
+    lines, pad = ["_inner = None", "_out = []"], ""
+    for i, name in enumerate(x.names[:-1]):
+        lines.append(f"{pad}for {name} in {x.domains[i]}:")
+        pad += "    "
+        for src in x.tests[i]:
+            lines.append(f"{pad}if not ({src}): continue")
+    lines += [f"{pad}if _inner is None:", f"{pad}    _inner = {inner}", f"{pad}for ({held},) in _inner:"]
+    test = " and ".join(f"({src})" for src in x.mixed) or "True"
+    lines.append(f"{pad}    if {test}: _out.append(({', '.join(x.names)},))")
+    lines.append("return list(dict.fromkeys(_out))")
+    return lines
+
+
+def paired_def(x) -> str:
+    body = "".join(f"        {line}\n" for line in paired_lines(x))
+    return f"def {x.fn}(st):\n    try:\n{body}    except Exception:\n        return {x.plain}\n"
+
+
+def guarded_def(x) -> str:
+    """A Guarded op's function: the mask form, the loop form when it meets a none."""
+    return (f"def {x.fn}(st{_args(x.free)}):\n"
+            f"    try:\n"
+            f"        return {x.fast}\n"
+            f"    except (TypeError, KeyError, IndexError, AttributeError):\n"
+            f"        return {x.loop}\n")
+
+
 o.PY_TEXT.update({
     o.Lit: lambda x: repr(x.value),
     o.Global: lambda x: x.name,
@@ -113,9 +166,58 @@ o.PY_TEXT.update({
     o.AggLoop: _agg_loop,
     o.Guarded: lambda x: f"{x.fn}(st{_args(x.free)})",
     o.Split: _split,
+    o.SetCall: lambda x: f"{x.fn}(st, {x.cand}{_args(x.free)})",
+    o.Paired: lambda x: f"{x.fn}(st)",
+    o.Combinations: _combinations,
+    o.Dedupe: lambda x: f"list(dict.fromkeys({x.coll}))",
+    o.EachSeat: lambda x: f"[{x.x} for _vp in st.seats]",
+    o.LoopMore: lambda x: f"st.slots[{x.idx}] < len(st.slots[{x.lst}])",
+    o.AllMask: lambda x: "ALLM",
+    o.ZoneMask: lambda x: f"st.zmask[{x.zone}]",
+    o.ZoneMaskOf: lambda x: f"_zmask(st, {x.zone})",
+    o.KindMask: lambda x: f"st.kmask[{x.kind}]",
+    o.OwnerMask: lambda x: f"st.omask[{x.who}]",
+    o.UpMask: lambda x: "st.upmask",
+    o.SuitMask: lambda x: f"SUITM.get({x.suit}, 0)",
+    o.RankMask: lambda x: f"RANKM.get({x.rank}, 0)",
+    o.OrderMask: lambda x: f"ORDM.get({x.order}, 0)",
+    o.NeighbourMask: lambda x: f"{x.side.upper()}M[{x.card}]",
+    o.CardMask: lambda x: f"BITD.get({x.card}, 0)",
+    o.OrderFrom: lambda x: f"_order_from({x.k})" if not x.step else f"_order_from(({x.k}) + {x.step})",
+    o.MaskBin: lambda x: f"({x.a} {x.op} {x.b})",
+    o.MaskNot: lambda x: f"(ALLM ^ {x.x})",
+    o.MaskUnion: lambda x: "(" + " | ".join(x.parts) + ")",
+    o.MaskChain: lambda x: f"{x.base}" + "".join(f" & {m}" for m in x.filters),
+    o.PopCount: lambda x: f"{x.x}.bit_count()",
+    o.AddAll: lambda x: "(" + " + ".join(x.items) + ")",
+    o.MaskCard: lambda x: f"_{x.which}({x.x})",
+    o.MaskLoop: _mask_loop,
+    o.BitsIn: lambda x: f"[{x.var} for _m in ({x.mask},) for {x.var} in {x.domain} if BIT[{x.var}] & _m]",
 })
 
 missing = [c for c in vars(o).values() if isinstance(c, type) and issubclass(c, o.Op) and c is not o.Op
            and c not in o.PY_TEXT]
 if missing:  # every op has its text
     raise ImportError(f"no Python text for {missing}")
+
+
+def set_def(name: str, mask, free, memo: str, keep: str | None = None, owner=None) -> str:
+    """A set test's function: the cards of `cand` that pass, kept in `memo` per state and set
+    of cards. `mask` gives them (keep None), or the cards that fail, of which `keep` (no failing
+    card above, or below) keeps the rest; with `owner`, owner by owner."""
+    args = _args(free)
+    head = (f"def {name}(st, cand{args}):\n"
+            f"    key = ({name!r}, cand{args})\n"
+            f"    r = {memo}.get(key)\n"
+            f"    if r is None:\n")
+    if keep is None:
+        return head + f"        r = {memo}[key] = {mask}\n    return r\n"
+    if owner is not None:
+        work = (f"        r = 0\n"
+                f"        for {owner}, _om in st.omask.items():\n"
+                f"            _p = cand & _om\n"
+                f"            if _p:\n"
+                f"                r |= {keep}({mask}, _p)\n")
+    else:
+        work = f"        r = {keep}({mask}, cand)\n"
+    return head + work + f"        {memo}[key] = r\n    return r\n"

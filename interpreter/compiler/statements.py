@@ -9,6 +9,7 @@ from .cse import cse_module
 from .ir import ops as o
 from .ir import stmts as ir
 from .masks import mentions
+from .pyemit import paired_def, paired_lines
 from .program import (CALL, CHOOSE, CHOOSE_EACH, ELEM, END, EXEC, JIF, JUMP, RET, Alt, Choice, _err,
                       _runtime, word)
 
@@ -289,7 +290,7 @@ class Statements:
         init.ir = list_ir(lst, idx) if list_ir is not None else None
         self.emit(EXEC, init)
         top = self.here()
-        more = self.lam(f"st.slots[{idx}] < len(st.slots[{lst}])")
+        more = self.lam(o.LoopMore(lst, idx, t="bool"))
         self.lam_ir[id(more)] = ir.LoopTest(lst, idx)
         j = self.emit(JIF, more, None)
 
@@ -370,27 +371,29 @@ class Statements:
         a condition the mask compiler can read is computed once and tested per card by its bit."""
         dsrc, t = self.sx_typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
         unique = self.p.fast and (t == "zone" or self.disjoint_zones(a.domain, scope))
+        lt = _LIST_OF[elem]
         if a.where is None:
             self.values_ir = ir.Values(dsrc, "_v_arg", None, t == "zone")
-            return self.lam(f"{dsrc}" if unique else f"list(dict.fromkeys({dsrc}))")
+            return self.lam(dsrc if unique else o.Dedupe(dsrc, t=lt))
+        var = o.Local("_v_arg", t=elem)
         bound = dict(scope)
-        bound[a.var] = (o.Local("_v_arg", t=elem), elem)
+        bound[a.var] = (var, elem)
         wsrc, _ = self.sx_typed(a.where, bound, "bool", "the where condition")
         self.values_ir = ir.Values(dsrc, "_v_arg", wsrc, t == "zone")
         tops = self.top_domain(a.domain, a.where, a.var, scope)
         if tops is not None:  # the zones' tops pass the test of being one: the rest decides
             rest = self.after_top_test(a.where)
-            pick = f"[_v_arg for _v_arg in {tops}" + (f" if {self.sx(rest, bound)[0]}]" if rest is not None else "]")
-            return self.lam(pick if unique else f"list(dict.fromkeys({pick}))")
-        pick = f"[_v_arg for _v_arg in {dsrc} if {wsrc}]"
+            pick = o.AggLoop("those", var, tops, self.sx(rest, bound)[0] if rest is not None else None, None, t=lt)
+            return self.lam(pick if unique else o.Dedupe(pick, t=lt))
+        pick = o.AggLoop("those", var, dsrc, wsrc, None, t=lt)
         mask = None
         if self.use_masks and elem == "card":
             parts = self.domain_masks(a.domain, scope)
-            cand = "ALLM" if parts is None else parts[0] if len(parts) == 1 else "(" + " | ".join(parts) + ")"
+            cand = o.AllMask(t="mask") if parts is None else parts[0] if len(parts) == 1 else o.MaskUnion(tuple(parts), t="mask")
             mask = self.predicate_mask(a.where, a.var, scope, cand)
         if mask is not None:
-            pick = self.guarded(f"[_v_arg for _m in ({mask},) for _v_arg in {dsrc} if BIT[_v_arg] & _m]", pick)
-        return self.lam(pick if unique else f"list(dict.fromkeys({pick}))")
+            pick = self.guarded(o.BitsIn(var, dsrc, mask, t=lt), pick)
+        return self.lam(pick if unique else o.Dedupe(pick, t=lt))
 
     def combination_values(self, a, scope):
         """The legal combinations of an action with several parameters, as tuples in the order of
@@ -401,7 +404,7 @@ class Statements:
         parts = _conjuncts(a.where) if a.where is not None else []
         stage = [max([i for i, (var, _) in enumerate(params) if mentions(x, var)], default=0) for x in parts]
         bound = dict(scope)
-        names, loops, domains, tests_at = [], [], [], []
+        names, all_tests, domains, tests_at = [], [], [], []
         combos = []
         for i, (var, domain) in enumerate(params):
             dsrc, t = self.sx_typed(domain, bound, "collection", f"the set of {var!r} in action {a.name!r}")
@@ -415,24 +418,25 @@ class Statements:
             bound[var] = (o.Local(f"_v_arg{i}", t=ELEM[t]), ELEM[t])
             tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x in mine]
             combos.append((f"_v_arg{i}", dsrc, tuple(tests)))
-            loops.append(f"for _v_arg{i} in {dsrc}" + "".join(f" if {src}" for src in tests))
+            all_tests.append(tuple(tests))
             domains.append(dsrc)
             tests_at.append(list(zip(mine, tests)))
         self.values_ir = ir.Combos(tuple(combos))
-        plain = f"list(dict.fromkeys([({', '.join(names)},) {' '.join(loops)}]))"
+        rows = o.Combinations(tuple(names), tuple(domains), tuple(all_tests), t="rows")
+        plain = o.Dedupe(rows, t="rows")
         others = [v for v, _ in params[:-1]]
         if not self.p.fast or any(mentions(params[-1][1], v) for v in others):
             return self.lam(plain)
         return self.lam(self._paired(names, domains, tests_at, others, params[-1][0], bound, plain))
 
-    def _paired(self, names, domains, tests_at, others, last, bound, plain: str) -> str:
+    def _paired(self, names, domains, tests_at, others, last, bound, plain):
         """The combinations with the last parameter's own work done once, not once per value
         of the others: its set, its tests that name no other parameter, and every term of the
         other tests that reads it alone (`top(z)`), listed the first time they are needed (a
         definition called with such a term is then written out in place). The plain form
         decides whenever this one raises, so a failure is what it always was."""
         scope = dict(bound)
-        terms: list[str] = []
+        terms: list = []
         own, mixed = [], []
         for x, src in tests_at[-1]:
             if any(mentions(x, v) for v in others):
@@ -440,24 +444,12 @@ class Statements:
                                            "the where condition")[0])
             else:
                 own.append(src)
-        var = names[-1]
-        held = ", ".join([var, *[f"_h{k}" for k in range(len(terms))]])
-        inner = f"[({', '.join([var, *terms])},) for {var} in {domains[-1]}" + "".join(f" if {src}" for src in own) + "]"
-        lines, pad = ["_inner = None", "_out = []"], ""
-        for i, name in enumerate(names[:-1]):
-            lines.append(f"{pad}for {name} in {domains[i]}:")
-            pad += "    "
-            for _, src in tests_at[i]:
-                lines.append(f"{pad}if not ({src}): continue")
-        lines += [f"{pad}if _inner is None:", f"{pad}    _inner = {inner}", f"{pad}for ({held},) in _inner:"]
-        test = " and ".join(f"({src})" for src in mixed) or "True"
-        lines.append(f"{pad}    if {test}: _out.append(({', '.join(names)},))")
-        lines.append("return list(dict.fromkeys(_out))")
         name = self.fresh("agg")
-        self.hidden_src[name] = "\n".join(lines) + " " + plain  # what it reads, for the closedness checks
-        body = "".join(f"        {line}\n" for line in lines)
-        exec(cse_module(f"def {name}(st):\n    try:\n{body}    except Exception:\n        return {plain}\n"), self.ns)
-        return f"{name}(st)"
+        x = o.Paired(name, tuple(names), tuple(domains), tuple(tuple(src for _, src in tests_at[i]) for i in range(len(names) - 1)),
+                     tuple(terms), tuple(own), tuple(mixed), plain, t="rows")
+        self.hidden_src[name] = "\n".join(paired_lines(x)) + " " + plain  # what it reads, for the closedness checks
+        exec(cse_module(paired_def(x)), self.ns)
+        return x
 
     def _unseen_choice(self, a, var, domain, chooser) -> None:
         """An action over the chooser's own cards of an `others` zone (which everyone but the
@@ -552,6 +544,9 @@ class Statements:
             self.p.code[j][1] = self.here()
 
 
+_LIST_OF = {"card": "cards", "player": "players", "int": "ints", "suit": "suits", "rank": "ranks", "zone": "zones"}
+
+
 def _conjuncts(e) -> list:
     if isinstance(e, g.BinOp) and e.op == "and":
         return _conjuncts(e.left) + _conjuncts(e.right)
@@ -577,7 +572,7 @@ def _lift(e, var: str, others: set, scope: dict, terms: list, compiler):
         if src not in terms:
             terms.append(src)
         k = terms.index(src)
-        scope[f"#h{k}"] = (f"_h{k}", t)
+        scope[f"#h{k}"] = (o.Local(f"_h{k}", t=t), t)
         return g.Name(name=f"#h{k}", loc=e.loc)
     if isinstance(e, g.Agg):
         others = others | {e.var}

@@ -133,3 +133,42 @@ Split = op("Split", "cards", "specs", "score", "site", "faces",
                "function, sizes or None) each), or the best total of `score` over the groups (-1: none).")
 Guarded = op("Guarded", "fn", "free", "fast", "loop",
              doc="A mask form (fast, text) falling back to its loop form when it meets a none.")
+
+# ---- the program's own helpers, and what the Python fast path adds around a choice's moves ---
+SetCall = op("SetCall", "fn", "cand", "free",
+             doc="A set test asked of the cards of `cand` at once, kept per state (Compiler.helpers[fn] says "
+                 "what it works out): the cards of cand that pass.")
+Paired = op("Paired", "fn", "names", "domains", "tests", "terms", "own", "mixed", "plain",
+            doc="The combinations of an action's parameters with the last one's own work done once "
+                "(statements.py:_paired), falling back to `plain` when it raises.")
+Combinations = op("Combinations", "names", "domains", "tests",
+                  doc="The rows of an action's parameters: nested loops in order, each with its tests.")
+Dedupe = op("Dedupe", "coll", doc="A collection with each element once, in the order first met.")
+EachSeat = op("EachSeat", "x", doc="A per-player variable's first values: x for each seat (bound to `_vp`).")
+LoopMore = op("LoopMore", "lst", "idx", doc="Whether a statement loop's list has an element left.")
+
+# ---- masks: card sets as bit sets (masks.py); the state's masks and the program's tables ---
+AllMask = op("AllMask", doc="Every card.")
+ZoneMask = op("ZoneMask", "zone", doc="The cards of a zone (the state's mask).")
+ZoneMaskOf = op("ZoneMaskOf", "zone", doc="The cards of a zone that may be none (none: no card).")
+KindMask = op("KindMask", "kind", doc="The cards in any zone of a kind.")
+OwnerMask = op("OwnerMask", "who", doc="The cards a player holds (none: the shared zones').")
+UpMask = op("UpMask", doc="The cards face up.")
+SuitMask = op("SuitMask", "suit", doc="A suit's cards (none, or no suit: none).")
+RankMask = op("RankMask", "rank", doc="A rank's cards.")
+OrderMask = op("OrderMask", "order", doc="The cards at one place in their suits' rankings.")
+NeighbourMask = op("NeighbourMask", "side", "card", doc="The cards above or below a card in its suit's ranking.")
+CardMask = op("CardMask", "card", doc="One card's bit (none: no card).")
+OrderFrom = op("OrderFrom", "k", "step", doc="The cards whose place in their suit's ranking is at least k + step "
+                                             "(k must be a number: the loop form decides otherwise).")
+MaskBin = op("MaskBin", "op", "a", "b", doc="& | of two masks.")
+MaskNot = op("MaskNot", "x", doc="The cards not in a mask.")
+MaskUnion = op("MaskUnion", "parts", doc="The union of two masks or more.")
+MaskChain = op("MaskChain", "base", "filters", doc="A mask and'ed with each filter, left to right (not bracketed).")
+PopCount = op("PopCount", "x", doc="How many cards a mask holds.")
+AddAll = op("AddAll", "items", doc="The sum of a few numbers.")
+MaskCard = op("MaskCard", "which", "x", doc="The highest (hi) or lowest (lo) card of a mask, none if empty.")
+MaskLoop = op("MaskLoop", "agg", "var", "domain", "mask", "tests", "body",
+              doc="An aggregate looping over its set in order, each card first tested by its bit in `mask`, "
+                  "then by `tests` (the part of the condition no mask reads).")
+BitsIn = op("BitsIn", "var", "domain", "mask", doc="The elements of a set whose bit is in the mask, in the set's order.")
