@@ -8,7 +8,6 @@ to instructions)."""
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 from .. import graph as g
@@ -19,6 +18,7 @@ from .definitions import Definitions
 from .expressions import Expressions
 from .fuse import fuse, trace
 from .ir import ops as o
+from .ir.reads import CARD_READS, STATE_FNS, STATE_READS, masks_kept, masks_pay, state_reads
 from .masks import Masks, bit_tables, make_order_runtime, make_runtime, make_suffix_runtime
 from .program import _MISS, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
@@ -29,7 +29,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.rs = rs
         self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
         self.tabled: list[str] = []
-        self.unmemoised: dict[str, str | None] = {}  # definition -> its function without the memo (None once written)
+        self.unmemoised: dict[str, tuple | None] = {}  # definition -> its function without the memo and its body (None once written)
         self.memoised: set[str] = set()  # the functions of definitions with a memo
         self.kept: set[str] = set()  # definitions judged by faces alone whose answers are kept for good
         self.bare: set[str] = set()  # those of them written without the memo too (bare_define)
@@ -94,7 +94,9 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.slots = 0
         self.var_slots: dict[str, tuple[int, str]] = {}
         self.hidden_src: dict[str, str] = {}  # generated aggregate function -> the code inside it
-        self.guards: dict[str, tuple[str, str]] = {}  # generated aggregate function -> (mask form, loop form)
+        self.guards: dict[str, tuple] = {}  # generated aggregate or set test -> (mask form, loop form), ops
+        self.gen_ir: dict[str, o.Op] = {}  # generated definition function (D_, U_, ADVICE_) -> its body
+        self.gen_memo: dict[str, str] = {}  # generated definition function -> the memo it keeps answers in
         self.set_helpers: dict[tuple, str] = {}  # the same set test asked elsewhere -> its generated function
         self.def_cache: dict[str, tuple] = {}
         self.def_stack: list[str] = []
@@ -109,7 +111,6 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.player_vars: set[str] = set()
         self.kind_of: dict[str, int] = {}
         self.def_src: list[str] = []
-        self.bodies: tuple[dict, int] = ({}, 0)  # reads_through's index of def_src
         self.lam_cache: dict[str, Callable] = {}
         self.lam_src: dict[int, str] = {}  # id of a generated function -> its source
         self.lam_ir: dict[int, object] = {}  # id of a generated function -> its ops (ir/ops.py), or None
@@ -225,6 +226,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             fname = f"ADVICE_{a.name}"
             p.advice_ir.append((a.name, (a0,), src, "int"))
             self.def_src.append(f"def {fname}(st, a0):\n    return {src}\n")
+            self.gen_ir[fname] = src
             advice_fns.append((a.name, fname, a))
         src = "\n".join(self.def_src)
         exec(cse_module(src) if p.fast else src, self.ns)  # the generated definitions
@@ -237,12 +239,10 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         p.phase_start = phase_start
         p.n_slots = self.slots
         p.code = [tuple(ins) for ins in p.code]
-        generated = " ".join([*self.def_src, *self.lam_cache, *self.hidden_src.values()])
-        p.masks = any(f"st.{m}" in generated for m in ("zmask", "kmask", "omask", "upmask")) or "_zmask(" in generated
-        # masks pay for their upkeep on every move only when they do more than test a few
-        # cards of one zone against a fixed set (a loop over a hand does that as fast)
-        self.masks_pay = any(w in generated for w in (
-            "st.kmask", "st.omask", "st.upmask", "_set", "_order_from", "ABOVEM", "BELOWM", "SUITM", "RANKM", "ORDM", "_bits(", "_hi(", "_lo("))
+        # everything generated: the definitions' functions, every expression's, the aggregates' and set tests'
+        generated = [*self.gen_ir.values(), *self.lam_cache, *(x for forms in self.guards.values() for x in forms)]
+        p.masks = masks_kept(generated)
+        self.masks_pay = masks_pay(generated)
         for choice in p.choices:
             choice.reads = self.choice_reads(choice)
         entries = [p.start, *phase_start.values()]
@@ -282,64 +282,41 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         (every zone, owner and face-up flag), followed through every definition and aggregate
         they call; None when they read anything else (chance, the game's history), so the moves
         can only be worked out afresh."""
-        srcs = []
+        xs = []
         for alt in choice.alts:
             for fn in (alt.when, alt.values):
                 if fn is not None:
-                    if self.src_of(fn) is None:
+                    x = self.ir_of(fn)
+                    if not isinstance(x, o.Op):
                         return None
-                    srcs.append(self.src_of(fn))
-        text = self.reads_through(srcs)
-        if set(re.findall(r"\bst\.(\w+)", text)) - _STATE_READS:
+                    xs.append(x)
+        r = self.reads_of(xs)
+        if r.attrs - STATE_READS or r.fns - STATE_FNS:
             return None
-        if {n for n in re.findall(r"\b(\w+)\(st[,)]", text) if not re.fullmatch(r"[DU]_\w+|_agg\d+|_set\d+", n)} - _STATE_FNS:
-            return None
-        slots = {int(n) for n in re.findall(r"\bst\.slots\[(\d+)\]", text)} - {choice.each_slot}
-        return tuple(sorted(slots))
+        return tuple(sorted(r.slots - {choice.each_slot}))
 
-    def memo_of(self, src: str) -> str:
+    def memo_of(self, x) -> str:
         """Where the answers of generated code are kept: `st.cmemo`, emptied only when cards move
         or turn, for code that reads the cards alone (through every definition and aggregate it
         calls); `st.memo`, emptied by a variable set too, for the rest (the plain evaluator keeps
         everything there)."""
         if not self.p.fast:
             return "st.memo"
-        text = self.reads_through([src])
-        if "st.slots" in text or set(re.findall(r"\bst\.(\w+)", text)) - _CARD_READS:
-            return "st.memo"
-        if {n for n in re.findall(r"\b(\w+)\(st[,)]", text) if not re.fullmatch(r"[DU]_\w+|_agg\d+|_set\d+", n)} - _STATE_FNS:
+        r = self.reads_of([x])
+        if r.attrs - CARD_READS or r.fns - STATE_FNS:
             return "st.memo"
         return "st.cmemo"
 
-    def reads_through(self, srcs: list[str]) -> str:
-        """Generated code together with the code of every definition, aggregate and set test it
-        calls, transitively."""
-        bodies, done = self.bodies  # the definitions' code by name, read once (def_src only grows)
-        for chunk in self.def_src[done:]:
-            m = re.match(r"def (\w+)\(", chunk)
-            if m:
-                bodies[m.group(1)] = chunk
-        self.bodies = (bodies, len(self.def_src))
-        seen, todo, out = set(), list(srcs), []
-        while todo:
-            text = todo.pop()
-            out.append(text)
-            for name in re.findall(r"\b([DU]_\w+|_agg\d+|_set\d+)\b", text):
-                body = bodies.get(name) or self.hidden_src.get(name)
-                if name not in seen and body is not None:
-                    seen.add(name)
-                    todo.append(body)
-        return "\n".join(out)
+    def reads_of(self, xs):
+        """What ops read of the state, through every definition and set test they call (ir/reads.py)."""
+        return state_reads(xs, self.body_of, self.gen_memo.get)
 
-
-# what generated code may read of a state for a choice's moves to be worked out again only when
-# the cards or those slots change (anything else, like chance, means always afresh)
-_STATE_READS = {"slots", "zones", "card_zone", "card_kind", "card_owner", "played_by", "known", "zmask", "kmask",
-                "omask", "upmask", "zbase", "zcount", "zowner", "zkind", "n_players", "seats", "opts", "memo",
-                "zone_names"}
-# what generated code may read of a state and still be answered from st.cmemo (no variable)
-_CARD_READS = (_STATE_READS - {"slots", "memo"}) | {"cmemo"}
-_STATE_FNS = {"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_zones_of", "_split", "_seat", "_zmask"}
+    def body_of(self, name: str):
+        """The ops of a generated function called by name: a definition's body, a set test's mask."""
+        if name in self.gen_ir:
+            return (self.gen_ir[name],)
+        forms = self.guards.get(name)
+        return None if forms is None else (forms[0],)
 
 
 def compile_ruleset(rs: g.Ruleset, fast: bool = True) -> Program:

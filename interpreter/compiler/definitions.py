@@ -3,10 +3,9 @@ memoised per state, or for good when it reads nothing but its arguments' faces."
 
 from __future__ import annotations
 
-import re
-
 from .. import graph as g
 from .ir import ops as o
+from .ir.reads import cheap, light, reads_loop_var
 from .program import ELEM, TYPE_WORDS, _err
 
 
@@ -184,6 +183,7 @@ class Definitions:
             finally:
                 self.bare_mode = was
             self.def_src.append(f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n    return {body}\n")
+            self.gen_ir[f"U_{d.name}"] = body
         return f"U_{d.name}"
 
     def inline_define(self, d: g.Define, arg_srcs, node):
@@ -224,12 +224,12 @@ class Definitions:
             static = bool(params) and self.static_define(d.name)
             memo = "STATIC" if static else self.memo_of(body)
             limit = "        if len(m) > 500000:\n            m.clear()\n" if static else ""
-            whole = re.fullmatch(r"(_agg\d+)\(st(?:, [\w, ]+)?\)", body)
-            if self.p.fast and _cheap(self.reads(body, fast_only=True)):
+            self.gen_ir[fname] = body
+            if self.p.fast and cheap(body):
                 # a few table look-ups and bit operations cost less than the memo would (even one
                 # kept for good)
-                if whole:  # one aggregate: its mask form and fallback are the definition itself
-                    fast, loop = self.guards[whole.group(1)]
+                if isinstance(body, o.Guarded):  # one aggregate: its mask form and fallback are the definition itself
+                    fast, loop = body.fast, body.loop
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                         f"    try:\n"
                                         f"        return {fast}\n"
@@ -239,10 +239,12 @@ class Definitions:
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                         f"    return {body}\n")
             else:
-                if self.p.fast and not static and _light(self.reads(body, fast_only=True), self.memoised):
-                    self.unmemoised[d.name] = f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n" \
-                                              f"    return {body}\n"
+                if self.p.fast and not static and light(body, self.memoised):
+                    self.unmemoised[d.name] = (f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n"
+                                               f"    return {body}\n", body)
                 self.memoised.add(fname)
+                if not static:
+                    self.gen_memo[fname] = memo[3:]  # the memo its function reads (st.memo or st.cmemo)
                 if static:
                     self.kept.add(d.name)
                 self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
@@ -260,26 +262,16 @@ class Definitions:
             return o.TableLookup(d.name, arg_srcs[0], t=t), t
         if self.bare_mode and d.name in self.kept:
             fname = self.bare_define(d, node)
-        if d.name in self.unmemoised and any(re.search(r"\b_v_", a) for a in arg_srcs):
+        if d.name in self.unmemoised and any(reads_loop_var(a) for a in arg_srcs):
             # asked with a loop's variable (an aggregate's, a choice's values'), so with new
             # arguments on every turn: the memo would cost its key and its store, never read
-            src = self.unmemoised[d.name]
-            if src is not None:
-                self.def_src.append(src)
+            unmemoised = self.unmemoised[d.name]
+            if unmemoised is not None:
+                self.def_src.append(unmemoised[0])
+                self.gen_ir[f"U_{d.name}"] = unmemoised[1]
                 self.unmemoised[d.name] = None
             fname = f"U_{d.name}"
         return o.Call(fname, tuple(arg_srcs), t=t), t
-
-
-def _light(src: str, memoised: set) -> bool:
-    """Generated code that calls no memoised definition and no meld search (it may loop)."""
-    return "_split(" not in src and "U_" not in src and not any(
-        name in memoised for name in re.findall(r"\bD_\w+", src))
-
-
-def _cheap(src: str) -> bool:
-    """Generated code with no loop, no call of another definition and no meld search."""
-    return not any(w in src for w in (" for ", "D_", "U_", "_split(", "_bits(", "_kind_cards(", "[*", "_set"))
 
 
 def _has_agg(e) -> bool:

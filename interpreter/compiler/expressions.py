@@ -3,7 +3,6 @@ the built-in functions; aggregates and definitions live in definitions.py, bit m
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 from .. import graph as g
@@ -11,6 +10,7 @@ from ..unparse import unparse
 from .cse import cse_expr
 from .definitions import _has_agg
 from .ir import ops as o
+from .ir.reads import never_none, plain_name
 from . import pyemit  # noqa: F401  (registers the ops' Python text)
 from .program import COLLECTIONS, ELEM, _CARD_ATTRS, _compatible, _err, word
 
@@ -38,19 +38,6 @@ class Expressions:
         test was almost never asked twice of one state, so it only cost time.)"""
         src, _ = self.sx_typed(e, scope, "bool", what)
         return self.lam(src)
-
-    def reads(self, src: str, fast_only: bool = False) -> str:
-        """Generated code with the aggregates it calls spelled out, to see everything it reads
-        (`fast_only`: their mask forms only, which is what runs unless one meets a none)."""
-        seen, todo, out = set(), [src], []
-        while todo:
-            text = todo.pop()
-            out.append(text)
-            for name in re.findall(r"\b_agg\d+\b", text):
-                if name not in seen:
-                    seen.add(name)
-                    todo.append(self.guards[name][0] if fast_only else self.hidden_src[name])
-        return " ".join(out)
 
     def lam(self, src: str) -> Callable:
         fn = self.lam_cache.get(src)
@@ -321,11 +308,10 @@ class Expressions:
         if not _compatible(ti, ELEM[tc]):
             raise _err(f"{unparse(e.left)!r} is {word(ti)}, but {unparse(e.right)!r} holds {ELEM[tc]}s", e)
         if tc in ("zone", "zonekind"):
-            bare = item.strip("()")
             temp = None
-            if bare.startswith("_v_"):  # an aggregate's variable is never none
+            if never_none(item):  # an aggregate's variable is never none
                 check = "none"
-            elif bare.isidentifier() or re.fullmatch(r"st\.slots\[\d+\]", bare):
+            elif plain_name(item):  # tested, then read again
                 check = "test"
             else:
                 check, temp = "bind", self.fresh("t")

@@ -15,13 +15,11 @@ or without (tests/test_differential.py plays both)."""
 
 from __future__ import annotations
 
-import re
-
 from .. import graph as g
 from ..errors import RulesetError
 from .cse import cse_module
 from .ir import ops as o
-from .ir.reads import replace, unparen, walk_shown
+from .ir.reads import free_names, replace, unparen, walk_shown, zone_kind
 from .program import ELEM
 from .pyemit import guarded_def, set_def
 
@@ -85,11 +83,11 @@ class Masks:
         """The mask form, falling back to the loop form when it meets a none: the mask reads
         every test at once, where the loop might have stopped before one that fails, so the
         loop decides what happens then (a value, or the same error in the same place)."""
-        free = sorted(_free_names(fast) | _free_names(loop))
+        free = _locals(free_names(fast, loop))
         name = self.fresh("agg")
-        self.hidden_src[name] = fast + " " + loop  # what it reads, for the closedness checks
+        self.hidden_src[name] = fast + " " + loop  # the code inside it, to read
         self.guards[name] = (fast, loop)
-        g = o.Guarded(name, tuple(free), fast, loop, t=getattr(loop, "t", None))
+        g = o.Guarded(name, free, fast, loop, t=getattr(loop, "t", None))
         exec(cse_module(guarded_def(g)), self.ns)
         return g
 
@@ -185,7 +183,7 @@ class Masks:
             d = self.defines[e.func]
             if len(d.params) != len(e.args):
                 return None
-            inner = {prm.name: (f"({self.sx(a, scope)[0]})", prm.type) for prm, a in zip(d.params, e.args)}
+            inner = {prm.name: (o.Paren(self.sx(a, scope)[0], t=prm.type), prm.type) for prm, a in zip(d.params, e.args)}
             self.def_stack.append(d.name)
             try:
                 return self._parts(d.body, inner, leaf)
@@ -229,9 +227,9 @@ class Masks:
             src, t = self.sx(e, scope)
             if t == "zonekind" and src in self.kind_of:
                 return [self.kind_of[src]]
-            m = re.match(r"\(?st\.zbase\[(\d+)\]|_zone_at\(st, (\d+),", src) if t == "zone" else None
-            if m:
-                return [int(m.group(1) or m.group(2))]
+            k = zone_kind(src) if t == "zone" else None
+            if k is not None:
+                return [k]
         return None
 
     # ------------------------------------------------------------------ predicates
@@ -361,7 +359,7 @@ class Masks:
             return replace(m, lambda x: cand if isinstance(x, o.Local) and x.name == "cand" else None)
         # work per card, asked again and again (a rule's test, its moves, other tests): the
         # definition's cards, once per state and set of cards
-        free = sorted(_free_names(m))
+        free = _locals(free_names(m))
         args = "".join(", " + x for x in free)
         name = self.set_helpers.get(("define", m, args))
         if name is None:
@@ -370,7 +368,7 @@ class Masks:
             exec(cse_module(set_def(name, m, free, memo)), self.ns)
             self.hidden_src[name] = m
             self.guards[name] = (m, m)
-        return o.SetCall(name, cand, tuple(free), t="mask")
+        return o.SetCall(name, cand, free, t="mask")
 
     def _suffix_mask(self, e, var, scope, cand):
         """`all d in above(c): P(d)`, `no d in below(c) where P(d)`, ... for every card c of
@@ -401,14 +399,14 @@ class Masks:
         if any(isinstance(x, o.Local) and _is_sv(x.name) for x in walk_shown(fail)):
             return None  # reads the card some other way: no mask
         keep = "_none_above" if dom.func == "above" else "_none_below"
-        free = sorted(_free_names(fail) - {owner})
+        free = _locals(free_names(fail) - {owner.name})
         args = "".join(", " + x for x in free)
         by_owner = any(x == owner and isinstance(x, o.Local) for x in walk_shown(fail))
         anyone = replace(fail, lambda x: o.Local("_OWNER", t="player") if isinstance(x, o.Local) and x == owner else None)
         same = (keep, anyone, args)  # the same question asked elsewhere
         name = self.set_helpers.get(same)
         if name is not None:
-            call = o.SetCall(name, cand, tuple(free), t="mask")
+            call = o.SetCall(name, cand, free, t="mask")
             return call if e.op in ("all", "no") else o.MaskNot(call, t="mask")
         name = self.set_helpers[same] = self.fresh("set")
         # worked out once per state and set of cards: a rule's test, its moves and the tests
@@ -417,18 +415,13 @@ class Masks:
         exec(cse_module(set_def(name, fail, free, memo, keep, owner if by_owner else None)), self.ns)
         self.hidden_src[name] = fail
         self.guards[name] = (fail, fail)
-        call = o.SetCall(name, cand, tuple(free), t="mask")
+        call = o.SetCall(name, cand, free, t="mask")
         return call if e.op in ("all", "no") else o.MaskNot(call, t="mask")
 
 
-_LOCAL = re.compile(r"\b(a\d+|_v_\w+|_vp|_o\d+)\b")
-_BOUND = re.compile(r"\bfor (\w+) in\b")
-
-
-def _free_names(src: str) -> set[str]:
-    """The names generated code reads from around it: a definition's parameters, the
-    variables of enclosing aggregates (those it binds itself do not count)."""
-    return set(_LOCAL.findall(src)) - set(_BOUND.findall(src))
+def _locals(names) -> tuple:
+    """Names handed to a generated function, in order, as its parameters."""
+    return tuple(o.Local(n) for n in sorted(names))
 
 
 def _is_var(e, var: str) -> bool:

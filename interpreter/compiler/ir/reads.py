@@ -103,3 +103,178 @@ def unparen(x):
     while isinstance(x, o.Paren):
         x = x.x
     return x
+
+
+# ---- what an op reads of the state -------------------------------------------------------
+# fields of the state an op reads itself (not counting its operands)
+_ATTR_OF = {o.Seats: "seats", o.NPlayers: "n_players", o.Slot: "slots", o.PlayerVar: "slots", o.Opt: "opts",
+            o.ZoneBase: "zbase", o.PlayerZone: "zbase", o.ZoneCards: "zones", o.TopSlice: "zones",
+            o.ZoneOwner: "zowner", o.InZone: "card_zone", o.InKind: "card_kind", o.EachSeat: "seats",
+            o.LoopMore: "slots", o.ZoneMask: "zmask", o.KindMask: "kmask", o.OwnerMask: "omask", o.UpMask: "upmask"}
+_CARD_ATTR_READS = {"owner": "card_owner", "played_by": "played_by", "zone": "card_zone", "face_up": "known"}
+# the runtime's functions of the state an op calls
+_FN_OF = {o.KindCards: "_kind_cards", o.ZoneAt: "_zone_at", o.ZoneIndex: "_zindex", o.ZonesOf: "_zones_of",
+          o.KindTops: "_kind_tops", o.Random: "_random", o.SeatOf: "_seat", o.Split: "_split",
+          o.ZoneMaskOf: "_zmask"}
+
+# what code may read of a state for a choice's moves to be worked out again only when the cards
+# or the slots it reads change (anything else, like chance, means always afresh)
+STATE_READS = frozenset({"slots", "zones", "card_zone", "card_kind", "card_owner", "played_by", "known", "zmask",
+                         "kmask", "omask", "upmask", "zbase", "zcount", "zowner", "zkind", "n_players", "seats", "opts",
+                         "memo", "zone_names"})
+# what code may read of a state and still be answered from st.cmemo (no variable)
+CARD_READS = (STATE_READS - {"slots", "memo"}) | {"cmemo"}
+STATE_FNS = frozenset({"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_zones_of", "_split", "_seat",
+                       "_zmask"})
+
+
+class Reads:
+    """What some code reads of the state, through everything it calls: the state's fields
+    (`attrs`), the runtime's functions of the state (`fns`) and the slots by number."""
+
+    def __init__(self):
+        self.attrs: set[str] = set()
+        self.fns: set[str] = set()
+        self.slots: set[int] = set()
+
+    def __repr__(self):
+        return f"Reads(attrs={sorted(self.attrs)}, fns={sorted(self.fns)}, slots={sorted(self.slots)})"
+
+
+def state_reads(xs, into: Callable, memo_of: Callable[[str], str | None] = lambda name: None) -> Reads:
+    """What ops read of the state, followed through the generated functions they call (`into`:
+    name -> its ops). A definition kept in a memo reads that memo too (`memo_of`: name -> 'memo',
+    'cmemo' or None), as its function does."""
+    r = Reads()
+    for x in walk(tuple(xs), into):
+        kind = type(x)
+        a = _ATTR_OF.get(kind)
+        if a is not None:
+            r.attrs.add(a)
+        if kind in (o.Slot, o.PlayerVar):
+            r.slots.add(x.n)
+        elif kind is o.LoopMore:
+            r.slots |= {x.lst, x.idx}
+        elif kind is o.CardAttr:
+            if x.attr == "depth":
+                r.fns.add("_depth")
+            elif x.attr in _CARD_ATTR_READS:
+                r.attrs.add(_CARD_ATTR_READS[x.attr])
+        fn = _FN_OF.get(kind)
+        if fn is not None:
+            r.fns.add(fn)
+        for name in called(x):
+            m = memo_of(name)
+            if m is not None:
+                r.attrs.add(m)
+    return r
+
+
+# ---- what a definition's body costs ------------------------------------------------------
+def _loops(x) -> bool:
+    """An op that loops over a collection itself (not through a call)."""
+    if isinstance(x, o.AggLoop):
+        return x.agg not in ("any", "no", "count") or x.where is not None
+    return isinstance(x, (o.MaskLoop, o.BitsIn, o.Combinations, o.EachSeat))
+
+
+def cheap(body) -> bool:
+    """Code with no loop, no call of another definition, no meld search and no set test, as it
+    runs (the mask forms of its aggregates): a few table look-ups and bit operations, which cost
+    less than a memo would."""
+    for x in walk(body, fast_only=True):
+        if _loops(x) or isinstance(x, (o.Split, o.KindCards, o.Concat, o.SetCall)):
+            return False
+        if isinstance(x, o.Call) and x.fn[:2] in ("D_", "U_"):
+            return False
+    return True
+
+
+def light(body, memoised: set) -> bool:
+    """Code that calls no memoised definition and no meld search as it runs (it may loop): its
+    definition is worth a function without the memo for callers that ask it afresh each time."""
+    for x in walk(body, fast_only=True):
+        if isinstance(x, o.Split):
+            return False
+        if isinstance(x, o.Call) and (x.fn.startswith("U_") or x.fn in memoised):
+            return False
+    return True
+
+
+# ---- names -------------------------------------------------------------------------------
+def _outer_name(name: str) -> bool:
+    """A name generated code is handed from around it: a definition's parameter (a0, ...), an
+    aggregate's or a choice's variable (_v_...), a per-player value's player (_vp), an owner
+    fixed by a set test (_oK)."""
+    if name.startswith("_v_") or name == "_vp":
+        return True
+    return (name[:1] == "a" and name[1:].isdigit()) or (name[:2] == "_o" and name[2:].isdigit())
+
+
+def _bound(x) -> list[str]:
+    """The names an op's own text binds (`for NAME in`)."""
+    if isinstance(x, o.AggLoop):
+        return [x.var] if _loops(x) else []
+    if isinstance(x, (o.MaskLoop, o.BitsIn)):
+        return ["_m", x.var]
+    if isinstance(x, o.Combinations):
+        return list(x.names)
+    if isinstance(x, o.EachSeat):
+        return ["_vp"]
+    return []
+
+
+def free_names(*xs) -> set[str]:
+    """The names a mask form's function must be handed: those it reads from around it and does
+    not bind itself."""
+    names, bound = set(), set()
+    for x in xs:
+        for y in walk_shown(x):
+            if isinstance(y, o.Local) and _outer_name(y.name):
+                names.add(y.name)
+            bound.update(str(b) for b in _bound(y))
+    return names - bound
+
+
+def reads_loop_var(x) -> bool:
+    """Whether an argument names an aggregate's or a choice's variable (so it is new on every turn)."""
+    return any(isinstance(y, o.Local) and y.name.startswith("_v_") for y in walk_shown(x))
+
+
+def never_none(item) -> bool:
+    """A value that is never none: an aggregate's or a choice's variable, bound to an element."""
+    item = unparen(item)
+    return isinstance(item, o.Local) and item.name.startswith("_v_")
+
+
+def plain_name(item) -> bool:
+    """A value that is a name (a local, a slot, a table, none): cheap to read twice."""
+    item = unparen(item)
+    return isinstance(item, (o.Local, o.Slot, o.Global)) or (
+        isinstance(item, o.Lit) and (item.value is None or item.value is True or item.value is False))
+
+
+def zone_kind(zone) -> int | None:
+    """The kind of a zone written as a kind's zone (shared, a player's, one of a family)."""
+    if isinstance(zone, o.Paren) and isinstance(zone.x, o.ZoneBase):
+        zone = zone.x
+    if isinstance(zone, (o.ZoneBase, o.PlayerZone, o.ZoneAt)):
+        return int(zone.kind)
+    return None
+
+
+# ---- whether the state keeps masks, and whether they pay ---------------------------------
+_KEEPS = (o.ZoneMask, o.KindMask, o.OwnerMask, o.UpMask, o.ZoneMaskOf)
+_PAYS = (o.KindMask, o.OwnerMask, o.UpMask, o.SetCall, o.OrderFrom, o.NeighbourMask, o.SuitMask, o.RankMask,
+         o.OrderMask, o.MaskCard)
+
+
+def masks_kept(xs) -> bool:
+    """Whether code reads the state's masks: then the state must keep them up to date."""
+    return any(isinstance(x, _KEEPS) for x in walk(tuple(xs)))
+
+
+def masks_pay(xs) -> bool:
+    """Whether masks pay for their upkeep on every move: they do more than test a few cards of
+    one zone against a fixed set (a loop over a hand does that as fast)."""
+    return any(isinstance(x, _PAYS) for x in walk(tuple(xs)))
