@@ -202,15 +202,6 @@ def light(body, memoised: set) -> bool:
 
 
 # ---- names -------------------------------------------------------------------------------
-def _outer_name(name: str) -> bool:
-    """A name generated code is handed from around it: a definition's parameter (a0, ...), an
-    aggregate's or a choice's variable (_v_...), a per-player value's player (_vp), an owner
-    fixed by a set test (_oK)."""
-    if name.startswith("_v_") or name == "_vp":
-        return True
-    return (name[:1] == "a" and name[1:].isdigit()) or (name[:2] == "_o" and name[2:].isdigit())
-
-
 def _bound(x) -> list[str]:
     """The names an op's own text binds (`for NAME in`)."""
     if isinstance(x, o.AggLoop):
@@ -225,12 +216,13 @@ def _bound(x) -> list[str]:
 
 
 def free_names(*xs) -> set[str]:
-    """The names a mask form's function must be handed: those it reads from around it and does
-    not bind itself."""
+    """The names a mask form's function must be handed: the locals it reads from around it (a
+    definition's parameters, the variables of enclosing aggregates and choices, an owner fixed
+    by a set test) and does not bind itself; `cand` is a set test's own parameter."""
     names, bound = set(), set()
     for x in xs:
         for y in walk_shown(x):
-            if isinstance(y, o.Local) and _outer_name(y.name):
+            if isinstance(y, o.Local) and y.name != "cand":
                 names.add(y.name)
             bound.update(str(b) for b in _bound(y))
     return names - bound
@@ -256,8 +248,7 @@ def plain_name(item) -> bool:
 
 def zone_kind(zone) -> int | None:
     """The kind of a zone written as a kind's zone (shared, a player's, one of a family)."""
-    if isinstance(zone, o.Paren) and isinstance(zone.x, o.ZoneBase):
-        zone = zone.x
+    zone = unparen(zone)
     if isinstance(zone, (o.ZoneBase, o.PlayerZone, o.ZoneAt)):
         return int(zone.kind)
     return None
