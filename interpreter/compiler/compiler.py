@@ -97,6 +97,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.guards: dict[str, tuple] = {}  # generated aggregate or set test -> (mask form, loop form), ops
         self.gen_ir: dict[str, o.Op] = {}  # generated definition function (D_, U_, ADVICE_) -> its body
         self.gen_memo: dict[str, str] = {}  # generated definition function -> the memo it keeps answers in
+        self.reads_cache: dict = {}  # generated function -> what it reads of the state (ir/reads.py)
         self.set_helpers: dict[tuple, str] = {}  # the same set test asked elsewhere -> its generated function
         self.def_cache: dict[str, tuple] = {}
         self.def_stack: list[str] = []
@@ -309,7 +310,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
 
     def reads_of(self, xs):
         """What ops read of the state, through every definition and set test they call (ir/reads.py)."""
-        return state_reads(xs, self.body_of, self.gen_memo.get)
+        return state_reads(xs, self.body_of, self.gen_memo.get, self.reads_cache)
 
     def body_of(self, name: str):
         """The ops of a generated function called by name: a definition's body, a set test's mask."""

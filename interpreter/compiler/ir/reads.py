@@ -38,10 +38,11 @@ def _ops(v) -> Iterator:
 
 def walk_shown(x) -> Iterator:
     """Every op of x that its text spells out, x first."""
-    for y in _ops(x):
+    todo = list(_ops(x))
+    while todo:
+        y = todo.pop()
         yield y
-        for v in shown(y):
-            yield from walk_shown(v)
+        todo.extend(reversed(list(_ops(tuple(shown(y))))))
 
 
 def walk(x, into: Callable | None = None, fast_only: bool = False) -> Iterator:
@@ -137,16 +138,30 @@ class Reads:
         self.fns: set[str] = set()
         self.slots: set[int] = set()
 
+    def merge(self, other: "Reads") -> None:
+        self.attrs |= other.attrs
+        self.fns |= other.fns
+        self.slots |= other.slots
+
     def __repr__(self):
         return f"Reads(attrs={sorted(self.attrs)}, fns={sorted(self.fns)}, slots={sorted(self.slots)})"
 
 
-def state_reads(xs, into: Callable, memo_of: Callable[[str], str | None] = lambda name: None) -> Reads:
+def state_reads(xs, into: Callable, memo_of: Callable[[str], str | None] = lambda name: None,
+                cache: dict | None = None) -> Reads:
     """What ops read of the state, followed through the generated functions they call (`into`:
-    name -> its ops). A definition kept in a memo reads that memo too (`memo_of`: name -> 'memo',
-    'cmemo' or None), as its function does."""
+    name -> its ops, None while it is not written). A definition kept in a memo reads that memo
+    too (`memo_of`: name -> 'memo', 'cmemo' or None), as its function does. `cache` keeps what
+    each generated function reads, by name (a function's body never changes once written)."""
     r = Reads()
-    for x in walk(tuple(xs), into):
+    _read(r, tuple(xs), into, memo_of, {} if cache is None else cache)
+    return r
+
+
+def _read(r: Reads, xs, into, memo_of, cache) -> None:
+    todo = list(_ops(xs))
+    while todo:
+        x = todo.pop()
         kind = type(x)
         a = _ATTR_OF.get(kind)
         if a is not None:
@@ -164,10 +179,26 @@ def state_reads(xs, into: Callable, memo_of: Callable[[str], str | None] = lambd
         if fn is not None:
             r.fns.add(fn)
         for name in called(x):
-            m = memo_of(name)
-            if m is not None:
-                r.attrs.add(m)
-    return r
+            r.merge(_function_reads(name, lambda: into(name), into, memo_of, cache))
+        if kind is o.Guarded:  # its mask form and its loop form, read once per aggregate
+            r.merge(_function_reads(x.fn, lambda: (x.fast, x.loop), into, memo_of, cache))
+        else:
+            todo.extend(_ops(tuple(x.operands())))
+
+
+def _function_reads(name: str, body: Callable, into, memo_of, cache) -> Reads:
+    s = cache.get(name)
+    if s is None:
+        s = Reads()
+        ops = body()
+        if ops is not None:
+            _read(s, tuple(ops), into, memo_of, cache)
+        m = memo_of(name)
+        if m is not None:
+            s.attrs.add(m)
+        if ops is not None:
+            cache[name] = s
+    return s
 
 
 # ---- what a definition's body costs ------------------------------------------------------
