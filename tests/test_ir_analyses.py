@@ -47,7 +47,8 @@ def compilers(name: str, fast: bool = True) -> list[Compiler]:
 
 
 def generated(comp: Compiler) -> list:
-    return [*comp.gen_ir.values(), *comp.lam_cache, *(x for forms in comp.guards.values() for x in forms)]
+    return [*comp.gen_ir.values(), *comp.lam_cache, *(x for forms in comp.guards.values() for x in forms),
+            *(t.mask for t in comp.p.set_ir.values())]
 
 
 @pytest.mark.parametrize("name", RULESETS)

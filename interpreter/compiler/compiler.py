@@ -94,7 +94,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.slots = 0
         self.var_slots: dict[str, tuple[int, str]] = {}
         self.hidden_src: dict[str, str] = {}  # generated aggregate function -> the code inside it
-        self.guards: dict[str, tuple] = {}  # generated aggregate or set test -> (mask form, loop form), ops
+        self.guards: dict[str, tuple] = {}  # generated aggregate -> (mask form, loop form), ops
         self.gen_ir: dict[str, o.Op] = {}  # generated definition function (D_, U_, ADVICE_) -> its body
         self.gen_memo: dict[str, str] = {}  # generated definition function -> the memo it keeps answers in
         self.reads_cache: dict = {}  # generated function -> what it reads of the state (ir/reads.py)
@@ -241,7 +241,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         p.n_slots = self.slots
         p.code = [tuple(ins) for ins in p.code]
         # everything generated: the definitions' functions, every expression's, the aggregates' and set tests'
-        generated = [*self.gen_ir.values(), *self.lam_cache, *(x for forms in self.guards.values() for x in forms)]
+        generated = [*self.gen_ir.values(), *self.lam_cache, *(x for forms in self.guards.values() for x in forms),
+                     *(t.mask for t in p.set_ir.values())]
         p.masks = masks_kept(generated)
         self.masks_pay = masks_pay(generated)
         for choice in p.choices:
@@ -316,8 +317,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         """The ops of a generated function called by name: a definition's body, a set test's mask."""
         if name in self.gen_ir:
             return (self.gen_ir[name],)
-        forms = self.guards.get(name)
-        return None if forms is None else (forms[0],)
+        test = self.p.set_ir.get(name)
+        return None if test is None else (test.mask,)
 
 
 def compile_ruleset(rs: g.Ruleset, fast: bool = True) -> Program:

@@ -9,6 +9,12 @@ and/or/not, becomes one mask expression; an aggregate over such a predicate beco
 `|`, `^`, `int.bit_count()` and the lowest or highest set bit. What cannot be translated
 stays a loop, over the cards that pass the translated part of the condition only.
 
+Mask forms are built as IR ops (compiler/ir/ops.py: `ZoneMask`, `SuitMask`, `MaskBin`,
+`MaskLoop`, `SetCall`, ...), each with its Python text in pyemit.py, so a `Guarded` op's
+fast form is IR that an emitter other than Python's can read, and the questions asked of
+them (which names a form's function is handed, what it reads) are walks over ops
+(ir/reads.py).
+
 Only results that cannot depend on the order of a collection are computed this way
 (`all`, `any`, `no`, `count`, `sum`, `highest`, `lowest`), so a game is the same with masks
 or without (tests/test_differential.py plays both)."""
@@ -70,7 +76,7 @@ class Masks:
     """Mixed into the Compiler; `mask_aggregate` is tried after the loop form compiled (so every
     error has already been reported in the loop's words) and returns None to keep the loop."""
 
-    def mask_aggregate(self, e: g.Agg, scope: dict, v: str, dom: str, loop: str) -> str | None:
+    def mask_aggregate(self, e: g.Agg, scope: dict, v: o.Local, dom: o.Op, loop: o.Op) -> o.Guarded | None:
         if not self.use_masks or e.op == "those":
             return None
         try:
@@ -79,7 +85,7 @@ class Masks:
             return None
         return None if fast is None else self.guarded(fast, loop)
 
-    def guarded(self, fast: str, loop: str) -> str:
+    def guarded(self, fast: o.Op, loop: o.Op) -> o.Guarded:
         """The mask form, falling back to the loop form when it meets a none: the mask reads
         every test at once, where the loop might have stopped before one that fails, so the
         loop decides what happens then (a value, or the same error in the same place)."""
@@ -87,9 +93,9 @@ class Masks:
         name = self.fresh("agg")
         self.hidden_src[name] = fast + " " + loop  # the code inside it, to read
         self.guards[name] = (fast, loop)
-        g = o.Guarded(name, free, fast, loop, t=getattr(loop, "t", None))
-        exec(cse_module(guarded_def(g)), self.ns)
-        return g
+        x = o.Guarded(name, free, fast, loop, t=getattr(loop, "t", None))
+        exec(cse_module(guarded_def(x)), self.ns)
+        return x
 
     def _mask_aggregate(self, e, scope, v, dom):
         dom_src, td = self.sx(e.domain, scope)
@@ -138,7 +144,7 @@ class Masks:
         return None
 
     # ------------------------------------------------------------------ sets of cards
-    def top_domain(self, domain, where, var: str, scope) -> str | None:
+    def top_domain(self, domain, where, var: str, scope) -> o.Op | None:
         """`c in Z where c == top(c.zone) and ...`: only the top card of each zone of Z can
         pass, so the loop runs over those (in the same order) instead of every card below."""
         if not self.p.fast or where is None or not self._is_top_test(conjuncts(where)[0], var, ()):
@@ -191,12 +197,12 @@ class Masks:
                 self.def_stack.pop()
         return leaf(e, scope)
 
-    def domain_masks(self, e, scope) -> list[str] | None:
+    def domain_masks(self, e, scope) -> list[o.Op] | None:
         """A collection of cards as masks whose multiset union it is (`a + b` keeps both
         parts, so a count over it still counts a card twice where the list would)."""
         return self._parts(e, scope, self._domain_mask)
 
-    def _domain_mask(self, e, scope) -> list[str] | None:
+    def _domain_mask(self, e, scope) -> list[o.Op] | None:
         if isinstance(e, g.Call) and e.func in ("above", "below", "cards_of") and len(e.args) == 1:
             a = self.sx(e.args[0], scope)[0]
             return [o.SuitMask(a, t="mask") if e.func == "cards_of" else o.NeighbourMask(e.func, a, t="mask")]
@@ -365,9 +371,9 @@ class Masks:
         if name is None:
             name = self.set_helpers[("define", m, args)] = self.fresh("set")
             memo = self.memo_of(m)
-            exec(cse_module(set_def(name, m, free, memo)), self.ns)
+            self.p.set_ir[name] = x = o.SetTest(name, m, free, memo)
+            exec(cse_module(set_def(x)), self.ns)
             self.hidden_src[name] = m
-            self.guards[name] = (m, m)
         return o.SetCall(name, cand, free, t="mask")
 
     def _suffix_mask(self, e, var, scope, cand):
@@ -398,7 +404,7 @@ class Masks:
                        and unparen(x.card) == here and isinstance(unparen(x.card), o.Local) else None)
         if any(isinstance(x, o.Local) and _is_sv(x.name) for x in walk_shown(fail)):
             return None  # reads the card some other way: no mask
-        keep = "_none_above" if dom.func == "above" else "_none_below"
+        keep = dom.func
         free = _locals(free_names(fail) - {owner.name})
         args = "".join(", " + x for x in free)
         by_owner = any(x == owner and isinstance(x, o.Local) for x in walk_shown(fail))
@@ -412,9 +418,9 @@ class Masks:
         # worked out once per state and set of cards: a rule's test, its moves and the tests
         # inside other definitions ask the same question between two changes
         memo = self.memo_of(fail)
-        exec(cse_module(set_def(name, fail, free, memo, keep, owner if by_owner else None)), self.ns)
+        self.p.set_ir[name] = x = o.SetTest(name, fail, free, memo, keep, owner if by_owner else None)
+        exec(cse_module(set_def(x)), self.ns)
         self.hidden_src[name] = fail
-        self.guards[name] = (fail, fail)
         call = o.SetCall(name, cand, free, t="mask")
         return call if e.op in ("all", "no") else o.MaskNot(call, t="mask")
 

@@ -167,6 +167,7 @@ class Program:
     def_ir: dict = field(default_factory=dict, repr=False, compare=False)
     var_ir: list = field(default_factory=list, repr=False, compare=False)
     fn_ir: dict = field(default_factory=dict, repr=False, compare=False)  # id of a generated test or value -> its ops
+    set_ir: dict = field(default_factory=dict, repr=False, compare=False)  # a set test's function -> ops.SetTest
     advice_ir: list = field(default_factory=list, repr=False, compare=False)  # (name, params, body, type) per advice
 
     @property

@@ -201,11 +201,12 @@ if missing:  # every op has its text
     raise ImportError(f"no Python text for {missing}")
 
 
-def set_def(name: str, mask, free, memo: str, keep: str | None = None, owner=None) -> str:
-    """A set test's function: the cards of `cand` that pass, kept in `memo` per state and set
-    of cards. `mask` gives them (keep None), or the cards that fail, of which `keep` (no failing
-    card above, or below) keeps the rest; with `owner`, owner by owner."""
-    args = _args(free)
+def set_def(x: o.SetTest) -> str:
+    """A set test's function (ops.SetTest): the cards of `cand` that pass, kept per state and set
+    of cards."""
+    name, mask, memo, owner = x.name, x.mask, x.memo, x.owner
+    keep = None if x.keep is None else f"_none_{x.keep}"
+    args = _args(x.free)
     head = (f"def {name}(st, cand{args}):\n"
             f"    key = ({name!r}, cand{args})\n"
             f"    r = {memo}.get(key)\n"

@@ -8,10 +8,13 @@ While the compiler moves to the IR (milestone (a) of docs/native-plan.md) an op 
 own Python text: `Op` is a `str` whose value is what the Python emitter (`pyemit.py`) writes
 for it, so the passes that still work on text (masks, cse, fuse) run unchanged. Text joined
 by hand is a plain `str`: the C emitter refuses it as a construct it cannot lower yet
-(`opaque`), which is how the parts still to move are found and counted."""
+(`opaque`). Every expression the compiler generates is now ops, the mask forms too
+(tests/test_ir_analyses.py checks every bundled program); the analyses over them are in
+`reads.py`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 # the Python emitter registers a text function per op class (pyemit.py)
@@ -132,7 +135,8 @@ Split = op("Split", "cards", "specs", "score", "site", "faces",
            doc="The meld search: can the cards be split exactly into groups (specs: (count, the group test's "
                "function, sizes or None) each), or the best total of `score` over the groups (-1: none).")
 Guarded = op("Guarded", "fn", "free", "fast", "loop",
-             doc="A mask form (fast, text) falling back to its loop form when it meets a none.")
+             doc="A mask form (fast) falling back to its loop form when it meets a none; `free`: the locals "
+                 "its function is handed.")
 
 # ---- the program's own helpers, and what the Python fast path adds around a choice's moves ---
 SetCall = op("SetCall", "fn", "cand", "free",
@@ -172,3 +176,18 @@ MaskLoop = op("MaskLoop", "agg", "var", "domain", "mask", "tests", "body",
               doc="An aggregate looping over its set in order, each card first tested by its bit in `mask`, "
                   "then by `tests` (the part of the condition no mask reads).")
 BitsIn = op("BitsIn", "var", "domain", "mask", doc="The elements of a set whose bit is in the mask, in the set's order.")
+
+
+@dataclass(frozen=True)
+class SetTest:
+    """The function a `SetCall` calls, as data (`Program.set_ir` by name): the cards of its
+    `cand` for which `mask` holds (keep None); or, with keep 'above' or 'below', the cards of
+    cand with no card of `mask` (the failing ones) above (below) them in their suit's ranking,
+    taken owner by owner when `owner` (the local `mask` reads for the owner) is set. `free`:
+    the locals it is handed; `memo`: where its answers are kept per state and set of cards."""
+    name: str
+    mask: Any
+    free: tuple
+    memo: str
+    keep: str | None = None
+    owner: Any = None

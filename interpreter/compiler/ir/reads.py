@@ -6,9 +6,14 @@ Two views of an op's operands:
 - `shown`: the operands its Python text spells out (a guarded aggregate shows only the call of
   its function and the names passed in; a set test its call). The compiler's rewrites of a
   mask form (`replace`) act on these, as the text substitutions they replace did.
-- `inside`: everything it works out when it runs, following the generated functions it calls
-  (a definition's body, an aggregate's mask and loop forms, a set test's mask) through
-  `helpers`, the compiler's table of them by name."""
+- `walk`: everything it works out when it runs (a guarded aggregate's mask and loop forms);
+  `state_reads` also follows the generated functions it calls by name (a definition's body, a
+  set test's mask) through the compiler's table of them (`Compiler.body_of`).
+
+What the answers decide: where a definition keeps its answers (`st.cmemo` or `st.memo`), which
+slots a `choose by each` decision's moves hang on (`Choice.reads`), whether a definition is
+worth a memo (`cheap`, `light`), what a mask form's function is handed (`free_names`), whether
+the state keeps masks and whether they pay (`masks_kept`, `masks_pay`)."""
 
 from __future__ import annotations
 
@@ -45,27 +50,19 @@ def walk_shown(x) -> Iterator:
         todo.extend(reversed(list(_ops(tuple(shown(y))))))
 
 
-def walk(x, into: Callable | None = None, fast_only: bool = False) -> Iterator:
-    """Every op x works out, x first: all operands, a guarded aggregate's mask and loop forms
-    (`fast_only`: its mask form alone, what runs unless it meets a none); with `into` (name ->
-    ops or None), the bodies of the generated functions it calls too, each once."""
-    seen: set[str] = set()
+def walk(x, fast_only: bool = False) -> Iterator:
+    """Every op x works out, x first: all operands, and a guarded aggregate's mask and loop
+    forms (`fast_only`: its mask form alone, what runs unless it meets a none). Not the bodies
+    of the functions it calls by name (state_reads follows those)."""
     todo = list(_ops(x))
     while todo:
         y = todo.pop()
         yield y
         if isinstance(y, o.Guarded):
-            kids = [y.fast] if fast_only else [y.fast, y.loop]
-            kids += list(y.free)
+            kids = ([y.fast] if fast_only else [y.fast, y.loop]) + list(y.free)
         else:
             kids = y.operands()
-        if into is not None:
-            for name in called(y):
-                if name not in seen:
-                    seen.add(name)
-                    kids.extend(into(name) or ())
-        for v in reversed(kids):
-            todo.extend(reversed(list(_ops(v))))
+        todo.extend(reversed(list(_ops(tuple(kids)))))
 
 
 def called(x) -> list[str]:
