@@ -64,6 +64,8 @@ def test_every_generated_expression_is_made_of_ops(name):
                             f"{type(x).__name__}.{f} holds text: {y!r}"
                 if isinstance(x, o.Guarded):
                     assert isinstance(x.fast, o.Op) and isinstance(x.loop, o.Op)
+                if isinstance(x, o.SetCall):  # its function, as data, for any emitter
+                    assert comp.p.set_ir[x.fn].name == x.fn
 
 
 # ---- the one-off comparison: the regular expressions the analyses replace, over the text -------

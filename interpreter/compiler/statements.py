@@ -447,7 +447,7 @@ class Statements:
         name = self.fresh("agg")
         x = o.Paired(name, tuple(names), tuple(domains), tuple(tuple(src for _, src in tests_at[i]) for i in range(len(names) - 1)),
                      tuple(terms), tuple(own), tuple(mixed), plain, t="rows")
-        self.hidden_src[name] = "\n".join(paired_lines(x)) + " " + plain  # what it reads, for the closedness checks
+        self.hidden_src[name] = "\n".join(paired_lines(x)) + " " + plain  # the code inside it, to read
         exec(cse_module(paired_def(x)), self.ns)
         return x
 
