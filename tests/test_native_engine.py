@@ -485,3 +485,17 @@ def test_a_mutated_ruleset_plays_alike_or_fails_alike_on_both_engines(mutant):
             error = str(e)
         outcomes.append((moves, error))
     assert outcomes[0] == outcomes[1]
+
+
+def test_a_recorded_playout_in_several_calls_is_the_same_game(monkeypatch):
+    """A recorded playout runs PLAYOUT_STEP decisions a call into one buffer per thread: cut into
+    calls of five decisions, it is still the Python engine's game, move for move."""
+    import interpreter.native.engine as nengine
+    from interpreter.runner.native import random_game_record
+    monkeypatch.setattr(nengine, "PLAYOUT_STEP", 5)
+    for name, players in (("ganjifa/ganjifa", 3), ("classic/goofspiel", 2)):
+        rs = rules(name)
+        view, _ = random_game_record(rs, players, {}, 4, "x.cards")
+        s = random_game(rs, players, 4)
+        assert [str(m) for m in view.history] == [str(m) for m in s.history] and len(s.history) > 10
+        assert outcome(view) == outcome(s)

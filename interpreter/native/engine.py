@@ -333,23 +333,31 @@ class NativeGame:
         """Random players to the end (or max_decisions) inside C: each decision the player to
         act draws one of their moves with `rngs[actor]` (or rngs[0] for everyone), as
         bots.RandomBot does with random.Random; the generators move on as theirs would.
-        The moves made go to `view.history`, as the engine's own Move objects."""
-        arr = _words_of(rngs)
-        cap = 1 << 18 if record else 0
+        The moves made go to `view.history`, as the engine's own Move objects. A recorded game
+        is played PLAYOUT_STEP decisions a call, into this thread's buffer."""
         width = 3 + self.np.nparams
-        moves = (ctypes.c_int64 * max(width * cap, 1))()
+        s, p, lib = self._view, self.np.p, self.np.lib
+        room = _playout_room(width * PLAYOUT_STEP) if record else (ctypes.c_int64 * 1)()
         n = ctypes.c_int64()
-        rc = self.np.lib.cr_playout(self.mem, arr, len(rngs), max_decisions, moves, cap, ctypes.byref(n))
-        per = len(arr) // len(rngs)
-        for k, r in enumerate(rngs):  # the generators moved on as in C
-            r.setstate((3, tuple(arr[k * per:(k + 1) * per]), None))
-        s, p = self._view, self.np.p
-        flat = moves[:width * min(n.value, cap)]
-        for k in range(0, len(flat), width):
-            alt = p.choices[flat[k]].alts[flat[k + 1]]
-            s.history.append(self._move(alt, flat[k + 2], flat[k + 3:k + width]))
+        done = 0
+        while True:
+            step = min(max_decisions - done, PLAYOUT_STEP) if record else max_decisions - done
+            arr = _words_of(rngs)
+            rc = lib.cr_playout(self.mem, arr, len(rngs), step, room, step if record else 0, ctypes.byref(n))
+            per = len(arr) // len(rngs)
+            for k, r in enumerate(rngs):  # the generators moved on as in C
+                r.setstate((3, tuple(arr[k * per:(k + 1) * per]), None))
+            made = n.value
+            if record:
+                flat = room[:width * made]
+                for k in range(0, len(flat), width):
+                    alt = p.choices[flat[k]].alts[flat[k + 1]]
+                    s.history.append(self._move(alt, flat[k + 2], flat[k + 3:k + width]))
+            done += made
+            if rc or made < step or done >= max_decisions:
+                break
         self._after(rc)
-        return n.value
+        return done
 
     # ---- keeping the view equal to the C state
     def _after(self, rc: int) -> None:
@@ -565,6 +573,18 @@ def _at(node, message: str) -> GameRuntimeError:
     return _runtime(message, node)
 
 
+
+
+PLAYOUT_STEP = 4096  # decisions a call of a recorded playout
+_ROOM = threading.local()
+
+
+def _playout_room(n: int) -> ctypes.Array:
+    """This thread's room for the moves of a recorded playout (made once, grown when needed)."""
+    room = getattr(_ROOM, "buf", None)
+    if room is None or len(room) < n:
+        room = _ROOM.buf = (ctypes.c_int64 * n)()
+    return room
 
 
 def _words_of(rngs) -> ctypes.Array:
