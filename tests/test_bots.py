@@ -182,3 +182,18 @@ def test_greedy_follows_the_winner_rule(tmp_path, rule):
         chosen = GreedyBot(seed).choose(state)
         assert takes[chosen] == (rule == "most")
     assert checked >= 3
+
+
+CLASSIC = sorted(p for p in (RULESETS / "classic").glob("*.cards"))
+
+
+@pytest.mark.parametrize("path", CLASSIC, ids=lambda p: p.stem)
+def test_every_classic_game_plays_with_every_bot(path):
+    """OpenSpiel's card games and their variants (issue 30): a whole game with the greedy player,
+    the search player and the planner at the table together, only legal moves, to the end."""
+    rs = load_ruleset(path)
+    n = rs.players_min
+    bots = ["greedy", "ismcts:4", "plan:8"]
+    for k in range(3):  # each bot in the first seat once, the others round the table after it
+        names = ((bots[k:] + bots[:k]) * n)[:n]
+        assert outcome(play(rs, names, 2 + k)) is not None
