@@ -399,7 +399,7 @@ VISIBILITIES = ("hidden", "owner", "others", "public")
 def sees(visibility: str, owner: int | None, player: int) -> bool:
     """Whether `player` may look at the cards of a zone of this visibility owned by `owner`:
     everyone a public zone; its owner an `owner` zone (a hand); everyone but its owner an
-    `others` zone (a Hanabi hand, held facing the table); nobody a hidden one (nor a shared
+    `others` zone (a hand held facing the table); nobody a hidden one (nor a shared
     `others` zone: it has no owner to hide it from, so everyone sees it)."""
     return (visibility == "public" or (visibility == "owner" and owner == player)
             or (visibility == "others" and owner != player))

@@ -133,7 +133,7 @@ _ZONES = Section("zones", "Zones, options and variables", "Where cards can lie, 
     Entry("zone", 'zone NAME {shared | per player} {hidden | owner | others | public} ["TITLE"]',
           "A place where cards lie in a pile: one for the table (`shared`) or one for each player "
           "(`per player`). `hidden` cards lie face down, `owner` cards are seen by their owner only (a hand), "
-          "`others` cards by everyone but their owner (a hand held facing the table, as in Hanabi), "
+          "`others` cards by everyone but their owner (a hand held facing the table), "
           "`public` cards lie face up. Every card starts in the first zone declared.",
           'zone tricks per player hidden "tricks won"', "item"),
     Entry("zone family", 'zone NAME[N] shared {hidden | owner | others | public} ["TITLE"]',

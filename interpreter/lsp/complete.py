@@ -27,7 +27,7 @@ _LOCAL_PATTERNS = [
 ]
 VISIBILITY_DOC = {"hidden": "its cards lie face down: nobody sees them",
                   "owner": "only its owner sees its cards (a hand)",
-                  "others": "everyone but its owner sees its cards (a Hanabi hand)",
+                  "others": "everyone but its owner sees its cards (a hand held facing the table)",
                   "public": "its cards lie face up: everyone sees them"}
 _PARAM_RE = re.compile(r"([A-Za-z_]\w*)\s*:\s*([A-Za-z_]\w*)")
 
