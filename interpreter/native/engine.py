@@ -329,14 +329,16 @@ class NativeGame:
         except KeyError:  # a move not made before
             return self._after(0)
 
-    def playout(self, rngs: list, max_decisions: int = 1 << 62, record: bool = True) -> int:
+    def playout(self, rngs: list, max_decisions: int = 1 << 62, record: bool = True, each=None) -> int:
         """Random players to the end (or max_decisions) inside C: each decision the player to
         act draws one of their moves with `rngs[actor]` (or rngs[0] for everyone), as
         bots.RandomBot does with random.Random; the generators move on as theirs would.
-        The moves made go to `view.history`, as the engine's own Move objects. A recorded game
-        is played PLAYOUT_STEP decisions a call, into this thread's buffer."""
+        The moves made go to `view.history`, as the engine's own Move objects; or, with `each`,
+        each(action, player) is told of every move instead (and the history stays as it is).
+        A recorded game is played PLAYOUT_STEP decisions a call, into this thread's buffer."""
         width = 3 + self.np.nparams
         s, p, lib = self._view, self.np.p, self.np.lib
+        record = record or each is not None
         room = _playout_room(width * PLAYOUT_STEP) if record else (ctypes.c_int64 * 1)()
         n = ctypes.c_int64()
         done = 0
@@ -352,7 +354,10 @@ class NativeGame:
                 flat = room[:width * made]
                 for k in range(0, len(flat), width):
                     alt = p.choices[flat[k]].alts[flat[k + 1]]
-                    s.history.append(self._move(alt, flat[k + 2], flat[k + 3:k + width]))
+                    if each is not None:
+                        each(alt, flat[k + 2])
+                    else:
+                        s.history.append(self._move(alt, flat[k + 2], flat[k + 3:k + width]))
             done += made
             if rc or made < step or done >= max_decisions:
                 break

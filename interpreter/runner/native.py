@@ -229,31 +229,17 @@ def engine_at_start(requested: str, when: str) -> str:
     return f"engine: native (C, built by {compiler}, {when}; kept in the cache)"
 
 
-_ROOM = __import__("threading").local()
-
-
 def playout_counts(state, rngs: list, max_decisions: int) -> tuple[int, dict, int | None]:
     """Random players to the end (or max_decisions) in C, as NativeGame.playout plays them, keeping
     only what a balance report needs of the moves: (moves made, {action: times chosen}, the seat
-    that decided first). The moves are read from this thread's buffer, made once (playout makes
-    a new one of 2**18 moves a call, which costs more than a short game), and not added to the
-    view's history: a game that fails here is played again by the caller."""
-    g = state.native
-    np = g.np
-    width = 3 + np.nparams
-    room = getattr(_ROOM, "buf", None)
-    if room is None or len(room) < width * max_decisions:
-        room = _ROOM.buf = (ctypes.c_int64 * (width * max_decisions))()
-    from ..native.engine import _words_of
-    arr = _words_of(rngs)
-    n = ctypes.c_int64()
-    rc = np.lib.cr_playout(g.mem, arr, len(rngs), max_decisions, room, max_decisions, ctypes.byref(n))
-    k = min(n.value, max_decisions)
-    choices = np.p.choices
+    that decided first). The moves are not added to the view's history: a game that fails here is
+    played again by the caller."""
     counts: dict = {}
-    for at in range(0, width * k, width):
-        name = choices[room[at]].alts[room[at + 1]].name
-        counts[name] = counts.get(name, 0) + 1
-    first = room[2] if k else None
-    g._after(rc)  # the view: finished, whose turn, or the failure raised
-    return k, counts, first
+    first: list = []
+
+    def each(alt, who):
+        counts[alt.name] = counts.get(alt.name, 0) + 1
+        if not first:
+            first.append(who)
+    n = state.native.playout(rngs, max_decisions, each=each)
+    return n, counts, (first[0] if first else None)
