@@ -62,10 +62,14 @@ def run_engine(engine: str, cfg: Config) -> str:
 IN_C = ("random", "ismcts")
 
 
+def deciding_in_python(bots) -> list[str]:
+    """Of these bot specs ('greedy', 'ismcts:300', ...), the ones that decide in Python (not IN_C)."""
+    return sorted({b for b in bots if b.partition(":")[0].strip().lower() not in IN_C})
+
+
 def _deciding_in_python(cfg: Config) -> list[str]:
-    """The players of a run that decide in Python (not IN_C)."""
-    return sorted({b for b in cfg.bots + ((cfg.rotate,) if cfg.rotate else ())
-                   if b.partition(":")[0].strip().lower() not in IN_C})
+    """The players of a run that decide in Python."""
+    return deciding_in_python(cfg.bots + ((cfg.rotate,) if cfg.rotate else ()))
 
 
 def engine_line(choice, requested: str, runs: list) -> tuple[str, str]:

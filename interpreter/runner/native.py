@@ -141,13 +141,13 @@ def engine_for_play(program, requested: str, bot_names: dict, human_seat, cluste
     from ..errors import CardRulesError, OptionError
     if requested not in ENGINES:
         raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
-    from ..balance import IN_C
+    from ..balance import deciding_in_python
     why = None
     if human_seat is not None:
         why = "a person plays"
     elif cluster or os.environ.get("CARDRULES_CLUSTER"):
         why = "a cluster plays"
-    slow = sorted({b for b in bot_names.values() if b.partition(":")[0].strip().lower() not in IN_C})
+    slow = deciding_in_python(bot_names.values())
     if why is None and slow and requested == "auto":  # they would read the whole position from C at every move
         return EngineChoice(None, f"engine: python (its bots ({', '.join(slow)}) decide in Python)")
     try:

@@ -106,12 +106,15 @@ static int sr_determinise(sr_tree *t, cr_state *S, int32_t who, crt_rng *rng) {
     return 0;
 }
 
+/* whether a node is legal move i's (search.py's key: the player, the action's name, the values) */
+static inline int sr_same(const sr_node *n, const cr_state *S, int32_t i) {
+    return n->who == S->legal_who[i] && n->act == SR_ACT[S->choice][S->legal_alt[i]] &&
+           !memcmp(n->val, S->legal_val[i], sizeof n->val);
+}
+
 static int32_t sr_child(const sr_tree *t, int32_t node, const cr_state *S, int32_t i) {
-    int32_t act = SR_ACT[S->choice][S->legal_alt[i]];
-    for (int32_t c = t->nodes[node].first; c >= 0; c = t->nodes[c].next) {
-        const sr_node *n = &t->nodes[c];
-        if (n->who == S->legal_who[i] && n->act == act && !memcmp(n->val, S->legal_val[i], sizeof n->val)) return c;
-    }
+    for (int32_t c = t->nodes[node].first; c >= 0; c = t->nodes[c].next)
+        if (sr_same(&t->nodes[c], S, i)) return c;
     return -1;
 }
 
@@ -348,8 +351,7 @@ int32_t cr_search_root(void *h, int32_t *idx, int64_t *visits, double *reward, i
         const sr_node *nd = &t->nodes[c];
         for (int32_t j = 0; j < nm; j++) {
             int32_t i = t->mine[j];
-            if (nd->who == S->legal_who[i] && nd->act == SR_ACT[S->choice][S->legal_alt[i]] &&
-                !memcmp(nd->val, S->legal_val[i], sizeof nd->val)) {
+            if (sr_same(nd, S, i)) {
                 if (n >= cap) return -1;
                 idx[n] = j; visits[n] = nd->visits; reward[n] = t->reward[(size_t)c * t->players + t->me];
                 n++;
