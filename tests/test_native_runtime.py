@@ -553,14 +553,34 @@ def test_every_seeding_starts_from_cpythons_table(lib):
 
 
 def test_seeding_many_at_once_is_seeding_each(lib):
-    """crt_seed_u64_many (whole games seed their bots together) leaves each generator as
-    random.Random(seed) leaves it, for seeds of one word and of two, in groups past eight."""
-    import random as _random
-    seeds = [0, 1, 7, 1000, 2**32 - 1, 2**32, 2**40 + 3, 2**63 - 1, 12345678901, 42, 5, 6, 2**33]
-    arr = (ctypes.c_uint64 * len(seeds))(*seeds)
+    """crt_seed_u64_many (whole games seed their bots together, sixteen at a time in vector
+    registers, the rest one chain each) leaves each generator as random.Random(seed) leaves it,
+    for seeds of one word and of two, for every count from 1 to 40."""
+    pool = [0, 1, 7, 1000, 2**32 - 1, 2**32, 2**40 + 3, 2**63 - 1, 2**64 - 1, 12345678901, 42, 5, 6, 2**33]
+    pool += [random.Random(k).getrandbits(random.Random(k).choice((16, 32, 33, 64))) for k in range(30)]
     lib.crt_seed_u64_many.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]
-    rngs = (ctypes.c_uint32 * (625 * len(seeds)))()  # a crt_rng is 625 words: 624 and the index
-    lib.crt_seed_u64_many(rngs, arr, len(seeds))
-    for k, seed in enumerate(seeds):
-        internal = _random.Random(seed).getstate()[1]
-        assert tuple(rngs[k * 625:(k + 1) * 625]) == internal, seed
+    size = lib.t_sizeof_rng()
+    for n in range(1, 41):
+        seeds = pool[n % 7:][:n] + pool[:max(0, n - len(pool[n % 7:]))]
+        rngs = ctypes.create_string_buffer(size * n)
+        lib.crt_seed_u64_many(rngs, (ctypes.c_uint64 * n)(*seeds), n)
+        out = (ctypes.c_uint32 * 625)()
+        for k, seed in enumerate(seeds):
+            one = ctypes.addressof(rngs) + k * size
+            lib.crt_get_state(one, out)
+            assert tuple(out) == random.Random(seed).getstate()[1], (n, k, seed)
+            r = random.Random(seed)
+            assert [lib.crt_getrandbits(one, 32) for _ in range(5)] == [r.getrandbits(32) for _ in range(5)]
+
+
+def test_a_block_made_word_by_word_reads_as_cpythons_whole_block(lib):
+    """A generator makes each word of a block as it hands it out; its state, read at any point
+    of a block (crt_get_state finishes the block), is the state Python has after as many draws."""
+    for drawn in (0, 1, 2, 227, 228, 396, 397, 623, 624, 625, 1000, 1248, 1249):
+        a, r = new_rng(lib), random.Random(99 + drawn)
+        lib.crt_seed_u64(a, 99 + drawn)
+        assert [lib.crt_genrand32(a) for _ in range(drawn)] == [r.getrandbits(32) for _ in range(drawn)]
+        out = (ctypes.c_uint32 * 625)()
+        lib.crt_get_state(a, out)
+        assert list(out) == state_words(r), drawn
+        assert [lib.crt_genrand32(a) for _ in range(700)] == [r.getrandbits(32) for _ in range(700)]

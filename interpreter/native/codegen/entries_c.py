@@ -519,15 +519,22 @@ int cr_play_many(int32_t players, const int64_t *opts, int64_t seed0, int64_t n_
                  int64_t *out) {
     size_t bytes = cr_state_bytes(players);
     if (!bytes || seed0 < 0 || n_games < 0 || seed0 > (INT64_MAX - 1000) / 1000 - n_games) return CR_E_STATE;
+    enum { BLOCK = 16 }; /* games seeded together: the seeding's vector steps are full */
     uint64_t *mem = (uint64_t *)malloc(bytes + 8);
-    if (!mem) return CR_E_STATE;
-    crt_rng rng[MAXP + 1];
+    crt_rng *rngs = (crt_rng *)malloc(sizeof(crt_rng) * BLOCK * (MAXP + 1));
+    uint64_t seeds[BLOCK * (MAXP + 1)];
+    if (!mem || !rngs) { free(mem); free(rngs); return CR_E_STATE; }
     for (int64_t g = 0; g < n_games; g++) {
-        int64_t seed = seed0 + g;
-        uint64_t seeds[MAXP + 1];
-        seeds[0] = (uint64_t)seed;
-        for (int32_t k = 0; k < players; k++) seeds[k + 1] = (uint64_t)(seed * 1000 + k);
-        crt_seed_u64_many(rng, seeds, (size_t)players + 1); /* the game's generator, then each bot's */
+        int64_t seed = seed0 + g, in_block = g % BLOCK;
+        if (!in_block) { /* the next block's games' generators, then each of their bots' */
+            int64_t m = n_games - g < BLOCK ? n_games - g : BLOCK;
+            for (int64_t b = 0; b < m; b++) {
+                seeds[b * (players + 1)] = (uint64_t)(seed + b);
+                for (int32_t k = 0; k < players; k++) seeds[b * (players + 1) + k + 1] = (uint64_t)((seed + b) * 1000 + k);
+            }
+            crt_seed_u64_many(rngs, seeds, (size_t)(m * (players + 1)));
+        }
+        crt_rng *rng = rngs + in_block * (players + 1);
         int rc = cr_new_seeded(mem, bytes, players, &rng[0], opts);
         int64_t n = 0;
         cr_state *S = (cr_state *)mem;
@@ -539,6 +546,7 @@ int cr_play_many(int32_t players, const int64_t *opts, int64_t seed0, int64_t n_
         for (int32_t r = 0; r < NRULES; r++) row[5 + players + r] = S->fired[r];
     }
     free(mem);
+    free(rngs);
     return 0;
 }
 """

@@ -33,6 +33,9 @@
 typedef struct crt_rng {
     uint32_t mt[CRT_MT_N]; /* the generator's words */
     uint32_t index;        /* the next word to hand out; CRT_MT_N: generate a new block first */
+    uint32_t made;         /* the words of this block generated so far: each word is generated as it
+                              is handed out, so a generator that draws a few numbers never pays for
+                              the 624 (mt[made..] still hold the last block; crt_get_state finishes it) */
 } crt_rng;
 
 /* Seeding, as random.Random(n) does for an int n: init_by_array over the words of |n|, least
@@ -41,7 +44,8 @@ void crt_seed_words(crt_rng *rng, const uint32_t *key, size_t n_words);
 /* random.Random(n) for 0 <= n < 2**64. */
 void crt_seed_u64(crt_rng *rng, uint64_t n);
 /* random.Random(n) for each of n seeds below 2**64 at once, into rngs[0..n-1] (faster than one
- * at a time: the generators' seeding steps overlap). */
+ * at a time: sixteen generators are seeded side by side in vector registers, with AVX2 where the
+ * processor has it; give it 16 or more to gain most). */
 void crt_seed_u64_many(crt_rng *rngs, const uint64_t *seeds, size_t n);
 /* random.Random(n) for a signed n: CPython seeds with abs(n), so -7 draws as 7. */
 void crt_seed_i64(crt_rng *rng, int64_t n);
