@@ -395,7 +395,7 @@ class Module(Masks, Expr):
                     raise NativeUnsupported("an action's values the compiler did not lower")
                 var = self.local(v.var)
                 test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
-                dedupe = "" if v.domain.t == "zone" else "_k = cr_dedupe(_k); "
+                dedupe = "" if v.domain.t == "zone" or _distinct_cards(v.domain) else "_k = cr_dedupe(_k); "
                 body.append(f"{self.domain_decl('_d', v.domain)}; cr_list _k = cr_alloc(x, _d.n); "
                             f"for (int64_t _i = 0; _i < _d.n; _i++) {{ int64_t {var} = _d.v[_i]; {test}"
                             f"_k.v[_k.n++] = {var}; }} {dedupe}"
@@ -615,6 +615,18 @@ class Module(Masks, Expr):
             *search_tables,
             SEARCH,
         ])
+
+
+def _distinct_cards(dom, kinds=None) -> bool:
+    """Whether a collection is the cards of zones of different kinds, one each (a player's hand
+    and the same player's other pile, say): no card lies in two zones, so it has no repeats."""
+    kinds = set() if kinds is None else kinds
+    if isinstance(dom, o.Concat):
+        return _distinct_cards(dom.a, kinds) and _distinct_cards(dom.b, kinds)
+    if isinstance(dom, o.ZoneCards) and isinstance(dom.zone, o.PlayerZone) and dom.zone.kind not in kinds:
+        kinds.add(dom.zone.kind)
+        return True
+    return False
 
 
 def emit_program(p) -> str:

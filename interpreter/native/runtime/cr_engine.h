@@ -120,9 +120,25 @@ static inline int cr_in(const cr_list l, int64_t v) {
     return 0;
 }
 
-/* the list without repeats, each where it first comes (dict.fromkeys) */
+/* the list without repeats, each where it first comes (dict.fromkeys): a long list of small
+ * numbers (cards, seats) is marked off in a bit set, anything else compared pairwise */
 static inline cr_list cr_dedupe(cr_list l) {
-    int64_t k = 0;
+    int64_t k = 0, hi = 0;
+    if (l.n > 8) {
+        for (int64_t i = 0; i < l.n && hi >= 0; i++)
+            hi = l.v[i] < 0 || l.v[i] >= 4096 ? -1 : (l.v[i] > hi ? l.v[i] : hi);
+        if (hi >= 0) {
+            uint64_t seen[64];
+            memset(seen, 0, sizeof(uint64_t) * (size_t)(hi / 64 + 1));
+            for (int64_t i = 0; i < l.n; i++) {
+                int64_t v = l.v[i];
+                uint64_t bit = (uint64_t)1 << (v & 63);
+                if (!(seen[v >> 6] & bit)) { seen[v >> 6] |= bit; l.v[k++] = v; }
+            }
+            l.n = k;
+            return l;
+        }
+    }
     for (int64_t i = 0; i < l.n; i++) {
         int64_t j = 0;
         while (j < k && l.v[j] != l.v[i]) j++;
