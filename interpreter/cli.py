@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from . import engine, load_ruleset
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
@@ -28,8 +29,29 @@ from .runner import ENGINE_HELP
 RECORDS_FORMAT = "cardrules-records/1"  # several game records in one file (play --games K --log)
 TABLE_FORMAT = "cardrules-table/1"  # a table of `cardrules serve`: its seats and, under "record", its game
 
+class _PlainFlags:
+    """A flag takes no value, so its help shows none: typer's rich help prints a type for every
+    option, a flag's too (`--help <bool>`); a flag's metavar left empty leaves that column blank."""
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        for p in params:
+            if getattr(p, "is_flag", False) and getattr(p, "metavar", None) is None:
+                p.metavar = ""
+        return params
+
+
+class _Group(_PlainFlags, TyperGroup):
+    pass
+
+
+class _Command(_PlainFlags, TyperCommand):
+    pass
+
+
 app = typer.Typer(
     name="cardrules",
+    cls=_Group,
     help="Card games as data: check rulesets, play them, replay records, write rulebooks.",
     add_completion=False,
     no_args_is_help=True,
@@ -40,6 +62,12 @@ app = typer.Typer(
 def main() -> None:
     """The console-script entry point (`cardrules`, `python -m interpreter`)."""
     app(prog_name="cardrules")
+
+
+def _command(name: str | None = None, *, short_help: str):
+    """`app.command`, with the one sentence `cardrules --help` shows for the command (typer would
+    cut the docstring's first paragraph at a width, or keep its line breaks)."""
+    return app.command(name, cls=_Command, short_help=short_help)
 
 
 # ------------------------------------------------------------------ small helpers
@@ -84,7 +112,7 @@ def _title(rs) -> str:
 
 # ------------------------------------------------------------------ check
 
-@app.command()
+@_command(short_help="Check rulesets and report their errors.")
 def check(paths: Annotated[list[Path], typer.Argument(help="Ruleset files (.cards), or folders to search for them.")]) -> None:
     """Load and fully check rulesets; print `PATH: ok (...)` or the errors."""
     files: list[Path] = []
@@ -423,7 +451,7 @@ def _write_log(log: Path, records: list[dict], many: bool, ruleset: Path | None 
         _fail(f"{log}: error: cannot write the log: {e.strerror or e}", 1)
 
 
-@app.command()
+@_command(short_help="Play games with bots, or yourself, and sum up the results.")
 def play(
     path: Annotated[Path, typer.Argument(help="The ruleset (.cards) to play.")],
     players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players (default: the fewest the game allows).")] = None,
@@ -642,7 +670,7 @@ def _find_ruleset(rec: dict, log: Path) -> Path:
     raise RecordError(f"the record's ruleset {name!r} was not found {where}; pass --ruleset", str(log))
 
 
-@app.command("replay")
+@_command("replay", short_help="Replay a game record and confirm it ends as recorded.")
 def replay_cmd(
     log: Annotated[Path, typer.Argument(help="A record written by `play --log`.")],
     ruleset: Annotated[Path | None, typer.Option("--ruleset", "-r", help="The ruleset to replay with (default: the one the record names).")] = None,
@@ -693,7 +721,7 @@ def replay_cmd(
 
 # ------------------------------------------------------------------ list
 
-@app.command("list")
+@_command("list", short_help="List the bundled games and their variants.")
 def list_cmd() -> None:
     """List the bundled games, each with its player counts and variants; any of them can be
     named instead of a file (`cardrules play NAME`)."""
@@ -735,7 +763,7 @@ def _base_of(path: Path) -> Path | None:
     return (path.parent / ref).resolve() if ref else None  # (a variant that loaded: its base is a file)
 
 
-@app.command()
+@_command(short_help="Run the language server for editors.")
 def lsp() -> None:
     """Run the language server for .cards files on stdin and stdout, for editors (the lsp extra)."""
     try:
@@ -749,7 +777,7 @@ def lsp() -> None:
 
 # ------------------------------------------------------------------ rulebook
 
-@app.command()
+@_command(short_help="Write a printable rulebook for each ruleset.")
 def rulebook(
     files: Annotated[list[Path], typer.Argument(help="Ruleset files (.cards), or folders to search for them.")],
     out: Annotated[Path, typer.Option("--out", help="Folder to write the rulebooks into.")] = Path("generated_docs"),
@@ -791,14 +819,18 @@ def _register_stage_commands() -> None:
     """Commands whose stage lives in its own module (diff, fuzz, balance, and serve in web/)
     register here."""
     import importlib
-    for mod, name in (("diff", "diff"), ("fuzz", "fuzz"), ("balance", "balance"), ("web.serve", "serve")):
+    for mod, name, short in (
+            ("diff", "diff", "Compare two rulesets by meaning, not by text."),
+            ("fuzz", "fuzz", "Hunt for flaws in rulesets by playing and reading them."),
+            ("balance", "balance", "Play many games and write a report on fairness and play."),
+            ("web.serve", "serve", "Open the browser table to play with people and bots.")):
         try:
             module = importlib.import_module(f".{mod}", __package__)
         except ModuleNotFoundError as e:
             if e.name in (f"{__package__}.{mod}", f"{__package__}.{mod.partition('.')[0]}"):
                 continue
             raise
-        app.command(name)(getattr(module, f"{name}_command"))
+        _command(name, short_help=short)(getattr(module, f"{name}_command"))
 
 
 _register_stage_commands()

@@ -349,3 +349,38 @@ def test_python_dash_m_runs_the_cli():
                   capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "ok (Ganjifa (modern blend)" in r.stdout
+
+
+# ------------------------------------------------------------------ the help a new user reads first
+
+def _commands():
+    from typer.main import get_command
+    return get_command(app).commands
+
+
+def _help(*args, width=100):
+    r = CliRunner().invoke(app, [*args, "--help"], env={"COLUMNS": str(width), "TERMINAL_WIDTH": str(width)})
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+@pytest.mark.parametrize("args", [()] + [(name,) for name in sorted(_commands())])
+def test_every_help_shows_a_plain_help_flag(args):
+    """`--help <bool>` read as if --help took a value: a flag shows no type."""
+    out = _help(*args)
+    assert "<bool>" not in out, out
+    line = next(l for l in out.splitlines() if "--help" in l)
+    assert line.strip("│ ").split() == ["--help", "Show", "this", "message", "and", "exit."], line
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_each_command_is_one_whole_sentence_in_the_list_of_commands(width):
+    """Each command's line in `cardrules --help` is its short help, whole, on one line (typer
+    would cut a docstring's first paragraph at a width, or keep its line breaks)."""
+    out = _help(width=width)
+    lines = [" ".join(l.strip("│ ").split()) for l in out.splitlines()]
+    for name, cmd in _commands().items():
+        short = cmd.short_help
+        assert short and "\n" not in short and short[0].isupper() and short.endswith("."), (name, short)
+        assert len(short) <= 60, (name, short)
+        assert f"{name} {short}" in lines, (name, out)
