@@ -730,27 +730,70 @@ def list_cmd() -> None:
     root = rulesets_root()
     full = {name: p for name, p in bundled().items() if "/" in name}
     short = {p: name for name, p in bundled().items() if "/" not in name}
-    games, variants = {}, {}
+    games: dict[Path, tuple[str, str, str]] = {}
+    variants: dict[Path | None, list[tuple[str, str, str]]] = {}
     for name, p in sorted(full.items()):
         try:
             rs = build_file(p)
         except CardRulesError as e:
             _err(e.render())
             continue
-        label = short.get(p, name)
-        line = f"{label:<22} {_title(rs)} ({_players_text(rs)})"
+        row = (short.get(p, name), _players_span(rs), _title_without_players(rs))
         if rs.base is not None:
-            variants.setdefault(_base_of(p), []).append("    " + line)
+            variants.setdefault(_base_of(p), []).append(row)
         else:
-            games[p.resolve()] = line
-    for p, line in games.items():
+            games[p.resolve()] = row
+    rows = []
+    for p, row in games.items():
+        rows.append(("", *row))
+        rows.extend((VARIANT_INDENT, *v) for v in variants.get(p, []))
+    rows.extend(("", *v) for b, vs in variants.items() if b not in games for v in vs)  # a variant whose base is gone
+    for line in _list_table(rows, _terminal_width()):
         typer.echo(line)
-        for v in variants.get(p, []):
-            typer.echo(v)
-    orphans = [v for b, vs in variants.items() if b not in games for v in vs]
-    for v in orphans:
-        typer.echo(v.strip())
     typer.echo(f"\n{len(games)} games and {sum(map(len, variants.values()))} variants, in {root}")
+    typer.echo("Name any of them instead of a file: cardrules play NAME, cardrules rulebook NAME, ...")
+
+
+VARIANT_INDENT = "    "  # a variant's name, under its game's
+
+
+def _terminal_width() -> int:
+    import shutil
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def _players_span(rs) -> str:
+    """'3' or '3-4': the `players` column of `list`."""
+    if rs.players_min == rs.players_max:
+        return str(rs.players_min)
+    return f"{rs.players_min}-{rs.players_max}"
+
+
+def _title_without_players(rs) -> str:
+    """The title, less a closing '(3 players)' that says what the players column says."""
+    title = _title(rs)
+    tail = f"({_players_text(rs)})"
+    if title.endswith(tail) and title[:-len(tail)].strip():
+        return title[:-len(tail)].rstrip()
+    return title
+
+
+def _list_table(rows: list[tuple[str, str, str, str]], width: int) -> list[str]:
+    """(indent, name, players, title) rows as aligned columns under a heading: the name and
+    players columns as wide as their longest entry, the title wrapped to the width (never the
+    name), its further lines under its first."""
+    import textwrap
+    head = ("", "name", "players", "game")
+    name_w = max(len(r[0]) + len(r[1]) for r in [head, *rows])
+    players_w = max(len(r[2]) for r in [head, *rows])
+    left = name_w + 2 + players_w + 2
+    title_w = max(20, width - 1 - left)
+    out = []
+    for indent, name, players, title in [head, *rows]:
+        lines = textwrap.wrap(title, title_w, break_long_words=False, break_on_hyphens=False) or [""]
+        out.append(f"{(indent + name).ljust(name_w)}  {players.ljust(players_w)}  {lines[0]}".rstrip())
+        out.extend(" " * left + more for more in lines[1:])
+    return out
 
 
 def _base_of(path: Path) -> Path | None:

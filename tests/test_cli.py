@@ -384,3 +384,31 @@ def test_each_command_is_one_whole_sentence_in_the_list_of_commands(width):
         assert short and "\n" not in short and short[0].isupper() and short.endswith("."), (name, short)
         assert len(short) <= 60, (name, short)
         assert f"{name} {short}" in lines, (name, out)
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_list_is_a_table_aligned_for_every_bundled_game(width):
+    """One row per bundled file: the name (a variant's indented under its game's), the player
+    counts, the title, each in its column; a long name widens the name column, a long title wraps
+    under the title column; no title says its player count twice ('(3 players) (3 players)')."""
+    r = CliRunner().invoke(app, ["list"], env={"COLUMNS": str(width)})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    table = lines[:lines.index("")]
+    head = table[0]
+    assert head.split() == ["name", "players", "game"], head
+    at_players, at_game = head.index("players"), head.index("game")
+    rows = [l for l in table[1:] if l[:at_game].strip()]
+    assert len(rows) == len(list((ROOT / "rulesets").rglob("*.cards")))
+    for line in table[1:]:
+        assert len(line) <= width, line
+        if line not in rows:  # a title's further line, under the title
+            assert not line[:at_game].strip() and line[at_game] != " ", line
+            continue
+        name, players = line[:at_players].strip(), line[at_players:at_game].strip()
+        assert " " not in name and players.replace("-", "").isdigit(), line
+        assert line[at_players - 2:at_players] == "  " and line[at_game - 1] == " " and line[at_game] != " ", line
+        assert "players)" not in line[at_game:], line
+    mughal = next(l for l in rows if l.split()[0] == "mughal-3p")
+    assert mughal.startswith("    ") and mughal.split(None, 2)[1:] == ["3", "Ganjifa with the Mughal pack"]
+    assert any(l.split()[0] == "crazy-eights-action-cards" for l in rows)
