@@ -484,6 +484,7 @@ def play(
         parse_workers(workers)
         from .runner.native import engine_for_play
         choice = engine_for_play(program_of(rs), engine_name, bot_names, human_seat, cluster)
+        choice = _seeds_for_c(choice, engine_name, bot_names, seed, games)
         runner = open_runner(workers, cluster) if games > 1 and human_seat is None else None
     except OptionError as e:
         _fail(f"error: {e.message}", 2)
@@ -578,6 +579,26 @@ def play(
         _write_log(log, records, games > 1, path)
     if interrupted:
         raise typer.Exit(130)
+
+
+C_SEEDS = (0, (2**63 - 1 - 1000) // 1000 - 1)  # the seeds whole games in C take (a bot's seed is seed*1000+k in 64 bits)
+
+
+def _seeds_for_c(choice, engine_name: str, bot_names: dict, seed: int, games: int):
+    """Random bots on the native engine play whole games in C, whose seeds are 64-bit: seeds
+    beyond them are played in Python under --engine auto (the same games, as any seed is), and
+    are a usage error under --engine native (they gave a traceback, or another game)."""
+    if choice.native is None or any(b != "random" for b in bot_names.values()):
+        return choice
+    lo, hi = C_SEEDS
+    if lo <= seed and seed + games - 1 <= hi:
+        return choice
+    span = f"seeds {lo} to {hi}"
+    if engine_name == "native":
+        raise OptionError(f"--engine native plays random bots' games for {span}, not --seed {seed}"
+                          + (f" with --games {games}" if games > 1 else "") + "; use --engine python")
+    from .runner.native import EngineChoice
+    return EngineChoice(None, f"engine: python (the native engine plays {span}; --seed {seed} is beyond them)")
 
 
 def _broke_in_python(rs, path, n: int, opts: dict, seed: int, bot_names: dict, log: bool) -> tuple:

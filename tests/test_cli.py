@@ -412,3 +412,20 @@ def test_list_is_a_table_aligned_for_every_bundled_game(width):
     mughal = next(l for l in rows if l.split()[0] == "mughal-3p")
     assert mughal.startswith("    ") and mughal.split(None, 2)[1:] == ["3", "Ganjifa with the Mughal pack"]
     assert any(l.split()[0] == "crazy-eights-action-cards" for l in rows)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_seeds_beyond_the_c_engines_play_the_python_engines_games(seed):
+    """Random bots on the native engine play whole games in C, with 64-bit seeds: --seed -1 gave
+    a traceback (NativeUnsupported) and --seed 2**64 quietly another game (seed 0). Under
+    --engine auto they are played as the Python engine plays them; --engine native says no."""
+    from interpreter.native import find_compiler
+    r = run("play", "ganjifa", "--seed", seed, "--games", 2, "--workers", 1, "--json")
+    no_traceback(r)
+    assert r.exit_code == 0, r.output
+    python = run("play", "ganjifa", "--seed", seed, "--games", 2, "--workers", 1, "--json", "--engine", "python")
+    assert json.loads(r.stdout)["results"] == json.loads(python.stdout)["results"]
+    if find_compiler() is not None:
+        r = run("play", "ganjifa", "--seed", seed, "--engine", "native")
+        no_traceback(r)
+        assert r.exit_code == 2 and "--engine native plays random bots' games for seeds 0 to" in r.stderr, r.output
