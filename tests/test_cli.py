@@ -429,3 +429,13 @@ def test_seeds_beyond_the_c_engines_play_the_python_engines_games(seed):
         r = run("play", "ganjifa", "--seed", seed, "--engine", "native")
         no_traceback(r)
         assert r.exit_code == 2 and "--engine native plays random bots' games for seeds 0 to" in r.stderr, r.output
+
+
+@pytest.mark.parametrize("name, hint", [("ganjfa", "did you mean 'ganjifa'?"), ("nosuch", "(`cardrules list`")])
+def test_an_unknown_game_name_is_one_short_line_with_the_closest_names(name, hint):
+    """A mistyped name got every bundled name (59 of them) on one line; now the closest ones,
+    and where to see them all."""
+    r = run("play", name)
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and len(r.stderr) < 160 and hint in r.stderr, r.stderr
+    assert "`cardrules list` shows the bundled games" in r.stderr
