@@ -856,10 +856,11 @@ def rulebook(
             _fail("error: rulebook rendering is not available in this installation (no interpreter.render)", 1)
         raise
     paper = paper.lower()
+    from .render.pdf import PAPERS
+    if paper not in PAPERS:  # (without --pdf too: a5 was taken in silence)
+        _fail(f"error: unknown paper size {paper!r}: use one of {', '.join(PAPERS)}", 2)
     if pdf:
-        from .render.pdf import PAPERS, PdfUnavailable, require_typst
-        if paper not in PAPERS:
-            _fail(f"error: unknown paper size {paper!r}: use one of {', '.join(PAPERS)}", 2)
+        from .render.pdf import PdfUnavailable, require_typst
         try:
             require_typst()
         except PdfUnavailable as e:

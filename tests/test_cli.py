@@ -439,3 +439,10 @@ def test_an_unknown_game_name_is_one_short_line_with_the_closest_names(name, hin
     assert r.exit_code == 1 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and len(r.stderr) < 160 and hint in r.stderr, r.stderr
     assert "`cardrules list` shows the bundled games" in r.stderr
+
+
+def test_an_unknown_paper_size_is_refused_with_or_without_pdf(tmp_path):
+    for more in ([], ["--pdf"]):
+        r = run("rulebook", "udvasa", "--paper", "a5", "--out", tmp_path, *more)
+        assert r.exit_code == 2 and "unknown paper size 'a5': use one of a4, letter" in r.stderr, r.output
+        assert not any(tmp_path.iterdir())
