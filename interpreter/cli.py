@@ -31,14 +31,29 @@ TABLE_FORMAT = "cardrules-table/1"  # a table of `cardrules serve`: its seats an
 
 class _PlainFlags:
     """A flag takes no value, so its help shows none: typer's rich help prints a type for every
-    option, a flag's too (`--help <bool>`); a flag's metavar left empty leaves that column blank."""
+    option, a flag's too (`--help <bool>`); a flag's metavar left empty leaves that column blank.
+    An argument is named in capitals (PATH), and the usage line shows it so, not as `{path}`."""
 
     def get_params(self, ctx):
         params = super().get_params(ctx)
         for p in params:
             if getattr(p, "is_flag", False) and getattr(p, "metavar", None) is None:
                 p.metavar = ""
+            elif getattr(p, "param_type_name", None) == "argument" and p.metavar is None and p.name:
+                p.metavar = p.name.upper()
         return params
+
+    def collect_usage_pieces(self, ctx):
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for p in self.get_params(ctx):
+            if getattr(p, "param_type_name", None) != "argument":
+                pieces.extend(p.get_usage_pieces(ctx))
+                continue
+            piece = p.metavar + ("..." if p.nargs != 1 else "")
+            pieces.append(piece if p.required else f"[{piece}]")
+        if isinstance(self, TyperGroup):
+            pieces.append(self.subcommand_metavar)
+        return pieces
 
 
 class _Group(_PlainFlags, TyperGroup):

@@ -446,3 +446,12 @@ def test_an_unknown_paper_size_is_refused_with_or_without_pdf(tmp_path):
         r = run("rulebook", "udvasa", "--paper", "a5", "--out", tmp_path, *more)
         assert r.exit_code == 2 and "unknown paper size 'a5': use one of a4, letter" in r.stderr, r.output
         assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", sorted(_commands()))
+def test_the_usage_line_names_arguments_in_capitals_without_braces(name):
+    """`Usage: cardrules play [OPTIONS] {path}` read as if the braces were to be typed."""
+    usage = next(l for l in _help(name).splitlines() if "Usage:" in l).strip()
+    assert "{" not in usage and "}" not in usage, usage
+    args = usage.split("[OPTIONS]", 1)[1].split()
+    assert all(a.strip("[].").isupper() for a in args), usage
