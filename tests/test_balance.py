@@ -248,3 +248,12 @@ def test_diff_play_adds_the_table_under_the_textual_diff(tmp_path):
 def test_diff_play_refuses_rulesets_for_different_tables():
     r = run("diff", GANJIFA, ROOT / "rulesets" / "mughal" / "udvasa.cards", "--play", 3)
     assert r.exit_code == 2 and "not played by the same number of players" in r.output
+
+
+def test_an_out_that_is_a_file_is_refused_before_any_game(race, tmp_path):
+    """It was refused after the games, as 'the report was not written: File exists'."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    r = run("balance", race, "-k", 5, "--out", afile)
+    assert r.exit_code == 2 and f"--out {afile} is a file; --out names the folder" in r.output, r.output
+    assert "engine:" not in r.output and afile.read_text() == "x"
