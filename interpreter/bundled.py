@@ -87,9 +87,21 @@ def resolve(arg: str | Path) -> Path:
         return hit
     if "/" in text.replace("\\", "/").rstrip("/") or text.endswith(".cards") and p.parent != Path("."):
         raise OptionError(f"no such ruleset file: {arg}")
-    known = ", ".join(sorted(n for n in bundled() if "/" not in n)) or "none in this installation"
-    raise OptionError(f"no such ruleset file or bundled game: {str(arg)!r} (the bundled games: {known}; "
-                      "`cardrules list` shows them with their variants)")
+    raise OptionError(f"no such ruleset file or bundled game: {str(arg)!r} ({_suggest(key)})")
+
+
+def _suggest(key: str) -> str:
+    """The bundled names closest to a mistyped one, else where to see them all (one line, not
+    every name of the installation)."""
+    import difflib
+    names = sorted(n for n in bundled() if "/" not in n)
+    if not names:
+        return "no bundled games in this installation"
+    close = difflib.get_close_matches(key.lower(), names, n=3, cutoff=0.6)
+    see = "`cardrules list` shows the bundled games"
+    if close:
+        return "did you mean " + " or ".join(repr(c) for c in close) + "? " + see
+    return see
 
 
 def content_hash(path: Path, _seen: tuple = ()) -> str | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from . import engine, load_ruleset
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
@@ -28,8 +29,44 @@ from .runner import ENGINE_HELP
 RECORDS_FORMAT = "cardrules-records/1"  # several game records in one file (play --games K --log)
 TABLE_FORMAT = "cardrules-table/1"  # a table of `cardrules serve`: its seats and, under "record", its game
 
+class _PlainFlags:
+    """A flag takes no value, so its help shows none: typer's rich help prints a type for every
+    option, a flag's too (`--help <bool>`); a flag's metavar left empty leaves that column blank.
+    An argument is named in capitals (PATH), and the usage line shows it so, not as `{path}`."""
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        for p in params:
+            if getattr(p, "is_flag", False) and getattr(p, "metavar", None) is None:
+                p.metavar = ""
+            elif getattr(p, "param_type_name", None) == "argument" and p.metavar is None and p.name:
+                p.metavar = p.name.upper()
+        return params
+
+    def collect_usage_pieces(self, ctx):
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for p in self.get_params(ctx):
+            if getattr(p, "param_type_name", None) != "argument":
+                pieces.extend(p.get_usage_pieces(ctx))
+                continue
+            piece = p.metavar + ("..." if p.nargs != 1 else "")
+            pieces.append(piece if p.required else f"[{piece}]")
+        if isinstance(self, TyperGroup):
+            pieces.append(self.subcommand_metavar)
+        return pieces
+
+
+class _Group(_PlainFlags, TyperGroup):
+    pass
+
+
+class _Command(_PlainFlags, TyperCommand):
+    pass
+
+
 app = typer.Typer(
     name="cardrules",
+    cls=_Group,
     help="Card games as data: check rulesets, play them, replay records, write rulebooks.",
     add_completion=False,
     no_args_is_help=True,
@@ -40,6 +77,12 @@ app = typer.Typer(
 def main() -> None:
     """The console-script entry point (`cardrules`, `python -m interpreter`)."""
     app(prog_name="cardrules")
+
+
+def _command(name: str | None = None, *, short_help: str):
+    """`app.command`, with the one sentence `cardrules --help` shows for the command (typer would
+    cut the docstring's first paragraph at a width, or keep its line breaks)."""
+    return app.command(name, cls=_Command, short_help=short_help)
 
 
 # ------------------------------------------------------------------ small helpers
@@ -84,7 +127,7 @@ def _title(rs) -> str:
 
 # ------------------------------------------------------------------ check
 
-@app.command()
+@_command(short_help="Check rulesets and report their errors.")
 def check(paths: Annotated[list[Path], typer.Argument(help="Ruleset files (.cards), or folders to search for them.")]) -> None:
     """Load and fully check rulesets; print `PATH: ok (...)` or the errors."""
     files: list[Path] = []
@@ -423,7 +466,7 @@ def _write_log(log: Path, records: list[dict], many: bool, ruleset: Path | None 
         _fail(f"{log}: error: cannot write the log: {e.strerror or e}", 1)
 
 
-@app.command()
+@_command(short_help="Play games with bots, or yourself, and sum up the results.")
 def play(
     path: Annotated[Path, typer.Argument(help="The ruleset (.cards) to play.")],
     players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players (default: the fewest the game allows).")] = None,
@@ -456,6 +499,7 @@ def play(
         parse_workers(workers)
         from .runner.native import engine_for_play
         choice = engine_for_play(program_of(rs), engine_name, bot_names, human_seat, cluster)
+        choice = _seeds_for_c(choice, engine_name, bot_names, seed, games)
         runner = open_runner(workers, cluster) if games > 1 and human_seat is None else None
     except OptionError as e:
         _fail(f"error: {e.message}", 2)
@@ -552,6 +596,26 @@ def play(
         raise typer.Exit(130)
 
 
+C_SEEDS = (0, (2**63 - 1 - 1000) // 1000 - 1)  # the seeds whole games in C take (a bot's seed is seed*1000+k in 64 bits)
+
+
+def _seeds_for_c(choice, engine_name: str, bot_names: dict, seed: int, games: int):
+    """Random bots on the native engine play whole games in C, whose seeds are 64-bit: seeds
+    beyond them are played in Python under --engine auto (the same games, as any seed is), and
+    are a usage error under --engine native (they gave a traceback, or another game)."""
+    if choice.native is None or any(b != "random" for b in bot_names.values()):
+        return choice
+    lo, hi = C_SEEDS
+    if lo <= seed and seed + games - 1 <= hi:
+        return choice
+    span = f"seeds {lo} to {hi}"
+    if engine_name == "native":
+        raise OptionError(f"--engine native plays random bots' games for {span}, not --seed {seed}"
+                          + (f" with --games {games}" if games > 1 else "") + "; use --engine python")
+    from .runner.native import EngineChoice
+    return EngineChoice(None, f"engine: python (the native engine plays {span}; --seed {seed} is beyond them)")
+
+
 def _broke_in_python(rs, path, n: int, opts: dict, seed: int, bot_names: dict, log: bool) -> tuple:
     """A game the native engine could not finish, played by the Python engine (in this process or
     a worker): (its error as the command prints it, the record up to the failure)."""
@@ -642,7 +706,7 @@ def _find_ruleset(rec: dict, log: Path) -> Path:
     raise RecordError(f"the record's ruleset {name!r} was not found {where}; pass --ruleset", str(log))
 
 
-@app.command("replay")
+@_command("replay", short_help="Replay a game record and confirm it ends as recorded.")
 def replay_cmd(
     log: Annotated[Path, typer.Argument(help="A record written by `play --log`.")],
     ruleset: Annotated[Path | None, typer.Option("--ruleset", "-r", help="The ruleset to replay with (default: the one the record names).")] = None,
@@ -693,7 +757,7 @@ def replay_cmd(
 
 # ------------------------------------------------------------------ list
 
-@app.command("list")
+@_command("list", short_help="List the bundled games and their variants.")
 def list_cmd() -> None:
     """List the bundled games, each with its player counts and variants; any of them can be
     named instead of a file (`cardrules play NAME`)."""
@@ -702,27 +766,70 @@ def list_cmd() -> None:
     root = rulesets_root()
     full = {name: p for name, p in bundled().items() if "/" in name}
     short = {p: name for name, p in bundled().items() if "/" not in name}
-    games, variants = {}, {}
+    games: dict[Path, tuple[str, str, str]] = {}
+    variants: dict[Path | None, list[tuple[str, str, str]]] = {}
     for name, p in sorted(full.items()):
         try:
             rs = build_file(p)
         except CardRulesError as e:
             _err(e.render())
             continue
-        label = short.get(p, name)
-        line = f"{label:<22} {_title(rs)} ({_players_text(rs)})"
+        row = (short.get(p, name), _players_span(rs), _title_without_players(rs))
         if rs.base is not None:
-            variants.setdefault(_base_of(p), []).append("    " + line)
+            variants.setdefault(_base_of(p), []).append(row)
         else:
-            games[p.resolve()] = line
-    for p, line in games.items():
+            games[p.resolve()] = row
+    rows = []
+    for p, row in games.items():
+        rows.append(("", *row))
+        rows.extend((VARIANT_INDENT, *v) for v in variants.get(p, []))
+    rows.extend(("", *v) for b, vs in variants.items() if b not in games for v in vs)  # a variant whose base is gone
+    for line in _list_table(rows, _terminal_width()):
         typer.echo(line)
-        for v in variants.get(p, []):
-            typer.echo(v)
-    orphans = [v for b, vs in variants.items() if b not in games for v in vs]
-    for v in orphans:
-        typer.echo(v.strip())
     typer.echo(f"\n{len(games)} games and {sum(map(len, variants.values()))} variants, in {root}")
+    typer.echo("Name any of them instead of a file: cardrules play NAME, cardrules rulebook NAME, ...")
+
+
+VARIANT_INDENT = "    "  # a variant's name, under its game's
+
+
+def _terminal_width() -> int:
+    import shutil
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def _players_span(rs) -> str:
+    """'3' or '3-4': the `players` column of `list`."""
+    if rs.players_min == rs.players_max:
+        return str(rs.players_min)
+    return f"{rs.players_min}-{rs.players_max}"
+
+
+def _title_without_players(rs) -> str:
+    """The title, less a closing '(3 players)' that says what the players column says."""
+    title = _title(rs)
+    tail = f"({_players_text(rs)})"
+    if title.endswith(tail) and title[:-len(tail)].strip():
+        return title[:-len(tail)].rstrip()
+    return title
+
+
+def _list_table(rows: list[tuple[str, str, str, str]], width: int) -> list[str]:
+    """(indent, name, players, title) rows as aligned columns under a heading: the name and
+    players columns as wide as their longest entry, the title wrapped to the width (never the
+    name), its further lines under its first."""
+    import textwrap
+    head = ("", "name", "players", "game")
+    name_w = max(len(r[0]) + len(r[1]) for r in [head, *rows])
+    players_w = max(len(r[2]) for r in [head, *rows])
+    left = name_w + 2 + players_w + 2
+    title_w = max(20, width - 1 - left)
+    out = []
+    for indent, name, players, title in [head, *rows]:
+        lines = textwrap.wrap(title, title_w, break_long_words=False, break_on_hyphens=False) or [""]
+        out.append(f"{(indent + name).ljust(name_w)}  {players.ljust(players_w)}  {lines[0]}".rstrip())
+        out.extend(" " * left + more for more in lines[1:])
+    return out
 
 
 def _base_of(path: Path) -> Path | None:
@@ -735,7 +842,7 @@ def _base_of(path: Path) -> Path | None:
     return (path.parent / ref).resolve() if ref else None  # (a variant that loaded: its base is a file)
 
 
-@app.command()
+@_command(short_help="Run the language server for editors.")
 def lsp() -> None:
     """Run the language server for .cards files on stdin and stdout, for editors (the lsp extra)."""
     try:
@@ -749,7 +856,7 @@ def lsp() -> None:
 
 # ------------------------------------------------------------------ rulebook
 
-@app.command()
+@_command(short_help="Write a printable rulebook for each ruleset.")
 def rulebook(
     files: Annotated[list[Path], typer.Argument(help="Ruleset files (.cards), or folders to search for them.")],
     out: Annotated[Path, typer.Option("--out", help="Folder to write the rulebooks into.")] = Path("generated_docs"),
@@ -764,10 +871,11 @@ def rulebook(
             _fail("error: rulebook rendering is not available in this installation (no interpreter.render)", 1)
         raise
     paper = paper.lower()
+    from .render.pdf import PAPERS
+    if paper not in PAPERS:  # (without --pdf too: a5 was taken in silence)
+        _fail(f"error: unknown paper size {paper!r}: use one of {', '.join(PAPERS)}", 2)
     if pdf:
-        from .render.pdf import PAPERS, PdfUnavailable, require_typst
-        if paper not in PAPERS:
-            _fail(f"error: unknown paper size {paper!r}: use one of {', '.join(PAPERS)}", 2)
+        from .render.pdf import PdfUnavailable, require_typst
         try:
             require_typst()
         except PdfUnavailable as e:
@@ -791,14 +899,18 @@ def _register_stage_commands() -> None:
     """Commands whose stage lives in its own module (diff, fuzz, balance, and serve in web/)
     register here."""
     import importlib
-    for mod, name in (("diff", "diff"), ("fuzz", "fuzz"), ("balance", "balance"), ("web.serve", "serve")):
+    for mod, name, short in (
+            ("diff", "diff", "Compare two rulesets by meaning, not by text."),
+            ("fuzz", "fuzz", "Hunt for flaws in rulesets by playing and reading them."),
+            ("balance", "balance", "Play many games and write a report on fairness and play."),
+            ("web.serve", "serve", "Open the browser table to play with people and bots.")):
         try:
             module = importlib.import_module(f".{mod}", __package__)
         except ModuleNotFoundError as e:
             if e.name in (f"{__package__}.{mod}", f"{__package__}.{mod.partition('.')[0]}"):
                 continue
             raise
-        app.command(name)(getattr(module, f"{name}_command"))
+        _command(name, short_help=short)(getattr(module, f"{name}_command"))
 
 
 _register_stage_commands()

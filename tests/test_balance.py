@@ -155,6 +155,62 @@ def test_two_rulesets_side_by_side(tmp_path):
     assert "traditional-deni against ganjifa" in r.output
 
 
+@pytest.mark.parametrize("against", [False, True])
+def test_no_legend_covers_the_data_of_a_plot(tmp_path, monkeypatch, against):
+    """Every figure of the report, of one ruleset and of two side by side: each legend lies
+    outside the axes (it covered the bars of the seat plot and the boxes of the score plot)."""
+    from interpreter.balance import plots
+    seen = []
+    svg = plots._svg
+
+    def check(fig):
+        fig.canvas.draw()
+        legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+        for leg in legends:
+            box = leg.get_window_extent()
+            for ax in fig.axes:
+                assert not box.overlaps(ax.get_window_extent()), (fig.axes[0].get_title(), box, ax.get_window_extent())
+        seen.append((fig.axes[0].get_title(), len(legends)))
+        return svg(fig)
+
+    monkeypatch.setattr(plots, "_svg", check)
+    more = ["--against", ROOT / "rulesets" / "ganjifa" / "inverted-ranking.cards"] if against else []
+    r = run("balance", GANJIFA, "-n", 3, "-k", 8, "--skill-games", 4, "--workers", 1, "--out", tmp_path / "rep", *more)
+    assert r.exit_code == 0, r.output
+    titles = dict(seen)
+    assert len(titles) == 7 and titles["Games won by each seat, with 95% intervals"] == 1, seen
+    assert all(n == (1 if against else 0) for t, n in seen if not t.startswith(("Games won", "Does skill"))), seen
+
+
+def test_a_median_shows_in_its_box_and_the_first_configuration_is_on_top(monkeypatch):
+    """The score plot's medians are not drawn in the colour of a box (matplotlib's orange median
+    vanished in the second configuration's orange box); the skill plot lists the configurations
+    from the top, as the plot of the rules does."""
+    from types import SimpleNamespace
+
+    from matplotlib.colors import to_rgb
+
+    from interpreter.balance import plots
+    figs = []
+    monkeypatch.setattr(plots, "_svg", lambda fig: figs.append(fig) or "")
+    reports = [{"configuration": c, "players": 2, "win_rate": {"P1": {}, "P2": {}},
+                "skill": {"strong": "greedy", "others": "random", "win_rate": w, "ci": [w - 0.1, w + 0.1]}}
+               for c, w in (("base", 0.8), ("variant", 0.6))]
+    facts = [[SimpleNamespace(scores=(k, 10 - k)) for k in range(6)]] * 2
+    plots.scores(reports, facts)
+    ax = figs[-1].axes[0]
+    boxes = {to_rgb(b.get_facecolor()) for b in ax.patches}
+    medians = {to_rgb(line.get_color()) for line in ax.lines if len(set(line.get_ydata())) == 1
+               and line.get_xdata()[1] - line.get_xdata()[0] > 0.1}  # the medians: level lines across a box
+    assert medians and all(sum((m - b) ** 2 for m, b in zip(med, box)) ** 0.5 > 0.5
+                           for med in medians for box in boxes), (medians, boxes)
+    plots.skill(reports)
+    ax = figs[-1].axes[0]
+    renderer = figs[-1].canvas.get_renderer()
+    top_down = sorted(ax.get_yticklabels(), key=lambda t: -t.get_window_extent(renderer).y0)
+    assert ["base" in t.get_text() for t in top_down] == [True, False], [t.get_text() for t in top_down]
+
+
 @pytest.mark.parametrize("args, message", [
     (["--bot", "clever"], "unknown bot 'clever'"),
     (["--strong", "clever"], "unknown bot 'clever'"),
@@ -192,3 +248,12 @@ def test_diff_play_adds_the_table_under_the_textual_diff(tmp_path):
 def test_diff_play_refuses_rulesets_for_different_tables():
     r = run("diff", GANJIFA, ROOT / "rulesets" / "mughal" / "udvasa.cards", "--play", 3)
     assert r.exit_code == 2 and "not played by the same number of players" in r.output
+
+
+def test_an_out_that_is_a_file_is_refused_before_any_game(race, tmp_path):
+    """It was refused after the games, as 'the report was not written: File exists'."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    r = run("balance", race, "-k", 5, "--out", afile)
+    assert r.exit_code == 2 and f"--out {afile} is a file; --out names the folder" in r.output, r.output
+    assert "engine:" not in r.output and afile.read_text() == "x"

@@ -349,3 +349,109 @@ def test_python_dash_m_runs_the_cli():
                   capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "ok (Ganjifa (modern blend)" in r.stdout
+
+
+# ------------------------------------------------------------------ the help a new user reads first
+
+def _commands():
+    from typer.main import get_command
+    return get_command(app).commands
+
+
+def _help(*args, width=100):
+    r = CliRunner().invoke(app, [*args, "--help"], env={"COLUMNS": str(width), "TERMINAL_WIDTH": str(width)})
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+@pytest.mark.parametrize("args", [()] + [(name,) for name in sorted(_commands())])
+def test_every_help_shows_a_plain_help_flag(args):
+    """`--help <bool>` read as if --help took a value: a flag shows no type."""
+    out = _help(*args)
+    assert "<bool>" not in out, out
+    line = next(l for l in out.splitlines() if "--help" in l)
+    assert line.strip("│ ").split() == ["--help", "Show", "this", "message", "and", "exit."], line
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_each_command_is_one_whole_sentence_in_the_list_of_commands(width):
+    """Each command's line in `cardrules --help` is its short help, whole, on one line (typer
+    would cut a docstring's first paragraph at a width, or keep its line breaks)."""
+    out = _help(width=width)
+    lines = [" ".join(l.strip("│ ").split()) for l in out.splitlines()]
+    for name, cmd in _commands().items():
+        short = cmd.short_help
+        assert short and "\n" not in short and short[0].isupper() and short.endswith("."), (name, short)
+        assert len(short) <= 60, (name, short)
+        assert f"{name} {short}" in lines, (name, out)
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_list_is_a_table_aligned_for_every_bundled_game(width):
+    """One row per bundled file: the name (a variant's indented under its game's), the player
+    counts, the title, each in its column; a long name widens the name column, a long title wraps
+    under the title column; no title says its player count twice ('(3 players) (3 players)')."""
+    r = CliRunner().invoke(app, ["list"], env={"COLUMNS": str(width)})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    table = lines[:lines.index("")]
+    head = table[0]
+    assert head.split() == ["name", "players", "game"], head
+    at_players, at_game = head.index("players"), head.index("game")
+    rows = [l for l in table[1:] if l[:at_game].strip()]
+    assert len(rows) == len(list((ROOT / "rulesets").rglob("*.cards")))
+    for line in table[1:]:
+        assert len(line) <= width, line
+        if line not in rows:  # a title's further line, under the title
+            assert not line[:at_game].strip() and line[at_game] != " ", line
+            continue
+        name, players = line[:at_players].strip(), line[at_players:at_game].strip()
+        assert " " not in name and players.replace("-", "").isdigit(), line
+        assert line[at_players - 2:at_players] == "  " and line[at_game - 1] == " " and line[at_game] != " ", line
+        assert "players)" not in line[at_game:], line
+    mughal = next(l for l in rows if l.split()[0] == "mughal-3p")
+    assert mughal.startswith("    ") and mughal.split(None, 2)[1:] == ["3", "Ganjifa with the Mughal pack"]
+    assert any(l.split()[0] == "crazy-eights-action-cards" for l in rows)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_seeds_beyond_the_c_engines_play_the_python_engines_games(seed):
+    """Random bots on the native engine play whole games in C, with 64-bit seeds: --seed -1 gave
+    a traceback (NativeUnsupported) and --seed 2**64 quietly another game (seed 0). Under
+    --engine auto they are played as the Python engine plays them; --engine native says no."""
+    from interpreter.native import find_compiler
+    r = run("play", "ganjifa", "--seed", seed, "--games", 2, "--workers", 1, "--json")
+    no_traceback(r)
+    assert r.exit_code == 0, r.output
+    python = run("play", "ganjifa", "--seed", seed, "--games", 2, "--workers", 1, "--json", "--engine", "python")
+    assert json.loads(r.stdout)["results"] == json.loads(python.stdout)["results"]
+    if find_compiler() is not None:
+        r = run("play", "ganjifa", "--seed", seed, "--engine", "native")
+        no_traceback(r)
+        assert r.exit_code == 2 and "--engine native plays random bots' games for seeds 0 to" in r.stderr, r.output
+
+
+@pytest.mark.parametrize("name, hint", [("ganjfa", "did you mean 'ganjifa'?"), ("nosuch", "(`cardrules list`")])
+def test_an_unknown_game_name_is_one_short_line_with_the_closest_names(name, hint):
+    """A mistyped name got every bundled name (59 of them) on one line; now the closest ones,
+    and where to see them all."""
+    r = run("play", name)
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and len(r.stderr) < 160 and hint in r.stderr, r.stderr
+    assert "`cardrules list` shows the bundled games" in r.stderr
+
+
+def test_an_unknown_paper_size_is_refused_with_or_without_pdf(tmp_path):
+    for more in ([], ["--pdf"]):
+        r = run("rulebook", "udvasa", "--paper", "a5", "--out", tmp_path, *more)
+        assert r.exit_code == 2 and "unknown paper size 'a5': use one of a4, letter" in r.stderr, r.output
+        assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", sorted(_commands()))
+def test_the_usage_line_names_arguments_in_capitals_without_braces(name):
+    """`Usage: cardrules play [OPTIONS] {path}` read as if the braces were to be typed."""
+    usage = next(l for l in _help(name).splitlines() if "Usage:" in l).strip()
+    assert "{" not in usage and "}" not in usage, usage
+    args = usage.split("[OPTIONS]", 1)[1].split()
+    assert all(a.strip("[].").isupper() for a in args), usage

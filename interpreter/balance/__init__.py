@@ -9,6 +9,7 @@ figure per question), and this front door (the report and the command)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -296,6 +297,8 @@ def balance_command(
     from ..bots import make_bot
     from ..runner import WorkersLost, open_runner, parse_workers
     try:
+        if os.path.exists(out) and not os.path.isdir(out):  # said before the games, not after them
+            raise OptionError(f"--out {out} is a file; --out names the folder for report.html and report.json")
         parse_workers(workers)
         configs = _configs(path, against, players, option or [], bot or [])
         strong_name = None if strong.strip().lower() == "none" else strong.strip()

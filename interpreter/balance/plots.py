@@ -28,7 +28,16 @@ def _svg(fig) -> str:
 
 def _figure(height: float = 3.0, width: float = 6.4):
     plt = _plt()
-    return plt.subplots(figsize=(width, height))
+    return plt.subplots(figsize=(width, height), layout="constrained")  # room made for a legend outside
+
+
+def _legend(fig, ax, handles=None) -> None:
+    """The legend below the plot, outside the axes, so that it covers no bar, box or line."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    else:
+        labels = [h.get_label() for h in handles]
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(handles), 3), frameon=False, fontsize=8)
 
 
 def win_rates(reports: list[dict]) -> str:
@@ -46,7 +55,7 @@ def win_rates(reports: list[dict]) -> str:
     ax.set_xticks(range(len(seats)), [f"{s} ({reports[0]['seats'][s]})" for s in seats])
     ax.set_ylabel("games won (%)")
     ax.set_title("Games won by each seat, with 95% intervals")
-    ax.legend(frameon=False, fontsize=8)
+    _legend(fig, ax)
     return _svg(fig)
 
 
@@ -61,15 +70,16 @@ def scores(reports: list[dict], facts: list[list]) -> str:
             pos.append(i + (j - (len(reports) - 1) / 2) * w)
             data.append([f.scores[i] for f in fs])
             colours.append(COLOURS[j % 4])
-    parts = ax.boxplot(data, positions=pos, widths=w * 0.8, patch_artist=True, manage_ticks=False)
+    parts = ax.boxplot(data, positions=pos, widths=w * 0.8, patch_artist=True, manage_ticks=False,
+                       medianprops={"color": "#222"})  # (matplotlib's orange median vanished in an orange box)
     for patch, c in zip(parts["boxes"], colours):
         patch.set_facecolor(c)
         patch.set_alpha(0.6)
     ax.set_xticks(range(len(seats)), seats)
     if len(reports) > 1:
         from matplotlib.patches import Patch
-        ax.legend(handles=[Patch(facecolor=COLOURS[j % 4], alpha=0.6, label=r["configuration"])
-                           for j, r in enumerate(reports)], frameon=False, fontsize=8)
+        _legend(fig, ax, [Patch(facecolor=COLOURS[j % 4], alpha=0.6, label=r["configuration"])
+                          for j, r in enumerate(reports)])
     ax.set_ylabel("final score")
     ax.set_title("Final scores by seat (box: middle half of the games; line: median)")
     return _svg(fig)
@@ -95,7 +105,7 @@ def histogram(values: list[list[float]], labels: list[str], xlabel: str, title: 
     ax.set_ylabel("games")
     ax.set_title(title)
     if len(values) > 1:
-        ax.legend(frameon=False, fontsize=8)
+        _legend(fig, ax)
     return _svg(fig)
 
 
@@ -113,7 +123,7 @@ def rules(reports: list[dict]) -> str:
     ax.set_xlabel("times per game (mean)")
     ax.set_title("How often each rule is used")
     if len(reports) > 1:
-        ax.legend(frameon=False, fontsize=8)
+        _legend(fig, ax)
     return _svg(fig)
 
 
@@ -130,6 +140,7 @@ def skill(reports: list[dict]) -> str:
     ax.barh(range(len(labels)), rates, xerr=[lo, hi], capsize=4, color=COLOURS[:len(labels)], height=0.5)
     ax.axvline(100 / reports[0]["players"], color="#555", linestyle="--", linewidth=1)
     ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()  # the first configuration on top, as in the plot of the rules
     ax.set_xlim(0, 100)
     ax.set_xlabel("games won by the stronger player (%); dashed: an equal share")
     ax.set_title("Does skill matter?")
