@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 
 
 def one_process(rs, players: int, games: int, bots: dict) -> list:
-    from interpreter.cli import _play_one
+    from interpreter.playing import play_one as _play_one
     from interpreter.engine import outcome
     out = []
     for i in range(games):

@@ -10,20 +10,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from . import engine, load_ruleset
+from . import load_ruleset
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
-from .bots import BOTS, bot_seed, make_bot
-from .engine import (RECORD_FORMAT, Move, State, apply, fired_counts, in_secret, legal_moves, make_record, moves_for,
-                     new_game, observe, outcome, program_of, read_record, replay, resolve_options,
-                     seat_name, validate_record, write_record)
+from .bots import BOTS
+from .engine import (RECORD_FORMAT, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
+                     resolve_options, seat_name, validate_record, write_record)
 from .errors import CardRulesError, GameRuntimeError, OptionError, RecordError
+from .playing import GameBroke, GameStats, Human, Quit, broke_in_python as _broke_in_python, play_one as _play_one
 from .runner import ENGINE_HELP
 
 RECORDS_FORMAT = "cardrules-records/1"  # several game records in one file (play --games K --log)
@@ -170,216 +169,6 @@ def _remember_valid(f: Path, verdict: str) -> None:
 
 
 # ------------------------------------------------------------------ play
-
-@dataclass
-class GameStats:
-    seed: int
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-    decisions: int
-    fired: dict[str, int]
-
-
-class Quit(Exception):
-    """The person at the terminal ended the game (q or end of input)."""
-
-    moves = 0
-
-
-@dataclass
-class Human:
-    """A person at the terminal playing one seat: sees `observe(state, seat)`, types moves."""
-
-    seat: int
-    _order: dict = field(default_factory=dict)
-
-    def _sort_key(self, state: State):
-        p = state.program
-        if not self._order:
-            self._order = {n: (p.card_suit[i], p.card_order[i], i) for i, n in enumerate(p.card_names)}
-        return lambda name: self._order.get(name, (len(p.card_names), 0, 0))
-
-    def _cards_by_suit(self, state: State, names: list[str]) -> list[str]:
-        """Own cards, one line per suit, lowest first."""
-        p = state.program
-        deck = p.ruleset.deck
-        key = self._sort_key(state)
-        lines: dict[int, list[str]] = {}
-        for n in sorted(names, key=key):
-            i = p.card_names.index(n)
-            label = deck.ranks[p.card_rank[i]] if deck.copies == 1 else n
-            lines.setdefault(p.card_suit[i], []).append(label)
-        return [f"{deck.suits[s]}: {' '.join(ls)}" for s, ls in lines.items()]
-
-    def _zone_text(self, state: State, zname: str, seen: dict, own: bool) -> list[str]:
-        """How one zone (or one seat's part of it) looks to this seat: own private cards in
-        full, sorted; public cards in the order they arrived (long piles as counts); hidden
-        cards as a count plus any that were shown face up."""
-        p = state.program
-        zone = p.zones[p.zone_index[zname]] if zname in p.zone_index else None
-        public = zone is not None and zone.visibility == "public"
-        if "cards" in seen:
-            cards = seen["cards"]
-            if not cards:
-                return ["-"]
-            if own and not public:
-                if len(cards) > 6:
-                    return [f"{len(cards)} cards"] + ["  " + ln for ln in self._cards_by_suit(state, cards)]
-                return [" ".join(sorted(cards, key=self._sort_key(state)))]
-            if zone is not None and zone.per_player and len(cards) > 6:
-                return [f"{len(cards)} cards"]
-            if len(cards) > 12:
-                return [f"{len(cards)} cards, the last: {' '.join(cards[-6:])}"]
-            return [" ".join(cards)]
-        text = f"{seen['count']} card" + ("" if seen["count"] == 1 else "s")
-        if seen.get("known"):
-            text += " (seen: " + " ".join(seen["known"]) + ")"
-        return [text]
-
-    def show(self, state: State) -> None:
-        view = observe(state, self.seat)
-        me = seat_name(self.seat)
-        out = [f"--- move {len(state.history) + 1} - you are {me} - rule: {view['rule']} ---"]
-        for name, value in view["vars"].items():
-            if value is not None:
-                out.append(f"{name}: {' '.join(value) if isinstance(value, list) else value}")
-        for zname, seen in view["zones"].items():
-            if "cards" in seen or "count" in seen:  # a shared zone
-                if "count" in seen and seen["count"] == 0 and not seen.get("known"):
-                    continue
-                lines = self._zone_text(state, zname, seen, own=False)
-                out.append(f"{zname}: {lines[0]}")
-                out.extend("  " + ln for ln in lines[1:])
-                continue
-            if me in seen:  # own part first, in full
-                lines = self._zone_text(state, zname, seen[me], own=True)
-                out.append(f"your {zname}: {lines[0]}")
-                out.extend("  " + ln for ln in lines[1:])
-            others = [f"{who} {self._zone_text(state, zname, part, own=False)[0]}"
-                      for who, part in seen.items() if who != me]
-            if others:
-                out.append(f"  {zname} of others: " + "; ".join(others))
-        typer.echo("\n".join(out))
-
-    def numbered(self, state: State) -> list[Move]:
-        moves = moves_for(state)
-        first = {}
-        for m in moves:
-            first.setdefault(m.action, len(first))
-        key = self._sort_key(state)
-        return sorted(moves, key=lambda m: (first[m.action], key(m.arg) if m.arg else (-1, 0, 0), m.arg or ""))
-
-    def choose(self, state: State) -> Move:
-        self.show(state)
-        moves = self.numbered(state)
-        labels = [f"{i}) {m}" for i, m in enumerate(moves, 1)]
-        width = max(len(s) for s in labels) + 2
-        per_line = max(1, 78 // width)
-        names = {m.action for m in moves}
-        labels_of: dict[str, list[str]] = {}
-        for alt in getattr(state.choice, "alts", ()):
-            if alt.name in names and alt.label and alt.label not in labels_of.setdefault(alt.name, []):
-                labels_of[alt.name].append(alt.label)
-        for name, texts in labels_of.items():
-            if texts:
-                typer.echo(f"{name}: {' or '.join(t.rstrip('.') for t in texts)}.")
-        typer.echo("your moves:")
-        for k in range(0, len(labels), per_line):
-            typer.echo("  " + "".join(s.ljust(width) for s in labels[k:k + per_line]).rstrip())
-        while True:
-            typer.echo(f"choose 1-{len(moves)} (or type the move; q quits): ", nl=False)
-            stdin = sys.stdin
-            line = stdin.readline() if stdin is not None else ""
-            if not line:
-                typer.echo("")
-                raise Quit("end of input")
-            if stdin is not None and not stdin.isatty():
-                typer.echo(line.rstrip("\n"))  # keep piped transcripts readable
-            text = " ".join(line.split())
-            if text.lower() in ("q", "quit", "exit"):
-                raise Quit("quit")
-            if text.isdigit() and 1 <= int(text) <= len(moves):
-                move = moves[int(text) - 1]
-            else:
-                exact = [m for m in moves if str(m).lower() == text.lower()]
-                by_arg = [m for m in moves if m.arg is not None and m.arg.lower() == text.lower()]
-                pick = exact or (by_arg if len(by_arg) == 1 else [])
-                if not text or not pick:
-                    typer.echo(f"not a move here: {text!r}; enter a number from 1 to {len(moves)}, "
-                               "a move as written above, or q to quit")
-                    continue
-                move = pick[0]
-            typer.echo(f"{seat_name(self.seat)} (you): {move}")
-            return move
-
-
-def _rule_where(state: State | None) -> str:
-    """The rule being played, for messages: the engine's `rule_at` (the rule around the
-    current instruction, also inside procedures) when it has one, else the open choice's."""
-    if state is None:
-        return "the set-up"
-    rule_at = getattr(engine, "rule_at", None)
-    if rule_at is not None:
-        name, title = rule_at(state)
-        if name == "(no rule)":
-            return "no rule (between rules)"
-        return f"rule {name!r} ({title})"
-    ch = state.choice
-    return f"rule {ch.rule!r} ({ch.rule_title})" if ch is not None else "the set-up"
-
-
-class GameBroke(Exception):
-    """A game that cannot go on: the engine failed, or nobody has a legal move."""
-
-    def __init__(self, message: str, state: State | None, cause: CardRulesError | None = None):
-        super().__init__(message)
-        self.state = state
-        self.cause = cause
-
-    def render(self) -> str:
-        text = f"error: {self}"
-        if self.cause is not None:
-            text += "\n" + self.cause.render()
-        return text
-
-
-def _play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, str],
-              human: Human | None, native: bool = False) -> State:
-    """Play one game to its end (`native`: on the native engine, the bots choosing through the
-    engine's functions); GameBroke if the engine fails or the game gets stuck."""
-    state = None
-    last = None
-    where = "the set-up"
-    try:
-        if native:
-            from .native.engine import new_native_game
-            state = new_native_game(rs, players, options, seed)
-        else:
-            state = new_game(rs, players, options, seed)
-        players_of = {seat: human if human is not None and seat == human.seat
-                      else make_bot(bot_names[seat], bot_seed(seed, seat)) for seat in range(players)}
-        while not state.finished:
-            if not legal_moves(state):
-                raise GameBroke(f"the game with seed {seed} is stuck after {len(state.history)} moves: "
-                                f"{_rule_where(state)} gives {seat_name(state.actor)} no legal move, "
-                                "but the game is not over", state)
-            who = state.actor
-            where = _rule_where(state)
-            move = players_of[who].choose(state)
-            if human is not None and who != human.seat:  # a choice made in secret shows only by its effect
-                typer.echo(f"{seat_name(who)}: {'has chosen, in secret' if in_secret(state) else move}")
-            last = f"move {len(state.history) + 1} ({seat_name(who)}: {move})"
-            apply(state, move)
-        return state
-    except Quit as q:
-        q.moves = len(state.history) if state is not None else 0
-        raise
-    except CardRulesError as e:  # GameRuntimeError, or a bot that chose an illegal move
-        after = f" at {last}" if last else ""
-        if isinstance(e, GameRuntimeError) and state is not None:
-            where = _rule_where(state)  # where the engine stopped
-        raise GameBroke(f"the game with seed {seed} broke{after} in {where}", state, e) from None
-
 
 def _summary(rs, path: Path, players: int, seed: int, results: list[GameStats], options: dict,
              bot_names: dict[int, str], human: int | None) -> dict:
@@ -614,17 +403,6 @@ def _seeds_for_c(choice, engine_name: str, bot_names: dict, seed: int, games: in
                           + (f" with --games {games}" if games > 1 else "") + "; use --engine python")
     from .runner.native import EngineChoice
     return EngineChoice(None, f"engine: python (the native engine plays {span}; --seed {seed} is beyond them)")
-
-
-def _broke_in_python(rs, path, n: int, opts: dict, seed: int, bot_names: dict, log: bool) -> tuple:
-    """A game the native engine could not finish, played by the Python engine (in this process or
-    a worker): (its error as the command prints it, the record up to the failure)."""
-    try:
-        state = _play_one(rs, n, opts, seed, bot_names, None)
-    except GameBroke as e:
-        return e.render(), (make_record(e.state, str(path)) if log and e.state is not None else None)
-    return (f"error: the game with seed {seed} failed in the native engine but not in the Python engine "
-            "(please report it)", make_record(state, str(path)) if log else None)
 
 
 def _interrupted(kept: int, games: int, seed: int, log: Path | None) -> None:

@@ -3,7 +3,7 @@
 For each command a worker function (`FUNCTIONS`: it takes the task's sources, its chunk and
 its arguments and returns plain data) and the client's side (cut the run into tasks, run them,
 put the results back in the order of the games). A chunk plays its games exactly as the
-command's own loop does (`cli._play_one`, `balance.games.play_game`, `fuzz.Fuzzer`), game i
+command's own loop does (`playing.play_one`, `balance.games.play_game`, `fuzz.Fuzzer`), game i
 with seed+i, so the gathered results are those of one process, byte for byte."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..balance.games import Config, GameFailed, play_game
-from ..cli import GameBroke, GameStats, _broke_in_python, _play_one
+from ..playing import GameBroke, GameStats, broke_in_python as _broke_in_python, play_one as _play_one
 from ..engine import fired_counts, make_record, outcome
 from ..errors import CardRulesError
 from ..fuzz import DEFAULT_GAMES, Fuzzer
