@@ -247,6 +247,7 @@ class Definitions:
                     self.gen_memo[fname] = memo[3:]  # the memo its function reads (st.memo or st.cmemo)
                 if static:
                     self.kept.add(d.name)
+                    self.p.kept_defs.add(d.name)
                 self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                     f"    m = {memo}\n"
                                     f"    r = m.get({key}, MISS)\n"

@@ -169,6 +169,7 @@ class Program:
     fn_ir: dict = field(default_factory=dict, repr=False, compare=False)  # id of a generated test or value -> its ops
     set_ir: dict = field(default_factory=dict, repr=False, compare=False)  # a set test's function -> ops.SetTest
     advice_ir: list = field(default_factory=list, repr=False, compare=False)  # (name, params, body, type) per advice
+    kept_defs: set = field(default_factory=set, repr=False, compare=False)  # definitions of faces alone: answers kept for good
 
     @property
     def n_cards(self) -> int:

@@ -13,7 +13,7 @@ from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP,
 from .expr import Expr, NativeUnsupported, int_literal, is_list
 from .masks import MASK_C, Masks, mask_tables
 from .entries_c import APPLY_HEAD, APPLY_TAIL, ENTRIES, INIT_HEAD, INIT_TAIL, OFFER, RUN_HEAD, RUN_TAIL, STATE
-from .runtime_c import HELPERS, SPLIT
+from .runtime_c import HELPERS, KEEP, SPLIT
 from .search_c import SEARCH, search_parts
 
 VIS = {"public": 0, "owner": 1, "hidden": 2, "others": 3}  # runtime's CRT_VIS_*
@@ -54,6 +54,7 @@ class Module(Masks, Expr):
         self.define_protos: list[str] = []
         self.todo: list[str] = []
         self.memos: list[str] = []
+        self.keeps = 0  # definitions whose answers are kept for good (KEEP)
         self.enums = self._enums()
         self._slot_kinds()
         self.nparams = max([1 + len(a.more) for ch in p.choices for a in ch.alts] + [1])
@@ -152,6 +153,19 @@ class Module(Masks, Expr):
         self.define_protos.append(proto + ";")
         unused = "".join(f" (void){self.local(prm.name)};" for prm in params)  # a parameter the body may not read
         size = self.memo_size(params, body, t)
+        if size is None and name in self.p.kept_defs and not is_list(t) and any(is_list(prm.t) for prm in params):
+            # of faces alone and given a collection: its answers kept for good (KEEP)
+            adds = " && ".join([f"cr_keep_add(_k, &_kn, {self.keeps})"] + [
+                f"cr_keep_{'list' if is_list(prm.t) else 'add'}(_k, &_kn, {self.local(prm.name)})" for prm in params])
+            self.keeps += 1
+            self.define_src.append(
+                f"{proto} {{\n    (void)S; (void)C;{unused}\n"
+                f"    int64_t _k[CR_KEEP_W]; int32_t _kn = 0; int _hit = 0; cr_keep_slot *_s = NULL;\n"
+                f"    if ({adds}) {{ _s = cr_keep_find(x, _k, _kn, &_hit); if (_hit) return _s->val; }}\n"
+                f"    int64_t top = x->top;\n    int64_t r = {code};\n    x->top = top;\n"
+                f"    if (_s) {{ _s->len = _kn; memcpy(_s->key, _k, sizeof(int64_t) * (size_t)_kn); _s->val = r; }}\n"
+                f"    return r;\n}}\n")
+            return
         if size is None:
             if is_list(t):
                 self.define_src.append(f"{proto} {{\n    (void)S; (void)C;{unused}\n    return {code};\n}}\n")
@@ -596,10 +610,14 @@ class Module(Masks, Expr):
             STATE,
             f"static const int32_t K_KINDS[NKINDS][4] = {{{kind_rows}}}; /* per player, index, size, visibility */",
             *tables, *self.tables,
+            "#define CR_KEEP_N 2048\n#define CR_KEEP_W 16\n"
+            "typedef struct cr_keep_slot {\n    int32_t len;\n    int64_t key[CR_KEEP_W];\n    int64_t val;\n} cr_keep_slot;",
             "typedef struct cr_scratch {\n    uint64_t epoch, split_gen;\n    int64_t arena[CR_ARENA];\n"
             "    uint64_t split_gen_of[4096], split_rem[4096], split_counts[4096];\n    int64_t split_val[4096];\n"
+            + ("    cr_keep_slot keep[CR_KEEP_N];\n" if self.keeps else "")
             + "".join(f"    {m}\n" for m in self.memos) + "} cr_scratch;",
             HELPERS,
+            KEEP if self.keeps else "",
             *mask_tables(p),
             MASK_C,
             SPLIT,
