@@ -267,7 +267,7 @@ class Module(Masks, Expr):
             return (f"{{ cr_list _v = cr_copy(x, {self.lst(s.value)}); "
                     f"cr_keep_pv(x, S, {self.pvl_index[s.slot]}, cr_idx(x, {self.scalar(s.who)}, S->n_players), _v); }}")
         return (f"{{ int64_t _v = {self.scalar(s.value)}; "
-                f"S->pv[{self.pv_index[s.slot]}][cr_idx(x, {self.scalar(s.who)}, S->n_players)] = _v; }}")
+                f"S->pv[{self.pv_index[s.slot]}][cr_idx(x, {self.scalar(s.who)}, CR_SEATS(S))] = _v; }}")
 
     def s_Declare(self, s):
         if s.none:

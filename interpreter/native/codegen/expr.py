@@ -116,7 +116,7 @@ class Expr:
     def x_PlayerVar(self, e):
         if self.slot_kind.get(e.n) == "pvl":
             return f"cr_pv_list(S, {self.pvl_index[e.n]}, cr_idx(x, {self.scalar(e.who)}, S->n_players))"
-        return f"S->pv[{self.pv_index[e.n]}][cr_idx(x, {self.scalar(e.who)}, S->n_players)]"
+        return f"S->pv[{self.pv_index[e.n]}][cr_idx(x, {self.scalar(e.who)}, CR_SEATS(S))]"
 
     def x_ListOf(self, e):
         t = self.fresh_c("l")

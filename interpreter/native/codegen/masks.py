@@ -20,6 +20,17 @@ from ...compiler.ir import ops as o
 _SAFE_ATTRS = ("suit", "rank", "owner")
 
 
+def _walk(x):
+    """An op and the ops inside it."""
+    if isinstance(x, o.Op):
+        yield x
+        for v in x.operands():
+            yield from _walk(v)
+    elif isinstance(x, tuple):
+        for v in x:
+            yield from _walk(v)
+
+
 class Masks:
     """Mixed into the module emitter (emit.py); `x_AggLoop` in expr.py asks `mask_aggregate`."""
 
@@ -35,6 +46,7 @@ class Masks:
         # cards known to be cards here: the loops' own, and one the set was read from (above(c))
         self.sure = {e.domain.card.name} if isinstance(e.domain, o.Neighbours) and isinstance(e.domain.card, o.Local) \
             else set()
+        self.sure |= self.cards_read(e.domain)
         where = "cr_m_all()" if e.where is None else self.pred_mask(e.where, var, {})
         if where is None:
             return None
@@ -56,9 +68,9 @@ class Masks:
     def domain_masks(self, e) -> list[str] | None:
         if isinstance(e, o.Paren):
             return self.domain_masks(e.x)
-        if isinstance(e, o.ZoneCards):
+        if isinstance(e, o.ZoneCards):  # the zone worked out first, as the loop's set is: it fails alike
             z = self.safe_value(e.zone, {})
-            return None if z is None else [f"cr_m_zone(x, S, C, {z})"]
+            return [f"cr_m_zone(x, S, C, {self.ex(e.zone) if z is None else z})"]
         if isinstance(e, o.KindCards):
             return [f"cr_m_kind(C, {int(e.kind)})"]
         if isinstance(e, o.Global) and e.name == "ALLCARDS":
@@ -156,6 +168,16 @@ class Masks:
         if isinstance(e, o.CardAttr) and e.attr in _SAFE_ATTRS and self.safe_card(e.card, env) is not None:
             return self.ex(e)
         return None
+
+    def cards_read(self, e) -> set:
+        """The names of cards whose suit, rank or owner a set's zone reads (hand(c.owner)): the set
+        fails when one is none, so past it each is a card."""
+        if isinstance(e, o.Concat):
+            return self.cards_read(e.a) | self.cards_read(e.b)
+        if not isinstance(e, o.ZoneCards):
+            return set()
+        return {op.card.name for op in _walk(e.zone)
+                if isinstance(op, o.CardAttr) and op.attr in _SAFE_ATTRS and isinstance(op.card, o.Local)}
 
     def safe_card(self, e, env: dict) -> str | None:
         """A card that is never none here: one an aggregate or a loop over a set is at, or the

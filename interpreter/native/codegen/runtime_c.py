@@ -14,6 +14,8 @@ static cr_scratch *cr_scratch_get(void) {
 }
 
 #define cr_epoch (x->sc->epoch)
+/* the players, as a bound the compiler can see is within the per-player arrays (MAXP) */
+#define CR_SEATS(S) ((S)->n_players < MAXP ? (int64_t)(S)->n_players : (int64_t)MAXP)
 
 static inline int cr_ctx_init(cr_ctx *x) {
     x->sc = cr_scratch_get();
