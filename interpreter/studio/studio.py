@@ -250,8 +250,39 @@ class Studio:
         except OptionError as e:
             raise Refused(400, e.message) from None
         except CardRulesError as e:  # the game fails before its first decision (an endless loop, ...)
-            raise Refused(422, e.message, located=e.render()) from None
+            e = located(e, ld)
+            raise Refused(422, e.message, located=e.render(), line=e.line if e.file == ld.path else None) from None
         return {"table": table}
+
+
+def located(e: CardRulesError, ld: Loaded) -> CardRulesError:
+    """The engine's error at the rule it names (the engine says which rule it was in, not
+    where that rule is written): `file:line:col: error: ...` as the rest of the tool says it."""
+    if e.file or not isinstance(e, CardRulesError):
+        return e
+    m = re.search(r"rule '(\w+)'", e.message)
+    rule = find_rule(ld.graph, m.group(1)) if m else None
+    loc = getattr(rule, "loc", None)
+    if loc is None:
+        return e
+    source = None
+    if loc.file == ld.path:
+        lines = ld.text.split("\n")
+        source = lines[loc.line - 1] if 0 < loc.line <= len(lines) else None
+    return type(e)(e.message, loc.file, loc.line, loc.column, source)
+
+
+def find_rule(rs, name: str):
+    """The rule of that name, wherever it is written (a phase, a procedure, nested)."""
+    from .. import graph as g
+    todo = [st for ph in rs.phases for st in ph.body] + [st for p in rs.procedures for st in p.body]
+    while todo:
+        st = todo.pop()
+        if isinstance(st, g.Rule) and st.name == name:
+            return st
+        for block in g.child_blocks(st):
+            todo.extend(block)
+    return None
 
 
 def diag_json(d) -> dict:
