@@ -20,7 +20,7 @@ import {defaultKeymap, history, historyKeymap, indentWithTab} from "@codemirror/
 import {lintGutter, lintKeymap, linter} from "@codemirror/lint";
 import {autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap} from "@codemirror/autocomplete";
 import {highlightSelectionMatches, search, searchKeymap} from "@codemirror/search";
-import {tags as t} from "@lezer/highlight";
+import {highlightCode, tags as t} from "@lezer/highlight";
 
 // ------------------------------------------------------------------ positions
 
@@ -236,6 +236,7 @@ const cardsTheme = EditorView.theme({
   ".cm-tooltip.cm-tooltip-autocomplete > ul": {fontFamily: '"DejaVu Sans Mono", Menlo, Consolas, monospace'},
   ".cm-tooltip-autocomplete ul li[aria-selected]": {backgroundColor: "#efe2c6", color: INK},
   ".cm-completionDetail": {color: MUTED, fontStyle: "normal", marginLeft: "1em"},
+  ".cm-completionIcon-keyword:after": {content: "'k'", fontStyle: "italic"},  // the default key emoji is missing from many fonts
   ".cm-completionMatchedText": {textDecoration: "none", fontWeight: "700", color: ACCENT},
   ".cm-panels": {backgroundColor: TINT, color: INK},
   ".cm-panels.cm-panels-bottom": {borderTop: `1px solid ${LINE}`},
@@ -271,8 +272,19 @@ function inline(s) {
   }).join("");
 }
 
-/** The small markdown the language server writes, as HTML: paragraphs, bullet lists, fenced code. */
-function markdownToHtml(md) {
+/** Code as HTML coloured like the editor (language: the editor's cards language, or none). */
+function codeToHtml(code, language) {
+  if (!language) return escapeHtml(code);
+  const out = [];
+  highlightCode(code, language.parser.parse(code), cardsHighlight,
+    (text, classes) => out.push(classes ? `<span class="${classes}">${escapeHtml(text)}</span>` : escapeHtml(text)),
+    () => out.push("\n"));
+  return out.join("");
+}
+
+/** The small markdown the language server writes, as HTML: paragraphs, bullet lists, fenced code
+ * (coloured with `language` when the fence says cards or nothing). */
+function markdownToHtml(md, language = null) {
   const out = [], lines = md.replace(/\r\n?/g, "\n").split("\n");
   let para = [], list = null;
   const flush = () => {
@@ -285,9 +297,9 @@ function markdownToHtml(md) {
     const line = lines[i];
     if (/^\s*```/.test(line)) {
       flush();
-      const code = [];
+      const code = [], info = line.trim().slice(3).trim();
       for (i++; i < lines.length && !/^\s*```/.test(lines[i]); i++) code.push(lines[i]);
-      out.push(`<pre><code>${escapeHtml(code.join("\n"))}</code></pre>`);
+      out.push(`<pre><code>${codeToHtml(code.join("\n"), !info || info === "cards" ? language : null)}</code></pre>`);
     } else if (/^\s*[-*] /.test(line)) {
       if (para.length) { out.push(`<p>${inline(para.join(" "))}</p>`); para = []; }
       (list = list || []).push(line.replace(/^\s*[-*] /, ""));
@@ -355,7 +367,7 @@ function create(parent, options = {}) {
       create() {
         const dom = document.createElement("div");
         dom.className = "cm-cards-hover";
-        dom.innerHTML = markdownToHtml(String(res.markdown));
+        dom.innerHTML = markdownToHtml(String(res.markdown), language.get(view.state));
         return {dom};
       },
     };
