@@ -285,6 +285,11 @@
     }, function (e) { notice("new", esc(e.message), "error"); });
   }
 
+  function openElsewhere(path, line, col) {
+    if (state.dirty && !confirm("Leave " + state.name + " without saving your changes?")) return;
+    openFile(path).then(function () { editor.goto(line, col); editor.focus(); });
+  }
+
   // ------------------------------------------------------------ play it now
   var BOTS = [["person", "a person (you)"], ["greedy", "bot: greedy"], ["random", "bot: random"], ["ismcts:200", "bot: search, 200 iterations"]];
   function seatRows() {
@@ -375,15 +380,12 @@
         complete: function (text, line, col) { return api("/studio/api/complete", { path: state.path, text: text, line: line, col: col }); },
         definition: function (text, line, col) {
           return api("/studio/api/definition", { path: state.path, text: text, line: line, col: col }).then(function (r) {
-            if (r && r.path !== state.path) {
-              if (!state.dirty || confirm("Leave " + state.name + " without saving your changes?")) {
-                openFile(r.path).then(function () { editor.goto(r.line, r.col); });
-              }
-              return null;
-            }
+            if (r && r.path !== state.path && !window.CardsEditor) { openElsewhere(r.path, r.line, r.col); return null; }
             return r;
           });
         },
+        path: function () { return state.path; },
+        onOpen: openElsewhere,
         onCursor: function (line, col) { state.cursor = [line, col]; markRule(); }
       };
       editor = window.CardsEditor ? window.CardsEditor.create($("editor"), opts) : fallbackEditor($("editor"), opts);
