@@ -292,3 +292,15 @@ def test_play_with_one_person_goes_to_the_seat_and_a_loop_is_the_located_error(c
     bad = client.post("/studio/api/play", json={"path": path, "players": 3, "seats": ["person"] * 3})
     assert bad.status_code in (400, 422) and "2 players" in bad.json()["error"]
     assert client.post("/studio/api/play", json={"path": path, "players": 2, "seats": ["person"]}).status_code == 400
+
+
+def test_the_static_checks_are_the_language_servers_warnings(client):
+    from interpreter.lsp.analysis import static_findings
+    path = mini(client)
+    text = MINI.replace("winner fewest points", "define unused = 3\nwinner fewest points")
+    r = client.post("/studio/api/warnings", json={"path": path, "text": text}).json()
+    ws = Workspace()
+    ws.open_doc(path, text)
+    expected = [diag_json(d) for d in static_findings(ws.analysis(path))]
+    assert r["diagnostics"] == expected and any("unused" in d["message"] for d in expected)
+    assert client.post("/studio/api/warnings", json={"path": path, "text": "game"}).json()["diagnostics"] == []

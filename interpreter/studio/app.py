@@ -114,6 +114,9 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
     def analyse(got):
         return studio.analyse(got.get("path"), got.get("text"))
 
+    def warnings(got):
+        return studio.warnings(got.get("path"), got.get("text"))
+
     def hover(got):
         return studio.hover(got.get("path"), got.get("text"), got.get("line"), got.get("col"))
 
@@ -164,7 +167,7 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
 
     routes = [Route("/studio", page), Route("/studio/", page)]
     for name, fn in (("words", words), ("files", files), ("open", open_), ("presence", presence),
-                     ("analyse", analyse), ("hover", hover), ("complete", complete), ("definition", definition),
+                     ("analyse", analyse), ("warnings", warnings), ("hover", hover), ("complete", complete), ("definition", definition),
                      ("save", save), ("new", new)):
         routes.append(Route(f"/studio/api/{name}", api(threaded(fn)), methods=["POST"] + (
             ["GET"] if name in ("words", "files") else [])))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import secrets
+import socket
 from pathlib import Path
 from typing import Annotated
 
@@ -82,7 +83,7 @@ def studio_command(
     from .app import make_app
     app = make_app(given, workdir, token=secret, bot_pause=bot_pause)
     web = app.state.web
-    shown = "localhost" if loopback(host) else host
+    shown = "localhost" if loopback(host) else (socket.gethostname() if host in ("0.0.0.0", "::", "") else host)
     real_port = sock.getsockname()[1]
     url = f"http://{shown}:{real_port}/studio" + (f"?token={secret}" if secret else "")
     typer.echo(f"cardrules: the studio is at {url} (new files go to {workdir}); Ctrl-C stops it")

@@ -122,6 +122,30 @@ class Studio:
         self._loaded[path] = Loaded(path, a.text, graph, a.base, base_graph, self._versions,
                                     self.ws.chain(path), deps)
 
+    def warnings(self, given: object, text: object) -> dict:
+        """The fuzzer's static checks on `text` (unused definitions, constant conditions, ...), as
+        the language server publishes them a moment after typing stops: computed outside the
+        lock (a few tenths of a second on a large file), so typing is never held up by them."""
+        path = self._where(given)
+        with self.lock:
+            self._sync(path, text)
+            a = self.ws.analysis(path)
+            if a.error is not None or not a.compiled:
+                return {"diagnostics": []}
+            graph = a.graph
+            base = None
+            if a.base:
+                try:
+                    base = self.ws.graph_of(a.base)
+                except CardRulesError:
+                    base = None
+        try:
+            found = an.static_diags(a, an.static_raw(graph, a.path, base, a.base))
+        except Exception:  # the checks are a bonus: never an error for the page
+            an.log.exception("the static checks of %s failed", path)
+            found = []
+        return {"diagnostics": [diag_json(d) for d in found]}
+
     def hover(self, given, text, line, col) -> dict | None:
         path = self._where(given)
         with self.lock:

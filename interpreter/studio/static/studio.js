@@ -129,13 +129,26 @@
   }
 
   // ------------------------------------------------------------ analysis and the book
+  var warnTimer = null;
   function lint(text) {
     var mine = ++lintSeq, path = state.path;
+    clearTimeout(warnTimer);
     if (!path) return Promise.resolve([]);
     return api("/studio/api/analyse", { path: path, text: text }).then(function (r) {
-      if (mine === lintSeq && path === state.path) applyAnalysis(r);
+      if (mine === lintSeq && path === state.path) {
+        applyAnalysis(r);
+        if (r.ok) warnTimer = setTimeout(function () { warnings(mine, path, text); }, 300);
+      }
       return r.diagnostics;
     }, function (e) { setStatus(e.message); return []; });
+  }
+
+  // the fuzzer's static checks, a moment after typing stops (as the language server sends them)
+  function warnings(mine, path, text) {
+    api("/studio/api/warnings", { path: path, text: text }).then(function (r) {
+      if (mine !== lintSeq || path !== state.path || !editor || editor.getText() !== text) return;
+      showMarks(lastDiags.concat(r.diagnostics));
+    }, function () {});
   }
 
   function applyAnalysis(r) {
