@@ -57,11 +57,11 @@ def _error(message: str, status: int) -> JSONResponse:
 
 def _check_token(request: Request, studio) -> None:
     """403 unless the request carries the studio's token (when it has one): the header
-    X-Studio-Token, as `window.studio.api` sends it."""
+    X-Studio-Token, as `window.studio.api` sends it, or `?token=` as the rest of the studio takes it."""
     token = getattr(studio, "token", None)
     if not token:
         return
-    given = request.headers.get("x-studio-token") or ""
+    given = request.headers.get("x-studio-token") or request.query_params.get("token") or ""
     if not hmac.compare_digest(given.encode(), str(token).encode()):
         raise BadRequest("this studio asks for its token: open the address printed when it started", 403)
 
@@ -184,6 +184,9 @@ class Measure:
         loaded version of a base when it has one, else the file on disk)."""
         from ..runner import source_of
         chain = [(str(found.path), found.text)]
+        deps, names = getattr(found, "deps", None), getattr(found, "chain", None)
+        if deps and names and all(deps.get(n) is not None for n in names[1:]):   # the very texts it was built from
+            return chain + [(n, deps[n]) for n in names[1:]]
         base = found.base
         while base is not None and len(chain) < 20:
             other = self.studio.loaded(str(base))

@@ -32,6 +32,8 @@ from pathlib import Path
 from ..processes import context, die_with, lower_priority
 
 PROGRESS_EVERY = 0.1     # seconds between two progress messages from a job's process
+# imported once by the fork server (when this is the first to start it), so a job starts warm
+PRELOAD = ["interpreter.studio.measure_jobs", "interpreter.balance", "interpreter.fuzz"]
 STOP_GRACE = 0.5         # seconds a stopped process has to end after SIGTERM before SIGKILL
 
 
@@ -189,7 +191,7 @@ class Job:
 
     def start(self, target, *args) -> None:
         """Start the process (`target(conn, server_pid, *args)`) and the thread that reads its pipe."""
-        ctx = context(["interpreter.studio.measure_jobs"])
+        ctx = context(PRELOAD)
         mine, theirs = ctx.Pipe(duplex=False)
         p = ctx.Process(target=target, args=(theirs, os.getpid()) + args, name=f"cardrules-{self.kind}",
                         daemon=True)
@@ -231,7 +233,7 @@ class Job:
                 except Exception as e:
                     self._finish("failed", f"the result could not be kept: {type(e).__name__}: {e}", None)
                 else:
-                    self._finish("done", "finished", result)
+                    self._finish("done", "", result)
             else:
                 self._finish("failed", str(msg[1]), None)
             break
