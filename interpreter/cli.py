@@ -788,10 +788,11 @@ def rulebook(
 
 
 def _register_stage_commands() -> None:
-    """Commands whose stage lives in its own module (diff, fuzz, balance, and serve in web/)
-    register here."""
+    """Commands whose stage lives in its own module (diff, fuzz, balance, serve in web/ and
+    studio in studio/) register here."""
     import importlib
-    for mod, name in (("diff", "diff"), ("fuzz", "fuzz"), ("balance", "balance"), ("web.serve", "serve")):
+    for mod, name in (("diff", "diff"), ("fuzz", "fuzz"), ("balance", "balance"), ("web.serve", "serve"),
+                      ("studio.command", "studio")):
         try:
             module = importlib.import_module(f".{mod}", __package__)
         except ModuleNotFoundError as e:

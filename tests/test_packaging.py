@@ -124,6 +124,7 @@ def test_the_wheel_carries_the_grammar_and_the_games_and_works_outside_the_repos
     web = ROOT / "interpreter" / "web"
     assert {f"interpreter/web/{p.relative_to(web).as_posix()}" for p in web.glob("*/*") if p.suffix in (".j2", ".css", ".js")} \
         <= set(names)  # the browser table's templates and static files
+    assert "interpreter/studio/static/editor.bundle.js" in names and not [n for n in names if "/studio/js/" in n]  # the built editor, not its sources
     # a fresh virtual environment with the wheel installed; the dependencies come from this
     # environment's site-packages through a .pth line (the registry may be out of reach), which
     # adds the folder but none of its .pth files, so this checkout's editable install stays out

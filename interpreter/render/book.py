@@ -35,6 +35,7 @@ class RuleView:
     steps: list[Step]
     origin: str | None
     changed: bool
+    line: int | None = None  # the rule's source line, only when the book marks them (the studio's)
 
 
 @dataclass
@@ -51,6 +52,7 @@ class PhaseView:
     rules: list[RuleView]
     then: str
     changed: bool
+    line: int | None = None  # the phase's source line, only when the book marks them (the studio's)
 
 
 @dataclass
@@ -123,8 +125,11 @@ class _RuleFinder:
 class BookBuilder:
     """Builds the view model both templates render."""
 
-    def __init__(self, rs: g.Ruleset):
+    def __init__(self, rs: g.Ruleset, source_lines: str | None = None):
         self.rs = rs
+        # the file whose source lines the rule blocks carry (data-line, for the studio's editor to
+        # jump to); None, as for every printed book: no line is shown and the output is unchanged
+        self.source_lines = source_lines
         self.procs = {p.name: p for p in rs.procedures}
         self.phases = {p.name: p for p in rs.phases}
         self.en = English(rs)
@@ -134,6 +139,13 @@ class BookBuilder:
         # rule name -> (phase, number, id) of the first phase that numbers it
         self.first_number: dict[str, tuple[g.Phase, int, str]] = {}
         self.proc_uses: dict[str, dict[str, list[int | None]]] = {}  # procedure -> phase -> rules
+
+    def line_of(self, node) -> int | None:
+        """A node's 1-based source line when the book marks lines and it was written in that file."""
+        loc = getattr(node, "loc", None)
+        if self.source_lines is None or loc is None or loc.file != self.source_lines:
+            return None
+        return loc.line
 
     @staticmethod
     def _kind_of_change(what: str) -> str:
@@ -328,7 +340,7 @@ class BookBuilder:
                     origin += "."
                 rules.append(RuleView(i, f"rule-{ph.name}-{i}", f.rule.name, f.rule.title or _cap(human(f.rule.name)),
                                       when, f.rule.texts, f.rule.notes, steps, origin,
-                                      self.changed.get(("rule", f.rule.name), "")))
+                                      self.changed.get(("rule", f.rule.name), ""), self.line_of(f.rule)))
             top_rules = [s for s in ph.body if isinstance(s, g.Rule)]
             outline = summary = None
             if len(top_rules) == len(ph.body):
@@ -353,7 +365,8 @@ class BookBuilder:
                 then = "When this phase is over, the game ends."
             views.append(PhaseView(pi, f"phase-{ph.name}", f"Phase {pi}: {ph.title or _cap(human(ph.name))}",
                                    ph.name, ph.title or _cap(human(ph.name)), ph.texts,
-                                   ph.notes, outline, summary, rules, then, self.changed.get(("phase", ph.name), "")))
+                                   ph.notes, outline, summary, rules, then, self.changed.get(("phase", ph.name), ""),
+                                   self.line_of(ph)))
         return views
 
     def procedures(self) -> list[dict]:
@@ -564,9 +577,12 @@ def render_markdown(rs: g.Ruleset) -> str:
     return _tidy_markdown(_env().get_template("rulebook.md.j2").render(book=book))
 
 
-def render_html(rs: g.Ruleset) -> str:
-    """The rulebook as one standalone HTML page with print CSS (A4, page numbers)."""
-    book = BookBuilder(rs).build()
+def render_html(rs: g.Ruleset, source_lines: str | None = None) -> str:
+    """The rulebook as one standalone HTML page with print CSS (A4, page numbers). With
+    `source_lines` (a file's name as the graph's locations give it), each rule and phase written
+    in that file carries `data-line="N"` (its 1-based line) and `data-rule`/`data-phase` (its
+    name): the studio's book, which jumps to the source. Without it the page is the printed one."""
+    book = BookBuilder(rs, source_lines).build()
     text = _env().get_template("rulebook.html.j2").render(book=book)
     text = re.sub(r"[ \t]+\n", "\n", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"

@@ -37,22 +37,24 @@ class Catalog:
         self._by_path: dict[str, str] = {}
         self._lock = threading.RLock()
         for path, rs in given:
-            e = self.add(path)
-            if rs is not None:
-                e._ruleset, e._hash = rs, content_hash(path)
+            self.add(path, ruleset=rs)
         if include_bundled:
             for name, path in sorted(bundled().items()):
                 if "/" in name:
                     self.add(path)
 
-    def add(self, path: Path, listed: bool = True) -> Entry:
-        """The entry of a ruleset file, made on first sight."""
+    def add(self, path: Path, listed: bool = True, ruleset=None) -> Entry:
+        """The entry of a ruleset file, made on first sight; `ruleset`: its rule graph, already
+        loaded (kept while the file's texts are unchanged: the studio's tables are made from the
+        graph it loaded, not from a second reading)."""
         path = Path(path)
         real = str(path.resolve())
         with self._lock:
             if real in self._by_path:
                 e = self._entries[self._by_path[real]]
                 e.listed = e.listed or listed
+                if ruleset is not None:
+                    e._ruleset, e._book, e._hash = ruleset, None, content_hash(path)
                 return e
             name = bundled_name(path)
             if name is not None:
@@ -64,6 +66,8 @@ class Catalog:
                     key, n = f"file/{stem}-{n}", n + 1
             e = self._entries[key] = Entry(key, path, listed)
             self._by_path[real] = key
+            if ruleset is not None:
+                e._ruleset, e._hash = ruleset, content_hash(path)
             return e
 
     def get(self, key: str) -> Entry | None:

@@ -1,0 +1,220 @@
+"""The files the studio may open and save, and nothing else.
+
+The command names files and folders (PATH...); with none, one working folder (`--data DIR`, else
+`./studio/`) where new files go. Every path a page sends is confined to them: a `..` anywhere is
+refused outright, then the path is resolved (symlinks followed) and must lie in an allowed folder
+or be an allowed file, so a link inside a folder cannot lead out of it. The bundled games can be
+opened too, read-only: "New" copies one, "New variant of" writes a file that only names it as
+its base. A save is atomic (a temporary file beside it, then `os.replace`, as `files.write_atomic`
+does) and refused when the file on disk is no longer the one that was opened (its sha256)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..bundled import bundled, bundled_name, rulesets_root
+from ..cache import _VARIANT
+from ..files import write_atomic
+
+
+class Refused(Exception):
+    """A request about files the studio does not do: `status` is the HTTP answer, `message` one line."""
+
+    def __init__(self, status: int, message: str, **extra):
+        super().__init__(message)
+        self.status, self.message, self.extra = status, message, extra
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class Opened:
+    """A file as read: its text, the sha256 of its bytes, and whether it may be saved."""
+
+    path: str
+    text: str
+    sha256: str
+    readonly: bool
+
+
+class Files:
+    """The allowed files and folders, the working folder, and the bundled games (read-only)."""
+
+    def __init__(self, paths: list[Path], workdir: Path):
+        self.workdir = Path(os.path.realpath(workdir))
+        self.folders: list[Path] = [self.workdir]
+        self.files: list[Path] = []
+        for p in paths:
+            real = Path(os.path.realpath(p))
+            (self.folders if real.is_dir() else self.files).append(real)
+        self.bundled_root = Path(os.path.realpath(rulesets_root()))
+
+    # ---- confinement
+    def confine(self, given: object, must_exist: bool = True) -> tuple[Path, bool]:
+        """(the real path, read-only) of a path a page sent; Refused(403) when it is outside
+        the allowed files and folders, Refused(400) when it is no ruleset's name, Refused(404)
+        when it does not exist (and must)."""
+        if not isinstance(given, str) or not given.strip():
+            raise Refused(400, "say which file (path)")
+        if "\0" in given or len(given) > 4096:
+            raise Refused(400, "that is not a file's name")
+        p = Path(given)
+        if ".." in p.parts:
+            raise Refused(403, f"{given}: the studio opens only the files it was started with (no '..' in a path)")
+        if not p.is_absolute():
+            p = self.workdir / p
+        if p.suffix != ".cards":
+            raise Refused(400, f"{given}: the studio opens .cards files only")
+        real = Path(os.path.realpath(p))
+        if real.is_relative_to(self.bundled_root):
+            readonly = True
+        elif real in self.files or any(real.is_relative_to(f) and not any(
+                part.startswith(".") for part in real.relative_to(f).parts) for f in self.folders):
+            readonly = False  # (not in a hidden folder: the studio keeps its tables in .cardrules/)
+        else:
+            raise Refused(403, f"{given}: the studio opens only the files and folders it was started with")
+        if must_exist and not real.is_file():
+            raise Refused(404, f"{given}: no such file")
+        return real, readonly
+
+    def listing(self) -> dict:
+        """The files a page may open: the allowed ones (by folder) and the bundled games."""
+        mine: list[dict] = []
+        seen: set[Path] = set()
+        for f in self.files:
+            if f.is_file() and f not in seen:
+                seen.add(f)
+                mine.append({"path": str(f), "name": f.name, "folder": str(f.parent)})
+        for folder in self.folders:
+            if not folder.is_dir():
+                continue
+            for f in sorted(folder.rglob("*.cards")):
+                real = Path(os.path.realpath(f))
+                if real in seen or not real.is_relative_to(folder) or any(part.startswith(".") for part in
+                                                                          f.relative_to(folder).parts):
+                    continue
+                seen.add(real)
+                mine.append({"path": str(real), "name": str(f.relative_to(folder)), "folder": str(folder)})
+        games = [{"path": str(Path(os.path.realpath(path))), "name": name}
+                 for name, path in sorted(bundled().items()) if "/" in name]
+        return {"files": mine, "bundled": games, "workdir": str(self.workdir)}
+
+    # ---- reading and writing
+    def read(self, given: object) -> Opened:
+        real, readonly = self.confine(given)
+        data = real.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused(400, f"{real}: not UTF-8 text") from None
+        return Opened(str(real), text, sha256(data), readonly)
+
+    def save(self, given: object, text: str, read_sha: str | None, force: bool = False) -> str:
+        """Write `text` atomically; the new sha256. Refused(409, conflict=True) when the file on
+        disk is not the one that was read (`read_sha`; None: a new file that must not exist yet),
+        unless `force`."""
+        real, readonly = self.confine(given, must_exist=False)
+        if readonly:
+            raise Refused(403, f"{real.name} is a bundled game and cannot be changed here: "
+                               "make a copy of it (New) or a variant of it (New variant of)")
+        try:
+            now = sha256(real.read_bytes())
+        except FileNotFoundError:
+            now = None
+        except OSError as e:
+            raise Refused(409, f"{real}: cannot read the file on disk: {e.strerror or e}") from None
+        if not force and now != read_sha:
+            what = ("was deleted" if now is None else "changed on disk") if read_sha else "already exists"
+            raise Refused(409, f"{real.name} {what} since you opened it: overwrite it with your text, or "
+                               "reload it from the disk (your changes are then lost)", conflict=True, disk_sha256=now)
+        data = text.encode("utf-8")
+        try:
+            write_atomic(real, data)
+        except OSError as e:
+            raise Refused(500, f"{real}: cannot write the file: {e.strerror or e}") from None
+        return sha256(data)
+
+    def new(self, source: object, kind: str, name: object = None) -> Opened:
+        """A new file in the working folder from an existing ruleset: `copy` (its text, its
+        base named from the new place) or `variant` (a file that only names it as its base)."""
+        src = self.read(source)
+        base = Path(src.path)
+        if kind not in ("copy", "variant"):
+            raise Refused(400, "kind is 'copy' or 'variant'")
+        stem = base.stem + ("-variant" if kind == "variant" else "-copy")
+        if name is not None and str(name).strip():
+            stem = str(name).strip()
+            if stem.endswith(".cards"):
+                stem = stem[:-len(".cards")]
+            if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,80}", stem):
+                raise Refused(400, f"{stem!r} cannot be a file's name here: use letters, digits, '-', '_' and '.'")
+            target = self.workdir / f"{stem}.cards"
+            if target.exists():
+                raise Refused(409, f"{target.name} already exists in {self.workdir}")
+        else:
+            target, n = self.workdir / f"{stem}.cards", 2
+            while target.exists():
+                target, n = self.workdir / f"{stem}-{n}.cards", n + 1
+        if kind == "copy":
+            text = _rebase(src.text, base.parent, self.workdir)
+        else:
+            text = variant_text(src.text, base, target)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        return Opened(*self._create(target, text), readonly=False)
+
+    def _create(self, target: Path, text: str) -> tuple[str, str, str]:
+        data = text.encode("utf-8")
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            raise Refused(409, f"{target.name} already exists in {target.parent}") from None
+        except OSError as e:
+            raise Refused(500, f"{target}: cannot create the file: {e.strerror or e}") from None
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        return str(Path(os.path.realpath(target))), text, sha256(data)
+
+
+def base_ref(base: Path, folder: Path) -> str:
+    """How a file in `folder` names `base` in its header: the path from there (as `of "..."`
+    reads it, relative to the variant's folder), with forward slashes."""
+    try:
+        return Path(os.path.relpath(base, folder)).as_posix()
+    except ValueError:  # another drive
+        return base.as_posix()
+
+
+def _rebase(text: str, old_folder: Path, new_folder: Path) -> str:
+    """A variant's text moved to another folder: its `of "BASE"` names the same base from there."""
+    m = _VARIANT.search(text)
+    if not m:
+        return text
+    ref = base_ref(Path(os.path.normpath(old_folder / m.group(1))), new_folder)
+    return text[:m.start(1)] + ref.replace("\\", "\\\\").replace('"', '\\"') + text[m.end(1):]
+
+
+_TITLE = re.compile(r'(?m)^\s*(?:game|variant)\s+\w+\s+"((?:[^"\\]|\\.)*)"')
+_NAME = re.compile(r"(?m)^\s*(?:game|variant)\s+(\w+)")
+
+
+def variant_text(base_text: str, base: Path, target: Path) -> str:
+    """A new variant of `base`: a header naming it, and a line saying what goes below."""
+    t = _TITLE.search(base_text)
+    n = _NAME.search(base_text)
+    title = (t.group(1) if t else base.stem) + " (my variant)"
+    ident = re.sub(r"\W+", "_", target.stem).strip("_") or "my_variant"
+    if ident[0].isdigit():
+        ident = "v_" + ident
+    ref = base_ref(base, target.parent)
+    named = bundled_name(base)
+    of = f"bundled game {named}" if named else (n.group(1) if n else base.name)
+    return (f"# A variant of {of}: write below only what changes (a rule, an option, a definition\n"
+            f"# of the same name replaces the base's; `new` adds one). The rulebook beside shows the result.\n"
+            f'variant {ident} "{title}" of "{ref}"\n\n'
+            f'text "What this variant changes, in a sentence or two."\n')

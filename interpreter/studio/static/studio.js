@@ -1,0 +1,400 @@
+/* The studio's page: the editor (window.CardsEditor from editor.bundle.js, else a plain textarea
+   with the same calls), the rulebook of the last version that loaded, files, and "Play it now".
+   Lines and columns are 0-based code points, as the language server counts them; the book's
+   blocks carry 1-based source lines (data-line). window.studio is what measure.js builds on. */
+(function () {
+  "use strict";
+  var S = window.STUDIO || {};
+  var token = S.token || new URLSearchParams(location.search).get("token") || "";
+  var pageId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  var $ = function (id) { return document.getElementById(id); };
+  var state = { path: null, name: "", sha: null, readonly: false, base: null, loaded: false, version: null,
+                rules: [], players: null, title: "", dirty: false, others: 0, cursor: [0, 0], error: null };
+  var editor = null, words = null, lintSeq = 0, bookSeq = 0, lastDiags = [];
+
+  // ------------------------------------------------------------ the API
+  function api(url, body) {
+    var headers = { "Content-Type": "application/json" };
+    if (token) headers["X-Studio-Token"] = token;
+    var init = body === undefined ? { headers: headers } : { method: "POST", headers: headers, body: JSON.stringify(body) };
+    return fetch(url, init).then(function (r) {
+      var type = r.headers.get("content-type") || "";
+      var got = type.indexOf("json") >= 0 ? r.json() :
+        r.text().then(function (t) { return { html: t, version: Number(r.headers.get("X-Rulebook-Version")) }; });
+      return got.then(function (data) {
+        if (!r.ok) {
+          var e = new Error((data && data.error) || r.statusText);
+          e.status = r.status; e.data = data; throw e;
+        }
+        return data;
+      });
+    });
+  }
+  function withToken(url) {
+    return token ? url + (url.indexOf("?") >= 0 ? "&" : "?") + "token=" + encodeURIComponent(token) : url;
+  }
+
+  // ------------------------------------------------------------ positions (code points)
+  function lineColAt(text, index) {
+    var before = text.slice(0, index).split("\n");
+    return [before.length - 1, Array.from(before[before.length - 1]).length];
+  }
+  function indexAt(text, line, col) {
+    var lines = text.split("\n"), i = 0;
+    line = Math.max(0, Math.min(line, lines.length - 1));
+    for (var k = 0; k < line; k++) i += lines[k].length + 1;
+    var s = lines[line], j = 0, cp = 0;
+    while (cp < col && j < s.length) { j += s.codePointAt(j) > 0xffff ? 2 : 1; cp++; }
+    return i + j;
+  }
+
+  // ------------------------------------------------------------ the plain editor (no bundle)
+  function fallbackEditor(parent, o) {
+    var ta = document.createElement("textarea");
+    ta.className = "fallback"; ta.spellcheck = false; ta.value = o.doc || "";
+    ta.setAttribute("aria-label", "The ruleset's text");
+    parent.appendChild(ta);
+    var timer = null, hoverTimer = null;
+    function cursor() {
+      var lc = lineColAt(ta.value, ta.selectionStart);
+      if (o.onCursor) o.onCursor(lc[0], lc[1]);
+      clearTimeout(hoverTimer);
+      hoverTimer = setTimeout(function () {
+        if (!o.hover) return;
+        o.hover(ta.value, lc[0], lc[1]).then(showHover, function () {});
+      }, 200);
+    }
+    function lintSoon() {
+      clearTimeout(timer);
+      timer = setTimeout(function () { if (o.lint) o.lint(ta.value); }, 150);
+    }
+    ta.addEventListener("input", function () { if (o.onChange) o.onChange(ta.value); lintSoon(); cursor(); });
+    ["keyup", "click", "select"].forEach(function (ev) { ta.addEventListener(ev, cursor); });
+    ta.addEventListener("keydown", function (e) {
+      if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault(); ta.setRangeText("    ", ta.selectionStart, ta.selectionEnd, "end");
+        ta.dispatchEvent(new Event("input"));
+      }
+    });
+    return {
+      getText: function () { return ta.value; },
+      setText: function (t) { ta.value = t; ta.setSelectionRange(0, 0); ta.scrollTop = 0; lintSoon(); },
+      goto: function (line, col) {
+        var i = indexAt(ta.value, line, col || 0);
+        ta.focus(); ta.setSelectionRange(i, i);
+        var lh = parseFloat(getComputedStyle(ta).lineHeight) || 19;
+        ta.scrollTop = Math.max(0, line * lh - ta.clientHeight / 3);
+        cursor();
+      },
+      focus: function () { ta.focus(); },
+      view: ta
+    };
+  }
+
+  function mdToHtml(md) {
+    var esc = function (s) { return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); };
+    return md.split(/```[a-z]*\n?/).map(function (part, i) {
+      if (i % 2) return "<pre>" + esc(part) + "</pre>";
+      return esc(part).replace(/`([^`]+)`/g, "<code>$1</code>").replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+        .replace(/\*([^*]+)\*/g, "<em>$1</em>").replace(/\n\n+/g, "<br><br>").replace(/\n/g, " ");
+    }).join("");
+  }
+  function showHover(h) {
+    var box = $("hover");
+    if (!h || !h.markdown) { box.hidden = true; box.innerHTML = ""; return; }
+    box.innerHTML = mdToHtml(h.markdown); box.hidden = false;
+  }
+
+  // ------------------------------------------------------------ notices and marks
+  function setStatus(t) { $("status").textContent = t || ""; }
+  function notice(id, html, kind) {
+    var old = document.querySelector('#notices [data-id="' + id + '"]');
+    if (!html) { if (old) old.remove(); return null; }
+    var el = old || document.createElement("div");
+    el.className = "notice" + (kind ? " " + kind : ""); el.dataset.id = id; el.innerHTML = html;
+    if (!old) $("notices").appendChild(el);
+    return el;
+  }
+  function esc(s) { var d = document.createElement("div"); d.textContent = String(s); return d.innerHTML; }
+
+  function showMarks(diags) {
+    var ul = $("marks"); ul.innerHTML = "";
+    diags.forEach(function (d) {
+      var li = document.createElement("li");
+      li.className = d.severity; li.dataset.line = d.line;
+      li.textContent = "line " + (d.line + 1) + ", column " + (d.col + 1) + ": " + d.message;
+      li.addEventListener("click", function () { editor.goto(d.line, d.col); });
+      ul.appendChild(li);
+    });
+  }
+
+  // ------------------------------------------------------------ analysis and the book
+  function lint(text) {
+    var mine = ++lintSeq, path = state.path;
+    if (!path) return Promise.resolve([]);
+    return api("/studio/api/analyse", { path: path, text: text }).then(function (r) {
+      if (mine === lintSeq && path === state.path) applyAnalysis(r);
+      return r.diagnostics;
+    }, function (e) { setStatus(e.message); return []; });
+  }
+
+  function applyAnalysis(r) {
+    lastDiags = r.diagnostics;
+    showMarks(r.diagnostics);
+    state.loaded = r.ok; state.rules = r.rules || []; state.error = r.error || null;
+    if (r.players) state.players = r.players;
+    if (r.title) state.title = r.title;
+    state.base = r.base || null;
+    var stale = $("stale");
+    if (r.ok) {
+      stale.hidden = true;
+      setStatus((state.dirty ? "unsaved changes · " : "") + "loads (" + r.ms + " ms)");
+    } else if (r.error) {
+      stale.hidden = false;
+      stale.innerHTML = (state.version ? "The rulebook shows the last version that loaded. " : "The file does not load yet. ") +
+        (r.error.line ? '<a data-goto="' + (r.error.line - 1) + '">Line ' + r.error.line + "</a>: " : "") + esc(r.error.message);
+      setStatus((state.dirty ? "unsaved changes · " : "") + "does not load");
+    }
+    if (r.ok && r.rulebook_version !== state.version) {
+      state.version = r.rulebook_version;
+      document.dispatchEvent(new CustomEvent("studio:loaded", { detail: { path: state.path, version: state.version } }));
+      loadBook();
+    }
+    markRule();
+  }
+
+  function loadBook() {
+    var mine = ++bookSeq, path = state.path, frame = $("rulebook");
+    return api("/studio/api/rulebook?path=" + encodeURIComponent(path)).then(function (r) {
+      if (mine !== bookSeq || path !== state.path) return;
+      var y = 0;
+      try { y = frame.contentWindow.scrollY; } catch (e) { /* not loaded */ }
+      frame.onload = function () {
+        var doc = frame.contentDocument;
+        frame.contentWindow.scrollTo(0, y);
+        doc.addEventListener("click", bookClick);
+        doc.documentElement.dataset.version = String(r.version);
+        markRule(true);
+      };
+      frame.srcdoc = r.html;
+    }, function (e) { setStatus(e.message); });
+  }
+
+  function bookClick(e) {
+    var doc = $("rulebook").contentDocument;
+    var a = e.target.closest("a[href]");
+    if (a) {
+      var href = a.getAttribute("href");
+      e.preventDefault();
+      if (href.charAt(0) === "#") {
+        var t = doc.getElementById(decodeURIComponent(href.slice(1)));
+        if (t) t.scrollIntoView({ block: "start" });
+      } else { window.open(href, "_blank", "noopener"); }
+      return;
+    }
+    var block = e.target.closest("[data-line]");
+    if (block) {
+      editor.goto(Number(block.dataset.line) - 1, 0);
+      editor.focus();
+    }
+  }
+
+  function ruleAt(line) {
+    var best = null;
+    state.rules.forEach(function (r) {
+      var inside = line >= r.line && (line < r.endLine || (line === r.endLine && r.endLine === r.line));
+      if (!inside) return;
+      if (!best || (r.kind === "rule" && best.kind !== "rule") || (r.kind === best.kind && r.line >= best.line)) best = r;
+    });
+    return best;
+  }
+
+  function markRule(quiet) {
+    var frame = $("rulebook"), doc = frame.contentDocument;
+    if (!doc || !doc.body) return;
+    var r = ruleAt(state.cursor[0]);
+    doc.querySelectorAll(".studio-here").forEach(function (el) { el.classList.remove("studio-here"); });
+    if (!r) return;
+    var sel = r.kind === "rule" ? '.rule[data-rule="' + CSS.escape(r.name) + '"]' : 'section[data-phase="' + CSS.escape(r.name) + '"]';
+    var found = doc.querySelectorAll(sel);
+    found.forEach(function (el) { el.classList.add("studio-here"); });
+    if (found.length && !quiet) {
+      var box = found[0].getBoundingClientRect(), h = frame.contentWindow.innerHeight;
+      if (box.bottom < 0 || box.top > h) found[0].scrollIntoView({ block: "start" });
+    }
+  }
+
+  // ------------------------------------------------------------ files
+  function listFiles(select) {
+    return api("/studio/api/files").then(function (r) {
+      var sel = $("file"); sel.innerHTML = "";
+      var mine = document.createElement("optgroup"); mine.label = "Your files (" + r.workdir + ")";
+      r.files.forEach(function (f) { var o = new Option(f.name, f.path); mine.appendChild(o); });
+      var bund = document.createElement("optgroup"); bund.label = "Bundled games (read-only)";
+      r.bundled.forEach(function (f) { bund.appendChild(new Option(f.name, f.path)); });
+      if (r.files.length) sel.appendChild(mine);
+      sel.appendChild(bund);
+      if (select) sel.value = select;
+      return r;
+    });
+  }
+
+  function opened(r) {
+    state.path = r.path; state.name = r.name; state.sha = r.sha256; state.readonly = r.readonly; state.savedText = r.text;
+    state.dirty = false; state.version = null; state.loaded = false; state.rules = []; state.players = null;
+    $("rulebook").removeAttribute("srcdoc"); $("stale").hidden = true; showHover(null);
+    $("file").value = r.path;
+    var u = new URL(location.href); u.searchParams.set("file", r.path); history.replaceState(null, "", u);
+    document.title = r.name + " · cardrules studio";
+    notice("readonly", r.readonly ? esc(r.name) + " is a bundled game: it opens read-only here. <b>New variant of it</b> makes a file of yours that states only what changes; <b>New</b> copies it." : null);
+    notice("conflict", null);
+    others(r.others);
+    editor.setText(r.text);
+    lint(r.text);
+  }
+
+  function openFile(path) {
+    return api("/studio/api/open", { path: path, page: pageId }).then(opened, function (e) { notice("open", esc(e.message), "error"); });
+  }
+
+  function others(n) {
+    state.others = n;
+    notice("others", n ? "This file is open in " + (n === 1 ? "another tab" : n + " other tabs") +
+      " too: what one saves, the other is asked about before it overwrites it." : null);
+  }
+
+  function save(force) {
+    if (state.readonly) { notice("readonly", esc(state.name) + " is a bundled game and cannot be saved: <b>New variant of it</b> or <b>New</b> make a file of yours."); return Promise.resolve(); }
+    var text = editor.getText();
+    return api("/studio/api/save", { path: state.path, text: text, sha256: state.sha, force: !!force, page: pageId }).then(function (r) {
+      state.sha = r.sha256; state.savedText = text; state.dirty = editor.getText() !== text;
+      notice("conflict", null); setStatus("saved");
+    }, function (e) {
+      if (e.data && e.data.conflict) {
+        var el = notice("conflict", esc(e.message) + ' <button type="button" data-act="overwrite">Overwrite</button><button type="button" data-act="reload">Reload from disk</button>', "error");
+        el.querySelector('[data-act="overwrite"]').onclick = function () { save(true); };
+        el.querySelector('[data-act="reload"]').onclick = function () { openFile(state.path); };
+      } else { notice("conflict", esc(e.message), "error"); }
+    });
+  }
+
+  function makeNew(kind) {
+    if (!state.path) return;
+    api("/studio/api/new", { from: state.path, kind: kind, page: pageId }).then(function (r) {
+      return listFiles(r.path).then(function () { opened(r); setStatus("made " + r.name); });
+    }, function (e) { notice("new", esc(e.message), "error"); });
+  }
+
+  function openElsewhere(path, line, col) {
+    if (state.dirty && !confirm("Leave " + state.name + " without saving your changes?")) return;
+    openFile(path).then(function () { editor.goto(line, col); editor.focus(); });
+  }
+
+  // ------------------------------------------------------------ play it now
+  var BOTS = [["person", "a person (you)"], ["greedy", "bot: greedy"], ["random", "bot: random"], ["ismcts:200", "bot: search, 200 iterations"]];
+  function seatRows() {
+    var n = Number($("play-players").value), box = $("play-seats"), old = Array.from(box.querySelectorAll("select")).map(function (s) { return s.value; });
+    box.innerHTML = "";
+    for (var i = 0; i < n; i++) {
+      var lab = document.createElement("label"); lab.textContent = "P" + (i + 1) + " ";
+      var s = document.createElement("select"); s.name = "seat" + (i + 1);
+      BOTS.forEach(function (b) { s.appendChild(new Option(b[1], b[0])); });
+      s.value = old[i] || (i === 0 ? "person" : "greedy");
+      lab.appendChild(s); box.appendChild(lab);
+    }
+  }
+  function openPlay() {
+    if (!state.version || !state.players) { notice("play", "This file has not loaded yet: mend the error shown, then play.", "error"); return; }
+    notice("play", null);
+    $("play-title").textContent = state.title + (state.loaded ? "" : " (the last version that loaded)");
+    var sel = $("play-players"), keep = sel.value; sel.innerHTML = "";
+    for (var n = state.players[0]; n <= state.players[1]; n++) sel.appendChild(new Option(String(n), String(n)));
+    if (keep && Number(keep) >= state.players[0] && Number(keep) <= state.players[1]) sel.value = keep;
+    seatRows();
+    $("play-error").hidden = true;
+    $("play-dialog").showModal();
+  }
+  function startPlay(ev) {
+    ev.preventDefault();
+    var seats = Array.from($("play-seats").querySelectorAll("select")).map(function (s) { return s.value; });
+    var win = window.open("about:blank", "_blank");
+    api("/studio/api/play", { path: state.path, players: Number($("play-players").value), seats: seats,
+                              seed: $("play-seed").value.trim() || null }).then(function (r) {
+      $("play-dialog").close();
+      if (win) win.location.href = r.url; else notice("play", 'The table is open: <a target="_blank" href="' + esc(r.url) + '">go to it</a>.');
+    }, function (e) {
+      if (win) win.close();
+      var err = $("play-error"); err.hidden = false;
+      err.textContent = (e.data && e.data.located) || e.message;
+    });
+  }
+
+  // ------------------------------------------------------------ start
+  window.studio = {
+    current: function () { return { path: state.path, text: editor ? editor.getText() : "", base: state.base, loaded: state.loaded }; },
+    api: api,
+    openReplay: function (url) { window.open(url, "_blank"); },
+    goto: function (line, col) { editor.goto(line, col || 0); },
+    state: state
+  };
+
+  function start() {
+    $("stale").addEventListener("click", function (e) {
+      var a = e.target.closest("[data-goto]"); if (a) { editor.goto(Number(a.dataset.goto), 0); editor.focus(); }
+    });
+    $("file").addEventListener("change", function () {
+      var to = $("file").value;
+      if (state.dirty && !confirm("Leave " + state.name + " without saving your changes?")) { $("file").value = state.path; return; }
+      openFile(to);
+    });
+    $("save").addEventListener("click", function () { save(false); });
+    $("new-copy").addEventListener("click", function () { makeNew("copy"); });
+    $("new-variant").addEventListener("click", function () { makeNew("variant"); });
+    $("play").addEventListener("click", openPlay);
+    $("play-players").addEventListener("change", seatRows);
+    $("play-start").addEventListener("click", startPlay);
+    document.addEventListener("keydown", function (e) {
+      if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); save(false); }
+    });
+    window.addEventListener("beforeunload", function (e) { if (state.dirty) { e.preventDefault(); e.returnValue = ""; } });
+    window.addEventListener("pagehide", function () {
+      if (!state.path) return;
+      var headers = { "Content-Type": "application/json" }; if (token) headers["X-Studio-Token"] = token;
+      fetch("/studio/api/presence", { method: "POST", keepalive: true, headers: headers,
+                                       body: JSON.stringify({ path: state.path, page: pageId, leave: true }) });
+    });
+    setInterval(function () {
+      if (state.path) api("/studio/api/presence", { path: state.path, page: pageId }).then(function (r) { others(r.others); }, function () {});
+    }, 5000);
+
+    api("/studio/api/words").then(function (w) {
+      words = w;
+      var opts = {
+        doc: "", words: words,
+        onChange: function (text) {
+          var was = state.dirty; state.dirty = text !== state.savedText;
+          if (state.dirty !== was) setStatus(state.dirty ? "unsaved changes" : "");
+        },
+        lint: lint,
+        hover: function (text, line, col) { return api("/studio/api/hover", { path: state.path, text: text, line: line, col: col }); },
+        complete: function (text, line, col) { return api("/studio/api/complete", { path: state.path, text: text, line: line, col: col }); },
+        definition: function (text, line, col) {
+          return api("/studio/api/definition", { path: state.path, text: text, line: line, col: col }).then(function (r) {
+            if (r && r.path !== state.path && !window.CardsEditor) { openElsewhere(r.path, r.line, r.col); return null; }
+            return r;
+          });
+        },
+        path: function () { return state.path; },
+        onOpen: openElsewhere,
+        onCursor: function (line, col) { state.cursor = [line, col]; markRule(); }
+      };
+      editor = window.CardsEditor ? window.CardsEditor.create($("editor"), opts) : fallbackEditor($("editor"), opts);
+      window.studio.editor = editor;
+      return listFiles();
+    }).then(function (r) {
+      var first = S.start || (r.files[0] && r.files[0].path) || (r.bundled[0] && r.bundled[0].path);
+      if (first) return openFile(first);
+    }).catch(function (e) { notice("start", esc(e.message), "error"); });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+})();
