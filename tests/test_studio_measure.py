@@ -26,7 +26,6 @@ from interpreter.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = ROOT / "rulesets" / "classic"
-GANJIFA = ROOT / "rulesets" / "ganjifa"
 TARGETS = ROOT / "tests" / "fuzz_targets"
 API = measure.PREFIX
 
@@ -137,8 +136,8 @@ def test_a_balance_comparison_runs_with_progress_and_ends_with_its_report(studio
 
 
 def test_stop_ends_a_long_run_within_a_second_and_keeps_no_report(studio):
-    path = studio.add(GANJIFA / "inverted-ranking.cards")
-    st = post(studio, "/balance/start", path=path, games=measure.MAX_GAMES, bots="greedy").json()
+    path = studio.add(CLASSIC / "goofspiel-descending.cards")
+    st = post(studio, "/balance/start", path=path, games=measure.MAX_GAMES, bots="greedy", skill=True).json()
     assert st["state"] == "running"
     assert post(studio, "/balance/start", path=path, games=5).status_code == 409   # one run per file
     wait(studio, "balance", path, until=lambda st: st["done"] >= 1)

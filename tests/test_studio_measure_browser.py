@@ -68,6 +68,10 @@ def test_a_variants_diff_shows_in_the_diff_tab(page, tmp_path):
     assert "1 change to the rules" in page.locator("#measure-diff .measure-note").inner_text()
     page.locator("#measure").scroll_into_view_if_needed()
     shot(page, tmp_path, "measure-diff")
+    # an edit that loads: the diff follows it
+    page.evaluate("""() => { const v = window.studio.editor.view, t = v.state.doc.toString(),
+        i = t.indexOf('with inverted ranking"'); v.dispatch({changes: {from: i, to: i + 21, insert: 'upside down'}}); }""")
+    diff.locator("h1", has_text="What changes: Ganjifa upside down").wait_for()
 
 
 def test_a_50_game_comparison_shows_its_plots(page, tmp_path):
