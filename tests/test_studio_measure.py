@@ -9,6 +9,7 @@ from files with the normal loader, as the studio's server gives them to `measure
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,3 +247,15 @@ def test_every_route_asks_for_the_token(studio):
     assert studio.client.get(API + "/balance/status", params={"path": path}).status_code == 403
     assert post(studio, "/diff", path=path).status_code == 200
     assert post(studio, "/balance/status", path=path).json()["state"] == "idle"
+
+
+def test_a_comparison_whose_games_break_fails_in_one_line(studio, tmp_path):
+    shutil.copy(TARGETS / "runtime-error.cards", tmp_path / "threes.cards")
+    variant = tmp_path / "threes-again.cards"
+    variant.write_text('variant threes_again "Threes again" of "threes.cards"\n', encoding="utf-8")
+    path = studio.add(variant)
+    post(studio, "/balance/start", path=path, games=5)
+    final, _ = wait(studio, "balance", path)
+    assert final["state"] == "failed" and not final["has_result"]
+    assert final["message"].startswith("game 1 (seed 0) broke after") and "\n" not in final["message"]
+    assert "Traceback" not in final["message"]

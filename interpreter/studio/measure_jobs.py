@@ -259,7 +259,8 @@ class Job:
         with self._lock:
             if not self.running:
                 return
-            self.state, self.message, self.ended = "stopped", f"stopped after {self.done} of {self.total}", time.monotonic()
+            self.state, self.ended = "stopped", time.monotonic()
+            self.message = f"stopped after {self.done} of {self.total}: nothing kept"
             p = self._process
         if p is not None and p.is_alive():
             p.terminate()

@@ -125,7 +125,7 @@
     var self = this;
     this.kind = kind;
     this.opts = opts;
-    this.form = el("form", { "class": "measure-form" });
+    this.form = el("form", { "class": "measure-form", novalidate: "" });   // the server checks the numbers and says why
     opts.fields(this);
     this.run = el("button", { type: "submit", text: opts.run });
     this.stop = el("button", { type: "button", text: "Stop", disabled: true, on: { click: function () { self.doStop(); } } });
@@ -187,9 +187,9 @@
     this.bar.max = Math.max(st.total || 1, 1);
     this.bar.value = st.done || 0;
     this.bar.hidden = st.state === "idle";
-    var words = { idle: "", starting: "starting", running: "", done: "done", stopped: "stopped", failed: "failed" }[st.state];
+    var words = { idle: "", starting: "starting", running: "", done: "done", stopped: "", failed: "failed" }[st.state];
     this.state.textContent = st.state === "idle" ? "" :
-      this.opts.count(st) + (st.message ? " \u00b7 " + st.message : "") + (words ? " \u00b7 " + words : "") +
+      this.opts.count(st) + (st.message && st.state !== "failed" ? " \u00b7 " + st.message : "") + (words ? " \u00b7 " + words : "") +
       (st.seconds !== undefined ? " \u00b7 " + st.seconds.toFixed(1) + " s" : "");
     if (st.state === "failed") { this.say(st.message); }
     if (running) {
