@@ -104,16 +104,14 @@
       this.page.hidden = true; this.print.hidden = true; this.shownFor = null;
       return;
     }
-    if (!cur.loaded) {
-      this.note.textContent = "The file does not load just now: the diff below is of its last version that did.";
-    }
     api("/diff", { path: cur.path }).then(function (r) {
       if (r.error) { self.note.textContent = r.error; return; }
       if (!r.variant) { self.shownFor = null; self.load(); return; }
       var what = r.identical ? "identical in meaning to its base"
         : r.rule_changes + " change" + (r.rule_changes === 1 ? "" : "s") + " to the rules, " +
           r.prose_changes + " to the prose";
-      self.note.textContent = "Compared with " + r.base + ": " + what + ". (As cardrules diff gives it.)";
+      self.note.textContent = (current().loaded ? "" : "The last version that loaded: ") +
+        "Compared with " + r.base + ": " + what + ". (As cardrules diff gives it.)";
       if (self.shownFor !== r.html) { show(self.page, r.html); self.shownFor = r.html; }
       self.print.hidden = false;
     });
