@@ -95,3 +95,49 @@ def test_a_50_game_comparison_shows_its_plots(page, tmp_path):
     panel.locator("iframe").scroll_into_view_if_needed()
     report.locator("svg").first.scroll_into_view_if_needed()
     shot(page, tmp_path, "measure-balance")
+
+
+def test_a_designer_makes_a_ganjifa_variant_reads_plays_and_measures_it_from_the_page_alone(page, server, tmp_path):
+    """The issue's whole journey, clicks and keys only: Ganjifa open, New variant of it, one rule
+    changed by typing, saved; the book shows the change; Play it now against two bots and a move
+    made at the table; then the Balance tab compares the variant with Ganjifa and shows the plots."""
+    import random
+
+    from test_web_browser import MY_TURN, click_a_move
+    page.select_option("#file", str(server.work / "ganjifa.cards"))
+    page.wait_for_function("() => window.studio.current().path.endsWith('ganjifa.cards') && window.studio.state.loaded")
+    page.click("#new-variant")
+    page.wait_for_function("() => window.studio.current().base !== null && window.studio.state.loaded")
+    made = Path(page.evaluate("() => window.studio.current().path"))
+    assert made.parent == server.work and made.name != "ganjifa.cards" and made.exists()
+    assert 'of "ganjifa.cards"' in made.read_text(encoding="utf-8")      # a variant: only what changes
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type('\ndefine may_lead(c: card) = false\n    text "never: the designer keeps low cards back"\n')
+    book = page.frame_locator("#rulebook")
+    book.locator("text=the designer keeps low cards back").first.wait_for()
+    page.click("#save")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('saved')")
+    assert "the designer keeps low cards back" in made.read_text(encoding="utf-8")
+    page.click("#play")
+    page.select_option("#play-players", "3")
+    page.fill("#play-seed", "5")
+    with page.context.expect_page() as opened:
+        page.click("#play-start")
+    table = opened.value
+    table.wait_for_function(MY_TURN, timeout=30_000)
+    assert "(my variant)" in table.title() or "variant" in table.title().lower()
+    before = int(table.locator("#live").get_attribute("data-version"))
+    click_a_move(table, random.Random(2))
+    table.wait_for_function(f"() => Number(document.getElementById('live').dataset.version) > {before}")
+    shot(table, tmp_path, "journey-table")
+    page.bring_to_front()
+    page.click("#measure-tab-balance")
+    panel = page.locator("#measure-balance")
+    panel.locator("input[name=games]").fill("20")
+    panel.locator("button[type=submit]").click()
+    report = page.frame_locator("#measure-balance iframe")
+    report.locator("h1", has_text="Balance report").wait_for(timeout=60_000)
+    assert report.locator("svg").count() >= 3
+    assert "40 / 40 games" in panel.locator(".measure-state").inner_text()
+    shot(page, tmp_path, "journey-balance")
