@@ -153,7 +153,8 @@ class Module(Masks, Expr):
         self.define_protos.append(proto + ";")
         unused = "".join(f" (void){self.local(prm.name)};" for prm in params)  # a parameter the body may not read
         size = self.memo_size(params, body, t)
-        if size is None and name in self.p.kept_defs and not is_list(t) and any(is_list(prm.t) for prm in params):
+        if (size is None and name in self.p.kept_defs and name not in self.split_tests() and not is_list(t)
+                and any(is_list(prm.t) for prm in params) and self.worth_keeping(body)):
             # of faces alone and given a collection: its answers kept for good (KEEP)
             adds = " && ".join([f"cr_keep_add(_k, &_kn, {self.keeps})"] + [
                 f"cr_keep_{'list' if is_list(prm.t) else 'add'}(_k, &_kn, {self.local(prm.name)})" for prm in params])
@@ -186,6 +187,37 @@ class Module(Masks, Expr):
             f"    x->top = top;\n"
             f"    if (in) {{ {m}_at[{key}] = cr_epoch; {m}_val[{key}] = r; }}\n"
             f"    return r;\n}}\n")
+
+    def split_tests(self) -> set:
+        """The definitions a meld search asks of its groups, and those they ask: the search keeps
+        each group's verdict itself, and a group is seldom seen twice, so keeping their answers
+        (KEEP) would only cost (Euro-Jongg played at half speed)."""
+        if getattr(self, "_split_tests", None) is None:
+            found, todo = set(), []
+            sources = [getattr(ins[1], "ir", None) for ins in self.p.plain_code]
+            sources += [body for _, body, _ in self.p.def_ir.values()]
+            for ch in self.p.choices:
+                sources += [getattr(ch, "actor_ir", None)] + [(a.when_ir, a.values_ir) for a in ch.alts]
+            for x in sources:
+                for op in walk(x):
+                    if isinstance(op, o.Split):
+                        todo += [fn[2:] for _, fn, _ in op.specs] + ([op.score[2:]] if op.score else [])
+            while todo:
+                name = todo.pop()
+                if name in found or name not in self.p.def_ir:
+                    continue
+                found.add(name)
+                todo += [op.fn[2:] for op in walk(self.p.def_ir[name][1])
+                         if isinstance(op, o.Call) and op.fn[:2] in ("D_", "U_")]
+            self._split_tests = found
+        return self._split_tests
+
+    def worth_keeping(self, body) -> bool:
+        """Whether working a definition out costs more than looking its answer up: it asks other
+        definitions, or loops twice or more (one sum over a hand costs what its key does)."""
+        ops = list(walk(body))
+        return (any(isinstance(op, o.Call) and op.fn[:2] in ("D_", "U_") for op in ops)
+                or sum(isinstance(op, (o.AggLoop, o.Guarded, o.Extreme)) for op in ops) >= 2)
 
     def memo_size(self, params, body, t):
         """How many answers a definition keeps (None: it is cheaper to work out again): one per
