@@ -160,8 +160,8 @@ class NativeGame:
         self._alts, self._whos, self._vals, self._ids = self.np.buffers()
         self._info = (ctypes.c_int64 * 10)()
         self._bind()
-        rc = lib.cr_new(self.mem, size, players, seed_arr, len(words), opt_arr)
-        self._after(rc)
+        lib.cr_new(self.mem, size, players, seed_arr, len(words), opt_arr)
+        self._step(-1)  # the first decision's moves looked up, as after any step (a failure: the long way)
 
     def _bind(self) -> None:
         """The pointers a decision's call into C takes, made once for the game."""
@@ -315,7 +315,8 @@ class NativeGame:
         self._step(i)
 
     def _step(self, i: int) -> None:
-        """Move i and what follows it, in one call into C; the moves made before are looked up."""
+        """Move i (none when i < 0) and what follows it, in one call into C; the moves made
+        before are looked up."""
         n = self.np.raw_step(self._pmem, i, self._pinfo, self._pids, self._cap)
         pc, finished, actor, choice, _, decisions, err = self._info[:7]
         if n < 0 or err or finished:  # too many moves, a failure, the end: the long way
