@@ -588,9 +588,14 @@ def base_error(e: NotARulesetFile, base_ref: str, base_path: Path | str, at: g.L
 
 
 def base_path_of(base_ref: str, filename: str, at: g.Loc | None) -> Path:
-    """The file a variant's `of "FILE"` names (FILE from the variant's folder); the located error
+    """The file a variant's `of "FILE"` names (FILE from the variant's folder, or a bundled game's
+    for `bundled:NAME`); the located error
     when that name cannot be a file's (a NUL in it, too long), told before the system is asked."""
-    base_path = Path(filename).parent / base_ref
+    from .bundled import BUNDLED_PREFIX, _suggest, base_file
+    base_path = base_file(base_ref, filename)
+    if base_ref.startswith(BUNDLED_PREFIX) and not os.path.exists(base_path):
+        name = base_ref[len(BUNDLED_PREFIX):]
+        raise _err(f"no bundled game named {name!r} to be the base ({_suggest(name)})", at)
     try:
         check_ruleset_name(base_path)
     except NotARulesetFile as e:

@@ -56,6 +56,24 @@ def bundled() -> dict[str, Path]:
     return names
 
 
+def bundled_base(ref: str) -> Path | None:
+    """The file of a bundled game a variant names as its base, `of "bundled:NAME"` (NAME as
+    `cardrules list` gives it); None when REF is no such name."""
+    if not ref.startswith(BUNDLED_PREFIX):
+        return None
+    key = ref[len(BUNDLED_PREFIX):].replace("\\", "/")
+    return bundled().get(key[:-len(".cards")] if key.endswith(".cards") else key)
+
+
+def base_file(ref: str, variant: str | Path) -> Path:
+    """The file a variant's `of "REF"` names: REF read from the variant's folder, or a bundled
+    game's file for `bundled:NAME`, wherever cardrules is installed (so that a designer's variant
+    of a bundled game survives a move of its folder or a new installation). An unknown bundled
+    name is left as a path, which no file answers (the loader words that error)."""
+    hit = bundled_base(ref)
+    return hit if hit is not None else Path(variant).parent / ref
+
+
 def bundled_name(path: Path) -> str | None:
     """The bundled name of a ruleset file ('family/some-variant'), or None."""
     root = rulesets_root().resolve()
@@ -118,7 +136,7 @@ def content_hash(path: Path, _seen: tuple = ()) -> str | None:
     ref = variant_base_ref(text)
     here = os.path.realpath(path)
     if ref and here not in _seen:
-        base = content_hash(Path(path).parent / ref, _seen + (here,))
+        base = content_hash(base_file(ref, path), _seen + (here,))
         h.update((base or "").encode())
     return h.hexdigest()
 

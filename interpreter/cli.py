@@ -617,7 +617,8 @@ def _base_of(path: Path) -> Path | None:
         ref = variant_base_ref(read_ruleset_file(path))
     except NotARulesetFile:
         return None
-    return (path.parent / ref).resolve() if ref else None  # (a variant that loaded: its base is a file)
+    from .bundled import base_file
+    return base_file(ref, path).resolve() if ref else None  # (a variant that loaded: its base is a file)
 
 
 @_command(short_help="Run the language server for editors.")

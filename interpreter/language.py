@@ -69,8 +69,10 @@ _FILE = Section("file", "File and header", "A file is one game, or one variant o
           "and the title its rulebook prints.",
           'game whist "Whist"', "header"),
     Entry("variant", 'variant NAME ["TITLE"] of "FILE"',
-          "The first line of a variant: the game is the one in FILE (a path from this file's folder), and "
-          "the rest of this file says only what is different. See the section on variants.",
+          "The first line of a variant: the game is the one in FILE (a path from this file's folder, or "
+          "bundled:NAME for a game that comes with cardrules, as `cardrules list` names it, found wherever "
+          "cardrules is installed), and the rest of this file says only what is different. See the section "
+          "on variants.",
           'variant short_game "The short game" of "example.cards"', "variant_header"),
     Entry("players", "players N | players N..M",
           "How many players the game is for: exactly N, or any number from N to M. Seats are numbered from 1.",

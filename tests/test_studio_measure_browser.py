@@ -117,7 +117,8 @@ def test_a_designer_makes_a_ganjifa_variant_reads_plays_and_measures_it_from_the
     book = page.frame_locator("#rulebook")
     book.locator("text=the designer keeps low cards back").first.wait_for()
     page.click("#save")
-    page.wait_for_function("() => document.getElementById('status').textContent.includes('saved')")
+    page.wait_for_function("() => { const t = document.getElementById('status').textContent;"
+                           " return t.includes('saved') && !t.includes('unsaved'); }")
     assert "the designer keeps low cards back" in made.read_text(encoding="utf-8")
     page.click("#play")
     page.select_option("#play-players", "3")

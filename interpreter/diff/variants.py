@@ -16,7 +16,8 @@ def variant_base(path: Path) -> Path | None:
     """The base file a variant names in its header (`variant NAME "Title" of "base.cards"`), or None."""
     from ..build import read_text
     ref = variant_base_ref(read_text(Path(path), str(path)))
-    return Path(path).parent / ref if ref is not None else None
+    from ..bundled import base_file
+    return base_file(ref, path) if ref is not None else None
 
 
 def variant_pages(rulesets_dir: Path, out_dir: Path) -> list[tuple[Path, str]]:

@@ -13,6 +13,7 @@ from lark import Token, Tree
 
 from .. import build
 from .. import graph as g
+from ..bundled import base_file
 from ..errors import CardRulesError, RulesetError, RulesetSyntaxError
 from ..files import NotARulesetFile
 from ..parse import parse_text
@@ -39,7 +40,7 @@ class _Loading:
                 _lexical_symbols(a, c)
         ref = base_reference(a.text) if a.index.base_ref is None else a.index.base_ref[0]
         if ref is not None:
-            a.base = norm(Path(a.path).parent / ref) if is_file_key(a.path) else None
+            a.base = norm(base_file(ref, a.path)) if is_file_key(a.path) else None
         bad = next((c for c in a.chunks if c.syntax is not None), None)
         if bad is not None:
             a.stage = "parse"
@@ -199,7 +200,7 @@ class _Loading:
             ref = base_reference(text)
             if ref is None or not is_file_key(out[-1]):
                 break
-            nxt = norm(Path(out[-1]).parent / ref)
+            nxt = norm(base_file(ref, out[-1]))
             if nxt in out:
                 break
             out.append(nxt)

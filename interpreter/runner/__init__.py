@@ -71,6 +71,7 @@ def source_of(path: str | Path) -> Source:
     """Read a ruleset file and the bases it draws on. The name is the one `load_ruleset` uses
     (a bundled game's name becomes its file); a file that cannot be read raises RulesetError
     worded as `load_ruleset` words it."""
+    from ..bundled import base_file
     from ..cache import variant_base_ref
     from ..build import read_text
     from ..files import NotARulesetFile, check_ruleset_name, read_ruleset_file
@@ -94,7 +95,7 @@ def source_of(path: str | Path) -> Source:
         ref = variant_base_ref(current)
         if ref is None:
             break
-        base = str(Path(name).parent / ref)
+        base = str(base_file(ref, name))
         if base == display or any(base == b for b, _ in bases):
             break  # a cycle: the worker's build says so, as load_ruleset would
         try:

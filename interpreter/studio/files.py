@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..bundled import bundled, bundled_name, rulesets_root
+from ..bundled import BUNDLED_PREFIX, base_file, bundled, bundled_name, rulesets_root
 from ..cache import _VARIANT
 from ..files import write_atomic
 
@@ -182,8 +182,12 @@ class Files:
 
 
 def base_ref(base: Path, folder: Path) -> str:
-    """How a file in `folder` names `base` in its header: the path from there (as `of "..."`
-    reads it, relative to the variant's folder), with forward slashes."""
+    """How a file in `folder` names `base` in its header: `bundled:NAME` for a bundled game (found
+    wherever cardrules is installed, so the file survives a move or a new installation), else the
+    path from there (as `of "..."` reads it, relative to the variant's folder), with forward slashes."""
+    named = bundled_name(base)
+    if named is not None:
+        return BUNDLED_PREFIX + named
     try:
         return Path(os.path.relpath(base, folder)).as_posix()
     except ValueError:  # another drive
@@ -195,7 +199,7 @@ def _rebase(text: str, old_folder: Path, new_folder: Path) -> str:
     m = _VARIANT.search(text)
     if not m:
         return text
-    ref = base_ref(Path(os.path.normpath(old_folder / m.group(1))), new_folder)
+    ref = base_ref(base_file(m.group(1), Path(os.path.normpath(old_folder)) / "x.cards"), new_folder)
     return text[:m.start(1)] + ref.replace("\\", "\\\\").replace('"', '\\"') + text[m.end(1):]
 
 

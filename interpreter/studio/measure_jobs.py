@@ -331,8 +331,8 @@ class Snapshots:
         write_atomic(here, text)
         for _, base_text in chain[1:]:
             ref = variant_base_ref(text)
-            if ref is None or Path(ref).is_absolute():
-                break
+            if ref is None or Path(ref).is_absolute() or ref.startswith("bundled:"):
+                break  # a bundled base: found where cardrules is installed, wherever the text is
             here = Path(os.path.normpath(here.parent / ref))
             if folder not in here.parents:
                 break

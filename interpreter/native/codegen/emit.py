@@ -191,7 +191,7 @@ class Module(Masks, Expr):
     def split_tests(self) -> set:
         """The definitions a meld search asks of its groups, and those they ask: the search keeps
         each group's verdict itself, and a group is seldom seen twice, so keeping their answers
-        (KEEP) would only cost (Euro-Jongg played at half speed)."""
+        (KEEP) would only cost (a game of many melds played at half speed)."""
         if getattr(self, "_split_tests", None) is None:
             found, todo = set(), []
             sources = [getattr(ins[1], "ir", None) for ins in self.p.plain_code]
