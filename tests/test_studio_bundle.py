@@ -247,6 +247,7 @@ def test_ctrl_space_lists_the_completions(page, tmp_path):
     items.first.wait_for()
     page.screenshot(path=str(tmp_path / "complete.png"))
     assert {"held", "hand", "stock", "leader", "highest"} <= set(items.all_inner_texts())
+    assert "still in some player's hand" in page.locator(".cm-completionInfo").inner_text()  # the first item's doc
     page.keyboard.type("hel")
     page.wait_for_function("() => document.querySelectorAll('.cm-tooltip-autocomplete li').length === 1")
     page.keyboard.press("Enter")

@@ -323,13 +323,14 @@ const COMPLETION_TYPES = {
   var: "variable", zone: "variable", option: "variable", local: "variable", value: "constant", deck: "class",
   phase: "type", rule: "type", action: "method", suit: "enum", rank: "enum", card: "enum", group: "enum",
   attribute: "property", attr: "property", file: "namespace", game: "namespace", variant: "namespace",
+  type: "type", enum: "enum",
 };
 
 /** Create an editor in `parent`. See the contract in the studio's brief: lines and columns are
  * 0-based code points; every callback is optional. */
 function create(parent, options = {}) {
   const o = options;
-  const words = o.words || {};
+  let words = o.words || {};
   const language = new Compartment();
   let declared = declaredNames(o.doc || "");
   let quiet = false;  // setText: no onChange for a document the page itself put in
@@ -386,6 +387,13 @@ function create(parent, options = {}) {
       options: items.map((it, i) => ({
         label: it.label, detail: it.detail || undefined, type: COMPLETION_TYPES[it.kind] || it.kind || undefined,
         boost: -i / Math.max(items.length, 1),  // keep the server's order among equally good matches
+        apply: it.insert || undefined,  // the language server's items may say what to insert and what it means
+        info: it.doc ? () => {
+          const dom = document.createElement("div");
+          dom.className = "cm-cards-hover";
+          dom.innerHTML = markdownToHtml(String(it.doc), language.get(context.state));
+          return dom;
+        } : undefined,
       })),
       validFor: /^[A-Za-z0-9_]*$/,
     };
@@ -483,6 +491,11 @@ function create(parent, options = {}) {
     focus() { view.focus(); },
     /** The path definitions are compared with (a string, or a function giving it). */
     setPath(p) { path = p; },
+    /** New word lists (as create's `words`), for a page that creates the editor before they arrive. */
+    setWords(w) {
+      words = w || {};
+      view.dispatch({effects: language.reconfigure(cardsLanguage(words, declared))});
+    },
   };
 }
 
