@@ -277,6 +277,8 @@ def play(
     try:
         if as_json and human is not None:
             raise OptionError("--json and --human cannot be combined (the game is shown on standard output)")
+        if log is not None and log.is_dir():  # said before the games, not after them
+            raise OptionError(f"--log {log} is a folder; name the file to write the record to")
         if not (rs.players_min <= n <= rs.players_max):
             span = str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
             raise OptionError(f"{_title(rs)} is for {span} players, not {n}")

@@ -455,3 +455,10 @@ def test_the_usage_line_names_arguments_in_capitals_without_braces(name):
     assert "{" not in usage and "}" not in usage, usage
     args = usage.split("[OPTIONS]", 1)[1].split()
     assert all(a.strip("[].").isupper() for a in args), usage
+
+
+def test_a_log_that_is_a_folder_is_refused_before_any_game(tmp_path):
+    """It was found only after every game had been played and summed up (exit 1, 'Is a directory')."""
+    r = CliRunner().invoke(app, ["play", "ganjifa", "--players", "3", "--games", "2", "--log", str(tmp_path)])
+    assert r.exit_code == 2
+    assert f"--log {tmp_path} is a folder" in r.output and "games," not in r.output
