@@ -131,7 +131,7 @@ def content_hash(path: Path, _seen: tuple = ()) -> str | None:
         text = read_ruleset_file(path)
     except NotARulesetFile:
         return None
-    from .cache import variant_base_ref
+    from .files import variant_base_ref
     h = hashlib.sha256(text.encode("utf-8"))
     ref = variant_base_ref(text)
     here = os.path.realpath(path)

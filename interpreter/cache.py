@@ -10,10 +10,9 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import re
 from pathlib import Path
 
-from .files import NotARulesetFile, read_ruleset_file, write_atomic
+from .files import _ANY_VARIANT, _VARIANT, NotARulesetFile, read_ruleset_file, write_atomic
 
 VERSION = "0.1.0"  # with the grammar's and the sources' hashes in every key
 
@@ -95,17 +94,6 @@ def grammar_cache_path() -> str | None:
 
 
 
-_VARIANT = re.compile(r'(?m)^\s*variant\s+\w+(?:\s+"(?:[^"\\]|\\.)*")?\s+of\s+"((?:[^"\\]|\\.)*)"')
-_ANY_VARIANT = re.compile(r"(?m)^\s*variant\b")
-
-
-def variant_base_ref(text: str) -> str | None:
-    """The base a variant's header names (`variant NAME "Title" of "base.cards"`), read without
-    the parser; None for a game (or a header this quick reading does not recognise)."""
-    m = _VARIANT.search(text)
-    return m.group(1) if m else None
-
-
 def source_key(display: str, text: str, _depth: int = 0) -> str | None:
     """A key for everything a ruleset file's graph is built from: the file as named, its text,
     its base's key (a variant), and the code that builds graphs. None when it cannot be told
@@ -117,7 +105,8 @@ def source_key(display: str, text: str, _depth: int = 0) -> str | None:
     if m:
         if _depth > 20:
             return None
-        base = str(Path(display).parent / m.group(1))
+        from .bundled import base_file
+        base = str(base_file(m.group(1), display))
         try:
             base_text = read_ruleset_file(base)
         except NotARulesetFile:

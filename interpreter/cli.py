@@ -613,7 +613,7 @@ def _list_table(rows: list[tuple[str, str, str, str]], width: int) -> list[str]:
 
 
 def _base_of(path: Path) -> Path | None:
-    from .cache import variant_base_ref
+    from .files import variant_base_ref
     from .files import NotARulesetFile, read_ruleset_file
     try:
         ref = variant_base_ref(read_ruleset_file(path))

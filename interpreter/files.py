@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -240,3 +241,15 @@ def read_ruleset_file(path: str | os.PathLike) -> str:
         raise NotARulesetFile("not-utf8", e.reason, os.fsdecode(name)) from None
     except OSError as e:
         raise _os_problem(e, os.fsdecode(name)) from None
+
+
+# a variant's header, read without the parser (cache.py's keys, the bases a variant names)
+_VARIANT = re.compile(r'(?m)^\s*variant\s+\w+(?:\s+"(?:[^"\\]|\\.)*")?\s+of\s+"((?:[^"\\]|\\.)*)"')
+_ANY_VARIANT = re.compile(r"(?m)^\s*variant\b")
+
+
+def variant_base_ref(text: str) -> str | None:
+    """The base a variant's header names (`variant NAME "Title" of "base.cards"`), read without
+    the parser; None for a game (or a header this quick reading does not recognise)."""
+    m = _VARIANT.search(text)
+    return m.group(1) if m else None

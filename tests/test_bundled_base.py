@@ -108,3 +108,13 @@ def test_the_studio_names_a_bundled_base_by_its_name(tmp_path):
     assert 'of "bundled:ganjifa/ganjifa"' in text
     (tmp_path / "mine.cards").write_text(text + BODY, encoding="utf-8")
     assert load_ruleset(tmp_path / "mine.cards").name
+
+
+def test_its_graph_is_kept_in_the_cache_under_a_key_that_follows_the_base(tmp_path):
+    from interpreter import cache
+    path = _variant(tmp_path, "bundled:ganjifa")
+    text = path.read_text(encoding="utf-8")
+    key = cache.source_key(str(path), text)
+    assert key is not None                       # a bundled base is read for the key, not given up on
+    other = _variant(tmp_path / "o", "bundled:ganjifa/mughal-3p")
+    assert cache.source_key(str(path), other.read_text(encoding="utf-8")) != key

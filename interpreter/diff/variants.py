@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import graph as g
-from ..cache import variant_base_ref
+from ..files import variant_base_ref
 from ..render import _write_atomic
 from .compare import diff_rulesets
 from .report import render_diff

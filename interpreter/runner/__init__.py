@@ -72,7 +72,7 @@ def source_of(path: str | Path) -> Source:
     (a bundled game's name becomes its file); a file that cannot be read raises RulesetError
     worded as `load_ruleset` words it."""
     from ..bundled import base_file
-    from ..cache import variant_base_ref
+    from ..files import variant_base_ref
     from ..build import read_text
     from ..files import NotARulesetFile, check_ruleset_name, read_ruleset_file
     path = Path(path)

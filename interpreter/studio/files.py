@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bundled import BUNDLED_PREFIX, base_file, bundled, bundled_name, rulesets_root
-from ..cache import _VARIANT
+from ..files import _VARIANT
 from ..files import write_atomic
 
 

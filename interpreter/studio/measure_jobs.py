@@ -323,7 +323,7 @@ class Snapshots:
     def write_ruleset(self, folder: Path, chain: list[tuple[str, str]]) -> Path:
         """Write a ruleset's texts, the file first and then its bases ((name, text) as the studio
         read them), so that each variant finds its base where its header says; the file's path."""
-        from ..cache import variant_base_ref
+        from ..files import variant_base_ref
         from ..files import write_atomic
         depth = sum(Path(variant_base_ref(text) or "").parts.count("..") for _, text in chain) + 1
         top = folder.joinpath(*["d"] * depth, Path(chain[0][0]).name)

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache import _VARIANT
+from ..files import _VARIANT
 from ..errors import CardRulesError
 from ..lsp import analysis as an
 from ..lsp.index import walk_symbols
