@@ -59,10 +59,12 @@ def bundled() -> dict[str, Path]:
 def bundled_base(ref: str) -> Path | None:
     """The file of a bundled game a variant names as its base, `of "bundled:NAME"` (NAME as
     `cardrules list` gives it); None when REF is no such name."""
-    if not ref.startswith(BUNDLED_PREFIX):
-        return None
-    key = ref[len(BUNDLED_PREFIX):].replace("\\", "/")
-    return bundled().get(key[:-len(".cards")] if key.endswith(".cards") else key)
+    return bundled().get(_key(ref[len(BUNDLED_PREFIX):])) if ref.startswith(BUNDLED_PREFIX) else None
+
+
+def _key(name: str) -> str:
+    """A bundled game's name as `bundled()` keys it: no `.cards`, forward slashes."""
+    return (name[:-len(".cards")] if name.endswith(".cards") else name).replace("\\", "/")
 
 
 def base_file(ref: str, variant: str | Path) -> Path:
@@ -99,8 +101,8 @@ def resolve(arg: str | Path) -> Path:
     text = str(arg)
     if text.startswith(BUNDLED_PREFIX):
         text = text[len(BUNDLED_PREFIX):]
-    key = text[:-len(".cards")] if text.endswith(".cards") else text
-    hit = bundled().get(key.replace("\\", "/"))
+    key = _key(text)
+    hit = bundled().get(key)
     if hit is not None:
         return hit
     if "/" in text.replace("\\", "/").rstrip("/") or text.endswith(".cards") and p.parent != Path("."):

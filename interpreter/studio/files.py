@@ -162,7 +162,7 @@ class Files:
             while target.exists():
                 target, n = self.workdir / f"{stem}-{n}.cards", n + 1
         if kind == "copy":
-            text = _rebase(src.text, base.parent, self.workdir)
+            text = _rebase(src.text, base, self.workdir)
         else:
             text = variant_text(src.text, base, target)
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -194,12 +194,12 @@ def base_ref(base: Path, folder: Path) -> str:
         return base.as_posix()
 
 
-def _rebase(text: str, old_folder: Path, new_folder: Path) -> str:
+def _rebase(text: str, old_file: Path, new_folder: Path) -> str:
     """A variant's text moved to another folder: its `of "BASE"` names the same base from there."""
     m = _VARIANT.search(text)
     if not m:
         return text
-    ref = base_ref(base_file(m.group(1), Path(os.path.normpath(old_folder)) / "x.cards"), new_folder)
+    ref = base_ref(base_file(m.group(1), old_file), new_folder)
     return text[:m.start(1)] + ref.replace("\\", "\\\\").replace('"', '\\"') + text[m.end(1):]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
+from ...compiler.ir.reads import called
 from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_STEPS, RET
 from .expr import Expr, NativeUnsupported, int_literal, is_list
 from .masks import MASK_C, Masks, mask_tables
@@ -131,6 +132,7 @@ class Module(Masks, Expr):
         for ch in p.choices:
             everything += [getattr(ch, "actor_ir", None)]
             everything += [(a.when_ir, a.values_ir) for a in ch.alts]
+        self.everything = everything  # the whole lowered program (split_tests reads it too)
         for x in everything:
             for op in walk(x):
                 if isinstance(op, o.Slot) and is_list(op.t):
@@ -193,22 +195,14 @@ class Module(Masks, Expr):
         each group's verdict itself, and a group is seldom seen twice, so keeping their answers
         (KEEP) would only cost (a game of many melds played at half speed)."""
         if getattr(self, "_split_tests", None) is None:
-            found, todo = set(), []
-            sources = [getattr(ins[1], "ir", None) for ins in self.p.plain_code]
-            sources += [body for _, body, _ in self.p.def_ir.values()]
-            for ch in self.p.choices:
-                sources += [getattr(ch, "actor_ir", None)] + [(a.when_ir, a.values_ir) for a in ch.alts]
-            for x in sources:
-                for op in walk(x):
-                    if isinstance(op, o.Split):
-                        todo += [fn[2:] for _, fn, _ in op.specs] + ([op.score[2:]] if op.score else [])
+            found = set()
+            todo = [fn[2:] for x in self.everything for op in walk(x) if isinstance(op, o.Split) for fn in called(op)]
             while todo:
                 name = todo.pop()
                 if name in found or name not in self.p.def_ir:
                     continue
                 found.add(name)
-                todo += [op.fn[2:] for op in walk(self.p.def_ir[name][1])
-                         if isinstance(op, o.Call) and op.fn[:2] in ("D_", "U_")]
+                todo += [fn[2:] for op in walk(self.p.def_ir[name][1]) for fn in called(op) if fn[:2] in ("D_", "U_")]
             self._split_tests = found
         return self._split_tests
 

@@ -16,19 +16,9 @@ Anything else keeps the loop (expr.py)."""
 from __future__ import annotations
 
 from ...compiler.ir import ops as o
+from ...compiler.ir.reads import walk
 
 _SAFE_ATTRS = ("suit", "rank", "owner")
-
-
-def _walk(x):
-    """An op and the ops inside it."""
-    if isinstance(x, o.Op):
-        yield x
-        for v in x.operands():
-            yield from _walk(v)
-    elif isinstance(x, tuple):
-        for v in x:
-            yield from _walk(v)
 
 
 class Masks:
@@ -176,7 +166,7 @@ class Masks:
             return self.cards_read(e.a) | self.cards_read(e.b)
         if not isinstance(e, o.ZoneCards):
             return set()
-        return {op.card.name for op in _walk(e.zone)
+        return {op.card.name for op in walk(e.zone)
                 if isinstance(op, o.CardAttr) and op.attr in _SAFE_ATTRS and isinstance(op.card, o.Local)}
 
     def safe_card(self, e, env: dict) -> str | None:
