@@ -210,7 +210,7 @@ def _table_game(tmp_path, engine: str) -> tuple[list, list, dict]:
     from test_web import api, next_person, open_table, post_move, table_of
     application = create_app(tmp_path / engine, given=[(GANJIFA, None)], bot_pause=0, events_lifetime=0,
                              engine=engine)
-    with TestClient(application) as client:
+    with TestClient(application, base_url="http://127.0.0.1") as client:
         tid, _, tokens = open_table(client, "ganjifa/ganjifa", ["person", "person", "greedy"], seed=5)
         table = table_of(application, tid)
         native = table.state.native is not None

@@ -53,7 +53,7 @@ def studio(tmp_path: Path, token: str | None = None, paths=()) -> TestClient:
     work.mkdir(exist_ok=True)
     app = make_app(list(paths), work, data=tmp_path / "data", token=token, bot_pause=0.0,
                    limits=Limits(bot_workers=0))
-    return TestClient(app)
+    return TestClient(app, base_url="http://127.0.0.1", headers={"X-Studio-Token": app.state.token})
 
 
 @pytest.fixture
@@ -226,6 +226,7 @@ def test_two_pages_on_one_file_are_told(client):
 
 def test_with_a_token_every_studio_request_needs_it(tmp_path):
     with studio(tmp_path, token="s3cret") as c:
+        c.headers.pop("X-Studio-Token")
         assert c.get("/studio").status_code == 403
         assert c.get("/studio/static/studio.js").status_code == 403
         r = c.get("/studio/api/files")
@@ -236,8 +237,11 @@ def test_with_a_token_every_studio_request_needs_it(tmp_path):
         assert page.status_code == 200 and '"token": "s3cret"' in page.text
         assert "/studio/static/studio.js?token=s3cret" in page.text
         assert c.get("/t/none/links").status_code == 404  # the table's pages have their own tokens
-    with studio(tmp_path) as c:
-        assert c.get("/studio").status_code == 200 and c.get("/studio/api/files").status_code == 200
+    with studio(tmp_path) as c:  # no token given: one is made, and asked for all the same
+        made = c.headers.pop("X-Studio-Token")
+        assert len(made) >= 20 and c.get("/studio").status_code == 403 and c.get("/studio/api/files").status_code == 403
+        assert c.get(f"/studio?token={made}").status_code == 200
+        assert c.get("/studio/api/files", headers={"X-Studio-Token": made}).status_code == 200
 
 
 def test_the_command_asks_for_a_token_off_this_computer():

@@ -63,9 +63,15 @@ class Server:
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(128)
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.token = self.app.state.token
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on",
                                                     timeout_graceful_shutdown=1))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def studio_url(self, file: Path | str | None = None) -> str:
+        """The address the command prints (with the studio's token), opening `file`."""
+        from urllib.parse import quote
+        return f"{self.url}/studio?token={self.token}" + (f"&file={quote(str(file))}" if file else "")
 
     def start(self) -> "Server":
         self.thread.start()
@@ -110,7 +116,7 @@ def page(browser, server):
     p = context.new_page()
     errors = []
     p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(f"{server.url}/studio?file={server.work / 'mini.cards'}")
+    p.goto(server.studio_url(server.work / 'mini.cards'))
     p.wait_for_function("() => window.studio && window.studio.state.version && "
                         "document.getElementById('rulebook').contentDocument.querySelector('[data-rule]')")
     yield p

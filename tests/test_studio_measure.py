@@ -67,7 +67,7 @@ def studio(tmp_path):
     table = create_app(tmp_path / "tables", bot_pause=0)
     s = Studio(table.state.web)
     app = Starlette(routes=measure.routes(s) + [Mount("/", app=table)])
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         s.client = client
         yield s
     measure_of(s).jobs.stop_all()

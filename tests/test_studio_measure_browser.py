@@ -53,7 +53,7 @@ def page(browser, server):
     p = context.new_page()
     errors = []
     p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(f"{server.url}/studio?file={server.work / 'inverted-ranking.cards'}")
+    p.goto(server.studio_url(server.work / 'inverted-ranking.cards'))
     p.wait_for_function("() => window.studio && window.studio.state.version && window.studio.current().base")
     yield p
     assert not errors, errors

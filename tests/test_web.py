@@ -114,7 +114,7 @@ def everything_sent(client, tid: str, seat: int, token: str) -> str:
 
 def test_a_person_plays_a_whole_game_against_two_bots_and_the_outcome_shows(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         assert "Ganjifa" in client.get("/").text
         tid, hot, tokens = open_table(client, "ganjifa/ganjifa", ["person", "random", "random"], seed=3)
         assert list(tokens) == [0]
@@ -147,7 +147,7 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_the_outcome_shows(tmp_
 
 def test_the_seat_page_shows_the_hand_the_moves_and_the_running_rule(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, _, tokens = open_table(client, "ganjifa/ganjifa", ["person", "random", "random"], seed=5)
         a = wait_for(client, tid, 0, tokens[0])
         state = table_of(app, tid).state
@@ -175,7 +175,7 @@ def test_the_seat_page_shows_the_hand_the_moves_and_the_running_rule(tmp_path):
 def test_a_seats_events_announce_every_new_version_as_it_happens(tmp_path):
     import threading
     app = create_app(tmp_path, bot_pause=0, events_lifetime=1.0)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, _, tokens = open_table(client, "ganjifa/ganjifa", ["person", "person", "random"], seed=2)
         table = table_of(app, tid)
         seat = next_person(table)
@@ -199,7 +199,7 @@ def test_every_bundled_game_opens_at_a_table_and_shows_its_page(tmp_path):
     from interpreter.web.limits import Limits
     # a table with a bot each, all kept: more than a server takes by default (32 with bots)
     app = make_app(tmp_path, limits=Limits(max_tables=200, max_thinking=200))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         names = sorted(n for n in bundled() if "/" in n)
         index = client.get("/").text
         for name in names:
@@ -222,7 +222,7 @@ def test_every_bundled_game_opens_at_a_table_and_shows_its_page(tmp_path):
 
 def test_nothing_sent_to_a_seat_names_a_card_hidden_in_another_seats_hand(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, _, tokens = open_table(client, "ganjifa/ganjifa", ["person", "person", "random"], seed=11,
                                     face_up_batches="true")
         table = table_of(app, tid)
@@ -254,7 +254,7 @@ def test_nothing_sent_to_a_seat_names_a_card_hidden_in_another_seats_hand(tmp_pa
 
 def test_a_sealed_choice_shows_in_no_other_seats_log_or_view(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, _, tokens = open_table(client, "euro-jongg/euro-jongg", ["person", "person", "random", "random"],
                                     seed=2, hands=1)
         table = table_of(app, tid)
@@ -312,7 +312,7 @@ def test_the_engines_reason_for_refusing_a_move_names_no_card_the_seat_cannot_se
 
 def test_a_wrong_or_missing_token_gets_403_and_nothing_about_the_table(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, hot, tokens = open_table(client, "ganjifa/ganjifa", ["person", "greedy", "random"])
         bad = ["", "?token=", "?token=nope", f"?token={tokens[0]}x"]
         for q in bad:
@@ -335,7 +335,7 @@ def test_a_wrong_or_missing_token_gets_403_and_nothing_about_the_table(tmp_path)
 
 def test_a_stale_move_is_refused_and_changes_nothing(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, _, tokens = open_table(client, "ganjifa/ganjifa", ["person", "person", "random"], seed=4)
         tok = tokens[0]
         a = wait_for(client, tid, 0, tok)
@@ -357,7 +357,7 @@ def test_a_stale_move_is_refused_and_changes_nothing(tmp_path):
 
 def test_an_illegal_move_says_why_and_changes_nothing(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, _, tokens = open_table(client, "ganjifa/ganjifa", ["person", "random", "random"], seed=6)
         tok = tokens[0]
         a = wait_for(client, tid, 0, tok)
@@ -381,7 +381,7 @@ def test_an_illegal_move_says_why_and_changes_nothing(tmp_path):
 
 def test_bad_values_in_the_new_table_form_give_the_form_again_and_create_nothing(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         form = client.get("/new?ruleset=ganjifa/ganjifa").text
         # the options with the rulebook's words for them
         assert "Deal each player&#39;s first and last batch face up" in form and 'name="opt_time"' in form
@@ -418,7 +418,7 @@ def test_a_bot_that_fails_stops_the_game_and_every_page_says_so(tmp_path, monkey
         raise GameRuntimeError("no legal move to choose from")
     monkeypatch.setattr(RandomBot, "choose", broken)
     app = make_app(tmp_path, limits=Limits(bot_workers=0))  # the bots think in this process, where the patch is
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, hot, tokens = open_table(client, "ganjifa/ganjifa", ["person", "random", "random"], seed=1)
         a = wait_for(client, tid, 0, tokens[0])
         while not a["error"]:  # P1 plays until a bot must move
@@ -435,7 +435,7 @@ def test_a_bot_that_fails_stops_the_game_and_every_page_says_so(tmp_path, monkey
 
 def test_the_hot_seat_asks_for_the_next_person_before_showing_their_hand(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, hot, tokens = open_table(client, "ganjifa/ganjifa", ["person", "person", "random"], seed=8)
         table = table_of(app, tid)
         for _ in range(6):
@@ -461,7 +461,7 @@ def test_the_hot_seat_asks_for_the_next_person_before_showing_their_hand(tmp_pat
 
 def test_a_restarted_server_offers_the_table_where_it_stopped(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, hot, tokens = open_table(client, "ganjifa/ganjifa", ["person", "person", "greedy"], seed=9)
         rng = random.Random(9)
         table = table_of(app, tid)
@@ -475,7 +475,7 @@ def test_a_restarted_server_offers_the_table_where_it_stopped(tmp_path):
         log_before = api(client, tid, 1, tokens[1])["log"]
     assert len(history) >= 15
     again = make_app(tmp_path)
-    with TestClient(again) as client:
+    with TestClient(again, base_url="http://127.0.0.1") as client:
         t = table_of(again, tid)
         assert t is not None and t.state.history == history and t.notes == notes
         assert engine.state_digest(t.state) == engine.state_digest(before.state)
@@ -485,7 +485,7 @@ def test_a_restarted_server_offers_the_table_where_it_stopped(tmp_path):
 
 def test_a_corrupt_table_file_is_skipped_and_left_untouched(tmp_path, caplog):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, _, _ = open_table(client, "ganjifa/ganjifa", ["person", "random", "random"])
     folder = tmp_path / "tables"
     broken = {"half.json": b'{"format": "cardrules-table/1", "id": "x", "se', "other.json": b'{"format": "something"}',
@@ -499,7 +499,7 @@ def test_a_corrupt_table_file_is_skipped_and_left_untouched(tmp_path, caplog):
     stamps = {name: (folder / name).stat().st_mtime_ns for name in broken}
     with caplog.at_level("WARNING", logger="cardrules.web"):
         again = make_app(tmp_path)
-    with TestClient(again) as client:
+    with TestClient(again, base_url="http://127.0.0.1") as client:
         assert set(again.state.web.tables.tables) == {tid}
         assert sorted(p.name for p, _ in again.state.web.tables.skipped) == sorted(broken)
         assert "3 saved table files could not be loaded" in client.get("/").text
@@ -522,7 +522,7 @@ def _finished_table(client, app) -> tuple[str, dict[int, str]]:
 
 def test_a_finished_tables_file_replays_on_the_command_line_and_in_the_browser(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, tokens = _finished_table(client, app)
         table = table_of(app, tid)
         file = tmp_path / "tables" / f"{tid}.json"
@@ -553,7 +553,7 @@ def test_a_finished_tables_file_replays_on_the_command_line_and_in_the_browser(t
 
 def test_a_table_still_playing_is_not_offered_for_replay(tmp_path):
     app = make_app(tmp_path)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         tid, _, _ = open_table(client, "ganjifa/ganjifa", ["person", "random", "random"])
         assert f"/replay/table/{tid}" not in client.get("/replay").text
         assert client.get(f"/replay/table/{tid}?step=0").status_code == 404
@@ -564,7 +564,7 @@ def test_records_named_on_the_command_line_are_offered_for_replay(tmp_path):
     r = CliRunner().invoke(cli_app, ["play", "ganjifa", "--players", "3", "--seed", "4", "--log", str(log)])
     assert r.exit_code == 0, r.output
     app = create_app(tmp_path / "data", bot_pause=0, records=[log])
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         assert "game.json" in client.get("/replay").text
         page = client.get("/replay/file/0-0?step=3")
         assert page.status_code == 200 and "after move 3 of" in page.text
@@ -612,7 +612,7 @@ def test_the_command_line_starts_without_the_web_server():
 
 def test_a_failure_inside_the_server_is_told_in_words_not_a_traceback(tmp_path, monkeypatch):
     app = make_app(tmp_path)
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
         tid, _, tokens = open_table(client, "ganjifa/ganjifa", ["person", "random", "random"])
         from interpreter.web import views
 
@@ -632,7 +632,7 @@ def test_a_ruleset_edited_while_the_server_runs_is_read_again_for_the_next_table
     mine = tmp_path / "mine.cards"
     mine.write_text(GANJIFA.read_text())
     app = create_app(tmp_path / "data", given=[(mine, None)], bot_pause=0, events_lifetime=0)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         first, _, tokens = open_table(client, "file/mine", ["person", "random", "random"], seed=2)  # P1 first
         old = table_of(app, first).state.program.ruleset
         assert old.players_max == 4

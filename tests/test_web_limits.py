@@ -135,7 +135,7 @@ def test_a_worker_past_its_time_and_grace_is_ended_and_its_seat_plays_a_move_fro
 def test_a_table_goes_on_when_its_bots_worker_is_killed_mid_decision(tmp_path):
     app = create_app(tmp_path, bot_pause=0, events_lifetime=0, limits=Limits(bot_workers=1, think_seconds=2.0))
     web = app.state.web
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         form = {"ruleset": "ganjifa/ganjifa", "players": "3", "seed": "3", "seat1": "ismcts",
                 "seat1_iterations": "20000", "seat2": "person", "seat3": "person"}
         r = client.post("/new", data=form, follow_redirects=False)
@@ -169,7 +169,7 @@ def _form(seats: list[str], seed: int = 1) -> dict:
 
 def test_past_the_cap_on_tables_a_new_table_is_refused_at_once_with_the_form_kept(tmp_path):
     app = create_app(tmp_path, bot_pause=0, events_lifetime=0, limits=Limits(max_tables=2, max_thinking=1))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         assert client.post("/new", data=_form(["person", "random", "random"]), follow_redirects=False).status_code == 303
         t0 = time.monotonic()
         r = client.post("/new", data=_form(["person", "greedy", "person"], seed=77), follow_redirects=False)
@@ -185,7 +185,7 @@ def test_past_the_cap_on_tables_a_new_table_is_refused_at_once_with_the_form_kep
 
 def test_bodies_over_their_limit_get_413_and_the_api_answers_errors_in_json(tmp_path):
     app = create_app(tmp_path, bot_pause=0, events_lifetime=0, limits=Limits(form_bytes=1000, upload_bytes=5000))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         r = client.post("/new", data={**_form(["person"] * 3), "pad": "x" * 2000})
         assert r.status_code == 413 and "the limit is 1000 bytes" in r.text
         r = client.post("/replay", data={"record": "x" * 6000})
@@ -196,7 +196,7 @@ def test_bodies_over_their_limit_get_413_and_the_api_answers_errors_in_json(tmp_
                         headers={"content-type": "application/json"})
         assert r.status_code in (400, 404) and r.json()["ok"] is False
     app = create_app(tmp_path, bot_pause=0, events_lifetime=0)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         r = client.post("/new", content=b"[" * 60000, headers={"content-type": "application/json"})
         assert r.status_code == 400 and "not valid JSON" in r.text
         rec = {"format": engine.RECORD_FORMAT, "players": 3, "seed": 1, "options": {}, "final": {},

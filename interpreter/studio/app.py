@@ -3,9 +3,10 @@ files under `/studio/static/`, and the browser table of `cardrules serve` mounte
 same server, so that "Play it now" opens a real table (the same code, pages and bots).
 
 Every answer of the API is JSON; a body that is not a JSON object is 400 with `{"error": ...}`,
-one too large for `limits.Limits.upload_bytes` is 413 before it is kept. When the studio has a
-token (it is reachable from the network), every request under `/studio` must carry it, in the
-header `X-Studio-Token` or as `?token=` (the page has it from its own address): else 403."""
+one too large for `limits.Limits.upload_bytes` is 413 before it is kept. The studio trusts nobody
+by default: every request under `/studio` carries its token, in the header `X-Studio-Token` or as
+`?token=` (the page has it from its own address, never from a cookie), else 403; a request that
+changes state is JSON, else 415; and before either, web/guard.py checks the Host and the Origin."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..web.app import create_app
+from ..web.guard import Guard, Hosts
 from ..web.limits import Limits
 from .files import Files, Refused
 from .studio import Studio
@@ -35,16 +37,19 @@ STATIC = HERE / "static"
 
 def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | None = None,
              token: str | None = None, limits: Limits | None = None, bot_pause: float = 0.6,
-             engine: str = "python") -> Starlette:
+             engine: str = "python", hosts: Hosts | None = None) -> Starlette:
     """The studio over `paths` (files and folders it may open and save) and `workdir` (where new
     files go), with the browser table mounted; its tables and the rules they were opened with
-    are kept in `data`. `token`: None (a studio on this computer only) or what every studio
-    request must carry."""
+    are kept in `data`. `token`: what every studio request must carry (None: a new random one,
+    as `app.state.token`); `hosts`: the names it answers to (guard.Hosts; default: this
+    computer's loopback names)."""
     limits = limits or Limits()
+    token = token or secrets.token_urlsafe(18)
     workdir = Path(workdir if workdir is not None else Path.cwd() / "studio")
     data = Path(data if data is not None else workdir / ".cardrules")
     (data / "tables").mkdir(parents=True, exist_ok=True)
-    table_app = create_app(data, bot_pause=bot_pause, limits=limits, engine=engine)
+    hosts = hosts or Hosts()
+    table_app = create_app(data, bot_pause=bot_pause, limits=limits, engine=engine, hosts=hosts)
     web = table_app.state.web
     studio = Studio(Files(list(paths), workdir), web, token, data / "studio-plays")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
@@ -189,15 +194,19 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
             yield
 
     app = Starlette(routes=routes, lifespan=lifespan)
-    if token:
-        app.add_middleware(_TokenGate, token=token)
+    app.add_middleware(_TokenGate, token=token)
+    app.add_middleware(Guard, hosts=hosts)  # (outermost: the Host and Origin are checked first)
+    app.state.token = token
     app.state.studio = studio
     app.state.web = web
     return app
 
 
 class _TokenGate:
-    """Every request under /studio carries the token (header X-Studio-Token, or ?token=): else 403."""
+    """Every request under /studio carries the token (header X-Studio-Token, or ?token= for the
+    page, its files and the rulebook's frame), else 403; and every request that changes state
+    there is JSON (`Content-Type: application/json`), else 415: a form or a `text/plain` body is
+    what another site's page can send without asking first, JSON with a header of ours is not."""
 
     def __init__(self, app, token: str):
         self.app, self.token = app, token
@@ -207,13 +216,19 @@ class _TokenGate:
         if path == "/studio" or path.startswith("/studio/"):
             request = Request(scope)
             given = request.headers.get("x-studio-token") or request.query_params.get("token") or ""
+            resp: Response | None = None
             if not secrets.compare_digest(given.encode("utf-8", "replace"), self.token.encode("utf-8")):
                 if path.startswith("/studio/api/"):
-                    resp: Response = JSONResponse({"error": "this studio asks for the token printed when it started "
-                                                            "(open the address it printed)"}, status_code=403)
+                    resp = JSONResponse({"error": "this studio asks for the token printed when it started "
+                                                  "(open the address it printed)"}, status_code=403)
                 else:
                     resp = HTMLResponse("<!doctype html><title>Not allowed</title><p>This studio asks for its "
                                         "token: open the full address it printed when it started.</p>", 403)
+            elif request.method not in ("GET", "HEAD") and \
+                    request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+                resp = JSONResponse({"error": "send the request as JSON (Content-Type: application/json)"},
+                                    status_code=415)
+            if resp is not None:
                 await resp(scope, receive, send)
                 return
         await self.app(scope, receive, send)

@@ -28,6 +28,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
+
+from .guard import Guard, Hosts
 from starlette.staticfiles import StaticFiles
 
 from ..engine import seat_name
@@ -77,10 +79,11 @@ class Web:
 
 def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: float = 0.6,
                records: list[Path] = (), events_lifetime: float = 25.0, catalog: Catalog | None = None,
-               limits: Limits | None = None, engine: str = "auto") -> Starlette:
+               limits: Limits | None = None, engine: str = "auto", hosts: Hosts | None = None) -> Starlette:
     """The web app over the tables kept in `data` (loaded now, their games replayed), offering
     the bundled games and the `given` rulesets (path, loaded rule graph or None); the tables'
-    games played on `engine` (auto, python or native: the same games)."""
+    games played on `engine` (auto, python or native: the same games). `hosts`: the names it
+    answers to (guard.Hosts; default: this computer's loopback names only)."""
     web = Web(Path(data), catalog or Catalog(list(given)), bot_pause, list(records), events_lifetime,
               limits or Limits(), engine)
     web.tables.load_all()
@@ -506,6 +509,7 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.add_middleware(Guard, hosts=hosts or Hosts())
     app.state.web = web
     return app
 
