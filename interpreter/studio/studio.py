@@ -50,12 +50,21 @@ class Studio:
         self.web = web
         self.token = token
         self.plays = Path(plays)  # snapshots of the rules a table was opened with
-        self.ws = an.Workspace([str(f) for f in files.folders])
+        self.ws = an.Workspace([str(f) for f in files.folders], allowed=self._may_read)
         self.lock = threading.RLock()
         self._loaded: dict[str, Loaded] = {}
         self._books: dict[str, tuple[int, str]] = {}
         self._versions = 0
         self.pages: dict[str, dict[str, float]] = {}  # path -> {page id: when it last said it is there}
+
+    def _may_read(self, path: str) -> bool:
+        """Whether the analysis may read `path` from disk (a variant's base): the same confinement as
+        a page's own requests, so a base named outside the folders is refused unread."""
+        try:
+            self.files.confine(path, must_exist=False)
+        except Refused:
+            return False
+        return True
 
     # ---- the contract with the measure panels
     def loaded(self, path: str) -> Loaded | None:
