@@ -179,3 +179,12 @@ def test_the_favicon_is_served_for_the_studio_and_the_table(client):
     assert client.get("/static/favicon.svg").content == r.content
     assert 'rel="icon" href="/static/favicon.svg"' in client.get("/studio").text
     assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").text
+
+
+def test_the_table_alone_serves_the_favicon(tmp_path):
+    from starlette.testclient import TestClient
+
+    from interpreter.web.app import create_app
+    with TestClient(create_app(tmp_path / "tables", bot_pause=0), base_url="http://127.0.0.1") as c:
+        r = c.get("/favicon.ico")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and b"<svg" in r.content

@@ -34,7 +34,6 @@ from .studio import Studio
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
-FAVICON = HERE.parent / "web" / "static" / "favicon.svg"  # the table's, one icon for both
 BODY_BYTES = 4 * MAX_CHARS + 64 * 1024  # such a text in UTF-8 (4 bytes a character at most), and the rest
 
 
@@ -187,10 +186,7 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
         html = html.replace("</head>", f"<style>{_BOOK_CSS}</style></head>", 1)
         return HTMLResponse(html, headers={"X-Rulebook-Version": str(version), "Cache-Control": "no-store"})
 
-    async def favicon(request: Request):
-        return Response(FAVICON.read_bytes(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
-
-    routes = [Route("/studio", page), Route("/studio/", page), Route("/favicon.ico", favicon)]
+    routes = [Route("/studio", page), Route("/studio/", page)]  # (/favicon.ico: the mounted table's)
     for name, fn in (("words", words), ("files", files), ("open", open_), ("presence", presence),
                      ("analyse", analyse), ("warnings", warnings), ("hover", hover), ("complete", complete),
                      ("definition", definition), ("save", save), ("new", new), ("rename", rename),
