@@ -442,8 +442,13 @@ class BookBuilder:
         if w is None:
             return {"sentence": lead.strip() or "This game names no winner.", "explain": None}
         d = self.en.defines.get(w.score)
-        sentence = lead + ("Otherwise, when the game ends, the" if lead else "The") + \
-            f" player(s) with the {w.rule} {self.en.term(w.score)} win; tied players share the win."
+        if self.rs.players_max == 1:  # one player: no "player(s) with the most" to be
+            better = "higher" if w.rule == "most" else "lower"
+            sentence = lead + ("Otherwise, when the game ends, " if lead else "When the game ends, ") + \
+                f"your {self.en.term(w.score)} is your result: the {better} the better."
+        else:
+            sentence = lead + ("Otherwise, when the game ends, the" if lead else "The") + \
+                f" player(s) with the {w.rule} {self.en.term(w.score)} win; tied players share the win."
         explain = None
         if d is not None:
             p = d.params[0].name if d.params else "p"

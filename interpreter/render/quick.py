@@ -187,9 +187,12 @@ def _goal(book: "BookBuilder") -> list[dict]:
             meaning = first_sentence(" ".join(d.texts)).rstrip(".")
             meaning = f" ({meaning[:1].lower() + meaning[1:] if meaning[1:2].islower() else meaning})"
         share = "; tied players share the win" if rs.players_max > 1 else ""
-        points.append({"label": "Otherwise, at the end" if winners else "At the end",
-                       "text": f"the winner is the player with the {w.rule} {en.term(w.score)}{meaning}{share}.",
-                       "items": []})
+        if rs.players_max == 1:  # one player: the score is the result, there is no one to beat
+            better = "higher" if w.rule == "most" else "lower"
+            text = f"your result is your {en.term(w.score)}{meaning}: the {better} the better."
+        else:
+            text = f"the winner is the player with the {w.rule} {en.term(w.score)}{meaning}{share}."
+        points.append({"label": "Otherwise, at the end" if winners else "At the end", "text": text, "items": []})
     if nobody:
         points.append(rules_point("Nobody wins", nobody))
     if not points:
