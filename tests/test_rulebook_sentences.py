@@ -21,3 +21,42 @@ def test_a_one_player_game_reads_its_score_as_its_result():
 def test_a_game_for_several_players_names_the_winner_by_score():
     md = render_markdown(load_ruleset(ROOT / "rulesets" / "classic" / "hearts.cards"))
     assert "the winner is the player with the" in md and "tied players share the win" in md
+
+
+BOOL_GAME = """game boolcmp "Bool compare"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var turn: player = seat(1)
+define red(c: card) = c.suit == Red
+define points(p: player) = count(hand(p))
+winner fewest points
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 3 from stock to each hand
+    while count(hand(turn)) > 0:
+        rule discard "Discard":
+            choose by turn:
+                action match c in hand(turn) where count(pile) == 0 or red(c) == red(top(pile)):
+                    move c to pile
+                action clash c in hand(turn) where count(pile) > 0 and red(c) != red(top(pile)):
+                    move c to pile
+                action plain c in hand(turn) where red(c) == false:
+                    move c to pile
+            set turn = next(turn)
+"""
+
+
+def test_two_yes_no_values_compared_read_as_a_sentence(tmp_path):
+    f = tmp_path / "bool.cards"
+    f.write_text(BOOL_GAME, encoding="utf-8")
+    md = render_markdown(load_ruleset(f))
+    assert "*c* is *red* exactly when the top card of the pile is *red*" in md
+    assert "either *c* is *red* or the top card of the pile is *red*, but not both" in md
+    assert "is *red* is" not in md and "is *red* is not" not in md
+    assert "*c* is not *red*" in md or "*c* is not red" in md

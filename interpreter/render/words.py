@@ -727,6 +727,15 @@ class English:
         op, left, right = e.op, e.left, e.right
         if isinstance(right, g.NoneLit) and op in ("==", "!="):
             return f"{self.operand(left, 5)} {'does not exist' if op == '==' else 'exists'}"
+        if op in ("==", "!=") and self.kind(left) == "bool" and self.kind(right) == "bool":
+            # two yes/no values: "x is red exactly when y is red", never "x is red is y is red"
+            if isinstance(right, g.BoolLit) or isinstance(left, g.BoolLit):
+                lit, other = (right, left) if isinstance(right, g.BoolLit) else (left, right)
+                yes = lit.value == (op == "==")
+                return self.cond(other) if yes else self.cond(g.UnOp(op="not", operand=other, loc=other.loc))
+            if op == "==":
+                return f"{self.cond(left)} exactly when {self.cond(right)}"
+            return f"either {self.cond(left)} or {self.cond(right)}, but not both"
         a, b = self._order_of(left), self._order_of(right)
         words = {"<": "ranks below", ">": "ranks above", "<=": "ranks no higher than",
                  ">=": "ranks no lower than", "==": "ranks level with", "!=": "does not rank level with"}
