@@ -60,3 +60,22 @@ def test_two_yes_no_values_compared_read_as_a_sentence(tmp_path):
     assert "either *c* is *red* or the top card of the pile is *red*, but not both" in md
     assert "is *red* is" not in md and "is *red* is not" not in md
     assert "*c* is not *red*" in md or "*c* is not red" in md
+
+
+def test_the_quick_reference_keeps_a_rules_whole_opening_paragraph(tmp_path):
+    from interpreter.render.quick import opening
+    layout = ("Shuffle the pack. Deal seven piles from left to right, the first of one card and each next of one "
+              "more. Turn the top card of each pile face up. The rest of the pack is the stock.")
+    setup = f'phase layout "Laying out" then play:\n    rule deal "Deal":\n        text "{layout}"\n'
+    text = BOOL_GAME.replace('phase play "Play":\n    rule deal "Deal":\n', setup).replace(
+        "        deal 3 from stock to each hand\n    while", "        deal 3 from stock to each hand\n"
+                                                          'phase play "Play":\n    while')
+    f = tmp_path / "layout.cards"
+    f.write_text(text, encoding="utf-8")
+    md = render_markdown(load_ruleset(f))
+    quick = md[md.index("## Quick reference"):md.index("## ", md.index("## Quick reference") + 3)]
+    assert "Deal seven piles from left to right" in quick and "The rest of the pack is the stock." in quick
+    long = " ".join(f"Sentence number {i} says a little more." for i in range(40))
+    cut = opening((long,))
+    assert cut.endswith("\u2026") and len(cut) <= 430 and cut.startswith("Sentence number 0")
+    assert ". \u2026" in cut  # whole sentences, never half of one

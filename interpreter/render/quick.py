@@ -31,6 +31,23 @@ def first_sentence(text: str, limit: int = 220) -> str:
     return _sentence(head) if head else ""
 
 
+def opening(texts, limit: int = 420) -> str:
+    """A rule's or phase's opening paragraph (its first `text` line), whole: a rule such as a
+    patience's layout says everything in it, and its first sentence alone ("Shuffle the pack.")
+    would leave the rest out. Past `limit`, whole sentences up to it, then an ellipsis."""
+    if not texts:
+        return ""
+    text = " ".join(str(texts[0]).split())
+    if len(text) <= limit:
+        return _sentence(text) if text else ""
+    kept = ""
+    for part in _SENTENCE_END.split(text):
+        if len(kept) + len(part) + 1 > limit:
+            break
+        kept = f"{kept} {part}".strip()
+    return (kept + " \u2026") if kept else first_sentence(text, limit)
+
+
 def _names_in(e) -> set[str]:
     """Every bare name an expression reads (aggregate variables included)."""
     out: set[str] = set()
@@ -161,7 +178,7 @@ def _rule_line(r: g.Rule, ref: str | None) -> str:
     title = em(r.title or _cap(human(r.name)))
     if ref:
         title = link(ref, title)
-    said = first_sentence(" ".join(r.texts)) if r.texts else ""
+    said = opening(r.texts)
     return f"{title}: {said}" if said else title
 
 
@@ -203,13 +220,13 @@ def _goal(book: "BookBuilder") -> list[dict]:
 def _start(phase: "PhaseView") -> dict:
     lines: list[str] = []
     if phase.texts:
-        lines.append(first_sentence(" ".join(phase.texts)))
+        lines.append(opening(phase.texts))
     for r in phase.rules:
         if len(lines) >= _START_LINES:
             break
         title = link("#" + r.id, em(r.title))
         if r.texts:
-            lines.append(f"{title}: {first_sentence(' '.join(r.texts))}")
+            lines.append(f"{title}: {opening(r.texts)}")
         else:
             steps = [s.text for s in r.steps[:2]]
             more = " \u2026" if len(r.steps) > 2 or any(s.children for s in r.steps[:2]) else ""
