@@ -79,3 +79,46 @@ def test_the_quick_reference_keeps_a_rules_whole_opening_paragraph(tmp_path):
     cut = opening((long,))
     assert cut.endswith("\u2026") and len(cut) <= 430 and cut.startswith("Sentence number 0")
     assert ". \u2026" in cut  # whole sentences, never half of one
+
+
+PROC_GAME = """game twice "Twice"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var turn: player = seat(1)
+define points(p: player) = count(hand(p))
+winner fewest points
+procedure refill:
+    rule top_up "Topping up":
+        text "Each player draws back to two cards."
+        for each player p:
+            if count(hand(p)) < 2 and count(stock) > 0:
+                move top(stock) to hand(p)
+phase first "First half" then second:
+    rule deal "Deal":
+        shuffle stock
+        deal 1 from stock to each hand
+    perform refill
+phase second "Second half":
+    perform refill
+    while count(hand(turn)) > 0:
+        rule discard "Discard":
+            choose by turn:
+                action discard c in hand(turn):
+                    move c to pile
+            set turn = next(turn)
+"""
+
+
+def test_a_rule_of_a_procedure_performed_from_two_phases_is_listed_once(tmp_path):
+    from interpreter.render.book import render_html
+    f = tmp_path / "twice.cards"
+    f.write_text(PROC_GAME, encoding="utf-8")
+    html = render_html(load_ruleset(f))
+    assert html.count("Topping up</h4>") == 1, html.count("Topping up</h4>")
+    first = html.index("Topping up</h4>")
+    assert html.index('id="phase-first"') < first < html.index('id="phase-second"')

@@ -297,8 +297,10 @@ class BookBuilder:
     # ---- phases and rules
     def phase_views(self) -> list[PhaseView]:
         finders = []
+        walked: set[str] = set()  # a procedure's rules are described once, in the first phase that reaches it
         for ph in self.rs.phases:
             finder = _RuleFinder(self, English(self.rs))
+            finder.seen_procs = walked
             finder.walk(ph.body)
             finders.append(finder)
             for i, f in enumerate(finder.found, 1):
