@@ -1,0 +1,159 @@
+"""The studio's and the table's layout, in a real browser (Playwright with Debian's Chromium; the
+server, skip logic and helpers of tests/test_studio_browser.py), Ganjifa and a variant of it in
+the studio's working folder:
+
+* at a table, the player's own hand covers none of the other players' cards, at the top, after
+  scrolling to the bottom, and after a move.
+
+Screenshots go to each test's tmp_path (STUDIO_SHOTS=DIR keeps them there too)."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from test_studio_browser import Server, chromium_path, missing, shot
+from test_web_browser import MY_TURN, REQUIRED, click_a_move, open_table
+
+GANJIFA = Path(__file__).resolve().parent.parent / "rulesets" / "ganjifa"
+LOADED = ("() => window.studio && window.studio.state.version && "
+          "document.getElementById('rulebook').contentDocument.querySelector('h1')")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    why = missing()
+    if why:
+        if REQUIRED:
+            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
+        pytest.skip(why)
+    s = Server(tmp_path_factory.mktemp("studio"))
+    for name in ("ganjifa.cards", "inverted-ranking.cards"):
+        shutil.copy(GANJIFA / name, s.work / name)
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+    pw = sync_playwright().start()
+    b = pw.chromium.launch(executable_path=chromium_path())
+    yield b
+    b.close()
+    pw.stop()
+
+
+@pytest.fixture
+def open_page(browser):
+    """open_page(url, width, height): a page in a context of its own (its own localStorage); the
+    test fails on any uncaught error in any of them."""
+    contexts, errors = [], []
+
+    def open_(url: str, width: int = 1400, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        p = context.new_page()
+        p.on("pageerror", lambda e: errors.append(str(e)))
+        p.goto(url)
+        return p
+    yield open_
+    for c in contexts:
+        c.close()
+    assert not errors, errors
+
+
+def studio(open_page, server, name: str, width: int = 1400, height: int = 900):
+    p = open_page(server.studio_url(server.work / name), width, height)
+    p.wait_for_function(LOADED)
+    return p
+
+
+def box(page, selector: str) -> dict:
+    return page.locator(selector).evaluate(
+        "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }")
+
+
+# ------------------------------------------------------------------ the table
+
+# The visible part of each element of the other players' areas and of the shared zones (clipped by
+# every scrolling box around it and by the window) that lies under the viewer's own area, or whose
+# middle shows the viewer's area instead of itself.
+COVERED = """() => {
+  const me = document.querySelector('#live .area.me');
+  const shown = el => {
+    const r = el.getBoundingClientRect();
+    let b = {l: Math.max(r.left, 0), t: Math.max(r.top, 0), r: Math.min(r.right, innerWidth), bt: Math.min(r.bottom, innerHeight)};
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const q = p.getBoundingClientRect();
+      b = {l: Math.max(b.l, q.left), t: Math.max(b.t, q.top), r: Math.min(b.r, q.right), bt: Math.min(b.bt, q.bottom)};
+    }
+    return b.r - b.l > 0.5 && b.bt - b.t > 0.5 ? b : null;
+  };
+  const mine = shown(me), out = [];
+  let seen = 0;
+  for (const el of document.querySelectorAll('#live .seats .area, #live .seats .area *, #live .shared, #live .shared *')) {
+    const v = shown(el);
+    if (!v) continue;
+    seen += 1;
+    const what = (el.closest('[data-seat]') || el).dataset.seat + ' ' + el.tagName + '.' + el.getAttribute('class');
+    if (mine && v.l < mine.r && mine.l < v.r && v.t < mine.bt && mine.t < v.bt) { out.push('under the hand: ' + what); continue; }
+    const top = document.elementFromPoint((v.l + v.r) / 2, (v.t + v.bt) / 2);
+    if (top && me.contains(top)) out.push('hidden by the hand: ' + what);
+  }
+  return {covered: out, seen: seen};
+}"""
+
+# the box the other players' areas scroll in is scrolled to its end
+AT_BOTTOM = """() => {
+  for (let p = document.querySelector('#live .seats'); p; p = p.parentElement) {
+    if (p.scrollHeight > p.clientHeight + 1 && getComputedStyle(p).overflowY !== 'visible')
+      return p.scrollTop + p.clientHeight >= p.scrollHeight - 1;
+  }
+  return true;
+}"""
+
+
+def uncovered(page, when: str, in_sight: bool = False) -> None:
+    got = page.evaluate(COVERED)
+    assert got["seen"] > 0 or not in_sight, f"{when}: none of the other players' cards is in sight"
+    assert not got["covered"], f"{when}: {got['covered'][:5]}"
+
+
+@pytest.mark.parametrize("width,height", [(1400, 900), (1024, 600)])
+def test_at_a_table_the_hand_covers_no_other_players_cards(open_page, server, tmp_path, width, height):
+    page = open_page("about:blank", width, height)
+    page.goto(server.url + "/", timeout=180_000)   # the first list of games reads every bundled game
+    links = open_table(page, server, ["person", "random", "random"], seed=5)
+    page.goto(server.url + links[1])
+    page.wait_for_function(MY_TURN)
+    rng = random.Random(5)
+    for _ in range(4):   # a few tricks: cards in the other players' "cards won"
+        v = int(page.locator("#live").get_attribute("data-version"))
+        click_a_move(page, rng)
+        page.wait_for_function(f"() => {{ const l = document.getElementById('live'); return !!l.querySelector('#outcome') ||"
+                               f" (Number(l.dataset.version) > {v} && !l.classList.contains('busy') && !!l.querySelector('.turn.mine')); }}")
+    assert page.locator('#live .seats [data-zone="won"] .slot').count() > 0
+    page.evaluate("() => document.querySelectorAll('#live, #live [data-scroll]').forEach(e => { e.scrollTop = 0; })")
+    uncovered(page, "at the top", in_sight=True)
+    shot(page, tmp_path, f"table-{width}-top")
+    seats = box(page, "#live .seats")
+    page.mouse.move(seats["x"] + 20, max(seats["y"], 60) + 10)
+    page.mouse.wheel(0, 5000)
+    page.wait_for_function(AT_BOTTOM)
+    uncovered(page, "scrolled to the bottom")
+    shot(page, tmp_path, f"table-{width}-bottom")
+    v = int(page.locator("#live").get_attribute("data-version"))
+    click_a_move(page, rng)
+    page.wait_for_function(f"() => Number(document.getElementById('live').dataset.version) > {v}"
+                           " && !document.getElementById('live').classList.contains('busy')")
+    uncovered(page, "after a move")
+    assert re.search(r"/t/\w+/seat/1\?token=", page.url)
