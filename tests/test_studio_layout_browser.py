@@ -2,6 +2,7 @@
 server, skip logic and helpers of tests/test_studio_browser.py), Ganjifa and a variant of it in
 the studio's working folder:
 
+* the file a Balance compares with is confined like every other path;
 * at a table, the player's own hand covers none of the other players' cards, at the top, after
   scrolling to the bottom, and after a move.
 
@@ -78,6 +79,32 @@ def studio(open_page, server, name: str, width: int = 1400, height: int = 900):
 def box(page, selector: str) -> dict:
     return page.locator(selector).evaluate(
         "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }")
+
+
+# ------------------------------------------------------------------ the panels
+
+def test_the_file_to_compare_with_is_confined_like_every_other_path(server):
+    """(Through the API, as the page sends it.) Not the file itself, nothing outside the folders."""
+    import json
+    from urllib.error import HTTPError
+    from urllib.request import Request, urlopen
+
+    def post(url: str, **body) -> tuple[int, dict]:
+        req = Request(server.url + url, data=json.dumps(body).encode(), method="POST",
+                      headers={"Content-Type": "application/json", "X-Studio-Token": server.token})
+        try:
+            with urlopen(req, timeout=120) as r:
+                return r.status, json.loads(r.read())
+        except HTTPError as e:
+            return e.code, json.loads(e.read())
+    path = str(server.work / "ganjifa.cards")
+    assert post("/studio/api/analyse", path=path, text=(server.work / "ganjifa.cards").read_text())[1]["ok"]
+    status, got = post("/studio/api/measure/balance/start", path=path, games=1, against=path)
+    assert status == 400 and "another file than this one" in got["error"]
+    status, got = post("/studio/api/measure/balance/start", path=path, games=1, against="/etc/passwd.cards")
+    assert status == 403, got
+    status, got = post("/studio/api/measure/balance/start", path=path, games=1)
+    assert status == 409 and "choose a file to compare it with" in got["error"]
 
 
 # ------------------------------------------------------------------ the table
