@@ -2,7 +2,11 @@
 server, skip logic and helpers of tests/test_studio_browser.py), Ganjifa and a variant of it in
 the studio's working folder:
 
-* the file a Balance compares with is confined like every other path;
+* the editor keeps its box while 100 lines are typed (the problems have a strip of their own);
+* the panels below are smaller than half the page and a splitter resizes them, by mouse and by
+  keys, and the size is kept; a Balance report fills its panel (no frame in a scrolling box);
+* Compare is off, with its reason beside it, until there is something to compare with; the
+  progress counts each side's games against the number asked for;
 * at a table, the player's own hand covers none of the other players' cards, at the top, after
   scrolling to the bottom, and after a move.
 
@@ -17,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_browser import Server, chromium_path, missing, shot
+from test_studio_browser import MINI, Server, chromium_path, missing, shot
 from test_web_browser import MY_TURN, REQUIRED, click_a_move, open_table
 
 GANJIFA = Path(__file__).resolve().parent.parent / "rulesets" / "ganjifa"
@@ -81,7 +85,101 @@ def box(page, selector: str) -> dict:
         "e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }")
 
 
-# ------------------------------------------------------------------ the panels
+# ------------------------------------------------------------------ the editor and the panels
+
+def test_typing_100_lines_leaves_the_editors_box_as_it_was(open_page, server, tmp_path):
+    page = studio(open_page, server, "mini.cards")
+    before = [box(page, "#editor"), box(page, ".cm-editor"), box(page, "#measure")]
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    for i in range(100):  # lines that do not parse: the problems list fills up too
+        page.keyboard.press("Enter")
+        page.keyboard.type(f"nonsense {i}")
+    page.wait_for_function(f"() => window.studio.editor.view.state.doc.lines >= {MINI.count(chr(10)) + 100}"
+                           " && document.querySelector('#marks li.error')")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('does not load')")
+    after = [box(page, "#editor"), box(page, ".cm-editor"), box(page, "#measure")]
+    assert after == before
+    scroller = page.locator(".cm-scroller").evaluate("e => [e.scrollHeight, e.clientHeight, e.scrollTop]")
+    assert scroller[0] > scroller[1] and scroller[2] > 0          # it scrolls inside its box
+    shot(page, tmp_path, "layout-100-lines")
+
+
+def test_the_splitter_resizes_the_panels_by_mouse_and_keys_and_the_size_is_kept(open_page, server, tmp_path):
+    page = studio(open_page, server, "inverted-ranking.cards")
+    panels, editor = box(page, "#measure")["height"], box(page, "#editor")["height"]
+    assert 72 <= panels < 0.4 * 900                                 # smaller than half, by default
+    bar = box(page, "#splitter")
+    x, y = bar["x"] + bar["width"] / 2, bar["y"] + bar["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for dy in range(10, 151, 10):
+        page.mouse.move(x, y - dy)
+    page.mouse.up()
+    dragged = box(page, "#measure")["height"]
+    assert abs(dragged - (panels + 150)) <= 2
+    assert abs(box(page, "#editor")["height"] - (editor - 150)) <= 2
+    assert page.evaluate("() => document.activeElement.id") == "splitter"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    keyed = box(page, "#measure")["height"]
+    assert abs(keyed - (dragged - 48)) <= 1
+    assert page.locator("#splitter").get_attribute("aria-valuenow") == str(round(keyed))
+    shot(page, tmp_path, "layout-splitter")
+    page.reload()
+    page.wait_for_function(LOADED)
+    assert abs(box(page, "#measure")["height"] - keyed) <= 1     # kept (localStorage)
+
+
+def test_a_balance_report_fills_its_panel_and_counts_the_games_asked_for(open_page, server, tmp_path):
+    page = studio(open_page, server, "inverted-ranking.cards")
+    page.click("#measure-tab-balance")
+    panel = page.locator("#measure-balance")
+    panel.locator("input[name=games]").fill("3")
+    panel.locator("button[type=submit]").click()
+    report = page.frame_locator("#measure-balance iframe")
+    report.locator("h1", has_text="Balance report").wait_for(timeout=90_000)
+    page.wait_for_function("() => document.querySelector('#measure-balance .measure-state').textContent.includes('done')")
+    frame, inner = box(page, "#measure-balance iframe"), panel.evaluate(
+        "p => { const r = p.getBoundingClientRect(), s = getComputedStyle(p);"
+        " return {top: r.top + parseFloat(s.paddingTop), bottom: r.bottom - parseFloat(s.paddingBottom),"
+        " scrolls: p.scrollHeight > p.clientHeight + 1}; }")
+    assert abs(frame["y"] - inner["top"]) <= 1 and abs(frame["y"] + frame["height"] - inner["bottom"]) <= 1
+    assert not inner["scrolls"]
+    assert page.locator("#measure").evaluate("m => m.scrollHeight <= m.clientHeight + 1")
+    state = panel.locator(".measure-state").inner_text()
+    assert "inverted-ranking: 3 / 3 games" in state and "ganjifa: 3 / 3 games" in state, state
+    assert "6 / 6" not in state
+    shot(page, tmp_path, "layout-balance-report")
+
+
+def test_compare_is_off_with_its_reason_until_there_is_something_to_compare_with(open_page, server, tmp_path):
+    page = studio(open_page, server, "ganjifa.cards")
+    page.click("#measure-tab-balance")
+    panel = page.locator("#measure-balance")
+    compare, why = panel.locator("button[type=submit]"), panel.locator(".measure-why")
+    why.wait_for()
+    assert compare.is_disabled()
+    assert "not a variant: choose a file to compare it with" in why.inner_text()
+    assert compare.get_attribute("title") == why.inner_text()
+    shot(page, tmp_path, "layout-compare-off")
+    # another file chosen: on, and it runs against that file
+    panel.locator("select[name=against]").select_option(label="inverted-ranking.cards")
+    assert compare.is_enabled() and why.is_hidden()
+    panel.locator("input[name=games]").fill("2")
+    compare.click()
+    page.frame_locator("#measure-balance iframe").locator("h1", has_text="Balance report").wait_for(timeout=90_000)
+    page.wait_for_function("() => document.querySelector('#measure-balance .measure-state').textContent.includes('done')")
+    state = panel.locator(".measure-state").inner_text()
+    assert "ganjifa: 2 / 2 games" in state and "inverted-ranking: 2 / 2 games" in state, state
+    # a variant: on at once (its base)
+    page.select_option("#file", str(server.work / "inverted-ranking.cards"))
+    page.wait_for_function("() => window.studio.current().path.endsWith('inverted-ranking.cards') && window.studio.state.version")
+    page.wait_for_function("() => !document.querySelector('#measure-balance button[type=submit]').disabled")
+    assert why.is_hidden()
+    assert "its base, ganjifa.cards" in panel.locator("select[name=against] option:checked").inner_text()
+    shot(page, tmp_path, "layout-compare-on")
+
 
 def test_the_file_to_compare_with_is_confined_like_every_other_path(server):
     """(Through the API, as the page sends it.) Not the file itself, nothing outside the folders."""

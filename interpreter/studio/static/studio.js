@@ -259,6 +259,7 @@
     $("file").value = r.path;
     var u = new URL(location.href); u.searchParams.set("file", r.path); history.replaceState(null, "", u);
     document.title = r.name + " · cardrules studio";
+    document.dispatchEvent(new CustomEvent("studio:opened", { detail: { path: r.path } }));
     notice("readonly", r.readonly ? esc(r.name) + " is a bundled game: it opens read-only here. <b>New variant of it</b> makes a file of yours that states only what changes; <b>New</b> copies it." : null);
     notice("conflict", null);
     others(r.others);
@@ -342,6 +343,48 @@
     });
   }
 
+  // ------------------------------------------------------------ layout: the splitter
+  var SPLIT_KEY = "cardrules.studio.panels-height", SPLIT_STEP = 24;
+  function remember(key, value) { try { localStorage.setItem(key, String(value)); } catch (e) { /* private mode */ } }
+  function recall(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
+
+  // the panels' height in pixels, kept between the tabs' contents and the editor's room
+  function splitter() {
+    var bar = $("splitter"), root = document.documentElement;
+    if (!bar) return;
+    var wanted = Number(recall(SPLIT_KEY)) || window.innerHeight * 0.3, now = 0;
+    function bounds() { return [72, Math.max(120, window.innerHeight - 200)]; }
+    function set(px, keep) {
+      var b = bounds();
+      now = Math.round(Math.min(Math.max(px, b[0]), b[1]));
+      root.style.setProperty("--measure-h", now + "px");
+      bar.setAttribute("aria-valuemin", b[0]); bar.setAttribute("aria-valuemax", b[1]); bar.setAttribute("aria-valuenow", now);
+      if (keep) { wanted = now; remember(SPLIT_KEY, now); }
+    }
+    set(wanted, false);
+    bar.addEventListener("pointerdown", function (e) {
+      if (e.button !== 0) return;
+      e.preventDefault();
+      var y0 = e.clientY, h0 = now;
+      bar.setPointerCapture(e.pointerId); bar.focus();
+      document.body.classList.add("resizing");
+      function move(ev) { set(h0 + y0 - ev.clientY, false); }
+      function up(ev) {
+        set(h0 + y0 - ev.clientY, true);
+        document.body.classList.remove("resizing");
+        bar.removeEventListener("pointermove", move); bar.removeEventListener("pointerup", up); bar.removeEventListener("pointercancel", up);
+      }
+      bar.addEventListener("pointermove", move); bar.addEventListener("pointerup", up); bar.addEventListener("pointercancel", up);
+    });
+    bar.addEventListener("keydown", function (e) {
+      var step = e.shiftKey ? SPLIT_STEP * 4 : SPLIT_STEP;
+      var to = { ArrowUp: now + step, ArrowDown: now - step, Home: 0, End: Infinity }[e.key];
+      if (to === undefined) return;
+      e.preventDefault(); set(to, true);
+    });
+    window.addEventListener("resize", function () { set(wanted, false); });
+  }
+
   // ------------------------------------------------------------ start
   window.studio = {
     current: function () { return { path: state.path, text: editor ? editor.getText() : "", base: state.base, loaded: state.loaded }; },
@@ -352,6 +395,7 @@
   };
 
   function start() {
+    splitter();
     $("stale").addEventListener("click", function (e) {
       var a = e.target.closest("[data-goto]"); if (a) { editor.goto(Number(a.dataset.goto), 0); editor.focus(); }
     });
