@@ -7,6 +7,7 @@ the studio's working folder:
   keys, and the size is kept; a Balance report fills its panel (no frame in a scrolling box);
 * Compare is off, with its reason beside it, until there is something to compare with; the
   progress counts each side's games against the number asked for;
+* at 390 px wide the editor fills the width and buttons switch between editor, book and panels;
 * at a table, the player's own hand covers none of the other players' cards, at the top, after
   scrolling to the bottom, and after a move.
 
@@ -203,6 +204,42 @@ def test_the_file_to_compare_with_is_confined_like_every_other_path(server):
     assert status == 403, got
     status, got = post("/studio/api/measure/balance/start", path=path, games=1)
     assert status == 409 and "choose a file to compare it with" in got["error"]
+
+
+def test_at_390_px_the_editor_fills_the_width_and_buttons_switch_the_view(open_page, server, tmp_path):
+    page = studio(open_page, server, "ganjifa.cards", 390, 844)
+    views = page.locator("#views")
+    assert views.is_visible()
+    assert box(page, "#editor")["width"] >= 0.9 * 390
+    assert page.locator("#book").is_hidden() and page.locator("#measure").is_hidden()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    shot(page, tmp_path, "narrow-editor")
+    views.get_by_role("button", name="Rulebook").click()
+    assert page.locator("#edit").is_hidden() and page.locator("#rulebook").is_visible()
+    assert box(page, "#rulebook")["width"] >= 0.9 * 390
+    assert views.get_by_role("button", name="Rulebook").get_attribute("aria-pressed") == "true"
+    shot(page, tmp_path, "narrow-book")
+    views.get_by_role("button", name="Panels").click()
+    assert page.locator("#panes").is_hidden() and page.locator("#measure").is_visible()
+    page.click("#measure-tab-balance")
+    assert page.locator("#measure-balance button[type=submit]").is_visible()
+    shot(page, tmp_path, "narrow-panels")
+    views.get_by_role("button", name="Editor").click()
+    assert page.locator("#editor").is_visible() and page.locator("#measure").is_hidden()
+    # a rule clicked in the book: the editor shows again, its cursor at that rule
+    views.get_by_role("button", name="Rulebook").click()
+    rule = page.frame_locator("#rulebook").locator('.rule[data-rule="deal"]')
+    rule.locator("p").first.click(position={"x": 3, "y": 4})   # (its first words: no link there)
+    page.wait_for_function("() => document.body.dataset.view === 'editor'")
+    assert page.locator("#editor").is_visible() and page.locator("#book").is_hidden()
+    line = int(rule.get_attribute("data-line")) - 1
+    assert page.evaluate("() => { const v = window.studio.editor.view;"
+                         " return v.state.doc.lineAt(v.state.selection.main.head).number - 1; }") == line
+    page.click(".cm-content")
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n# typed on a phone")
+    page.wait_for_function("() => window.studio.editor.getText().includes('typed on a phone')")
+    assert box(page, ".cm-editor")["width"] >= 0.9 * 390
 
 
 # ------------------------------------------------------------------ the table

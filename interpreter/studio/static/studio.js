@@ -343,8 +343,8 @@
     });
   }
 
-  // ------------------------------------------------------------ layout: the splitter
-  var SPLIT_KEY = "cardrules.studio.panels-height", SPLIT_STEP = 24;
+  // ------------------------------------------------------------ layout: the splitter, the narrow views
+  var SPLIT_KEY = "cardrules.studio.panels-height", VIEW_KEY = "cardrules.studio.view", SPLIT_STEP = 24;
   function remember(key, value) { try { localStorage.setItem(key, String(value)); } catch (e) { /* private mode */ } }
   function recall(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
 
@@ -385,6 +385,30 @@
     window.addEventListener("resize", function () { set(wanted, false); });
   }
 
+  // below 900 px wide one part shows at a time (studio.css); these buttons choose it
+  function views() {
+    var nav = $("views");
+    if (!nav) return;
+    function show(view) {
+      document.body.dataset.view = view;
+      nav.querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.view === view ? "true" : "false"); });
+    }
+    nav.addEventListener("click", function (e) {
+      var b = e.target.closest("button[data-view]");
+      if (b) { show(b.dataset.view); remember(VIEW_KEY, b.dataset.view); }
+    });
+    var saved = recall(VIEW_KEY);
+    show(nav.querySelector('[data-view="' + saved + '"]') ? saved : "editor");
+    // a click in the book that moves the editor's cursor shows the editor (it is hidden here)
+    var narrow = window.matchMedia("(max-width: 900px)"), frame = $("rulebook");
+    function toEditor(e) {
+      var t = e.target;
+      if (narrow.matches && t.closest && t.closest("[data-line], [data-goto]") && !t.closest("a[href]")) show("editor");
+    }
+    $("stale").addEventListener("click", toEditor);
+    frame.addEventListener("load", function () { if (frame.contentDocument) frame.contentDocument.addEventListener("click", toEditor); });
+  }
+
   // ------------------------------------------------------------ start
   window.studio = {
     current: function () { return { path: state.path, text: editor ? editor.getText() : "", base: state.base, loaded: state.loaded }; },
@@ -395,7 +419,7 @@
   };
 
   function start() {
-    splitter();
+    splitter(); views();
     $("stale").addEventListener("click", function (e) {
       var a = e.target.closest("[data-goto]"); if (a) { editor.goto(Number(a.dataset.goto), 0); editor.focus(); }
     });
