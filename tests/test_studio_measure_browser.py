@@ -89,7 +89,8 @@ def test_a_50_game_comparison_shows_its_plots(page, tmp_path):
     assert report.locator("text=inverted-ranking").count() >= 1
     progress = panel.locator("progress")
     assert progress.evaluate("p => p.value === p.max")
-    assert "100 / 100 games" in panel.locator(".measure-state").inner_text()
+    state = panel.locator(".measure-state").inner_text()   # each side's games, as asked
+    assert "inverted-ranking: 50 / 50 games" in state and "ganjifa: 50 / 50 games" in state, state
     assert panel.locator("button", has_text="Stop").is_disabled()
     print(f"50-game Ganjifa comparison, click to plots: {seconds:.1f} s")
     panel.locator("iframe").scroll_into_view_if_needed()
@@ -142,5 +143,6 @@ def test_a_designer_makes_a_ganjifa_variant_reads_plays_and_measures_it_from_the
     report = page.frame_locator("#measure-balance iframe")
     report.locator("h1", has_text="Balance report").wait_for(timeout=60_000)
     assert report.locator("svg").count() >= 3
-    assert "40 / 40 games" in panel.locator(".measure-state").inner_text()
+    state = panel.locator(".measure-state").inner_text()
+    assert f"{made.stem}: 20 / 20 games" in state and "ganjifa: 20 / 20 games" in state, state
     shot(page, tmp_path, "journey-balance")

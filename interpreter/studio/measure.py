@@ -6,9 +6,10 @@ Three answers about the file being edited, from its last version that loaded (`s
   `cardrules diff BASE VARIANT --format html` writes (the diff stage's own functions; the page is
   shown in a frame, so its printable style stays its own). Cheap: made again only when the
   variant or its base loaded anew.
-* **Balance**: `cardrules balance VARIANT --against BASE` on K games (1..MAX_GAMES), the seats
-  played by bots, in a process of its own (`measure_jobs`): a progress bar, a Stop that ends
-  the process at once, and the report's own HTML page (its plots inside) when it is done.
+* **Balance**: `cardrules balance FILE --against OTHER` on K games of each (1..MAX_GAMES), OTHER
+  being a variant's base or another file chosen (`against`), the seats played by bots, in a
+  process of its own (`measure_jobs`): a progress bar counting each side's games, a Stop that
+  ends the process at once, and the report's own HTML page (its plots inside) when it is done.
 * **Fuzz**: the fuzzer's findings as `cardrules fuzz` finds them, in a process too; each dynamic
   finding's shrunk reproduction is added to the mounted table's records, so it opens in the
   replay view.
@@ -115,12 +116,32 @@ class Measure:
             raise BadRequest(f"{path}: no version of this file has loaded yet (fix its errors first)", 404)
         return found
 
-    def variant(self, data: dict):
-        found = self.loaded(data)
-        if found.base is None or found.base_graph is None:
-            raise BadRequest(f"{found.path} is not a variant: it has no base to compare with "
-                             "(a variant's first line says: variant NAME \"Title\" of \"base.cards\")", 409)
-        return found
+    def against(self, data: dict, found) -> tuple[str, object]:
+        """(path, rule graph) of what the file is compared with: the file chosen (`against`: the
+        studio's last version of it that loaded, else the file on disk), else a variant's base."""
+        given = data.get("against")
+        if given is None or given == "":
+            if found.base is None or found.base_graph is None:
+                raise BadRequest(f"{found.path} is not a variant: it has no base to compare with "
+                                 "(choose a file to compare it with, or make it a variant: its first line "
+                                 "says variant NAME \"Title\" of \"base.cards\")", 409)
+            return str(found.base), found.base_graph
+        from ..errors import CardRulesError
+        from .files import Refused
+        try:
+            real = str(self.studio.files.confine(given)[0])
+        except Refused as e:
+            raise BadRequest(e.message, e.status) from None
+        if real == str(found.path):
+            raise BadRequest("choose another file than this one to compare it with")
+        other = self.studio.loaded(real)
+        if other is not None:
+            return real, other.graph
+        from .. import load_ruleset
+        try:
+            return real, load_ruleset(real)
+        except CardRulesError as e:
+            raise BadRequest(f"{Path(real).name} does not load, so it cannot be compared: {e.message}", 422) from None
 
     # ---------------------------------------------------------------- diff
     def diff(self, data: dict) -> dict:
@@ -142,13 +163,14 @@ class Measure:
     # ---------------------------------------------------------------- balance
     def start_balance(self, data: dict) -> dict:
         from ..balance import Config
-        found = self.variant(data)
+        found = self.loaded(data)
+        other, b = self.against(data, found)
         games = _whole(data, "games", DEFAULT_GAMES, 1, MAX_GAMES, "the number of games")
         seed = _whole(data, "seed", 0, 0, 2 ** 31 - 1, "the seed")
-        a, b = found.graph, found.base_graph
+        a = found.graph
         lo, hi = max(a.players_min, b.players_min), min(a.players_max, b.players_max)
         if lo > hi:
-            raise BadRequest(f"the variant is for {a.players_min}-{a.players_max} players and its base for "
+            raise BadRequest(f"this file is for {a.players_min}-{a.players_max} players and {Path(other).name} for "
                              f"{b.players_min}-{b.players_max}: they cannot be compared at one table")
         players = _whole(data, "players", lo, lo, hi, "the number of players")
         bots = data.get("bots", "random")
@@ -159,12 +181,16 @@ class Measure:
         if engine not in ENGINES:
             raise BadRequest(f"the engine is one of {', '.join(ENGINES)}, not {str(engine)[:40]!r}")
         strong = "greedy" if data.get("skill") is True else None
-        pa, pb = Path(str(found.path)), Path(str(found.base))
+        pa, pb = Path(str(found.path)), Path(other)
         label_b = pb.stem if pb.stem != pa.stem else str(pb)
         configs = [Config(label=pa.stem, path=str(pa), rs=a, players=players, bots=tuple(bots)),
                    Config(label=label_b, path=str(pb), rs=b, players=players, bots=tuple(bots))]
         job = self._begin("balance", found)
         job.total = len(configs) * (games + (games if strong else 0))
+        # what is played, in order (balance._runs): each side's games, then its skill games
+        job.parts = [part for c in configs for part in
+                     [{"label": c.label, "games": games, "skill": False}] +
+                     ([{"label": c.label, "games": games, "skill": True}] if strong else [])]
         job.message = f"{games} games of each, {players} players ({', '.join(dict.fromkeys(bots))})"
         return job, (balance_child, configs, games, seed, strong, engine)
 
@@ -255,7 +281,8 @@ def routes(studio) -> list[Route]:
         return await anyio.to_thread.run_sync(m.diff, data)
 
     async def start(data, kind):
-        job, (target, *args) = (m.start_balance if kind == "balance" else m.start_fuzz)(data)
+        # (in a thread: a file chosen to compare with may have to be read and loaded first)
+        job, (target, *args) = await anyio.to_thread.run_sync(m.start_balance if kind == "balance" else m.start_fuzz, data)
         try:
             await anyio.to_thread.run_sync(job.start, target, *args)
         except Exception as e:  # no process could be started (out of resources)

@@ -171,6 +171,7 @@ class Job:
     done: int = 0
     state: str = "starting"        # starting, running, done, stopped, failed
     message: str = ""              # what the job is doing, or why it failed
+    parts: list = field(default_factory=list)   # balance: [{label, games, skill}] in the order played
     result: dict | None = None     # set once, complete, when the process sent it
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
@@ -187,7 +188,8 @@ class Job:
         """The job as the page polls it (the result itself is asked for apart: it may be large)."""
         end = self.ended if self.ended is not None else time.monotonic()
         return {"kind": self.kind, "path": self.path, "state": self.state, "done": self.done, "total": self.total,
-                "message": self.message, "seconds": round(end - self.started, 2), "has_result": self.result is not None}
+                "message": self.message, "seconds": round(end - self.started, 2), "has_result": self.result is not None,
+                "parts": self.parts}
 
     def start(self, target, *args) -> None:
         """Start the process (`target(conn, server_pid, *args)`) and the thread that reads its pipe."""

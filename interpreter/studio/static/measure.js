@@ -2,8 +2,10 @@
  *
  * Fills <section id="measure"> with three tabs. Talks to /studio/api/measure/... through
  * window.studio.api (which adds the token); follows the file being edited through
- * window.studio.current() and the "studio:loaded" event. Plain DOM, no framework: each panel
- * is a small object with the elements it owns and a refresh() the page calls. */
+ * window.studio.current() and the "studio:opened" and "studio:loaded" events. Plain DOM, no
+ * framework: each panel is a small object with the elements it owns and a refresh() the page calls.
+ * A panel is its controls (.measure-side) and, once there is one, a report's page beside them at
+ * the panel's full height (.paged): the page scrolls itself, the panel never does. */
 (function () {
   "use strict";
 
@@ -39,7 +41,17 @@
   function show(iframe, html) {
     iframe.srcdoc = html;
     iframe.hidden = false;
+    iframe.parentNode.classList.add("paged");
   }
+  function hide(iframe) {
+    iframe.hidden = true;
+    if (iframe.parentNode) { iframe.parentNode.classList.remove("paged"); }
+  }
+  function everLoaded() {   // a version of the file loaded (the panels measure the last one that did)
+    var st = window.studio.state;
+    return st ? !!st.version : !!current().loaded;
+  }
+  function baseName(path) { return String(path).split("/").pop(); }
   function printFrame(iframe) {
     if (iframe.contentWindow) { iframe.contentWindow.focus(); iframe.contentWindow.print(); }
   }
@@ -86,7 +98,7 @@
     this.print = el("button", { type: "button", text: "Print", hidden: true, on: { click: function () { printFrame(self.page); } } });
     this.page = frame("What changes: the diff against the base");
     this.page.hidden = true;
-    this.node = el("div", { "class": "measure-panel" }, [el("div", { "class": "measure-head" }, [this.note, this.print]), this.page]);
+    this.node = el("div", { "class": "measure-panel measure-diff" }, [el("div", { "class": "measure-side" }, [this.note, this.print]), this.page]);
     this.shownFor = null;
     this.timer = null;
   }
@@ -101,12 +113,16 @@
     if (!cur.base) {
       this.note.textContent = "This file is not a variant, so there is nothing to compare it with. " +
         "A variant names its base on its first line (variant NAME \"Title\" of \"base.cards\") and states only what changes.";
-      this.page.hidden = true; this.print.hidden = true; this.shownFor = null;
+      hide(this.page); this.print.hidden = true; this.shownFor = null;
       return;
     }
     api("/diff", { path: cur.path }).then(function (r) {
       if (r.error) { self.note.textContent = r.error; return; }
-      if (!r.variant) { self.shownFor = null; self.load(); return; }
+      if (!r.variant) {   // (its base did not load: nothing to compare it with yet)
+        self.note.textContent = "Its base, " + baseName(cur.base) + ", does not load, so there is nothing to compare it with yet.";
+        hide(self.page); self.print.hidden = true; self.shownFor = null;
+        return;
+      }
       var what = r.identical ? "identical in meaning to its base"
         : r.rule_changes + " change" + (r.rule_changes === 1 ? "" : "s") + " to the rules, " +
           r.prose_changes + " to the prose";
@@ -127,27 +143,50 @@
     opts.fields(this);
     this.run = el("button", { type: "submit", text: opts.run });
     this.stop = el("button", { type: "button", text: "Stop", disabled: true, on: { click: function () { self.doStop(); } } });
-    this.form.appendChild(el("span", { "class": "measure-buttons" }, [this.run, this.stop]));
+    this.why = el("span", { "class": "measure-why", hidden: true });   // why the run button is off
+    this.form.appendChild(el("span", { "class": "measure-buttons" }, [this.run, this.stop, this.why]));
     this.form.addEventListener("submit", function (ev) { ev.preventDefault(); self.start(); });
     this.bar = el("progress", { max: 1, value: 0, "aria-label": opts.progressLabel });
     this.state = el("span", { "class": "measure-state", role: "status" });
     this.error = el("p", { "class": "measure-error", hidden: true });
     this.out = el("div", { "class": "measure-out" });
-    this.node = el("div", { "class": "measure-panel" }, [
+    this.page = null;
+    this.node = el("div", { "class": "measure-panel measure-" + kind }, [el("div", { "class": "measure-side" }, [
       el("p", { "class": "measure-note", text: opts.intro }), this.form,
-      el("div", { "class": "measure-progress" }, [this.bar, this.state]), this.error, this.out]);
+      el("div", { "class": "measure-progress" }, [this.bar, this.state]), this.error, this.out])]);
     this.timer = null;
     this.path = null;
     this.resultFor = null;
+    this.running = false;
   }
   JobPanel.prototype.say = function (text) { this.error.textContent = text || ""; this.error.hidden = !text; };
+  JobPanel.prototype.clear = function () {
+    this.out.textContent = "";
+    if (this.page) { this.page.remove(); this.page = null; }
+    this.node.classList.remove("paged");
+  };
+  JobPanel.prototype.showPage = function (title, html) {   // the report, beside the controls
+    if (!this.page) { this.page = frame(title); this.node.appendChild(this.page); }
+    show(this.page, html);
+    return this.page;
+  };
+  // the run button is on only when a run can start; else the reason is shown beside it
+  JobPanel.prototype.gate = function () {
+    var why = this.opts.why ? this.opts.why(this, current()) : "";
+    this.run.disabled = this.running || !!why;
+    this.run.title = why;
+    this.why.textContent = why;
+    this.why.hidden = !why;
+  };
+  JobPanel.prototype.shown = function () { if (this.opts.shown) { this.opts.shown(this, current()); } };
   JobPanel.prototype.refresh = function () {
     var cur = current();
     if (cur.path !== this.path) {   // another file: its own job, if any
-      this.path = cur.path; this.resultFor = null; this.out.textContent = ""; this.say("");
+      this.path = cur.path; this.resultFor = null; this.clear(); this.say(""); this.running = false;
       this.poll();
     }
     if (this.opts.refresh) { this.opts.refresh(this, cur); }
+    this.gate();
   };
   JobPanel.prototype.start = function () {
     var self = this, cur = current();
@@ -155,11 +194,11 @@
     var body = this.opts.body(this);
     body.path = cur.path;
     this.say("");
-    this.out.textContent = "";
+    this.clear();
     this.resultFor = null;
-    this.run.disabled = true;
+    this.running = true; this.gate();
     api("/" + this.kind + "/start", body).then(function (st) {
-      if (st.error) { self.say(st.error); self.run.disabled = false; return; }
+      if (st.error) { self.say(st.error); self.running = false; self.gate(); return; }
       self.update(st);
     });
   };
@@ -180,7 +219,8 @@
   };
   JobPanel.prototype.update = function (st) {
     var self = this, running = st.state === "starting" || st.state === "running";
-    this.run.disabled = running;
+    this.running = running;
+    this.gate();
     this.stop.disabled = !running;
     this.bar.max = Math.max(st.total || 1, 1);
     this.bar.value = st.done || 0;
@@ -196,21 +236,46 @@
       this.resultFor = this.path;
       api("/" + this.kind + "/result", { path: this.path }).then(function (r) {
         if (r.error) { self.say(r.error); return; }
-        self.out.textContent = "";
+        self.clear();
         self.opts.result(self, r);
       });
     } else if (!st.has_result && st.state !== "done") {
-      this.out.textContent = "";
+      this.clear();
     }
   };
 
   // ------------------------------------------------------------------ Balance
+  // what the file can be compared with: its base (a variant) or any other file the studio lists
+  function fillAgainst(p, cur) {
+    var sel = p.fields.against, key = cur.path + "\n" + (cur.base || "");
+    if (sel.dataset.key === key) { return; }
+    sel.dataset.key = key;
+    var keep = sel.dataset.path === cur.path ? sel.value : "";
+    sel.dataset.path = cur.path;
+    sel.innerHTML = "";
+    sel.appendChild(el("option", { value: "", text: cur.base ? "its base, " + baseName(cur.base) : "(choose a file)" }));
+    window.studio.api("/studio/api/files").then(function (r) {
+      if (sel.dataset.key !== key) { return; }
+      [["Your files", r.files || []], ["Bundled games", r.bundled || []]].forEach(function (g) {
+        var group = el("optgroup", { label: g[0] });
+        g[1].forEach(function (f) {
+          if (f.path !== cur.path && f.path !== cur.base) { group.appendChild(el("option", { value: f.path, text: f.name })); }
+        });
+        if (group.children.length) { sel.appendChild(group); }
+      });
+      sel.value = keep;
+      if (sel.value !== keep) { sel.value = ""; }
+      p.gate();
+    }, function () {});
+  }
+
   var balance = new JobPanel("balance", {
     run: "Compare",
     progressLabel: "games played",
-    intro: "Play the variant and its base on the same deals (balance --against), and see what changes in play: " +
-           "who wins, how long a game lasts, which rules are used.",
+    intro: "Play this file and another (a variant and its base, or any two) on the same deals (balance --against), " +
+           "and see what changes in play: who wins, how long a game lasts, which rules are used.",
     fields: function (p) {
+      var against = el("select", { name: "against" });
       var games = numberField("Games", "games", 50, 1, 1000, "games of each ruleset (1 to 1000)");
       var seed = numberField("Seed", "seed", 0, 0, null, "game i is dealt with seed+i");
       var players = el("input", { type: "number", name: "players", min: 1, step: 1, placeholder: "fewest", size: 6 });
@@ -220,33 +285,47 @@
                                                      el("option", { value: "auto", text: "auto" }),
                                                      el("option", { value: "native", text: "native (C)" })]);
       var skill = el("input", { type: "checkbox", name: "skill" });
-      p.fields = { games: games.input, seed: seed.input, players: players, bots: bots, engine: engine, skill: skill };
-      [games.label, el("label", {}, ["Players ", players]), el("label", {}, ["Seats played by ", bots]),
-       seed.label, el("label", { title: "python starts at once; native builds the rules in C first" }, ["Engine ", engine]),
+      against.addEventListener("change", function () { p.gate(); });
+      p.fields = { against: against, games: games.input, seed: seed.input, players: players, bots: bots, engine: engine, skill: skill };
+      [el("label", { "class": "measure-wide" }, ["Compare with ", against]), games.label, el("label", {}, ["Players ", players]),
+       el("label", {}, ["Seats played by ", bots]), seed.label,
+       el("label", { title: "python starts at once; native builds the rules in C first" }, ["Engine ", engine]),
        el("label", { title: "also seat a greedy player at each seat in turn among the others" }, [skill, " skill question"])]
         .forEach(function (n) { p.form.appendChild(n); });
     },
-    refresh: function (p, cur) {
-      p.run.title = cur.base ? "" : "only a variant is compared with its base";
-      p.form.classList.toggle("no-base", !cur.base);
+    refresh: function (p, cur) { if (cur.path) { fillAgainst(p, cur); } },
+    shown: function (p, cur) { if (cur.path) { p.fields.against.dataset.key = ""; fillAgainst(p, cur); } },   // new files
+    why: function (p, cur) {
+      if (!cur.path) { return "Open a file first."; }
+      if (!everLoaded()) { return "This file has not loaded yet: mend the error shown, then compare."; }
+      if (!cur.base && !p.fields.against.value) { return "This file is not a variant: choose a file to compare it with."; }
+      return "";
     },
     body: function (p) {
       var f = p.fields, body = { games: f.games.value === "" ? null : Number(f.games.value),
                                  seed: f.seed.value === "" ? null : Number(f.seed.value),
                                  bots: f.bots.value, engine: f.engine.value, skill: f.skill.checked };
       if (f.players.value !== "") { body.players = Number(f.players.value); }
+      if (f.against.value) { body.against = f.against.value; }
       return body;
     },
-    count: function (st) { return (st.done || 0) + " / " + (st.total || 0) + " games"; },
+    // each side's games against the number asked for (they are played one side after the other)
+    count: function (st) {
+      if (!st.parts || !st.parts.length) { return (st.done || 0) + " / " + (st.total || 0) + " games"; }
+      var left = st.done || 0, sides = [], skill = [0, 0];
+      st.parts.forEach(function (part) {
+        var done = Math.min(left, part.games);
+        left -= done;
+        if (part.skill) { skill[0] += done; skill[1] += part.games; }
+        else { sides.push(part.label + ": " + done + " / " + part.games + " games"); }
+      });
+      return sides.join(" \u00b7 ") + (skill[1] ? " \u00b7 skill question: " + skill[0] + " / " + skill[1] + " games" : "");
+    },
     result: function (p, r) {
-      var lines = el("ul", { "class": "measure-summary" }, (r.summary || []).map(function (s) { return el("li", { text: s }); }));
-      var page = frame("The balance report");
-      var print = el("button", { type: "button", text: "Print the report", on: { click: function () { printFrame(page); } } });
+      var page = p.showPage("The balance report", r.html);
       p.out.appendChild(el("p", { "class": "measure-note", text: r.engine || "" }));
-      p.out.appendChild(lines);
-      p.out.appendChild(print);
-      p.out.appendChild(page);
-      show(page, r.html);
+      p.out.appendChild(el("ul", { "class": "measure-summary" }, (r.summary || []).map(function (s) { return el("li", { text: s }); })));
+      p.out.appendChild(el("button", { type: "button", text: "Print the report", on: { click: function () { printFrame(page); } } }));
     }
   });
 
@@ -262,6 +341,10 @@
       p.fields = { games: games.input, seed: seed.input };
       p.form.appendChild(games.label);
       p.form.appendChild(seed.label);
+    },
+    why: function (p, cur) {
+      if (!cur.path) { return "Open a file first."; }
+      return everLoaded() ? "" : "This file has not loaded yet: mend the error shown, then fuzz it.";
     },
     body: function (p) {
       return { games: p.fields.games.value === "" ? null : Number(p.fields.games.value),
@@ -302,6 +385,7 @@
 
   function refresh() { diff.refresh(); balance.refresh(); fuzz.refresh(); }
   document.addEventListener("studio:loaded", refresh);
+  document.addEventListener("studio:opened", function () { balance.refresh(); fuzz.refresh(); });
   if (current().path) { refresh(); }
   window.studioMeasure = { select: select, refresh: refresh };
 })();

@@ -287,6 +287,7 @@
     state.closed = false;
     $("rulebook").removeAttribute("srcdoc"); $("stale").hidden = true; showHover(null);
     showFile();
+    document.dispatchEvent(new CustomEvent("studio:opened", { detail: { path: r.path } }));
     notice("readonly", r.readonly ? esc(r.name) + " is a bundled game: it opens read-only here. <b>New variant of it</b> makes a file of yours that states only what changes; <b>New</b> copies it." : null);
     ["open", "conflict", "changed", "gone", "moved"].forEach(function (id) { notice(id, null); });
     others(r.others);
@@ -543,6 +544,72 @@
     });
   }
 
+  // ------------------------------------------------------------ layout: the splitter, the narrow views
+  var SPLIT_KEY = "cardrules.studio.panels-height", VIEW_KEY = "cardrules.studio.view", SPLIT_STEP = 24;
+  function remember(key, value) { try { localStorage.setItem(key, String(value)); } catch (e) { /* private mode */ } }
+  function recall(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
+
+  // the panels' height in pixels, kept between the tabs' contents and the editor's room
+  function splitter() {
+    var bar = $("splitter"), root = document.documentElement;
+    if (!bar) return;
+    var wanted = Number(recall(SPLIT_KEY)) || window.innerHeight * 0.3, now = 0;
+    function bounds() { return [72, Math.max(120, window.innerHeight - 200)]; }
+    function set(px, keep) {
+      var b = bounds();
+      now = Math.round(Math.min(Math.max(px, b[0]), b[1]));
+      root.style.setProperty("--measure-h", now + "px");
+      bar.setAttribute("aria-valuemin", b[0]); bar.setAttribute("aria-valuemax", b[1]); bar.setAttribute("aria-valuenow", now);
+      if (keep) { wanted = now; remember(SPLIT_KEY, now); }
+    }
+    set(wanted, false);
+    bar.addEventListener("pointerdown", function (e) {
+      if (e.button !== 0) return;
+      e.preventDefault();
+      var y0 = e.clientY, h0 = now;
+      bar.setPointerCapture(e.pointerId); bar.focus();
+      document.body.classList.add("resizing");
+      function move(ev) { set(h0 + y0 - ev.clientY, false); }
+      function up(ev) {
+        set(h0 + y0 - ev.clientY, true);
+        document.body.classList.remove("resizing");
+        bar.removeEventListener("pointermove", move); bar.removeEventListener("pointerup", up); bar.removeEventListener("pointercancel", up);
+      }
+      bar.addEventListener("pointermove", move); bar.addEventListener("pointerup", up); bar.addEventListener("pointercancel", up);
+    });
+    bar.addEventListener("keydown", function (e) {
+      var step = e.shiftKey ? SPLIT_STEP * 4 : SPLIT_STEP;
+      var to = { ArrowUp: now + step, ArrowDown: now - step, Home: 0, End: Infinity }[e.key];
+      if (to === undefined) return;
+      e.preventDefault(); set(to, true);
+    });
+    window.addEventListener("resize", function () { set(wanted, false); });
+  }
+
+  // below 900 px wide one part shows at a time (studio.css); these buttons choose it
+  function views() {
+    var nav = $("views");
+    if (!nav) return;
+    function show(view) {
+      document.body.dataset.view = view;
+      nav.querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.view === view ? "true" : "false"); });
+    }
+    nav.addEventListener("click", function (e) {
+      var b = e.target.closest("button[data-view]");
+      if (b) { show(b.dataset.view); remember(VIEW_KEY, b.dataset.view); }
+    });
+    var saved = recall(VIEW_KEY);
+    show(nav.querySelector('[data-view="' + saved + '"]') ? saved : "editor");
+    // a click in the book that moves the editor's cursor shows the editor (it is hidden here)
+    var narrow = window.matchMedia("(max-width: 900px)"), frame = $("rulebook");
+    function toEditor(e) {
+      var t = e.target;
+      if (narrow.matches && t.closest && t.closest("[data-line], [data-goto]") && !t.closest("a[href]")) show("editor");
+    }
+    $("stale").addEventListener("click", toEditor);
+    frame.addEventListener("load", function () { if (frame.contentDocument) frame.contentDocument.addEventListener("click", toEditor); });
+  }
+
   // ------------------------------------------------------------ start
   window.studio = {
     current: function () { return { path: state.path, text: editor ? editor.getText() : "", base: state.base, loaded: state.loaded }; },
@@ -553,6 +620,7 @@
   };
 
   function start() {
+    splitter(); views();
     $("stale").addEventListener("click", function (e) {
       var a = e.target.closest("[data-goto]"); if (a) { editor.goto(Number(a.dataset.goto), 0); editor.focus(); }
     });

@@ -32,13 +32,35 @@
     if (log) log.scrollTop = log.scrollHeight;
   }
 
+  // where the table's scrolling parts are scrolled to, to keep them there when #live is replaced
+  function scrolled() {
+    var main = live(), at = {};
+    if (!main) return at;
+    at[""] = main.scrollTop;
+    var parts = main.querySelectorAll("[data-scroll]");
+    for (var i = 0; i < parts.length; i++) at[parts[i].getAttribute("data-scroll")] = parts[i].scrollTop;
+    return at;
+  }
+  function rescroll(at) {
+    var main = live();
+    if (!main) return;
+    if (at[""]) main.scrollTop = at[""];
+    var parts = main.querySelectorAll("[data-scroll]");
+    for (var i = 0; i < parts.length; i++) {
+      var y = at[parts[i].getAttribute("data-scroll")];
+      if (y) parts[i].scrollTop = y;
+    }
+  }
+
   function swap(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
+    var at = scrolled();
     ["live", "log"].forEach(function (id) {
       var fresh = doc.getElementById(id);
       var old = document.getElementById(id);
       if (fresh && old) old.replaceWith(fresh);
     });
+    rescroll(at);
     markRule();
     scrollLog();
   }
