@@ -67,7 +67,7 @@ class Human:
             cards = seen["cards"]
             if not cards:
                 return ["-"]
-            if own and not public:
+            if own:  # one's own cards in full, whoever else may see them (a pile of cards won, say)
                 if len(cards) > 6:
                     return [f"{len(cards)} cards"] + ["  " + ln for ln in self._cards_by_suit(state, cards)]
                 return [" ".join(sorted(cards, key=self._sort_key(state)))]
@@ -85,6 +85,10 @@ class Human:
         view = observe(state, self.seat)
         me = seat_name(self.seat)
         out = [f"--- move {len(state.history) + 1} - you are {me} - rule: {view['rule']} ---"]
+        p = state.program
+
+        def zone_of(zname):
+            return p.zones[p.zone_index[zname]] if zname in p.zone_index else None
         for name, value in view["vars"].items():
             if value is not None:
                 out.append(f"{name}: {' '.join(value) if isinstance(value, list) else value}")
@@ -95,6 +99,14 @@ class Human:
                 lines = self._zone_text(state, zname, seen, own=False)
                 out.append(f"{zname}: {lines[0]}")
                 out.extend("  " + ln for ln in lines[1:])
+                continue
+            if zone_of(zname) is not None and not zone_of(zname).per_player:  # a shared family: each by its number
+                for part, pseen in seen.items():
+                    if "count" in pseen and pseen["count"] == 0 and not pseen.get("known"):
+                        continue
+                    lines = self._zone_text(state, zname, pseen, own=False)
+                    out.append(f"{zname}({part}): {lines[0]}")
+                    out.extend("  " + ln for ln in lines[1:])
                 continue
             if me in seen:  # own part first, in full
                 lines = self._zone_text(state, zname, seen[me], own=True)
