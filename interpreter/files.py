@@ -84,7 +84,8 @@ PATH_MAX = 4096   # bytes in a whole path, with its terminating NUL (Linux)
 
 class NotARulesetFile(Exception):
     """Why a named file cannot be read as a ruleset. `kind` is one of 'nul', 'too-long',
-    'missing', 'not-folder', 'folder', 'not-regular', 'unreadable', 'not-utf8'; `detail` says
+    'missing', 'not-folder', 'folder', 'not-regular', 'unreadable', 'not-utf8', 'outside' (a reader
+    confined to some folders, as the studio is, was not allowed to look); `detail` says
     more in a user's words (the limit passed, what the file is, the system's reason). `base_message`
     and `file_error` word it for a variant's base and for a file given by name."""
 
@@ -96,6 +97,9 @@ class NotARulesetFile(Exception):
         """The message for the base a variant names as `ref` (`looked_for`: that name from the
         variant's folder)."""
         at = f" (looked for {looked_for})"
+        if self.kind == "outside":  # nothing of the file: not where it is, not whether it exists
+            return (f"the base ruleset {ref!r} is not one this studio may open: a base is a .cards file in "
+                    "the folders the studio was started with, or a bundled game (of \"bundled:NAME\")")
         if self.kind == "nul":
             return "the base ruleset's name holds a NUL character, which no file's name can hold"
         if self.kind == "too-long":
@@ -128,6 +132,8 @@ class NotARulesetFile(Exception):
             msg = f"this is not a regular file but {self.detail}, so not a ruleset file"
         elif self.kind == "not-utf8":
             msg = f"the file is not UTF-8 text ({self.detail})"
+        elif self.kind == "outside":
+            msg = "this is not a file this studio may open"
         else:
             msg = f"cannot read the file: {self.detail}"
         return RulesetError(msg, display)

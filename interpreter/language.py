@@ -154,7 +154,7 @@ _ZONES = Section("zones", "Zones, options and variables", "Where cards can lie, 
           'option hand_size: 5..10 = 7 "How many cards each player is dealt."', "item"),
     Entry("var", "var NAME: TYPE [= VALUE]",
           "A value the game keeps and the rules change with `set`, such as the dealer or the trump suit. "
-          "Everyone can see it. It starts as VALUE, or as `none`.",
+          "Everyone can see it. It starts as VALUE, or as `none` (a collection, such as `cards`, starts empty).",
           "var trumps: suit", "item"),
     Entry("var per player", "var NAME(p: player): TYPE [= VALUE]",
           "One value for each player, read as `NAME(p)` and changed with `set NAME(p) = ...`; VALUE may use `p`.",
@@ -403,7 +403,7 @@ _MELDS = Section("melds", "Melds", "Whether a set of cards divides into groups, 
     Entry("split", "split CARDS into N TEST [of SIZE] [and N TEST [of SIZE]] ...",
           "True when the cards can be divided into exactly the groups listed, every card used once: N groups "
           "that pass the definition TEST(g: cards), each of SIZE cards when `of` says so (a number, or a "
-          "range A..B).",
+          "range A..B). A group holds at least one card: a size below 1 is never made.",
           "split hand(p) into 4 meld of 3..4 and 1 pair of 2", "expression"),
     Entry("split by", "split CARDS into ... by SCORE",
           "The best total of SCORE(g: cards) over the groups, among all the ways to divide the cards, or -1 "

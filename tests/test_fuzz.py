@@ -281,3 +281,12 @@ def test_choose_by_each_records_replay(reports):
     (found by this fuzzer, fixed in the engine at the same time)."""
     rep = reports("everyone-at-once.cards")
     assert not rep.findings, "\n".join(f.sentence for f in rep.findings)
+
+
+def test_a_whole_number_option_with_no_range_is_tried_at_other_values(reports):
+    """`option limit: int = 11` (no range) stops play at its value: tried at 5, 12 and 22 as well as
+    11, it changes play (5 cards), so no dead-option finding (it was once compared with itself)."""
+    from interpreter.fuzz.common import option_values
+    rs = load_ruleset(TARGETS / "whole-number-option.cards")
+    assert option_values(rs.options[0]) == [11, 5, 12, 22]
+    assert not [f for f in reports("whole-number-option.cards").findings if f.kind == "dead-option"]

@@ -107,6 +107,8 @@ def test_a_designer_makes_a_ganjifa_variant_reads_plays_and_measures_it_from_the
     page.select_option("#file", str(server.work / "ganjifa.cards"))
     page.wait_for_function("() => window.studio.current().path.endsWith('ganjifa.cards') && window.studio.state.loaded")
     page.click("#new-variant")
+    page.locator("#name-dialog[open]").wait_for()
+    page.keyboard.press("Enter")  # the name it proposes
     page.wait_for_function("() => window.studio.current().base !== null && window.studio.state.loaded")
     made = Path(page.evaluate("() => window.studio.current().path"))
     assert made.parent == server.work and made.name != "ganjifa.cards" and made.exists()

@@ -20,7 +20,7 @@ from .fuse import fuse, trace
 from .ir import ops as o
 from .ir.reads import CARD_READS, STATE_FNS, STATE_READS, masks_kept, masks_pay, state_reads
 from .masks import Masks, bit_tables, make_order_runtime, make_runtime, make_suffix_runtime
-from .program import _MISS, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
+from .program import _MISS, COLLECTION_TYPES, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
 
 
@@ -164,6 +164,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             self.var_slots[v.name] = (slot, v.type)
         for v in rs.vars:
             slot = self.var_slots[v.name][0]
+            if v.init is None and v.type in COLLECTION_TYPES:  # a collection with no starting value starts empty
+                v = v.model_copy(update={"init": g.ListExpr(items=(), loc=v.loc)})
             if v.params:
                 pname = v.params[0].name
                 if v.init is not None:

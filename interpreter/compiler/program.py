@@ -27,6 +27,7 @@ ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "r
         "zone": "card", "zonekind": "card", "zones": "zone"}
 COLLECTIONS = set(ELEM)
 TYPE_WORDS = {"card", "player", "int", "bool", "suit", "rank", "cards", "players", "ints", "zone", "zones"}
+COLLECTION_TYPES = {"cards", "players", "ints", "zones"}  # a variable of these starts empty when not given
 
 
 def _err(msg: str, node) -> RulesetError:

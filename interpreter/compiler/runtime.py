@@ -153,7 +153,7 @@ def _split_search(st, cards, counts, score, preds, sizes, memo, tables):
             if not count:
                 continue
             for size in every[gi]:
-                if size - 1 > len(rest):
+                if size - 1 > len(rest) or size < 1:  # a group holds its first card: none of size 0
                     continue
                 if not masked:
                     groups = _groups_by_combinations(st, preds[gi], first, rest, size)

@@ -133,8 +133,14 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int, rng: bool 
     s.zver = 0
     s.legal_cache = {}
     s.native = None
-    for name, slot, init in p.vars:
-        s.slots[slot] = init(s) if init else None
+    for v, (name, slot, init) in zip(p.ruleset.vars, p.vars):
+        try:
+            s.slots[slot] = init(s) if init else None
+        except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, ValueError) as exc:
+            from ..build import _source_line
+            raise GameRuntimeError(f"the starting value of {name!r} cannot be worked out with {players} players: "
+                                   f"{exc}", v.loc.file if v.loc else None, v.loc.line if v.loc else None,
+                                   v.loc.column if v.loc else None, _source_line(v.loc)) from None
     return s
 
 

@@ -133,9 +133,12 @@ def option_values(o: g.Option) -> list:
         vals = list(o.choices)
     elif o.low is not None and o.high is not None:
         vals = list(range(o.low, o.high + 1)) if o.high - o.low <= 3 else sorted({o.low, o.default, o.high})
+    elif isinstance(o.default, int):  # a whole number with no range: a few around the default, never only itself
+        d = o.default
+        vals = [d // 2, d + 1, d * 2 if d else 2]
     else:
         vals = [o.default]
-    return [o.default] + [v for v in vals if v != o.default]
+    return [o.default] + list(dict.fromkeys(v for v in vals if v != o.default))
 
 
 def player_counts(rs) -> list[int]:

@@ -97,6 +97,8 @@ class OptionEffects:
             if o.name in self.static.dead_options:
                 continue
             values = option_values(o)
+            if len(values) < 2:  # no other value to try: nothing is proved either way
+                continue
             self._trace_fired = [0] * len(names)
             if compare(defaults, o, values) != "same":
                 continue

@@ -36,7 +36,7 @@ from lark.exceptions import VisitError
 from .. import build
 from .. import graph as g
 from ..errors import CardRulesError, RulesetError, RulesetSyntaxError
-from ..files import check_ruleset_path, read_ruleset_file
+from ..files import NotARulesetFile, check_ruleset_path, read_ruleset_file
 from ..parse import parse_text
 from .index import Index, Ref, Span, Symbol, index_trees, walk_symbols
 from .text import NAME_FULL, chunk_starts, code_key, error_range, indent_of, line_tokens, token_at
@@ -60,8 +60,12 @@ class Workspace(_Loading, _Navigation):
     """Open documents (the editor's text wins over the disk's), their analyses, and files on disk
     read on demand (for a variant's base, or for the family of a rename)."""
 
-    def __init__(self, roots: list[str] | None = None):
+    def __init__(self, roots: list[str] | None = None, allowed=None):
         self.roots = [norm(r) for r in (roots or [])]
+        # allowed(path) -> bool: the files it may read besides the open documents (None: any). The
+        # studio confines every read to its folders: a variant's base named outside them is refused
+        # before the disk is asked, so the answer says nothing of that file, not even that it exists.
+        self.allowed = allowed
         self.open: dict[str, tuple[str, int | None]] = {}    # path -> (text, version)
         self.current: dict[str, Analysis] = {}                # path -> latest analysis of the open text
         self.chunk_cache: dict[str, dict] = {}                # path -> {(text, start): Chunk}
@@ -100,6 +104,8 @@ class Workspace(_Loading, _Navigation):
         path = norm(path)
         if path in self.open:
             return self.open[path][0]
+        if self.allowed is not None and not self.allowed(path):
+            raise NotARulesetFile("outside", "", path)
         st = check_ruleset_path(path)
         key = (st.st_mtime_ns, st.st_size)
         hit = self.disk.get(path)

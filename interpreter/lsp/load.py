@@ -235,7 +235,7 @@ class _Loading:
         root = chain[-1]
         candidates = set(self.open) | set(chain)
         for p in chain:
-            if is_file_key(p):
+            if is_file_key(p) and (self.allowed is None or self.allowed(p)):
                 candidates.update(self._cards_files(os.path.dirname(p), False))
         for r in self.roots:
             candidates.update(self._cards_files(r, True))

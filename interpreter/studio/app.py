@@ -3,10 +3,11 @@ files under `/studio/static/`, and the browser table of `cardrules serve` mounte
 same server, so that "Play it now" opens a real table (the same code, pages and bots).
 
 Every answer of the API is JSON; a body that is not a JSON object is 400 with `{"error": ...}`,
-one too large for `limits.Limits.upload_bytes` is 413 before it is kept. The studio trusts nobody
-by default: every request under `/studio` carries its token, in the header `X-Studio-Token` or as
-`?token=` (the page has it from its own address, never from a cookie), else 403; a request that
-changes state is JSON, else 415; and before either, web/guard.py checks the Host and the Origin."""
+one larger than a file of MAX_CHARS characters can make (BODY_BYTES) is 413 before it is kept.
+The studio trusts nobody by default: every request under `/studio` carries its token, in the
+header `X-Studio-Token` or as `?token=` (the page has it from its own address, never from a
+cookie), else 403; a request that changes state is JSON, else 415; and before either,
+web/guard.py checks the Host and the Origin."""
 
 from __future__ import annotations
 
@@ -28,11 +29,12 @@ from starlette.staticfiles import StaticFiles
 from ..web.app import create_app
 from ..web.guard import Guard, Hosts
 from ..web.limits import Limits
-from .files import Files, Refused
+from .files import MAX_CHARS, Files, Refused
 from .studio import Studio
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
+BODY_BYTES = 4 * MAX_CHARS + 64 * 1024  # such a text in UTF-8 (4 bytes a character at most), and the rest
 
 
 def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | None = None,
@@ -56,15 +58,17 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
                              undefined=jinja2.StrictUndefined)
 
     async def body(request: Request) -> dict:
-        limit = limits.upload_bytes
+        limit = BODY_BYTES
+        too_large = f"that is too large to send here: the studio saves and analyses files of up to {MAX_CHARS:,} " \
+                    "characters"
         declared = request.headers.get("content-length", "")
         if declared.strip().isdigit() and int(declared) > limit:
-            raise Refused(413, f"that is too large to send here (the limit is {limit // (1024 * 1024)} MB)")
+            raise Refused(413, too_large)
         data = bytearray()
         async for chunk in request.stream():
             data += chunk
             if len(data) > limit:
-                raise Refused(413, f"that is too large to send here (the limit is {limit // (1024 * 1024)} MB)")
+                raise Refused(413, too_large)
         try:
             got = json.loads(bytes(data) or b"{}")
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
@@ -110,11 +114,16 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
         return studio.open_file(got.get("path"), _page(got))
 
     def presence(got):
-        path = str(studio.files.confine(got.get("path"))[0])
+        """Who else has the file open, and the file on disk now (its sha256; where it went when
+        renamed): a page polls this every few seconds, which is how it hears of a save elsewhere."""
+        path = str(studio.files.confine(got.get("path"), must_exist=False)[0])
         if got.get("leave") and _page(got):
             studio.leave(path, _page(got))
             return {"others": 0}
-        return {"others": studio.present(path, _page(got))}
+        return {"others": studio.present(path, _page(got)), **studio.where(path)}
+
+    def changes(got):
+        return studio.changes(got.get("path"), got.get("text"))
 
     def analyse(got):
         return studio.analyse(got.get("path"), got.get("text"))
@@ -144,7 +153,14 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
 
     def new(got):
         o = studio.files.new(got.get("from"), str(got.get("kind", "copy")), got.get("name"))
+        studio.saved(o.path)
         return studio.open_file(o.path, _page(got))
+
+    def rename(got):
+        return studio.rename(got.get("path"), got.get("name"))
+
+    def delete(got):
+        return studio.delete(got.get("path"), got.get("sha256"))
 
     async def play(request, got):
         def run():
@@ -170,10 +186,11 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
         html = html.replace("</head>", f"<style>{_BOOK_CSS}</style></head>", 1)
         return HTMLResponse(html, headers={"X-Rulebook-Version": str(version), "Cache-Control": "no-store"})
 
-    routes = [Route("/studio", page), Route("/studio/", page)]
+    routes = [Route("/studio", page), Route("/studio/", page)]  # (/favicon.ico: the mounted table's)
     for name, fn in (("words", words), ("files", files), ("open", open_), ("presence", presence),
-                     ("analyse", analyse), ("warnings", warnings), ("hover", hover), ("complete", complete), ("definition", definition),
-                     ("save", save), ("new", new)):
+                     ("analyse", analyse), ("warnings", warnings), ("hover", hover), ("complete", complete),
+                     ("definition", definition), ("save", save), ("new", new), ("rename", rename),
+                     ("delete", delete), ("changes", changes)):
         routes.append(Route(f"/studio/api/{name}", api(threaded(fn)), methods=["POST"] + (
             ["GET"] if name in ("words", "files") else [])))
     routes.append(Route("/studio/api/play", api(play), methods=["POST"]))

@@ -39,10 +39,11 @@ def loopback(host: str) -> bool:
 
 def studio_command(
     paths: Annotated[list[Path] | None, typer.Argument(help="The ruleset files and folders the studio may open and save (default: the working folder only).")] = None,
-    host: Annotated[str, typer.Option("--host", help="The address to listen on. Any other than this computer's (127.0.0.1) makes the studio ask for a token.")] = "127.0.0.1",
+    host: Annotated[str, typer.Option("--host", help="The address to listen on (default: this computer only).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="The port to listen on.")] = 8000,
     data: Annotated[Path | None, typer.Option("--data", metavar="DIR", help="The working folder, where new files go (default: ./studio/); its .cardrules/ keeps the tables opened from the studio.")] = None,
-    token: Annotated[bool, typer.Option("--token", help="Ask for a token even on 127.0.0.1 (always asked for on another address).")] = False,
+    allow_host: Annotated[list[str] | None, typer.Option("--allow-host", metavar="NAME", help="Another name the studio may be reached by (a reverse proxy's); repeat for more, '*' for any.")] = None,
+    token: Annotated[bool, typer.Option("--token", hidden=True, help="(The token is always asked for now.)")] = False,
     bot_pause: Annotated[float, typer.Option("--bot-pause", metavar="SECONDS", help="How long bots wait before they move, so people can follow.")] = 0.6,
 ) -> None:
     """Write a ruleset in the browser: the editor, its rulebook beside it, and a table to play it."""
@@ -77,18 +78,19 @@ def studio_command(
     except OSError as e:
         _err(f"{workdir}: error: cannot use this folder: {e.strerror or e}")
         raise typer.Exit(1)
-    secret = secrets.token_urlsafe(18) if (token or not loopback(host)) else None
+    from ..web.guard import Hosts
+    secret = secrets.token_urlsafe(18)
     sock = _bind(host, port)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
     from .app import make_app
-    app = make_app(given, workdir, token=secret, bot_pause=bot_pause)
+    app = make_app(given, workdir, token=secret, bot_pause=bot_pause, hosts=Hosts(host, list(allow_host or [])))
     web = app.state.web
     shown = "localhost" if loopback(host) else (socket.gethostname() if host in ("0.0.0.0", "::", "") else host)
     real_port = sock.getsockname()[1]
-    url = f"http://{shown}:{real_port}/studio" + (f"?token={secret}" if secret else "")
+    url = f"http://{shown}:{real_port}/studio?token={secret}"
     typer.echo(f"cardrules: the studio is at {url} (new files go to {workdir}); Ctrl-C stops it")
-    if secret:
-        typer.echo("  it is reachable from the network: the token in that address is asked for on every request")
+    typer.echo("  open that whole address: the token in it is asked for on every request"
+               + ("" if loopback(host) else "; the studio is reachable from the network"))
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on",
                             h11_max_incomplete_event_size=64 * 1024)
 

@@ -6,10 +6,17 @@ refused outright, then the path is resolved (symlinks followed) and must lie in 
 or be an allowed file, so a link inside a folder cannot lead out of it. The bundled games can be
 opened too, read-only: "New" copies one, "New variant of" writes a file that only names it as
 its base. A save is atomic (a temporary file beside it, then `os.replace`, as `files.write_atomic`
-does) and refused when the file on disk is no longer the one that was opened (its sha256)."""
+does) and refused when the file on disk is no longer the one that was opened (its sha256). A
+rename never replaces another file (a hard link, then the old name removed); a delete, like a
+save, is refused when the file changed since the page read it. Neither rewrites the variants
+that name the file as their base: they are listed, so the page can say they no longer load.
+
+One size limit, MAX_CHARS (the language server's), holds for what is saved, made and analysed:
+a file the studio writes is always one it can analyse."""
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 import re
@@ -17,8 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bundled import BUNDLED_PREFIX, base_file, bundled, bundled_name, rulesets_root
-from ..files import _VARIANT
-from ..files import write_atomic
+from ..files import _VARIANT, variant_base_ref, write_atomic
+from ..lsp.model import MAX_CHARS
+
+DIFF_LINES = 80  # the changed lines a diff shows (the rest are counted)
+_STEM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,80}")
 
 
 class Refused(Exception):
@@ -54,6 +64,7 @@ class Files:
             real = Path(os.path.realpath(p))
             (self.folders if real.is_dir() else self.files).append(real)
         self.bundled_root = Path(os.path.realpath(rulesets_root()))
+        self._shas: dict[Path, tuple[tuple, str]] = {}  # path -> ((mtime, size, inode), sha256)
 
     # ---- confinement
     def confine(self, given: object, must_exist: bool = True) -> tuple[Path, bool]:
@@ -119,20 +130,20 @@ class Files:
         """Write `text` atomically; the new sha256. Refused(409, conflict=True) when the file on
         disk is not the one that was read (`read_sha`; None: a new file that must not exist yet),
         unless `force`."""
-        real, readonly = self.confine(given, must_exist=False)
-        if readonly:
-            raise Refused(403, f"{real.name} is a bundled game and cannot be changed here: "
-                               "make a copy of it (New) or a variant of it (New variant of)")
+        real = self.writable(given, must_exist=False)
+        check_size(text, real.name)
         try:
-            now = sha256(real.read_bytes())
+            disk = real.read_bytes()
         except FileNotFoundError:
-            now = None
+            disk = None
         except OSError as e:
             raise Refused(409, f"{real}: cannot read the file on disk: {e.strerror or e}") from None
+        now = sha256(disk) if disk is not None else None
         if not force and now != read_sha:
             what = ("was deleted" if now is None else "changed on disk") if read_sha else "already exists"
             raise Refused(409, f"{real.name} {what} since you opened it: overwrite it with your text, or "
-                               "reload it from the disk (your changes are then lost)", conflict=True, disk_sha256=now)
+                               "reload it from the disk (your changes are then lost)", conflict=True, disk_sha256=now,
+                          diff=line_diff(text, _text(disk)) if disk is not None else None)
         data = text.encode("utf-8")
         try:
             write_atomic(real, data)
@@ -149,14 +160,9 @@ class Files:
             raise Refused(400, "kind is 'copy' or 'variant'")
         stem = base.stem + ("-variant" if kind == "variant" else "-copy")
         if name is not None and str(name).strip():
-            stem = str(name).strip()
-            if stem.endswith(".cards"):
-                stem = stem[:-len(".cards")]
-            if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,80}", stem):
-                raise Refused(400, f"{stem!r} cannot be a file's name here: use letters, digits, '-', '_' and '.'")
-            target = self.workdir / f"{stem}.cards"
+            target = self.workdir / f"{file_stem(name)}.cards"
             if target.exists():
-                raise Refused(409, f"{target.name} already exists in {self.workdir}")
+                raise Refused(409, f"{target.name} already exists in {self.workdir}: choose another name")
         else:
             target, n = self.workdir / f"{stem}.cards", 2
             while target.exists():
@@ -165,8 +171,107 @@ class Files:
             text = _rebase(src.text, base, self.workdir)
         else:
             text = variant_text(src.text, base, target)
+        check_size(text, target.name)
         self.workdir.mkdir(parents=True, exist_ok=True)
         return Opened(*self._create(target, text), readonly=False)
+
+    def writable(self, given: object, must_exist: bool = True) -> Path:
+        """The real path of a file the studio may change (confined as `confine`), else Refused(403)."""
+        real, readonly = self.confine(given, must_exist=must_exist)
+        if readonly:
+            raise Refused(403, f"{real.name} is a bundled game and cannot be changed here: "
+                               "make a copy of it (New) or a variant of it (New variant of)")
+        return real
+
+    def rename(self, given: object, name: object) -> tuple[Path, Path, list[Path]]:
+        """(old, new, the variants that named the old file as their base) after giving the file
+        another name in its folder. Never over another file: a hard link to the new name (which
+        the system refuses when the name exists), then the old name removed."""
+        real = self.writable(given)
+        target = real.parent / f"{file_stem(name)}.cards"
+        if target == real:
+            raise Refused(400, f"{real.name} already has that name")
+        try:
+            self.writable(str(target), must_exist=False)
+        except Refused:
+            raise Refused(403, f"{real.name} was named on the command line: the studio may write it under "
+                               "that name only (rename it outside the studio)") from None
+        exists = f"{target.name} already exists in {target.parent}: choose another name"
+        variants = self.variants_of(real)
+        try:
+            os.link(real, target)
+        except FileExistsError:
+            if not _same(real, target):  # (a new case of the same name on a disk that ignores case)
+                raise Refused(409, exists) from None
+            os.rename(real, target)
+        except OSError:  # no hard links on this file system: the check and the move are two steps
+            if os.path.lexists(target):
+                raise Refused(409, exists) from None
+            try:
+                os.rename(real, target)
+            except OSError as e:
+                raise Refused(500, f"{real}: cannot rename the file: {e.strerror or e}") from None
+        else:
+            try:
+                os.unlink(real)
+            except OSError as e:
+                os.unlink(target)
+                raise Refused(500, f"{real}: cannot rename the file: {e.strerror or e}") from None
+        return real, Path(os.path.realpath(target)), variants
+
+    def delete(self, given: object, read_sha: object) -> tuple[Path, list[Path]]:
+        """(the file, the variants that named it as their base) after removing it: refused when
+        it is not the file the page read (`read_sha`), which the person did not see."""
+        real = self.writable(given)
+        try:
+            now = sha256(real.read_bytes())
+        except OSError as e:
+            raise Refused(409, f"{real}: cannot read the file on disk: {e.strerror or e}") from None
+        if now != read_sha:
+            raise Refused(409, f"{real.name} changed on disk since you opened it: reload it and look before "
+                               "you delete it", conflict=True, disk_sha256=now)
+        variants = self.variants_of(real)
+        try:
+            os.unlink(real)
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise Refused(500, f"{real}: cannot delete the file: {e.strerror or e}") from None
+        return real, variants
+
+    def variants_of(self, base: Path) -> list[Path]:
+        """The files of the allowed folders whose `of "..."` names `base` (read without parsing)."""
+        out = []
+        for f in self.listing()["files"]:
+            p = Path(f["path"])
+            if p == base:
+                continue
+            try:
+                with open(p, encoding="utf-8", errors="replace") as fh:
+                    ref = variant_base_ref(fh.read(64 * 1024))  # (the header is at the top)
+                if ref is not None and Path(os.path.realpath(base_file(ref, p))) == base:
+                    out.append(p)
+            except OSError:
+                continue
+        return out
+
+    def disk_sha(self, path: Path) -> str | None:
+        """The sha256 of a file's bytes now (None: no such file), read again only when it was
+        touched: pages ask every few seconds whether their file changed."""
+        try:
+            st = os.stat(path)
+            key = (st.st_mtime_ns, st.st_size, st.st_ino)
+            hit = self._shas.get(path)
+            if hit is not None and hit[0] == key:
+                return hit[1]
+            now = sha256(path.read_bytes())
+        except OSError:
+            self._shas.pop(path, None)
+            return None
+        if len(self._shas) > 1000:
+            self._shas.clear()
+        self._shas[path] = (key, now)
+        return now
 
     def _create(self, target: Path, text: str) -> tuple[str, str, str]:
         data = text.encode("utf-8")
@@ -179,6 +284,63 @@ class Files:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         return str(Path(os.path.realpath(target))), text, sha256(data)
+
+
+def check_size(text: str, name: str) -> None:
+    if len(text) > MAX_CHARS:
+        raise Refused(413, f"{name} is too large: {len(text):,} characters; the studio saves and analyses "
+                           f"files of up to {MAX_CHARS:,} characters")
+
+
+def file_stem(name: object) -> str:
+    """A new file's name as a page gave it, without `.cards`, or Refused(400)."""
+    stem = str(name).strip() if isinstance(name, str) else ""
+    if stem.endswith(".cards"):
+        stem = stem[:-len(".cards")]
+    if not _STEM.fullmatch(stem):
+        raise Refused(400, f"{stem!r} cannot be a file's name here: use letters, digits, '-', '_' and '.' "
+                           "(starting with a letter or a digit)")
+    return stem
+
+
+def line_diff(mine: str, disk: str) -> dict:
+    """What differs, line by line, between a page's text and the disk's: hunks of lines marked
+    '-' (only in the page's), '+' (only on disk) and ' ' (around them), with their line numbers."""
+    a, b = mine.split("\n"), disk.split("\n")
+    hunks, shown, more, added, removed = [], 0, 0, 0, 0
+    for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(1):
+        lines = []
+        for tag, i1, i2, j1, j2 in group:
+            if tag != "equal":
+                removed += i2 - i1
+                added += j2 - j1
+            if shown >= DIFF_LINES:
+                more += 0 if tag == "equal" else (i2 - i1) + (j2 - j1)
+                continue
+            if tag == "equal":
+                lines += [[" ", t] for t in a[i1:i2]]
+                continue
+            for op, part in (("-", a[i1:i2]), ("+", b[j1:j2])):
+                for t in part:
+                    if shown < DIFF_LINES:
+                        lines.append([op, t])
+                        shown += 1
+                    else:
+                        more += 1
+        if any(op != " " for op, _ in lines):
+            hunks.append({"mine": group[0][1] + 1, "disk": group[0][3] + 1, "lines": lines})
+    return {"hunks": hunks, "added": added, "removed": removed, "more": more}
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def base_ref(base: Path, folder: Path) -> str:

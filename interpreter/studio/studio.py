@@ -1,7 +1,8 @@
 """The studio's state, without the routes: the files it may touch, the language server's
 workspace (one analysis behind the studio and `cardrules lsp`: the same diagnostics at the same
 places, hover, completion, definition), the last version of each file that loaded with its
-rulebook, which pages have which file open, and the tables opened from the editor.
+rulebook, which pages have which file open (and where a renamed one went), and the tables
+opened from the editor.
 
 The workspace is not made for threads, and the routes call in from worker threads (an analysis
 of a large file takes tens of milliseconds; the event loop must keep answering), so every call
@@ -21,7 +22,7 @@ from ..files import _VARIANT
 from ..errors import CardRulesError
 from ..lsp import analysis as an
 from ..lsp.index import walk_symbols
-from .files import Files, Refused
+from .files import Files, Refused, line_diff, sha256
 
 PRESENCE_SECONDS = 20.0  # a page that has not said it is there for this long has closed
 
@@ -50,12 +51,22 @@ class Studio:
         self.web = web
         self.token = token
         self.plays = Path(plays)  # snapshots of the rules a table was opened with
-        self.ws = an.Workspace([str(f) for f in files.folders])
+        self.ws = an.Workspace([str(f) for f in files.folders], allowed=self._may_read)
         self.lock = threading.RLock()
         self._loaded: dict[str, Loaded] = {}
         self._books: dict[str, tuple[int, str]] = {}
         self._versions = 0
         self.pages: dict[str, dict[str, float]] = {}  # path -> {page id: when it last said it is there}
+        self.moved: dict[str, str | None] = {}  # a renamed file's old path -> its new one
+
+    def _may_read(self, path: str) -> bool:
+        """Whether the analysis may read `path` from disk (a variant's base): the same confinement as
+        a page's own requests, so a base named outside the folders is refused unread."""
+        try:
+            self.files.confine(path, must_exist=False)
+        except Refused:
+            return False
+        return True
 
     # ---- the contract with the measure panels
     def loaded(self, path: str) -> Loaded | None:
@@ -213,6 +224,61 @@ class Studio:
     def saved(self, path: str) -> None:
         with self.lock:
             self.ws.forget_disk(path)
+            self.moved.pop(path, None)
+
+    def rename(self, given, name) -> dict:
+        """Give a file another name in its folder; the pages that have it open follow it there
+        (their presence moves with it, and `where` tells them on their next question)."""
+        old, new, variants = self.files.rename(given, name)
+        old, new = str(old), str(new)
+        with self.lock:
+            self._forget(old)
+            self.moved.pop(new, None)
+            self.moved[old] = new
+            if len(self.moved) > 1000:
+                self.moved = {k: v for k, v in list(self.moved.items())[-500:]}
+            pages = self.pages.pop(old, {})
+            self.pages.setdefault(new, {}).update(pages)
+        return {"path": new, "name": Path(new).name, "old": old, "variants": [str(v) for v in variants]}
+
+    def delete(self, given, sha) -> dict:
+        path, variants = self.files.delete(given, sha)
+        with self.lock:
+            self._forget(str(path))
+            self.moved.pop(str(path), None)
+        return {"path": str(path), "variants": [str(v) for v in variants]}
+
+    def _forget(self, path: str) -> None:
+        self.ws.close_doc(path)
+        self.ws.forget_disk(path)
+        self._loaded.pop(path, None)
+        self._books.pop(path, None)
+
+    def where(self, path: str) -> dict:
+        """The file a page has open, on disk now: its sha256 (None: not there), and where it
+        went when it was renamed (the last of a chain of renames)."""
+        out: dict = {"sha256": self.files.disk_sha(Path(path))}
+        if out["sha256"] is None:
+            to, hops = self.moved.get(path), 0
+            while to is not None and self.moved.get(to) and hops < 20:
+                to, hops = self.moved[to], hops + 1
+            if to is not None and os.path.isfile(to):
+                out["moved"] = to
+        return out
+
+    def changes(self, given, text) -> dict:
+        """What differs between a page's text and the file on disk now (a line diff)."""
+        path, _ = self.files.confine(given, must_exist=False)
+        if not isinstance(text, str):
+            raise Refused(400, "text must be a string")
+        try:
+            disk = path.read_bytes()
+        except FileNotFoundError:
+            return {"path": str(path), "sha256": None, **self.where(str(path))}
+        except OSError as e:
+            raise Refused(409, f"{path}: cannot read the file on disk: {e.strerror or e}") from None
+        return {"path": str(path), "sha256": sha256(disk),
+                "diff": line_diff(text, disk.decode("utf-8", errors="replace"))}
 
     def present(self, path: str, page: str | None) -> int:
         """Note that `page` has `path` open (now); how many other pages have it open."""

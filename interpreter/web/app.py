@@ -99,6 +99,11 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
             web.stopping.set()
             await web.tables.stop()
 
+    async def favicon(request: Request):
+        """The icon browsers ask for at /favicon.ico whatever the page links (a rulebook, a refusal)."""
+        return Response((HERE / "static" / "favicon.svg").read_bytes(), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
     # ---------------------------------------------------------------- helpers
     def table_or_404(request: Request) -> Table:
         table = web.tables.get(request.path_params["table_id"])
@@ -489,6 +494,7 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
 
     routes = [
         Route("/", index),
+        Route("/favicon.ico", favicon),
         Route("/new", new_form, methods=["GET"]),
         Route("/new", new_table, methods=["POST"]),
         Route("/t/{table_id}/links", table_links),

@@ -115,6 +115,7 @@ def serve_command(
     think_seconds: Annotated[float, typer.Option("--think-seconds", metavar="SECONDS", help="A bot's time for one decision; then it plays the best move found so far.")] = Limits.think_seconds,
     bot_workers: Annotated[int | None, typer.Option("--bot-workers", metavar="N", help="Processes the bots think in (default: one a core; 0: in the server itself).")] = None,
     max_upload: Annotated[int, typer.Option("--max-upload", metavar="MB", help="The largest record that may be uploaded to replay, in MB.")] = Limits.upload_bytes // (1024 * 1024),
+    allow_host: Annotated[list[str] | None, typer.Option("--allow-host", metavar="NAME", help="Another name the table may be reached by (a reverse proxy's); repeat for more, '*' for any.")] = None,
     engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP + " (Each game is built when its first table opens.)")] = "auto",
 ) -> None:
     """Open the browser table: play any game with people and bots, with the rulebook beside it."""
@@ -160,7 +161,9 @@ def serve_command(
     _err(engine_line)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
     from .app import create_app
-    app = create_app(folder, rulesets, bot_pause, records, limits=limits, engine=engine_name)
+    from .guard import Hosts
+    app = create_app(folder, rulesets, bot_pause, records, limits=limits, engine=engine_name,
+                     hosts=Hosts(host, list(allow_host or [])))
     web = app.state.web
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     real_port = sock.getsockname()[1]

@@ -265,47 +265,94 @@
   }
 
   // ------------------------------------------------------------ files
-  function listFiles(select) {
+  // A page hears of its file on disk through the presence poll (every POLL_MS): the file's sha256
+  // there, or where it went when renamed. A save, rename or open here bumps pollGen, so an answer
+  // asked before it (which may predate it) is not taken for a change made elsewhere.
+  var POLL_MS = 2000, listing = null, pollGen = 0, saving = false;
+
+  function listFiles() {
     return api("/studio/api/files").then(function (r) {
+      listing = r;
       var sel = $("file"); sel.innerHTML = "";
+      if (!state.path) sel.appendChild(new Option("(no file open)", ""));
       var mine = document.createElement("optgroup"); mine.label = "Your files (" + r.workdir + ")";
       r.files.forEach(function (f) { var o = new Option(f.name, f.path); mine.appendChild(o); });
       var bund = document.createElement("optgroup"); bund.label = "Bundled games (read-only)";
       r.bundled.forEach(function (f) { bund.appendChild(new Option(f.name, f.path)); });
       if (r.files.length) sel.appendChild(mine);
       sel.appendChild(bund);
-      if (select) sel.value = select;
+      sel.value = state.path || "";
       return r;
     });
+  }
+  function baseName(path) { return String(path).split(/[\\/]/).pop(); }
+  function showFile() {
+    var sel = $("file"), u = new URL(location.href);
+    if (state.path) {
+      if (Array.from(sel.options).some(function (o) { return o.value === state.path; })) {
+        sel.value = state.path;
+        if (sel.options[0] && sel.options[0].value === "") sel.remove(0);
+      } else { listFiles(); }
+      u.searchParams.set("file", state.path);
+    } else { u.searchParams.delete("file"); listFiles(); }
+    history.replaceState(state.path ? place(navIndex(), state.path, state.cursor[0], state.cursor[1]) : history.state, "", u);
+    document.title = state.path ? state.name + " · cardrules studio" : "cardrules studio";
+    var none = !state.path, mineOnly = none || state.readonly;
+    ["save", "play", "new-copy", "new-variant"].forEach(function (id) { $(id).disabled = none; });
+    $("rename").disabled = $("delete").disabled = mineOnly;
+    var why = none ? "No file is open" : "A bundled game cannot be changed here: make it yours with New";
+    $("rename").title = mineOnly ? why : "Give this file another name in its folder";
+    $("delete").title = mineOnly ? why : "Delete this file from the disk";
+    $("editor").inert = none;
+    $("no-file").hidden = !(none && state.closed);  // (not while the first file is on its way)
   }
 
   /* The file `r` as the server sent it, the cursor at `line`/`col`. `how` says what becomes of the
      browser's history: "push" (a jump: a new entry), "pop" (Back or Forward took us here), or
-     "replace" (the first file, a reload from disk). */
+     anything else (the first file, a reload from disk): this entry. */
   function opened(r, how, line, col) {
     line = line || 0; col = col || 0;
+    pollGen++;
     state.path = r.path; state.name = r.name; state.sha = r.sha256; state.readonly = r.readonly; state.savedText = r.text;
-    state.dirty = false; state.version = null; state.loaded = false; state.rules = []; state.players = null;
-    state.cursor = [line, col];
+    state.dirty = false; state.version = null; state.loaded = false; state.rules = []; state.players = null; state.told = null;
+    state.closed = false; state.cursor = [line, col];
     clearBook(); $("stale").hidden = true; showHover(null);
-    $("file").value = r.path;
     showOutline([], true);
     if (how === "push") pushPlace(r.path, line, col);
     else if (how !== "pop") history.replaceState(place(navIndex(), r.path, line, col), "", fileUrl(r.path));
-    document.title = r.name + " · cardrules studio";
+    showFile();
     notice("readonly", r.readonly ? esc(r.name) + " is a bundled game: it opens read-only here. <b>New variant of it</b> makes a file of yours that states only what changes; <b>New</b> copies it." : null);
-    notice("conflict", null);
+    ["open", "conflict", "changed", "gone", "moved"].forEach(function (id) { notice(id, null); });
     others(r.others);
     editor.setText(r.text);
     if (line || col) editor.goto(line, col);
     lint(r.text);
   }
 
-  /* Open `path` (see opened for `how`); true when it opened. */
+  // Nothing open (a refused first file, or this one deleted): an empty editor that takes no keys.
+  function closeFile(why) {
+    if (state.path) sendLeave(state.path);
+    pollGen++; lintSeq++; bookSeq++; clearTimeout(warnTimer);
+    state.path = null; state.name = ""; state.sha = null; state.readonly = false; state.savedText = ""; state.dirty = false;
+    state.version = null; state.loaded = false; state.rules = []; state.players = null; state.base = null; state.told = null;
+    state.closed = true;
+    clearBook(); $("stale").hidden = true; showHover(null); lastDiags = []; showMarks([]); showOutline([], true);
+    ["readonly", "conflict", "changed", "gone", "others"].forEach(function (id) { notice(id, null); });
+    editor.setText("");
+    $("no-file-why").textContent = why || "";
+    setStatus("");
+    showFile();
+  }
+
+  /* Open `path` (see opened for `how`): what the server sent, or null when it was not opened. */
   function openFile(path, how, line, col) {
-    return api("/studio/api/open", { path: path, page: pageId }).then(function (r) {
-      notice("open", null); opened(r, how, line, col); return true;
-    }, function (e) { notice("open", esc(e.message), "error"); return false; });
+    return api("/studio/api/open", { path: path, page: pageId }).then(function (r) { opened(r, how, line, col); return r; }, function (e) {
+      var el = notice("open", "Not opened: " + esc(e.message) + ' <button type="button" data-act="dismiss">OK</button>', "error");
+      el.querySelector('[data-act="dismiss"]').onclick = function () { notice("open", null); };
+      if (!state.path) closeFile("The file asked for was not opened: " + e.message);
+      else listFiles();  // the list names the file still open (and no longer one deleted meanwhile)
+      return null;
+    });
   }
 
   // ------------------------------------------------------------ the way back
@@ -376,7 +423,7 @@
       b.addEventListener("click", function () { jump(null, it.line, it.col); });
       li.appendChild(b); ul.appendChild(li);
     });
-    empty.hidden = items.length > 0;
+    empty.hidden = items.length > 0 || !state.path;
     empty.textContent = state.base ? "This variant restates no phase or rule: its base's are in the rulebook." :
       "No phases or rules yet.";
     markOutline(ruleAt(state.cursor[0]));
@@ -411,30 +458,181 @@
   function others(n) {
     state.others = n;
     notice("others", n ? "This file is open in " + (n === 1 ? "another tab" : n + " other tabs") +
-      " too: what one saves, the other is asked about before it overwrites it." : null);
+      " too: what one tab saves, the others show at once." : null);
+  }
+
+  // What differs between this tab's text and the disk's, as the server's line diff gives it.
+  function diffHtml(d) {
+    if (!d || !d.hunks || !d.hunks.length) return "";
+    var out = ['<div class="diff" aria-label="What differs"><div class="diff-key"><span class="key-del">- only in your text</span> ' +
+               '<span class="key-add">+ only on disk</span></div>'];
+    d.hunks.forEach(function (h) {
+      out.push('<div class="hunk">your line ' + h.mine + ", line " + h.disk + " on disk</div>");
+      h.lines.forEach(function (l) {
+        var cls = l[0] === "+" ? "add" : l[0] === "-" ? "del" : "ctx";
+        out.push('<div class="' + cls + '"><span class="op">' + (l[0] === " " ? " " : l[0]) + " </span>" + esc(l[1]) + "</div>");
+      });
+    });
+    if (d.more) out.push('<div class="hunk">and ' + d.more + " more changed line" + (d.more === 1 ? "" : "s") + "</div>");
+    return out.join("") + "</div>";
   }
 
   function save(force) {
+    if (!state.path) return Promise.resolve();
     if (state.readonly) { notice("readonly", esc(state.name) + " is a bundled game and cannot be saved: <b>New variant of it</b> or <b>New</b> make a file of yours."); return Promise.resolve(); }
-    var text = editor.getText();
-    return api("/studio/api/save", { path: state.path, text: text, sha256: state.sha, force: !!force, page: pageId }).then(function (r) {
-      state.sha = r.sha256; state.savedText = text; state.dirty = editor.getText() !== text;
-      notice("conflict", null); setStatus("saved");
+    var text = editor.getText(), path = state.path;
+    saving = true; pollGen++;
+    return api("/studio/api/save", { path: path, text: text, sha256: state.sha, force: !!force, page: pageId }).then(function (r) {
+      saving = false; pollGen++;
+      if (path !== state.path) return;
+      state.sha = r.sha256; state.savedText = text; state.dirty = editor.getText() !== text; state.told = null;
+      ["conflict", "changed", "gone"].forEach(function (id) { notice(id, null); });
+      setStatus("saved");
     }, function (e) {
+      saving = false;
       if (e.data && e.data.conflict) {
-        var el = notice("conflict", esc(e.message) + ' <button type="button" data-act="overwrite">Overwrite</button><button type="button" data-act="reload">Reload from disk</button>', "error");
+        notice("changed", null); notice("gone", null);
+        var el = notice("conflict", esc(e.message) + diffHtml(e.data.diff) +
+          '<div class="acts"><button type="button" data-act="overwrite">Overwrite</button><button type="button" data-act="reload">Reload from disk</button></div>', "error");
         el.querySelector('[data-act="overwrite"]').onclick = function () { save(true); };
         el.querySelector('[data-act="reload"]').onclick = function () { openFile(state.path, "replace", state.cursor[0], state.cursor[1]); };
       } else { notice("conflict", esc(e.message), "error"); }
     });
   }
 
+  // ---- the file on disk, as the presence poll tells it
+  function poll() {
+    if (!state.path) return;
+    var gen = pollGen, path = state.path;
+    api("/studio/api/presence", { path: path, page: pageId }).then(function (r) {
+      others(r.others);
+      if (gen === pollGen && !saving && path === state.path) onDisk(r);
+    }, function () {});
+  }
+  function onDisk(r) {
+    if (r.moved) { follow(r.moved, esc(state.name) + " was renamed to <b>" + esc(baseName(r.moved)) + "</b> in another tab: this tab follows it."); return; }
+    if (r.sha256 === state.sha) { state.told = null; notice("changed", null); notice("gone", null); return; }
+    var key = r.sha256 || "gone";
+    if (state.told === key) return;  // already shown (or kept)
+    state.told = key;
+    if (!r.sha256) {
+      var el = notice("gone", "<b>" + esc(state.name) + "</b> was deleted (in another tab, or by another program). Your text is still here." +
+        '<div class="acts"><button type="button" data-act="again">Save it again</button><button type="button" data-act="close">Close it</button></div>', "error");
+      el.querySelector('[data-act="again"]').onclick = function () { state.sha = null; save(false); };
+      el.querySelector('[data-act="close"]').onclick = function () {
+        if (state.dirty && !confirm("Close " + state.name + " without saving your changes?")) return;
+        closeFile(state.name + " was deleted.");
+      };
+      return;
+    }
+    var gen = pollGen, path = state.path, text = editor.getText();
+    api("/studio/api/changes", { path: path, text: text }).then(function (c) {
+      if (gen !== pollGen || path !== state.path) return;
+      if (c.sha256 !== r.sha256) { state.told = null; return; }  // changed again: the next poll tells
+      if (!c.diff.hunks.length) {  // the same text as this tab's: nothing to choose
+        state.sha = c.sha256; state.savedText = text; state.dirty = editor.getText() !== text; state.told = null;
+        return;
+      }
+      var el = notice("changed", "<b>" + esc(state.name) + "</b> was changed on disk (saved in another tab, or by another program)" +
+        (state.dirty ? "; Reload loses your unsaved changes" : "") + "." + diffHtml(c.diff) +
+        '<div class="acts"><button type="button" data-act="reload">Reload</button><button type="button" data-act="keep">Keep mine</button></div>', "changed");
+      el.querySelector('[data-act="reload"]').onclick = function () { openFile(state.path); };
+      el.querySelector('[data-act="keep"]').onclick = function () {  // Save then writes this text over that version
+        state.sha = c.sha256; state.savedText = null; state.dirty = true; state.told = null;
+        notice("changed", null); setStatus("unsaved changes (yours, kept: Save writes them over the disk's)");
+      };
+    }, function () { state.told = null; });
+  }
+  // The file has another name now: the same text, so this tab keeps its own and goes on there.
+  function follow(to, html, kind) {
+    pollGen++;
+    Array.from($("file").options).forEach(function (o) {  // (the list is asked again; meanwhile, the new name)
+      if (o.value === state.path) { o.value = to; o.text = o.text.slice(0, o.text.length - state.name.length) + baseName(to); }
+    });
+    state.path = to; state.name = baseName(to); state.version = null; state.told = null;
+    clearBook();
+    showFile();
+    notice("moved", html, kind);
+    lint(editor.getText());
+  }
+  function brokenVariants(r) {
+    if (!r.variants || !r.variants.length) return "";
+    return " These files name it as their base and no longer load (they were not changed: mend their <code>of \"...\"</code> line): " +
+      r.variants.map(function (p) { return "<b>" + esc(baseName(p)) + "</b>"; }).join(", ") + ".";
+  }
+  function sendLeave(path) {
+    var headers = { "Content-Type": "application/json" }; if (token) headers["X-Studio-Token"] = token;
+    fetch("/studio/api/presence", { method: "POST", keepalive: true, headers: headers,
+                                     body: JSON.stringify({ path: path, page: pageId, leave: true }) }).catch(function () {});
+  }
+
+  // ---- new, rename, delete: a dialog each
+  var nameAct = null;
+  function askName(title, hint, stem, ok, act) {
+    var d = $("name-dialog"), input = $("name-input");
+    $("name-title").textContent = title; $("name-hint").innerHTML = hint; $("name-ok").textContent = ok;
+    $("name-error").hidden = true; input.value = stem; nameAct = act;
+    d.showModal(); input.focus(); input.select();
+  }
+  function submitName(ev) {
+    ev.preventDefault();
+    var ok = $("name-ok");
+    if (ok.disabled || !nameAct) return;
+    ok.disabled = true;
+    nameAct($("name-input").value.trim()).then(function () { $("name-dialog").close(); }, function (e) {
+      var err = $("name-error"); err.textContent = e.message; err.hidden = false; $("name-input").focus();
+    }).then(function () { ok.disabled = false; });
+  }
+  function freeName(stem) {  // the first of stem, stem-2, ... that is no file of the working folder
+    var taken = {};
+    (listing ? listing.files : []).forEach(function (f) { if (f.folder === listing.workdir) taken[f.name] = true; });
+    for (var n = 1; ; n++) { var s = n === 1 ? stem : stem + "-" + n; if (!taken[s + ".cards"]) return s; }
+  }
+
   function makeNew(kind) {
     if (!state.path) return;
-    api("/studio/api/new", { from: state.path, kind: kind, page: pageId }).then(function (r) {
-      remember();
-      return listFiles(r.path).then(function () { opened(r, "push"); setStatus("made " + r.name); });
-    }, function (e) { notice("new", esc(e.message), "error"); });
+    if (state.dirty && !confirm("Leave " + state.name + " without saving your changes?")) return;
+    var stem = state.name.replace(/\.cards$/, ""), from = state.path, variant = kind === "variant";
+    var where = esc(listing ? listing.workdir : "the working folder");
+    askName(variant ? "New variant of " + state.name : "New copy of " + state.name,
+      variant ? "A file that names " + esc(state.name) + " as its base and states only what changes, in " + where + "."
+              : "A copy of " + esc(state.name) + " in " + where + ".",
+      freeName(stem + (variant ? "-variant" : "-copy")), "Make it", function (name) {
+        return api("/studio/api/new", { from: from, kind: kind, name: name, page: pageId }).then(function (r) {
+          remember(); opened(r, "push"); setStatus("made " + r.name);
+        });
+      });
+  }
+  function renameFile() {
+    if (!state.path || state.readonly) return;
+    var old = state.name, path = state.path;
+    askName("Rename " + old, "Its new name, in the same folder. A variant that names it as its base is not changed: it is listed if it no longer loads.",
+      old.replace(/\.cards$/, ""), "Rename", function (name) {
+        return api("/studio/api/rename", { path: path, name: name, page: pageId }).then(function (r) {
+          follow(r.path, "Renamed " + esc(old) + " to <b>" + esc(r.name) + "</b>." + brokenVariants(r), r.variants.length ? "error" : "");
+        });
+      });
+  }
+  function askDelete() {
+    if (!state.path || state.readonly) return;
+    $("delete-name").textContent = state.name;
+    $("delete-hint").textContent = "It is removed from the disk; the studio keeps no copy." +
+      (state.dirty ? " Your unsaved changes go with it." : "");
+    $("delete-error").hidden = true;
+    $("delete-dialog").showModal(); $("delete-cancel").focus();
+  }
+  function submitDelete(ev) {
+    ev.preventDefault();
+    var ok = $("delete-ok"), name = state.name;
+    if (ok.disabled || !state.path) return;
+    ok.disabled = true;
+    api("/studio/api/delete", { path: state.path, sha256: state.sha, page: pageId }).then(function (r) {
+      $("delete-dialog").close();
+      closeFile(name + " was deleted.");
+      if (r.variants.length) notice("moved", "Deleted " + esc(name) + "." + brokenVariants(r), "error");
+    }, function (e) {
+      var err = $("delete-error"); err.textContent = e.message; err.hidden = false;
+    }).then(function () { ok.disabled = false; });
   }
 
   function openElsewhere(path, line, col) { jump(path, line, col); }
@@ -494,7 +692,8 @@
     });
     $("file").addEventListener("change", function () {
       var to = $("file").value;
-      $("file").value = state.path;  // until it opens
+      if (!to) return;
+      $("file").value = state.path || "";  // until it opens
       jump(to, 0, 0);
     });
     $("keys-open").addEventListener("click", showKeys);
@@ -506,19 +705,20 @@
     $("save").addEventListener("click", function () { save(false); });
     $("new-copy").addEventListener("click", function () { makeNew("copy"); });
     $("new-variant").addEventListener("click", function () { makeNew("variant"); });
+    $("rename").addEventListener("click", renameFile);
+    $("delete").addEventListener("click", askDelete);
+    $("name-form").addEventListener("submit", submitName);
+    $("name-cancel").addEventListener("click", function () { $("name-dialog").close(); });
+    $("delete-form").addEventListener("submit", submitDelete);
+    $("delete-cancel").addEventListener("click", function () { $("delete-dialog").close(); });
     $("play").addEventListener("click", openPlay);
     $("play-players").addEventListener("change", seatRows);
     $("play-start").addEventListener("click", startPlay);
     window.addEventListener("beforeunload", function (e) { if (state.dirty) { e.preventDefault(); e.returnValue = ""; } });
-    window.addEventListener("pagehide", function () {
-      if (!state.path) return;
-      var headers = { "Content-Type": "application/json" }; if (token) headers["X-Studio-Token"] = token;
-      fetch("/studio/api/presence", { method: "POST", keepalive: true, headers: headers,
-                                       body: JSON.stringify({ path: state.path, page: pageId, leave: true }) });
-    });
-    setInterval(function () {
-      if (state.path) api("/studio/api/presence", { path: state.path, page: pageId }).then(function (r) { others(r.others); }, function () {});
-    }, 5000);
+    window.addEventListener("pagehide", function () { if (state.path) sendLeave(state.path); });
+    setInterval(poll, POLL_MS);
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+    showFile();
 
     api("/studio/api/words").then(function (w) {
       words = w;
@@ -529,13 +729,21 @@
           if (state.dirty !== was) setStatus(state.dirty ? "unsaved changes" : "");
         },
         lint: lint,
-        hover: function (text, line, col) { return api("/studio/api/hover", { path: state.path, text: text, line: line, col: col }); },
-        complete: function (text, line, col) { return api("/studio/api/complete", { path: state.path, text: text, line: line, col: col }); },
+        // (no file, or a refusal: nothing to show, and never an error thrown into the editor)
+        hover: function (text, line, col) {
+          if (!state.path) return Promise.resolve(null);
+          return api("/studio/api/hover", { path: state.path, text: text, line: line, col: col }).catch(function () { return null; });
+        },
+        complete: function (text, line, col) {
+          if (!state.path) return Promise.resolve([]);
+          return api("/studio/api/complete", { path: state.path, text: text, line: line, col: col }).catch(function () { return []; });
+        },
         definition: function (text, line, col) {
+          if (!state.path) return Promise.resolve(null);
           return api("/studio/api/definition", { path: state.path, text: text, line: line, col: col }).then(function (r) {
             if (r && r.path !== state.path && !window.CardsEditor) { openElsewhere(r.path, r.line, r.col); return null; }
             return r;
-          });
+          }, function (e) { setStatus(e.message); return null; });
         },
         path: function () { return state.path; },
         onOpen: openElsewhere,
@@ -548,8 +756,9 @@
     }).then(function (r) {
       var first = S.start || (r.files[0] && r.files[0].path) || (r.bundled[0] && r.bundled[0].path);
       var h = history.state;  // a reload: back at the place it showed
-      if (h && h.studio && h.path === first) return openFile(first, "replace", h.line, h.col);
+      if (first && h && h.studio && h.path === first) return openFile(first, "replace", h.line, h.col);
       if (first) return openFile(first, "replace");
+      closeFile("There is no file to open here.");
     }).catch(function (e) { notice("start", esc(e.message), "error"); });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();

@@ -1,0 +1,91 @@
+"""Files that once made the two engines disagree (found by users and by a differential fuzz of
+mutated files): each now plays alike on both, or fails on both with the same located error, and
+never with a traceback.
+
+* `split ... of 0..40`: a group of size 0 (the Python engine stopped with `ValueError: r must be
+  non-negative`, the native one played): a group holds at least one card on both.
+* `var eligible: cards` with no starting value (the native engine refused it with an unlocated
+  "one value where a collection was expected"): a collection starts empty on both.
+* `var turn: player = seat(0)` with two players (a traceback on both): the located error at the
+  variable's line, on both."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BASE = """game agree "Agree"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..4
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var turn: player = seat(1)
+VARS
+define hit(g: cards) = (count x in g where x.suit == Red) >= 1
+define rest(g: cards) = true
+define points(p: player) = count(hand(p))
+winner fewest points
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 3 from stock to each hand
+    while count(hand(turn)) > 0:
+        rule discard "Discard":
+            choose by turn:
+                ACTIONS
+            set turn = next(turn)
+"""
+
+SPLIT = BASE.replace("VARS\n", "").replace("ACTIONS", """action keep c in hand(turn) where split hand(turn) into 1 hit and 1 rest of 0..40:
+                    move c to pile
+                action drop c in hand(turn) where not (split hand(turn) into 1 hit and 1 rest of 0..40):
+                    move c to pile""")
+EMPTY = BASE.replace("VARS", "var seen: cards").replace("ACTIONS", """action discard c in hand(turn) where count(seen) < 6:
+                    move c to pile
+                    set seen = seen + [c]""")
+SEAT0 = EMPTY.replace("var turn: player = seat(1)", "var turn: player = seat(0)")
+
+
+def play(path: Path, engine: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "interpreter", "play", str(path), "--players", "2", "--games", "12",
+                           "--seed", "5", "--engine", engine, "--json"], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("name,text", [("split-of-0", SPLIT), ("collection-var", EMPTY)])
+def test_both_engines_play_the_same_games(tmp_path, name, text):
+    f = tmp_path / f"{name}.cards"
+    f.write_text(text, encoding="utf-8")
+    py, c = play(f, "python"), play(f, "native")
+    assert py.returncode == 0, py.stderr
+    assert c.returncode == 0, c.stderr
+    assert py.stdout == c.stdout and '"games": 12' in py.stdout.replace(" ", " ")
+
+
+def test_a_collection_variable_starts_empty(tmp_path):
+    from interpreter import load_ruleset
+    from interpreter.engine import new_game
+    f = tmp_path / "empty.cards"
+    f.write_text(EMPTY, encoding="utf-8")
+    s = new_game(load_ruleset(f), 2, seed=1)
+    assert "Traceback" not in str(s)
+    slot = dict((n, sl) for n, sl, _ in s.program.vars)["seen"]
+    assert list(s.slots[slot]) == []
+
+
+def test_a_starting_value_that_cannot_be_worked_out_is_a_located_error_on_both_engines(tmp_path):
+    f = tmp_path / "seat0.cards"
+    f.write_text(SEAT0, encoding="utf-8")
+    errs = []
+    for engine in ("python", "native"):
+        r = play(f, engine)
+        assert r.returncode != 0 and "Traceback" not in r.stderr + r.stdout, r.stderr
+        line = next(x for x in r.stderr.splitlines() if ": error:" in x)
+        assert line.startswith(f"{f}:9:1: error: the starting value of 'turn'") and "no seat 0 with 2 players" in line
+        errs.append(line)
+    assert errs[0] == errs[1]
