@@ -279,6 +279,8 @@ def test_clicking_any_rules_heading_or_its_name_in_the_contents_puts_the_cursor_
 def test_in_a_variant_a_base_rules_heading_opens_the_base_read_only_there_and_alt_left_returns(studio, server, tmp_path):
     page = studio("kv.cards")
     kv = server.work / "kv.cards"
+    empty = page.locator("#outline-empty")  # the variant's own outline is empty: the book has the base's rules
+    assert empty.is_visible() and "restates no phase or rule" in empty.inner_text()
     goto_end_of(page, 2)
     here = cursor(page)
     deal = book(page).locator('.rule[data-rule="deal"]')

@@ -155,10 +155,10 @@
     lastDiags = r.diagnostics;
     showMarks(r.diagnostics);
     state.loaded = r.ok; state.rules = r.rules || []; state.error = r.error || null;
-    showOutline(r.outline, r.ok);
     if (r.players) state.players = r.players;
     if (r.title) state.title = r.title;
     state.base = r.base || null;
+    showOutline(r.outline, r.ok);
     var stale = $("stale");
     if (r.ok) {
       stale.hidden = true;
