@@ -246,7 +246,9 @@ class ToGraph(Transformer):
                         notes=tuple(t.text for t in docs if t.note), loc=self._loc(meta), **typ)
 
     def option_default(self, meta, ch):
-        return _Item("option_default", (str(ch[0]), ch[1]), self._loc(meta))
+        name = ch[0]  # its error is told at the name, not at the keyword
+        at = g.Loc(file=self.file, line=name.line, column=name.column) if getattr(name, "line", None) else None
+        return _Item("option_default", (str(name), ch[1]), self._loc(meta), at)
 
     def var(self, meta, ch):
         return g.Var(name=str(ch[0]), params=ch[1] or (), type=str(ch[2]), init=ch[3], loc=self._loc(meta))
@@ -550,6 +552,19 @@ _MERGEABLE = {"options": g.Option, "vars": g.Var, "defines": g.Define, "procedur
               "phases": g.Phase, "interpretations": g.Interpretation, "zones": g.Zone}
 
 
+def _close_names(name: str, known, what: str) -> str:
+    """'did you mean ...?' with the closest of `known` (as bundled._suggest), else what there is."""
+    import difflib
+    names = sorted(known)
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if close:
+        return "did you mean " + " or ".join(repr(c) for c in close) + "?"
+    if not names:
+        return f"it has no {what}s"
+    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    return f"its {what}s: {shown}"
+
+
 def _err(msg: str, loc: g.Loc | None) -> RulesetError:
     return RulesetError(msg, loc.file if loc else None, loc.line if loc else None,
                         loc.column if loc else None, _source_line(loc))
@@ -827,7 +842,8 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
     for it in parts["option_defaults"]:
         oname, value = it.value
         if oname not in options:
-            raise _err(f"option {oname!r} overrides nothing: the base game has no such option", it.loc)
+            raise _err(f"option {oname!r} overrides nothing: the base game has no such option"
+                       f" ({_close_names(oname, options, 'option')})", it.at or it.loc)
         options[oname] = options[oname].model_copy(update={"default": value, "loc": it.loc})
         changes.append(g.Change(what="option", name=oname, action="changed", detail=f"default is now {_fmt(value)}"))
     upd["options"] = tuple(options[o.name] for o in upd["options"])

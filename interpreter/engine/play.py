@@ -40,8 +40,11 @@ def resolve_options(program: Program, given: dict | None) -> list:
     values = [o.default for o in program.options]
     for name, raw in (given or {}).items():
         if name not in program.option_index:
+            import difflib
             known = ", ".join(program.option_index) or "none"
-            raise OptionError(f"unknown option {name!r}; this game's options are: {known}")
+            close = difflib.get_close_matches(str(name), list(program.option_index), n=3, cutoff=0.6)
+            mean = " (did you mean " + " or ".join(repr(c) for c in close) + "?)" if close else ""
+            raise OptionError(f"unknown option {name!r}{mean}; this game's options are: {known}")
         o = program.options[program.option_index[name]]
         values[program.option_index[name]] = _coerce_option(o, raw)
     return values

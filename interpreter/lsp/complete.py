@@ -65,6 +65,8 @@ class Completer:
             return [Item(t, "type", "a type", sort="1") for t in TYPES]  # a parameter's or a variable's type
         if first == "zone" and prev in ("shared", "player", "]"):  # who sees the zone's cards
             return [Item(v, "keyword", "visibility", doc, sort="1") for v, doc in VISIBILITY_DOC.items()]
+        if first == "option" and len(words) == 1:
+            return self.base_options()  # a variant may restate its base's options; a game names a new one
         if first in ("define", "procedure", "advice", "var", "zone", "option", "phase", "rule", "action",
                      "interpretation", "new") and len(words) <= 2 and ":" not in words and "=" not in words:
             return []  # a name being declared
@@ -97,6 +99,24 @@ class Completer:
                     seen.add(s.name)
                     out.append(Item(s.name, s.kind, s.detail, sort="2"))
         return out
+
+    def base_options(self) -> list[Item]:
+        """The options of a variant's base (and its base's ...), with their defaults there."""
+        from ..errors import CardRulesError
+        out: dict[str, Item] = {}
+        for p in self.ws.chain(self.a.path)[1:]:
+            try:
+                options = self.ws.graph_of(p).options
+            except CardRulesError:  # a base that does not load: the options its text declares
+                options = ()
+                for s in self.ws.analysis(p).index.symbols:
+                    if s.kind == "option" and s.name not in out:
+                        out[s.name] = Item(s.name, "option", s.detail, sort="2")
+            for o in options:
+                if o.name not in out:
+                    out[o.name] = Item(o.name, "option", f"the base's option, default {_fmt(o.default)}",
+                                       o.description or "", sort="2")
+        return list(out.values())
 
     def attributes(self) -> list[Item]:
         out = [Item(n, "attribute", e.form, e.words, sort="3") for n, e in CARD_ATTR.items()]

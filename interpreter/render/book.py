@@ -36,6 +36,7 @@ class RuleView:
     origin: str | None
     changed: bool
     line: int | None = None  # the rule's source line, only when the book marks them (the studio's)
+    file: str | None = None  # ... and its file, when not the one marked (a variant's base)
 
 
 @dataclass
@@ -53,6 +54,7 @@ class PhaseView:
     then: str
     changed: bool
     line: int | None = None  # the phase's source line, only when the book marks them (the studio's)
+    file: str | None = None  # ... and its file, when not the one marked (a variant's base)
 
 
 @dataclass
@@ -141,11 +143,20 @@ class BookBuilder:
         self.proc_uses: dict[str, dict[str, list[int | None]]] = {}  # procedure -> phase -> rules
 
     def line_of(self, node) -> int | None:
-        """A node's 1-based source line when the book marks lines and it was written in that file."""
+        """A node's 1-based source line when the book marks lines (in whichever file it is written:
+        file_of says which, when not that one)."""
         loc = getattr(node, "loc", None)
-        if self.source_lines is None or loc is None or loc.file != self.source_lines:
+        if self.source_lines is None or loc is None:
             return None
         return loc.line
+
+    def file_of(self, node) -> str | None:
+        """The file a node is written in when the book marks lines and it is not the marked one
+        (a variant's rule that comes from its base)."""
+        loc = getattr(node, "loc", None)
+        if self.source_lines is None or loc is None or loc.file == self.source_lines:
+            return None
+        return loc.file
 
     @staticmethod
     def _kind_of_change(what: str) -> str:
@@ -342,7 +353,8 @@ class BookBuilder:
                     origin += "."
                 rules.append(RuleView(i, f"rule-{ph.name}-{i}", f.rule.name, f.rule.title or _cap(human(f.rule.name)),
                                       when, f.rule.texts, f.rule.notes, steps, origin,
-                                      self.changed.get(("rule", f.rule.name), ""), self.line_of(f.rule)))
+                                      self.changed.get(("rule", f.rule.name), ""), self.line_of(f.rule),
+                                      self.file_of(f.rule)))
             top_rules = [s for s in ph.body if isinstance(s, g.Rule)]
             outline = summary = None
             if len(top_rules) == len(ph.body):
@@ -368,7 +380,7 @@ class BookBuilder:
             views.append(PhaseView(pi, f"phase-{ph.name}", f"Phase {pi}: {ph.title or _cap(human(ph.name))}",
                                    ph.name, ph.title or _cap(human(ph.name)), ph.texts,
                                    ph.notes, outline, summary, rules, then, self.changed.get(("phase", ph.name), ""),
-                                   self.line_of(ph)))
+                                   self.line_of(ph), self.file_of(ph)))
         return views
 
     def procedures(self) -> list[dict]:
@@ -586,9 +598,10 @@ def render_markdown(rs: g.Ruleset) -> str:
 
 def render_html(rs: g.Ruleset, source_lines: str | None = None) -> str:
     """The rulebook as one standalone HTML page with print CSS (A4, page numbers). With
-    `source_lines` (a file's name as the graph's locations give it), each rule and phase written
-    in that file carries `data-line="N"` (its 1-based line) and `data-rule`/`data-phase` (its
-    name): the studio's book, which jumps to the source. Without it the page is the printed one."""
+    `source_lines` (a file's name as the graph's locations give it), each rule and phase carries
+    `data-line="N"` (its 1-based line) and `data-rule`/`data-phase` (its name), and `data-file`
+    when written in another file than that one (a variant's base): the studio's book, which jumps
+    to the source. Without it the page is the printed one."""
     book = BookBuilder(rs, source_lines).build()
     text = _env().get_template("rulebook.html.j2").render(book=book)
     text = re.sub(r"[ \t]+\n", "\n", text)

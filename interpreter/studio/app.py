@@ -258,6 +258,8 @@ def _page(got: dict) -> str | None:
 
 _BOOK_CSS = ("html{font-size:10pt;overflow-x:hidden}body{max-width:none;padding:.8rem .9rem 40vh}"
              "table{display:block;overflow-x:auto}pre{white-space:pre-wrap}figure.turn-picture svg{max-width:100%}"
-             "[data-line]{cursor:pointer}.rule[data-line]:hover{background:#f6f6f0}"
+             "[data-line]:not([data-file]){cursor:pointer}.rule[data-line]:not([data-file]):hover{background:#f6f6f0}"
+             "[data-file]>.keep>h3,[data-file]>.keep>h4{cursor:pointer}"
+             "[data-file]>.keep>h3:hover,[data-file]>.keep>h4:hover{text-decoration:underline dotted}"
              ".studio-here{background:#fff4dc;outline:3px solid #e0a43a;outline-offset:4px;border-radius:4px}"
              "section.phase.studio-here{outline-width:2px;background:none}")

@@ -95,7 +95,7 @@ class Studio:
             if ok:
                 self._keep(path, a)
             out = {"diagnostics": [diag_json(d) for d in a.diagnostics], "ok": ok,
-                   "rules": rule_spans(a), "ms": round(a.seconds * 1000, 1)}
+                   "rules": rule_spans(a), "outline": outline(a), "ms": round(a.seconds * 1000, 1)}
         ld = self._loaded.get(path)
         out["rulebook_version"] = ld.version if ld else None
         if ld is not None:
@@ -395,6 +395,29 @@ def rule_spans(a) -> list[dict]:
     for s in walk_symbols(a.index.outline):
         if s.kind in ("rule", "phase"):
             out.append({"kind": s.kind, "name": s.name, "line": s.full.line, "endLine": s.full.end_line})
+    return out
+
+
+OUTLINED = ("phase", "procedure", "rule")
+_TITLE = re.compile(r'\s*"((?:[^"\\]|\\.)*)"')
+
+
+def outline(a) -> list[dict]:
+    """The file's phases, procedures and rules in the order written, each with its depth (a rule
+    inside a phase is one deeper), for the studio's outline panel; 0-based lines and columns."""
+    out = []
+
+    def walk(symbols, depth):
+        for s in symbols:
+            if s.kind not in OUTLINED:
+                walk(s.children, depth)
+                continue
+            line = a.lines[s.sel.line] if 0 <= s.sel.line < len(a.lines) else ""
+            m = _TITLE.match(line, s.sel.end_col)
+            out.append({"kind": s.kind, "name": s.name, "title": m.group(1) if m else "",
+                        "line": s.sel.line, "col": s.sel.col, "depth": depth})
+            walk(s.children, depth + 1)
+    walk(a.index.outline, 0)
     return out
 
 

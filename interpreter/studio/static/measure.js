@@ -128,7 +128,11 @@
           r.prose_changes + " to the prose";
       self.note.textContent = (current().loaded ? "" : "The last version that loaded: ") +
         "Compared with " + r.base + ": " + what + ". (As cardrules diff gives it.)";
-      if (self.shownFor !== r.html) { show(self.page, r.html); self.shownFor = r.html; }
+      if (self.shownFor !== r.html) {
+        // a new frame each time: setting srcdoc again would add an entry to the browser's history
+        var page = frame(self.page.title); self.page.replaceWith(page); self.page = page;
+        show(self.page, r.html); self.shownFor = r.html;
+      }
       self.print.hidden = false;
     });
   };

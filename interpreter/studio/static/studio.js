@@ -123,7 +123,7 @@
       var li = document.createElement("li");
       li.className = d.severity; li.dataset.line = d.line;
       li.textContent = "line " + (d.line + 1) + ", column " + (d.col + 1) + ": " + d.message;
-      li.addEventListener("click", function () { editor.goto(d.line, d.col); });
+      li.addEventListener("click", function () { jump(null, d.line, d.col); });
       ul.appendChild(li);
     });
   }
@@ -158,6 +158,7 @@
     if (r.players) state.players = r.players;
     if (r.title) state.title = r.title;
     state.base = r.base || null;
+    showOutline(r.outline, r.ok);
     var stale = $("stale");
     if (r.ok) {
       stale.hidden = true;
@@ -176,20 +177,41 @@
     markRule();
   }
 
+  /* Each version of the book loads in a new frame, hidden over the shown one until it has loaded:
+     no flicker, and no entry in the browser's history (setting srcdoc again would add one, and
+     Back would walk old books instead of going back to the place one came from). */
+  function bookFrame(id) {
+    var f = document.createElement("iframe"); f.id = id; f.title = "The rulebook"; return f;
+  }
+  function clearBook() {
+    ++bookSeq; state.bookFresh = true;
+    var next = $("rulebook-next"); if (next) next.remove();
+    $("rulebook").replaceWith(bookFrame("rulebook"));
+  }
   function loadBook() {
-    var mine = ++bookSeq, path = state.path, frame = $("rulebook");
+    var mine = ++bookSeq, path = state.path;
     return api("/studio/api/rulebook?path=" + encodeURIComponent(path)).then(function (r) {
       if (mine !== bookSeq || path !== state.path) return;
-      var y = 0;
-      try { y = frame.contentWindow.scrollY; } catch (e) { /* not loaded */ }
+      var old = $("rulebook"), y = 0, next = $("rulebook-next");
+      try { y = old.contentWindow.scrollY; } catch (e) { /* not loaded */ }
+      if (next) next.remove();
+      var frame = bookFrame("rulebook-next"), box = old.getBoundingClientRect(), book = $("book").getBoundingClientRect();
+      frame.style.cssText = "position:absolute;visibility:hidden;left:" + (box.left - book.left) + "px;top:" + (box.top - book.top) +
+        "px;width:" + (box.width || book.width) + "px;height:" + (box.height || book.height) + "px";
       frame.onload = function () {
+        if (mine !== bookSeq || path !== state.path) { frame.remove(); return; }
         var doc = frame.contentDocument;
         frame.contentWindow.scrollTo(0, y);
         doc.addEventListener("click", bookClick);
+        doc.addEventListener("keydown", keys, true);
         doc.documentElement.dataset.version = String(r.version);
-        markRule(true);
+        old.remove();  // (the new frame is not moved: a frame moved in the page loads again)
+        frame.removeAttribute("style"); frame.id = "rulebook";
+        markRule(!state.bookFresh);  // a file just opened at a rule: its book shows that rule
+        state.bookFresh = false;
       };
       frame.srcdoc = r.html;
+      old.parentNode.insertBefore(frame, old.nextSibling);
     }, function (e) { setStatus(e.message); });
   }
 
@@ -202,14 +224,18 @@
       if (href.charAt(0) === "#") {
         var t = doc.getElementById(decodeURIComponent(href.slice(1)));
         if (t) t.scrollIntoView({ block: "start" });
+        // a link naming a rule or phase of this file (the contents, "rule 2"): the editor goes there too
+        if (t && t.matches("[data-line]:not([data-file])")) jump(null, Number(t.dataset.line) - 1, 0);
       } else { window.open(href, "_blank", "noopener"); }
       return;
     }
     var block = e.target.closest("[data-line]");
-    if (block) {
-      editor.goto(Number(block.dataset.line) - 1, 0);
-      editor.focus();
-    }
+    if (!block) return;
+    var line = Number(block.dataset.line) - 1;
+    if (!block.dataset.file) { jump(null, line, 0); return; }
+    // a rule or phase written in the base: its heading opens the base there (its text is for reading)
+    var head = e.target.closest("h3, h4");
+    if (head && head.closest("[data-line]") === block) jump(block.dataset.file, line, 0);
   }
 
   function ruleAt(line) {
@@ -224,8 +250,9 @@
 
   function markRule(quiet) {
     var frame = $("rulebook"), doc = frame.contentDocument;
-    if (!doc || !doc.body) return;
+    if (!doc || !doc.body) { markOutline(ruleAt(state.cursor[0])); return; }
     var r = ruleAt(state.cursor[0]);
+    markOutline(r);
     doc.querySelectorAll(".studio-here").forEach(function (el) { el.classList.remove("studio-here"); });
     if (!r) return;
     var sel = r.kind === "rule" ? '.rule[data-rule="' + CSS.escape(r.name) + '"]' : 'section[data-phase="' + CSS.escape(r.name) + '"]';
@@ -268,7 +295,7 @@
       } else { listFiles(); }
       u.searchParams.set("file", state.path);
     } else { u.searchParams.delete("file"); listFiles(); }
-    history.replaceState(null, "", u);
+    history.replaceState(state.path ? place(navIndex(), state.path, state.cursor[0], state.cursor[1]) : history.state, "", u);
     document.title = state.path ? state.name + " · cardrules studio" : "cardrules studio";
     var none = !state.path, mineOnly = none || state.readonly;
     ["save", "play", "new-copy", "new-variant"].forEach(function (id) { $(id).disabled = none; });
@@ -280,18 +307,26 @@
     $("no-file").hidden = !(none && state.closed);  // (not while the first file is on its way)
   }
 
-  function opened(r) {
+  /* The file `r` as the server sent it, the cursor at `line`/`col`. `how` says what becomes of the
+     browser's history: "push" (a jump: a new entry), "pop" (Back or Forward took us here), or
+     anything else (the first file, a reload from disk): this entry. */
+  function opened(r, how, line, col) {
+    line = line || 0; col = col || 0;
     pollGen++;
     state.path = r.path; state.name = r.name; state.sha = r.sha256; state.readonly = r.readonly; state.savedText = r.text;
     state.dirty = false; state.version = null; state.loaded = false; state.rules = []; state.players = null; state.told = null;
-    state.closed = false;
-    $("rulebook").removeAttribute("srcdoc"); $("stale").hidden = true; showHover(null);
+    state.closed = false; state.cursor = [line, col];
+    clearBook(); $("stale").hidden = true; showHover(null);
+    showOutline([], true);
+    if (how === "push") pushPlace(r.path, line, col);
+    else if (how !== "pop") history.replaceState(place(navIndex(), r.path, line, col), "", fileUrl(r.path));
     showFile();
     document.dispatchEvent(new CustomEvent("studio:opened", { detail: { path: r.path } }));
     notice("readonly", r.readonly ? esc(r.name) + " is a bundled game: it opens read-only here. <b>New variant of it</b> makes a file of yours that states only what changes; <b>New</b> copies it." : null);
     ["open", "conflict", "changed", "gone", "moved"].forEach(function (id) { notice(id, null); });
     others(r.others);
     editor.setText(r.text);
+    if (line || col) editor.goto(line, col);
     lint(r.text);
   }
 
@@ -302,7 +337,7 @@
     state.path = null; state.name = ""; state.sha = null; state.readonly = false; state.savedText = ""; state.dirty = false;
     state.version = null; state.loaded = false; state.rules = []; state.players = null; state.base = null; state.told = null;
     state.closed = true;
-    $("rulebook").removeAttribute("srcdoc"); $("stale").hidden = true; showHover(null); lastDiags = []; showMarks([]);
+    clearBook(); $("stale").hidden = true; showHover(null); lastDiags = []; showMarks([]); showOutline([], true);
     ["readonly", "conflict", "changed", "gone", "others"].forEach(function (id) { notice(id, null); });
     editor.setText("");
     $("no-file-why").textContent = why || "";
@@ -310,14 +345,115 @@
     showFile();
   }
 
-  function openFile(path) {
-    return api("/studio/api/open", { path: path, page: pageId }).then(function (r) { opened(r); return r; }, function (e) {
+  /* Open `path` (see opened for `how`): what the server sent, or null when it was not opened. */
+  function openFile(path, how, line, col) {
+    return api("/studio/api/open", { path: path, page: pageId }).then(function (r) { opened(r, how, line, col); return r; }, function (e) {
       var el = notice("open", "Not opened: " + esc(e.message) + ' <button type="button" data-act="dismiss">OK</button>', "error");
       el.querySelector('[data-act="dismiss"]').onclick = function () { notice("open", null); };
       if (!state.path) closeFile("The file asked for was not opened: " + e.message);
       else listFiles();  // the list names the file still open (and no longer one deleted meanwhile)
       return null;
     });
+  }
+
+  // ------------------------------------------------------------ the way back
+  /* Every jump (F12, a click in the book, the outline or the problems, another file) is an entry
+     of the browser's history, so Alt+Left / Alt+Right and the browser's Back / Forward walk the
+     same list. Each entry says its file and place; the current one follows the cursor, so that
+     coming back returns to where one was, not to where one had jumped to. */
+  function stored(value) {  // how far Forward goes, kept across a reload (when the browser keeps anything)
+    try {
+      if (value === undefined) return Number(sessionStorage.getItem("studio-nav-top")) || 0;
+      sessionStorage.setItem("studio-nav-top", String(value));
+    } catch (e) { /* no storage here: Forward stops at a reload */ }
+    return value;
+  }
+  var nav = { timer: null, top: stored() };
+  function place(idx, path, line, col) { return { studio: 1, idx: idx, path: path, line: line, col: col }; }
+  function navIndex() { var h = history.state; return h && h.studio ? h.idx : 0; }
+  function fileUrl(path) { var u = new URL(location.href); u.searchParams.set("file", path); return u.toString(); }
+  function remember() {
+    clearTimeout(nav.timer); nav.timer = null;
+    if (state.path) history.replaceState(place(navIndex(), state.path, state.cursor[0], state.cursor[1]), "", fileUrl(state.path));
+  }
+  function rememberSoon() { if (!nav.timer) nav.timer = setTimeout(remember, 400); }
+  function pushPlace(path, line, col) {
+    var idx = navIndex() + 1;
+    nav.top = stored(idx);
+    history.pushState(place(idx, path, line, col), "", fileUrl(path));
+  }
+  function leaveDirty() { return !state.dirty || confirm("Leave " + state.name + " without saving your changes?"); }
+
+  /* Go to a place (path null: this file), keeping the way back. */
+  function jump(path, line, col) {
+    col = col || 0;
+    if (!path || path === state.path) {
+      if (line !== state.cursor[0]) { remember(); pushPlace(state.path, line, col); }
+      editor.goto(line, col); editor.focus();
+      return Promise.resolve(true);
+    }
+    if (!leaveDirty()) return Promise.resolve(false);
+    remember();
+    return openFile(path, "push", line, col).then(function (ok) { if (ok) editor.focus(); return ok; });
+  }
+  function back() { if (navIndex() > 0) { remember(); history.back(); } }
+  function forward() { if (navIndex() < nav.top) { remember(); history.forward(); } }
+  function popped(e) {
+    var h = e.state;
+    clearTimeout(nav.timer); nav.timer = null;
+    if (!h || !h.studio || !editor) return;
+    if (h.path === state.path) { editor.goto(h.line, h.col); return; }
+    if (!leaveDirty()) { pushPlace(state.path, state.cursor[0], state.cursor[1]); return; }  // stay: here again
+    openFile(h.path, "pop", h.line, h.col);
+  }
+
+  // ------------------------------------------------------------ the outline
+  function showOutline(items, ok) {
+    var ul = $("outline-list"), empty = $("outline-empty");
+    if (!items) return;
+    if (!items.length && !ok && ul.children.length) return;  // a file that does not parse: keep the last one
+    ul.innerHTML = "";
+    items.forEach(function (it) {
+      var li = document.createElement("li"), b = document.createElement("button");
+      li.className = "ol-" + it.kind; li.dataset.kind = it.kind; li.dataset.name = it.name; li.dataset.line = it.line;
+      li.style.paddingLeft = (0.3 + 0.9 * it.depth) + "rem";
+      b.type = "button"; b.title = it.kind + " " + it.name + " (line " + (it.line + 1) + ")";
+      var kind = document.createElement("span"); kind.className = "ol-kind"; kind.textContent = it.kind === "procedure" ? "proc" : it.kind;
+      var name = document.createElement("span"); name.className = "ol-name"; name.textContent = it.title || it.name;
+      b.appendChild(kind); b.appendChild(name);
+      b.addEventListener("click", function () { jump(null, it.line, it.col); });
+      li.appendChild(b); ul.appendChild(li);
+    });
+    empty.hidden = items.length > 0 || !state.path;
+    empty.textContent = state.base ? "This variant restates no phase or rule: its base's are in the rulebook." :
+      "No phases or rules yet.";
+    markOutline(ruleAt(state.cursor[0]));
+  }
+  function markOutline(r) {
+    var ul = $("outline-list"), old = ul.querySelector("li.here");
+    var li = r ? ul.querySelector('li[data-kind="' + r.kind + '"][data-name="' + CSS.escape(r.name) + '"]') : null;
+    if (old === li) return;
+    if (old) old.classList.remove("here");
+    if (li) { li.classList.add("here"); if (li.scrollIntoView) li.scrollIntoView({ block: "nearest" }); }
+  }
+
+  // ------------------------------------------------------------ shortcuts
+  function typing(el) {
+    el = el || document.activeElement;
+    return !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+  }
+  function showKeys() { var d = $("keys-dialog"); if (!d.open) d.showModal(); }
+  /* The page's keys, in the page and in the rulebook's frame (which keeps its own key events). */
+  function keys(e) {
+    var mod = e.ctrlKey || e.metaKey;
+    if (e.altKey && !mod && !e.shiftKey && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+      e.preventDefault(); e.stopPropagation();
+      if (e.key === "ArrowLeft") back(); else forward();
+    } else if (mod && !e.altKey && e.key === "s") {
+      e.preventDefault(); save(false);
+    } else if (e.key === "F1" || (!typing(e.target) && ((e.key === "?" && !mod) || (mod && e.key === "/")))) {
+      e.preventDefault(); showKeys();
+    }
   }
 
   function others(n) {
@@ -360,7 +496,7 @@
         var el = notice("conflict", esc(e.message) + diffHtml(e.data.diff) +
           '<div class="acts"><button type="button" data-act="overwrite">Overwrite</button><button type="button" data-act="reload">Reload from disk</button></div>', "error");
         el.querySelector('[data-act="overwrite"]').onclick = function () { save(true); };
-        el.querySelector('[data-act="reload"]').onclick = function () { openFile(state.path); };
+        el.querySelector('[data-act="reload"]').onclick = function () { openFile(state.path, "replace", state.cursor[0], state.cursor[1]); };
       } else { notice("conflict", esc(e.message), "error"); }
     });
   }
@@ -415,7 +551,7 @@
       if (o.value === state.path) { o.value = to; o.text = o.text.slice(0, o.text.length - state.name.length) + baseName(to); }
     });
     state.path = to; state.name = baseName(to); state.version = null; state.told = null;
-    $("rulebook").removeAttribute("srcdoc");
+    clearBook();
     showFile();
     notice("moved", html, kind);
     lint(editor.getText());
@@ -464,7 +600,7 @@
               : "A copy of " + esc(state.name) + " in " + where + ".",
       freeName(stem + (variant ? "-variant" : "-copy")), "Make it", function (name) {
         return api("/studio/api/new", { from: from, kind: kind, name: name, page: pageId }).then(function (r) {
-          opened(r); setStatus("made " + r.name);
+          remember(); opened(r, "push"); setStatus("made " + r.name);
         });
       });
   }
@@ -500,10 +636,7 @@
     }).then(function () { ok.disabled = false; });
   }
 
-  function openElsewhere(path, line, col) {
-    if (state.dirty && !confirm("Leave " + state.name + " without saving your changes?")) return;
-    openFile(path).then(function (r) { if (r) { editor.goto(line, col); editor.focus(); } });
-  }
+  function openElsewhere(path, line, col) { jump(path, line, col); }
 
   // ------------------------------------------------------------ play it now
   var BOTS = [["person", "a person (you)"], ["greedy", "bot: greedy"], ["random", "bot: random"], ["ismcts:200", "bot: search, 200 iterations"]];
@@ -616,20 +749,27 @@
     api: api,
     openReplay: function (url) { window.open(url, "_blank"); },
     goto: function (line, col) { editor.goto(line, col || 0); },
+    jump: jump,
     state: state
   };
 
   function start() {
     splitter(); views();
     $("stale").addEventListener("click", function (e) {
-      var a = e.target.closest("[data-goto]"); if (a) { editor.goto(Number(a.dataset.goto), 0); editor.focus(); }
+      var a = e.target.closest("[data-goto]"); if (a) jump(null, Number(a.dataset.goto), 0);
     });
     $("file").addEventListener("change", function () {
       var to = $("file").value;
       if (!to) return;
-      if (state.dirty && !confirm("Leave " + state.name + " without saving your changes?")) { $("file").value = state.path || ""; return; }
-      openFile(to);
+      $("file").value = state.path || "";  // until it opens
+      jump(to, 0, 0);
     });
+    $("keys-open").addEventListener("click", showKeys);
+    if (/Mac|iPhone|iPad/.test(navigator.platform || "")) {
+      document.querySelectorAll("#keys-dialog kbd.mod").forEach(function (k) { k.textContent = "\u2318"; });
+    }
+    window.addEventListener("popstate", popped);
+    window.addEventListener("keydown", keys, true);
     $("save").addEventListener("click", function () { save(false); });
     $("new-copy").addEventListener("click", function () { makeNew("copy"); });
     $("new-variant").addEventListener("click", function () { makeNew("variant"); });
@@ -642,9 +782,6 @@
     $("play").addEventListener("click", openPlay);
     $("play-players").addEventListener("change", seatRows);
     $("play-start").addEventListener("click", startPlay);
-    document.addEventListener("keydown", function (e) {
-      if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); save(false); }
-    });
     window.addEventListener("beforeunload", function (e) { if (state.dirty) { e.preventDefault(); e.returnValue = ""; } });
     window.addEventListener("pagehide", function () { if (state.path) sendLeave(state.path); });
     setInterval(poll, POLL_MS);
@@ -678,14 +815,17 @@
         },
         path: function () { return state.path; },
         onOpen: openElsewhere,
-        onCursor: function (line, col) { state.cursor = [line, col]; markRule(); }
+        onJump: function (line, col) { jump(null, line, col); },
+        onCursor: function (line, col) { state.cursor = [line, col]; markRule(); rememberSoon(); }
       };
       editor = window.CardsEditor ? window.CardsEditor.create($("editor"), opts) : fallbackEditor($("editor"), opts);
       window.studio.editor = editor;
       return listFiles();
     }).then(function (r) {
       var first = S.start || (r.files[0] && r.files[0].path) || (r.bundled[0] && r.bundled[0].path);
-      if (first) return openFile(first);
+      var h = history.state;  // a reload: back at the place it showed
+      if (first && h && h.studio && h.path === first) return openFile(first, "replace", h.line, h.col);
+      if (first) return openFile(first, "replace");
       closeFile("There is no file to open here.");
     }).catch(function (e) { notice("start", esc(e.message), "error"); });
   }

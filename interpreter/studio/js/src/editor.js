@@ -8,9 +8,9 @@
 // counted in code points, like the language server's; CodeMirror counts UTF-16 units, so
 // every position is converted at the edge (toPos, toLineCol).
 
-import {Compartment, EditorState} from "@codemirror/state";
+import {Compartment, EditorState, RangeSetBuilder} from "@codemirror/state";
 import {
-  EditorView, crosshairCursor, drawSelection, dropCursor, highlightActiveLine, highlightActiveLineGutter,
+  Decoration, EditorView, ViewPlugin, crosshairCursor, drawSelection, dropCursor, highlightActiveLine, highlightActiveLineGutter,
   highlightSpecialChars, hoverTooltip, keymap, lineNumbers, rectangularSelection,
 } from "@codemirror/view";
 import {
@@ -166,11 +166,14 @@ function inCommentOrString(s, index) {
   return quoted;
 }
 
-/** Indent like the language: as the line before, one level more after a line ending in ':'. */
+/** Indent like the language: as the line before, one level more after a line ending in ':'. The
+ * lines are the context's: when Enter breaks a line at pos, the line before is its part before pos. */
 const cardsIndent = indentService.of((context, pos) => {
-  const doc = context.state.doc;
-  for (let n = doc.lineAt(pos).number - 1; n >= 1; n--) {
-    const text = doc.line(n).text;
+  const above = l => (l.from > 0 ? context.lineAt(l.from - 1, -1) : null);
+  let l = context.lineAt(pos, -1);
+  if (context.simulatedBreak !== pos) l = above(l);
+  for (; l; l = above(l)) {
+    const text = l.text;
     if (!text.trim()) continue;
     const indent = /^[ \t]*/.exec(text)[0].replace(/\t/g, " ".repeat(context.unit)).length;
     return text.slice(0, commentStart(text)).trimEnd().endsWith(":") ? indent + context.unit : indent;
@@ -178,81 +181,137 @@ const cardsIndent = indentService.of((context, pos) => {
   return 0;
 });
 
+// ------------------------------------------------------------------ wrapping
+
+const WRAP_MORE = 4;  // a wrapped line's rows after the first: this much further in than its indentation
+const hangs = new Map();
+
+/** Long lines wrap; the rows after the first hang under the line's text, further in, so that the
+ * indentation that says what a line belongs to still shows (a negative text-indent for the first row). */
+const hangingIndent = ViewPlugin.fromClass(class {
+  constructor(view) { this.decorations = this.build(view); }
+  update(u) { if (u.docChanged || u.viewportChanged) this.decorations = this.build(u.view); }
+  build(view) {
+    const out = new RangeSetBuilder(), doc = view.state.doc;
+    for (const {from, to} of view.visibleRanges) {
+      for (let pos = from; pos <= to;) {
+        const line = doc.lineAt(pos);
+        if (line.length) {
+          const n = /^[ \t]*/.exec(line.text)[0].replace(/\t/g, "    ").length + WRAP_MORE;
+          if (!hangs.has(n)) {
+            hangs.set(n, Decoration.line({attributes: {style: `padding-left: calc(6px + ${n}ch); text-indent: -${n}ch`}}));
+          }
+          out.add(line.from, line.from, hangs.get(n));
+        }
+        pos = line.to + 1;
+      }
+    }
+    return out.finish();
+  }
+}, {decorations: v => v.decorations});
+
 // ------------------------------------------------------------------ the look
 
-// The rulebook's palette (interpreter/templates/rulebook.css): ink on warm paper, a rust accent.
-const INK = "#1f1d1a", MUTED = "#6b665e", ACCENT = "#7b2d18", LINE = "#d8d1c2", TINT = "#f6f1e6", PAPER = "#fffdf8";
+// The rulebook's palette (interpreter/templates/rulebook.css): ink on warm paper, a rust accent;
+// and its dark counterpart (warm light ink on a dark brown-grey), for a system in dark mode.
+const LIGHT = {
+  ink: "#1f1d1a", muted: "#6b665e", accent: "#7b2d18", line: "#d8d1c2", tint: "#f6f1e6", paper: "#fffdf8",
+  comment: "#77705f", string: "#2d6a34", number: "#9a4d00", modifier: "#6a3d8a", builtin: "#2f5d8a",
+  func: "#1d4f7a", label: "#8a5300", variable: "#1f6360", property: "#4f5a66",
+  selection: "#e9dcc0", activeLine: "#fbf5e9", activeGutter: "#efe6d3", bracket: "#f1e1b8", bracketLine: "#d9bd7a",
+  nonmatching: "#f7d4cc", selectionMatch: "#f3ead6", search: "#f6e3a6", searchLine: "#d6b65a",
+  error: "#b3261e", warning: "#b36b00", info: "#2f5d8a", tooltip: "#fffefb", picked: "#efe2c6",
+  shadow: "rgba(60, 45, 20, 0.15)",
+};
+const DARK = {
+  ink: "#e8e2d6", muted: "#a39c8f", accent: "#f0a27a", line: "#4a453d", tint: "#2a2723", paper: "#1e1c19",
+  comment: "#9a937f", string: "#9ccf8f", number: "#f0b46a", modifier: "#c9a3e6", builtin: "#8fbbe8",
+  func: "#9cc7f0", label: "#e8bf72", variable: "#7fcfc6", property: "#b4bfca",
+  selection: "#4b3f2c", activeLine: "#26231f", activeGutter: "#332f29", bracket: "#5a4a25", bracketLine: "#a08440",
+  nonmatching: "#6a2f28", selectionMatch: "#3a3328", search: "#5e4d1c", searchLine: "#a08a3c",
+  error: "#ff7b6e", warning: "#f0b050", info: "#8fbbe8", tooltip: "#2a2723", picked: "#4b3f2c",
+  shadow: "rgba(0, 0, 0, 0.5)",
+};
+const MONO = '"DejaVu Sans Mono", Menlo, Consolas, monospace';
 
-const cardsHighlight = HighlightStyle.define([
-  {tag: t.lineComment, color: "#77705f", fontStyle: "italic"},
-  {tag: t.string, color: "#2d6a34"},
-  {tag: [t.integer, t.bool], color: "#9a4d00"},
-  {tag: t.keyword, color: ACCENT, fontWeight: "600"},
-  {tag: t.definitionKeyword, color: ACCENT, fontWeight: "700"},
-  {tag: t.modifier, color: "#6a3d8a"},
-  {tag: [t.standard(t.function(t.variableName)), t.standard(t.variableName)], color: "#2f5d8a"},
-  {tag: t.definition(t.function(t.variableName)), color: "#1d4f7a", fontWeight: "700"},
-  {tag: t.function(t.variableName), color: "#1d4f7a"},
-  {tag: t.definition(t.labelName), color: "#8a5300", fontWeight: "700"},
-  {tag: t.labelName, color: "#8a5300"},
-  {tag: t.definition(t.variableName), color: "#1f6360", fontWeight: "700"},
-  {tag: t.special(t.variableName), color: "#1f6360"},
-  {tag: [t.definition(t.namespace), t.namespace], color: INK, fontWeight: "700"},
-  {tag: t.propertyName, color: "#4f5a66"},
-  {tag: [t.operator, t.punctuation], color: MUTED},
+const highlightFor = P => HighlightStyle.define([
+  {tag: t.lineComment, color: P.comment, fontStyle: "italic"},
+  {tag: t.string, color: P.string},
+  {tag: [t.integer, t.bool], color: P.number},
+  {tag: t.keyword, color: P.accent, fontWeight: "600"},
+  {tag: t.definitionKeyword, color: P.accent, fontWeight: "700"},
+  {tag: t.modifier, color: P.modifier},
+  {tag: [t.standard(t.function(t.variableName)), t.standard(t.variableName)], color: P.builtin},
+  {tag: t.definition(t.function(t.variableName)), color: P.func, fontWeight: "700"},
+  {tag: t.function(t.variableName), color: P.func},
+  {tag: t.definition(t.labelName), color: P.label, fontWeight: "700"},
+  {tag: t.labelName, color: P.label},
+  {tag: t.definition(t.variableName), color: P.variable, fontWeight: "700"},
+  {tag: t.special(t.variableName), color: P.variable},
+  {tag: [t.definition(t.namespace), t.namespace], color: P.ink, fontWeight: "700"},
+  {tag: t.propertyName, color: P.property},
+  {tag: [t.operator, t.punctuation], color: P.muted},
 ]);
 
-const cardsTheme = EditorView.theme({
-  "&": {color: INK, backgroundColor: PAPER, fontSize: "14px", height: "100%"},
+const themeFor = (P, dark) => EditorView.theme({
+  "&": {color: P.ink, backgroundColor: P.paper, fontSize: "14px", height: "100%"},
   "&.cm-focused": {outline: "none"},
-  ".cm-scroller": {fontFamily: '"DejaVu Sans Mono", Menlo, Consolas, monospace', lineHeight: "1.5"},
-  ".cm-content": {caretColor: ACCENT, padding: "6px 0"},
-  ".cm-cursor, .cm-dropCursor": {borderLeftColor: ACCENT, borderLeftWidth: "2px"},
+  ".cm-scroller": {fontFamily: MONO, lineHeight: "1.5"},
+  ".cm-content": {caretColor: P.accent, padding: "6px 0"},
+  ".cm-cursor, .cm-dropCursor": {borderLeftColor: P.accent, borderLeftWidth: "2px"},
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection":
-    {backgroundColor: "#e9dcc0"},
-  ".cm-activeLine": {backgroundColor: "#fbf5e9"},
-  ".cm-gutters": {backgroundColor: TINT, color: MUTED, borderRight: `1px solid ${LINE}`},
-  ".cm-activeLineGutter": {backgroundColor: "#efe6d3", color: INK},
+    {backgroundColor: P.selection},
+  ".cm-activeLine": {backgroundColor: P.activeLine},
+  ".cm-gutters": {backgroundColor: P.tint, color: P.muted, borderRight: `1px solid ${P.line}`},
+  ".cm-activeLineGutter": {backgroundColor: P.activeGutter, color: P.ink},
   ".cm-lineNumbers .cm-gutterElement": {padding: "0 6px 0 10px"},
-  "&.cm-focused .cm-matchingBracket": {backgroundColor: "#f1e1b8", outline: `1px solid #d9bd7a`},
-  "&.cm-focused .cm-nonmatchingBracket": {backgroundColor: "#f7d4cc"},
-  ".cm-selectionMatch": {backgroundColor: "#f3ead6"},
-  ".cm-searchMatch": {backgroundColor: "#f6e3a6", outline: "1px solid #d6b65a"},
+  "&.cm-focused .cm-matchingBracket": {backgroundColor: P.bracket, outline: `1px solid ${P.bracketLine}`},
+  "&.cm-focused .cm-nonmatchingBracket": {backgroundColor: P.nonmatching},
+  ".cm-selectionMatch": {backgroundColor: P.selectionMatch},
+  ".cm-searchMatch": {backgroundColor: P.search, outline: `1px solid ${P.searchLine}`},
   // diagnostics: a wavy line under the text, a coloured mark in the gutter, readable messages
-  ".cm-lintRange-error": {backgroundImage: "none", textDecoration: "underline wavy #b3261e", textDecorationSkipInk: "none",
+  ".cm-lintRange-error": {backgroundImage: "none", textDecoration: `underline wavy ${P.error}`, textDecorationSkipInk: "none",
                           textUnderlineOffset: "3px"},
-  ".cm-lintRange-warning": {backgroundImage: "none", textDecoration: "underline wavy #b36b00", textDecorationSkipInk: "none",
+  ".cm-lintRange-warning": {backgroundImage: "none", textDecoration: `underline wavy ${P.warning}`, textDecorationSkipInk: "none",
                             textUnderlineOffset: "3px"},
-  ".cm-lintRange-info": {backgroundImage: "none", textDecoration: "underline dotted #2f5d8a", textUnderlineOffset: "3px"},
+  ".cm-lintRange-info": {backgroundImage: "none", textDecoration: `underline dotted ${P.info}`, textUnderlineOffset: "3px"},
   ".cm-gutter-lint": {width: "1.3em"},
   ".cm-gutter-lint .cm-gutterElement": {padding: "0 0 0 3px"},
   ".cm-lint-marker": {width: "1em", height: "1em", marginTop: "0.2em"},
   ".cm-diagnostic": {fontFamily: "system-ui, sans-serif", padding: "4px 8px", maxWidth: "40em", whiteSpace: "pre-wrap"},
-  ".cm-diagnostic-error": {borderLeft: "4px solid #b3261e"},
-  ".cm-diagnostic-warning": {borderLeft: "4px solid #b36b00"},
-  ".cm-diagnostic-info": {borderLeft: "4px solid #2f5d8a"},
-  ".cm-tooltip": {backgroundColor: "#fffefb", border: `1px solid ${LINE}`, borderRadius: "6px",
-                  boxShadow: "0 3px 12px rgba(60, 45, 20, 0.15)", color: INK},
-  ".cm-tooltip.cm-tooltip-autocomplete > ul": {fontFamily: '"DejaVu Sans Mono", Menlo, Consolas, monospace'},
-  ".cm-tooltip-autocomplete ul li[aria-selected]": {backgroundColor: "#efe2c6", color: INK},
-  ".cm-completionDetail": {color: MUTED, fontStyle: "normal", marginLeft: "1em"},
+  ".cm-diagnostic-error": {borderLeft: `4px solid ${P.error}`},
+  ".cm-diagnostic-warning": {borderLeft: `4px solid ${P.warning}`},
+  ".cm-diagnostic-info": {borderLeft: `4px solid ${P.info}`},
+  ".cm-tooltip": {backgroundColor: P.tooltip, border: `1px solid ${P.line}`, borderRadius: "6px",
+                  boxShadow: `0 3px 12px ${P.shadow}`, color: P.ink},
+  ".cm-tooltip.cm-tooltip-autocomplete > ul": {fontFamily: MONO},
+  ".cm-tooltip-autocomplete ul li[aria-selected]": {backgroundColor: P.picked, color: P.ink},
+  ".cm-completionDetail": {color: P.muted, fontStyle: "normal", marginLeft: "1em"},
   ".cm-completionIcon-keyword:after": {content: "'k'", fontStyle: "italic"},  // the default key emoji is missing from many fonts
-  ".cm-completionMatchedText": {textDecoration: "none", fontWeight: "700", color: ACCENT},
-  ".cm-panels": {backgroundColor: TINT, color: INK},
-  ".cm-panels.cm-panels-bottom": {borderTop: `1px solid ${LINE}`},
+  ".cm-completionMatchedText": {textDecoration: "none", fontWeight: "700", color: P.accent},
+  ".cm-panels": {backgroundColor: P.tint, color: P.ink},
+  ".cm-panels.cm-panels-bottom": {borderTop: `1px solid ${P.line}`},
   // hover: the server's markdown as paragraphs and code
   ".cm-cards-hover": {fontFamily: "Georgia, 'Iowan Old Style', serif", fontSize: "14px", lineHeight: "1.45",
                       padding: "6px 10px", maxWidth: "36em", maxHeight: "24em", overflowY: "auto"},
   ".cm-cards-hover p, .cm-cards-hover ul": {margin: "0.3em 0"},
   ".cm-cards-hover ul": {paddingLeft: "1.3em"},
-  ".cm-cards-hover code": {fontFamily: '"DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: "0.88em",
-                           backgroundColor: TINT, padding: "0 0.2em", borderRadius: "3px"},
-  ".cm-cards-hover pre": {fontFamily: '"DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: "0.88em",
-                          backgroundColor: TINT, border: `1px solid ${LINE}`, borderRadius: "4px", padding: "4px 8px",
-                          margin: "0.4em 0", whiteSpace: "pre-wrap"},
-  ".cm-cards-hover strong": {color: ACCENT},
-  ".cm-cards-link": {textDecoration: "underline", textDecorationColor: ACCENT, cursor: "pointer"},
-}, {dark: false});
+  ".cm-cards-hover code": {fontFamily: MONO, fontSize: "0.88em", backgroundColor: P.tint, padding: "0 0.2em", borderRadius: "3px"},
+  ".cm-cards-hover pre": {fontFamily: MONO, fontSize: "0.88em", backgroundColor: P.tint, border: `1px solid ${P.line}`,
+                          borderRadius: "4px", padding: "4px 8px", margin: "0.4em 0", whiteSpace: "pre-wrap"},
+  ".cm-cards-hover strong": {color: P.accent},
+  ".cm-cards-link": {textDecoration: "underline", textDecorationColor: P.accent, cursor: "pointer"},
+}, {dark});
+
+const cardsHighlight = highlightFor(LIGHT), cardsTheme = themeFor(LIGHT, false);
+const darkHighlight = highlightFor(DARK), darkTheme = themeFor(DARK, true);
+const DARK_QUERY = "(prefers-color-scheme: dark)";
+
+/** The look that fits the system's colour scheme now: the paper theme, or the dark one. */
+function look() {
+  const dark = typeof matchMedia === "function" && matchMedia(DARK_QUERY).matches;
+  return dark ? [darkTheme, syntaxHighlighting(darkHighlight)] : [cardsTheme, syntaxHighlighting(cardsHighlight)];
+}
 
 // ------------------------------------------------------------------ hover markdown
 
@@ -275,8 +334,8 @@ function inline(s) {
 /** Code as HTML coloured like the editor (language: the editor's cards language, or none). */
 function codeToHtml(code, language) {
   if (!language) return escapeHtml(code);
-  const out = [];
-  highlightCode(code, language.parser.parse(code), cardsHighlight,
+  const out = [], dark = typeof matchMedia === "function" && matchMedia(DARK_QUERY).matches;
+  highlightCode(code, language.parser.parse(code), dark ? darkHighlight : cardsHighlight,
     (text, classes) => out.push(classes ? `<span class="${classes}">${escapeHtml(text)}</span>` : escapeHtml(text)),
     () => out.push("\n"));
   return out.join("");
@@ -331,7 +390,7 @@ const COMPLETION_TYPES = {
 function create(parent, options = {}) {
   const o = options;
   let words = o.words || {};
-  const language = new Compartment();
+  const language = new Compartment(), theme = new Compartment();
   let declared = declaredNames(o.doc || "");
   let quiet = false;  // setText: no onChange for a document the page itself put in
   let path = o.path == null ? null : o.path;
@@ -411,7 +470,8 @@ function create(parent, options = {}) {
     if (!res) return false;
     const p = typeof path === "function" ? path() : path;
     if (!res.path || res.path === p || (p == null && !o.onOpen)) {
-      gotoPos(view, toPos(view.state.doc, res.line, res.col));
+      if (o.onJump) o.onJump(res.line, res.col);  // the page keeps the way back
+      else gotoPos(view, toPos(view.state.doc, res.line, res.col));
     } else if (o.onOpen) {
       o.onOpen(res.path, res.line, res.col);
     }
@@ -438,7 +498,7 @@ function create(parent, options = {}) {
     dropCursor(), EditorState.allowMultipleSelections.of(true), indentOnInput(), bracketMatching(), closeBrackets(),
     rectangularSelection(), crosshairCursor(), highlightActiveLine(), highlightSelectionMatches(), search({top: false}),
     indentUnit.of("    "), EditorState.tabSize.of(4), cardsIndent,
-    language.of(cardsLanguage(words, declared)), syntaxHighlighting(cardsHighlight), cardsTheme,
+    language.of(cardsLanguage(words, declared)), theme.of(look()), EditorView.lineWrapping, hangingIndent,
     linter(lintSource, {delay: o.lintDelay == null ? 150 : o.lintDelay}),
     hoverTooltip(hoverSource, {hideOnChange: true, hoverTime: 250}),
     autocompletion({override: [completeSource], activateOnTyping: true, icons: true}),
@@ -472,6 +532,11 @@ function create(parent, options = {}) {
 
   const view = new EditorView({state: EditorState.create({doc: o.doc || "", extensions: extensions()}), parent});
   if (o.onCursor) o.onCursor(0, 0);
+  // the system's light or dark mode, followed while the page is open
+  const scheme = typeof matchMedia === "function" ? matchMedia(DARK_QUERY) : null;
+  if (scheme && scheme.addEventListener) {
+    scheme.addEventListener("change", () => view.dispatch({effects: theme.reconfigure(look())}));
+  }
 
   return {
     view,
@@ -485,6 +550,9 @@ function create(parent, options = {}) {
       } finally {
         quiet = false;
       }
+      // a new file starts at its top left, whatever the last one was scrolled to
+      view.scrollDOM.scrollTop = 0;
+      view.scrollDOM.scrollLeft = 0;
     },
     /** Put the cursor at a 0-based line and code-point column, scrolled into the middle. */
     goto(line, col = 0) { gotoPos(view, toPos(view.state.doc, line, col)); },
