@@ -440,10 +440,11 @@ def test_in_dark_mode_the_page_and_the_editor_are_dark_and_readable(studio, tmp_
                 editor: c(q('.cm-editor')).backgroundColor, ink: c(q('.cm-content')).color,
                 gutter: c(q('.cm-gutters')).backgroundColor, number: c(q('.cm-lineNumbers .cm-gutterElement:nth-child(3)')).color,
                 keyword: c(word).color, outline: c(q('#outline')).backgroundColor, item: c(q('#outline-list .ol-name')).color,
-                book: c(q('#book')).backgroundColor}; }""")
-    for surface in ("body", "editor", "gutter", "outline", "book"):
+                book: c(q('#book')).backgroundColor, panels: c(q('#measure')).backgroundColor,
+                tabs: c(q('.measure-tabs')).backgroundColor, tab: c(q('.measure-tabs button')).color}; }""")
+    for surface in ("body", "editor", "gutter", "outline", "book", "panels", "tabs"):
         assert _luminance(_rgb(colours[surface])) < 0.05, (surface, colours[surface])
-    for fg, bg in (("text", "body"), ("ink", "editor"), ("keyword", "editor"), ("number", "gutter"), ("item", "outline")):
+    for fg, bg in (("tab", "tabs"), ("text", "body"), ("ink", "editor"), ("keyword", "editor"), ("number", "gutter"), ("item", "outline")):
         assert _contrast(_rgb(colours[fg]), _rgb(colours[bg])) >= 4.5, (fg, bg, colours)
     # the rulebook stays paper, inside a frame
     paper = book(page).locator("body").evaluate("b => getComputedStyle(b).backgroundColor")
