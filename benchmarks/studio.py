@@ -84,7 +84,8 @@ def main() -> None:
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
     while not server.started:
         time.sleep(0.02)
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}/studio?file={path}"
+    from urllib.parse import quote
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/studio?token={app.state.token}&file={quote(path)}"
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=os.environ.get("CARDRULES_CHROMIUM", "/usr/bin/chromium"))
         page = b.new_page(viewport={"width": 1400, "height": 900})
