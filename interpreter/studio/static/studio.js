@@ -679,7 +679,8 @@
 
   // ------------------------------------------------------------ layout: the splitter, the narrow views
   var SPLIT_KEY = "cardrules.studio.panels-height", VIEW_KEY = "cardrules.studio.view", SPLIT_STEP = 24;
-  function remember(key, value) { try { localStorage.setItem(key, String(value)); } catch (e) { /* private mode */ } }
+  // (not "remember": that name keeps the way back's place, above)
+  function keepPref(key, value) { try { localStorage.setItem(key, String(value)); } catch (e) { /* private mode */ } }
   function recall(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
 
   // the panels' height in pixels, kept between the tabs' contents and the editor's room
@@ -693,7 +694,7 @@
       now = Math.round(Math.min(Math.max(px, b[0]), b[1]));
       root.style.setProperty("--measure-h", now + "px");
       bar.setAttribute("aria-valuemin", b[0]); bar.setAttribute("aria-valuemax", b[1]); bar.setAttribute("aria-valuenow", now);
-      if (keep) { wanted = now; remember(SPLIT_KEY, now); }
+      if (keep) { wanted = now; keepPref(SPLIT_KEY, now); }
     }
     set(wanted, false);
     bar.addEventListener("pointerdown", function (e) {
@@ -729,7 +730,7 @@
     }
     nav.addEventListener("click", function (e) {
       var b = e.target.closest("button[data-view]");
-      if (b) { show(b.dataset.view); remember(VIEW_KEY, b.dataset.view); }
+      if (b) { show(b.dataset.view); keepPref(VIEW_KEY, b.dataset.view); }
     });
     var saved = recall(VIEW_KEY);
     show(nav.querySelector('[data-view="' + saved + '"]') ? saved : "editor");
