@@ -225,17 +225,24 @@
         var t = doc.getElementById(decodeURIComponent(href.slice(1)));
         if (t) t.scrollIntoView({ block: "start" });
         // a link naming a rule or phase of this file (the contents, "rule 2"): the editor goes there too
-        if (t && t.matches("[data-line]:not([data-file])")) jump(null, Number(t.dataset.line) - 1, 0);
+        if (t && t.matches("[data-line]:not([data-file])")) toEditor(null, Number(t.dataset.line) - 1);
       } else { window.open(href, "_blank", "noopener"); }
       return;
     }
     var block = e.target.closest("[data-line]");
     if (!block) return;
     var line = Number(block.dataset.line) - 1;
-    if (!block.dataset.file) { jump(null, line, 0); return; }
+    if (!block.dataset.file) { toEditor(null, line); return; }
     // a rule or phase written in the base: its heading opens the base there (its text is for reading)
     var head = e.target.closest("h3, h4");
-    if (head && head.closest("[data-line]") === block) jump(block.dataset.file, line, 0);
+    if (head && head.closest("[data-line]") === block) toEditor(block.dataset.file, line);
+  }
+  // a click in the book that moves the editor's cursor: in the narrow layout the editor shows again
+  // (views() sets showView; each version of the book is a new frame, so this is not a frame's listener)
+  var showView = null;
+  function toEditor(path, line) {
+    if (showView && window.matchMedia("(max-width: 900px)").matches) showView("editor");
+    jump(path, line, 0);
   }
 
   function ruleAt(line) {
@@ -734,14 +741,7 @@
     });
     var saved = recall(VIEW_KEY);
     show(nav.querySelector('[data-view="' + saved + '"]') ? saved : "editor");
-    // a click in the book that moves the editor's cursor shows the editor (it is hidden here)
-    var narrow = window.matchMedia("(max-width: 900px)"), frame = $("rulebook");
-    function toEditor(e) {
-      var t = e.target;
-      if (narrow.matches && t.closest && t.closest("[data-line], [data-goto]") && !t.closest("a[href]")) show("editor");
-    }
-    $("stale").addEventListener("click", toEditor);
-    frame.addEventListener("load", function () { if (frame.contentDocument) frame.contentDocument.addEventListener("click", toEditor); });
+    showView = show;  // (the book's clicks, and the stale notice's line: toEditor)
   }
 
   // ------------------------------------------------------------ start
@@ -757,7 +757,7 @@
   function start() {
     splitter(); views();
     $("stale").addEventListener("click", function (e) {
-      var a = e.target.closest("[data-goto]"); if (a) jump(null, Number(a.dataset.goto), 0);
+      var a = e.target.closest("[data-goto]"); if (a) toEditor(null, Number(a.dataset.goto));
     });
     $("file").addEventListener("change", function () {
       var to = $("file").value;
