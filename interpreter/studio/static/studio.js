@@ -267,7 +267,9 @@
     found.forEach(function (el) { el.classList.add("studio-here"); });
     if (found.length && !quiet) {
       var box = found[0].getBoundingClientRect(), h = frame.contentWindow.innerHeight;
-      if (box.bottom < 0 || box.top > h) found[0].scrollIntoView({ block: "start" });
+      // (a few pixels above it, in whole pixels: scrollIntoView leaves a heading at a fractional
+      // offset a fraction of a pixel above the frame's top, as its width and the fonts fall)
+      if (box.bottom < 0 || box.top > h) frame.contentWindow.scrollTo(0, Math.max(0, Math.floor(box.top + frame.contentWindow.scrollY) - 6));
     }
   }
 
