@@ -243,6 +243,7 @@ def test_rename_and_delete_with_another_tab_on_the_file(context, server, tmp_pat
     assert "second.cards was deleted" in gone.inner_text()
     shot(b, tmp_path, "files-deleted-other-tab")
     gone.locator("button", has_text="Save it again").click()
+    gone.wait_for(state="detached")  # the save has answered (saved() alone: this tab was not dirty, so no wait at all)
     saved(b)
     assert second.read_text() == MINI and not gone.count()
     b.select_option("#file", label="ganjifa/ganjifa")
