@@ -303,7 +303,11 @@
         if (sel.options[0] && sel.options[0].value === "") sel.remove(0);
       } else { listFiles(); }
       u.searchParams.set("file", state.path);
-    } else { u.searchParams.delete("file"); listFiles(); }
+    } else {  // at once "(no file open)", not the file just closed while the list is asked again
+      if (!sel.options[0] || sel.options[0].value !== "") sel.insertBefore(new Option("(no file open)", ""), sel.firstChild);
+      sel.value = "";
+      u.searchParams.delete("file"); listFiles();
+    }
     history.replaceState(state.path ? place(navIndex(), state.path, state.cursor[0], state.cursor[1]) : history.state, "", u);
     document.title = state.path ? state.name + " · cardrules studio" : "cardrules studio";
     var none = !state.path, mineOnly = none || state.readonly;
