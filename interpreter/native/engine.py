@@ -27,7 +27,7 @@ from .rng import seed_words
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
-    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE = range(1, 15)
+    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG = range(1, 16)
 
 NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
@@ -377,6 +377,8 @@ class NativeGame:
         if err:
             s._legal, s.choice = [], None
             self._sync()
+            if err == E_LONG:  # the C state says all the Python engine would (it stops at the same decision)
+                raise self._failure(err, pc)
             raise self._python_failure() or self._failure(err, pc)
         s.finished = bool(finished)
         if s.finished:
@@ -553,6 +555,8 @@ class NativeGame:
         s.pc = pc
         if kind == E_STUCK:
             return play._stuck(s, pc)
+        if kind == E_LONG:
+            return play.too_long(s)
         node = p.nodes[pc] if 0 <= pc < len(p.nodes) else None
         if kind == E_NOPLAYER:
             ins = p.plain_code[pc]

@@ -117,6 +117,9 @@ RUN_TAIL = r"""
     }
 }
 
+/* the rules from S->pc to the next decision or the end; a decision after all the decisions the
+ * game may take (MAX_DECISIONS: `at most N decisions`, else the default) fails, as engine/play.py's
+ * too_long */
 static int cr_run(cr_state *S) {
     cr_ctx X, *x = &X;
     if (!cr_ctx_init(x)) return CR_E_STATE;
@@ -126,7 +129,13 @@ static int cr_run(cr_state *S) {
         S->legal_n = 0;
         return kind;
     }
-    return cr_loop(x, S);
+    int rc = cr_loop(x, S);
+    if (!rc && !S->finished && S->decisions >= MAX_DECISIONS) {
+        S->err = CR_E_LONG;
+        S->legal_n = 0;
+        return CR_E_LONG;
+    }
+    return rc;
 }
 """
 

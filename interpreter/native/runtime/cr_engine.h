@@ -33,6 +33,7 @@
 #define CR_E_MOVE_NONE 12 /* a move of one card that is none */
 #define CR_E_SEATS_AT 13 /* 'for each player ... after' a player who is none */
 #define CR_E_TELL_NONE 14 /* a tell to a player who is none */
+#define CR_E_LONG 15     /* a decision after all the decisions the game may take */
 
 typedef struct cr_list {
     int64_t n;
