@@ -358,7 +358,8 @@ class Module(Masks, Expr):
         if op == JIF:
             return f"S->pc = ({self.test(a)}) ? {pc + 1} : {b}; continue;"
         if op == JUMP:
-            return f"S->pc = {a}; if (++steps > MAX_STEPS) cr_fail(x, CR_E_STUCK); continue;"
+            return (f"S->pc = {a}; if (++steps > MAX_STEPS) cr_fail(x, CR_E_STUCK); "
+                    "if (CR_STOPPED()) cr_fail(x, CR_E_INTR); continue;")
         if op == CALL:
             return (f"if (S->sp >= MAXDEPTH) cr_fail(x, CR_E_DEPTH); S->stack[S->sp++] = {pc + 1}; "
                     f"S->pc = {a}; continue;")
