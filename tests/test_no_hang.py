@@ -28,7 +28,7 @@ from pathlib import Path
 import procs
 import pytest
 
-from interpreter import load_ruleset, loads_ruleset
+from interpreter import load_ruleset
 from interpreter.bots import bot_seed
 from interpreter.engine import DEFAULT_MAX_DECISIONS, apply, moves_for, new_game
 from interpreter.errors import GameRuntimeError, GameTooLong
