@@ -324,13 +324,16 @@ def play(
         whole_in_c = choice.native is not None and all(b == "random" for b in bot_names.values())
         if whole_in_c:  # random bots: whole games in C, a chunk a call
             from .runner.native import play_chunk
-            done, broke = play_chunk(rs, str(path), n, opts, seed, range(games), log is not None,
-                                     lambda s: _broke_in_python(rs, path, n, opts, s, bot_names, log is not None),
-                                     (lambda k: progress.advance(task, k)) if progress is not None else None)
-            for game_seed, winners, scores, decisions, fired, rec in done:
-                results.append(GameStats(game_seed, winners, scores, decisions, fired))
-                if rec is not None:
-                    records.append(rec)
+            done: list = []
+            try:
+                _, broke = play_chunk(rs, str(path), n, opts, seed, range(games), log is not None,
+                                      lambda s: _broke_in_python(rs, path, n, opts, s, bot_names, log is not None),
+                                      (lambda k: progress.advance(task, k)) if progress is not None else None, done)
+            finally:  # (after Ctrl-C too: the games that finished are kept, as the Python engine keeps them)
+                for game_seed, winners, scores, decisions, fired, rec in done:
+                    results.append(GameStats(game_seed, winners, scores, decisions, fired))
+                    if rec is not None:
+                        records.append(rec)
             if broke is not None:
                 if progress is not None:
                     progress.stop()

@@ -73,6 +73,16 @@ class GameRuntimeError(CardRulesError):
     stage = "engine"
 
 
+class GameTooLong(GameRuntimeError):
+    """A game that is not over after the decisions its ruleset allows (`at most N decisions`,
+    or the engine's default cap when it declares none) asks for another: it stops there, at the
+    rule it is in, rather than run for ever. `decisions` is the bound, `declared` whether the
+    ruleset declared it."""
+
+    decisions: int = 0
+    declared: bool = False
+
+
 class RecordError(CardRulesError):
     """A saved game record is corrupt or does not replay."""
 

@@ -514,6 +514,14 @@ class Change(Node):
     detail: str | None = None
 
 
+# decisions a game may take when its ruleset declares no `at most N decisions`: the engine stops
+# a game that asks for more (engine/play.py:too_long). Every bundled game declares its own bound;
+# the longest random games among them take about 2,000 decisions (Shakti; Euro-Jongg 1,968 over
+# 2,000 seeds), so this is fifty times that, and the 100,000 at which the fuzzer, balance and the
+# adapters already gave up.
+DEFAULT_MAX_DECISIONS = 100_000
+
+
 class Ruleset(Located):
     """A whole game: the result of a game file, or of a variant merged onto its base."""
 
@@ -525,7 +533,8 @@ class Ruleset(Located):
     players_min: int
     players_max: int
     direction: Literal["clockwise", "anticlockwise"] = "clockwise"
-    max_decisions: int | None = Field(default=None, description="The declared bound on a game's length.")
+    max_decisions: int | None = Field(default=None, description="The declared bound on a game's length "
+                                      "(the engine's DEFAULT_MAX_DECISIONS when None).")
     deck: Deck
     zones: tuple[Zone, ...] = ()
     options: tuple[Option, ...] = ()

@@ -82,8 +82,10 @@ _FILE = Section("file", "File and header", "A file is one game, or one variant o
           "order of play either way, so `next(p)` is always the player who plays after `p`.",
           "turn order anticlockwise", "item"),
     Entry("at most", "at most N decisions",
-          "A promise that no game takes more than N decisions. The rulebook states it, and the fuzzer "
-          "plays many games to check it.",
+          "A promise that no game takes more than N decisions. The rulebook states it, the fuzzer "
+          "plays many games to check it, and play stops with an error, at the rule asking for one "
+          "decision more, in a game that is not over after N. Without it the bound is 100,000 "
+          "decisions.",
           "at most 400 decisions", "item"),
     Entry("comments", "# COMMENT",
           "Everything from # to the end of the line is for people only; the rules ignore it.",

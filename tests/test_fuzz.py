@@ -123,8 +123,11 @@ def test_endless_game_exceeds_its_bound(reports):
     rep = reports("endless.cards")
     (f,) = only(rep, "exceeds-bound")
     assert "'at most 30 decisions'" in f.sentence and "recycle" in f.rules
-    s = replayed(f)
-    assert len(s.history) == 31 and not s.finished  # the shortest prefix: one past the bound
+    # the engine stops the game at its bound: the reproduction's last move (the 30th) is the
+    # one after which the game would need a 31st decision, and replaying it fails there
+    assert len(f.reproduction.moves) == 30 and f.location.startswith(str(TARGETS / "endless.cards"))
+    with pytest.raises(RecordError, match="not over after 30 decisions"):
+        replayed(f)
 
 
 def test_endless_loop(reports):

@@ -72,10 +72,13 @@ inside each move, so an adapter never shows a chance node (OpenSpiel's sampled s
 mode). Game k played from one game object (0, 1, 2, ...) uses engine seed `seed + k`, the
 same game `cardrules play --seed` gives. A copy of a state draws the same future as the
 original; `Core.resample` (OpenSpiel's `resample_from_infostate`) draws a fresh future.
-A game ends when the rules end it, when its length reaches the ruleset's `at most N
-decisions` (or `max_decisions`, whichever is smaller; 100,000 when neither is given), or when
-nobody can move (a stuck position; it never happens in a sound ruleset): the last two are
-games cut short, without a result."""
+A game ends when the rules end it, when its length reaches `max_decisions` (when that is
+smaller than the ruleset's own bound), or when nobody can move (a stuck position; it never
+happens in a sound ruleset): the last two are games cut short, without a result. The length is
+at most the ruleset's `at most N decisions` (DEFAULT_MAX_DECISIONS, 100,000, when it declares
+none; OpenSpiel's `max_game_length`): a game still running there that asks for one decision
+more is broken, and the step that brings it there raises the engine's GameTooLong (a
+GameRuntimeError located at the rule it is in) rather than play on for ever."""
 
 from __future__ import annotations
 
@@ -92,7 +95,6 @@ from ..errors import CardRulesError, GameRuntimeError, OptionError
 from ..graph import sees as g_sees
 
 RETURNS = ("win", "score")
-DEFAULT_MAX_DECISIONS = 100_000
 DEFAULT_INT_RANGE = (0, 100)
 INT_CLIP = 1e9
 MAX_INT_SPAN = 100_000
@@ -200,9 +202,9 @@ class Spec:
         self.native = engine.native if engine is not None else None
         self.ruleset, self.program, self.players, self.options = ruleset, program, players, options
         self.title = ruleset.title or ruleset.name
-        declared = ruleset.max_decisions
-        bounds = [b for b in (declared, self.max_decisions) if b]
-        self.max_length = min(bounds) if bounds else DEFAULT_MAX_DECISIONS
+        # the engine stops a game at its bound (program.max_decisions: the declared one, else
+        # DEFAULT_MAX_DECISIONS) with an error; max_decisions cuts it short before that
+        self.max_length = min(program.max_decisions, self.max_decisions or program.max_decisions)
         self.chance = any(getattr(x, "kind", None) == "shuffle"
                           or (getattr(x, "kind", None) == "call" and x.func == "random") for x in _walk(ruleset))
         self.imperfect = (any(z.visibility != "public" for z in program.zones)

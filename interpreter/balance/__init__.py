@@ -334,8 +334,9 @@ def balance_command(
             typer.echo("interrupted before every configuration had finished a game: nothing was written", err=True)
             raise typer.Exit(130)
         data, facts, stopped = e.data, e.facts, e
-    except GameFailed as e:
-        typer.echo(f"error: {e.message}; nothing was written", err=True)
+    except GameFailed as e:  # at the rule where the engine stopped, when it says where
+        typer.echo(e.render() + "\nnothing was written" if e.file else f"error: {e.message}; nothing was written",
+                   err=True)
         raise typer.Exit(1)
     except CardRulesError as e:
         typer.echo(e.render() + "\nnothing was written", err=True)

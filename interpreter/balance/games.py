@@ -11,7 +11,8 @@ from ..bots import bot_seed, make_bot
 from ..engine import apply, fired_counts, legal_moves, new_game, outcome
 from ..errors import CardRulesError, GameRuntimeError
 
-HARD_CAP = 100_000  # decisions: a game this long is stopped and counted as unfinished
+HARD_CAP = 100_000  # decisions: a game this long is stopped and counted as unfinished (the engine stops
+# one earlier, with an error, when it passes its `at most N decisions` or, declaring none, DEFAULT_MAX_DECISIONS)
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,8 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     except GameFailed:
         raise
     except CardRulesError as e:
-        raise GameFailed(f"game {index + 1} (seed {seed}) broke after {n} decisions: {e.message}") from None
+        raise GameFailed(f"game {index + 1} (seed {seed}) broke after {n} decisions: {e.message}", e.file, e.line,
+                         e.column, e.source_line) from None
     o = outcome(s)
     winners = o.winners if o is not None else ()
     scores = o.scores if o is not None else tuple(engine.scores(s)) if keeps_score else tuple(0 for _ in bots)

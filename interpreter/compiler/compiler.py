@@ -117,6 +117,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
         self.lam_ir: dict[int, object] = {}  # id of a generated function -> its ops (ir/ops.py), or None
         self.keep: list = []  # functions made here whose ids lam_ir holds
         p = self.p
+        if rs.max_decisions is not None:
+            p.max_decisions = rs.max_decisions
         cardkey = [(p.card_order[c], -p.card_suit[c], -c) for c in range(p.n_cards)]
         self.ns = {"MISS": _MISS, "STATIC": p.split_cache, "SUIT": p.card_suit, "RANK": p.card_rank, "ORDER": p.card_order,
                    "RANKPOS": [[deck_order.index(r) if r in deck_order else None for r in rs.deck.ranks]
@@ -188,6 +190,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
             phase_start[ph.name] = self.here()
             self.loop_ends = []
             self.rule_stack = [(ph.name, ph.title or ph.name)]
+            p.rule_loc.setdefault(ph.name, ph.loc)
             self.block(ph.body, {})
             if ph.then:
                 phase_jumps.append((self.emit(JUMP, None), ph.then))

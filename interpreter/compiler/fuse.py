@@ -99,7 +99,9 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
     return hands the engine the place noted. A test's forward branch is written out under it
     (an `if` or `elif` whose other side does not come back to the engine), as long as the
     trace is short enough. A jump back to a loop's head the trace has not written goes on into
-    it once (the next turn comes back to the engine, which counts it). A decision is set up as
+    it once; every way back to the engine after that is counted as a turn of a loop (returned
+    complemented), since the next turn may come back through other traces without a jump of
+    theirs (an endless loop through several traces, uncounted, hung the engine). A decision is set up as
     the engine would (`st.pc`, `st.choice`, `st.actor`, `st._legal`) and the trace returns None;
     when its player is none the trace returns its place and the engine reports it."""
     lines, line_pc, seen, exits = [], [], set(), set()
@@ -109,12 +111,14 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
         lines.append("    " * depth + text)
         line_pc.append(pc)
 
-    def walk(pc: int, depth: int, path: set, limit: int = MAX_TRACE) -> None:
+    def walk(pc: int, depth: int, path: set, limit: int = MAX_TRACE, back: bool = False) -> None:
+        # back: this way has gone on into a loop's head backwards, a turn the engine has not
+        # counted: every exit after it is counted instead (~pc)
         nonlocal looped
         while True:
             op, a, b = code[pc]
             if op == RET and path:
-                emit("return st.stack.pop()", pc, depth)
+                emit("return ~st.stack.pop()" if back else "return st.stack.pop()", pc, depth)
                 seen.add(pc)
                 return
             if op == CHOOSE and len(lines) < limit:  # the decision, as the engine reaches it
@@ -131,7 +135,7 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
                 seen.add(pc)
                 return
             if pc in path or len(lines) >= limit or op not in (EXEC, JIF, JUMP, CALL):
-                emit(f"return {pc}", pc, depth)
+                emit(f"return {~pc if back or pc in path else pc}", pc, depth)
                 exits.add(pc)
                 return
             path.add(pc)
@@ -163,14 +167,14 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
                     mark, before = len(lines), (set(seen), set(exits), looped)
                     budget = mark + (limit - mark) // 2
                     emit(f"if not ({src}):", pc, depth)
-                    walk(b, depth + 1, set(path), budget)
+                    walk(b, depth + 1, set(path), budget, back)
                     written = len(lines) < budget
                     if not written:
                         del lines[mark:], line_pc[mark:]
                         seen.clear(), seen.update(before[0]), exits.clear(), exits.update(before[1])
                         looped = before[2]
                 if not written:
-                    emit(f"if not ({src}): return {b if b > pc else ~b}", pc, depth)
+                    emit(f"if not ({src}): return {b if b > pc and not back else ~b}", pc, depth)
                     exits.add(b)
                 pc += 1
             elif a > pc:  # JUMP forward: keep going
@@ -186,6 +190,7 @@ def _trace(code: list, start: int, ns: dict, src_of: dict):
                 exits.add(a)
                 return
             else:  # JUMP backward to a loop's head not yet written here: on into it, once
+                back = True
                 pc = a
 
     walk(start, 0, set())

@@ -22,6 +22,7 @@ _CARD_ATTRS = {"suit": ("SUIT[{}]", "suit"), "rank": ("RANK[{}]", "rank"), "orde
 EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH, TRACE = range(9)
 
 MAX_STEPS = 200_000  # turns of loops between two decisions before the engine calls it an endless loop
+DEFAULT_MAX_DECISIONS = g.DEFAULT_MAX_DECISIONS  # decisions a game declaring no `at most N decisions` may take
 
 ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
         "zone": "card", "zonekind": "card", "zones": "zone"}
@@ -151,6 +152,8 @@ class Program:
     nodes: list = field(default_factory=list)  # the statement each instruction came from
     split_cache: dict = field(default_factory=dict)  # split results that depend on the cards alone
     rule_at: list = field(default_factory=list)  # (name, title) of the rule around each instruction
+    rule_loc: dict = field(default_factory=dict)  # where each rule (and phase) is written, by name
+    max_decisions: int = DEFAULT_MAX_DECISIONS  # the ruleset's `at most N decisions`, else the default
     face_of: list = field(default_factory=list)  # the first card with the same suit and rank
     split_memo: dict = field(default_factory=dict)  # the meld search's plans, partial results and group verdicts
     masks: bool = True  # whether any generated code reads the state's bit masks (else they are not kept)

@@ -347,6 +347,7 @@ class Statements:
         if s.name in p.rule_titles:
             raise _err(f"rule {s.name!r} is defined twice; rule names must be unique", s)
         p.rule_titles[s.name] = s.title or s.name
+        p.rule_loc[s.name] = s.loc
         idx = len(p.rule_names)
         p.rule_names.append(s.name)
         j = None

@@ -10,8 +10,9 @@ import random
 
 from .. import graph as g
 from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, TRACE, Program, compile_ruleset
+from ..compiler.program import DEFAULT_MAX_DECISIONS  # noqa: F401  (the engine's name for it)
 from ..compiler.fuse import EndlessLoop, failing_pc
-from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
+from ..errors import GameRuntimeError, GameTooLong, IllegalMoveError, InvalidMoveError, OptionError
 from ..unparse import unparse
 from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
 from .legal import legal_each as _legal_each, link, value_text as _value_text
@@ -192,14 +193,43 @@ def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
                             loc.line if loc else None, loc.column if loc else None, _source_line(loc))
 
 
+def _at_rule(s: State, name: str, message: str, cls=GameRuntimeError) -> GameRuntimeError:
+    """An error located where the rule (or phase) `name` is written, as `file:line:col`."""
+    loc = s.program.rule_loc.get(name)
+    from ..build import _source_line
+    return cls(message, loc.file if loc else None, loc.line if loc else None, loc.column if loc else None,
+               _source_line(loc))
+
+
 def _stuck(s: State, pc: int) -> GameRuntimeError:
     s.pc = pc
     name, title = rule_at(s, pc)
-    return GameRuntimeError("the rules loop for ever without asking anyone to decide "
-                            f"(stuck in rule {name!r}, {title})")
+    return _at_rule(s, name, "the rules loop for ever without asking anyone to decide "
+                             f"(stuck in rule {name!r}, {title})")
+
+
+def too_long(s: State) -> GameTooLong:
+    """The game is at a decision after all the decisions it may take (`at most N decisions`, or
+    DEFAULT_MAX_DECISIONS): the error that stops it, at the rule asking for one more. The native
+    engine words its own the same (native/engine.py)."""
+    p = s.program
+    cap = p.max_decisions
+    declared = p.ruleset.max_decisions is not None
+    name, title = rule_at(s)
+    if declared:
+        bound = f"the most its ruleset allows ('at most {cap:,} decisions')"
+    else:
+        bound = ("the most a game that declares no bound may take (write 'at most N decisions' if it is "
+                 "meant to be longer)")
+    e = _at_rule(s, name, f"the game is not over after {cap:,} decisions, {bound}, and rule {name!r} ({title}) "
+                          "asks for another: the rules may go round for ever", GameTooLong)
+    e.decisions, e.declared = cap, declared
+    return e
 
 
 def _exec(s: State) -> None:
+    """The rules from s.pc to the next decision (set up: who decides, their moves) or the end; a
+    decision beyond the game's bound (Program.max_decisions) raises GameTooLong there."""
     code = s.program.code
     pc = s.pc
     steps = 0
@@ -209,6 +239,8 @@ def _exec(s: State) -> None:
             if op == TRACE:
                 pc = a(s)
                 if pc is None:  # the trace reached a decision and set it up
+                    if s.decisions >= s.program.max_decisions:
+                        raise too_long(s)
                     return
                 if pc < 0:  # a loop turned
                     pc = ~pc
@@ -222,6 +254,8 @@ def _exec(s: State) -> None:
                     raise GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {a.by_text!r} names no player here")
                 s.pc, s.choice, s.actor = pc, a, actor
                 s._legal = a.legal(s, actor)
+                if s.decisions >= s.program.max_decisions:
+                    raise too_long(s)
                 return
             elif op == JUMP:
                 pc = a
@@ -261,6 +295,8 @@ def _exec(s: State) -> None:
                     continue
                 s.pc, s.choice, s.actor = pc, a, waiting[0]
                 s._legal = _legal_each(s, a, waiting, pc)
+                if s.decisions >= s.program.max_decisions:
+                    raise too_long(s)
                 return
             else:  # END
                 s.pc, s.finished, s.choice, s.actor, s._legal = pc, True, None, None, []

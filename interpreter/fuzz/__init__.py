@@ -8,8 +8,10 @@ checks at the first decisions, every tenth and at the end; the replay check on t
 games of each configuration):
 
 * deadlock        -- the game is not over but nobody has a legal move;
-* exceeds-bound   -- more decisions than the declared `at most N decisions`;
-  no-end-in-sight -- no bound declared and not over after NO_BOUND_LIMIT decisions;
+* exceeds-bound   -- more decisions than the declared `at most N decisions` (the engine stops
+                     the game at the move after which it would need one more: engine.too_long);
+  no-end-in-sight -- no bound declared and not over after NO_BOUND_LIMIT decisions (or the
+                     engine's DEFAULT_MAX_DECISIONS, where it stops such a game);
   endless-loop    -- the engine's "the rules loop for ever without asking anyone to decide";
 * runtime-error   -- any other GameRuntimeError (the ruleset asks for something impossible);
   engine-crash    -- any other exception (an engine bug);

@@ -10,7 +10,7 @@ import re
 from .. import engine, graph as g
 from ..engine import (apply, make_record, Move, new_game, observe, replay, rule_at, seat_name, State,
                       state_digest)
-from ..errors import GameRuntimeError, RecordError
+from ..errors import GameRuntimeError, GameTooLong, RecordError
 from ..unparse import unparse
 from .common import Event, Finding, Game
 from .static import _ctx_text, _line, _loc, _walk
@@ -359,23 +359,34 @@ class Checks:
                      note=f"the replayed game stops where {seat_name(s.actor)} has no legal move",
                      location=_loc(ch.node))
 
-    def _ev_bound(self, s: State, limit: int, declared: bool) -> Event:
+    def _ev_bound(self, s: State, limit: int, declared: bool, e: GameTooLong | None = None) -> Event:
+        """A game longer than its bound; `e`: the engine stopped it there (GameTooLong: its bound,
+        or the engine's default cap, at the move that asked for one decision more), so the last
+        move of the reproduction fails on replay, as an endless loop's does."""
         name, title = self._rule(s)
         top = sorted(((n, r) for r, n in zip(self.program.rule_names, s.fired) if n), reverse=True)[:3]
         most = ", ".join(f"{r!r} {'once' if n == 1 else f'{n} times'}" for n, r in top) or "none"
+        stopped = {}
+        if e is not None:
+            stopped = dict(error=True, replay_fails=True, note="replaying the record stops with the same failure",
+                           location=f"{e.file}:{e.line}:{e.column}" if e.file and e.line else None)
         if declared:
+            if e is not None:
+                how = f"it was still running after {s.decisions} decisions, and rule {name!r} ({title}) asked for another"
+            else:
+                how = (f"{'it was still running' if not s.finished else 'it ended only'} after {s.decisions} "
+                       f"decisions, in rule {name!r} ({title})")
             return Event("exceeds-bound", ("exceeds-bound",), len(s.history),
-                         f"A game went past its declared bound ('at most {limit} decisions'): "
-                         f"{'it was still running' if not s.finished else 'it ended only'} after {s.decisions} "
-                         f"decisions, in rule {name!r} ({title}); the rules fired most in it: {most}.",
-                         [name] + [r for _, r in top if r != name],
-                         note=f"the replayed game has {s.decisions} decisions" + ("" if s.finished else " and is not over"))
+                         f"A game went past its declared bound ('at most {limit} decisions'): {how}; the rules fired "
+                         f"most in it: {most}.", [name] + [r for _, r in top if r != name],
+                         **(stopped or dict(note=f"the replayed game has {s.decisions} decisions"
+                                                 + ("" if s.finished else " and is not over"))))
         self.no_end_seen = True
         return Event("no-end-in-sight", ("no-end-in-sight",), len(s.history),
                      f"A game was not over after {s.decisions:,} decisions (the ruleset declares no bound; add "
                      f"'at most N decisions' if it has one): it was in rule {name!r} ({title}); the rules fired "
                      f"most in it: {most}.", [name] + [r for _, r in top if r != name],
-                     note="the replayed game is still running")
+                     **(stopped or dict(note="the replayed game is still running")))
 
     def _ev_error(self, s: State | None, e: GameRuntimeError, m: Move | None) -> Event:
         name, title = self._rule(s) if s is not None else ("(set-up)", "setting up the game")

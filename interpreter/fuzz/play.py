@@ -10,7 +10,7 @@ from typing import Callable
 
 from .. import graph as g
 from ..engine import apply, new_game, observe, offered, program_of
-from ..errors import GameRuntimeError
+from ..errors import GameRuntimeError, GameTooLong
 from .common import (Config, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
                      RulesetReport, configurations)
 from .static import Static
@@ -129,6 +129,9 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
                 apply(s, m)
                 if native is not None:
                     s.native.sync()
+            except GameTooLong as e:  # the engine stops a game at its bound (or its default cap)
+                game.add(self._ev_bound(s, e.decisions, e.declared, e))
+                break
             except GameRuntimeError as e:
                 game.add(self._ev_error(s, e, m))
                 break

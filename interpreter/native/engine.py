@@ -27,7 +27,7 @@ from .rng import seed_words
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
-    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE = range(1, 15)
+    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR = range(1, 17)
 
 NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
@@ -41,11 +41,34 @@ def native_program(program: Program) -> "NativeProgram":
     return hit[1]
 
 
+def want_guard(lib) -> None:
+    """The long calls into this library (whole games, a playout, a search) made on Python's main
+    thread answer Ctrl-C and SIGTERM at once (runtime/cr_engine.h: cr_guard_enter): they stop with
+    E_INTR, and the caller then runs Python's handler (check_signals). Other threads' calls are left
+    alone: their signals are the main thread's to handle."""
+    if not getattr(lib, "_guarded", False) and threading.current_thread() is threading.main_thread():
+        lib.cr_want_guard(1)
+        lib._guarded = True
+
+
+def check_signals() -> None:
+    """Python's handlers of the signals that came during a call into C, now rather than at some
+    later bytecode: Ctrl-C raises KeyboardInterrupt here, as it would in the Python engine's loop;
+    a handler that returns lets the caller go on with its work."""
+    api = getattr(ctypes, "pythonapi", None)
+    if api is not None:
+        api.PyErr_CheckSignals()  # what the handler raised is raised here (a PyDLL checks the error flag)
+
+
+# the first lines of every engine's C: POSIX's sigaction, for the guard of long calls (cr_engine.h)
+FEATURES = "#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)\n#define _POSIX_C_SOURCE 200809L\n#endif"
+
+
 def c_source(program: Program) -> tuple[str, Module]:
     """The whole C file of a program (the runtime, then the generated engine)."""
     module = Module(program)
     generated = module.source()
-    return "\n".join([runtime_source(), runtime_file("cr_engine.h"), generated]), module
+    return "\n".join([FEATURES, runtime_source(), runtime_file("cr_engine.h"), generated]), module
 
 
 class NativeProgram:
@@ -96,6 +119,10 @@ class NativeProgram:
         lib.crt_cards_load.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.POINTER(ctypes.c_uint8), i32p, ctypes.c_uint64]
         lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
         lib.cr_playout.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int64, i64p, ctypes.c_int64, i64p]
+        lib.cr_resume.argtypes = [ctypes.c_void_p]
+        lib.cr_want_guard.argtypes = [ctypes.c_int32]
+        lib.cr_interrupted.restype = ctypes.c_int32
+        want_guard(lib)
         lib.crt_cards_count.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_zone_data.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_zone_data.restype = ctypes.POINTER(ctypes.c_uint16)
@@ -343,6 +370,7 @@ class NativeGame:
         room = _playout_room(width * PLAYOUT_STEP) if record else (ctypes.c_int64 * 1)()
         n = ctypes.c_int64()
         done = 0
+        want_guard(lib)
         while True:
             step = min(max_decisions - done, PLAYOUT_STEP) if record else max_decisions - done
             arr = _words_of(rngs)
@@ -360,10 +388,31 @@ class NativeGame:
                     else:
                         s.history.append(self._move(alt, flat[k + 2], flat[k + 3:k + width]))
             done += made
+            if rc == E_INTR:  # Ctrl-C (or SIGTERM) in C: the game on to a decision, then Python's handler
+                rc = self._interrupted()
+                if not rc and done < max_decisions:
+                    continue  # (a handler that returned: play on)
             if rc or made < step or done >= max_decisions:
                 break
         self._after(rc)
         return done
+
+    def _interrupted(self) -> int:
+        """A guarded call stopped by a signal: the rules cut short between two instructions go on
+        to the next decision (so the game stays whole), then Python's handler runs
+        (check_signals: Ctrl-C raises KeyboardInterrupt, the view brought up to date first); the
+        failure the rules met on the way, or 0."""
+        lib = self.np.lib
+        lib.cr_info(self.mem, self._info)
+        rc = lib.cr_resume(self.mem) if self._info[6] == E_INTR else 0
+        if rc:
+            return rc
+        try:
+            check_signals()
+        except BaseException:
+            self._after(0)
+            raise
+        return 0
 
     # ---- keeping the view equal to the C state
     def _after(self, rc: int) -> None:
@@ -377,6 +426,8 @@ class NativeGame:
         if err:
             s._legal, s.choice = [], None
             self._sync()
+            if err == E_LONG:  # the C state says all the Python engine would (it stops at the same decision)
+                raise self._failure(err, pc)
             raise self._python_failure() or self._failure(err, pc)
         s.finished = bool(finished)
         if s.finished:
@@ -553,6 +604,8 @@ class NativeGame:
         s.pc = pc
         if kind == E_STUCK:
             return play._stuck(s, pc)
+        if kind == E_LONG:
+            return play.too_long(s)
         node = p.nodes[pc] if 0 <= pc < len(p.nodes) else None
         if kind == E_NOPLAYER:
             ins = p.plain_code[pc]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ctypes
 import time
 
-from .engine import NativeGame, _words_of
+from .engine import NativeGame, _words_of, check_signals, want_guard
 
 BATCH = 16  # iterations between two looks at the clock, when a deadline is set
 
@@ -26,7 +26,16 @@ def _prepared(lib) -> None:
                                    ctypes.POINTER(ctypes.c_double), ctypes.c_int32]
     lib.cr_search_root.restype = ctypes.c_int32
     lib.cr_search_free.argtypes = [ctypes.c_void_p]
+    lib.cr_interrupted.restype = ctypes.c_int32
     lib._search_ready = True
+
+
+def _failed(lib) -> None:
+    """A search C gave up: after Ctrl-C (cr_interrupted), Python's handler first (KeyboardInterrupt);
+    None, so that the caller searches in Python (a handler that returned, or rules that failed)."""
+    if lib.cr_interrupted():
+        check_signals()
+    return None
 
 
 def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, advice_scale: float,
@@ -36,6 +45,7 @@ def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, 
     rules failed in a sample): then `rng` is untouched and the caller searches in Python."""
     lib = g.np.lib
     _prepared(lib)
+    want_guard(lib)
     arr = (ctypes.c_int32 * 3)(*rollouts)
     h = lib.cr_search_new(g.mem, me, iterations, exploration, advice_scale, tries, arr)
     if not h:
@@ -46,7 +56,7 @@ def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, 
         idx, visits, reward = (ctypes.c_int32 * cap)(), (ctypes.c_int64 * cap)(), (ctypes.c_double * cap)()
         if deadline is None:
             if lib.cr_search_run(h, words, 0, iterations, rollout_cap):
-                return None
+                return _failed(lib)
         else:
             done = 0
             while done < iterations:
@@ -54,7 +64,7 @@ def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, 
                     break
                 step = min(BATCH, iterations - done)
                 if lib.cr_search_run(h, words, done, done + step, rollout_cap):
-                    return None
+                    return _failed(lib)
                 done += step
         n = lib.cr_search_root(h, idx, visits, reward, cap)
         if n < 0:

@@ -180,8 +180,11 @@ class BookBuilder:
             text = "A game for one player"
         else:
             text = f"Play passes {self.rs.direction} (seats are numbered in the order of play)"
-        if self.rs.max_decisions:
+        if self.rs.max_decisions is not None:
             text += f". A game takes at most {self.rs.max_decisions} decisions"
+        else:  # the engine's cap, which stops such a game with an error
+            text += (f". No bound on a game's length is declared: a game not over after "
+                     f"{g.DEFAULT_MAX_DECISIONS:,} decisions stops with an error")
         return text
 
     def change_line(self, c: g.Change) -> str:

@@ -144,7 +144,7 @@ def balance(runner: Runner, runs: list, seed: int, advance=None, engines: list |
         if res["failed"] is not None:
             is_game, message, file, line, column, source_line = res["failed"]
             if is_game:
-                raise GameFailed(message)
+                raise GameFailed(message, file, line, column, source_line)
             raise CardRulesError(message, file, line, column, source_line)
     return facts, interrupted
 

@@ -13,7 +13,7 @@ from ..bots import bot_seed
 from ..engine.records import make_record
 from ..native.build import NativeUnavailable, find_compiler
 from ..native.codegen.expr import NativeUnsupported
-from ..native.engine import CR_NONE, NativeGame, NativeProgram, native_program
+from ..native.engine import CR_NONE, E_INTR, NativeGame, NativeProgram, check_signals, native_program, want_guard
 
 ENGINES = ("auto", "python", "native")
 
@@ -63,32 +63,49 @@ class NativeResult:
 
 
 def random_games(np: NativeProgram, players: int, options: dict, seed: int, games: int,
-                 chunk: int = 500, progress=None) -> list[NativeResult]:
-    """Games seed .. seed+games-1 of random bots, in C, `chunk` games a call."""
+                 chunk: int = 500, progress=None):
+    """Games seed .. seed+games-1 of random bots, in C, `chunk` games a call, one after another as
+    each call returns. Ctrl-C during a call stops it at once (native/engine.py: want_guard): the
+    games that had finished (up to the first that failed) come first, then KeyboardInterrupt."""
     from ..engine import play
     p = np.p
     opts = np.options_row(play.resolve_options(p, options))
     opt_arr = (ctypes.c_int64 * len(opts))(*opts)
     n_rules = len(p.rule_names)
     width = 5 + players + n_rules
-    out: list[NativeResult] = []
+    want_guard(np.lib)
     done = 0
     while done < games:
         k = min(chunk, games - done)
         rows = (ctypes.c_int64 * (k * width))()
-        rc = np.lib.cr_play_many(players, opt_arr, seed + done, k, 1 << 62, rows)
-        if rc:
+        for g in range(k):  # a game C has not played to its end says so (a call stopped before it began too)
+            rows[g * width] = E_INTR
+        stop = None
+        try:
+            rc = np.lib.cr_play_many(players, opt_arr, seed + done, k, 1 << 62, rows)
+            if rc == E_INTR:
+                check_signals()  # Ctrl-C: KeyboardInterrupt (a handler that returns: the rest is played)
+        except KeyboardInterrupt as e:  # (raised by Python at any bytecode once the call is back)
+            rc, stop = E_INTR, e
+        if rc and rc != E_INTR:
             raise NativeUnsupported("these seeds are beyond what the native engine seeds (at most 2**53)")
+        made = 0
         for g in range(k):
             row = rows[g * width:(g + 1) * width]
+            if row[0] == E_INTR:
+                break
             failed = bool(row[0]) or not row[1]
+            if stop is not None and failed:
+                break  # (played again in Python, it would hold up the Ctrl-C)
             scores = tuple(row[5:5 + players])
-            out.append(NativeResult(seed + done + g, _winners(p, row, scores), scores, row[2],
-                                    dict(zip(p.rule_names, row[5 + players:])), failed))
-        done += k
+            made += 1
+            yield NativeResult(seed + done + g, _winners(p, row, scores), scores, row[2],
+                               dict(zip(p.rule_names, row[5 + players:])), failed)
+        if stop is not None:
+            raise stop
+        done += made
         if progress is not None:
-            progress(k)
-    return out
+            progress(made)
 
 
 def _winners(p, row, scores) -> tuple:
@@ -109,15 +126,16 @@ def random_game_record(rs, players: int, options: dict, seed: int, ruleset_path:
 
 
 def play_chunk(rs, ruleset_path: str, players: int, options: dict, seed: int, items, log: bool,
-               play_one, progress=None) -> tuple[list, tuple | None]:
+               play_one, progress=None, out: list | None = None) -> tuple[list, tuple | None]:
     """Games `items` (seed + i each) of random bots in C, as `cardrules play` reports them:
     [(seed, winners, scores, decisions, fired, record or None)], and the first game that
     failed, played again by `play_one` (the Python engine's player of one game) so that its
-    error is the one the Python engine gives: (i, that error) or None."""
+    error is the one the Python engine gives: (i, that error) or None. The games go into `out`
+    (a new list by default) as they finish, so that after Ctrl-C the caller has those."""
     from ..engine import play
     np = native_program(play.program_of(rs))
     items = list(items)
-    games = []
+    games = [] if out is None else out
     for start in range(0, len(items), 500):
         part = items[start:start + 500]
         if part != list(range(part[0], part[0] + len(part))):  # not one run of seeds: one by one

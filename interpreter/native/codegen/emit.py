@@ -358,7 +358,8 @@ class Module(Masks, Expr):
         if op == JIF:
             return f"S->pc = ({self.test(a)}) ? {pc + 1} : {b}; continue;"
         if op == JUMP:
-            return f"S->pc = {a}; if (++steps > MAX_STEPS) cr_fail(x, CR_E_STUCK); continue;"
+            return (f"S->pc = {a}; if (++steps > MAX_STEPS) cr_fail(x, CR_E_STUCK); "
+                    "if (CR_STOPPED()) cr_fail(x, CR_E_INTR); continue;")
         if op == CALL:
             return (f"if (S->sp >= MAXDEPTH) cr_fail(x, CR_E_DEPTH); S->stack[S->sp++] = {pc + 1}; "
                     f"S->pc = {a}; continue;")
@@ -614,6 +615,7 @@ class Module(Masks, Expr):
             "MAXZ": maxz, "NSHARED": p.n_shared, "NS": max(p.n_slots, 1), "NL": max(len(self.list_index), 1),
             "NPV": max(len(self.pv_index), 1), "NPVL": max(len(self.pvl_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1), "NRULES": len(p.rule_names),
             "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
+            "MAX_DECISIONS": f"INT64_C({min(p.max_decisions, 1 << 62)})",
             "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
             "NPARAMS": self.nparams, "TELLS": int(p.tells), "NTOLD": nc * maxp if p.tells else 1, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
         }

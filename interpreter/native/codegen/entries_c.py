@@ -117,6 +117,9 @@ RUN_TAIL = r"""
     }
 }
 
+/* the rules from S->pc to the next decision or the end; a decision after all the decisions the
+ * game may take (MAX_DECISIONS: `at most N decisions`, else the default) fails, as engine/play.py's
+ * too_long */
 static int cr_run(cr_state *S) {
     cr_ctx X, *x = &X;
     if (!cr_ctx_init(x)) return CR_E_STATE;
@@ -126,7 +129,13 @@ static int cr_run(cr_state *S) {
         S->legal_n = 0;
         return kind;
     }
-    return cr_loop(x, S);
+    int rc = cr_loop(x, S);
+    if (!rc && !S->finished && S->decisions >= MAX_DECISIONS) {
+        S->err = CR_E_LONG;
+        S->legal_n = 0;
+        return CR_E_LONG;
+    }
+    return rc;
 }
 """
 
@@ -406,9 +415,11 @@ int cr_set_rng(void *mem, const uint32_t *words) {
     return crt_set_state(&((cr_state *)mem)->rng, words);
 }
 
-/* after a load: the instruction at pc again (a decision: its moves worked out) */
+/* after a load: the instruction at pc again (a decision: its moves worked out); after a call
+ * interrupted between two instructions (CR_E_INTR), the rules on from there */
 int cr_resume(void *mem) {
     cr_state *S = (cr_state *)mem;
+    if (S->err == CR_E_INTR) S->err = 0;
     if (S->finished) { S->legal_n = 0; return 0; }
     return cr_run(S);
 }
@@ -457,6 +468,7 @@ static int cr_random_players(cr_state *S, crt_rng *rng, int32_t n_rngs, int64_t 
     int64_t n = 0;
     int rc = 0;
     while (!S->finished && !S->err && S->legal_n > 0 && n < max_decisions) {
+        if (CR_STOPPED()) { rc = CR_E_INTR; break; } /* at a decision: the game goes on from here */
         int32_t who = n_rngs > 1 ? S->actor : 0;
         if (who < 0 || who >= n_rngs) { rc = CR_E_STATE; break; }
         /* bots.RandomBot: one of the moves of the player to act (moves_for) */
@@ -482,15 +494,19 @@ static int cr_random_players(cr_state *S, crt_rng *rng, int32_t n_rngs, int64_t 
 }
 
 /* the same from Python's generators: rngs holds n_rngs states of 625 words (crt_get_state's
- * form), given back moved on */
+ * form), given back moved on. Guarded (cr_guard_enter): CR_E_INTR after Ctrl-C, the moves made
+ * so far in n_out, the game at a decision, or between two instructions (S->err: cr_resume) */
 int cr_playout(void *mem, uint32_t *rngs, int32_t n_rngs, int64_t max_decisions, int64_t *moves, int64_t cap,
                int64_t *n_out) {
     cr_state *S = (cr_state *)mem;
     crt_rng rng[MAXP];
+    *n_out = 0;
     if (!S || S->magic != CR_MAGIC || n_rngs < 1 || n_rngs > MAXP) return CR_E_STATE;
     for (int32_t k = 0; k < n_rngs; k++)
         if (crt_set_state(&rng[k], rngs + (size_t)k * CRT_STATE_WORDS)) return CR_E_STATE;
+    cr_guard_enter();
     int rc = cr_random_players(S, rng, n_rngs, max_decisions, moves, cap, n_out);
+    cr_guard_leave();
     for (int32_t k = 0; k < n_rngs; k++) crt_get_state(&rng[k], rngs + (size_t)k * CRT_STATE_WORDS);
     return rc;
 }
@@ -514,7 +530,8 @@ int64_t cr_score(void *mem, int32_t seat) {
 /* whole games of random players, games seed0 .. seed0 + n_games - 1, each seeded as
  * random.Random(seed) and its players' bots as bots.bot_seed(seed, seat): per game, `out` gets
  * 5 + players + NRULES numbers: the failure (0 none), finished, decisions, declared?, the
- * declared seats, each seat's score, then how often each rule fired */
+ * declared seats, each seat's score, then how often each rule fired. Guarded (cr_guard_enter):
+ * after Ctrl-C, CR_E_INTR, with the games not played to their end marked CR_E_INTR */
 int cr_play_many(int32_t players, const int64_t *opts, int64_t seed0, int64_t n_games, int64_t max_decisions,
                  int64_t *out) {
     size_t bytes = cr_state_bytes(players);
@@ -524,7 +541,14 @@ int cr_play_many(int32_t players, const int64_t *opts, int64_t seed0, int64_t n_
     crt_rng *rngs = (crt_rng *)malloc(sizeof(crt_rng) * BLOCK * (MAXP + 1));
     uint64_t seeds[BLOCK * (MAXP + 1)];
     if (!mem || !rngs) { free(mem); free(rngs); return CR_E_STATE; }
+    int stopped = 0;
+    cr_guard_enter();
     for (int64_t g = 0; g < n_games; g++) {
+        if (stopped || CR_STOPPED()) { /* this game and the rest are not played */
+            stopped = 1;
+            out[g * (5 + players + NRULES)] = CR_E_INTR;
+            continue;
+        }
         int64_t seed = seed0 + g, in_block = g % BLOCK;
         if (!in_block) { /* the next block's games' generators, then each of their bots' */
             int64_t m = n_games - g < BLOCK ? n_games - g : BLOCK;
@@ -540,13 +564,15 @@ int cr_play_many(int32_t players, const int64_t *opts, int64_t seed0, int64_t n_
         cr_state *S = (cr_state *)mem;
         if (!rc) rc = cr_random_players(S, rng + 1, players, max_decisions, NULL, 0, &n);
         int64_t *row = out + g * (5 + players + NRULES);
+        if (rc == CR_E_INTR) { stopped = 1; row[0] = CR_E_INTR; continue; }
         row[0] = rc; row[1] = S->finished; row[2] = S->decisions; row[3] = S->declared_set;
         row[4] = (int64_t)S->declared;
         for (int32_t k = 0; k < players; k++) row[5 + k] = rc ? CR_NONE : cr_score(mem, k);
         for (int32_t r = 0; r < NRULES; r++) row[5 + players + r] = S->fired[r];
     }
+    cr_guard_leave();
     free(mem);
     free(rngs);
-    return 0;
+    return stopped ? CR_E_INTR : 0;
 }
 """

@@ -320,12 +320,23 @@ void *cr_search_new(const void *mem, int32_t me, int32_t iterations, double expl
 }
 
 /* iterations from .. to - 1 (their numbers pick the rollouts' length), drawing from the bot's
- * generator (625 words in, moved on out); 0, or SR_FAIL: Python searches instead */
+ * generator (625 words in, moved on out); 0, or SR_FAIL: Python searches instead. Guarded
+ * (cr_guard_enter): after Ctrl-C, SR_FAIL at once (cr_interrupted says why) */
+static int sr_run(sr_tree *t, uint32_t *rng_words, int32_t from, int32_t to, int64_t rollout_cap);
+
 int cr_search_run(void *h, uint32_t *rng_words, int32_t from, int32_t to, int64_t rollout_cap) {
     sr_tree *t = (sr_tree *)h;
+    cr_guard_enter();
+    int rc = sr_run(t, rng_words, from, to, rollout_cap);
+    cr_guard_leave();
+    return rc;
+}
+
+static int sr_run(sr_tree *t, uint32_t *rng_words, int32_t from, int32_t to, int64_t rollout_cap) {
     crt_rng rng;
     if (!t || crt_set_state(&rng, rng_words)) return SR_FAIL;
     for (int32_t it = from; it < to; it++) {
+        if (CR_STOPPED()) return SR_FAIL;
         cr_state *S = (cr_state *)t->det;
         int ok = 0;
         for (int32_t k = 0; k < t->tries; k++) {

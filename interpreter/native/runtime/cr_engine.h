@@ -33,6 +33,8 @@
 #define CR_E_MOVE_NONE 12 /* a move of one card that is none */
 #define CR_E_SEATS_AT 13 /* 'for each player ... after' a player who is none */
 #define CR_E_TELL_NONE 14 /* a tell to a player who is none */
+#define CR_E_LONG 15     /* a decision after all the decisions the game may take */
+#define CR_E_INTR 16     /* Ctrl-C or SIGTERM during a long call (cr_guard_enter): not a failure of the rules */
 
 typedef struct cr_list {
     int64_t n;
@@ -147,5 +149,88 @@ static inline cr_list cr_dedupe(cr_list l) {
     l.n = k;
     return l;
 }
+
+/* Ctrl-C (SIGINT) and SIGTERM during a long call: whole games (cr_play_many), a playout
+ * (cr_playout), a search (cr_search_run). Python runs its handlers between two bytecodes, so not
+ * while a call into C lasts: a game of a million decisions in C ran on for as long as it lasted.
+ * Such a call, on the thread that asked for it (cr_want_guard: Python's main thread, where its
+ * handlers run), puts a handler of ours in front of each of the two signals whose handler is a
+ * function (Python's: not SIG_DFL, which ends the process wherever it is, nor SIG_IGN) and takes
+ * it away again before it returns. Ours sets cr_stop and hands the signal on to the handler it
+ * found, so Python notes it as it always does; the loops look at cr_stop (CR_STOPPED: a load, at
+ * every jump of the rules, every decision of random players, every game, every iteration of a
+ * search) and leave with CR_E_INTR, at once and cleanly: between two instructions, a game whose
+ * rules were cut short goes on from there with cr_resume. Python then runs its handler (Ctrl-C:
+ * KeyboardInterrupt, so the command stops as it does on the Python engine) and, should that
+ * handler return, picks the work up again (native/engine.py: check_signals). Threads that did not
+ * ask, and calls that are not long (a move, a legal-move list), are left as they were. */
+#if (defined(__unix__) || defined(__APPLE__)) && (defined(_POSIX_C_SOURCE) || defined(__APPLE__))
+#include <signal.h>
+#define CR_GUARD_SIGNALS 2
+static volatile sig_atomic_t cr_stop;
+static __thread int cr_guard_wanted __attribute__((tls_model("initial-exec")));
+static __thread int cr_guarded __attribute__((tls_model("initial-exec")));
+static struct sigaction cr_guard_old[CR_GUARD_SIGNALS];
+static int cr_guard_mine[CR_GUARD_SIGNALS];
+
+static int cr_guard_signal(int i) { return i ? SIGTERM : SIGINT; }
+
+static void cr_on_signal(int sig, siginfo_t *info, void *ctx) {
+    cr_stop = 1;
+    for (int i = 0; i < CR_GUARD_SIGNALS; i++) {
+        if (cr_guard_signal(i) != sig) continue;
+        if (cr_guard_old[i].sa_flags & SA_SIGINFO) cr_guard_old[i].sa_sigaction(sig, info, ctx);
+        else if (cr_guard_old[i].sa_handler != SIG_DFL && cr_guard_old[i].sa_handler != SIG_IGN)
+            cr_guard_old[i].sa_handler(sig);
+    }
+}
+
+static void cr_guard_enter(void) {
+    if (!cr_guard_wanted) return;
+    cr_stop = 0;
+    for (int i = 0; i < CR_GUARD_SIGNALS; i++) {
+        struct sigaction now, mine;
+        cr_guard_mine[i] = 0;
+        if (sigaction(cr_guard_signal(i), NULL, &now)) continue;
+        if (!(now.sa_flags & SA_SIGINFO) && (now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN)) continue;
+        memset(&mine, 0, sizeof mine);
+        mine.sa_sigaction = cr_on_signal;
+        mine.sa_mask = now.sa_mask;
+        mine.sa_flags = now.sa_flags | SA_SIGINFO;
+        cr_guard_old[i] = now;
+        if (!sigaction(cr_guard_signal(i), &mine, NULL)) cr_guard_mine[i] = 1;
+    }
+    cr_guarded = 1;
+}
+
+/* whether a signal came during the call */
+static int cr_guard_leave(void) {
+    if (!cr_guarded) return 0;
+    cr_guarded = 0;
+    for (int i = 0; i < CR_GUARD_SIGNALS; i++) {
+        struct sigaction now;
+        if (!cr_guard_mine[i]) continue;
+        cr_guard_mine[i] = 0;
+        /* only if ours is still there: Python may have put another in the meantime */
+        if (!sigaction(cr_guard_signal(i), NULL, &now) && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == cr_on_signal)
+            sigaction(cr_guard_signal(i), &cr_guard_old[i], NULL);
+    }
+    return cr_stop;
+}
+
+/* this thread's long calls are guarded from now on (on), or not */
+void cr_want_guard(int32_t on) { cr_guard_wanted = on != 0; }
+
+/* whether a signal came during this thread's last guarded call */
+int32_t cr_interrupted(void) { return cr_stop != 0; }
+
+#define CR_STOPPED() (cr_guarded && cr_stop)
+#else
+static void cr_guard_enter(void) {}
+static int cr_guard_leave(void) { return 0; }
+void cr_want_guard(int32_t on) { (void)on; }
+int32_t cr_interrupted(void) { return 0; }
+#define CR_STOPPED() 0
+#endif
 
 #endif /* CR_ENGINE_H */
