@@ -516,8 +516,8 @@ class Change(Node):
 
 # decisions a game may take when its ruleset declares no `at most N decisions`: the engine stops
 # a game that asks for more (engine/play.py:too_long). Every bundled game declares its own bound;
-# the longest random games among them take about 2,000 decisions (Shakti; Euro-Jongg 1,968 over
-# 2,000 seeds), so this is fifty times that, and the 100,000 at which the fuzzer, balance and the
+# the longest random games among them take about 2,000 decisions (measured over 2,000 seeds of each),
+# so this is fifty times that, and the 100,000 at which the fuzzer, balance and the
 # adapters already gave up.
 DEFAULT_MAX_DECISIONS = 100_000
 
