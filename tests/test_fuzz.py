@@ -256,7 +256,10 @@ def test_cli_seconds_budget():
     t0 = time.monotonic()
     r = cli(GANJIFA / "ganjifa.cards", "--seconds", 2, "--json")
     took = time.monotonic() - t0
-    assert r.exit_code == 0, r.output
+    # what 2 s finds depends on the machine's speed (a loaded one plays too few games to reach a rare
+    # rule): the budget is what is tested, and the answer is a report either way
+    assert r.exit_code in (0, 1), r.output
+    assert json.loads(r.stdout)["rulesets"], r.output
     assert took < 20, f"--seconds 2 took {took:.1f} s"  # (a loaded CI machine: the budget is kept, not raced)
 
 
@@ -291,5 +294,6 @@ def test_a_whole_number_option_with_no_range_is_tried_at_other_values(reports):
     11, it changes play (5 cards), so no dead-option finding (it was once compared with itself)."""
     from interpreter.fuzz.common import option_values
     rs = load_ruleset(TARGETS / "whole-number-option.cards")
-    assert option_values(rs.options[0]) == [11, 5, 12, 22]
+    assert option_values(rs.options[0], probe=True) == [11, 5, 12, 22]
+    assert option_values(rs.options[0]) == [11]  # the other checks play the default only, as before
     assert not [f for f in reports("whole-number-option.cards").findings if f.kind == "dead-option"]

@@ -125,15 +125,17 @@ def _config(rs, players: int, opts: dict) -> Config:
     return Config(players, full, changed)
 
 
-def option_values(o: g.Option) -> list:
-    """The values of an option worth trying, its default first."""
+def option_values(o: g.Option, probe: bool = False) -> list:
+    """The values of an option worth trying, its default first. A whole number with no range is
+    tried at other values only to `probe` whether it changes play (the dead-option check): the
+    configurations every other check plays stay as many as before."""
     if o.type == "bool":
         vals = [False, True]
     elif o.type == "enum":
         vals = list(o.choices)
     elif o.low is not None and o.high is not None:
         vals = list(range(o.low, o.high + 1)) if o.high - o.low <= 3 else sorted({o.low, o.default, o.high})
-    elif isinstance(o.default, int):  # a whole number with no range: a few around the default, never only itself
+    elif probe and isinstance(o.default, int):  # a whole number with no range: a few around the default
         d = o.default
         vals = [d // 2, d + 1, d * 2 if d else 2]
     else:

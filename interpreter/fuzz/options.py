@@ -96,7 +96,7 @@ class OptionEffects:
         for o in rs.options:
             if o.name in self.static.dead_options:
                 continue
-            values = option_values(o)
+            values = option_values(o, probe=True)
             if len(values) < 2:  # no other value to try: nothing is proved either way
                 continue
             self._trace_fired = [0] * len(names)
@@ -126,7 +126,7 @@ class OptionEffects:
             _, s, moves, done = self._trace(_config(rs, n, defaults), seed, keep=True)
             if s is not None and done and (best is None or len(moves) < best[0]):
                 best = (len(moves), seed)
-        values = option_values(o)
+        values = option_values(o, probe=True)
         other = values[1] if len(values) > 1 else o.default
         reads = self.static.option_reads.get(o.name, [])
         read_text = ", ".join(f"{_ctx_text(c)} at {_line(st, self.path)}" for c, st in reads[:3])
