@@ -257,3 +257,23 @@ def test_an_out_that_is_a_file_is_refused_before_any_game(race, tmp_path):
     r = run("balance", race, "-k", 5, "--out", afile)
     assert r.exit_code == 2 and f"--out {afile} is a file; --out names the folder" in r.output, r.output
     assert "engine:" not in r.output and afile.read_text() == "x"
+
+
+def test_a_report_whose_games_all_stop_unfinished_says_so_and_draws_no_empty_plot(tmp_path, monkeypatch):
+    """Every game cut at the balance cap: the report still writes, names the cut, and puts a
+    sentence where the margin and lead plots would be empty (it once crashed in its template)."""
+    import interpreter.balance as balance
+    import interpreter.balance.games as games
+    monkeypatch.setattr(games, "HARD_CAP", 40)
+    monkeypatch.setattr(balance, "HARD_CAP", 40)
+    src = Path(__file__).parent / "fuzz_targets" / "endless.cards"
+    loop = tmp_path / "loop.cards"
+    loop.write_text(src.read_text().replace("at most 30 decisions", "at most 1000 decisions"))
+    out = tmp_path / "out"
+    r = run("balance", str(loop), "--out", str(out), "-k", "3", "--strong", "none", "--engine", "python")
+    assert r.exit_code == 0, r.output
+    assert "3 games (3 stopped unfinished at 40 decisions)" in r.output
+    html = (out / "report.html").read_text()
+    assert "0 of 3" in html
+    assert "no game ended with a sole winner" in html
+    assert "Margin of victory" not in html and "Lead changes" not in html

@@ -20,7 +20,7 @@ from ..errors import CardRulesError, OptionError
 from ..files import write_atomic
 from ..runner import ENGINE_HELP
 from .analysis import analyse, compare
-from .games import Config, GameFacts, GameFailed, play_config
+from .games import HARD_CAP, Config, GameFacts, GameFailed, play_config
 
 FORMAT = "cardrules-balance/1"
 
@@ -197,10 +197,13 @@ def render_html(data: dict, facts: list[list[GameFacts]]) -> str:
                     best = f.scores[f.winners[0]]
                     ms.append(abs(best - (max(others) if best >= max(others) else min(others))))
             margins.append(ms)
-        figs["margin"] = plots.histogram(margins, labels, "winner's lead over the best other player at the end",
-                                         "Margin of victory")
-        figs["lead"] = plots.histogram([[f.lead_changes or 0 for f in fs] for fs in facts], labels,
-                                       "times the sole leader changed during the game", "Lead changes")
+        # no winner in any game (all stopped unfinished, say): a sentence says so instead of an empty plot
+        if any(margins):
+            figs["margin"] = plots.histogram(margins, labels, "winner's lead over the best other player at the end",
+                                             "Margin of victory")
+        if any(r["lead"]["games"] for r in reports):
+            figs["lead"] = plots.histogram([[f.lead_changes or 0 for f in fs] for fs in facts], labels,
+                                           "times the sole leader changed during the game", "Lead changes")
     if reports[0].get("skill"):
         figs["skill"] = plots.skill(reports)
     env = jinja2.Environment(loader=jinja2.PackageLoader("interpreter", "templates"), autoescape=True,
@@ -358,7 +361,9 @@ def balance_command(
         raise typer.Exit(1)
     for r in data["configurations"]:
         seats = ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["win_rate"].items())
-        typer.echo(f"{r['configuration']}: {r['games']} games; won: {seats}; {r['fairness']['verdict']}")
+        unfinished = r["games"] - r["finished"]
+        cut = (f" ({unfinished} stopped unfinished at {HARD_CAP:,} decisions)" if unfinished else "")
+        typer.echo(f"{r['configuration']}: {r['games']} games{cut}; won: {seats}; {r['fairness']['verdict']}")
         if r.get("skill"):
             s = r["skill"]
             typer.echo(f"  skill: {s['strong']} won {s['win_rate'] * 100:.1f}% against {s['others']} "

@@ -101,6 +101,11 @@ def histogram(values: list[list[float]], labels: list[str], xlabel: str, title: 
     for j, vs in enumerate(values):
         ax.hist(vs, bins=bins, histtype="stepfilled" if len(values) == 1 else "step", linewidth=1.5,
                 color=COLOURS[j % 4], alpha=0.75 if len(values) == 1 else 1.0, label=labels[j])
+    from matplotlib.ticker import MaxNLocator
+    if integer:  # whole decisions and games: no ticks at 0.2, no "+1e5" offset under the axis
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+        ax.ticklabel_format(axis="x", style="plain", useOffset=False)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
     ax.set_title(title)
