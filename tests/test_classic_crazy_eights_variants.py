@@ -98,7 +98,7 @@ def test_the_stock_running_out_forgives_the_rest_of_the_debt():
     apply(s, "play 2-Hearts")
     apply(s, "draw")
     assert cards_in(s, "hand", 1) == ["5-Hearts", "King-Spades"] and public_vars(s)["twos_owed"] == 0
-    assert public_vars(s)["passes_in_a_row"] == 0 and to_move(s) == 2
+    assert public_vars(s, private=True)["passes_in_a_row"] == 0 and to_move(s) == 2
     exact = table(hands, "10-Hearts", stock=["King-Spades", "Jack-Clubs"])
     apply(exact, "play 2-Hearts")
     apply(exact, "draw")  # the debt paid with the last card of the stock: one pass, as OpenSpiel counts it
