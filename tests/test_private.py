@@ -137,8 +137,8 @@ def test_the_rulebook_lists_private_variables_as_the_rules_own(rs):
     assert "`turn`" in public and not any(f"`{n}`" in public for n in PRIVATE)
     assert all(f"`{n}`" in rest.split("##")[0] for n in PRIVATE)
     assert "How many cards may still be played before the stock closes." in rest
-    assert "| `stock` | stock | shared | nobody (face down, except the cards slid under it face up, until a rule " \
-           "turns them face down) |" in md
+    assert "| `stock` | stock | shared | nobody while face down; everyone sees the cards slid under it face up, " \
+           "until a rule turns them face down |" in md
     assert "Turn the bottom card of the stock face down." in md
 
 
@@ -161,8 +161,9 @@ def test_the_zone_table_says_which_cards_of_a_hidden_zone_lie_face_up():
                     "out": ["its top card once it is turned up"], "shown": ["the cards moved there face up"]}
     from interpreter.render import render_markdown
     md = render_markdown(loads_ruleset(text, "closing.cards"))
-    assert "| `out` | out | shared | nobody (face down, except its top card once it is turned up) |" in md
-    assert "| `shown` | shown | one per player | only its owner, and everyone the cards moved there face up |" in md
+    assert "| `out` | out | shared | nobody while face down; everyone sees its top card once it is turned up |" in md
+    assert "| `shown` | shown | one per player | only its owner; everyone sees the cards moved there face up |" in md
+    assert "| `hand` | hand | one per player | only its owner |" in md  # nothing puts a hand's cards face up
 
 
 @pytest.mark.parametrize("old,new,expected", [

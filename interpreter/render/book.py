@@ -322,10 +322,9 @@ class BookBuilder:
         for z in self.rs.zones:
             text = seen[z.visibility]
             ways = up.get(z.name) if z.visibility != "public" else None
-            if ways and z.visibility == "hidden":
-                text = f"nobody (face down, except {_plain_list(ways)})"
-            elif ways:
-                text = f"{text}, and everyone {_plain_list(ways)}"
+            if ways:  # the cards some statement puts there face up
+                text = f"{'nobody while face down' if z.visibility == 'hidden' else text}; everyone sees " \
+                       f"{_plain_list(ways)}"
             out.append({"name": z.name, "title": z.title or human(z.name),
                         "kind": "one per player" if z.per_player else "shared",
                         "seen": text, "changed": self.changed.get(("zone", z.name), "")})
