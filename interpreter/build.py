@@ -251,7 +251,10 @@ class ToGraph(Transformer):
         return _Item("option_default", (str(name), ch[1]), self._loc(meta), at)
 
     def var(self, meta, ch):
-        return g.Var(name=str(ch[0]), params=ch[1] or (), type=str(ch[2]), init=ch[3], loc=self._loc(meta))
+        private, name, params, typ, init, docs = ch[0] is not None, ch[1], ch[2], ch[3], ch[4], ch[5] or []
+        return g.Var(name=str(name), params=params or (), type=str(typ), init=init, private=private,
+                     texts=tuple(t.text for t in docs if not t.note),
+                     notes=tuple(t.text for t in docs if t.note), loc=self._loc(meta))
 
     def param(self, meta, ch):
         return g.Param(name=str(ch[0]), type=str(ch[1]))
@@ -351,6 +354,9 @@ class ToGraph(Transformer):
 
     def reveal(self, meta, ch):
         return g.Reveal(what=ch[0], loc=self._loc(meta))
+
+    def turn_down(self, meta, ch):
+        return g.Reveal(what=ch[0], down=True, loc=self._loc(meta))
 
     def tell(self, meta, ch):
         what, cards, to = ch

@@ -186,10 +186,12 @@ class Move(Located):
 
 
 class Reveal(Located):
-    """Show a card or cards to every player."""
+    """Show a card or cards to every player; with `down` (`turn CARDS face down`), turn them face
+    down again: from then on only the players who may look at their zone see them."""
 
     kind: Literal["reveal"] = "reveal"
     what: Expr
+    down: bool = Field(default=False, description="Written 'turn CARDS face down': hide them instead.")
 
 
 class Tell(Located):
@@ -430,12 +432,17 @@ class Option(Located):
 
 
 class Var(Located):
-    """A game variable, public to every player; with a player parameter, one per player."""
+    """A game variable, public to every player unless `private`; with a player parameter, one
+    per player."""
 
     name: str
     params: tuple["Param", ...] = ()
     type: str
     init: Expr | None = None
+    private: bool = Field(default=False, description="Written 'private var': only the rules read it; "
+                          "it is in no player's view.")
+    texts: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 class Param(Node):

@@ -156,8 +156,15 @@ _ZONES = Section("zones", "Zones, options and variables", "Where cards can lie, 
           'option hand_size: 5..10 = 7 "How many cards each player is dealt."', "item"),
     Entry("var", "var NAME: TYPE [= VALUE]",
           "A value the game keeps and the rules change with `set`, such as the dealer or the trump suit. "
-          "Everyone can see it. It starts as VALUE, or as `none` (a collection, such as `cards`, starts empty).",
-          "var trumps: suit", "item"),
+          "Everyone can see it. It starts as VALUE, or as `none` (a collection, such as `cards`, starts empty). "
+          "Indented `text` and `note` lines below it say what it is for; the rulebook prints them.",
+          'var trumps: suit\n    text "The suit that beats every other suit this deal."', "item"),
+    Entry("private var", "private var NAME: TYPE [= VALUE]",
+          "A variable only the rules read: the rules' own bookkeeping (a limit, a card being tested, a flag). "
+          "It plays as any other variable, but no player sees it: it is in no player's view, at the table, "
+          "at the terminal or in the adapters' observations, and the rulebook lists it as the rules' own. "
+          "`private var NAME(p: player): TYPE` keeps one per player, seen by nobody, that player included.",
+          "private var draws_left: int = 3", "item"),
     Entry("var per player", "var NAME(p: player): TYPE [= VALUE]",
           "One value for each player, read as `NAME(p)` and changed with `set NAME(p) = ...`; VALUE may use `p`.",
           "var bid(p: player): int = 0", "item"),
@@ -221,6 +228,11 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
     Entry("reveal", "reveal CARDS",
           "Turns a card, or cards, face up where they lie, so that everyone sees them.",
           "reveal top(stock)", "statement"),
+    Entry("turn face down", "turn CARDS face down",
+          "Turns a card, or cards, face down where they lie (closing the stock, say): from then on only the "
+          "players who may look into their zone see them (nobody, in a hidden zone; their owner, in a hand). "
+          "Cards lying face down already stay so.",
+          "turn bottom(stock) face down", "statement"),
     Entry("tell", "tell {suit | rank} of CARDS to PLAYER",
           "A hint: PLAYER is told the suit (or the rank) of a card, or of each card of a collection. It is "
           "kept with each card for that player, wherever the card goes, and shown in that player's view of "

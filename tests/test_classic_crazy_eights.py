@@ -110,18 +110,19 @@ def test_a_player_may_draw_even_when_able_to_play_and_then_play_any_card():
     apply(s, "draw")
     assert sorted(cards_in(s, "hand", 0)) == ["2-Clubs", "5-Clubs"]
     at(s, 0, "turn", {"play 5-Clubs", "play 2-Clubs", "draw"})
-    assert public_vars(s)["drawn_this_turn"] == 1
+    assert public_vars(s, private=True)["drawn_this_turn"] == 1
+    assert "drawn_this_turn" not in public_vars(s)  # the rules' own count: no player's view shows it
 
 
 def test_the_draw_limit_then_a_pass():
     s = table([["5-Diamonds"], ["3-Hearts"]], "King-Clubs", vars={"drawn_this_turn": 4})
     at(s, 0, "turn", {"draw"})  # no pass while drawing is allowed
     apply(s, "draw")
-    assert len(cards_in(s, "hand", 0)) == 2 and public_vars(s)["drawn_this_turn"] == 5
+    assert len(cards_in(s, "hand", 0)) == 2 and public_vars(s, private=True)["drawn_this_turn"] == 5
     moves = legal(s)
     assert "draw" not in moves and "pass" in moves
     apply(s, "pass")
-    assert s.actor == 1 and public_vars(s)["drawn_this_turn"] == 0
+    assert s.actor == 1 and public_vars(s, private=True)["drawn_this_turn"] == 0
     assert "draw" in legal(s)
 
 
@@ -135,13 +136,13 @@ def test_with_the_stock_empty_a_player_may_pass_even_when_able_to_play():
     s = table([["5-Clubs", "9-Hearts"], ["3-Hearts"]], "King-Clubs", stock=[])
     at(s, 0, "turn", {"play 5-Clubs", "pass"})
     apply(s, "pass")
-    assert s.actor == 1 and public_vars(s)["passes_in_a_row"] == 1
+    assert s.actor == 1 and public_vars(s, private=True)["passes_in_a_row"] == 1
 
 
 def test_a_draw_or_a_play_breaks_a_run_of_passes():
     s = table([["5-Clubs"], ["3-Hearts"]], "King-Clubs", stock=["2-Spades"], vars={"passes_in_a_row": 4})
     apply(s, "draw")
-    assert public_vars(s)["passes_in_a_row"] == 0
+    assert public_vars(s, private=True)["passes_in_a_row"] == 0
 
 
 # ================================================================== the end

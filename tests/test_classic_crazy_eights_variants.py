@@ -98,11 +98,11 @@ def test_the_stock_running_out_forgives_the_rest_of_the_debt():
     apply(s, "play 2-Hearts")
     apply(s, "draw")
     assert cards_in(s, "hand", 1) == ["5-Hearts", "King-Spades"] and public_vars(s)["twos_owed"] == 0
-    assert public_vars(s)["passes_in_a_row"] == 0 and to_move(s) == 2
+    assert public_vars(s, private=True)["passes_in_a_row"] == 0 and to_move(s) == 2
     exact = table(hands, "10-Hearts", stock=["King-Spades", "Jack-Clubs"])
     apply(exact, "play 2-Hearts")
     apply(exact, "draw")  # the debt paid with the last card of the stock: one pass, as OpenSpiel counts it
-    assert public_vars(exact)["passes_in_a_row"] == 1
+    assert public_vars(exact, private=True)["passes_in_a_row"] == 1
     empty = table(hands, "10-Hearts", stock=[])
     apply(empty, "play 2-Hearts")  # a 2 with the stock empty is an ordinary card
     assert public_vars(empty)["twos_owed"] == 0 and legal(empty) == {"pass", "play 5-Hearts"}

@@ -152,7 +152,7 @@ def _findings(r) -> dict:
 def test_fuzz_finds_the_same_findings_on_both_engines(tmp_path):
     a = run("fuzz", KENDRA, "-k", 4, "--json", "--workers", 1, "--out", tmp_path / "a", "--engine", "python")
     b = run("fuzz", KENDRA, "-k", 4, "--json", "--workers", 1, "--out", tmp_path / "b", "--engine", "native")
-    assert a.exit_code == b.exit_code == 1, a.output + b.output  # (Kendra Kari leaks cards; a rule never fires)
+    assert a.exit_code == b.exit_code == 1, a.output + b.output  # (in so few games a rule of Kendra Kari never fires)
     assert _findings(a) == _findings(b) and _findings(a)["findings"]
     assert "engine: " not in a.stderr + b.stderr  # --json: nothing but the JSON and progress
     ra, rb = (sorted((tmp_path / d).iterdir()) for d in ("a", "b"))

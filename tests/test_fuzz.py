@@ -4,7 +4,7 @@ its reproductions re-run, it is deterministic, and the real rulesets stay quiet 
 Each target is a tiny game (4-12 cards) with one flaw, named in its first comment:
 
     deadlock.cards           a choice that can be left with no legal move (only without an option)
-    card-leak.cards          cards moved into a hidden zone nothing reads or counts
+    card-leak.cards          unseen cards moved into a hidden zone nothing reads or counts
     never-fires.cards        a rule whose condition never holds in play (and is not a constant)
     dead-option.cards        an option that is read but cannot change anything
     dead-option-order.cards  an option that only reorders the listed moves
@@ -77,13 +77,33 @@ def test_deadlock(reports):
 
 
 def test_card_leak(reports):
+    """Burnt cards nobody saw are a leak; the loser's card, seen face up before it was put face
+    down in a pile nothing reads, is a discard."""
     rep = reports("card-leak.cards")
     (f,) = only(rep, "card-leak")
-    assert f.rules == ["round"] and "'limbo'" in f.sentence
+    assert f.rules == ["round"] and "'limbo'" in f.sentence and "no player ever saw them" in f.sentence
     s = replayed(f)
     limbo = cards_in(s, "limbo")
-    assert s.finished and limbo
+    assert s.finished and limbo and cards_in(s, "discard")
     assert f.sentence.startswith(f"{len(limbo)} card(s)")
+
+
+def test_a_card_a_player_saw_is_no_leak(tmp_path):
+    """The cards the pack gave a player, laid face down at the end where nothing reads them: their
+    owner saw them, so they are no leak (and the game has no other flaw)."""
+    text = (TARGETS / "card-leak.cards").read_text(encoding="utf-8")
+    text = text.replace("                move top(stock) to limbo", "                move top(stock) to hand(seat(2))")
+    text = text.replace("            move table to discard", "            move table to discard\n"
+                        "            if count(hand(seat(1))) == 0:\n                move hand(seat(2)) to limbo")
+    seen = tmp_path / "seen.cards"
+    seen.write_text(text, encoding="utf-8")
+    rep = fuzz_ruleset(seen, games=4, seed=0)
+    assert rep.findings == []
+    from interpreter.engine import apply, new_game
+    s = new_game(load_ruleset(seen), 2, seed=1)
+    while legal_moves(s):
+        apply(s, legal_moves(s)[0])
+    assert s.finished and len(cards_in(s, "limbo")) == 2  # the two cards drawn, seen by their owner
 
 
 def test_rule_that_never_fires(reports):

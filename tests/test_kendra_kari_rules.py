@@ -171,7 +171,7 @@ def test_a_player_who_cannot_play_draws_one_card_and_the_turn_passes():
     # though it could be played, and P2 has the turn
     assert hands_of(s)[0] == ["2-Phul", "3-Ghulam", "10-Surya"]
     assert cards_in(s, "stock") == ["Mantri-Barat", "Raja-Cheng"]
-    assert fired_counts(s)["draw"] == 1 and public_vars(s)["passes_in_a_row"] == 0
+    assert fired_counts(s)["draw"] == 1 and public_vars(s, private=True)["passes_in_a_row"] == 0
     at(s, 1, "follow", {"play 8-Cheng"})
     assert table(s) == {7: ["8-Surya"]}
 
@@ -190,7 +190,7 @@ def test_with_the_stock_empty_a_player_who_cannot_play_passes():
     assert fired_counts(s)["empty_stock"] == 1
     # the count of passes in a row starts again whenever a player can play
     at(s, 1, "follow", {"play 8-Cheng"})
-    assert public_vars(s)["passes_in_a_row"] == 0
+    assert public_vars(s, private=True)["passes_in_a_row"] == 0
     play(s, "play 8-Cheng")
     # P3 and P1 cannot follow 8-Cheng and pass; P2 follows it again
     assert fired_counts(s)["empty_stock"] == 3 and fired_counts(s)["blocked"] == 0
@@ -369,7 +369,7 @@ def test_limit_drawing_up_to_nine_records_who_took_a_ninth_card():
     s = setup([NINE["P1"][:8], ["5-Cheng"], ["Raja-Barat"]], {7: ["5-Surya"]}, stock=["Raja-Shamsher"],
               game="nine-card-limit")
     assert hands_of(s)[0][-1] == "Raja-Shamsher" and len(hands_of(s)[0]) == 9
-    assert public_vars(s)["ninth_card_taker"] == "P1" and public_vars(s)["passes_in_a_row"] == 0
+    assert public_vars(s)["ninth_card_taker"] == "P1" and public_vars(s, private=True)["passes_in_a_row"] == 0
     at(s, 1, "follow", {"play 5-Cheng"})
 
 
@@ -384,7 +384,7 @@ def test_limit_everyone_stuck_at_nine_turn_up_cards_until_one_can_be_played():
     at(s, 1, "turn_up", {"play 5-Cheng"})
     play(s, "play 5-Cheng")
     assert table(s) == {7: ["5-Surya"], 1: ["5-Cheng"]} and cards_in(s, "turned") == []
-    assert [len(h) for h in hands_of(s)] == [9, 9, 9] and public_vars(s)["passes_in_a_row"] == 0
+    assert [len(h) for h in hands_of(s)] == [9, 9, 9] and public_vars(s, private=True)["passes_in_a_row"] == 0
     # play goes on with the player after P2
     at(s, 2, "follow", {"play Raja-Cheng"})
 

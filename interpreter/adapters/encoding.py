@@ -47,8 +47,8 @@ seat, ...), so one policy can play any seat. Its pieces, in order (`Spec.pieces`
 * `top` (cards): the card is the top card of its zone and the observer sees it;
 * `zone_sizes` (places): how many cards each zone holds, over the size of the deck (every
   seat may count every pile);
-* `vars` (as many as needed): the public variables, in declaration order, a per-player
-  variable once per relative seat: a number as it is (clipped to +-1e9), true/false as 1/0,
+* `vars` (as many as needed): the public variables (never a `private var`), in declaration
+  order, a per-player variable once per relative seat: a number as it is (clipped to +-1e9), true/false as 1/0,
   a player, card, zone, suit or rank one-hot with a last slot for none, a collection of
   them multi-hot; collections of numbers are left out.
 
@@ -426,7 +426,7 @@ class Spec:
         low, high = [], []
         for v, (name, slot, _) in zip(self.ruleset.vars, self.program.vars):
             w = widths.get(v.type, 0)
-            if not w:
+            if not w or v.private:  # a private variable is the rules' own: no seat observes it
                 continue
             per = bool(v.params)
             self.var_codes.append((slot, v.type, per, width, w))

@@ -117,15 +117,22 @@ class Statements:
 
     def s_Reveal(self, s, scope):
         what, t = self.expr(s.what, scope)
+        verb = "conceal" if s.down else "reveal"
         if t == "card":
-            run = lambda st: st.reveal([what(st)])
-            run.src = _src_of_call(what, "st.reveal([{}])", self)
-            run.ir = ir.Reveal(self.ir_of(what), True)
+            if s.down:
+                run = lambda st: st.conceal([what(st)])
+            else:
+                run = lambda st: st.reveal([what(st)])
+            run.src = _src_of_call(what, f"st.{verb}([{{}}])", self)
+            run.ir = ir.Reveal(self.ir_of(what), True, s.down)
         else:
-            coll = self.typed(s.what, scope, "collection", "what to reveal")[0]
-            run = lambda st: st.reveal(list(coll(st)))
-            run.src = _src_of_call(coll, "st.reveal(list({}))", self)
-            run.ir = ir.Reveal(self.ir_of(coll), False)
+            coll = self.typed(s.what, scope, "collection", "what to turn face down" if s.down else "what to reveal")[0]
+            if s.down:
+                run = lambda st: st.conceal(list(coll(st)))
+            else:
+                run = lambda st: st.reveal(list(coll(st)))
+            run.src = _src_of_call(coll, f"st.{verb}(list({{}}))", self)
+            run.ir = ir.Reveal(self.ir_of(coll), False, s.down)
         self.emit(EXEC, run)
 
     def s_Tell(self, s, scope):

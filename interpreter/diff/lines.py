@@ -337,7 +337,7 @@ def _line_source(ln: _Line) -> str:
     if t == "Move":
         return f"move {u(s.what)} to {u(s.to)}{_face(s.face_up)}"
     if t == "Reveal":
-        return f"reveal {u(s.what)}"
+        return f"turn {u(s.what)} face down" if s.down else f"reveal {u(s.what)}"
     if t == "Tell":
         return f"tell {s.what} of {u(s.cards)} to {u(s.to)}"
     if t == "Let":

@@ -107,7 +107,7 @@ def _allowed(o: g.Option) -> str:
 
 
 def _var(v: g.Var) -> str:
-    text = f"{'one per player, ' if getattr(v, 'params', ()) else ''}of type {v.type}"
+    text = f"{'private, ' if v.private else ''}{'one per player, ' if getattr(v, 'params', ()) else ''}of type {v.type}"
     if v.init is not None:
         text += f", at first {code(unparse(v.init))}"
     return text

@@ -516,12 +516,14 @@ def _fmt(s: State, t: str, v):
     return v
 
 
-def public_vars(s: State) -> dict:
-    """Every game variable as players see it (names for cards and players; a variable kept per
-    player as {"P1": ..., ...})."""
+def public_vars(s: State, private: bool = False) -> dict:
+    """Every public game variable as players see it (names for cards and players; a variable kept
+    per player as {"P1": ..., ...}); with `private`, the rules' own private ones too."""
     _synced(s)
     out = {}
     for v, (name, slot, _) in zip(s.program.ruleset.vars, s.program.vars):
+        if v.private and not private:
+            continue
         value = s.slots[slot]
         if v.params:
             out[name] = {seat_name(k): _fmt(s, v.type, x) for k, x in enumerate(value or [])}
@@ -594,7 +596,7 @@ def state_digest(s: State) -> str:
     data = {
         "zones": [[p.card_names[c] for c in z] for z in s.zones],
         "known": [p.card_names[i] for i, k in enumerate(s.known) if k],
-        "vars": public_vars(s),
+        "vars": public_vars(s, private=True),
         "to_move": seat_name(s.actor) if s.current_player is not None else None,
         "finished": s.finished,
         "declared": s.declared,

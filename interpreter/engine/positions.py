@@ -8,7 +8,7 @@ import random
 from .. import graph as g
 from ..compiler import Program
 from ..errors import InvalidMoveError, OptionError
-from .play import _compute_legal, _fmt, _fresh, _run, legal_moves, program_of
+from .play import _compute_legal, _fmt, _fresh, _run, _synced, legal_moves, program_of
 from .state import Move, State
 
 
@@ -133,7 +133,7 @@ def cards_in(state: State, zone: str, which=None) -> list[str]:
     A zone's full name works too, as public_vars prints a zone variable ('hand-P2',
     'position3'). This is the referee's view, hidden cards included (for tests and tools);
     what a player may see is `observe`. Raises OptionError for a zone that does not exist."""
-    inst = _zone_arg(state, zone if which is None else (zone, which), "cards_in")
+    inst = _zone_arg(_synced(state), zone if which is None else (zone, which), "cards_in")  # (a game in C: its view)
     names = state.program.card_names
     return [names[c] for c in state.zones[inst]]
 
@@ -145,7 +145,7 @@ def card_info(state: State, card: str) -> dict:
     "face_up": whether every player knows the card}. `cards_in(state, info["zone"],
     info["which"])` lists the card's zone. Raises InvalidMoveError for a name that is not a
     card of this deck."""
-    p = state.program
+    p = _synced(state).program
     c = _card_id(p, card)
     inst = state.card_zone[c]
     zi = state.zkind[inst]

@@ -407,6 +407,18 @@ class State:
                 up |= bits[c]  # kept whether or not masks are (an int is cheap)
         self.upmask = up
 
+    def conceal(self, cards: list) -> None:
+        """`turn CARDS face down`: no longer face up (a player still sees what their zone shows)."""
+        self.memo = {}
+        self.cmemo = {}
+        self.zver += 1
+        bits, known, up = self.program.card_bit, self.known, self.upmask
+        for c in cards:
+            if c is not None:
+                known[c] = False
+                up &= ~bits[c]
+        self.upmask = up
+
     def chance(self) -> random.Random:
         """The state's own seeded generator, copied first if a clone still shares it (a clone
         draws from a plain generator with the same state; the original keeps its own kind)."""

@@ -19,14 +19,17 @@ games of each configuration):
 * same-decision   -- two actions of one choice offer the same move (the engine silently keeps
                      the first; found by evaluating every action's `values` ourselves);
 * hidden-leak     -- `observe` shows a player a card they may not see; a card-valued variable
-                     (variables are public) names a card the player has never seen (not in
+                     (public: not a `private var`) names a card the player has never seen (not in
                      a public zone, face up, or in their own private zones); or the legal moves
                      offered to a player change when the cards they cannot see are rearranged;
 * replay-mismatch -- a game's record (through JSON) does not replay to the same state_digest;
 * card-leak       -- a game ends with cards in a zone that is not public and that no
                      expression of the ruleset reads (only `move ... to`, `deal ... to each` or
-                     `shuffle` name it): no rule uses them again, no score counts them and no
-                     player can see them, so they leave the game without trace. The engine
+                     `shuffle` name it), cards that no player ever saw (never in a zone the
+                     player could look into, never face up): no rule uses them again, no score
+                     counts them and nobody knows them, so they leave the game without trace. A
+                     card some player saw before it went there (a dealer's discard from the
+                     hand, a trick gathered face down) is a discard, not a leak. The engine
                      itself cannot create or destroy cards (that is cards-not-conserved).
 
 After all games (and more rule-seeking games while some rule has not fired): never-fires

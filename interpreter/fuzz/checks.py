@@ -284,7 +284,11 @@ class Checks:
             if zi is None:
                 continue
             count = s.zcount[zi] if hasattr(s, "zcount") else (s.n_players if z.per_player else 1)
-            cards = [c for k in range(count) for c in s.zones[s.zbase[zi] + k]]
+            # a card some player saw (in their hand, face up, in a public zone) went out of play as a
+            # discard does: that player knows it left, so the game kept a trace of it
+            seen_all, seen_own = game.seen_all, game.seen_own
+            cards = [c for k in range(count) for c in s.zones[s.zbase[zi] + k]
+                     if not (seen_all[c] or any(own[c] for own in seen_own))]
             if not cards:
                 continue
             writers = self.static.zone_writes.get(zname, [])
@@ -297,9 +301,9 @@ class Checks:
             names = [p.card_names[c] for c in cards[:3]]
             game.add(Event("card-leak", ("card-leak", zname), len(s.history),
                            f"{len(cards)} card(s) (e.g. {', '.join(names)}) end the game in zone {zname!r} "
-                           f"({z.visibility}){by}, which no rule reads, no score counts and no player can see: "
-                           "they leave the game without trace. If that is meant, name the zone in a rule or "
-                           "the score, or make it public.", rules,
+                           f"({z.visibility}){by}, which no rule reads, no score counts and no player can see, "
+                           "and no player ever saw them: they leave the game without trace. If that is meant, "
+                           "name the zone in a rule or the score, or make it public.", rules,
                            note="the replayed game is finished, with the cards in that zone", location=_loc(z)))
 
     def _check_replay(self, game: Game, s: State):

@@ -45,7 +45,8 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         self.choice_index = {id(ch): i for i, ch in enumerate(p.choices)}
         self.dup_choices = {id(ch) for ch in p.choices if len({a.name for a in ch.alts}) < len(ch.alts)}
         self.card_index = {name: c for c, name in enumerate(p.card_names)}
-        self.var_info = [(v, slot) for v, (name, slot, _) in zip(rs.vars, p.vars) if v.type in ("card", "cards")]
+        self.var_info = [(v, slot) for v, (name, slot, _) in zip(rs.vars, p.vars)
+                         if v.type in ("card", "cards") and not v.private]  # a private one is in no view
         self._set_cache: dict = {}
         self._option_findings: list = []
         self.hits: dict[tuple, Hit] = {}

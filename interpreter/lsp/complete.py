@@ -61,14 +61,15 @@ class Completer:
             return [i for i in self.globals() if i.kind == "zone"]
         if first == "winner" and prev in ("most", "fewest"):
             return [i for i in self.globals() if i.kind == "define"]
-        if prev == ":" and first in ("define", "procedure", "advice", "var", "new") and "=" not in words:
+        if prev == ":" and first in ("define", "procedure", "advice", "var", "new", "private") and "=" not in words:
             return [Item(t, "type", "a type", sort="1") for t in TYPES]  # a parameter's or a variable's type
         if first == "zone" and prev in ("shared", "player", "]"):  # who sees the zone's cards
             return [Item(v, "keyword", "visibility", doc, sort="1") for v, doc in VISIBILITY_DOC.items()]
         if first == "option" and len(words) == 1:
             return self.base_options()  # a variant may restate its base's options; a game names a new one
         if first in ("define", "procedure", "advice", "var", "zone", "option", "phase", "rule", "action",
-                     "interpretation", "new") and len(words) <= 2 and ":" not in words and "=" not in words:
+                     "interpretation", "new", "private") and len(words) <= 3 - (first != "private") and ":" not in words \
+                and "=" not in words:
             return []  # a name being declared
         if not stripped:
             ind = indent_of(cur)

@@ -148,8 +148,10 @@ class Hover:
         v = next((x for x in rs.vars if x.name == name), None)
         if v is not None:
             sig = f"{name}({', '.join(f'{p.name}: {p.type}' for p in v.params)})" if v.params else name
+            who = "only the rules read it (private)" if v.private else "everyone can see it"
             out = [f"**variable** `{sig}: {v.type}`{self.where(v)}",
-                   "One value for each player; everyone can see it." if v.params else "Everyone can see it."]
+                   f"One value for each player; {who}." if v.params else f"{who[0].upper()}{who[1:]}."]
+            out += [t for t in v.texts]
             if v.init is not None:
                 out.append(f"*Starts as:* {self.precise(v.init, v.params)}")
             else:

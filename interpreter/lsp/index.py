@@ -141,9 +141,10 @@ class Indexer:
             top.append(Symbol("value", str(ch[0]), "option", tok_span(ch[0]), full or tok_span(ch[0]),
                               f"option {ch[0]} = {value}"))
         elif d == "var":
+            private, ch = ch[0] is not None, ch[1:]
             params = self.params(ch[1], full, f"variable {ch[0]}")
             typ = str(ch[2])
-            sig = f"var {ch[0]}{self.sig(ch[1])}: {typ}"
+            sig = f"{'private ' if private else ''}var {ch[0]}{self.sig(ch[1])}: {typ}"
             self.declare("value", ch[0], "var", full, sig, type_=typ, outline=top)
             if ch[3] is not None:
                 self.expr(ch[3], params)

@@ -39,10 +39,10 @@ for _sec in CONSTRUCTS:
 
 TOP_KEYWORDS = ("game", "variant", "players", "turn order", "at most", "deck", "zone", "option", "var", "define",
                 "advice", "procedure", "phase", "interpretation", "winner", "text", "note", "new define",
-                "new procedure", "new advice", "rule", "order for")
+                "new procedure", "new advice", "private var", "rule", "order for")
 DECK_KEYWORDS = ("suits", "ranks", "copies", "cards", "group", "order for", "value", "text", "note")
-STATEMENT_KEYWORDS = ("shuffle", "deal", "move", "reveal", "tell", "let", "set", "declare winner", "perform", "break",
-                      "pass", "end game", "if", "elif", "else", "while", "repeat", "for each", "for each player",
+STATEMENT_KEYWORDS = ("shuffle", "deal", "move", "reveal", "turn", "tell", "let", "set", "declare winner", "perform",
+                      "break", "pass", "end game", "if", "elif", "else", "while", "repeat", "for each", "for each player",
                       "rule", "choose by", "choose by each", "choose secretly by each", "action", "text", "note")
 EXPRESSION_KEYWORDS = ("and", "or", "not", "in", "mod", "if", "then", "elif", "else", "true", "false", "none",
                        "all", "any", "no", "count", "sum", "highest", "lowest", "those", "where", "split", "into")

@@ -124,6 +124,65 @@ class _RuleFinder:
             self.walk(s.body, origin)
 
 
+def face_up_ways(rs: g.Ruleset) -> dict[str, list[str]]:
+    """For each zone, how cards come to lie face up in it, from the statements that put them
+    there face up (`deal ... face up`, `move ... face up`) or reveal them where they lie: what
+    the rulebook's zone table says of a zone that is not public. A card revealed through a
+    name that is no zone (a variable, a local) is not traced."""
+    zones = {z.name for z in rs.zones}
+    out: dict[str, list[str]] = {}
+    down: set[str] = set()  # zones whose cards a rule turns face down again
+
+    def named(e) -> set[str]:
+        found: set[str] = set()
+
+        def walk(x):
+            if isinstance(x, g.Name) and x.name in zones:
+                found.add(x.name)
+            elif isinstance(x, g.Call) and x.func in zones:
+                found.add(x.func)
+            if isinstance(x, g.Node):
+                for f in type(x).model_fields:
+                    walk(getattr(x, f))
+            elif isinstance(x, tuple):
+                for y in x:
+                    walk(y)
+        walk(e)
+        return found
+
+    def add(names, phrase):
+        for n in sorted(names):
+            if phrase not in out.setdefault(n, []):
+                out[n].append(phrase)
+
+    def up(face) -> bool:
+        return face is not None and not (isinstance(face, g.BoolLit) and not face.value)
+
+    def visit(stmts):
+        for s in stmts:
+            if isinstance(s, g.Deal) and up(s.face_up) and s.target in zones:
+                add({s.target}, "the cards dealt face up")
+            elif isinstance(s, g.Move) and up(s.face_up):
+                add(named(s.to), "the cards slid under it face up" if s.under else "the cards moved there face up")
+            elif isinstance(s, g.Reveal) and s.down:
+                down.update(named(s.what))
+            elif isinstance(s, g.Reveal):
+                w = s.what
+                if isinstance(w, g.Call) and w.func in ("top", "bottom") and len(w.args) == 1:
+                    add(named(w.args[0]), f"its {w.func} card once it is turned up")
+                else:
+                    add(named(w), "the cards turned face up there")
+            for block in g.child_blocks(s):
+                visit(block)
+    for ph in rs.phases:
+        visit(ph.body)
+    for pr in rs.procedures:
+        visit(pr.body)
+    for z in down & set(out):
+        out[z][-1] += ", until a rule turns them face down"
+    return out
+
+
 class BookBuilder:
     """Builds the view model both templates render."""
 
@@ -258,19 +317,33 @@ class BookBuilder:
     def zones(self) -> list[dict]:
         seen = {"hidden": "nobody (face down)", "owner": "only its owner", "others": "everyone but its owner",
                 "public": "everyone"}
-        return [{"name": z.name, "title": z.title or human(z.name),
-                 "kind": "one per player" if z.per_player else "shared",
-                 "seen": seen[z.visibility], "changed": self.changed.get(("zone", z.name), "")} for z in self.rs.zones]
+        up = face_up_ways(self.rs)
+        out = []
+        for z in self.rs.zones:
+            text = seen[z.visibility]
+            ways = up.get(z.name) if z.visibility != "public" else None
+            if ways:  # the cards some statement puts there face up
+                text = f"{'nobody while face down' if z.visibility == 'hidden' else text}; everyone sees " \
+                       f"{_plain_list(ways)}"
+            out.append({"name": z.name, "title": z.title or human(z.name),
+                        "kind": "one per player" if z.per_player else "shared",
+                        "seen": text, "changed": self.changed.get(("zone", z.name), "")})
+        return out
 
-    def variables(self) -> list[str]:
+    def variables(self, private: bool = False) -> list[str]:
+        """The public variables (with `private`: the rules' own), each a phrase and its text."""
         out = []
         for v in self.rs.vars:
+            if v.private != private:
+                continue
             text = f"the {human(v.name)} ({code(v.name)}), {_TYPE_PHRASE.get(v.type, 'a ' + v.type)}"
             if v.params:
                 text = f"each player's {human(v.name)} ({code(v.name)}), {_TYPE_PHRASE.get(v.type, 'a ' + v.type)}"
             if v.init is not None:
                 with self.en.bound(**{prm.name: prm.type for prm in v.params}):
                     text += f", at first {self.en(v.init)}"
+            if v.texts or v.notes:
+                text += ". " + " ".join([_sentence(t) for t in v.texts] + [f"(Note: {n})" for n in v.notes])
             out.append(text)
         return out
 
@@ -489,6 +562,7 @@ class BookBuilder:
             "direction": self.direction(), "texts": rs.texts, "variant_texts": rs.variant_texts,
             "notes": rs.notes, "variant": variant,
             "deck": self.deck(), "zones": self.zones(), "variables": self.variables(),
+            "private_variables": self.variables(private=True),
             "options": self.options(), "terms": self.terms(), "phases": phases,
             "procedures": self.procedures(), "winner": self.winner(), "advice": self.advice(),
             "interpretations": [{"name": i.name, "id": f"interpretation-{i.name}", "question": i.question,

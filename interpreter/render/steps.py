@@ -88,6 +88,8 @@ class Describer:
         return [Step(f"Move {self._cards(s.what)} to {self.en(s.to)}{self._face(s.face_up)}.")]
 
     def s_Reveal(self, s):
+        if s.down:
+            return [Step(f"Turn {self._cards(s.what)} face down.")]
         return [Step(f"Show {self._cards(s.what)} to every player.")]
 
     def s_Tell(self, s):

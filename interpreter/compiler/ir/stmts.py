@@ -48,6 +48,7 @@ class MoveCards:
 class Reveal:
     cards: Any
     single: bool  # a card, not a collection
+    down: bool = False  # `turn CARDS face down`: the cards are no longer face up
 
 
 @dataclass(frozen=True)

@@ -261,11 +261,12 @@ class Module(Masks, Expr):
                 f"cr_check(x, crt_cards_move(C, _w, (int32_t)_l.n, (int32_t)_to, _up, {int(s.under)})); }}")
 
     def s_Reveal(self, s):
+        fn = "crt_cards_conceal" if s.down else "crt_cards_reveal"
         if s.single:
             return (f"{{ int64_t _c = {self.scalar(s.cards)}; if (_c != CR_NONE) {{ int32_t _one = (int32_t)cr_idx(x, _c, NC); "
-                    f"cr_check(x, crt_cards_reveal(C, &_one, 1)); }} }}")
+                    f"cr_check(x, {fn}(C, &_one, 1)); }} }}")
         return (f"{{ cr_list _l = {self.lst(s.cards)}; int32_t *_w = cr_ints32(x, _l); "
-                f"cr_check(x, crt_cards_reveal(C, _w, (int32_t)_l.n)); }}")
+                f"cr_check(x, {fn}(C, _w, (int32_t)_l.n)); }}")
 
     def s_Tell(self, s):
         """engine/state.py:State.tell: the suit (rank) of each card kept for the player told."""

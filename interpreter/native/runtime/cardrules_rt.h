@@ -106,6 +106,7 @@ unsigned crt_bit_length64(uint64_t n);
  *   st.move(cards, to, face_up, under)  crt_cards_move
  *   st.deal(n, src, zi, face_up, first) crt_cards_deal (zi a zone kind, as in Python)
  *   st.reveal(cards) (None skipped)     crt_cards_reveal (-1 skipped)
+ *   st.conceal(cards) (None skipped)    crt_cards_conceal (-1 skipped)
  *   st.recount()                        crt_cards_recount
  *   st.verify()                         crt_cards_check
  *   st.clone()                          crt_cards_copy (or memcpy of crt_cards_size bytes)
@@ -210,6 +211,8 @@ int crt_cards_move(crt_cards *s, const int32_t *cards, int32_t n, int32_t to, in
 int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_up, int64_t first);
 /* Face up cards[0..n-1]; -1 (None) is skipped. */
 int crt_cards_reveal(crt_cards *s, const int32_t *cards, int32_t n);
+/* Face down cards[0..n-1] (State.conceal, `turn CARDS face down`); -1 (None) is skipped. */
+int crt_cards_conceal(crt_cards *s, const int32_t *cards, int32_t n);
 /* State.recount: rebuild the indexes and masks from the zone arrays (which a caller may have
  * rearranged by hand through crt_cards_zone_data); zver + 1. CRT_E_CORRUPT and nothing changed
  * unless every card lies in exactly one zone. */

@@ -533,6 +533,31 @@ int crt_cards_reveal(crt_cards *s, const int32_t *cards, int32_t n)
     return CRT_OK;
 }
 
+int crt_cards_conceal(crt_cards *s, const int32_t *cards, int32_t n)
+{
+    int32_t i;
+    uint8_t *known;
+    uint64_t *up;
+    const uint16_t *bit;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (n < 0 || (n > 0 && cards == NULL))
+        return CRT_E_ARG;
+    for (i = 0; i < n; i++)
+        if (cards[i] < -1 || cards[i] >= (int32_t)s->n_cards)
+            return CRT_E_CARD;
+    known = CRT_AT(s, uint8_t, off_known);
+    up = CRT_AT(s, uint64_t, off_upmask);
+    bit = CRT_AT(s, uint16_t, off_card_bit);
+    s->zver++;
+    for (i = 0; i < n; i++)
+        if (cards[i] >= 0) {
+            known[cards[i]] = 0;
+            crt_mask_clear(up, bit[cards[i]]);
+        }
+    return CRT_OK;
+}
+
 int crt_cards_shuffle(crt_cards *s, crt_rng *rng, int32_t zone)
 {
     uint16_t *pile, *cpos, t;
