@@ -148,7 +148,7 @@ o.PY_TEXT.update({
     o.InKind: lambda x: _in_zone(x, "st.card_kind[{}] == " + str(x.kind)),
     o.In: lambda x: f"({x.item} in {x.coll})",
     o.Negated: lambda x: f"(not {x.x})",
-    o.Range: lambda x: f"tuple(range({x.a}, {x.b} + 1))",
+    o.Range: lambda x: f"_range({x.a}, {x.b})",
     o.Concat: lambda x: f"[*{x.a}, *{x.b}]",
     o.Len: lambda x: f"len({x.coll})",
     o.NonEmpty: lambda x: f"(len({x.coll}) > 0)",

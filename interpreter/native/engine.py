@@ -13,6 +13,7 @@ import ctypes
 import random
 import threading
 
+from .. import limits
 from ..compiler.program import Program
 from ..engine import play
 from ..engine.legal import _made, link, value_text
@@ -27,7 +28,7 @@ from .rng import seed_words
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
-    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR = range(1, 17)
+    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE = range(1, 18)
 
 NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
@@ -620,7 +621,8 @@ class NativeGame:
             return _at(node, f"{unparse(node.at)!r} is none here")
         what = {E_NONE: TypeError("'NoneType' object is not subscriptable"), E_ZERO: ZeroDivisionError(),
                 E_INDEX: IndexError("a number out of range"),
-                E_DEAL: play.ImpossibleEffect("a deal of a negative number of cards (a deal gives 0 or more)")}.get(kind)
+                E_DEAL: play.ImpossibleEffect("a deal of a negative number of cards (a deal gives 0 or more)"),
+                E_RANGE: play.ImpossibleEffect(limits.range_message())}.get(kind)
         if what is None:
             return GameRuntimeError(f"the native engine ran out of room for this game (failure {kind}); "
                                     "play it with --engine python")
