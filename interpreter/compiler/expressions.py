@@ -234,7 +234,7 @@ class Expressions:
             b, _ = self.sx_typed(e.right, scope, "int", "the end of a range")
             lo, hi = _literal_int(e.left), _literal_int(e.right)
             if lo is not None and hi is not None and hi - lo + 1 > limits.MAX_RANGE:
-                raise _err(f"the range {unparse(e)} holds {hi - lo + 1:,} numbers; the language allows at most "
+                raise _err(f"the range {lo}..{hi} holds {hi - lo + 1:,} numbers; the language allows at most "
                            f"{limits.MAX_RANGE:,} in one range", e)
             return o.Range(a, b, t="ints"), "ints"
         a, ta = self.sx(e.left, scope)

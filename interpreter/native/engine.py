@@ -34,11 +34,13 @@ NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # th
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
 
 
-def native_program(program: Program) -> "NativeProgram":
-    """The C engine of a program, built once per program object (and once per machine: the cache)."""
+def native_program(program: Program, quick: bool = False) -> "NativeProgram":
+    """The C engine of a program, built once per program object (and once per machine: the cache).
+    `quick`: compiled without optimising (four times sooner, the same games), for a program played
+    only a few times (the differential fuzz of mutants)."""
     hit = _PROGRAMS.get(id(program))
     if hit is None or hit[0] is not program:
-        hit = _PROGRAMS[id(program)] = (program, NativeProgram(program))
+        hit = _PROGRAMS[id(program)] = (program, NativeProgram(program, quick))
     return hit[1]
 
 
@@ -73,13 +75,14 @@ def c_source(program: Program) -> tuple[str, Module]:
 
 
 class NativeProgram:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, quick: bool = False):
         link(program)
         self.p = program
         source, self.module = c_source(program)
         self.source = source
         # the runtime's functions are in the same file: let the compiler inline them
-        self.path = build_library(source, program.ruleset.name or "ruleset", extra_flags=NATIVE_FLAGS)
+        self.path = build_library(source, program.ruleset.name or "ruleset",
+                                  extra_flags=NATIVE_FLAGS + (("-O0",) if quick else ()))
         lib = self.lib = load_library(self.path)
         u64p, i64p, i32p, u32p = (ctypes.POINTER(t) for t in (ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32,
                                                                ctypes.c_uint32))
