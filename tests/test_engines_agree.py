@@ -135,3 +135,17 @@ def test_the_native_engine_words_a_range_past_the_limit_as_the_python_engine_doe
     g._view.pc = 0
     err = g._failure(E_RANGE, g._view.pc)
     assert "a range of more than 10,000 numbers" in err.message
+
+
+NOBODY = EMPTY.replace("var turn: player = seat(1)", "var turn: player").replace(
+    "while count(hand(turn)) > 0:", "while count(pile) < 6:")
+
+
+def test_a_choice_by_nobody_is_the_same_located_error_on_both_engines(tmp_path):
+    """Found by the differential fuzz (nine-card-limit with a 9 made 0): `choose by X` with X none
+    stopped both engines with an error that named the rule but no line."""
+    f = tmp_path / "nobody.cards"
+    f.write_text(NOBODY, encoding="utf-8")
+    errs = _first_error(f)
+    assert errs[0] == errs[1]
+    assert errs[0].startswith(f"{f}:21:13: error: in rule 'discard', 'turn' names no player here"), errs[0]

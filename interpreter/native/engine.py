@@ -612,8 +612,7 @@ class NativeGame:
             return play.too_long(s)
         node = p.nodes[pc] if 0 <= pc < len(p.nodes) else None
         if kind == E_NOPLAYER:
-            ins = p.plain_code[pc]
-            return GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {ins[1].by_text!r} names no player here")
+            return play.no_player(s, pc, p.plain_code[pc][1].by_text)
         if kind == E_MOVE_NONE:
             return _at(node, f"{unparse(node.what)!r} is none here: there is no card to move")
         if kind == E_DEAL_AT:
