@@ -5,7 +5,6 @@ benchmarks/sizes.py; here each limit is pinned, at it and one past it."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 

@@ -102,7 +102,7 @@ def _end(s) -> str:
 
 def play_both(rs, players: int, seed: int, decisions: int = DECISIONS) -> Verdict:
     """One game on both engines in lockstep, random moves drawn from the seed."""
-    from ..engine import apply, new_game
+    from ..engine import apply, legal_moves, new_game
     from ..native.engine import new_native_game
     py = _do(new_game, rs, players, None, seed)
     c = _do(new_native_game, rs, players, None, seed)
@@ -120,7 +120,6 @@ def play_both(rs, players: int, seed: int, decisions: int = DECISIONS) -> Verdic
         i = rng.randrange(len(mp[1]))
         what = f"decision {step} ({mp[1][i][0]})"
         gp, gc = py[1], c[1]
-        from ..engine import legal_moves
         py = _do(lambda: (apply(gp, legal_moves(gp)[i]), gp)[1])
         c = _do(lambda: (apply(gc, legal_moves(gc)[i]), gc)[1])
         step += 1
@@ -138,8 +137,7 @@ def _compare(py, c, what: str) -> Verdict:
 
 
 def _short(r) -> str:
-    text = r[1] if r[0] != "ok" else r[1]
-    text = str(text)
+    text = str(r[1])
     return f"{r[0]} {text[:240]}" + ("..." if len(text) > 240 else "")
 
 
