@@ -65,6 +65,11 @@ def too_many(key: str, n: int | str) -> str:
     return f"{shown} {lim.unit} are more than the language allows: at most {lim.most:,}"
 
 
+def overflow_message() -> str:
+    """What a product beyond 64 bits says, on both engines."""
+    return "a number beyond 64 bits (the engines count in 64 bits)"
+
+
 def range_message() -> str:
     """What a range longer than RANGE met while playing says, on both engines (the engine puts
     'while playing, this statement met' before it)."""

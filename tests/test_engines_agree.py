@@ -149,3 +149,19 @@ def test_a_choice_by_nobody_is_the_same_located_error_on_both_engines(tmp_path):
     errs = _first_error(f)
     assert errs[0] == errs[1]
     assert errs[0].startswith(f"{f}:21:13: error: in rule 'discard', 'turn' names no player here"), errs[0]
+
+
+OVERFLOW = BASE.replace("VARS", "var reach: int = 1").replace("ACTIONS", """action discard c in hand(turn):
+                    move c to pile
+                    set reach = reach * 100
+                    let n = reach * 1000000000 * 1000000000""")
+
+
+def test_a_product_beyond_64_bits_is_the_same_located_error_on_both_engines(tmp_path):
+    """The Python engine went on with its unbounded numbers where the native one stopped ('failed in
+    the native engine but not in the Python engine'): both now stop at the statement."""
+    f = tmp_path / "overflow.cards"
+    f.write_text(OVERFLOW, encoding="utf-8")
+    errs = _first_error(f)
+    assert errs[0] == errs[1]
+    assert errs[0].startswith(f"{f}:25:21: error: while playing, this statement met a number beyond 64 bits"), errs[0]

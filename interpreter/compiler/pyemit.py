@@ -136,7 +136,7 @@ o.PY_TEXT.update({
     o.Neighbours: lambda x: f"{x.side.upper()}[{x.card}]",
     o.CardsOf: lambda x: f"SUITCARDS[{x.suit}]",
     o.CardOf: lambda x: f"CARDOF[({x.rank}, {x.suit})]",
-    o.Arith: lambda x: f"({x.a} {x.op} {x.b})",
+    o.Arith: lambda x: f"_mul({x.a}, {x.b})" if x.op == "*" else f"({x.a} {x.op} {x.b})",
     o.Neg: lambda x: f"(-{x.x})",
     o.Not: lambda x: f"(not {x.x})",
     o.Logic: lambda x: f"({x.a} {x.op} {x.b})",
