@@ -13,6 +13,7 @@ from lark.exceptions import VisitError
 
 from . import cache
 from . import graph as g
+from . import limits
 from .errors import OptionError, RulesetError
 from .files import NotARulesetFile, check_ruleset_name, read_ruleset_file
 from .parse import parse_text
@@ -23,6 +24,15 @@ class _Text:
     text: str
     note: bool
     loc: g.Loc
+
+
+@dataclass
+class _Range:
+    """`A..B` in a list of ranks, not yet made into its ranks: rank_list counts them first."""
+
+    a: int
+    b: int
+    loc: g.Loc | None
 
 
 @dataclass
@@ -70,9 +80,15 @@ class ToGraph(Transformer):
         at = g.Loc(file=self.file, line=base.line, column=base.column) if base.line is not None else None
         return _Item("variant", (str(ch[0]), _s(ch[1]) if ch[1] else None, _s(base)), self._loc(meta), at)
 
+    def _size(self, key: str, n: int, meta) -> None:
+        """A size past the language's limit (limits.py) is an error where it is written."""
+        if n > limits.BY_KEY[key].most:
+            raise RulesetError(limits.too_many(key, n), self.file, meta.line, meta.column)
+
     def players(self, meta, ch):
         lo = int(ch[0])
         hi = int(ch[1]) if len(ch) > 1 else lo
+        self._size("players", max(lo, hi), meta)
         return _Item("players", (lo, hi), self._loc(meta))
 
     def turn_order(self, meta, ch):
@@ -83,6 +99,7 @@ class ToGraph(Transformer):
         return _Item("direction", "clockwise" if word == "clockwise" else "anticlockwise", self._loc(meta))
 
     def bound(self, meta, ch):
+        self._size("decisions", int(ch[0]), meta)
         return _Item("bound", int(ch[0]), self._loc(meta))
 
     def text_item(self, meta, ch):
@@ -105,14 +122,24 @@ class ToGraph(Transformer):
         return str(ch[0])
 
     def rank_range(self, meta, ch):
-        a, b = int(ch[0]), int(ch[1])
-        step = 1 if b >= a else -1
-        return [str(i) for i in range(a, b + step, step)]
+        return _Range(int(ch[0]), int(ch[1]), self._loc(meta))
 
     def rank_list(self, meta, ch):
+        """The ranks, ranges made into their numbers once the whole list is known to be within
+        the language's limit (a range of a hundred million ranks is never made)."""
+        total = 0
+        for c in ch:
+            total += abs(c.b - c.a) + 1 if isinstance(c, _Range) else 1
+            if total > limits.MAX_RANKS:
+                at = c.loc if isinstance(c, _Range) and c.loc else self._loc(meta)
+                raise RulesetError(limits.too_many("ranks", total) + " in one list", self.file, at.line, at.column)
         out = []
         for c in ch:
-            out.extend(c if isinstance(c, list) else [c])
+            if isinstance(c, _Range):
+                step = 1 if c.b >= c.a else -1
+                out.extend(str(i) for i in range(c.a, c.b + step, step))
+            else:
+                out.append(c)
         return out
 
     def signed_int(self, meta, ch):
@@ -125,15 +152,19 @@ class ToGraph(Transformer):
         return (ch[0], ch[1])
 
     def suits(self, meta, ch):
+        self._size("suits", len(ch[0]), meta)
         return _Item("suits", ch[0], self._loc(meta))
 
     def ranks(self, meta, ch):
         return _Item("ranks", ch[0], self._loc(meta))
 
     def copies(self, meta, ch):
+        self._size("copies", int(ch[0]), meta)
         return _Item("copies", int(ch[0]), self._loc(meta))
 
     def cards_line(self, meta, ch):
+        if ch[2] is not None:
+            self._size("copies", int(ch[2]), meta)
         return _Item("cards_line", g.CardLine(ranks=tuple(ch[0]), suits=tuple(ch[1]),
                                               copies=int(ch[2]) if ch[2] else 1), self._loc(meta))
 
@@ -188,9 +219,13 @@ class ToGraph(Transformer):
                 if bad:
                     raise RulesetError(f"'cards' names {what} {bad[0]!r}, which the deck does not list",
                                        self.file, meta.line, meta.column)
-        return g.Deck(name=name, title=title, loc=loc, suits=tuple(kw.pop("suits")), composition=comp,
+        deck = g.Deck(name=name, title=title, loc=loc, suits=tuple(kw.pop("suits")), composition=comp,
                       ranks=tuple(kw.pop("ranks")), copies=kw.pop("copies", 1),
                       texts=tuple(kw.pop("texts")), notes=tuple(kw.pop("notes")), **kw)
+        if deck.size() > limits.MAX_CARDS:  # counted, not made: the cards are made by the compiler
+            raise RulesetError(f"deck {name!r} has {deck.size():,} cards; the language allows at most "
+                               f"{limits.MAX_CARDS:,}", self.file, meta.line, meta.column)
+        return deck
 
     # ---- zones, options, vars, defines
     def shared(self, meta, ch):
@@ -208,6 +243,8 @@ class ToGraph(Transformer):
         if size is not None and (per_player or int(size) < 1):
             raise RulesetError("a family of zones (NAME[N]) must be shared and have at least one zone",
                                self.file, meta.line, meta.column)
+        if size is not None:
+            self._size("zones", int(size), meta)
         return g.Zone(name=str(name), per_player=per_player, visibility=vis, size=int(size) if size else None,
                       title=_s(title) if title else None, loc=self._loc(meta))
 
@@ -679,6 +716,7 @@ def build_text(text: str, filename: str = "<text>", _seen: tuple = (), sources: 
     by (the variant's folder joined with the base's name: `str(Path(filename).parent / base)`)."""
     _SOURCES[filename] = text.splitlines()
     tree = parse_text(text, filename)
+    _check_numbers(tree, filename)
     try:
         items = ToGraph(filename).transform(tree)
     except VisitError as e:
@@ -703,6 +741,16 @@ def build_text(text: str, filename: str = "<text>", _seen: tuple = (), sources: 
     base_text = read_base(base_ref, base_path, at)
     base = build_file(base_path, _seen + (here,), base_text)
     return _merge_variant(base, name, title, items, filename, header.loc)
+
+
+def _check_numbers(tree, filename: str) -> None:
+    """Every whole number written is within the language's limit, told at the first that is not
+    (before any is read as a size, and before Python is asked to read a number of 5,000 digits)."""
+    for tok in tree.scan_values(lambda t: isinstance(t, Token) and t.type == "INT"):
+        digits = str(tok).lstrip("0")
+        if len(digits) > len(str(limits.MAX_NUMBER)) or (digits and int(digits) > limits.MAX_NUMBER):
+            shown = f"{int(digits):,}" if len(digits) <= 30 else f"a number of {len(digits):,} digits"
+            raise _err(limits.too_many("number", shown), g.Loc(file=filename, line=tok.line, column=tok.column))
 
 
 def _collect(items, filename):

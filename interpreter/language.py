@@ -53,6 +53,12 @@ EXAMPLE_SETTING = (
     "`meld(g)`, `pair(g)` and `meld_score(g)`, and the procedure `draw(p)`. Its one phase is `play`, with "
     "the rule `turn`. Inside an expression or a statement, `p` is a player and `c` and `d` are cards.")
 
+LIMITS_INTRO = (
+    "Every size a file can state has a limit, far above what card games need, so that checking or playing "
+    "any file stays within a few hundred megabytes and a few seconds. `cardrules check` says where a file "
+    "passes one, before anything that size is made. A range worked out while playing (`1..x`, with `x` a "
+    "variable) that is longer than its limit stops the game with an error at its statement, on both engines.")
+
 NOTATION = (
     "In a form, words in lower case and signs (`:`, `=`, `(`, `,` ...) are typed as they stand; words in "
     "CAPITALS stand for something you fill in (NAME a name, N a number, COND a condition, ZONE a zone, SET a "

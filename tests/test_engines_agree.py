@@ -6,8 +6,9 @@ never with a traceback.
   non-negative`, the native one played): a group holds at least one card on both.
 * `var eligible: cards` with no starting value (the native engine refused it with an unlocated
   "one value where a collection was expected"): a collection starts empty on both.
-* `var turn: player = seat(0)` with two players (a traceback on both): the located error at the
-  variable's line, on both."""
+* `var turn: player = seat(0)` with two players (a traceback on both): a located error at load, at
+  the seat written; a seat worked out while playing (`seat(player_count + 1)`) is the located error
+  at the variable's line, on both."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ EMPTY = BASE.replace("VARS", "var seen: cards").replace("ACTIONS", """action dis
                     move c to pile
                     set seen = seen + [c]""")
 SEAT0 = EMPTY.replace("var turn: player = seat(1)", "var turn: player = seat(0)")
+SEAT_PAST = EMPTY.replace("var turn: player = seat(1)", "var turn: player = seat(player_count + 1)")
 
 
 def play(path: Path, engine: str) -> subprocess.CompletedProcess:
@@ -78,14 +80,88 @@ def test_a_collection_variable_starts_empty(tmp_path):
     assert list(s.slots[slot]) == []
 
 
-def test_a_starting_value_that_cannot_be_worked_out_is_a_located_error_on_both_engines(tmp_path):
-    f = tmp_path / "seat0.cards"
-    f.write_text(SEAT0, encoding="utf-8")
+def _first_error(f: Path) -> list[str]:
+    """The first error line `play` prints on each engine (it must fail, and without a traceback)."""
     errs = []
     for engine in ("python", "native"):
         r = play(f, engine)
         assert r.returncode != 0 and "Traceback" not in r.stderr + r.stdout, r.stderr
-        line = next(x for x in r.stderr.splitlines() if ": error:" in x)
-        assert line.startswith(f"{f}:9:1: error: the starting value of 'turn'") and "no seat 0 with 2 players" in line
-        errs.append(line)
+        errs.append(next(x for x in r.stderr.splitlines() if ": error:" in x))
+    return errs
+
+
+def test_a_seat_that_no_game_has_is_a_located_error_at_load(tmp_path):
+    f = tmp_path / "seat0.cards"
+    f.write_text(SEAT0, encoding="utf-8")
+    errs = _first_error(f)
     assert errs[0] == errs[1]
+    assert errs[0].startswith(f"{f}:9:20: error: there is no seat 0: seats are numbered from 1"), errs[0]
+    from interpreter import loads_ruleset
+    from interpreter.errors import RulesetError
+    with pytest.raises(RulesetError, match="no seat 3"):
+        loads_ruleset(EMPTY.replace("var turn: player = seat(1)", "var turn: player = seat(3)"))
+
+
+def test_a_starting_value_that_cannot_be_worked_out_is_a_located_error_on_both_engines(tmp_path):
+    f = tmp_path / "seat-past.cards"
+    f.write_text(SEAT_PAST, encoding="utf-8")
+    errs = _first_error(f)
+    assert errs[0] == errs[1]
+    assert errs[0].startswith(f"{f}:9:1: error: the starting value of 'turn'") and "no seat 3 with 2 players" in errs[0]
+
+
+GROW = BASE.replace("VARS", "var reach: int = 1").replace("ACTIONS", """action discard c in hand(turn):
+                    move c to pile
+                    set reach = reach * 100
+                    let n = count k in 1..reach where k mod 7 == 0""")
+
+
+def test_a_range_grown_past_the_limit_while_playing_is_the_same_located_error_on_both_engines(tmp_path):
+    """`1..reach` with reach a hundred times larger each turn: the Python engine made the whole
+    list (a MemoryError at last) and the native one stopped with 'ran out of room'; both now stop
+    at the statement, at the language's limit."""
+    f = tmp_path / "grow.cards"
+    f.write_text(GROW, encoding="utf-8")
+    errs = _first_error(f)
+    assert errs[0] == errs[1]
+    assert errs[0].startswith(f"{f}:25:21: error: while playing, this statement met a range of more than 10,000"), errs[0]
+
+
+def test_the_native_engine_words_a_range_past_the_limit_as_the_python_engine_does(tmp_path):
+    """Without a Python replay to borrow its words from (a loaded position), C's own failure."""
+    from interpreter import loads_ruleset
+    from interpreter.native.engine import E_RANGE, NativeGame
+    g = NativeGame(loads_ruleset(GROW, str(tmp_path / "grow.cards")), 2, seed=1)
+    g._view.pc = 0
+    err = g._failure(E_RANGE, g._view.pc)
+    assert "a range of more than 10,000 numbers" in err.message
+
+
+NOBODY = EMPTY.replace("var turn: player = seat(1)", "var turn: player").replace(
+    "while count(hand(turn)) > 0:", "while count(pile) < 6:")
+
+
+def test_a_choice_by_nobody_is_the_same_located_error_on_both_engines(tmp_path):
+    """Found by the differential fuzz (nine-card-limit with a 9 made 0): `choose by X` with X none
+    stopped both engines with an error that named the rule but no line."""
+    f = tmp_path / "nobody.cards"
+    f.write_text(NOBODY, encoding="utf-8")
+    errs = _first_error(f)
+    assert errs[0] == errs[1]
+    assert errs[0].startswith(f"{f}:21:13: error: in rule 'discard', 'turn' names no player here"), errs[0]
+
+
+OVERFLOW = BASE.replace("VARS", "var reach: int = 1").replace("ACTIONS", """action discard c in hand(turn):
+                    move c to pile
+                    set reach = reach * 100
+                    let n = reach * 1000000000 * 1000000000""")
+
+
+def test_a_product_beyond_64_bits_is_the_same_located_error_on_both_engines(tmp_path):
+    """The Python engine went on with its unbounded numbers where the native one stopped ('failed in
+    the native engine but not in the Python engine'): both now stop at the statement."""
+    f = tmp_path / "overflow.cards"
+    f.write_text(OVERFLOW, encoding="utf-8")
+    errs = _first_error(f)
+    assert errs[0] == errs[1]
+    assert errs[0].startswith(f"{f}:25:21: error: while playing, this statement met a number beyond 64 bits"), errs[0]

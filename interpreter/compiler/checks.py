@@ -6,12 +6,13 @@ from __future__ import annotations
 import difflib
 
 from .. import graph as g
+from .. import limits
 from .program import _err
 
 
 class Checks:
     # ------------------------------------------------------------------ checks
-    MAX_CARDS = 2000
+    MAX_CARDS = limits.MAX_CARDS
 
     def _check_deck(self, deck: g.Deck):
         if deck.size() > self.MAX_CARDS:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import graph as g
+from .. import limits
 from ..unparse import unparse
 from .cse import cse_expr
 from .definitions import _has_agg
@@ -231,6 +232,10 @@ class Expressions:
         if op == "..":
             a, _ = self.sx_typed(e.left, scope, "int", "the start of a range")
             b, _ = self.sx_typed(e.right, scope, "int", "the end of a range")
+            lo, hi = _literal_int(e.left), _literal_int(e.right)
+            if lo is not None and hi is not None and hi - lo + 1 > limits.MAX_RANGE:
+                raise _err(f"the range {lo}..{hi} holds {hi - lo + 1:,} numbers; the language allows at most "
+                           f"{limits.MAX_RANGE:,} in one range", e)
             return o.Range(a, b, t="ints"), "ints"
         a, ta = self.sx(e.left, scope)
         b, tb = self.sx(e.right, scope)
@@ -436,6 +441,10 @@ class Expressions:
         if n == "seat":
             arity(1)
             k, _ = self.sx_typed(args[0], scope, "int", "the argument of seat (a seat number from 1)")
+            n_seat, most = _literal_int(args[0]), self.rs.players_max
+            if n_seat is not None and not 1 <= n_seat <= most:
+                raise _err(f"there is no seat {n_seat}: seats are numbered from 1 to the number of players "
+                           f"(at most {most} in this game)", e)
             return o.SeatOf(k, t="player"), "player"
         if n == "abs":
             arity(1)
@@ -464,3 +473,12 @@ def _draws(x) -> bool:
     if isinstance(x, (list, tuple)):
         return any(_draws(y) for y in x)
     return False
+
+
+def _literal_int(e) -> int | None:
+    """The number an expression writes out (`7`, `-3`), or None when it is worked out."""
+    if isinstance(e, g.IntLit):
+        return e.value
+    if isinstance(e, g.UnOp) and e.op == "-" and isinstance(e.operand, g.IntLit):
+        return -e.operand.value
+    return None

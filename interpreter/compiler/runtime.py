@@ -5,6 +5,35 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from .. import limits
+
+
+class ImpossibleEffect(IndexError):
+    """An effect the rules ask for that cannot be done (a deal of fewer than no cards, a range
+    longer than the language allows): the engine names the statement (play._located_failure),
+    as for any failure of generated code."""
+
+
+_I64 = (1 << 63) - 1
+
+
+def _mul(a: int, b: int) -> int:
+    """a * b, which the native engine works out in 64 bits: a product beyond them stops the game
+    on both (C: cr_mul). Numbers written are at most 10**9 (limits.py), so a product is the one
+    step that leaves 64 bits in a single statement."""
+    r = a * b
+    if -_I64 <= r <= _I64:
+        return r
+    raise ImpossibleEffect(limits.overflow_message())
+
+
+def _range(a: int, b: int) -> tuple:
+    """The numbers a..b; a range longer than the language's limit stops the game, as in C
+    (native/codegen/runtime_c.py: cr_range)."""
+    if b - a >= limits.MAX_RANGE:
+        raise ImpossibleEffect(limits.range_message())
+    return tuple(range(a, b + 1))
+
 def _kind_cards(st, zi: int) -> list:
     base = st.zbase[zi]
     out = []
@@ -318,6 +347,6 @@ def _last(xs):
 
 
 
-NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
+NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_zone_at": _zone_at,
              "_zindex": _zindex, "_depth": _depth, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
              "_random": _random, "_split": _split}

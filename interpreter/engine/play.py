@@ -201,6 +201,14 @@ def _at_rule(s: State, name: str, message: str, cls=GameRuntimeError) -> GameRun
                _source_line(loc))
 
 
+def no_player(s: State, pc: int, by_text: str) -> GameRuntimeError:
+    """`choose by X` where X is none: the error at the choice, as the native engine words it too."""
+    s.pc = pc
+    node = s.program.nodes[pc] if 0 <= pc < len(s.program.nodes) else None
+    from ..compiler.program import _runtime
+    return _runtime(f"in rule {rule_at(s, pc)[0]!r}, {by_text!r} names no player here", node)
+
+
 def _stuck(s: State, pc: int) -> GameRuntimeError:
     s.pc = pc
     name, title = rule_at(s, pc)
@@ -250,8 +258,7 @@ def _exec(s: State) -> None:
             elif op == CHOOSE:
                 actor = a.actor(s)
                 if actor is None:
-                    s.pc = pc
-                    raise GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {a.by_text!r} names no player here")
+                    raise no_player(s, pc, a.by_text)
                 s.pc, s.choice, s.actor = pc, a, actor
                 s._legal = a.legal(s, actor)
                 if s.decisions >= s.program.max_decisions:

@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass
 
 from ..compiler.program import MAX_STEPS  # noqa: F401  (the engine's name for it)
+from ..compiler.runtime import ImpossibleEffect  # noqa: F401  (the engine's name for it)
 from ..errors import InvalidMoveError
 
 
@@ -59,11 +60,6 @@ _SAME_SHUFFLE = _same_shuffle()
 
 
 TOLD_RANK = 256  # State.told: the suit told (+1) in the low byte, the rank told (+1) above it
-
-
-class ImpossibleEffect(IndexError):
-    """An effect the rules ask for that cannot be done (a deal of fewer than no cards): the
-    engine names the statement (play._located_failure), as for any failure of generated code."""
 
 
 @dataclass(frozen=True, order=True)

@@ -115,6 +115,9 @@ def fuzz_command(
     workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to fuzz in, one ruleset file each at a time (default: one per core; 1: this process only). The findings are the same for any N.")] = None,
     cluster: Annotated[str | None, typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Fuzz on this Dask scheduler's workers (default: $CARDRULES_CLUSTER; needs the cluster extra).")] = None,
     engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP + " (Each ruleset is built when it is fuzzed; the findings are the same.)")] = "auto",
+    engines: Annotated[bool, typer.Option("--engines", help="Instead: play mutants of the files (small edits: characters, lines, keywords, numbers) that load on both engines, and report where they disagree (legal moves, outcome, errors) or fail with a traceback, each shrunk to its fewest edits.")] = False,
+    mutants: Annotated[int, typer.Option("--mutants", "-m", min=1, help="With --engines: how many mutants.")] = 100,
+    first: Annotated[int, typer.Option("--start", min=0, help="With --engines: the number of the first mutant (each is a function of --seed and its number, so a long run splits into chunks).")] = 0,
 ) -> None:
     """Hunt for inconsistencies in rulesets, by playing them and by reading them.
 
@@ -127,6 +130,8 @@ def fuzz_command(
     when nothing is found, 1 with findings (or a ruleset that does not load)."""
     from ..runner import WorkersLost, cluster_address, open_runner, parse_workers
     from ..runner.native import engine_at_start
+    if engines:
+        engines_command(paths, mutants, seed, first, as_json)
     try:
         line = engine_at_start(engine_name, "each ruleset when it is fuzzed")
         if engine_name == "auto":
@@ -209,3 +214,33 @@ def fuzz_command(
 
 # typer keeps the docstring's line breaks: give it each paragraph on one line
 fuzz_command.__doc__ = "\n\n".join(" ".join(par.split()) for par in fuzz_command.__doc__.split("\n\n"))
+
+
+def engines_command(paths: list[Path], mutants: int, seed: int, first: int, as_json: bool) -> None:
+    """`fuzz --engines`: the differential fuzz of mutants (engines.py); exit 1 on any finding."""
+    from ..native.build import find_compiler
+    from .engines import run
+    files, errors = _expand(paths)
+    for e in errors:
+        typer.echo(e, err=True)
+    files = [f for f in files if f.is_file()]
+    if not files:
+        typer.echo("error: no ruleset files to mutate", err=True)
+        raise typer.Exit(2)
+    if find_compiler() is None:
+        typer.echo("error: --engines plays every mutant in C too, and there is no C compiler here "
+                   "(set CC, or pip install 'cardrules[native]')", err=True)
+        raise typer.Exit(2)
+    progress = None if as_json else (lambda text: typer.echo(text, err=True))
+    report = run(files, mutants, seed, first, progress)
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        for f in report.findings:
+            typer.echo("\n".join(f.describe()))
+        typer.echo(f"{report.mutants} mutants of {len(files)} file{'s' if len(files) != 1 else ''}: "
+                   f"{report.loaded} loaded, {report.agreed} agreed on both engines ({report.games} games), "
+                   f"{report.unsupported} not built by the native engine, {len(report.findings)} "
+                   f"finding{'s' if len(report.findings) != 1 else ''}; {report.refused} refused with a located error "
+                   f"({report.seconds:.0f} s)")
+    raise typer.Exit(1 if report.findings or errors else 0)

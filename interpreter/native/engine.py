@@ -13,6 +13,7 @@ import ctypes
 import random
 import threading
 
+from .. import limits
 from ..compiler.program import Program
 from ..engine import play
 from ..engine.legal import _made, link, value_text
@@ -27,17 +28,19 @@ from .rng import seed_words
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
-    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR = range(1, 17)
+    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE = range(1, 18)
 
 NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
 
 
-def native_program(program: Program) -> "NativeProgram":
-    """The C engine of a program, built once per program object (and once per machine: the cache)."""
+def native_program(program: Program, quick: bool = False) -> "NativeProgram":
+    """The C engine of a program, built once per program object (and once per machine: the cache).
+    `quick`: compiled without optimising (four times sooner, the same games), for a program played
+    only a few times (the differential fuzz of mutants)."""
     hit = _PROGRAMS.get(id(program))
     if hit is None or hit[0] is not program:
-        hit = _PROGRAMS[id(program)] = (program, NativeProgram(program))
+        hit = _PROGRAMS[id(program)] = (program, NativeProgram(program, quick))
     return hit[1]
 
 
@@ -72,13 +75,14 @@ def c_source(program: Program) -> tuple[str, Module]:
 
 
 class NativeProgram:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, quick: bool = False):
         link(program)
         self.p = program
         source, self.module = c_source(program)
         self.source = source
         # the runtime's functions are in the same file: let the compiler inline them
-        self.path = build_library(source, program.ruleset.name or "ruleset", extra_flags=NATIVE_FLAGS)
+        self.path = build_library(source, program.ruleset.name or "ruleset",
+                                  extra_flags=NATIVE_FLAGS + (("-O0",) if quick else ()))
         lib = self.lib = load_library(self.path)
         u64p, i64p, i32p, u32p = (ctypes.POINTER(t) for t in (ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32,
                                                                ctypes.c_uint32))
@@ -608,8 +612,7 @@ class NativeGame:
             return play.too_long(s)
         node = p.nodes[pc] if 0 <= pc < len(p.nodes) else None
         if kind == E_NOPLAYER:
-            ins = p.plain_code[pc]
-            return GameRuntimeError(f"in rule {rule_at(s, pc)[0]!r}, {ins[1].by_text!r} names no player here")
+            return play.no_player(s, pc, p.plain_code[pc][1].by_text)
         if kind == E_MOVE_NONE:
             return _at(node, f"{unparse(node.what)!r} is none here: there is no card to move")
         if kind == E_DEAL_AT:
@@ -620,7 +623,9 @@ class NativeGame:
             return _at(node, f"{unparse(node.at)!r} is none here")
         what = {E_NONE: TypeError("'NoneType' object is not subscriptable"), E_ZERO: ZeroDivisionError(),
                 E_INDEX: IndexError("a number out of range"),
-                E_DEAL: play.ImpossibleEffect("a deal of a negative number of cards (a deal gives 0 or more)")}.get(kind)
+                E_DEAL: play.ImpossibleEffect("a deal of a negative number of cards (a deal gives 0 or more)"),
+                E_RANGE: play.ImpossibleEffect(limits.range_message()),
+                E_OVERFLOW: play.ImpossibleEffect(limits.overflow_message())}.get(kind)
         if what is None:
             return GameRuntimeError(f"the native engine ran out of room for this game (failure {kind}); "
                                     "play it with --engine python")

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from .. import language as lang
+from .. import limits
 from ..bundled import grammar_path
 from .book import _env, _slug, _tidy_markdown, _write_atomic
 from .words import code
@@ -105,6 +106,9 @@ def build_page(grammar: Path = GRAMMAR) -> dict:
         "setting": _marked(lang.EXAMPLE_SETTING),
         "sections": sections,
         "keywords": keywords,
+        "limits": {"intro": _marked(lang.LIMITS_INTRO), "slug": md_anchor("Limits"),
+                   "rows": [{"what": _marked(x.what), "most": f"{x.most:,}", "why": _marked(x.why)}
+                            for x in limits.LIMITS]},
         "keywords_slug": md_anchor("Keywords"),
         "count": f"{n_entries} entries in {len(sections)} sections, and {len(keywords)} keywords",
     }

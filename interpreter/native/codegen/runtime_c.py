@@ -44,6 +44,7 @@ static inline cr_list cr_range(cr_ctx *x, int64_t a, int64_t b) {
     cr_need(x, a);
     cr_need(x, b);
     if (b < a) return cr_alloc(x, 0);
+    if ((uint64_t)b - (uint64_t)a >= (uint64_t)CR_MAX_RANGE) cr_fail(x, CR_E_RANGE); /* as Python's _range */
     if (b - a >= x->cap) cr_fail(x, CR_E_LIST);
     cr_list l = cr_alloc(x, b - a + 1);
     for (int64_t v = a; v <= b; v++) l.v[l.n++] = v;
