@@ -442,7 +442,14 @@ class ToGraph(Transformer):
         return g.ActionParam(var=str(ch[0]), domain=ch[1], loc=self._loc(meta))
 
     def choose(self, meta, ch):
-        return g.Choose(by=ch[0], actions=tuple(ch[1:]), loc=self._loc(meta))
+        by = ch[0]
+        if isinstance(by, g.Agg) and by.op == "any" and by.body is None:
+            # `choose by any p in SET:` reads as an aggregate to the parser (a truth value is no chooser)
+            if by.where is not None:
+                raise _err("choose by any NAME in PLAYERS takes no 'where': say who may act with each "
+                           "action's 'when' or 'where'", by.where.loc)
+            return g.Choose(each=by.var, by=by.domain, any=True, actions=tuple(ch[1:]), loc=self._loc(meta))
+        return g.Choose(by=by, actions=tuple(ch[1:]), loc=self._loc(meta))
 
     def choose_each(self, meta, ch):
         return g.Choose(each=str(ch[0]), by=ch[1], actions=tuple(ch[2:]), loc=self._loc(meta))

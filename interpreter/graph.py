@@ -339,12 +339,15 @@ class Choose(Located):
     `by` is a collection of players who all decide at the same decision point, in any order,
     each bound to the name `each` in the actions. `secret` (with `each`): nobody sees another's
     choice until all have chosen; then the chosen actions are carried out together, in the
-    order of `by`."""
+    order of `by`. `any` (with `each`): any one of them may act next, and after each move (its
+    body run for its player) all may act again, until every player of `by` who still has a move
+    has passed since the last move."""
 
     kind: Literal["choose"] = "choose"
     by: Expr
     each: str | None = None
     secret: bool = False
+    any: bool = Field(default=False, description="`choose by any p in SET`: whoever acts first, again and again.")
     actions: tuple[Action, ...]
 
 

@@ -316,6 +316,16 @@ _CHOICES = Section("choices", "Choices", "Where players decide. Every legal way 
           "        set chips(q) = chips(q) - 1\n"
           '    action decline "Let it go.":\n'
           "        pass", "statement"),
+    Entry("choose by any", "choose by any NAME in PLAYERS:",
+          "Any of several players may act next, whoever is first (throw-ins): each player of the collection "
+          "who has a legal move may make it, or `pass`; the block of the move made runs for its player (NAME), "
+          "and then everyone may act again. The decision ends when every player who still has a move has "
+          "passed since the last move (or nobody has one). Bots, search and the adapters ask the players in "
+          "the order of the collection; the browser table offers the move to all of them at once and takes "
+          "the first that arrives. No action may be called `pass`.",
+          "choose by any q in players:\n"
+          '    action throw c in hand(q) where c.suit == d.suit when q != p and count(pile) < 6 "Throw in a card.":\n'
+          "        move c to pile face up", "statement"),
     Entry("choose secretly", "choose secretly by each NAME in PLAYERS:",
           "Like `choose by each`, but nobody sees another player's choice until all have chosen; then the "
           "chosen actions are carried out together, in the order of the collection. For sealed bids, or "

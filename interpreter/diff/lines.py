@@ -254,6 +254,8 @@ class _Side:
             if ln.part == "else":
                 return "Otherwise"
             if ln.part == "choose":
+                if s.any:
+                    return f"Any player {en.local(s.each)} of {en(s.by)} may act, whoever is first, until all pass"
                 if s.each is not None:
                     return f"Every player {en.local(s.each)} of {en(s.by)} chooses" + (" in secret" if s.secret else "")
                 return f"{_cap(en(s.by))} chooses"
@@ -314,6 +316,8 @@ def _line_source(ln: _Line) -> str:
     if ln.part == "else":
         return "else:"
     if ln.part == "choose":
+        if s.any:
+            return f"choose by any {s.each} in {u(s.by)}:"
         if s.each is not None:
             return f"choose {'secretly ' if s.secret else ''}by each {s.each} in {u(s.by)}:"
         return f"choose by {u(s.by)}:"

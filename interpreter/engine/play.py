@@ -278,6 +278,16 @@ def _exec(s: State) -> None:
                     waiting = s.pending[pc] = list(dict.fromkeys(p for p in a.actor(s) if p is not None))
                     if a.secret:
                         s.sealed[pc] = (tuple(waiting), {})
+                if a.any:  # whoever of them has a move (or passes); none left: the decision is over
+                    legal = _legal_each(s, a, waiting, pc) if waiting else []
+                    if not legal:
+                        del s.pending[pc]
+                        pc += 1
+                        continue
+                    s.pc, s.choice, s.actor, s._legal = pc, a, legal[0].player, legal
+                    if s.decisions >= s.program.max_decisions:
+                        raise too_long(s)
+                    return
                 if not waiting:
                     if a.secret:  # everyone has chosen: carry the choices out, in the deciders' order
                         order, chosen = s.sealed[pc]
@@ -369,7 +379,17 @@ def apply(s: State, move: Move | str) -> State:
             _bind(s, alt, v)
         elif alt.slot is not None:
             s.slots[alt.slot] = v
-        if s.choice.each_slot is not None:  # one of several deciders: note it, and come back
+        if alt.decline:  # `choose by any`: this player passes until somebody moves
+            s.pending[s.pc].remove(m.player)
+            s.history.append(m)
+            s.decisions += 1
+            _run(s)
+            return s
+        if s.choice.any:  # the move is made: after it, everyone may act again
+            del s.pending[s.pc]
+            s.slots[s.choice.each_slot] = m.player
+            s.stack.append(s.pc)
+        elif s.choice.each_slot is not None:  # one of several deciders: note it, and come back
             s.pending[s.pc].remove(m.player)
             s.slots[s.choice.each_slot] = m.player
             s.stack.append(s.pc)

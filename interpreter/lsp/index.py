@@ -274,7 +274,15 @@ class Indexer:
             self.block(ch[3], scope, sym.children)
         elif d in ("choose", "choose_each", "choose_secretly"):
             inner = scope
-            if d == "choose":
+            by = ch[0]
+            if d == "choose" and isinstance(by, Tree) and by.data == "agg" and str(by.children[0]) == "any":
+                # choose by any p in SET: (the parser reads an aggregate there)
+                self.expr(by.children[2], scope)
+                inner = dict(scope)
+                inner[str(by.children[1])] = self.declare("local", by.children[1], "each", full,
+                                                          f"{by.children[1]}: player, whoever acts", "player", scope=full)
+                actions = ch[1:]
+            elif d == "choose":
                 self.expr(ch[0], scope)
                 actions = ch[1:]
             else:

@@ -194,7 +194,11 @@ class Describer:
             with en.bound(**{s.each: "player"}):
                 steps = [self.action(a) for a in s.actions]
                 v = en.local(s.each)
-                if s.secret:
+                if s.any:
+                    head = (f"Any player {v} of {en(s.by)} may act, whoever is first; after each move, "
+                            "everyone may act again, until each player who still could has passed (a player "
+                            "with a move may always pass)" + (", one of:" if len(steps) > 1 else ":"))
+                elif s.secret:
                     head = (f"Every player {v} of {en(s.by)} chooses in secret, without seeing anyone else's "
                             "choice; when all have chosen, the choices are shown together and carried out "
                             f"one player after another, in that order{', one of' if len(steps) > 1 else ''}:")
