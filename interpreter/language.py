@@ -255,9 +255,10 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
           "    move top(stock) to pile\n"
           "    if top(pile).suit == Hearts or count(stock) == 0:\n"
           "        break", "statement"),
-    Entry("for each player", "for each player NAME [{after | from} PLAYER]:",
+    Entry("for each player", "for each player NAME [in play] [{after | from} PLAYER]:",
           "Runs its block once for each player in the order of play: from seat 1, from PLAYER, or for every "
-          "other player beginning after PLAYER.",
+          "other player beginning after PLAYER. With `in play`, a player who is out of play (see `drop`) when "
+          "their turn comes is passed over.",
           "for each player q after p:\n"
           "    set chips(q) = chips(q) - 1\n"
           "    set chips(p) = chips(p) + 1", "statement"),
@@ -279,6 +280,18 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
           "    pass\n"
           "else:\n"
           "    move top(stock) to hand(p)", "statement"),
+    Entry("drop", "drop PLAYERS from the {round | game}",
+          "Takes a player (or players) out of play: for the round (folded, gone out, safe), until the next "
+          "`new round`, or for the rest of the game. A player out of play is passed over by `for each player "
+          "... in play`, is not in `players_in_play`, fails `in_play(p)` and is skipped by `next q after p "
+          "where in_play(q)`; `players`, `next(p)` and `for each player` without `in play` still count "
+          "everyone. Who is out is public: every seat's view shows it.",
+          "drop p from the round", "statement"),
+    Entry("new round", "new round",
+          "The next deal in this language's terms: every player dropped from the round is in play again "
+          "(those dropped from the game stay out). Write it where a new hand begins, before the deal.",
+          "new round\n"
+          "deal 5 from stock to each hand", "statement"),
     Entry("end game", "end game",
           "Ends the game at once. The winners are then the ones declared, or else those the `winner` line picks.",
           "if count(stock) == 0:\n"
@@ -402,6 +415,11 @@ _EXPRESSIONS = Section("expressions", "Expressions", "Values and conditions, as 
           "The highest (lowest) element that passes the condition, or `none`: cards by their ranking, "
           "numbers by size.",
           "highest x in pile where x.suit == d.suit", "expression"),
+    Entry("next where", "next NAME after PLAYER where COND",
+          "The first player after PLAYER in the order of play for whom COND holds (NAME standing for each in "
+          "turn), coming round to PLAYER itself last; `none` when nobody does. The next player still in the "
+          "round is `next q after p where in_play(q)`.",
+          "next q after p where in_play(q) and chips(q) > 0", "expression"),
     Entry("those", "those NAME in SET [where COND]",
           "The elements of SET that pass the condition, as a collection.",
           "those q in players where chips(q) > 0", "expression"),
@@ -514,6 +532,9 @@ BUILTINS: tuple[Entry, ...] = (
           "card(Queen, Spades)", "expression"),
     Entry("next", "next(PLAYER)", "The player who plays after PLAYER.",
           "next(dealer)", "expression"),
+    Entry("in_play", "in_play(PLAYER)",
+          "Whether PLAYER is in play: not dropped from the round or the game (see `drop`).",
+          "count q in players where in_play(q)", "expression"),
     Entry("previous", "previous(PLAYER)", "The player who plays before PLAYER.",
           "previous(leader)", "expression"),
     Entry("min", "min(A, B)", "The smaller of two numbers.",
@@ -544,6 +565,9 @@ BUILTINS: tuple[Entry, ...] = (
           "count x in cards where x.face_up", "expression"),
     Entry("players", "players", "Every player, in seat order.",
           "those q in players where q != p", "expression"),
+    Entry("players_in_play", "players_in_play",
+          "The players in play (see `drop`), in seat order: `those q in players where in_play(q)`.",
+          "count(players_in_play) == 1", "expression"),
     Entry("player_count", "player_count", "How many players this game has.",
           "player_count * 5", "expression"),
     Entry("suits", "suits", "The deck's suits, in the order declared.",

@@ -136,8 +136,9 @@ class Program:
     n_shared: int
     options: list[g.Option]
     option_index: dict[str, int]
-    vars: list[tuple[str, int, Callable | None]]
+    vars: list[tuple[str, int, Callable | None]]  # (name, slot, starting value) of each of var_nodes
     n_slots: int = 0
+    var_nodes: list = field(default_factory=list)  # the ruleset's variables, then the compiler's own (turns.py)
     code: list = field(default_factory=list)
     plain_code: list = field(default_factory=list)  # the instructions before traces were laid over them
     start: int = 0

@@ -331,7 +331,8 @@ class Statements:
             fail = self.const(lambda: _none_player(node))
             src = f"{self.const(orders)}[st.n_players][_p % st.n_players if (_p := ({asrc})) is not None else {fail}()]"
         at_ir = None if s.at is None else self.ir_of(at)
-        self._iterate(s.var, "player", order, s.body, scope, src,
+        body = self.in_play_body(s) if s.in_play else s.body
+        self._iterate(s.var, "player", order, body, scope, src,
                       lambda lst, idx: ir.SeatsInit(lst, idx, at_ir, offset, node) if s.at is None or at_ir is not None else None)
 
     def s_ForEach(self, s, scope):

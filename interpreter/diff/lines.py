@@ -357,13 +357,17 @@ def _line_source(ln: _Line) -> str:
         return t.lower()
     if t == "EndGame":
         return "end game"
+    if t == "Drop":
+        return f"drop {u(s.who)} from the {s.until}"
+    if t == "NewRound":
+        return "new round"
     if t == "While":
         return f"while {u(s.test)}:"
     if t == "Repeat":
         return "repeat:"
     if t == "ForPlayers":
         start = {"from": f" from {u(s.at)}", "after": f" after {u(s.at)}"}.get(s.start, "") if s.at is not None else ""
-        return f"for each player {s.var}{start}:"
+        return f"for each player {s.var}{' in play' if s.in_play else ''}{start}:"
     if t == "ForEach":
         return f"for each {s.var} in {u(s.domain)}:"
     parts = []

@@ -9,6 +9,7 @@ import os
 import random
 
 from .. import graph as g
+from ..compiler.turns import OUT
 from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, TRACE, Program, compile_ruleset
 from ..compiler.program import DEFAULT_MAX_DECISIONS  # noqa: F401  (the engine's name for it)
 from ..compiler.fuse import EndlessLoop, failing_pc
@@ -134,7 +135,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int, rng: bool 
     s.zver = 0
     s.legal_cache = {}
     s.native = None
-    for v, (name, slot, init) in zip(p.ruleset.vars, p.vars):
+    for v, (name, slot, init) in zip(p.var_nodes, p.vars):
         try:
             s.slots[slot] = init(s) if init else None
         except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, ValueError) as exc:
@@ -550,6 +551,16 @@ def public_vars(s: State) -> dict:
     return out
 
 
+def out_of_play(s: State) -> dict:
+    """Who is out of play, for everyone to see (`drop P from the round|game`): {"P2": "round", ...}."""
+    _synced(s)
+    slot = next((slot for name, slot, _ in s.program.vars if name == OUT), None)
+    if slot is None:  # no rule drops a player
+        return {}
+    out = s.slots[slot] or []
+    return {seat_name(k): ("round" if x == 1 else "game") for k, x in enumerate(out) if x}
+
+
 def told_of(s: State, c: int, player: int) -> dict | None:
     """What `player` was told of card c (`tell`): {"suit": ..., "rank": ...} as far as told, or None."""
     v = s.told[c * s.n_players + player]
@@ -594,6 +605,9 @@ def observe(s: State, player: int) -> dict:
         "vars": public_vars(s),
         "finished": s.finished,
     }
+    out_now = out_of_play(s)
+    if out_now:
+        out["out_of_play"] = out_now
     mine = [str(m) for m in legal_moves(s) if m.player == player]
     if mine:
         out["legal"] = mine
