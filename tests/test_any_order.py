@@ -187,3 +187,11 @@ def test_the_table_offers_the_move_to_every_attacker_and_takes_the_first(tmp_pat
         s = table_of(app, tid).state
         assert [(m.player, str(m)) for m in s.history] == [(2, card)]
         assert api(client, tid, 1, tokens[1])["moves"]  # and P2 may act again
+
+
+def test_a_player_without_a_move_may_not_pass_and_is_told_why(tmp_path):
+    s = game(tmp_path, hand=1, limit=4)
+    apply(s, throw(s, 1))  # P2's hand is empty now
+    with pytest.raises(IllegalMoveError) as e:
+        apply(s, Move(1, "pass"))
+    assert "passes only while they have another move" in str(e.value)

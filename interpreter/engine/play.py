@@ -9,10 +9,10 @@ import os
 import random
 
 from .. import graph as g
-from ..compiler.turns import OUT
 from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, TRACE, Program, compile_ruleset
 from ..compiler.program import DEFAULT_MAX_DECISIONS  # noqa: F401  (the engine's name for it)
 from ..compiler.fuse import EndlessLoop, failing_pc
+from ..compiler.turns import OUT
 from ..errors import GameRuntimeError, GameTooLong, IllegalMoveError, InvalidMoveError, OptionError
 from ..unparse import unparse
 from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
@@ -441,7 +441,9 @@ def _explain_illegal(s: State, move: Move) -> Exception:
     reasons = []
     for a in alts:
         node = a.node
-        if a.when is not None and not a.when(s):
+        if a.decline:
+            reasons.append("a player passes only while they have another move")
+        elif a.when is not None and not a.when(s):
             reasons.append(f"it is allowed only when {unparse(node.when)}")
         elif node.where is not None:
             reasons.append(f"the {_params_text(a)} and satisfy {unparse(node.where)}")
