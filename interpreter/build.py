@@ -424,6 +424,16 @@ class ToGraph(Transformer):
     def end_game(self, meta, ch):
         return g.EndGame(loc=self._loc(meta))
 
+    def drop(self, meta, ch):
+        until = str(ch[1])
+        if until not in ("round", "game"):
+            raise RulesetError(f"drop ... from the {until}? A player is dropped from the round (back at the next "
+                               "'new round') or from the game", self.file, ch[1].line, ch[1].column)
+        return g.Drop(who=ch[0], until=until, loc=self._loc(meta))
+
+    def new_round(self, meta, ch):
+        return g.NewRound(loc=self._loc(meta))
+
     def if_stmt(self, meta, ch):
         branches = [g.Branch(test=ch[0], body=self._plain(ch[1]))]
         else_ = ()
@@ -455,8 +465,12 @@ class ToGraph(Transformer):
         return ("after", ch[0])
 
     def for_players(self, meta, ch):
-        start, at = ("first", None) if ch[1] is None else ch[1]
-        return g.ForPlayers(var=str(ch[0]), start=start, at=at, body=self._plain(ch[2]), loc=self._loc(meta))
+        start, at = ("first", None) if ch[2] is None else ch[2]
+        return g.ForPlayers(var=str(ch[0]), in_play=ch[1] is not None, start=start, at=at, body=self._plain(ch[3]),
+                            loc=self._loc(meta))
+
+    def in_play(self, meta, ch):
+        return True
 
     def for_each(self, meta, ch):
         return g.ForEach(var=str(ch[0]), domain=ch[1], body=self._plain(ch[2]), loc=self._loc(meta))
@@ -485,7 +499,14 @@ class ToGraph(Transformer):
         return g.ActionParam(var=str(ch[0]), domain=ch[1], loc=self._loc(meta))
 
     def choose(self, meta, ch):
-        return g.Choose(by=ch[0], actions=tuple(ch[1:]), loc=self._loc(meta))
+        by = ch[0]
+        if isinstance(by, g.Agg) and by.op == "any" and by.body is None:
+            # `choose by any p in SET:` reads as an aggregate to the parser (a truth value is no chooser)
+            if by.where is not None:
+                raise _err("choose by any NAME in PLAYERS takes no 'where': say who may act with each "
+                           "action's 'when' or 'where'", by.where.loc)
+            return g.Choose(each=by.var, by=by.domain, any=True, actions=tuple(ch[1:]), loc=self._loc(meta))
+        return g.Choose(by=by, actions=tuple(ch[1:]), loc=self._loc(meta))
 
     def choose_each(self, meta, ch):
         return g.Choose(each=str(ch[0]), by=ch[1], actions=tuple(ch[2:]), loc=self._loc(meta))
@@ -564,6 +585,12 @@ class ToGraph(Transformer):
 
     def call(self, meta, ch):
         return g.Call(func=str(ch[0]), args=tuple(c for c in ch[1:] if c is not None), loc=self._loc(meta))
+
+    def next_call(self, meta, ch):
+        return g.Call(func="next", args=tuple(c for c in ch if c is not None), loc=self._loc(meta))
+
+    def next_where(self, meta, ch):
+        return g.NextWhere(var=str(ch[0]), start=ch[1], where=ch[2], loc=self._loc(meta))
 
     def int_(self, meta, ch):
         return g.IntLit(value=int(ch[0]), loc=self._loc(meta))

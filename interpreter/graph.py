@@ -139,6 +139,16 @@ class Split(Located):
     score: str | None = None
 
 
+class NextWhere(Located):
+    """`next var after start where test`: the first player after `start` in turn order (coming
+    round to `start` itself last) for whom the test holds, or none."""
+
+    kind: Literal["next_where"] = "next_where"
+    var: str
+    start: "Expr"
+    where: "Expr"
+
+
 class ListExpr(Located):
     """[a, b, ...]: a literal collection."""
 
@@ -147,7 +157,7 @@ class ListExpr(Located):
 
 
 Expr = Annotated[
-    Union[IntLit, StrLit, BoolLit, NoneLit, Name, Attr, Call, Agg, Cond, BinOp, UnOp, ListExpr, Split],
+    Union[IntLit, StrLit, BoolLit, NoneLit, Name, Attr, Call, Agg, Cond, BinOp, UnOp, ListExpr, Split, NextWhere],
     Field(discriminator="kind"),
 ]
 
@@ -254,6 +264,23 @@ class EndGame(Located):
     kind: Literal["end_game"] = "end_game"
 
 
+class Drop(Located):
+    """A player (or players) leaves play: for the round (folded, gone out, safe: back at the next
+    `new round`) or for the rest of the game. `in_play(p)`, `players_in_play`, `for each player
+    ... in play` and `next q after p where in_play(q)` leave them out."""
+
+    kind: Literal["drop"] = "drop"
+    who: Expr
+    until: Literal["round", "game"] = "round"
+
+
+class NewRound(Located):
+    """A new round (the next deal): every player dropped from the round is in play again;
+    those dropped from the game stay out."""
+
+    kind: Literal["new_round"] = "new_round"
+
+
 class Branch(Node):
     """One test and the block it guards."""
 
@@ -285,10 +312,12 @@ class Repeat(Located):
 
 
 class ForPlayers(Located):
-    """Run body once per player in turn order, starting from (or after) a player."""
+    """Run body once per player in turn order, starting from (or after) a player; with
+    `in_play`, a player dropped from play when their turn comes is skipped."""
 
     kind: Literal["for_players"] = "for_players"
     var: str
+    in_play: bool = False
     start: Literal["from", "after", "first"] = "first"
     at: Expr | None = None
     body: tuple["Stmt", ...]
@@ -341,17 +370,20 @@ class Choose(Located):
     `by` is a collection of players who all decide at the same decision point, in any order,
     each bound to the name `each` in the actions. `secret` (with `each`): nobody sees another's
     choice until all have chosen; then the chosen actions are carried out together, in the
-    order of `by`."""
+    order of `by`. `any` (with `each`): any one of them may act next, and after each move (its
+    body run for its player) all may act again, until every player of `by` who still has a move
+    has passed since the last move."""
 
     kind: Literal["choose"] = "choose"
     by: Expr
     each: str | None = None
     secret: bool = False
+    any: bool = Field(default=False, description="`choose by any p in SET`: whoever acts first, again and again.")
     actions: tuple[Action, ...]
 
 
 Stmt = Annotated[
-    Union[Shuffle, Deal, Move, Reveal, Tell, Let, Set, DeclareWinner, Perform, Break, Pass, EndGame, If, While,
+    Union[Shuffle, Deal, Move, Reveal, Tell, Let, Set, DeclareWinner, Perform, Break, Pass, EndGame, Drop, NewRound, If, While,
           Repeat, ForPlayers, ForEach, Rule, Choose],
     Field(discriminator="kind"),
 ]

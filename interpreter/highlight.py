@@ -14,11 +14,12 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 # the grammar's keywords (tests/test_lsp.py checks this against grammar/cards.lark)
 KEYWORDS = (
     "action", "advice", "after", "all", "and", "any", "at", "break", "by", "choose", "copies", "count", "deal",
-    "decisions", "deck", "declare", "define", "down", "each", "elif", "else", "end", "face", "for", "from", "game",
-    "group", "highest", "if", "in", "interpretation", "into", "let", "lowest", "mod", "most", "move", "new", "no",
-    "not", "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "player", "private",
-    "procedure", "repeat", "reveal", "rule", "secretly", "set", "shuffle", "split", "starting", "sum", "tell",
-    "text", "then", "those", "to", "turn", "under", "up", "value", "var", "variant", "when", "where", "while",
+    "decisions", "deck", "declare", "define", "down", "drop", "each", "elif", "else", "end", "face", "for", "from",
+    "game", "group", "highest", "if", "in", "interpretation", "into", "let", "lowest", "mod", "most", "move", "new",
+    "next", "no", "not", "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "play",
+    "player", "private", "procedure", "repeat", "reveal", "round", "rule", "secretly", "set", "shuffle", "split",
+    "starting", "sum", "tell", "text", "the", "then", "those", "to", "turn", "under", "up", "value", "var",
+    "variant", "when", "where", "while",
     "winner", "zone",
 )
 # names the language gives a meaning without a declaration (interpreter/language.py's built-ins)

@@ -273,9 +273,10 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
           "    move top(stock) to pile\n"
           "    if top(pile).suit == Hearts or count(stock) == 0:\n"
           "        break", "statement"),
-    Entry("for each player", "for each player NAME [{after | from} PLAYER]:",
+    Entry("for each player", "for each player NAME [in play] [{after | from} PLAYER]:",
           "Runs its block once for each player in the order of play: from seat 1, from PLAYER, or for every "
-          "other player beginning after PLAYER.",
+          "other player beginning after PLAYER. With `in play`, a player who is out of play (see `drop`) when "
+          "their turn comes is passed over.",
           "for each player q after p:\n"
           "    set chips(q) = chips(q) - 1\n"
           "    set chips(p) = chips(p) + 1", "statement"),
@@ -297,6 +298,18 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
           "    pass\n"
           "else:\n"
           "    move top(stock) to hand(p)", "statement"),
+    Entry("drop", "drop PLAYERS from the {round | game}",
+          "Takes a player (or players) out of play: for the round (folded, gone out, safe), until the next "
+          "`new round`, or for the rest of the game. A player out of play is passed over by `for each player "
+          "... in play`, is not in `players_in_play`, fails `in_play(p)` and is skipped by `next q after p "
+          "where in_play(q)`; `players`, `next(p)` and `for each player` without `in play` still count "
+          "everyone. Who is out is public: every seat's view shows it.",
+          "drop p from the round", "statement"),
+    Entry("new round", "new round",
+          "The next deal in this language's terms: every player dropped from the round is in play again "
+          "(those dropped from the game stay out). Write it where a new hand begins, before the deal.",
+          "new round\n"
+          "deal 5 from stock to each hand", "statement"),
     Entry("end game", "end game",
           "Ends the game at once. The winners are then the ones declared, or else those the `winner` line picks.",
           "if count(stock) == 0:\n"
@@ -334,6 +347,16 @@ _CHOICES = Section("choices", "Choices", "Where players decide. Every legal way 
           "        set chips(q) = chips(q) - 1\n"
           '    action decline "Let it go.":\n'
           "        pass", "statement"),
+    Entry("choose by any", "choose by any NAME in PLAYERS:",
+          "Any of several players may act next, whoever is first (throw-ins): each player of the collection "
+          "who has a legal move may make it, or `pass`; the block of the move made runs for its player (NAME), "
+          "and then everyone may act again. The decision ends when every player who still has a move has "
+          "passed since the last move (or nobody has one). Bots, search and the adapters ask the players in "
+          "the order of the collection; the browser table offers the move to all of them at once and takes "
+          "the first that arrives. No action may be called `pass`.",
+          "choose by any q in players:\n"
+          '    action throw c in hand(q) where c.suit == d.suit when q != p and count(pile) < 6 "Throw in a card.":\n'
+          "        move c to pile face up", "statement"),
     Entry("choose secretly", "choose secretly by each NAME in PLAYERS:",
           "Like `choose by each`, but nobody sees another player's choice until all have chosen; then the "
           "chosen actions are carried out together, in the order of the collection. For sealed bids, or "
@@ -410,6 +433,11 @@ _EXPRESSIONS = Section("expressions", "Expressions", "Values and conditions, as 
           "The highest (lowest) element that passes the condition, or `none`: cards by their ranking, "
           "numbers by size.",
           "highest x in pile where x.suit == d.suit", "expression"),
+    Entry("next where", "next NAME after PLAYER where COND",
+          "The first player after PLAYER in the order of play for whom COND holds (NAME standing for each in "
+          "turn), coming round to PLAYER itself last; `none` when nobody does. The next player still in the "
+          "round is `next q after p where in_play(q)`.",
+          "next q after p where in_play(q) and chips(q) > 0", "expression"),
     Entry("those", "those NAME in SET [where COND]",
           "The elements of SET that pass the condition, as a collection.",
           "those q in players where chips(q) > 0", "expression"),
@@ -522,6 +550,9 @@ BUILTINS: tuple[Entry, ...] = (
           "card(Queen, Spades)", "expression"),
     Entry("next", "next(PLAYER)", "The player who plays after PLAYER.",
           "next(dealer)", "expression"),
+    Entry("in_play", "in_play(PLAYER)",
+          "Whether PLAYER is in play: not dropped from the round or the game (see `drop`).",
+          "count q in players where in_play(q)", "expression"),
     Entry("previous", "previous(PLAYER)", "The player who plays before PLAYER.",
           "previous(leader)", "expression"),
     Entry("min", "min(A, B)", "The smaller of two numbers.",
@@ -552,6 +583,9 @@ BUILTINS: tuple[Entry, ...] = (
           "count x in cards where x.face_up", "expression"),
     Entry("players", "players", "Every player, in seat order.",
           "those q in players where q != p", "expression"),
+    Entry("players_in_play", "players_in_play",
+          "The players in play (see `drop`), in seat order: `those q in players where in_play(q)`.",
+          "count(players_in_play) == 1", "expression"),
     Entry("player_count", "player_count", "How many players this game has.",
           "player_count * 5", "expression"),
     Entry("suits", "suits", "The deck's suits, in the order declared.",

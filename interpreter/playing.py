@@ -92,6 +92,9 @@ class Human:
         for name, value in view["vars"].items():
             if value is not None:
                 out.append(f"{name}: {' '.join(value) if isinstance(value, list) else value}")
+        if view.get("out_of_play"):
+            out.append("out of play: " + ", ".join(f"{k} ({'this round' if v == 'round' else 'for the game'})"
+                                                    for k, v in view["out_of_play"].items()))
         for zname, seen in view["zones"].items():
             if "cards" in seen or "count" in seen:  # a shared zone
                 if "count" in seen and seen["count"] == 0 and not seen.get("known"):

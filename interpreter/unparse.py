@@ -93,6 +93,10 @@ def _u_ListExpr(e, p, o):
     return "[" + ", ".join(unparse(i) for i in e.items) + "]"
 
 
+def _u_NextWhere(e, p, o):
+    return _open(f"next {e.var} after {unparse(e.start, 5, False)} where {unparse(e.where, 1, False)}", p, o)
+
+
 def _u_Split(e, p, o):
     groups = []
     for grp in e.groups:

@@ -55,7 +55,9 @@ def tricks(s) -> list[int]:
 
 
 def retired(s) -> list[bool]:
-    return list(public_vars(s)["retired"].values())
+    """Who is out of the game, as every seat sees it."""
+    out = observe(s, 0).get("out_of_play", {})
+    return [out.get(f"P{i + 1}") == "game" for i in range(s.n_players)]
 
 
 def dealt_to(s, seat: int) -> list[str]:

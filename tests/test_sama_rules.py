@@ -42,11 +42,12 @@ def per_player(s, var: str) -> list:
     return [v[f"P{i + 1}"] for i in range(s.n_players)]
 
 
-def table(hands, ups, phase, *, game="sama", vars=None, options=None):
+def table(hands, ups, phase, *, game="sama", vars=None, options=None, out_of_play=None):
     """A position: `hands[seat]` face down, `ups[seat]` the face-up card (or None)."""
     zones = {"hand": dict(enumerate(hands)),
              "upcard": {seat: [u] for seat, u in enumerate(ups) if u}}
-    return position(rules(game), len(hands), phase, zones=zones, vars=vars or {}, options=options)
+    return position(rules(game), len(hands), phase, zones=zones, vars=vars or {}, options=options,
+                    out_of_play=out_of_play)
 
 
 # The totals: P1 17 + 2*3 = 23, P2 4 + 2*12 = 28, P3 21 + 2*1 = 23
@@ -164,17 +165,25 @@ def chips(s) -> list[int]:
 
 
 def betting_table(hands, ups, phase="showdown", *, stack=None, pot=0, still_in=None, vars=None, options=None):
-    v = {"pot": pot, "still_in": still_in or {seat: bool(h) for seat, h in enumerate(hands)}}
+    v = {"pot": pot}
+    still_in = still_in or {seat: bool(h) for seat, h in enumerate(hands)}
     if stack is not None:
         v["chips"] = dict(enumerate(stack))
     v.update(vars or {})
-    return table(hands, ups, phase, game="sama-betting", vars=v, options=options)
+    return table(hands, ups, phase, game="sama-betting", vars=v, options=options,
+                 out_of_play={seat: "round" for seat, inside in still_in.items() if not inside})
+
+
+def in_round(s) -> list[bool]:
+    """Who is still in the round (not folded, and paid the ante), as every seat sees it."""
+    out = observe(s, 0).get("out_of_play", {})
+    return [f"P{i + 1}" not in out for i in range(s.n_players)]
 
 
 def test_betting_everyone_antes_before_the_deal():
     s = new_game(rules("sama-betting"), 4, seed=3)
     assert chips(s) == [29, 29, 29, 29] and public_vars(s)["pot"] == 4
-    assert per_player(s, "still_in") == [True] * 4
+    assert in_round(s) == [True] * 4
     assert fired_counts(s)["ante"] == 1
     at(s, 1, "exchange", EXCHANGE)
     s = new_game(rules("sama-betting"), 3, seed=3, options={"ante": 3})
@@ -184,7 +193,7 @@ def test_betting_everyone_antes_before_the_deal():
 def test_betting_a_player_who_cannot_ante_is_out_and_is_not_dealt_in():
     s = position(rules("sama-betting"), 4, "deal", vars={"chips": {2: 0}, "pot": 0})
     assert chips(s) == [29, 29, 0, 29] and public_vars(s)["pot"] == 3
-    assert per_player(s, "still_in") == [True, True, False, True]
+    assert in_round(s) == [True, True, False, True]
     assert cards_in(s, "hand", 2) == [] and cards_in(s, "upcard", 2) == []
     at(s, 1, "exchange", EXCHANGE)
     apply(s, "keep")
@@ -239,7 +248,7 @@ def test_betting_an_opening_bet_is_called_or_folded_by_everyone_else():
     assert chips(s) == [6 + 5 - 1, 10 - 1, 6 + 5 - 1]
     assert public_vars(s)["pot"] == 1 + 3
     assert per_player(s, "rounds_won") == [1, 0, 1]
-    assert per_player(s, "still_in") == [True, True, True]  # everyone is dealt in again
+    assert in_round(s) == [True, True, True]  # everyone is dealt in again
 
 
 def test_betting_folded_players_cannot_win_even_with_the_best_total():

@@ -22,9 +22,10 @@ from .ir.reads import CARD_READS, STATE_FNS, STATE_READS, masks_kept, masks_pay,
 from .masks import Masks, bit_tables, make_order_runtime, make_runtime, make_suffix_runtime
 from .program import _MISS, COLLECTION_TYPES, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
+from .turns import Turns, out_var, uses_play
 
 
-class Compiler(Checks, Expressions, Definitions, Masks, Statements):
+class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns):
     def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True, untabled: frozenset = frozenset()):
         self.rs = rs
         self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
@@ -154,7 +155,9 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
     # ------------------------------------------------------------------- whole
     def compile(self) -> Program:
         p, rs = self.p, self.rs
-        for v in rs.vars:
+        # the ruleset's variables, then who is out of play when a rule drops a player (compiler/turns.py)
+        p.var_nodes = list(rs.vars) + ([out_var(rs.loc)] if uses_play(rs) else [])
+        for v in p.var_nodes:
             if v.type not in TYPE_WORDS:
                 raise _err(f"unknown variable type {v.type!r}; expected one of {', '.join(sorted(TYPE_WORDS))}", v)
             if v.params:
@@ -164,7 +167,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements):
                 self.player_vars.add(v.name)
             slot = self.new_slot()
             self.var_slots[v.name] = (slot, v.type)
-        for v in rs.vars:
+        for v in p.var_nodes:
             slot = self.var_slots[v.name][0]
             if v.init is None and v.type in COLLECTION_TYPES:  # a collection with no starting value starts empty
                 v = v.model_copy(update={"init": g.ListExpr(items=(), loc=v.loc)})

@@ -172,6 +172,8 @@ class Expressions:
             return o.Global("ALLCARDS", t="cards"), "cards"
         if n == "players":
             return o.Seats(t="players"), "players"
+        if n == "players_in_play":
+            return self.play_players(e, scope)
         if n == "player_count":
             return o.NPlayers(t="int"), "int"
         if n == "suits":
@@ -180,7 +182,7 @@ class Expressions:
             return o.Lit(tuple(range(len(self.rs.deck.ranks))), t="ranks"), "ranks"
         pool = list(scope) + list(self.var_slots) + list(p.option_index) + list(self.defines) + \
             list(p.zone_index) + list(self.suit_index) + list(self.rank_index) + \
-            ["cards", "players", "player_count", "suits", "ranks"]
+            ["cards", "players", "players_in_play", "player_count", "suits", "ranks"]
         raise _err(f"unknown name {n!r}" + self._suggest(n, pool), e)
 
     def e_Attr(self, e, scope):
@@ -438,6 +440,8 @@ class Expressions:
                            "not in a definition", e)
             s, t = self.sx_typed(args[0], scope, "collection", "the argument of random")
             return o.Random(s, t=ELEM[t]), ELEM[t]
+        if n == "in_play":
+            return self.play_call(e, scope)
         if n == "seat":
             arity(1)
             k, _ = self.sx_typed(args[0], scope, "int", "the argument of seat (a seat number from 1)")
@@ -457,7 +461,7 @@ class Expressions:
             return o.MinMax(n, a, b, t="int"), "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
                     "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
-                    "random", "abs", "at"]
+                    "random", "abs", "at", "in_play"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)

@@ -28,7 +28,7 @@ def jump_targets(code: list, entries) -> set[int]:
         if op == CALL:
             out.add(pc + 1)  # where the procedure returns
         if op in (CHOOSE, CHOOSE_EACH):
-            out.update(alt.body for alt in a.alts)
+            out.update(alt.body for alt in a.alts if not alt.decline)
             out.add(pc)
     return out
 

@@ -81,6 +81,7 @@ class Alt:
     more: list = field(default_factory=list)  # (slot, elem) of each further parameter; values are then tuples
     values_src: str | None = None  # the generated source of `values` and `when` (None: a hand-written closure)
     when_src: str | None = None
+    decline: bool = False  # the `pass` every player of a `choose by any` has while they have another move
     # players -> seat -> {value: Move} (the value None for an action without parameters): a cache that
     # fills as games reach new moves, so it is no part of what the action is (a state holding
     # the Alt prints the same); the engine lays it out when it first plays the program
@@ -99,6 +100,7 @@ class Choice:
     by_text: str
     each_slot: int | None = None  # set for `choose by each p in ...`: where p is bound
     secret: bool = False  # `choose secretly by each`: the chosen actions wait until everyone has chosen
+    any: bool = False  # `choose by any`: whoever acts first; the decision comes back until all pass
     reads: tuple | None = None  # the slots its moves depend on beside the cards (None: not known)
     shared_names: bool = False  # two actions share a name, so they may offer the same move twice
     # legal(state, actor) -> the actor's legal moves: set by the engine when it first plays the
@@ -134,8 +136,9 @@ class Program:
     n_shared: int
     options: list[g.Option]
     option_index: dict[str, int]
-    vars: list[tuple[str, int, Callable | None]]
+    vars: list[tuple[str, int, Callable | None]]  # (name, slot, starting value) of each of var_nodes
     n_slots: int = 0
+    var_nodes: list = field(default_factory=list)  # the ruleset's variables, then the compiler's own (turns.py)
     code: list = field(default_factory=list)
     plain_code: list = field(default_factory=list)  # the instructions before traces were laid over them
     start: int = 0

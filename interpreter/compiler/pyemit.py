@@ -159,6 +159,7 @@ o.PY_TEXT.update({
     o.NextSeat: lambda x: f"(({x.who} {'+' if x.step > 0 else '-'} 1) % st.n_players)",
     o.Random: lambda x: f"_random(st, {x.coll})",
     o.SeatOf: lambda x: f"_seat(st, {x.k})",
+    o.SeatsAfter: lambda x: f"_seats_after(st, {x.who})",
     o.Abs: lambda x: f"abs({x.x})",
     o.MinMax: lambda x: f"{x.fn}({x.a}, {x.b})",
     o.Call: lambda x: f"{x.fn}(st{_args(x.args)})",

@@ -337,6 +337,11 @@ def _seat(st, k: int) -> int:
     return k - 1
 
 
+def _seats_after(st, who: int) -> list:
+    n = st.n_players
+    return [(who + i) % n for i in range(1, n + 1)]  # (none: a TypeError, the engine's "none here")
+
+
 def _first(xs):
     return xs[0] if xs else None
 
@@ -349,4 +354,4 @@ def _last(xs):
 
 NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_zone_at": _zone_at,
              "_zindex": _zindex, "_depth": _depth, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
-             "_random": _random, "_split": _split}
+             "_random": _random, "_split": _split, "_seats_after": _seats_after}

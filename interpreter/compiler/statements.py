@@ -338,7 +338,8 @@ class Statements:
             fail = self.const(lambda: _none_player(node))
             src = f"{self.const(orders)}[st.n_players][_p % st.n_players if (_p := ({asrc})) is not None else {fail}()]"
         at_ir = None if s.at is None else self.ir_of(at)
-        self._iterate(s.var, "player", order, s.body, scope, src,
+        body = self.in_play_body(s) if s.in_play else s.body
+        self._iterate(s.var, "player", order, body, scope, src,
                       lambda lst, idx: ir.SeatsInit(lst, idx, at_ir, offset, node) if s.at is None or at_ir is not None else None)
 
     def s_ForEach(self, s, scope):
@@ -477,9 +478,10 @@ class Statements:
     def s_Choose(self, s, scope):
         each_slot = None
         if s.each is not None:
-            actor, t = self.typed(s.by, scope, "collection", f"the players after 'choose by each {s.each} in'")
+            how = "any" if s.any else "each"
+            actor, t = self.typed(s.by, scope, "collection", f"the players after 'choose by {how} {s.each} in'")
             if ELEM[t] != "player":
-                raise _err(f"'choose by each' needs a collection of players; {unparse(s.by)!r} is {word(t)}", s.by)
+                raise _err(f"'choose by {how}' needs a collection of players; {unparse(s.by)!r} is {word(t)}", s.by)
             each_slot = self.new_slot()
             scope = dict(scope)
             scope[s.each] = (each_slot, "player")
@@ -506,6 +508,9 @@ class Statements:
                     more.append(inner[m.var])
             elif a.where is not None:
                 raise _err(f"action {a.name!r} has no parameter, so 'where' has nothing to filter; use 'when'", a)
+            if s.any and a.name == "pass":
+                raise _err("in 'choose by any', 'pass' is the move every player has while they have another; "
+                           "give this action another name", a)
             key = (a.name, a.var is None)
             if key in seen and a.var is None:
                 raise _err(f"action {a.name!r} appears twice in the same choice", a)
@@ -523,7 +528,12 @@ class Statements:
             alt.values_src = self.src_of(alt.values) if alt.values is not None else None
             alt.when_src = self.src_of(when) if when is not None else None
             alts.append(alt)
+        if s.any:  # each player who may act may also pass (engine/legal.py offers it)
+            decline = Alt("pass", "Pass: do nothing now.", None, None, None, None, None, node=s, decline=True)
+            decline.values_ir = decline.when_ir = None
+            alts.append(decline)
         choice = Choice(actor, alts, rule, title, s, unparse(s.by))
+        choice.any = s.any
         choice.actor_ir = self.ir_of(actor)
         choice.each_slot = each_slot
         choice.secret = s.secret
@@ -535,7 +545,7 @@ class Statements:
             self.emit(CHOOSE_EACH, choice)
             done = self.emit(JUMP, None)
             outer_loops, self.loop_ends = self.loop_ends, []  # a break cannot leave such a body
-            for alt, a in zip(alts, s.actions):
+            for alt, a in zip(alts, s.actions):  # (the pass of `choose by any` has no body)
                 alt.body = self.here()
                 self.block(a.body, _params_bound(scope, alt, a))
                 self.emit(RET)

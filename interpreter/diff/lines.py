@@ -254,6 +254,8 @@ class _Side:
             if ln.part == "else":
                 return "Otherwise"
             if ln.part == "choose":
+                if s.any:
+                    return f"Any player {en.local(s.each)} of {en(s.by)} may act, whoever is first, until all pass"
                 if s.each is not None:
                     return f"Every player {en.local(s.each)} of {en(s.by)} chooses" + (" in secret" if s.secret else "")
                 return f"{_cap(en(s.by))} chooses"
@@ -314,6 +316,8 @@ def _line_source(ln: _Line) -> str:
     if ln.part == "else":
         return "else:"
     if ln.part == "choose":
+        if s.any:
+            return f"choose by any {s.each} in {u(s.by)}:"
         if s.each is not None:
             return f"choose {'secretly ' if s.secret else ''}by each {s.each} in {u(s.by)}:"
         return f"choose by {u(s.by)}:"
@@ -353,13 +357,17 @@ def _line_source(ln: _Line) -> str:
         return t.lower()
     if t == "EndGame":
         return "end game"
+    if t == "Drop":
+        return f"drop {u(s.who)} from the {s.until}"
+    if t == "NewRound":
+        return "new round"
     if t == "While":
         return f"while {u(s.test)}:"
     if t == "Repeat":
         return "repeat:"
     if t == "ForPlayers":
         start = {"from": f" from {u(s.at)}", "after": f" after {u(s.at)}"}.get(s.start, "") if s.at is not None else ""
-        return f"for each player {s.var}{start}:"
+        return f"for each player {s.var}{' in play' if s.in_play else ''}{start}:"
     if t == "ForEach":
         return f"for each {s.var} in {u(s.domain)}:"
     parts = []

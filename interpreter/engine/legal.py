@@ -23,7 +23,28 @@ def link(p) -> None:
         choice.legal = _generated(p, choice) if p.fast else None
         if choice.legal is None:
             choice.legal = _general(choice)
+        elif choice.any:
+            choice.legal = _with_pass(choice.legal, choice.alts[-1])
     p.linked = True
+
+
+def _with_pass(legal, decline):
+    """A `choose by any`: a player with a move may also pass (the last action of the choice)."""
+    def with_pass(s, actor):
+        out = legal(s, actor)
+        if not out or out[-1]._offer[0] is decline:  # none, or the general way's (which offers it)
+            return out
+        return [*out, _pass_move(s, decline, actor)]
+    with_pass.text = getattr(legal, "text", None)
+    return with_pass
+
+
+def _pass_move(s, decline, actor):
+    made = decline.moves[s.n_players][actor]
+    m = made.get(None)
+    if m is None:
+        m = made[None] = _made(actor, decline, None, None)
+    return m
 
 
 def _general(choice):
@@ -36,16 +57,17 @@ def _generated(p, choice):
     """`legal(state, actor)` for one choice as generated code: each action's test and values
     written out, each value looked up among the moves made before. A value never offered before
     (a KeyError) and anything unusual go the general way, which makes the move."""
+    alts = [alt for alt in choice.alts if not alt.decline]
     if any((alt.when is not None and alt.when_src is None) or (alt.values is not None and alt.values_src is None)
-           for alt in choice.alts):
+           for alt in alts):
         return None
     ns = p.namespace
     key = f"_legal_{id(choice)}"
-    names = [alt.name for alt in choice.alts]
+    names = [alt.name for alt in alts]
     shared = sorted({n for n in names if names.count(n) > 1})  # actions of one name may offer one move twice
     lines = ["def legal(st, actor):", "    try:", "        _n = st.n_players", "        _out = []"]
     lines += [f"        _h{j} = 0" for j in range(len(shared))]
-    for i, alt in enumerate(choice.alts):
+    for i, alt in enumerate(alts):
         ns[f"{key}_m{i}"] = alt.moves
         pad = "        "
         if alt.when_src is not None:
@@ -66,7 +88,7 @@ def _generated(p, choice):
                 lines.append(f"{pad}    {h} += 1")
             else:
                 lines.append(f"{pad}_out += [_made[_v] for _v in _vals]")
-    if len(choice.alts) == 1 and lines[-1].startswith("        _out += "):  # one action, always asked: its list
+    if len(alts) == 1 and lines[-1].startswith("        _out += "):  # one action, always asked: its list
         lines[-1] = "        return " + lines[-1][len("        _out += "):]
         lines.remove("        _out = []")
     if shared:  # two of them offered moves: keep the first of each, as the general way does
@@ -102,6 +124,10 @@ def compute_legal_for(s, choice, actor) -> list:
     append = out.append
     n = s.n_players
     for alt in choice.alts:
+        if alt.decline:  # the last action of a `choose by any`: offered to a player with another move
+            if out:
+                append(_pass_move(s, alt, actor))
+            break
         if alt.when is not None and not alt.when(s):
             continue
         made = alt.moves[n][actor]

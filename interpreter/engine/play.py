@@ -12,6 +12,7 @@ from .. import graph as g
 from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, TRACE, Program, compile_ruleset
 from ..compiler.program import DEFAULT_MAX_DECISIONS  # noqa: F401  (the engine's name for it)
 from ..compiler.fuse import EndlessLoop, failing_pc
+from ..compiler.turns import OUT
 from ..errors import GameRuntimeError, GameTooLong, IllegalMoveError, InvalidMoveError, OptionError
 from ..unparse import unparse
 from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
@@ -134,7 +135,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int, rng: bool 
     s.zver = 0
     s.legal_cache = {}
     s.native = None
-    for v, (name, slot, init) in zip(p.ruleset.vars, p.vars):
+    for v, (name, slot, init) in zip(p.var_nodes, p.vars):
         try:
             s.slots[slot] = init(s) if init else None
         except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, ValueError) as exc:
@@ -285,6 +286,16 @@ def _exec(s: State) -> None:
                     waiting = s.pending[pc] = list(dict.fromkeys(p for p in a.actor(s) if p is not None))
                     if a.secret:
                         s.sealed[pc] = (tuple(waiting), {})
+                if a.any:  # whoever of them has a move (or passes); none left: the decision is over
+                    legal = _legal_each(s, a, waiting, pc) if waiting else []
+                    if not legal:
+                        del s.pending[pc]
+                        pc += 1
+                        continue
+                    s.pc, s.choice, s.actor, s._legal = pc, a, legal[0].player, legal
+                    if s.decisions >= s.program.max_decisions:
+                        raise too_long(s)
+                    return
                 if not waiting:
                     if a.secret:  # everyone has chosen: carry the choices out, in the deciders' order
                         order, chosen = s.sealed[pc]
@@ -376,7 +387,17 @@ def apply(s: State, move: Move | str) -> State:
             _bind(s, alt, v)
         elif alt.slot is not None:
             s.slots[alt.slot] = v
-        if s.choice.each_slot is not None:  # one of several deciders: note it, and come back
+        if alt.decline:  # `choose by any`: this player passes until somebody moves
+            s.pending[s.pc].remove(m.player)
+            s.history.append(m)
+            s.decisions += 1
+            _run(s)
+            return s
+        if s.choice.any:  # the move is made: after it, everyone may act again
+            del s.pending[s.pc]
+            s.slots[s.choice.each_slot] = m.player
+            s.stack.append(s.pc)
+        elif s.choice.each_slot is not None:  # one of several deciders: note it, and come back
             s.pending[s.pc].remove(m.player)
             s.slots[s.choice.each_slot] = m.player
             s.stack.append(s.pc)
@@ -427,7 +448,9 @@ def _explain_illegal(s: State, move: Move) -> Exception:
     reasons = []
     for a in alts:
         node = a.node
-        if a.when is not None and not a.when(s):
+        if a.decline:
+            reasons.append("a player passes only while they have another move")
+        elif a.when is not None and not a.when(s):
             reasons.append(f"it is allowed only when {unparse(node.when)}")
         elif node.where is not None:
             reasons.append(f"the {_params_text(a)} and satisfy {unparse(node.where)}")
@@ -539,6 +562,16 @@ def public_vars(s: State, private: bool = False) -> dict:
     return out
 
 
+def out_of_play(s: State) -> dict:
+    """Who is out of play, for everyone to see (`drop P from the round|game`): {"P2": "round", ...}."""
+    _synced(s)
+    slot = next((slot for name, slot, _ in s.program.vars if name == OUT), None)
+    if slot is None:  # no rule drops a player
+        return {}
+    out = s.slots[slot] or []
+    return {seat_name(k): ("round" if x == 1 else "game") for k, x in enumerate(out) if x}
+
+
 def told_of(s: State, c: int, player: int) -> dict | None:
     """What `player` was told of card c (`tell`): {"suit": ..., "rank": ...} as far as told, or None."""
     v = s.told[c * s.n_players + player]
@@ -583,6 +616,9 @@ def observe(s: State, player: int) -> dict:
         "vars": public_vars(s),
         "finished": s.finished,
     }
+    out_now = out_of_play(s)
+    if out_now:
+        out["out_of_play"] = out_now
     mine = [str(m) for m in legal_moves(s) if m.player == player]
     if mine:
         out["legal"] = mine

@@ -7,6 +7,7 @@ import random
 
 from .. import graph as g
 from ..compiler import Program
+from ..compiler.turns import OUT
 from ..errors import InvalidMoveError, OptionError
 from .play import _compute_legal, _fmt, _fresh, _run, _synced, legal_moves, program_of
 from .state import Move, State
@@ -14,7 +15,7 @@ from .state import Move, State
 
 def position(ruleset, players: int, phase: str, zones: dict | None = None, vars: dict | None = None,
              options: dict | None = None, seed: int = 0, *, rest=None, face_up=None,
-             played_by: dict | None = None, shuffle: bool = True) -> State:
+             played_by: dict | None = None, shuffle: bool = True, out_of_play: dict | None = None) -> State:
     """Set up a position by hand and start play at the beginning of `phase`: the rules run
     from there to the first decision (or to the end of the game). This is how scenario tests
     and the fuzzer's reproductions build a position; read it back with `cards_in`,
@@ -41,6 +42,8 @@ def position(ruleset, players: int, phase: str, zones: dict | None = None, vars:
                value} (seats not named keep their initial value). Variables not given keep
                the initial values the ruleset declares, computed before any card is placed.
                Whose turn it is is just one of the ruleset's variables.
+    out_of_play  {seat: "round" or "game"}: the players dropped (`drop P from the round|game`), as
+               observe shows them; everyone else is in play.
     options, seed   as for new_game; the seed drives every shuffle and `random(...)` from here.
     shuffle    False: every `shuffle` of the rules leaves its zone in the order it has (the
                cards still turn face down), so a test knows the order of the pack it placed;
@@ -118,6 +121,14 @@ def position(ruleset, players: int, phase: str, zones: dict | None = None, vars:
                 raise OptionError(f"variable {name} is one value, not one per player: {value!r}")
             value = _value(s, v.type, value, f"variable {name}", list)
         s.slots[slots[name]] = value
+    if out_of_play:
+        slot = next((sl for n, sl, _ in p.vars if n == OUT), None)
+        if slot is None:
+            raise OptionError("no rule of this game drops a player, so nobody can be out of play")
+        for seat, until in out_of_play.items():
+            if until not in ("round", "game"):
+                raise OptionError(f"a player is out of play for the 'round' or the 'game', not {until!r}")
+            s.slots[slot][_seat(seat, players)] = 1 if until == "round" else 2
     s.memo = {}  # definitions evaluated while the variables were initialised
     s.cmemo = {}
     s.pc = p.phase_start[phase]

@@ -257,12 +257,12 @@ class Indexer:
             self.ref("value", ch[2], scope, role="deal")
             for c in ch[3:]:
                 self.expr(c, scope)
-        elif d == "for_players":
-            self.expr(ch[1], scope)
+        elif d == "for_players":  # NAME, [in play], [from|after PLAYER], block
+            self.expr(ch[2], scope)
             inner = dict(scope)
             inner[str(ch[0])] = self.declare("local", ch[0], "player", full, f"{ch[0]}: player, each player in turn", "player",
                                                      scope=full)
-            self.block(ch[2], inner, outline)
+            self.block(ch[3], inner, outline)
         elif d == "for_each":
             self.expr(ch[1], scope)
             inner = dict(scope)
@@ -275,7 +275,15 @@ class Indexer:
             self.block(ch[3], scope, sym.children)
         elif d in ("choose", "choose_each", "choose_secretly"):
             inner = scope
-            if d == "choose":
+            by = ch[0]
+            if d == "choose" and isinstance(by, Tree) and by.data == "agg" and str(by.children[0]) == "any":
+                # choose by any p in SET: (the parser reads an aggregate there)
+                self.expr(by.children[2], scope)
+                inner = dict(scope)
+                inner[str(by.children[1])] = self.declare("local", by.children[1], "each", full,
+                                                          f"{by.children[1]}: player, whoever acts", "player", scope=full)
+                actions = ch[1:]
+            elif d == "choose":
                 self.expr(ch[0], scope)
                 actions = ch[1:]
             else:
@@ -346,6 +354,12 @@ class Indexer:
                                            scope=meta_span(e))
             for c in rest[1:]:
                 self.expr(c, inner)
+        elif d == "next_where":  # next q after p where COND
+            self.expr(ch[1], scope)
+            inner = dict(scope)
+            inner[str(ch[0])] = self.declare("local", ch[0], "aggregate", meta_span(e), f"{ch[0]}, each player in turn",
+                                             scope=meta_span(e))
+            self.expr(ch[2], inner)
         elif d == "split":
             self.expr(ch[0], scope)
             for g in ch[1:-1]:

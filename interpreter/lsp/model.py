@@ -43,7 +43,8 @@ TOP_KEYWORDS = ("game", "variant", "players", "turn order", "at most", "deck", "
 DECK_KEYWORDS = ("suits", "ranks", "copies", "cards", "group", "order for", "value", "text", "note")
 STATEMENT_KEYWORDS = ("shuffle", "deal", "move", "reveal", "turn", "tell", "let", "set", "declare winner", "perform",
                       "break", "pass", "end game", "if", "elif", "else", "while", "repeat", "for each", "for each player",
-                      "rule", "choose by", "choose by each", "choose secretly by each", "action", "text", "note")
+                      "rule", "choose by", "choose by each", "choose by any", "choose secretly by each", "action", "text",
+                      "note")
 EXPRESSION_KEYWORDS = ("and", "or", "not", "in", "mod", "if", "then", "elif", "else", "true", "false", "none",
                        "all", "any", "no", "count", "sum", "highest", "lowest", "those", "where", "split", "into")
 RENAMABLE = {"define", "advice", "procedure", "option", "zone", "var", "phase", "rule", "interpretation", "action",

@@ -137,7 +137,7 @@ class NativeProgram:
         # pointers (ctypes converts nothing), the most frequent crossing there is
         self.raw_step = ctypes.CDLL(lib._name).cr_step
         self.raw_step.restype = ctypes.c_int32
-        self.var_types = {slot: (v.type, bool(v.params)) for v, (_, slot, _) in zip(program.ruleset.vars, program.vars)}
+        self.var_types = {slot: (v.type, bool(v.params)) for v, (_, slot, _) in zip(program.var_nodes, program.vars)}
         self.lcap = lib.cr_lcap()
         self.max_moves = 1 << 15
         self._local = threading.local()

@@ -98,6 +98,8 @@ class _Deciders:
                         person = "several players at once"
                     if s.secret:
                         person = "several players secretly"
+                    if s.any:
+                        person = "whoever of several players acts first"
                     inner = {**who, s.each: person}
                 else:
                     person, inner = self.phrase(s.by, who, local), who

@@ -139,6 +139,17 @@ class Describer:
     def s_EndGame(self, s):
         return [Step("The game ends at once.")]
 
+    def s_Drop(self, s):
+        if s.until == "game":
+            return [Step(f"{_cap(self.en(s.who))} drop{'' if self.en.kind(s.who) == 'players' else 's'} out of the "
+                         "game: out of play until it ends.")]
+        return [Step(f"{_cap(self.en(s.who))} drop{'' if self.en.kind(s.who) == 'players' else 's'} out of the "
+                     "round: out of play until the next new round.")]
+
+    def s_NewRound(self, s):
+        return [Step("A new round begins: every player who dropped out of the round is back in play (those out "
+                     "of the game stay out).")]
+
     def s_If(self, s):
         out = []
         for i, br in enumerate(s.branches):
@@ -169,6 +180,8 @@ class Describer:
             head = f"Each player {v} in turn, starting with {en(s.at)}:"
         else:
             head = f"Each player {v} in turn, starting with the player in seat 1:"
+        if s.in_play:
+            head = head[:-1] + f", passing over {v} if out of play when their turn comes:"
         with en.bound(**{s.var: "player"}):
             return [Step(head, self._loop("round of players", s.body))]
 
@@ -196,7 +209,11 @@ class Describer:
             with en.bound(**{s.each: "player"}):
                 steps = [self.action(a) for a in s.actions]
                 v = en.local(s.each)
-                if s.secret:
+                if s.any:
+                    head = (f"Any player {v} of {en(s.by)} may act, whoever is first; after each move, "
+                            "everyone may act again, until each player who still could has passed (a player "
+                            "with a move may always pass)" + (", one of:" if len(steps) > 1 else ":"))
+                elif s.secret:
                     head = (f"Every player {v} of {en(s.by)} chooses in secret, without seeing anyone else's "
                             "choice; when all have chosen, the choices are shown together and carried out "
                             f"one player after another, in that order{', one of' if len(steps) > 1 else ''}:")

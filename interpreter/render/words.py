@@ -245,6 +245,8 @@ class English:
             return self.visit_Agg(e.model_copy(update={"op": "no" if e.op == "any" else "any"}))
         if isinstance(e, g.Call) and e.func in self.defines and self.kind(e) == "bool":
             return self.define_clause(e, negated=True)
+        if isinstance(e, g.Call) and e.func == "in_play" and len(e.args) == 1:
+            return f"{self.operand(e.args[0])} is out of play"
         return f"it is not the case that {self.cond(e)}"
 
     # ---- classification and kinds
@@ -267,7 +269,7 @@ class English:
             return "group"
         if name in self.enums:
             return "enum"
-        if name in ("cards", "players", "player_count", "suits", "ranks"):
+        if name in ("cards", "players", "players_in_play", "player_count", "suits", "ranks"):
             return "builtin"
         return "local"
 
@@ -316,8 +318,8 @@ class English:
         if cls == "group":
             return "ranks"
         return {"suit": "suit", "rank": "rank", "enum": "enum"}.get(cls) or \
-            {"cards": "cards", "players": "players", "player_count": "int", "suits": "suits",
-             "ranks": "ranks"}.get(n)
+            {"cards": "cards", "players": "players", "players_in_play": "players", "player_count": "int",
+             "suits": "suits", "ranks": "ranks"}.get(n)
 
     def kind_Attr(self, e):
         return {"suit": "suit", "rank": "rank", "owner": "player", "played_by": "player", "zone": "zone",
@@ -353,7 +355,12 @@ class English:
             return "card"
         if f in ("next", "previous"):
             return "player"
+        if f == "in_play":
+            return "bool"
         return None
+
+    def kind_NextWhere(self, e):
+        return "player"
 
     def kind_Split(self, e):
         return "int" if e.score else "bool"
@@ -468,7 +475,7 @@ class English:
             return f"the {human(n)}"
         if cls == "builtin":
             return {"cards": "all cards", "players": "all players", "player_count": "the number of players",
-                    "suits": "the suits", "ranks": "the ranks"}[n]
+                    "players_in_play": "the players still in play", "suits": "the suits", "ranks": "the ranks"}[n]
         return n  # suits, ranks, enum values: their own names
 
     def visit_Attr(self, e):
@@ -538,8 +545,8 @@ class English:
 
     def call_count(self, x):
         elem = self.elem(x)
-        if isinstance(x, g.Name) and x.name == "players":
-            return "the number of players"
+        if isinstance(x, g.Name) and x.name in ("players", "players_in_play"):
+            return "the number of players" + (" still in play" if x.name == "players_in_play" else "")
         return f"the number of {_NOUN.get(elem or 'card', 'item')}s in {self._coll(x)}"
 
     def call_any(self, x):
@@ -607,6 +614,15 @@ class English:
     def call_next(self, p):
         return f"the next player after {self.operand(p)}"
 
+    def call_in_play(self, p):
+        return f"{self.operand(p)} is still in play"
+
+    def visit_NextWhere(self, e):
+        with self.bound(**{e.var: "player"}):
+            such = self.cond(e.where)
+        return (f"the next player {self.local(e.var)} after {self.operand(e.start)} in turn order such that {such} "
+                f"(coming round to {self.operand(e.start)} last; none if nobody is)")
+
     def call_previous(self, p):
         return f"the player before {self.operand(p)}"
 
@@ -627,7 +643,7 @@ class English:
                 and domain.func not in self.defines:
             return f"{head} {v} {domain.func} {self.operand(domain.args[0])} in its suit"
         if isinstance(domain, g.Name) and self.classify(domain.name) == "builtin" and domain.name != "player_count":
-            return f"{head} {v}"
+            return f"{head} {v}" + (" still in play" if domain.name == "players_in_play" else "")
         if isinstance(domain, g.BinOp) and domain.op == "..":
             return f"{head} {v} from {self.operand(domain.left, 5)} to {self.operand(domain.right, 5)}"
         if isinstance(domain, g.Call) and domain.func == "cards_of" and len(domain.args) == 1:

@@ -104,7 +104,8 @@ def referee_observation(state: State) -> dict:
             zones[z.name] = {str(k): {"cards": engine.cards_in(state, z.name, k)} for k in range(1, z.size + 1)}
         else:
             zones[z.name] = {"cards": engine.cards_in(state, z.name)}
-    return {"zones": zones, "vars": engine.public_vars(state), "finished": state.finished}
+    return {"zones": zones, "vars": engine.public_vars(state), "out_of_play": engine.out_of_play(state),
+            "finished": state.finished}
 
 
 class Faces:
@@ -266,6 +267,9 @@ def vars_view(view: dict) -> tuple[list[dict], dict[str, list[dict]]]:
                     per_seat.setdefault(seat, []).append({"name": human(name), "text": _value(v)})
         elif value is not None and value != []:
             game.append({"name": human(name), "text": _value(value)})
+    for seat, until in view.get("out_of_play", {}).items():  # dropped from the round or the game
+        per_seat.setdefault(seat, []).append({"name": "out of play",
+                                              "text": "this round" if until == "round" else "for the game"})
     return game, per_seat
 
 

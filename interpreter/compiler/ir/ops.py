@@ -123,6 +123,7 @@ EndN = op("EndN", "which", "coll", "k", doc="top/bottom k of a pile.")
 NextSeat = op("NextSeat", "who", "step")
 Random = op("Random", "coll", doc="A value drawn by chance: the only op with an effect.")
 SeatOf = op("SeatOf", "k", doc="The player in seat k (from 1).")
+SeatsAfter = op("SeatsAfter", "who", doc="The players in turn order after `who`, `who` itself last.")
 Abs = op("Abs", "x")
 MinMax = op("MinMax", "fn", "a", "b")
 

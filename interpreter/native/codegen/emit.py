@@ -388,6 +388,8 @@ class Module(Masks, Expr):
         secret choices carried out one by one in the deciders' order; else everyone's moves."""
         k, site, each = self.p.choices.index(ch), self.site(ch), ch.each_slot
         actors = self.lst(getattr(ch, "actor_ir", None))
+        if ch.any:
+            return self.choose_any(pc, k, site, each, actors)
         secret = int(bool(ch.secret))
         binds = " ".join(f"case {i}: {self.bind(alt, f'S->chosen_val[{site}][_p]')} S->pc = {alt.body}; break;"
                          for i, alt in enumerate(ch.alts))
@@ -413,6 +415,22 @@ class Module(Masks, Expr):
             f"S->sv[{each}] = S->pend[site][S->pend_n[site] - 1]; return 0; "
             f"next{pc}: continue; }}")
 
+    def choose_any(self, pc: int, k: int, site: int, each: int, actors: str) -> str:
+        """engine/play.py:_exec at a `choose by any`: the players who have not passed since the
+        last move (all of them after it), everyone's moves; nobody with one: the decision is over."""
+        return (
+            f"{{ const int site = {site}; "
+            f"if (!S->pend_on[site]) {{ cr_list _l = {actors}; S->pend_n[site] = 0; "
+            f"for (int64_t _i = 0; _i < _l.n; _i++) {{ int64_t _p = _l.v[_i]; if (_p == CR_NONE) continue; "
+            f"cr_idx(x, _p, S->n_players); int _j = 0; while (_j < S->pend_n[site] && S->pend[site][_j] != _p) _j++; "
+            f"if (_j == S->pend_n[site]) S->pend[site][S->pend_n[site]++] = (int32_t)_p; }} S->pend_on[site] = 1; }} "
+            f"S->legal_n = 0; "
+            f"for (int _j = 0; _j < S->pend_n[site]; _j++) {{ S->sv[{each}] = S->pend[site][_j]; cr_epoch++; "
+            f"legal{k}(x, S, C, S->pend[site][_j]); }} "
+            f"if (S->pend_n[site]) S->sv[{each}] = S->pend[site][S->pend_n[site] - 1]; "
+            f"if (S->legal_n == 0) {{ S->pend_on[site] = 0; S->pc = {pc + 1}; continue; }} "
+            f"S->choice = {k}; S->actor = S->legal_who[0]; return 0; }}")
+
     def bind(self, alt, vals: str) -> str:
         """An action's parameters take the chosen values (engine/play.py:_bind)."""
         if alt.slot is None:
@@ -427,6 +445,9 @@ class Module(Masks, Expr):
         names = {}
         for i, alt in enumerate(ch.alts):
             names.setdefault(alt.name, len(names))
+            if alt.decline:  # `choose by any`: a player with a move may pass (engine/legal.py)
+                lines.append(f"    if (S->legal_n > first) cr_offer1(x, S, {i}, who, CR_NONE);")
+                continue
             body = []
             if alt.values is None:
                 body.append(f"cr_offer1(x, S, {i}, who, CR_NONE);")
@@ -483,7 +504,14 @@ class Module(Masks, Expr):
     def apply_case(self, k: int, ch) -> str:
         cases = []
         for i, alt in enumerate(ch.alts):
-            if ch.each_slot is not None and ch.secret:  # sealed until everyone has chosen
+            if alt.decline:  # passes until somebody moves: the decision again, without this player
+                cases.append(f"case {i}: cr_unwait(S, {self.site(ch)}, who); break;")
+            elif ch.any:  # the move is made: after it, everyone may act again
+                site = self.site(ch)
+                cases.append(f"case {i}: {self.bind(alt, 'S->legal_val[i]')} S->pend_on[{site}] = 0; "
+                             f"S->sv[{ch.each_slot}] = who; if (S->sp >= MAXDEPTH) return CR_E_DEPTH; "
+                             f"S->stack[S->sp++] = S->pc; S->pc = {alt.body}; break;")
+            elif ch.each_slot is not None and ch.secret:  # sealed until everyone has chosen
                 site = self.site(ch)
                 cases.append(f"case {i}: cr_unwait(S, {site}, who); S->chosen_on[{site}][who] = 1; "
                              f"S->chosen_alt[{site}][who] = alt; "

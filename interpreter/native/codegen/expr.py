@@ -291,6 +291,9 @@ class Expr:
     def x_Random(self, e):
         return f"cr_random(x, S, {self.lst(e.coll)})"
 
+    def x_SeatsAfter(self, e):
+        return f"cr_seats_after(x, S, {self.scalar(e.who)})"
+
     def x_SeatOf(self, e):
         return f"cr_seat(x, S, {self.scalar(e.k)})"
 

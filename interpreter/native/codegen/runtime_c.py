@@ -221,6 +221,15 @@ static inline int64_t cr_seat(cr_ctx *x, cr_state *S, int64_t k) {
     return k - 1;
 }
 
+/* the players in turn order after `who`, `who` itself last (runtime.py:_seats_after) */
+static inline cr_list cr_seats_after(cr_ctx *x, cr_state *S, int64_t who) {
+    cr_need(x, who);
+    cr_idx(x, who, S->n_players);
+    cr_list l = cr_alloc(x, S->n_players);
+    for (int32_t i = 1; i <= S->n_players; i++) l.v[l.n++] = (who + i) % S->n_players;
+    return l;
+}
+
 static inline cr_list cr_pv_list(cr_state *S, int pvli, int64_t who) {
     cr_list l;
     l.n = S->pln[pvli][who];
