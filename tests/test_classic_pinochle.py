@@ -65,8 +65,12 @@ def go(s, *plays: str):
     """Plays moves given with short card names: 'lead AH1', 'marriage KH1 QH1', 'no_meld'."""
     for p in plays:
         word, *args = p.split()
-        apply(s, " ".join([word] + [c(a) for a in args]))
+        apply(s, " ".join([word] + [c(a) if _short(a) else a for a in args]))
     return s
+
+
+def _short(a: str) -> bool:
+    return len(a) == 3 and a[0] in RANK and a[1] in SUIT and a[2] in "12"
 
 
 def score(s) -> list[int]:
@@ -179,8 +183,8 @@ def test_a_meld_needs_a_card_from_the_hand():
 def test_a_card_never_marries_twice_but_serves_in_melds_of_another_kind():
     s = after_trick(["KS2", "KC1", "KD1", "KH1", "QD1"], melded=["KS1", "QS1"], marriage_cards={0: ["KS1", "QS1"]})
     assert short_moves(s, "marriage") == {"marriage KD1 QD1"}  # not the married Queen of Spades again
-    assert short_moves(s, "around") == {"around KC1 KD1 KH1 KS1", "around KC1 KD1 KH1 KS2"}
-    go(s, "around KC1 KD1 KH1 KS1")
+    assert short_moves(s, "around") == {"around King"}
+    go(s, "around King")  # the King of Spades already on the table serves again
     assert score(s) == [80, 0]
     assert set(cards_in(s, "melded", 0)) == set(cs("KS1", "QS1", "KC1", "KD1", "KH1"))
 
@@ -188,11 +192,20 @@ def test_a_card_never_marries_twice_but_serves_in_melds_of_another_kind():
 def test_four_of_a_rank_scores_by_rank_and_never_counts_again_with_the_same_cards():
     for rank, value in (("A", 100), ("K", 80), ("Q", 60), ("J", 40)):
         s = after_trick([f"{rank}C2", f"{rank}D1", f"{rank}H1", f"{rank}S1"])
-        go(s, f"around {rank}C2 {rank}D1 {rank}H1 {rank}S1")
-        assert score(s) == [value, 0]
+        go(s, f"around {RANK[rank]}")
+        assert score(s) == [value, 0] and set(cards_in(s, "melded", 0)) == set(cs(f"{rank}C2", f"{rank}D1", f"{rank}H1", f"{rank}S1"))
     assert short_moves(after_trick(["TC1", "TD1", "TH1", "TS1", "9S1"]), "around") == set()  # no 10s or 9s around
     again = after_trick(["AC2"], melded=["AC1", "AD1", "AH1", "AS1"], around_cards={0: ["AC1", "AD1", "AH1", "AS1"]})
     assert short_moves(again, "around") == set()
+
+
+def test_four_of_a_rank_uses_the_cards_on_the_table_but_at_least_one_from_the_hand():
+    table_kings = ["KC1", "KD1", "KH1", "KS1"]
+    assert short_moves(after_trick([], melded=table_kings), "around") == set()
+    s = go(after_trick(["KS2", "KC2"], melded=table_kings), "around King")
+    # every King could come from the table: the first suit held in the hand, Clubs, comes from it
+    assert public_vars(s)["around_cards"]["P1"] == cs("KC2", "KD1", "KH1", "KS1")
+    assert set(cards_in(s, "melded", 0)) == set(cs(*table_kings, "KC2")) and c("KS2") in cards_in(s, "hand", 0)
 
 
 def test_the_pinochle_is_the_queen_of_spades_with_the_jack_of_diamonds():
@@ -206,9 +219,10 @@ def test_the_pinochle_is_the_queen_of_spades_with_the_jack_of_diamonds():
 
 def test_the_flush_scores_one_hundred_and_fifty_and_may_extend_a_royal_marriage():
     s = after_trick(["AH1", "TH1", "JH1"], melded=["KH1", "QH1"], marriage_cards={0: ["KH1", "QH1"]})
-    assert short_moves(s, "flush") == {"flush AH1 TH1 KH1 QH1 JH1"}
-    go(s, "flush AH1 TH1 KH1 QH1 JH1")
-    assert score(s) == [150, 0]
+    assert short_moves(s, "flush") == {"flush"}
+    go(s, "flush")
+    assert score(s) == [150, 0] and set(cards_in(s, "melded", 0)) == set(cs("AH1", "TH1", "KH1", "QH1", "JH1"))
+    assert public_vars(s)["flush_cards"]["P1"] == cs("AH1", "TH1", "KH1", "QH1", "JH1")
     not_trumps = after_trick(["AS1", "TS1", "KS1", "QS1", "JS1"])
     assert short_moves(not_trumps, "flush") == set()
 
