@@ -6,9 +6,9 @@ from pathlib import Path
 
 GAME_WORDS = re.compile(r"ganjifa|\bdeni\b|udvasa|ekrang|\bkomi\b|nakash|hamrang|shakti|\bsama\b|jongg|kendra"
                         r"|\btome\b|\braja\b|\bmantri\b|dashavatara"
-                        # OpenSpiel's card games (rulesets/classic)
+                        # the classic card games (rulesets/classic)
                         r"|hanabi|euchre|cribbage|goofspiel|\bskat\b|tarok|dou ?dizhu|\bkuhn\b|leduc|gin rummy"
-                        r"|oh hell|blackjack|hold'?em|crazy eights", re.I)
+                        r"|oh hell|blackjack|hold'?em|crazy eights|freecell|pinochle", re.I)
 
 
 def test_the_interpreter_names_no_game():
