@@ -15,6 +15,8 @@ Each target is a tiny game (4-12 cards) with one flaw, named in its first commen
     peek.cards               a public variable naming a hidden card; moves depending on hidden cards
     everyone-at-once.cards   a sound game with a `choose by each` (its records must replay)
     dead-code.cards          unreachable phases, unused definitions, constant conditions
+    rare-line.cards          a rule only eight passes in a row reach, and one nothing reaches
+    rare-option.cards        an option read only where no game goes (untried, not dead)
 """
 
 from __future__ import annotations
@@ -297,3 +299,34 @@ def test_a_whole_number_option_with_no_range_is_tried_at_other_values(reports):
     assert option_values(rs.options[0], probe=True) == [11, 5, 12, 22]
     assert option_values(rs.options[0]) == [11]  # the other checks play the default only, as before
     assert not [f for f in reports("whole-number-option.cards").findings if f.kind == "dead-option"]
+
+
+def test_an_option_no_game_reads_was_not_put_to_the_test(reports, tmp_path):
+    """An option the rules read only where no game goes made no difference, but only because it
+    was never read: told as untried, not reported as dead (dead-option.cards' option, read in
+    every game, still is: test_dead_option)."""
+    rep = reports("rare-option.cards")
+    assert not [f for f in rep.findings if f.kind == "dead-option"]
+    assert list(rep.untried) == ["bonus"] and "no game compared read it" in rep.untried["bonus"]
+    (f,) = only(reports("dead-option.cards"), "dead-option")
+    assert "the rules reached it in" in f.sentence
+    r = cli(TARGETS / "rare-option.cards", "--games", 4, "--out", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "option 'bonus' was not put to the test: no game compared read it" in r.stdout
+
+
+def test_rule_seekers_follow_an_unfired_rules_condition():
+    """Eight passes in a row, among up to ten calls a turn, reach the rule 'passed_out' (when
+    nobody has bid): the hunting rule seekers prefer moves after which its condition still
+    holds, and reach it; 'overbid' (a bid past nine) no line reaches, and it is still reported."""
+    from interpreter.fuzz.aims import rule_conditions
+    from interpreter.unparse import unparse
+    rs = load_ruleset(TARGETS / "rare-line.cards")
+    assert {name: unparse(c) for name, c in rule_conditions(rs).items()} == {
+        "passed_out": "high == 0", "overbid": "high > 9"}
+    # a condition on a loop's player means nothing apart from its place: not aimed at
+    assert rule_conditions(load_ruleset(TARGETS / "never-fires.cards")) == {}
+    rep = fuzz_ruleset(TARGETS / "rare-line.cards", games=8, seed=0)
+    assert rep.fired["passed_out"] > 0
+    (f,) = only(rep, "never-fires")
+    assert f.rules == ["overbid"]

@@ -20,9 +20,11 @@ MAX_FOLD_CONFIGS = 512      # (player count, options) assignments for constant f
 MAX_PLAYER_COUNTS = 6       # player counts tried (sampled beyond this)
 SEEK_SAMPLE = 6             # moves a rule seeker looks ahead on
 SEEK_RANDOM = 0.1           # ... and how often it plays a random move instead
+SEEK_AIM = 1.0              # ... and what each unfired rule's condition holding after a move is worth
 SHRINK_SEEDS = 8            # seeds tried per smaller configuration while shrinking (random bots)
 SHRINK_SEEDS_SEEKER = 3     # ... with rule seekers, which are slower
 OPTION_SEEDS = 6            # seeds per (option value, player count) in the option-effect check
+OPTION_MORE_SEEDS = 4       # ... times as many when the rules seldom read the option (a rare situation's)
 OPTION_EXTRA_COMBOS = 3     # other option combinations tried before calling an option dead
 TRACE_LIMIT = 5_000         # decisions an option-effect game is compared over; longer ones prove nothing
 OBSERVE_EARLY = 6           # observation checks at the first decisions of a game ...
@@ -86,12 +88,13 @@ class RulesetReport:
     seconds: float = 0.0
     findings: list = field(default_factory=list)
     fired: dict = field(default_factory=dict)
+    untried: dict = field(default_factory=dict)  # option -> why it was not put to the test (no finding)
 
     def to_json(self) -> dict:
         return {"path": self.path, "game": self.game, "title": self.title,
                 "configurations": self.configurations, "games": self.games,
                 "seeker_games": self.seeker_games, "seconds": round(self.seconds, 3),
-                "findings": len(self.findings), "fired": self.fired}
+                "findings": len(self.findings), "fired": self.fired, "untried_options": self.untried}
 
 
 # ====================================================================== configurations

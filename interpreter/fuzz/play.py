@@ -14,6 +14,7 @@ from ..errors import GameRuntimeError, GameTooLong
 from .common import (Config, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
                      RulesetReport, configurations)
 from .static import Static
+from .aims import compile_aims
 from .players import BOT_KINDS
 from .checks import Checks
 from .options import OptionEffects
@@ -48,13 +49,14 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         self.var_info = [(v, slot) for v, (name, slot, _) in zip(rs.vars, p.vars) if v.type in ("card", "cards")]
         self._set_cache: dict = {}
         self._option_findings: list = []
+        self.untried: dict[str, str] = {}  # options the option check could not put to the test
+        self.aims: list = []  # while hunting: (rule index, its condition) of the unfired rules (aims.py)
         self.hits: dict[tuple, Hit] = {}
         self.hit_order: list[tuple] = []
         self.n_games = 0
         self.n_seeker = 0
         self.no_end_seen = False
         self.shortest: tuple | None = None   # (size key, cfg, seed, bot, moves) of a finished game
-        self._trace_fired = [0] * len(self.program.rule_names)
         self.static = Static(rs, path)
         self.configs = configurations(rs, seed)
 
@@ -212,6 +214,7 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         report.games, report.seeker_games = self.n_games, self.n_seeker
         report.seconds = time.monotonic() - self.start
         report.fired = {r: n for r, n in zip(self.program.rule_names, self.fired_total)}
+        report.untried = dict(self.untried)
         return report
 
     def _hunt(self):
@@ -221,6 +224,8 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         end = self.slice_end(0.35)
         budget = self.games if self.games is not None else None
         t0 = time.monotonic()
+        names = self.program.rule_names
+        self.aims = compile_aims(self.rs, [names[k] for k in self.unfired()], names)
         k = 0
         while self.unfired():
             if budget is not None and k >= budget:
@@ -234,6 +239,7 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
             self._absorb(game, True)
             self.n_advised += kind == "advised"
             k += 1
+        self.aims = []
         self.n_games += k
         self.n_seeker += k
         left = [self.program.rule_names[i] for i in self.unfired()]

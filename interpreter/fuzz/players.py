@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from ..engine import advice as engine_advice, apply, Move, offered, State
-from .common import SEEK_RANDOM, SEEK_SAMPLE
+from .aims import holds
+from .common import SEEK_AIM, SEEK_RANDOM, SEEK_SAMPLE
 
 
 # ====================================================================== bots
@@ -38,10 +39,20 @@ def _fired(s: State) -> list:
     return [lib.cr_fired(mem, i) for i in range(len(s.fired))]
 
 
+def _aimed(c: State, fz) -> int:
+    """How many unfired rules' conditions hold in the look-ahead c (emptied of its memo)."""
+    fired = _fired(c)
+    if c.native is not None:
+        c.native.sync()  # the conditions are tested on the Python view
+    return sum(1 for k, fn in fz.aims if fz.fired_total[k] == 0 and not fired[k] and holds(fn, c))
+
+
 class RuleSeeker:
     """One move of look-ahead on a clone; prefers moves that fire rules fired least so far
     (over every game of this fuzz run), take actions taken least, offer actions offered
-    least, or end in a failure (no legal move, a runtime error)."""
+    least, or end in a failure (no legal move, a runtime error); and, while the fuzzer hunts
+    for rules that have not fired (`fz.aims`), moves after which such a rule's condition holds
+    (aims.py), so that a line of play several moves long leads to it."""
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed ^ 0x5EEC)
@@ -79,6 +90,8 @@ class RuleSeeker:
                         score += 5.0
                     else:
                         score += 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(e[1]), 0)) for e in offered(c))
+                if fz.aims:
+                    score += SEEK_AIM * _aimed(c, fz)
             if best_score is None or score > best_score + 1e-12:
                 best, best_score = [m], score
             elif abs(score - best_score) <= 1e-12:
