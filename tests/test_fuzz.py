@@ -17,6 +17,7 @@ Each target is a tiny game (4-12 cards) with one flaw, named in its first commen
     dead-code.cards          unreachable phases, unused definitions, constant conditions
     rare-line.cards          a rule only eight passes in a row reach, and one nothing reaches
     rare-option.cards        an option read only where no game goes (untried, not dead)
+    long-roads.cards         three rules at the end of long roads: a line, a count, an option's limit
 """
 
 from __future__ import annotations
@@ -292,11 +293,11 @@ def test_choose_by_each_records_replay(reports):
 
 
 def test_a_whole_number_option_with_no_range_is_tried_at_other_values(reports):
-    """`option limit: int = 11` (no range) stops play at its value: tried at 5, 12 and 22 as well as
+    """`option limit: int = 11` (no range) stops play at its value: tried at 5, 12, 22 and 1 as well as
     11, it changes play (5 cards), so no dead-option finding (it was once compared with itself)."""
     from interpreter.fuzz.common import option_values
     rs = load_ruleset(TARGETS / "whole-number-option.cards")
-    assert option_values(rs.options[0], probe=True) == [11, 5, 12, 22]
+    assert option_values(rs.options[0], probe=True) == [11, 5, 12, 22, 1]
     assert option_values(rs.options[0]) == [11]  # the other checks play the default only, as before
     assert not [f for f in reports("whole-number-option.cards").findings if f.kind == "dead-option"]
 
@@ -330,3 +331,14 @@ def test_rule_seekers_follow_an_unfired_rules_condition():
     assert rep.fired["passed_out"] > 0
     (f,) = only(rep, "never-fires")
     assert f.rules == ["overbid"]
+
+
+def test_hunting_rule_seekers_take_the_long_roads():
+    """Each of long-roads.cards' three rules needs its own road, and none fires in random play
+    or with one move of look-ahead: the calls 1, 2, 3 in a row (a search three moves deep finds
+    the line), twenty-four takes before the hands run out (each take brings `takes == 24`
+    closer), and more turns than the option cap's 50 (the hunt tries the cap at 1). The fuzz is
+    then clean, and the report says which games were played."""
+    rep = fuzz_ruleset(TARGETS / "long-roads.cards", games=6, seed=0)
+    assert all(rep.fired[r] > 0 for r in ("jackpot", "patience", "capped")), rep.fired
+    assert not rep.findings, "\n".join(f.sentence for f in rep.findings)

@@ -10,6 +10,8 @@ its place and is left out."""
 
 from __future__ import annotations
 
+from typing import Callable, NamedTuple
+
 from .. import graph as g
 from ..errors import CardRulesError
 from .static import _children
@@ -80,33 +82,85 @@ def rule_conditions(rs: g.Ruleset) -> dict[str, g.Expr]:
     return out
 
 
-def compile_aims(rs: g.Ruleset, rules: list[str], rule_names: list[str]) -> list[tuple[int, object]]:
-    """[(rule index, test(state) -> bool)] for those of `rules` whose condition can be tested
-    anywhere: each compiled as a definition of a copy of the game (the same program with more
-    definitions, so its functions read the game's states as they stand). Nothing when the copy
-    does not compile."""
+class Aim(NamedTuple):
+    """An unfired rule's condition, compiled: `test(state)`, and for a comparison of two numbers
+    `sides(state)` -> (left, right), so that a move that brings them closer counts as progress
+    (Gin Rummy's `when upcard_draws == 50` holds only at the end of a long road)."""
+
+    rule: int
+    test: Callable
+    sides: Callable | None
+    op: str | None
+
+
+def _comparison(e):
+    """The last comparison of numbers the condition needs (the rightmost operand of an `and`)."""
+    while isinstance(e, g.BinOp) and e.op == "and":
+        e = e.right
+    if isinstance(e, g.BinOp) and e.op in ("==", ">=", ">", "<=", "<"):
+        return e
+    return None
+
+
+def distance(op: str, left, right) -> int | None:
+    """How far two numbers are from satisfying `left op right` (0: it holds)."""
+    if not (isinstance(left, int) and isinstance(right, int)) or isinstance(left, bool) or isinstance(right, bool):
+        return None
+    if op == "==":
+        return abs(left - right)
+    if op in (">=", ">"):
+        return max(0, right - left + (op == ">"))
+    return max(0, left - right + (op == "<"))
+
+
+def compile_aims(rs: g.Ruleset, rules: list[str], rule_names: list[str]) -> list[Aim]:
+    """The aims of those of `rules` whose condition can be tested anywhere: each compiled as
+    definitions of a copy of the game (the same program with more definitions, so its functions
+    read the game's states as they stand). Nothing when the copy does not compile."""
     from ..engine import program_of
     conds = rule_conditions(rs)
-    wanted = [r for r in rules if r in conds][:MAX_AIMS]
+    wanted = [r for r in rules if r in conds and r in rule_names][:MAX_AIMS]
     if not wanted:
         return []
     taken = {d.name for d in rs.defines}
-    names = []
-    for k, r in enumerate(wanted):
-        name = f"fuzz_aim_{k}"
+
+    def fresh(base: str) -> str:
+        name = base
         while name in taken:
             name += "_"
-        names.append(name)
-    extra = tuple(g.Define(name=n, params=(), body=conds[r]) for n, r in zip(names, wanted))
-    try:
-        p = program_of(rs.model_copy(update={"defines": rs.defines + extra}))
-    except CardRulesError:
+        taken.add(name)
+        return name
+    extra, plan = [], []
+    for k, r in enumerate(wanted):
+        test = fresh(f"fuzz_aim_{k}")
+        extra.append(g.Define(name=test, params=(), body=conds[r]))
+        cmp = _comparison(conds[r])
+        sides = None
+        if cmp is not None:
+            sides = (fresh(f"fuzz_aim_{k}_left"), fresh(f"fuzz_aim_{k}_right"), cmp.op)
+            extra += [g.Define(name=sides[0], params=(), body=cmp.left),
+                      g.Define(name=sides[1], params=(), body=cmp.right)]
+        plan.append((r, test, sides))
+    p = None
+    for defines in (extra, [d for d in extra if not d.name.endswith(("_left", "_right"))]):
+        try:  # the sides of a comparison may be no numbers: then the tests alone
+            p = program_of(rs.model_copy(update={"defines": rs.defines + tuple(defines)}))
+            break
+        except CardRulesError:
+            continue
+    if p is None:
         return []
+    ns = p.namespace
     out = []
-    for n, r in zip(names, wanted):
-        fn = p.namespace.get(f"D_{n}")
-        if fn is not None and r in rule_names:
-            out.append((rule_names.index(r), fn))
+    for r, test, sides in plan:
+        fn = ns.get(f"D_{test}")
+        if fn is None:
+            continue
+        both = None
+        if sides is not None and f"D_{sides[0]}" in ns and f"D_{sides[1]}" in ns:
+            lf, rf = ns[f"D_{sides[0]}"], ns[f"D_{sides[1]}"]
+            both = (lambda lf, rf: lambda st: (lf(st), rf(st)))(lf, rf)
+        out.append(Aim(rule_names.index(r), fn, both, sides[2] if both else None))
     return out
 
 
@@ -120,3 +174,16 @@ def holds(fn, s) -> bool:
         return bool(fn(s))
     except Exception:
         return False
+
+
+def gap(aim: Aim, s) -> int | None:
+    """How far the aim's comparison is from holding in state s (a look-ahead copy), or None."""
+    if aim.sides is None:
+        return None
+    s.memo = {}
+    s.cmemo = {}
+    try:
+        left, right = aim.sides(s)
+    except Exception:
+        return None
+    return distance(aim.op, left, right)

@@ -10,7 +10,7 @@ from .. import engine, graph as g
 from ..engine import apply, make_record, outcome
 from ..engine.play import _fresh, _run
 from ..errors import CardRulesError
-from .common import (Config, Finding, OPTION_EXTRA_COMBOS, OPTION_MORE_SEEDS, OPTION_SEEDS, Reproduction, TRACE_LIMIT, _config,
+from .common import (Config, Finding, OPTION_EXTRA_COMBOS, OPTION_MORE_SEEDS, OPTION_SEEDS, OPTION_TOGETHER, Reproduction, TRACE_LIMIT, _config,
                      _fmt_value, option_values, player_counts)
 from .static import _ctx_text, _line, _loc
 
@@ -124,8 +124,12 @@ class OptionEffects:
             if read_in[0] < k_seeds:  # the rules seldom reach it: more games before any verdict
                 if compare(defaults, o, values, range(k_seeds, k_seeds * OPTION_MORE_SEEDS)) != "same":
                     continue
+            # the options read together with it first (a mercy rule's switch and its threshold),
+            # each at its other values, then a few of the configurations played
+            together = self._together(o, defaults)
             others = [c.opts for c in self.configs if c.changed and c.changed != (o.name,)]
-            verdicts = [compare(base, o, values, range(k_seeds)) for base in others[:OPTION_EXTRA_COMBOS]]
+            bases = together[:OPTION_TOGETHER] + others[:OPTION_EXTRA_COMBOS]
+            verdicts = [compare(base, o, values, range(k_seeds)) for base in bases]
             if "differs" in verdicts:
                 continue
             if not read_in[0]:
@@ -140,6 +144,23 @@ class OptionEffects:
                               read_in[0])
         self.progress(f"fuzz {Path(self.path).name}: option effects checked ({len(rs.options)} option(s)), "
                       f"{time.monotonic() - t0:.2f} s")
+
+    def _read_with(self, o: g.Option) -> list[g.Option]:
+        """The other options read in a definition or rule that reads o."""
+        mine = {c for c, _ in self.static.option_reads.get(o.name, [])}
+        return [q for q in self.rs.options if q.name != o.name
+                and mine & {c for c, _ in self.static.option_reads.get(q.name, [])}]
+
+    def _together(self, o: g.Option, defaults: dict) -> list[dict]:
+        """Combinations with one option read beside o at another value: the options taken in
+        turn (a threshold's extreme values as soon as a switch's), OPTION_TOGETHER at most."""
+        rows = [[{**defaults, q.name: v} for v in option_values(q, probe=True)[1:]] for q in self._read_with(o)]
+        out = []
+        for i in range(max((len(r) for r in rows), default=0)):
+            for r in rows:
+                if i < len(r):
+                    out.append(r[-1 - i])  # the last value first: the extreme one (1, or the range's end)
+        return out[:OPTION_TOGETHER]
 
     def _dead_option(self, o: g.Option, counts, k_seeds, defaults, same: int = 0, unknown: int = 0, read: int = 0):
         rs = self.rs

@@ -150,6 +150,18 @@ class Static:
     def _find(self, kind, sentence, rules, node):
         self.findings.append(Finding(kind, sentence, list(dict.fromkeys(rules)), self.path, _loc(node)))
 
+    def reads_through(self, e) -> set:
+        """The names e reads, and those read by the definitions it reads, transitively."""
+        out: set = set()
+        todo = [e]
+        while todo:
+            for n in _names(todo.pop(), set()):
+                if n not in out:
+                    out.add(n)
+                    if n in self.defines:
+                        todo.append(self.defines[n])
+        return out
+
     def rules_of(self, ctx: tuple, depth: int = 0) -> list[str]:
         """The rules a context belongs to: its rule, or the rules performing its procedure."""
         if ctx[0] == "rule" or depth > 8:
