@@ -18,6 +18,7 @@ Each target is a tiny game (4-12 cards) with one flaw, named in its first commen
     rare-line.cards          a rule only eight passes in a row reach, and one nothing reaches
     rare-option.cards        an option read only where no game goes (untried, not dead)
     long-roads.cards         three rules at the end of long roads: a line, a count, an option's limit
+    lucky-deal.cards         a rule only the deal can fire (untried, not never-fires)
 """
 
 from __future__ import annotations
@@ -202,9 +203,18 @@ def test_static_checks_on_the_variants():
         rs = load_ruleset(GANJIFA / name)
         return [(f.kind, f.rules) for f in Static(rs, str(GANJIFA / name)).findings]
     assert static("ganjifa.cards") == []               # no 'let gave_deni = false ... set' false alarm
-    assert static("mughal-3p.cards") == [("constant-condition", ["deal"])]   # 'if tail > 0' with 3 players
+    assert static("mughal-3p.cards") == []  # its deal is written for three players (once 'if tail > 0', never true)
     assert static("traditional-deni.cards") == []      # it once left next_unplayed_above unused: fixed
-    assert sorted(static("no-optional-low-leads.cards")) == [
+    assert static("no-optional-low-leads.cards") == []  # the option off, no more a definition never true
+
+
+def test_static_checks_see_what_a_variant_leaves_behind(tmp_path):
+    """A variant that makes a definition always false leaves the option it read unread and an
+    action never offered: both are found (as no-optional-low-leads.cards once did)."""
+    (tmp_path / "v.cards").write_text(f'variant v of "{GANJIFA / "ganjifa.cards"}"\n'
+                                      "define may_lead(c: card) = false\n", encoding="utf-8")
+    rs = load_ruleset(tmp_path / "v.cards")
+    assert sorted((f.kind, f.rules) for f in Static(rs, str(tmp_path / "v.cards")).findings) == [
         ("constant-condition", ["unbeatable_leads"]), ("dead-option", ["optional_low_leads"])]
 
 
@@ -308,7 +318,7 @@ def test_an_option_no_game_reads_was_not_put_to_the_test(reports, tmp_path):
     every game, still is: test_dead_option)."""
     rep = reports("rare-option.cards")
     assert not [f for f in rep.findings if f.kind == "dead-option"]
-    assert list(rep.untried) == ["bonus"] and "no game compared read it" in rep.untried["bonus"]
+    assert list(rep.untried) == ["option 'bonus'"] and "no game compared read it" in rep.untried["option 'bonus'"]
     (f,) = only(reports("dead-option.cards"), "dead-option")
     assert "the rules reached it in" in f.sentence
     r = cli(TARGETS / "rare-option.cards", "--games", 4, "--out", tmp_path)
@@ -342,3 +352,15 @@ def test_hunting_rule_seekers_take_the_long_roads():
     rep = fuzz_ruleset(TARGETS / "long-roads.cards", games=6, seed=0)
     assert all(rep.fired[r] > 0 for r in ("jackpot", "patience", "capped")), rep.fired
     assert not rep.findings, "\n".join(f.sentence for f in rep.findings)
+
+
+def test_a_rule_only_the_deal_can_fire_was_not_put_to_the_test():
+    """A rule played before anyone decides anything fires by the luck of the deal alone (a hand
+    dealt complete): no player can reach it, so the deals that missed it are told, not reported;
+    a rule after the first choice still is (test_rule_that_never_fires)."""
+    from interpreter.fuzz import Static
+    rs = load_ruleset(TARGETS / "lucky-deal.cards")
+    assert Static(rs, "x").setup_rules() == {"deal", "red_hand"}
+    rep = fuzz_ruleset(TARGETS / "lucky-deal.cards", games=2, seed=0)
+    assert rep.fired["red_hand"] == 0 and not rep.findings
+    assert "only the deal can fire it" in rep.untried["rule 'red_hand'"]

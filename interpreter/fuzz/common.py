@@ -92,13 +92,13 @@ class RulesetReport:
     seconds: float = 0.0
     findings: list = field(default_factory=list)
     fired: dict = field(default_factory=dict)
-    untried: dict = field(default_factory=dict)  # option -> why it was not put to the test (no finding)
+    untried: dict = field(default_factory=dict)  # "option 'x'" or "rule 'y'" -> why it was not put to the test
 
     def to_json(self) -> dict:
         return {"path": self.path, "game": self.game, "title": self.title,
                 "configurations": self.configurations, "games": self.games,
                 "seeker_games": self.seeker_games, "seconds": round(self.seconds, 3),
-                "findings": len(self.findings), "fired": self.fired, "untried_options": self.untried}
+                "findings": len(self.findings), "fired": self.fired, "untried": self.untried}
 
 
 # ====================================================================== configurations

@@ -135,7 +135,7 @@ class OptionEffects:
             if not read_in[0]:
                 # no game compared ever read it: never put to the test, which proves nothing
                 # either way (an option of a rare situation): told, not a finding
-                self.untried[o.name] = (f"no game compared read it ({len(values)} values, "
+                self.untried[f"option {o.name!r}"] = (f"no game compared read it ({len(values)} values, "
                                         f"{k_seeds * OPTION_MORE_SEEDS} seeds per player count)")
                 self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, but no game "
                               "compared ever read it: not put to the test")

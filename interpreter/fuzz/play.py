@@ -49,7 +49,7 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         self.var_info = [(v, slot) for v, (name, slot, _) in zip(rs.vars, p.vars) if v.type in ("card", "cards")]
         self._set_cache: dict = {}
         self._option_findings: list = []
-        self.untried: dict[str, str] = {}  # options the option check could not put to the test
+        self.untried: dict[str, str] = {}  # options and rules the fuzzer could not put to the test
         self.aims: list = []  # while hunting: the conditions of the unfired rules (aims.Aim)
         self.hunting = False
         self.hits: dict[tuple, Hit] = {}

@@ -54,10 +54,10 @@ def _gaps(s: State, fz) -> dict[int, int]:
     return out
 
 
-def _aimed(c: State, fz, fired: list, before: dict) -> float:
+def _aimed(c: State, fz, fired: list, before: dict, hit: bool) -> float:
     """What the look-ahead c is worth for the unfired rules' conditions: 1 for each that holds
     there, 0.5 for each comparison brought closer to holding, -1 for each left behind by a game
-    that ended (a rule that fired in c is counted as a firing already)."""
+    that ended without firing any unfired rule (`hit`: one fired in c, counted as a firing)."""
     if c.native is not None:
         c.native.sync()  # the conditions are tested on the Python view
     total = 0.0
@@ -65,7 +65,7 @@ def _aimed(c: State, fz, fired: list, before: dict) -> float:
         if fz.fired_total[a.rule] or fired[a.rule]:
             continue
         if c.finished:
-            total -= 1.0
+            total -= 0.0 if hit else 1.0
         elif holds(a.test, c):
             total += 1.0
         elif a.rule in before:
@@ -118,17 +118,19 @@ class RuleSeeker:
                 score += 5.0
             else:
                 fired_c = _fired(c)
+                hit = False
                 for k, (a, b) in enumerate(zip(fired_now, fired_c)):
                     if b > a:
                         score += 1.0 / (1 + fz.fired_total[k] + a)
-                        reached = reached or fz.fired_total[k] == 0
+                        hit = hit or fz.fired_total[k] == 0
+                reached = reached or hit
                 if not c.finished:
                     if not c._legal:
                         score += 5.0
                     else:
                         score += 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(e[1]), 0)) for e in offered(c))
                 if fz.aims:
-                    score += SEEK_AIM * _aimed(c, fz, fired_c, before)
+                    score += SEEK_AIM * _aimed(c, fz, fired_c, before, hit)
             if best_score is None or score > best_score + 1e-12:
                 best, best_score = [m], score
             elif abs(score - best_score) <= 1e-12:
