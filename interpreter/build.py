@@ -17,6 +17,7 @@ from . import limits
 from .errors import OptionError, RulesetError
 from .files import NotARulesetFile, check_ruleset_name, read_ruleset_file
 from .parse import parse_text
+from .removal import Removal, WORDS as _REMOVED_WORDS, apply_removals
 
 
 @dataclass
@@ -325,6 +326,13 @@ class ToGraph(Transformer):
         return g.Interpretation(name=str(ch[0]), question=_s(ch[1]), loc=self._loc(meta),
                                 texts=tuple(t.text for t in docs if not t.note),
                                 notes=tuple(t.text for t in docs if t.note))
+
+    def removable(self, meta, ch):
+        return str(ch[0])
+
+    def remove(self, meta, ch):
+        return _Item("remove", [Removal(ch[0], str(t), g.Loc(file=self.file, line=t.line, column=t.column))
+                                for t in ch[1:]], self._loc(meta))
 
     def winner(self, meta, ch):
         rule = str(ch[0])
@@ -782,7 +790,7 @@ def _check_numbers(tree, filename: str) -> None:
 
 def _collect(items, filename):
     parts: dict = {k: [] for k in _MERGEABLE}
-    parts.update(texts=[], notes=[], rules=[], option_defaults=[], orders=[])
+    parts.update(texts=[], notes=[], rules=[], option_defaults=[], orders=[], removals=[])
     single: dict = {}
     for it in items:
         if isinstance(it, _Text):
@@ -798,6 +806,8 @@ def _collect(items, filename):
                 parts["option_defaults"].append(it)
             elif it.kind == "order":
                 parts["orders"].append(it)
+            elif it.kind == "remove":
+                parts["removals"].extend(it.value)
             else:
                 single[it.kind] = it
         else:
@@ -829,6 +839,10 @@ def _assemble_game(header: _Item, items, filename: str) -> g.Ruleset:
         it = parts["option_defaults"][0]
         raise _err(f"'option {it.value[0]} = ...' changes a base game's default; in a game, declare the option "
                    "with its type: option NAME: bool = true", it.loc)
+    if parts["removals"]:
+        r = parts["removals"][0]
+        raise _err(f"'remove' only makes sense in a variant (it takes {_REMOVED_WORDS[r.kind]} {r.name!r} out of "
+                   "the base game); in a game, delete the lines instead", r.loc)
     deck = single["deck"]
     for it in parts["orders"]:
         deck = _apply_order(deck, it)
@@ -968,9 +982,17 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
         changes.append(g.Change(what="winner", name="winner", action="replaced"))
     upd.update(name=name, title=title, base=base.name, base_title=base.title or base.name, source=filename,
                loc=loc, texts=base.texts, variant_texts=base.variant_texts + tuple(parts["texts"]),
-               notes=base.notes + tuple(parts["notes"]),
-               changes=tuple(changes))
-    return base.model_copy(update=upd)
+               notes=base.notes + tuple(parts["notes"]))
+    merged = base.model_copy(update=upd)
+    if parts["removals"]:
+        stated = {(_KIND_OF[c.what], c.name) for c in changes if c.what in _KIND_OF}
+        merged, removed = apply_removals(merged, parts["removals"], stated, base.name, _source_line, _close_names)
+        changes.extend(removed)
+    return merged.model_copy(update={"changes": tuple(changes)})
+
+
+# a Change's `what` -> the word a `remove` line names it by
+_KIND_OF = {word: kind for kind, word in _REMOVED_WORDS.items()}
 
 
 def _fmt(v) -> str:

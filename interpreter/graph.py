@@ -549,7 +549,7 @@ class Change(Node):
 
     what: str
     name: str
-    action: Literal["replaced", "added", "changed"]
+    action: Literal["replaced", "added", "changed", "removed"]
     detail: str | None = None
 
 

@@ -512,6 +512,14 @@ _VARIANTS = Section("variants", "Variants", "A variant names its base (see `vari
           "Replaces the base's rule of that name, wherever in the play it stands.",
           'rule turn "A turn":\n'
           "    move top(stock) to hand(leader)", "variant_item"),
+    Entry("remove",
+          "remove {option | define | var | procedure | advice | interpretation | rule} NAME, ...",
+          "Takes out of the game something of the base that the variant no longer uses: an option that no "
+          "longer does anything, a definition or a procedure nothing calls any more, a rule that is not "
+          "played (wherever in the play it stands). A name the base does not have, or one that something "
+          "left in the game still uses, is an error that says where it is used; remove or replace that too. "
+          "The rulebook lists what was removed.",
+          "remove option target\nremove define meld_score, pair", "variant_item"),
     Entry("order at the top level", "order for SUIT, ...: RANK, ...",
           "Changes the ranking of some suits of the base's deck.",
           "order for Clubs, Spades: 2..10, Jack, Queen, Ace, King", "variant_item"),

@@ -108,3 +108,20 @@ def _u_Split(e, p, o):
     if e.score:
         text += f" by {e.score}"
     return _open(text, p, o)
+
+
+def unparse_removals(changes) -> list[str]:
+    """The `remove` lines of a variant, from its changes: removals of one kind in a row share a
+    line, so that build.py reads them back to the same removals in the same order."""
+    from .removal import WORDS
+    kind_of = {word: kind for kind, word in WORDS.items()}
+    lines: list[tuple[str, list[str]]] = []
+    for c in changes:
+        if c.action != "removed":
+            continue
+        kind = kind_of[c.what]
+        if lines and lines[-1][0] == kind:
+            lines[-1][1].append(c.name)
+        else:
+            lines.append((kind, [c.name]))
+    return [f"remove {kind} {', '.join(names)}" for kind, names in lines]

@@ -15,6 +15,10 @@ Each target is a tiny game (4-12 cards) with one flaw, named in its first commen
     peek.cards               a public variable naming a hidden card; moves depending on hidden cards
     everyone-at-once.cards   a sound game with a `choose by each` (its records must replay)
     dead-code.cards          unreachable phases, unused definitions, constant conditions
+    rare-line.cards          a rule only eight passes in a row reach, and one nothing reaches
+    rare-option.cards        an option read only where no game goes (untried, not dead)
+    long-roads.cards         three rules at the end of long roads: a line, a count, an option's limit
+    lucky-deal.cards         a rule only the deal can fire (untried, not never-fires)
 """
 
 from __future__ import annotations
@@ -219,9 +223,18 @@ def test_static_checks_on_the_variants():
         rs = load_ruleset(GANJIFA / name)
         return [(f.kind, f.rules) for f in Static(rs, str(GANJIFA / name)).findings]
     assert static("ganjifa.cards") == []               # no 'let gave_deni = false ... set' false alarm
-    assert static("mughal-3p.cards") == [("constant-condition", ["deal"])]   # 'if tail > 0' with 3 players
+    assert static("mughal-3p.cards") == []  # its deal is written for three players (once 'if tail > 0', never true)
     assert static("traditional-deni.cards") == []      # it once left next_unplayed_above unused: fixed
-    assert sorted(static("no-optional-low-leads.cards")) == [
+    assert static("no-optional-low-leads.cards") == []  # the option off, no more a definition never true
+
+
+def test_static_checks_see_what_a_variant_leaves_behind(tmp_path):
+    """A variant that makes a definition always false leaves the option it read unread and an
+    action never offered: both are found (as no-optional-low-leads.cards once did)."""
+    (tmp_path / "v.cards").write_text(f'variant v of "{GANJIFA / "ganjifa.cards"}"\n'
+                                      "define may_lead(c: card) = false\n", encoding="utf-8")
+    rs = load_ruleset(tmp_path / "v.cards")
+    assert sorted((f.kind, f.rules) for f in Static(rs, str(tmp_path / "v.cards")).findings) == [
         ("constant-condition", ["unbeatable_leads"]), ("dead-option", ["optional_low_leads"])]
 
 
@@ -310,10 +323,64 @@ def test_choose_by_each_records_replay(reports):
 
 
 def test_a_whole_number_option_with_no_range_is_tried_at_other_values(reports):
-    """`option limit: int = 11` (no range) stops play at its value: tried at 5, 12 and 22 as well as
+    """`option limit: int = 11` (no range) stops play at its value: tried at 5, 12, 22 and 1 as well as
     11, it changes play (5 cards), so no dead-option finding (it was once compared with itself)."""
     from interpreter.fuzz.common import option_values
     rs = load_ruleset(TARGETS / "whole-number-option.cards")
-    assert option_values(rs.options[0], probe=True) == [11, 5, 12, 22]
+    assert option_values(rs.options[0], probe=True) == [11, 5, 12, 22, 1]
     assert option_values(rs.options[0]) == [11]  # the other checks play the default only, as before
     assert not [f for f in reports("whole-number-option.cards").findings if f.kind == "dead-option"]
+
+
+def test_an_option_no_game_reads_was_not_put_to_the_test(reports, tmp_path):
+    """An option the rules read only where no game goes made no difference, but only because it
+    was never read: told as untried, not reported as dead (dead-option.cards' option, read in
+    every game, still is: test_dead_option)."""
+    rep = reports("rare-option.cards")
+    assert not [f for f in rep.findings if f.kind == "dead-option"]
+    assert list(rep.untried) == ["option 'bonus'"] and "no game compared read it" in rep.untried["option 'bonus'"]
+    (f,) = only(reports("dead-option.cards"), "dead-option")
+    assert "the rules reached it in" in f.sentence
+    r = cli(TARGETS / "rare-option.cards", "--games", 4, "--out", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "option 'bonus' was not put to the test: no game compared read it" in r.stdout
+
+
+def test_rule_seekers_follow_an_unfired_rules_condition():
+    """Eight passes in a row, among up to ten calls a turn, reach the rule 'passed_out' (when
+    nobody has bid): the hunting rule seekers prefer moves after which its condition still
+    holds, and reach it; 'overbid' (a bid past nine) no line reaches, and it is still reported."""
+    from interpreter.fuzz.aims import rule_conditions
+    from interpreter.unparse import unparse
+    rs = load_ruleset(TARGETS / "rare-line.cards")
+    assert {name: unparse(c) for name, c in rule_conditions(rs).items()} == {
+        "passed_out": "high == 0", "overbid": "high > 9"}
+    # a condition on a loop's player means nothing apart from its place: not aimed at
+    assert rule_conditions(load_ruleset(TARGETS / "never-fires.cards")) == {}
+    rep = fuzz_ruleset(TARGETS / "rare-line.cards", games=8, seed=0)
+    assert rep.fired["passed_out"] > 0
+    (f,) = only(rep, "never-fires")
+    assert f.rules == ["overbid"]
+
+
+def test_hunting_rule_seekers_take_the_long_roads():
+    """Each of long-roads.cards' three rules needs its own road, and none fires in random play
+    or with one move of look-ahead: the calls 1, 2, 3 in a row (a search three moves deep finds
+    the line), twenty-four takes before the hands run out (each take brings `takes == 24`
+    closer), and more turns than the option cap's 50 (the hunt tries the cap at 1). The fuzz is
+    then clean, and the report says which games were played."""
+    rep = fuzz_ruleset(TARGETS / "long-roads.cards", games=6, seed=0)
+    assert all(rep.fired[r] > 0 for r in ("jackpot", "patience", "capped")), rep.fired
+    assert not rep.findings, "\n".join(f.sentence for f in rep.findings)
+
+
+def test_a_rule_only_the_deal_can_fire_was_not_put_to_the_test():
+    """A rule played before anyone decides anything fires by the luck of the deal alone (a hand
+    dealt complete): no player can reach it, so the deals that missed it are told, not reported;
+    a rule after the first choice still is (test_rule_that_never_fires)."""
+    from interpreter.fuzz import Static
+    rs = load_ruleset(TARGETS / "lucky-deal.cards")
+    assert Static(rs, "x").setup_rules() == {"deal", "red_hand"}
+    rep = fuzz_ruleset(TARGETS / "lucky-deal.cards", games=2, seed=0)
+    assert rep.fired["red_hand"] == 0 and not rep.findings
+    assert "only the deal can fire it" in rep.untried["rule 'red_hand'"]

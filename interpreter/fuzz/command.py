@@ -200,6 +200,8 @@ def fuzz_command(
                     f"({r.configurations} configurations, {r.games} games of which {r.seeker_games} rule-seeking, "
                     f"{r.seconds:.1f} s)")
             typer.echo(head)
+            for what, why in r.untried.items():
+                typer.echo(f"   {what} was not put to the test: {why} (not a finding)")
             for f in r.findings:
                 num += 1
                 typer.echo("")

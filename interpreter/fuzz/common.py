@@ -20,9 +20,15 @@ MAX_FOLD_CONFIGS = 512      # (player count, options) assignments for constant f
 MAX_PLAYER_COUNTS = 6       # player counts tried (sampled beyond this)
 SEEK_SAMPLE = 6             # moves a rule seeker looks ahead on
 SEEK_RANDOM = 0.1           # ... and how often it plays a random move instead
+SEEK_AIM = 1.0              # ... and what each unfired rule's condition holding after a move is worth
+SEARCH_DEPTH = 3            # moves a hunting rule seeker searches ahead for a line that fires an unfired rule
+SEARCH_NODES = 400          # ... positions at most per decision
+SEARCH_GAME_NODES = 4000    # ... and per game
 SHRINK_SEEDS = 8            # seeds tried per smaller configuration while shrinking (random bots)
 SHRINK_SEEDS_SEEKER = 3     # ... with rule seekers, which are slower
 OPTION_SEEDS = 6            # seeds per (option value, player count) in the option-effect check
+OPTION_MORE_SEEDS = 4       # ... times as many when the rules seldom read the option (a rare situation's)
+OPTION_TOGETHER = 8         # combinations with an option read beside it at another value, tried first
 OPTION_EXTRA_COMBOS = 3     # other option combinations tried before calling an option dead
 TRACE_LIMIT = 5_000         # decisions an option-effect game is compared over; longer ones prove nothing
 OBSERVE_EARLY = 6           # observation checks at the first decisions of a game ...
@@ -86,12 +92,13 @@ class RulesetReport:
     seconds: float = 0.0
     findings: list = field(default_factory=list)
     fired: dict = field(default_factory=dict)
+    untried: dict = field(default_factory=dict)  # "option 'x'" or "rule 'y'" -> why it was not put to the test
 
     def to_json(self) -> dict:
         return {"path": self.path, "game": self.game, "title": self.title,
                 "configurations": self.configurations, "games": self.games,
                 "seeker_games": self.seeker_games, "seconds": round(self.seconds, 3),
-                "findings": len(self.findings), "fired": self.fired}
+                "findings": len(self.findings), "fired": self.fired, "untried": self.untried}
 
 
 # ====================================================================== configurations
@@ -127,17 +134,18 @@ def _config(rs, players: int, opts: dict) -> Config:
 
 def option_values(o: g.Option, probe: bool = False) -> list:
     """The values of an option worth trying, its default first. A whole number with no range is
-    tried at other values only to `probe` whether it changes play (the dead-option check): the
-    configurations every other check plays stay as many as before."""
+    tried at other values only to `probe` whether it changes play (the dead-option check, and
+    the hunt for a rule whose condition reads it): the configurations every other check plays
+    stay as many as before."""
     if o.type == "bool":
         vals = [False, True]
     elif o.type == "enum":
         vals = list(o.choices)
     elif o.low is not None and o.high is not None:
         vals = list(range(o.low, o.high + 1)) if o.high - o.low <= 3 else sorted({o.low, o.default, o.high})
-    elif probe and isinstance(o.default, int):  # a whole number with no range: a few around the default
-        d = o.default
-        vals = [d // 2, d + 1, d * 2 if d else 2]
+    elif probe and isinstance(o.default, int):  # a whole number with no range: a few around the default,
+        d = o.default                            # and 1 (a threshold no game reaches at its default)
+        vals = [d // 2, d + 1, d * 2 if d else 2, 1]
     else:
         vals = [o.default]
     return [o.default] + list(dict.fromkeys(v for v in vals if v != o.default))

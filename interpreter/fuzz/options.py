@@ -7,11 +7,26 @@ import time
 from pathlib import Path
 
 from .. import engine, graph as g
-from ..engine import apply, make_record, new_game, outcome
+from ..engine import apply, make_record, outcome
+from ..engine.play import _fresh, _run
 from ..errors import CardRulesError
-from .common import (Config, Finding, OPTION_EXTRA_COMBOS, OPTION_SEEDS, Reproduction, TRACE_LIMIT, _config,
+from .common import (Config, Finding, OPTION_EXTRA_COMBOS, OPTION_MORE_SEEDS, OPTION_SEEDS, OPTION_TOGETHER, Reproduction, TRACE_LIMIT, _config,
                      _fmt_value, option_values, player_counts)
 from .static import _ctx_text, _line, _loc
+
+
+class _ReadOptions(list):
+    """A game's option values that count how often the rules read each: the Python engine reads
+    an option where the rules reach it (`st.opts[i]`), so an option never read in a game was not
+    put to the test by it, whatever its value."""
+
+    def __init__(self, values):
+        super().__init__(values)
+        self.reads = [0] * len(values)
+
+    def __getitem__(self, i):
+        self.reads[i] += 1
+        return list.__getitem__(self, i)
 
 
 class OptionEffects:
@@ -22,13 +37,16 @@ class OptionEffects:
         """A fingerprint of one game played by a bot that picks from the sorted legal moves:
         per decision the actor, the sorted legal moves, the cards face up and the public
         variables; then the outcome and each zone's cards (as sets). Also the state (with
-        keep), the moves, and whether the game came to an end within TRACE_LIMIT decisions."""
+        keep), the moves, whether the game came to an end within TRACE_LIMIT decisions, and the
+        options the rules read in it (their names)."""
         h = []
         moves = []
         try:
-            s = new_game(self.rs, cfg.players, cfg.opts, seed)
+            s = _fresh(self.program, cfg.players, cfg.opts, seed)
+            s.opts = _ReadOptions(s.opts)
+            _run(s)
         except CardRulesError as e:
-            return (("error", e.message),), None, [], True
+            return (("error", e.message),), None, [], True, frozenset()
         rng = random.Random(seed ^ 0x0971)
         limit = min(self.cap()[0] + 1, TRACE_LIMIT)
         done = True
@@ -50,8 +68,8 @@ class OptionEffects:
         o = outcome(s)
         h.append((s.finished, (o.winners, o.scores) if o else None,
                   tuple(tuple(sorted(z)) for z in s.zones), tuple(s.known)))
-        self._trace_fired = [a + b for a, b in zip(self._trace_fired, s.fired)]
-        return tuple(h), (s if keep else None), moves, done
+        read = frozenset(o.name for o, n in zip(self.rs.options, s.opts.reads) if n)
+        return tuple(h), (s if keep else None), moves, done, read
 
     def _option_check(self):
         rs = self.rs
@@ -63,67 +81,94 @@ class OptionEffects:
         counts = player_counts(rs)
         defaults = {o.name: o.default for o in rs.options}
         cache: dict = {}
+        read_in: list[int] = [0]  # game pairs compared in which the rules read the option under test
 
         def trace(cfg, seed):
             key = (cfg, seed)
             if key not in cache:
-                h, _, _, done = self._trace(cfg, seed)
-                cache[key] = (h, done)
+                h, _, _, done, read = self._trace(cfg, seed)
+                cache[key] = (h, done, read)
             return cache[key]
 
-        def compare(base: dict, o: g.Option, values) -> str:
+        def compare(base: dict, o: g.Option, values, seeds: range) -> str:
             """'differs', 'same' (every game compared to its end) or 'unknown'."""
             unknown = False
             for v in values:
                 if v == base[o.name]:
                     continue
                 for n in counts:
-                    for i in range(k_seeds):
+                    for i in seeds:
                         if self.out_of_time():
                             return "unknown"  # --seconds is up
-                        if i > 0 and self.out_of_time(end):
+                        if i > seeds.start and self.out_of_time(end):
                             break
                         seed = self.game_seed("option", n, i)
-                        a, da = trace(_config(rs, n, base), seed)
-                        b, db = trace(_config(rs, n, {**base, o.name: v}), seed)
+                        a, da, ra = trace(_config(rs, n, base), seed)
+                        b, db, rb = trace(_config(rs, n, {**base, o.name: v}), seed)
                         if a != b:
                             return "differs"
+                        read_in[0] += o.name in ra or o.name in rb
                         if not (da and db):
                             unknown = True
             return "unknown" if unknown else "same"
 
-        names = self.program.rule_names
         for o in rs.options:
             if o.name in self.static.dead_options:
                 continue
             values = option_values(o, probe=True)
             if len(values) < 2:  # no other value to try: nothing is proved either way
                 continue
-            self._trace_fired = [0] * len(names)
-            if compare(defaults, o, values) != "same":
+            read_in[0] = 0
+            if compare(defaults, o, values, range(k_seeds)) != "same":
                 continue
-            # an option read only inside rules that never fired in these games was never put
-            # to the test: that proves nothing (a rare ending, say)
-            readers = {r for c, _ in self.static.option_reads.get(o.name, []) for r in self.static.rules_of(c)}
-            if readers and all(r in names and self._trace_fired[names.index(r)] == 0 for r in readers):
-                self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, but the rules "
-                              f"that read it ({', '.join(sorted(readers))}) never fired in those games: not judged")
-                continue
+            if read_in[0] < k_seeds:  # the rules seldom reach it: more games before any verdict
+                if compare(defaults, o, values, range(k_seeds, k_seeds * OPTION_MORE_SEEDS)) != "same":
+                    continue
+            # the options read together with it first (a mercy rule's switch and its threshold),
+            # each at its other values, then a few of the configurations played
+            together = self._together(o, defaults)
             others = [c.opts for c in self.configs if c.changed and c.changed != (o.name,)]
-            verdicts = [compare(base, o, values) for base in others[:OPTION_EXTRA_COMBOS]]
+            bases = together[:OPTION_TOGETHER] + others[:OPTION_EXTRA_COMBOS]
+            verdicts = [compare(base, o, values, range(k_seeds)) for base in bases]
             if "differs" in verdicts:
                 continue
-            self._dead_option(o, counts, k_seeds, defaults, verdicts.count("same"), verdicts.count("unknown"))
+            if not read_in[0]:
+                # no game compared ever read it: never put to the test, which proves nothing
+                # either way (an option of a rare situation): told, not a finding
+                self.untried[f"option {o.name!r}"] = (f"no game compared read it ({len(values)} values, "
+                                        f"{k_seeds * OPTION_MORE_SEEDS} seeds per player count)")
+                self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, but no game "
+                              "compared ever read it: not put to the test")
+                continue
+            self._dead_option(o, counts, k_seeds, defaults, verdicts.count("same"), verdicts.count("unknown"),
+                              read_in[0])
         self.progress(f"fuzz {Path(self.path).name}: option effects checked ({len(rs.options)} option(s)), "
                       f"{time.monotonic() - t0:.2f} s")
 
-    def _dead_option(self, o: g.Option, counts, k_seeds, defaults, same: int = 0, unknown: int = 0):
+    def _read_with(self, o: g.Option) -> list[g.Option]:
+        """The other options read in a definition or rule that reads o."""
+        mine = {c for c, _ in self.static.option_reads.get(o.name, [])}
+        return [q for q in self.rs.options if q.name != o.name
+                and mine & {c for c, _ in self.static.option_reads.get(q.name, [])}]
+
+    def _together(self, o: g.Option, defaults: dict) -> list[dict]:
+        """Combinations with one option read beside o at another value: the options taken in
+        turn (a threshold's extreme values as soon as a switch's), OPTION_TOGETHER at most."""
+        rows = [[{**defaults, q.name: v} for v in option_values(q, probe=True)[1:]] for q in self._read_with(o)]
+        out = []
+        for i in range(max((len(r) for r in rows), default=0)):
+            for r in rows:
+                if i < len(r):
+                    out.append(r[-1 - i])  # the last value first: the extreme one (1, or the range's end)
+        return out[:OPTION_TOGETHER]
+
+    def _dead_option(self, o: g.Option, counts, k_seeds, defaults, same: int = 0, unknown: int = 0, read: int = 0):
         rs = self.rs
         n = counts[0]
         best = None
         for i in range(k_seeds):
             seed = self.game_seed("option", n, i)
-            _, s, moves, done = self._trace(_config(rs, n, defaults), seed, keep=True)
+            _, s, moves, done, _ = self._trace(_config(rs, n, defaults), seed, keep=True)
             if s is not None and done and (best is None or len(moves) < best[0]):
                 best = (len(moves), seed)
         values = option_values(o, probe=True)
@@ -137,7 +182,8 @@ class OptionEffects:
         if same:
             where += f" and in {same} other combination{'s' if same > 1 else ''} of them"
         sentence = (f"Option {o.name!r}{' (' + o.description + ')' if o.description else ''} never changes play: "
-                    f"it is read ({read_text}), but for every player count and each of its values "
+                    f"it is read ({read_text}) and the rules reached it in {read} of the games compared, but for every "
+                    f"player count and each of its values "
                     f"({', '.join(_fmt_value(v) for v in values)}){', ' + where if where else ''}, games with the "
                     "same seeds offered the same legal moves, made the same moves, showed the same cards and "
                     "variables and ended the same way.")
@@ -150,7 +196,7 @@ class OptionEffects:
             recs = []
             for label, v in ((f"{o.name}={_fmt_value(o.default)}", o.default), (f"{o.name}={_fmt_value(other)}", other)):
                 cfg = _config(rs, n, {**defaults, o.name: v})
-                _, s, moves, _ = self._trace(cfg, seed, keep=True)
+                _, s, moves, _, _ = self._trace(cfg, seed, keep=True)
                 recs.append((label, make_record(s, self.path)))
             rec = recs[1][1]
             f.reproduction = Reproduction(self.path, n, rec["options"], seed, rec["moves"], rec,

@@ -12,8 +12,9 @@ from .. import graph as g
 from ..engine import apply, new_game, observe, offered, program_of
 from ..errors import GameRuntimeError, GameTooLong
 from .common import (Config, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
-                     RulesetReport, configurations)
+                     RulesetReport, _config, configurations, option_values, player_counts)
 from .static import Static
+from .aims import compile_aims, rule_conditions
 from .players import BOT_KINDS
 from .checks import Checks
 from .options import OptionEffects
@@ -49,13 +50,15 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
                          if v.type in ("card", "cards") and not v.private]  # a private one is in no view
         self._set_cache: dict = {}
         self._option_findings: list = []
+        self.untried: dict[str, str] = {}  # options and rules the fuzzer could not put to the test
+        self.aims: list = []  # while hunting: the conditions of the unfired rules (aims.Aim)
+        self.hunting = False
         self.hits: dict[tuple, Hit] = {}
         self.hit_order: list[tuple] = []
         self.n_games = 0
         self.n_seeker = 0
         self.no_end_seen = False
         self.shortest: tuple | None = None   # (size key, cfg, seed, bot, moves) of a finished game
-        self._trace_fired = [0] * len(self.program.rule_names)
         self.static = Static(rs, path)
         self.configs = configurations(rs, seed)
 
@@ -213,7 +216,28 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         report.games, report.seeker_games = self.n_games, self.n_seeker
         report.seconds = time.monotonic() - self.start
         report.fired = {r: n for r, n in zip(self.program.rule_names, self.fired_total)}
+        report.untried = dict(self.untried)
         return report
+
+    def _probe_configs(self, rules: list[str]) -> list:
+        """Configurations with an option that an unfired rule's condition reads (directly or
+        through definitions) at its other values, those of a whole number with no range
+        included: `when deals == max_rounds` fires only at a limit that play reaches."""
+        conds = rule_conditions(self.rs)
+        read: set = set()
+        for r in rules:
+            if r in conds:
+                read |= self.static.reads_through(conds[r])
+        defaults = {o.name: o.default for o in self.rs.options}
+        out = []
+        for o in self.rs.options:
+            if o.name in read:
+                for v in option_values(o, probe=True)[1:]:
+                    for n in player_counts(self.rs):
+                        cfg = _config(self.rs, n, {**defaults, o.name: v})
+                        if cfg not in self.configs and cfg not in out:
+                            out.append(cfg)
+        return out
 
     def _hunt(self):
         """More rule-seeking games while some rule has not fired yet."""
@@ -222,19 +246,25 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         end = self.slice_end(0.35)
         budget = self.games if self.games is not None else None
         t0 = time.monotonic()
+        names = self.program.rule_names
+        unfired = [names[k] for k in self.unfired()]
+        self.aims = compile_aims(self.rs, unfired, names)
+        self.hunting = True
+        configs = self._probe_configs(unfired) + self.configs
         k = 0
         while self.unfired():
             if budget is not None and k >= budget:
                 break
             if self.out_of_time(end) or (budget is None and end is None):
                 break
-            cfg = self.configs[k % len(self.configs)]
+            cfg = configs[k % len(configs)]
             # with advice, every other hunting game is played by players pursuing the game's goal
             kind = "advised" if self.program.advice and k % 2 else "seeker"
             game = self.play(cfg, self.game_seed("hunt", k), kind, stats=True)
             self._absorb(game, True)
             self.n_advised += kind == "advised"
             k += 1
+        self.aims, self.hunting = [], False
         self.n_games += k
         self.n_seeker += k
         left = [self.program.rule_names[i] for i in self.unfired()]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from ..engine import advice as engine_advice, apply, Move, offered, State
-from .common import SEEK_RANDOM, SEEK_SAMPLE
+from .aims import gap, holds
+from .common import SEARCH_DEPTH, SEARCH_GAME_NODES, SEARCH_NODES, SEEK_AIM, SEEK_RANDOM, SEEK_SAMPLE
 
 
 # ====================================================================== bots
@@ -38,13 +39,55 @@ def _fired(s: State) -> list:
     return [lib.cr_fired(mem, i) for i in range(len(s.fired))]
 
 
+def _gaps(s: State, fz) -> dict[int, int]:
+    """How far each aim's comparison is from holding now (on a copy of s)."""
+    if not any(a.sides for a in fz.aims):
+        return {}
+    c = _lookahead(s)
+    if c.native is not None:
+        c.native.sync()
+    out = {}
+    for a in fz.aims:
+        d = gap(a, c) if fz.fired_total[a.rule] == 0 else None
+        if d is not None:
+            out[a.rule] = d
+    return out
+
+
+def _aimed(c: State, fz, fired: list, before: dict, hit: bool) -> float:
+    """What the look-ahead c is worth for the unfired rules' conditions: 1 for each that holds
+    there, 0.5 for each comparison brought closer to holding, -1 for each left behind by a game
+    that ended without firing any unfired rule (`hit`: one fired in c, counted as a firing)."""
+    if c.native is not None:
+        c.native.sync()  # the conditions are tested on the Python view
+    total = 0.0
+    for a in fz.aims:
+        if fz.fired_total[a.rule] or fired[a.rule]:
+            continue
+        if c.finished:
+            total -= 0.0 if hit else 1.0
+        elif holds(a.test, c):
+            total += 1.0
+        elif a.rule in before:
+            now = gap(a, c)
+            if now is not None and now < before[a.rule]:
+                total += 0.5
+    return total
+
+
 class RuleSeeker:
     """One move of look-ahead on a clone; prefers moves that fire rules fired least so far
     (over every game of this fuzz run), take actions taken least, offer actions offered
-    least, or end in a failure (no legal move, a runtime error)."""
+    least, or end in a failure (no legal move, a runtime error). While the fuzzer hunts for
+    rules that have not fired (`fz.hunting`), it also prefers moves after which such a rule's
+    condition holds or comes closer to holding (`fz.aims`, aims.py), and when no move fires
+    one, searches a few moves deep for a line that does (SEARCH_DEPTH, within a budget of
+    positions per decision and per game): so that a line of play several moves long leads
+    to a rare rule."""
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed ^ 0x5EEC)
+        self.budget = SEARCH_GAME_NODES
 
     def choose(self, s: State, fz: "Fuzzer") -> Move:
         entries = offered(s)
@@ -60,8 +103,11 @@ class RuleSeeker:
         rest = [i for i in range(len(entries)) if i not in set(picks)]
         if len(picks) < SEEK_SAMPLE and rest:
             picks += rng.sample(rest, min(len(rest), SEEK_SAMPLE - len(picks)))
-        fired_now = s.fired
+        fired_now = _fired(s)
+        unfired = [k for k, n in enumerate(fz.fired_total) if n == 0] if fz.hunting else []
+        before = _gaps(s, fz) if fz.aims else {}
         best, best_score = [], None
+        reached = False  # some move fires an unfired rule
         for i in picks:
             m, alt, _ = entries[i]
             score = 0.5 / (1 + fz.alt_taken.get(id(alt), 0))
@@ -71,19 +117,56 @@ class RuleSeeker:
             except Exception:
                 score += 5.0
             else:
-                for k, (a, b) in enumerate(zip(fired_now, _fired(c))):
+                fired_c = _fired(c)
+                hit = False
+                for k, (a, b) in enumerate(zip(fired_now, fired_c)):
                     if b > a:
                         score += 1.0 / (1 + fz.fired_total[k] + a)
+                        hit = hit or fz.fired_total[k] == 0
+                reached = reached or hit
                 if not c.finished:
                     if not c._legal:
                         score += 5.0
                     else:
                         score += 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(e[1]), 0)) for e in offered(c))
+                if fz.aims:
+                    score += SEEK_AIM * _aimed(c, fz, fired_c, before, hit)
             if best_score is None or score > best_score + 1e-12:
                 best, best_score = [m], score
             elif abs(score - best_score) <= 1e-12:
                 best.append(m)
+        if unfired and not reached and self.budget > 0:
+            found = self._search(s, unfired, fired_now)
+            if found is not None:
+                return found
         return best[0] if len(best) == 1 else rng.choice(best)
+
+    def _search(self, s: State, unfired: list[int], fired_now: list) -> Move | None:
+        """The first move of a line of at most SEARCH_DEPTH moves (every move, breadth first,
+        SEARCH_NODES positions at most) that fires a rule no game has fired yet, or None."""
+        frontier = [(s, None)]
+        nodes = SEARCH_NODES
+        for _ in range(SEARCH_DEPTH):
+            deeper = []
+            for st, head in frontier:
+                if st.finished:
+                    continue
+                for m, _, _ in offered(st):
+                    if nodes <= 0 or self.budget <= 0:
+                        return None
+                    nodes -= 1
+                    self.budget -= 1
+                    c = _lookahead(st)
+                    try:
+                        apply(c, m)
+                    except Exception:
+                        continue
+                    fired = _fired(c)
+                    if any(fired[k] > fired_now[k] for k in unfired):
+                        return head or m
+                    deeper.append((c, head or m))
+            frontier = deeper
+        return None
 
 
 class AdvisedPlayer:

@@ -136,6 +136,14 @@ class Shrinking:
         for top in list(self.rs.phases) + list(self.rs.procedures):
             nest(top, None)
         unfired = set(self.unfired())
+        # a rule played before any decision is the deal's to fire, not a player's: no play can
+        # reach it, and not firing in these deals proves nothing either way (a hand dealt complete)
+        for k in sorted(unfired):
+            name = p.rule_names[k]
+            if name in self.static.setup_rules() and name not in self.static.rule_when_false:
+                self.untried[f"rule {name!r}"] = (f"it is played before anyone decides anything, so only the deal "
+                                                  f"can fire it, and none of the {self.n_games} deals did")
+                unfired.discard(k)
         record = None
         if unfired and self.shortest is not None:
             _, cfg, seed, bot, moves = self.shortest

@@ -150,6 +150,51 @@ class Static:
     def _find(self, kind, sentence, rules, node):
         self.findings.append(Finding(kind, sentence, list(dict.fromkeys(rules)), self.path, _loc(node)))
 
+    def setup_rules(self) -> set:
+        """The rules played before anyone can decide anything (from the first phase on, up to
+        the first choice, a procedure's included): whether they fire is the deal's alone."""
+        rs, out = self.rs, set()
+        procs = self.procs
+
+        def choice_in(node, seen=frozenset()) -> bool:
+            if isinstance(node, g.Choose):
+                return True
+            if isinstance(node, g.Perform) and node.name in procs and node.name not in seen:
+                return any(choice_in(x, seen | {node.name}) for x in procs[node.name].body)
+            return any(choice_in(c, seen) for c in _children(node))
+
+        def walk(stmts) -> bool:  # True: a choice was reached
+            for s in stmts:
+                if isinstance(s, (g.Choose, g.Perform)) or (isinstance(s, (g.While, g.Repeat, g.ForEach, g.ForPlayers)) and choice_in(s)):
+                    if choice_in(s):  # a loop with a choice runs its rules again after decisions
+                        return True
+                    continue  # a procedure's rules may be performed after decisions too: not counted
+                if isinstance(s, g.Rule):
+                    out.add(s.name)
+                if any([walk(b) for b in g.child_blocks(s)]):
+                    return True
+            return False
+        by = {ph.name: ph for ph in rs.phases}
+        ph, done = (rs.phases[0] if rs.phases else None), set()
+        while ph is not None and ph.name not in done:
+            done.add(ph.name)
+            if walk(ph.body):
+                break
+            ph = by.get(ph.then) if ph.then else None
+        return out
+
+    def reads_through(self, e) -> set:
+        """The names e reads, and those read by the definitions it reads, transitively."""
+        out: set = set()
+        todo = [e]
+        while todo:
+            for n in _names(todo.pop(), set()):
+                if n not in out:
+                    out.add(n)
+                    if n in self.defines:
+                        todo.append(self.defines[n])
+        return out
+
     def rules_of(self, ctx: tuple, depth: int = 0) -> list[str]:
         """The rules a context belongs to: its rule, or the rules performing its procedure."""
         if ctx[0] == "rule" or depth > 8:

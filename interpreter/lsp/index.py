@@ -140,6 +140,11 @@ class Indexer:
             value = ch[1].children[0] if isinstance(ch[1], Tree) and ch[1].children else ch[1].data[4:]
             top.append(Symbol("value", str(ch[0]), "option", tok_span(ch[0]), full or tok_span(ch[0]),
                               f"option {ch[0]} = {value}"))
+        elif d == "remove":  # a variant takes names of its base out: references to them
+            kind = str(ch[0].children[0]) if isinstance(ch[0], Tree) else str(ch[0])
+            ns = "value" if kind in ("option", "define", "var") else kind
+            for tok in ch[1:]:
+                self.ref(ns, tok, role="remove")
         elif d == "var":
             private, ch = ch[0] is not None, ch[1:]
             params = self.params(ch[1], full, f"variable {ch[0]}")

@@ -259,6 +259,12 @@ class BookBuilder:
                 return f"Deck order: {c.detail}"
             return f"{what} {code(c.name)}: {c.detail}"
         line = f"{what} {code(c.name)} is {c.action}"
+        if c.action == "removed":  # gone from this game: what it was in the base, in the author's words
+            base = rs.base_title or human(rs.base or "the base game")
+            if kind == "rule":
+                named = f"Rule {code(c.name)}" + (f" ({em(c.detail)})" if c.detail else "")
+                return f"{named} is removed: it is not played in this game"
+            return line + (f" \u2014 in {base}: \u201c{c.detail}\u201d" if c.detail else f": {base} has it, this game does not")
         if kind == "winner":
             return f"The winner rule is {c.action}"
         if kind == "define" and c.name in self.en.defines:
