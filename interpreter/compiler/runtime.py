@@ -296,6 +296,82 @@ def _triples(st, pred, table, first, mask, twice):
     return out
 
 
+def _subsets(st, cards, test, weight, target, site):
+    """An action's legal sets of cards (ops.Subsets): each set a tuple of card ids in the deck's
+    order, listed by their masks over the distinct cards of `cards` (bit i: the i-th), lowest first."""
+    from .program import MAX_SET_CARDS, MAX_SETS
+    d = list(dict.fromkeys(cards))
+    n = len(d)
+    if n > MAX_SET_CARDS:
+        raise set_error(st.program, site, f"the set is chosen among {n} cards here; at most {MAX_SET_CARDS} can be")
+    if weight is None:
+        masks = range(1, 1 << n)
+    else:
+        masks = _sum_masks([weight(c) for c in d], target)
+        if len(masks) > MAX_SETS:
+            raise set_error(st.program, site, f"more than {MAX_SETS} sets of cards add up to {target} here")
+    out = []
+    for m in masks:
+        s = tuple(sorted(c for i, c in enumerate(d) if m >> i & 1))
+        if test is None or test(s):
+            if len(out) == MAX_SETS:
+                raise set_error(st.program, site, f"more than {MAX_SETS} sets of cards are allowed here" + later_hint(st.program, site))
+            out.append(s)
+    return out
+
+
+def _sum_masks(w: list, target) -> list:
+    """The non-empty masks over w (bit i: w[i]) whose weights add up to target, lowest first.
+    Deciding the highest bit first, leaving a card out before taking it, lists them in order;
+    when the weights share one sign, a branch that can no longer reach the target is cut."""
+    n = len(w)
+    if all(x >= 0 for x in w) or all(x <= 0 for x in w):
+        if any(x < 0 for x in w):
+            w, target = [-x for x in w], -target
+        below = [0] * (n + 1)  # below[i]: the sum of w[0..i-1]
+        for i in range(n):
+            below[i + 1] = below[i] + w[i]
+        out: list = []
+
+        def walk(i, m, total):
+            if i < 0:
+                if total == target and m:
+                    out.append(m)
+                return
+            if total > target or total + below[i + 1] < target:
+                return
+            walk(i - 1, m, total)
+            walk(i - 1, m | 1 << i, total + w[i])
+        walk(n - 1, 0, 0)
+        return out
+    sums = [0] * (1 << n)  # weights of mixed signs: every mask, each sum from a smaller mask's
+    out = []
+    for m in range(1, 1 << n):
+        low = m & -m
+        sums[m] = sums[m ^ low] + w[low.bit_length() - 1]
+        if sums[m] == target:
+            out.append(m)
+    return out
+
+
+def later_hint(p, site: int) -> str:
+    """Why a set may be tried without its condition: a part of `where` naming a later parameter
+    is asked only once the set is chosen."""
+    action, param = p.set_sites[site]
+    names = [v for v, _, _ in action.params()]
+    if names[-1] == param.var:
+        return ""
+    return (f" (a condition naming {', '.join(names[names.index(param.var) + 1:])} is asked only after every set "
+            f"is listed: put {param.var} last)")
+
+
+def set_error(p, site: int, why: str):
+    from .program import _runtime
+    from ..unparse import action_param_text
+    action, param = p.set_sites[site]
+    return _runtime(f"action {action.name}: {action_param_text(param)}: {why}", param)
+
+
 def _random(st, xs):
     """One element by the game's seeded chance (none from an empty collection)."""
     xs = list(xs)
@@ -320,4 +396,4 @@ def _last(xs):
 
 NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_zone_at": _zone_at,
              "_zindex": _zindex, "_depth": _depth, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
-             "_random": _random, "_split": _split}
+             "_random": _random, "_split": _split, "_subsets": _subsets}

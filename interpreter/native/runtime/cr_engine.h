@@ -35,6 +35,7 @@
 #define CR_E_TELL_NONE 14 /* a tell to a player who is none */
 #define CR_E_LONG 15     /* a decision after all the decisions the game may take */
 #define CR_E_INTR 16     /* Ctrl-C or SIGTERM during a long call (cr_guard_enter): not a failure of the rules */
+#define CR_E_SET 17      /* an action's set of cards chosen among too many cards, or too many sets (MAX_SET_CARDS, MAX_SETS) */
 
 typedef struct cr_list {
     int64_t n;
