@@ -232,3 +232,60 @@ def test_too_many_sets_says_to_put_the_set_last_when_a_later_parameter_decides()
     small = table_of(["6-Spades", "4-Hearts"], {0: ["10-Clubs"], 1: ["7-Hearts"]}, ruleset=rs)
     for t in both(small):  # the set first: rows in the order of its sets, then of the cards
         assert moves(t) == ["capture 4-Hearts 6-Spades 10-Clubs", "trail 10-Clubs"]
+
+
+# ====================================================================== rulebook, diff, unparse
+
+def test_the_rulebook_reads_the_set_aloud():
+    from interpreter.render import render_markdown
+    book = render_markdown(rules())
+    assert ("a card *c* in the turn's hand and any set *S* of one or more cards of the table whose pips add up "
+            "to *c*'s pips") in book
+
+
+def test_diff_says_where_the_set_now_comes_from():
+    from interpreter.diff import diff_rulesets
+    text = FISHING.read_text().replace("S subset of table where", "S subset of hand(turn) where")
+    d = diff_rulesets(rules(), loads_ruleset(text, "other.cards"))
+    [c] = d.changes
+    assert (c.kind, c.name, c.action) == ("rule", "capture_or_trail", "changed")
+    assert "any set S of one or more cards of the turn's hand" in c.text  # now
+    assert "any set S of one or more cards of the table" in c.text  # was
+    assert "source now: `action capture c in hand(turn), S subset of hand(turn) where" in c.text
+    same = loads_ruleset(FISHING.read_text(), "same.cards")
+    assert not diff_rulesets(rules(), same).changes
+
+
+def test_a_set_and_a_card_parameter_are_not_the_same_action():
+    from interpreter.diff import diff_rulesets
+    text = DISCARD.replace("action discard S subset of hand(turn)", "action discard S in hand(turn)")
+    text = text.replace("count(S) <= 2 and (all x in S: x.pips < 9)", "S.pips < 9")
+    text = text.replace("(sum x in S: x.pips)", "S.pips").replace("count(those x in S where x.pips < 3)", "0")
+    text = text.replace("card(3, Clubs) in S", "S == card(3, Clubs)")
+    assert diff_rulesets(discards(), loads_ruleset(text, "one.cards")).changes
+
+
+def _capture(rs):
+    rule = next(x for x in rs.phases[1].body[0].body if getattr(x, "name", None) == "capture_or_trail")
+    return rule.body[0].actions[0]
+
+
+def _no_loc(x):
+    if isinstance(x, dict):
+        return {k: _no_loc(v) for k, v in x.items() if k != "loc"}
+    if isinstance(x, (list, tuple)):
+        return [_no_loc(v) for v in x]
+    return x
+
+
+@pytest.mark.parametrize("params", ["c in hand(turn), S subset of table",
+                                    "S subset of (those x in table where x.pips < 10), c in hand(turn)",
+                                    "c in hand(turn), S subset of table + hand(next(turn))"])
+def test_the_parameters_print_back_as_written(params):
+    from interpreter.unparse import action_params_text
+    text = FISHING.read_text().replace("c in hand(turn), S subset of table", params)
+    first = _capture(loads_ruleset(text, "first.cards"))
+    printed = action_params_text(first)
+    again = _capture(loads_ruleset(FISHING.read_text().replace("c in hand(turn), S subset of table", printed), "again.cards"))
+    assert _no_loc(again.model_dump()) == _no_loc(first.model_dump())
+    assert [sub for _, _, sub in again.params()] == ["subset" in p for p in params.split(", ")]
