@@ -289,3 +289,55 @@ def test_the_parameters_print_back_as_written(params):
     again = _capture(loads_ruleset(FISHING.read_text().replace("c in hand(turn), S subset of table", printed), "again.cards"))
     assert _no_loc(again.model_dump()) == _no_loc(first.model_dump())
     assert [sub for _, _, sub in again.params()] == ["subset" in p for p in params.split(", ")]
+
+
+# ====================================================================== adapters
+
+def test_the_adapters_number_a_set_by_its_mask_over_a_small_deck(tmp_path):
+    from interpreter.adapters.encoding import Core, spec_for
+    path = tmp_path / "discards.cards"
+    path.write_text(DISCARD)
+    spec = spec_for(str(path), 2)
+    sets = [a for a in spec.actions if a[0] == "discard"]
+    assert len(sets) == 2 ** 12 - 1  # every non-empty set of the twelve cards, by mask over the deck
+    assert sets[:3] == [("discard", "A-Clubs"), ("discard", "2-Clubs"), ("discard", "A-Clubs 2-Clubs")]
+    core = Core.start(spec, 3)
+    rnd = random.Random(3)
+    while not core.terminal():
+        legal = core.legal()
+        for a, m in legal.items():
+            assert spec.actions[a] == (m.action, m.arg) and spec.action_text(a) == str(m)
+        core.apply_id(rnd.choice(list(legal)))
+
+
+def test_the_adapters_refuse_a_set_over_a_large_deck_naming_the_action():
+    from interpreter.adapters.encoding import spec_for
+    from interpreter.errors import OptionError
+    with pytest.raises(OptionError, match=r"fishing.cards:33:\d+: action 'capture' takes a set of cards.*40 cards"):
+        spec_for(str(FISHING), 2)
+
+
+# ====================================================================== records and the terminal
+
+def test_a_saved_game_with_sets_replays_to_the_same_end(tmp_path):
+    from interpreter.engine import make_record, read_record, replay, write_record
+    s = new_game(rules(), 3, seed=5)
+    rnd = random.Random(5)
+    while not s.finished:
+        listed = moves(s)
+        apply(s, rnd.choice([m for m in listed if m.startswith("capture")] or listed))
+    assert any(m.action == "capture" and len(m.arg.split()) > 2 for m in s.history)
+    write_record(make_record(s, str(FISHING)), tmp_path / "game.json")
+    again = replay(rules(), read_record(tmp_path / "game.json"))
+    assert again.history == s.history and str(outcome(again)) == str(outcome(s))
+
+
+def test_at_the_terminal_a_set_may_be_typed_in_any_order(monkeypatch, capsys):
+    import io
+    from interpreter.playing import Human
+    s = table_of(["6-Spades", "4-Hearts", "3-Clubs"], {0: ["10-Clubs"], 1: ["7-Hearts"]})
+    monkeypatch.setattr("sys.stdin", io.StringIO("capture 10-Clubs 6-Spades 4-Hearts\n"))
+    move = Human(0).choose(s)
+    assert str(move) == "capture 10-Clubs 4-Hearts 6-Spades"
+    shown = capsys.readouterr().out
+    assert "capture 10-Clubs 4-Hearts 6-Spades" in shown and "trail 10-Clubs" in shown
