@@ -17,7 +17,7 @@ KEYWORDS = (
     "decisions", "deck", "declare", "define", "each", "elif", "else", "end", "face", "for", "from", "game", "group",
     "highest", "if", "in", "interpretation", "into", "let", "lowest", "mod", "most", "move", "new", "no", "not",
     "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "player", "procedure", "repeat",
-    "reveal", "rule", "secretly", "set", "shuffle", "split", "starting", "sum", "tell", "text", "then", "those", "to",
+    "reveal", "rule", "secretly", "set", "shuffle", "split", "starting", "subset", "sum", "tell", "text", "then", "those", "to",
     "turn", "under", "up", "value", "var", "variant", "when", "where", "while", "winner", "zone",
 )
 # names the language gives a meaning without a declaration (interpreter/language.py's built-ins)
