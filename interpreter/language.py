@@ -315,9 +315,10 @@ _CHOICES = Section("choices", "Choices", "Where players decide. Every legal way 
           "for taking nothing. Inside, the set is a collection of cards (`count`, `sum`, `those`, `all`, `in`, "
           "`move S to ...`). The sets are listed by their masks over the cards of CARDS, in its order, lowest "
           "first. A part of `where` that says `(sum x in S: VALUE) == TOTAL` finds the sets that add up "
-          "without trying the others, so put the set after the parameters TOTAL names. A set is chosen among "
-          "at most 20 cards, and one decision offers at most 4096 sets for it: past either, the game stops "
-          "with an error that names the action.",
+          "without trying the others (put the set after the parameters TOTAL names), and `count(S) <= N` (or "
+          "`==`, `<`, `>=`, `>`) tries only sets of so many cards. A set is chosen among at most 20 cards, "
+          "the search tries at most 16384 sets (every set of 14 cards, when nothing cuts it) and one decision "
+          "offers at most 4096 sets for it: past any of these, the game stops with an error that names the action.",
           "choose by p:\n"
           '    action capture c in hand(p), S subset of pile where (sum x in S: x.points) == c.points "Capture.":\n'
           "        move S to won(p)\n"

@@ -23,10 +23,12 @@ EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH, TRACE = range(9)
 
 MAX_STEPS = 200_000  # turns of loops between two decisions before the engine calls it an endless loop
 DEFAULT_MAX_DECISIONS = g.DEFAULT_MAX_DECISIONS
-# an action's set of cards (`S subset of table`) is chosen among at most MAX_SET_CARDS cards, and
-# one decision offers at most MAX_SETS sets for it (nor may a sum of the cards' values match
-# more): past either, both engines stop the game with a located error, never a long search
+# an action's set of cards (`S subset of table`) is chosen among at most MAX_SET_CARDS cards; the
+# search tries at most MAX_TRIED sets (those its sum and count conditions let through: with
+# neither, every set, so 14 cards at most) and one decision offers at most MAX_SETS of them: past
+# any, both engines stop the game with a located error, never a long search
 MAX_SET_CARDS = 20
+MAX_TRIED = 16384
 MAX_SETS = 4096  # decisions a game declaring no `at most N decisions` may take
 
 ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",

@@ -82,7 +82,9 @@ def _subsets(x) -> str:
     test = "None" if x.test is None else f"(lambda {x.var}: {x.test})"
     weight = "None" if x.weight is None else f"(lambda {x.wvar}: {x.weight})"
     target = "None" if x.target is None else x.target
-    return f"_subsets(st, {x.domain}, {test}, {weight}, {target}, {x.site})"
+    low = "None" if x.low is None else x.low
+    high = "None" if x.high is None else x.high
+    return f"_subsets(st, {x.domain}, {test}, {weight}, {target}, {low}, {high}, {x.site})"
 
 
 def paired_lines(x) -> list[str]:

@@ -474,13 +474,14 @@ class Statements:
                 inner = dict(bound)
                 inner[agg.var] = (wvar, "card")
                 wsrc = self.sx_typed(agg.body, inner, "int", "the value added up")[0]
+            low, high = self._count_bounds(mine, var, [v for v, _, _ in params], bound)
             local = o.Local(name, t="cards")
             bound[var] = (local, "cards")
             tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x in mine]
             test = None
             for x in tests:
                 test = x if test is None else o.Logic("and", test, x, t="bool")
-            sets = o.Subsets(local, dsrc, test, wvar, wsrc, target, site, t="sets")
+            sets = o.Subsets(local, dsrc, test, wvar, wsrc, target, low, high, site, t="sets")
             combos.append((name, sets, ()))
         if len(params) == 1:
             self.values_ir = ir.Values(combos[0][1], combos[0][0], None, True)
@@ -489,6 +490,28 @@ class Statements:
         names = tuple(n for n, _, _ in combos)
         rows = o.Combinations(names, tuple(d for _, d, _ in combos), tuple(x for _, _, x in combos), t="rows")
         return self.lam(o.Dedupe(rows, t="rows"))
+
+    def _count_bounds(self, parts, var, params, bound):
+        """The fewest and most cards a set may hold, where a part of `where` says so (`count(S) <= N`,
+        `count(S) == N`, ... with N naming no parameter from S on): ops, or None."""
+        later = params[params.index(var):]
+        low = high = None
+        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+        for x in parts:
+            if not (isinstance(x, g.BinOp) and x.op in flip):
+                continue
+            for left, op, right in ((x.left, x.op, x.right), (x.right, flip[x.op], x.left)):
+                if not (isinstance(left, g.Call) and left.func == "count" and len(left.args) == 1
+                        and isinstance(left.args[0], g.Name) and left.args[0].name == var
+                        and not any(mentions(right, v) for v in later)):
+                    continue
+                n = self.sx_typed(right, bound, "int", "the number of cards of the set")[0]
+                if op in ("<=", "<", "==") and high is None:
+                    high = n if op != "<" else o.Arith("-", n, o.Lit(1, t="int"), t="int")
+                if op in (">=", ">", "==") and low is None:
+                    low = n if op != ">" else o.Arith("+", n, o.Lit(1, t="int"), t="int")
+                break
+        return low, high
 
     def _paired(self, names, domains, tests_at, others, last, bound, plain):
         """The combinations with the last parameter's own work done once, not once per value

@@ -27,7 +27,7 @@ from .rng import seed_words
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
-    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_SET = range(1, 18)
+    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_SET, E_SETS_TRIED, E_SETS = range(1, 20)
 
 NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
@@ -618,15 +618,13 @@ class NativeGame:
             return _at(node, f"{unparse(node.at)!r} is none here: there is no player to start the deal from")
         if kind == E_TELL_NONE:
             return play._located_failure(s, play.ImpossibleEffect("a tell to none (tell ... to PLAYER needs a player)"))
-        if kind == E_SET:  # the Python engine's words say which bound; here the first set of the choice
-            from ..compiler.program import MAX_SET_CARDS, MAX_SETS
-            from ..compiler.runtime import set_error
+        if kind in (E_SET, E_SETS_TRIED, E_SETS):  # the bound passed, said of the choice's first set
+            from ..compiler.runtime import set_bound_error
             ins = p.plain_code[pc] if 0 <= pc < len(p.plain_code) else None
             nodes = [a.node for a in getattr(ins[1], "alts", ())] if ins else []
             site = next((k for k, (a, _) in enumerate(p.set_sites) if any(a is n for n in nodes)), None)
             if site is not None:
-                return set_error(p, site, f"the set is chosen among more than {MAX_SET_CARDS} cards here, "
-                                          f"or more than {MAX_SETS} sets are allowed")
+                return set_bound_error(p, site, ("cards", "tried", "sets")[kind - E_SET])
         if kind == E_SEATS_AT:
             return _at(node, f"{unparse(node.at)!r} is none here")
         what = {E_NONE: TypeError("'NoneType' object is not subscriptable"), E_ZERO: ZeroDivisionError(),
