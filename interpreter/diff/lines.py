@@ -9,6 +9,7 @@ from typing import get_args
 
 from .. import graph as g
 from ..render import BookBuilder, Describer, English, code, em
+from ..render.steps import param_binder
 from ..unparse import unparse
 from .words import _cap, _fmt, _human
 
@@ -260,7 +261,7 @@ class _Side:
             if ln.part == "action":
                 text = f"the move {code(s.name)}" + (f" ({em(s.label.rstrip('.'))})" if s.label else "")
                 if s.var is not None and s.domain is not None:
-                    text += ", for " + " and ".join(en.param_binder(v, d, sub) for v, d, sub in s.params())
+                    text += ", for " + " and ".join(param_binder(en, v, d, sub) for v, d, sub in s.params())
                     if s.where is not None:
                         text += f" such that {en.cond(s.where)}"
                 if s.when is not None:

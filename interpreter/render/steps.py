@@ -217,11 +217,11 @@ class Describer:
                 # "any set S of one or more cards of ..."
                 parts = []
                 for var, domain, subset in a.params():
-                    parts.append(en.param_binder(var, domain, subset))
+                    parts.append(param_binder(en, var, domain, subset))
                     en.bind(var, "cards" if subset else en.elem(domain))
                 rest = _conjuncts(a.where) if a.where is not None else []
                 for k, (var, _, subset) in enumerate(a.params()):  # a sum over a set: "whose pips add up to ..."
-                    said = [(x, en.set_sum(x, var)) for x in rest] if subset else []
+                    said = [(x, set_sum(en, x, var)) for x in rest] if subset else []
                     found = next(((x, w) for x, w in said if w is not None), None)
                     if found is not None:
                         parts[k] += f" {found[1]}"
@@ -245,3 +245,29 @@ def _conjuncts(e) -> list:
     if isinstance(e, g.BinOp) and e.op == "and":
         return _conjuncts(e.left) + _conjuncts(e.right)
     return [e]
+
+
+def param_binder(en: English, var: str, domain, subset: bool, det: str = "a") -> str:
+    """An action's parameter: 'a card c in ...', or a set of cards, 'any set S of one or more
+    cards of the table'."""
+    if subset:
+        return f"any set {en.local(var)} of one or more cards of {en.operand(domain)}"
+    return en.binder(var, domain, det)
+
+
+def set_sum(en: English, e, var: str) -> str | None:
+    """`(sum x in S: x.pips) == T` said of a set S: 'whose pips add up to T' (None otherwise)."""
+    if not (isinstance(e, g.BinOp) and e.op == "=="):
+        return None
+    for agg, total in ((e.left, e.right), (e.right, e.left)):
+        if (isinstance(agg, g.Agg) and agg.op == "sum" and agg.where is None and agg.body is not None
+                and isinstance(agg.domain, g.Name) and agg.domain.name == var):
+            body = agg.body
+            if isinstance(body, g.Attr) and isinstance(body.obj, g.Name) and body.obj.name == agg.var:
+                noun = human(body.name)
+                what = noun if noun.endswith("s") else noun + "s"
+            else:
+                with en.bound(**{agg.var: "card"}):
+                    what = f"values of {en(body)}"
+            return f"whose {what} add up to {en.operand(total)}"
+    return None

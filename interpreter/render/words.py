@@ -634,31 +634,6 @@ class English:
             return f"{head} {v} of the suit {self.operand(domain.args[0])}"
         return f"{head} {v} in {self.operand(domain)}"
 
-    def set_binder(self, var: str, domain) -> str:
-        """An action's set of cards: 'any set S of one or more cards of the table'."""
-        return f"any set {self.local(var)} of one or more cards of {self.operand(domain)}"
-
-    def set_sum(self, e, var: str) -> str | None:
-        """`(sum x in S: x.pips) == T` said of a set S: 'whose pips add up to T' (None otherwise)."""
-        if not (isinstance(e, g.BinOp) and e.op == "=="):
-            return None
-        for agg, total in ((e.left, e.right), (e.right, e.left)):
-            if (isinstance(agg, g.Agg) and agg.op == "sum" and agg.where is None and agg.body is not None
-                    and isinstance(agg.domain, g.Name) and agg.domain.name == var):
-                body = agg.body
-                if isinstance(body, g.Attr) and isinstance(body.obj, g.Name) and body.obj.name == agg.var:
-                    noun = human(body.name)
-                    what = noun if noun.endswith("s") else noun + "s"
-                else:
-                    with self.bound(**{agg.var: "card"}):
-                        what = f"values of {self(body)}"
-                return f"whose {what} add up to {self.operand(total)}"
-        return None
-
-    def param_binder(self, var: str, domain, subset: bool, det: str = "a") -> str:
-        """An action's parameter: 'a card c in ...', or a set of cards."""
-        return self.set_binder(var, domain) if subset else self.binder(var, domain, det)
-
     def visit_Agg(self, e):
         elem = self.elem(e.domain)
         with self.bound(**{e.var: elem}):
