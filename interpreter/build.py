@@ -490,21 +490,24 @@ class ToGraph(Transformer):
 
     def action(self, meta, ch):
         name, params, where, when, label, body = ch
-        (var, domain), *more = params or [(None, None)]
+        (var, domain, subset), *more = params or [(None, None, False)]
         names = [var] + [m.var for m in more]
         for k, m in enumerate(more):
             if m.var in names[:k + 1]:
                 raise _err(f"action {name}: the parameter {m.var!r} is named twice", m.loc)
-        return g.Action(name=str(name), var=var, domain=domain, more=tuple(more), where=where,
+        return g.Action(name=str(name), var=var, domain=domain, subset=subset, more=tuple(more), where=where,
                         when=when, label=_s(label) if label else None, body=self._plain(body),
                         loc=self._loc(meta))
 
     def action_params(self, meta, ch):
         first = ch[0]
-        return [(first.var, first.domain)] + list(ch[1:])
+        return [(first.var, first.domain, first.subset)] + list(ch[1:])
 
     def action_param(self, meta, ch):
         return g.ActionParam(var=str(ch[0]), domain=ch[1], loc=self._loc(meta))
+
+    def set_param(self, meta, ch):
+        return g.ActionParam(var=str(ch[0]), domain=ch[1], subset=True, loc=self._loc(meta))
 
     def choose(self, meta, ch):
         by = ch[0]

@@ -345,24 +345,33 @@ class Rule(Located):
 
 
 class ActionParam(Located):
-    """A second (third, ...) parameter of an action: `z in zones(pile)`."""
+    """A second (third, ...) parameter of an action: `z in zones(pile)`, or a set of cards,
+    `S subset of table`."""
 
     var: str
     domain: "Expr"
+    subset: bool = Field(default=False, description="`var subset of domain`: any set of one or more of its cards.")
 
 
 class Action(Located):
     """One kind of move in a choice: its name, optional parameters and the conditions. The first
-    parameter is `var in domain`; `more` holds the others, each legal combination one move."""
+    parameter is `var in domain` (or `var subset of domain`); `more` holds the others, each legal
+    combination one move."""
 
     name: str
     var: str | None = None
     domain: Expr | None = None
+    subset: bool = Field(default=False, description="The first parameter is a set of cards: `var subset of domain`.")
     more: tuple[ActionParam, ...] = ()
     where: Expr | None = None
     when: Expr | None = None
     label: str | None = None
     body: tuple["Stmt", ...]
+
+    def params(self) -> list[tuple[str, "Expr", bool]]:
+        """Every parameter as (name, domain, whether it is a set of cards), in order."""
+        first = [(self.var, self.domain, self.subset)] if self.var is not None else []
+        return first + [(m.var, m.domain, m.subset) for m in self.more]
 
 
 class Choose(Located):

@@ -18,8 +18,8 @@ KEYWORDS = (
     "game", "group", "highest", "if", "in", "interpretation", "into", "let", "lowest", "mod", "most", "move", "new",
     "next", "no", "not", "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "play",
     "player", "private", "procedure", "remove", "repeat", "reveal", "round", "rule", "secretly", "set", "shuffle",
-    "split", "starting", "sum", "tell", "text", "the", "then", "those", "to", "turn", "under", "up", "value", "var",
-    "variant", "when", "where", "while", "winner", "zone",
+    "split", "starting", "subset", "sum", "tell", "text", "the", "then", "those", "to", "turn", "under", "up",
+    "value", "var", "variant", "when", "where", "while", "winner", "zone",
 )
 # names the language gives a meaning without a declaration (interpreter/language.py's built-ins)
 BUILTINS = ("count", "any", "no", "first", "last", "highest", "lowest", "above", "below", "cards_of", "card",

@@ -339,6 +339,21 @@ _CHOICES = Section("choices", "Choices", "Where players decide. Every legal way 
           "choose by p:\n"
           '    action place x in hand(p), z in zones(spot) where count(z) == 0 "Put a card on an empty spot.":\n'
           "        move x to z face up", "statement"),
+    Entry("subset", "action NAME [NAME in SET, ...] NAME subset of CARDS [, ...] [where COND] ...:",
+          "A move that takes a set of cards: every set of one or more cards of CARDS (a zone, or any collection "
+          "of cards) for which the `where` condition holds is one move, written with its cards in the deck's "
+          "order (`capture 7-Hearts 3-Spades 4-Clubs`). An empty set is never offered: write another action "
+          "for taking nothing. Inside, the set is a collection of cards (`count`, `sum`, `those`, `all`, `in`, "
+          "`move S to ...`). The sets are listed by their masks over the cards of CARDS, in its order, lowest "
+          "first. A part of `where` that says `(sum x in S: VALUE) == TOTAL` finds the sets that add up "
+          "without trying the others (put the set after the parameters TOTAL names), and `count(S) <= N` (or "
+          "`==`, `<`, `>=`, `>`) tries only sets of so many cards. A set is chosen among at most 20 cards, "
+          "the search tries at most 16384 sets (every set of 14 cards, when nothing cuts it) and one decision "
+          "offers at most 4096 sets for it: past any of these, the game stops with an error that names the action.",
+          "choose by p:\n"
+          '    action capture c in hand(p), S subset of pile where (sum x in S: x.points) == c.points "Capture.":\n'
+          "        move S to won(p)\n"
+          "        move c to won(p)", "statement"),
     Entry("choose by each", "choose by each NAME in PLAYERS:",
           "Several players decide at the same point, in any order: each player of the collection picks one "
           "of the actions, and its block runs for that player (NAME). For claims on a discard, say.",

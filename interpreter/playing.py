@@ -163,7 +163,11 @@ class Human:
             else:
                 exact = [m for m in moves if str(m).lower() == text.lower()]
                 by_arg = [m for m in moves if m.arg is not None and m.arg.lower() == text.lower()]
-                pick = exact or (by_arg if len(by_arg) == 1 else [])
+                # a set of cards typed in another order names the same move: the action first, then any order
+                words = text.lower().split()
+                any_order = [m for m in moves if str(m).lower().split()[:1] == words[:1]
+                             and sorted(str(m).lower().split()[1:]) == sorted(words[1:])]
+                pick = exact or (by_arg if len(by_arg) == 1 else []) or (any_order if len(any_order) == 1 else [])
                 if not text or not pick:
                     typer.echo(f"not a move here: {text!r}; enter a number from 1 to {len(moves)}, "
                                "a move as written above, or q to quit")

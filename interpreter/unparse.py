@@ -125,3 +125,16 @@ def unparse_removals(changes) -> list[str]:
         else:
             lines.append((kind, [c.name]))
     return [f"remove {kind} {', '.join(names)}" for kind, names in lines]
+
+
+def action_param_text(param) -> str:
+    """One parameter of an action as written: `c in hand(p)`, or a set, `S subset of table`."""
+    word = "subset of" if param.subset else "in"
+    domain = param.domain
+    text = unparse(domain) if isinstance(domain, g.BinOp) and domain.op == ".." else unparse(domain, 5, False)
+    return f"{param.var} {word} {text}"
+
+
+def action_params_text(action) -> str:
+    """An action's parameters as written after its name (empty when it has none)."""
+    return ", ".join(action_param_text(g.ActionParam(var=v, domain=d, subset=s)) for v, d, s in action.params())

@@ -22,6 +22,11 @@ allows, in the deck's own order:
   min max and if/then/else); otherwise the window `int_range` (default 0..100). A legal
   number outside it is an error that names the action.
 
+* a set of cards (`S subset of CARDS`): every non-empty set of the deck's cards, numbered by its
+  mask over the deck (card i: bit i), lowest first (`Move.arg` lists its cards in deck order).
+  Only for a deck of at most MAX_SET_DECK (12) cards: a larger deck has too many sets to number
+  one by one, and the adapters refuse the game with an error naming the action's set.
+
 An action with several parameters takes every combination, the first parameter varying
 slowest. Each id stands for one move text (`action` or `action argument...`, as `Move`
 prints it), so the same name with the same argument in two places of the rules is one id.
@@ -98,6 +103,7 @@ RETURNS = ("win", "score")
 DEFAULT_INT_RANGE = (0, 100)
 INT_CLIP = 1e9
 MAX_INT_SPAN = 100_000
+MAX_SET_DECK = 12  # a set of cards is numbered by its mask over the deck: 2**12 - 1 sets at most
 SAMPLE_TRIES = 20
 
 _RULESETS: dict = {}
@@ -270,12 +276,21 @@ class Spec:
             return self.ruleset.deck.ranks[v]
         if elem == "zone":
             return self.zone_names[v]
+        if elem == "cards":  # a set, as its mask over the deck
+            return " ".join(self.card_names[c] for c in range(v.bit_length()) if v >> c & 1)
         return str(v)
 
     def _universe(self, elem: str, domain, action: str) -> set:
         """Every value (in the engine's terms) a parameter of this type may take."""
         if elem == "card":
             return set(range(self.n_cards))
+        if elem == "cards":
+            if self.n_cards > MAX_SET_DECK:
+                where = f"{domain.loc}: " if domain is not None and domain.loc is not None else ""
+                raise OptionError(f"{where}action {action!r} takes a set of cards, which the adapters number by its "
+                                  f"mask over the deck: a deck of {self.n_cards} cards has too many sets (at most "
+                                  f"{MAX_SET_DECK} cards can be encoded)")
+            return set(range(1, 1 << self.n_cards))
         if elem == "player":
             return set(range(self.players))
         if elem == "suit":

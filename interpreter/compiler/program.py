@@ -22,7 +22,14 @@ _CARD_ATTRS = {"suit": ("SUIT[{}]", "suit"), "rank": ("RANK[{}]", "rank"), "orde
 EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH, TRACE = range(9)
 
 MAX_STEPS = 200_000  # turns of loops between two decisions before the engine calls it an endless loop
-DEFAULT_MAX_DECISIONS = g.DEFAULT_MAX_DECISIONS  # decisions a game declaring no `at most N decisions` may take
+DEFAULT_MAX_DECISIONS = g.DEFAULT_MAX_DECISIONS
+# an action's set of cards (`S subset of table`) is chosen among at most MAX_SET_CARDS cards; the
+# search tries at most MAX_TRIED sets (those its sum and count conditions let through: with
+# neither, every set, so 14 cards at most) and one decision offers at most MAX_SETS of them: past
+# any, both engines stop the game with a located error, never a long search
+MAX_SET_CARDS = 20
+MAX_TRIED = 16384
+MAX_SETS = 4096  # decisions a game declaring no `at most N decisions` may take
 
 ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
         "zone": "card", "zonekind": "card", "zones": "zone"}
@@ -167,6 +174,7 @@ class Program:
     suit_mask: dict = field(default_factory=dict)  # suit index -> mask of its cards
     rank_mask: dict = field(default_factory=dict)  # rank index -> mask of its cards
     layouts: dict = field(default_factory=dict)  # players -> the zone instances' layout (engine.play._layout)
+    set_sites: list = field(default_factory=list)  # (action, set parameter) of each `S subset of ...`, for errors
     linked: bool = False  # whether the engine has laid out its tables of moves (engine/legal.py)
     # the lowered program (compiler/ir), for emitters other than Python's: each definition's
     # parameters, body and type; each variable's slot, whether it is kept per player, its type

@@ -78,6 +78,15 @@ def _combinations(x) -> str:
     return f"[({', '.join(x.names)},) {loops}]"
 
 
+def _subsets(x) -> str:
+    test = "None" if x.test is None else f"(lambda {x.var}: {x.test})"
+    weight = "None" if x.weight is None else f"(lambda {x.wvar}: {x.weight})"
+    target = "None" if x.target is None else x.target
+    low = "None" if x.low is None else x.low
+    high = "None" if x.high is None else x.high
+    return f"_subsets(st, {x.domain}, {test}, {weight}, {target}, {low}, {high}, {x.site})"
+
+
 def paired_lines(x) -> list[str]:
     """The body of a Paired op's function, line by line (its fallback is x.plain)."""
     var = x.names[-1]
@@ -170,6 +179,7 @@ o.PY_TEXT.update({
     o.SetCall: lambda x: f"{x.fn}(st, {x.cand}{_args(x.free)})",
     o.Paired: lambda x: f"{x.fn}(st)",
     o.Combinations: _combinations,
+    o.Subsets: _subsets,
     o.Dedupe: lambda x: f"list(dict.fromkeys({x.coll}))",
     o.EachSeat: lambda x: f"[{x.x} for _vp in st.seats]",
     o.LoopMore: lambda x: f"st.slots[{x.idx}] < len(st.slots[{x.lst}])",

@@ -325,6 +325,98 @@ def _triples(st, pred, table, first, mask, twice):
     return out
 
 
+def _subsets(st, cards, test, weight, target, low, high, site):
+    """An action's legal sets of cards (ops.Subsets): each set a tuple of card ids in the deck's
+    order, listed by their masks over the distinct cards of `cards` (bit i: the i-th), lowest first."""
+    from .program import MAX_SET_CARDS, MAX_SETS, MAX_TRIED
+    d = list(dict.fromkeys(cards))
+    n = len(d)
+    if n > MAX_SET_CARDS:
+        raise set_bound_error(st.program, site, "cards")
+    w = None if weight is None else [weight(c) for c in d]
+    masks = _set_masks(n, w, target, low, high, MAX_TRIED)
+    if masks is None:
+        raise set_bound_error(st.program, site, "tried")
+    out = []
+    for m in masks:
+        s = tuple(sorted(c for i, c in enumerate(d) if m >> i & 1))
+        if test is None or test(s):
+            if len(out) == MAX_SETS:
+                raise set_bound_error(st.program, site, "sets")
+            out.append(s)
+    return out
+
+
+def _set_masks(n: int, w, target, low, high, limit: int):
+    """The masks over n cards (bit i: the i-th) of the sets worth trying, lowest first: of at
+    least `low` (and one) and at most `high` cards, and with weights w adding up to target when w
+    is given. Deciding the highest bit first, leaving a card out before taking it, lists them in
+    order, and a branch that can no longer satisfy them is cut (the sum only where the weights
+    share one sign; with mixed signs every mask is added up). None: more than `limit` of them."""
+    lo = 1 if low is None else max(1, low)
+    hi = n if high is None else min(high, n)
+    out: list = []
+    if lo > hi:
+        return out
+    if w is not None and not (all(x >= 0 for x in w) or all(x <= 0 for x in w)):
+        sums = [0] * (1 << n)
+        for m in range(1, 1 << n):
+            low_bit = m & -m
+            sums[m] = sums[m ^ low_bit] + w[low_bit.bit_length() - 1]
+            if sums[m] == target and lo <= m.bit_count() <= hi:
+                out.append(m)
+                if len(out) > limit:
+                    return None
+        return out
+    if w is not None and any(x < 0 for x in w):
+        w, target = [-x for x in w], -target
+    below = [0] * (n + 1)  # below[i]: the sum of w[0..i-1]
+    if w is not None:
+        for i in range(n):
+            below[i + 1] = below[i] + w[i]
+
+    def walk(i, m, total, k):
+        if k > hi or k + i + 1 < lo:
+            return True
+        if w is not None and (total > target or total + below[i + 1] < target):
+            return True
+        if i < 0:
+            out.append(m)
+            return len(out) <= limit
+        return walk(i - 1, m, total, k) and walk(i - 1, m | 1 << i, total + (w[i] if w is not None else 0), k + 1)
+    return out if walk(n - 1, 0, 0, 0) else None
+
+
+def set_bound_error(p, site: int, bound: str):
+    """The error of a set of cards past one of its bounds (the same words on both engines):
+    'cards' (MAX_SET_CARDS), 'tried' (MAX_TRIED) or 'sets' (MAX_SETS)."""
+    from .program import MAX_SET_CARDS, MAX_SETS, MAX_TRIED
+    var = p.set_sites[site][1].var
+    why = {"cards": f"the set is chosen among more than {MAX_SET_CARDS} cards here",
+           "tried": (f"more than {MAX_TRIED} sets of cards to try here: a condition `(sum x in {var}: VALUE) == TOTAL` "
+                     f"or `count({var}) <= N` cuts the search" + later_hint(p, site)),
+           "sets": f"more than {MAX_SETS} sets of cards are allowed here" + later_hint(p, site)}[bound]
+    return set_error(p, site, why)
+
+
+def later_hint(p, site: int) -> str:
+    """Why a set may be tried without its condition: a part of `where` naming a later parameter
+    is asked only once the set is chosen."""
+    action, param = p.set_sites[site]
+    names = [v for v, _, _ in action.params()]
+    if names[-1] == param.var:
+        return ""
+    return (f" (a condition naming {', '.join(names[names.index(param.var) + 1:])} is asked only after every set "
+            f"is listed: put {param.var} last)")
+
+
+def set_error(p, site: int, why: str):
+    from .program import _runtime
+    from ..unparse import action_param_text
+    action, param = p.set_sites[site]
+    return _runtime(f"action {action.name}: {action_param_text(param)}: {why}", param)
+
+
 def _random(st, xs):
     """One element by the game's seeded chance (none from an empty collection)."""
     xs = list(xs)
@@ -354,4 +446,4 @@ def _last(xs):
 
 NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_zone_at": _zone_at,
              "_zindex": _zindex, "_depth": _depth, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
-             "_random": _random, "_split": _split, "_seats_after": _seats_after}
+             "_random": _random, "_split": _split, "_seats_after": _seats_after, "_subsets": _subsets}

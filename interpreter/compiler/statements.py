@@ -438,6 +438,89 @@ class Statements:
             return self.lam(plain)
         return self.lam(self._paired(names, domains, tests_at, others, params[-1][0], bound, plain))
 
+    def param_elem(self, a, var, domain, subset, t) -> str:
+        """What an action's parameter holds: an element of its set, or for `S subset of X` a
+        collection of X's cards."""
+        if not subset:
+            return ELEM[t]
+        if ELEM[t] != "card":
+            raise _err(f"action {a.name}: {var} subset of {unparse(domain)}: a set is chosen among cards; "
+                       f"{unparse(domain)!r} is {word(t)}", domain)
+        return "cards"
+
+    def set_values(self, a, scope):
+        """The legal values of an action with a set of cards among its parameters, as
+        action_values and combination_values give them (one value, or a row per combination):
+        the set's own tests (the parts of `where` naming it and no later parameter) go into the
+        enumeration of its sets (ops.Subsets), and a part `(sum x in S: W) == T` whose W names
+        no other parameter prunes it."""
+        params = a.params()
+        parts = _conjuncts(a.where) if a.where is not None else []
+        stage = [max([i for i, (var, _, _) in enumerate(params) if mentions(x, var)], default=0) for x in parts]
+        bound = dict(scope)
+        combos = []
+        for i, (var, domain, subset) in enumerate(params):
+            dsrc, t = self.sx_typed(domain, bound, "collection", f"the set of {var!r} in action {a.name!r}")
+            mine = [x for x, k in zip(parts, stage) if k == i]
+            name = f"_v_arg{i}"
+            if not subset:
+                bound[var] = (o.Local(name, t=ELEM[t]), ELEM[t])
+                tests = tuple(self.sx_typed(x, bound, "bool", "the where condition")[0] for x in mine)
+                combos.append((name, dsrc, tests))
+                continue
+            if ELEM[t] != "card":
+                raise _err(f"action {a.name}: {var} subset of {unparse(domain)}: a set is chosen among cards; "
+                           f"{unparse(domain)!r} is {word(t)}", domain)
+            site = len(self.p.set_sites)
+            self.p.set_sites.append((a, g.ActionParam(var=var, domain=domain, subset=True, loc=domain.loc)))
+            prune = _sum_part(mine, var, [v for v, _, _ in params])
+            wvar = wsrc = target = None
+            if prune is not None:  # the weights and the target, read before the set is bound
+                agg, total = prune
+                target = self.sx_typed(total, bound, "int", "the total the set's cards add up to")[0]
+                wvar = o.Local(f"_v_w{i}", t="card")
+                inner = dict(bound)
+                inner[agg.var] = (wvar, "card")
+                wsrc = self.sx_typed(agg.body, inner, "int", "the value added up")[0]
+            low, high = self._count_bounds(mine, var, [v for v, _, _ in params], bound)
+            local = o.Local(name, t="cards")
+            bound[var] = (local, "cards")
+            tests = [self.sx_typed(x, bound, "bool", "the where condition")[0] for x in mine]
+            test = None
+            for x in tests:
+                test = x if test is None else o.Logic("and", test, x, t="bool")
+            sets = o.Subsets(local, dsrc, test, wvar, wsrc, target, low, high, site, t="sets")
+            combos.append((name, sets, ()))
+        if len(params) == 1:
+            self.values_ir = ir.Values(combos[0][1], combos[0][0], None, True)
+            return self.lam(combos[0][1])
+        self.values_ir = ir.Combos(tuple(combos))
+        names = tuple(n for n, _, _ in combos)
+        rows = o.Combinations(names, tuple(d for _, d, _ in combos), tuple(x for _, _, x in combos), t="rows")
+        return self.lam(o.Dedupe(rows, t="rows"))
+
+    def _count_bounds(self, parts, var, params, bound):
+        """The fewest and most cards a set may hold, where a part of `where` says so (`count(S) <= N`,
+        `count(S) == N`, ... with N naming no parameter from S on): ops, or None."""
+        later = params[params.index(var):]
+        low = high = None
+        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+        for x in parts:
+            if not (isinstance(x, g.BinOp) and x.op in flip):
+                continue
+            for left, op, right in ((x.left, x.op, x.right), (x.right, flip[x.op], x.left)):
+                if not (isinstance(left, g.Call) and left.func == "count" and len(left.args) == 1
+                        and isinstance(left.args[0], g.Name) and left.args[0].name == var
+                        and not any(mentions(right, v) for v in later)):
+                    continue
+                n = self.sx_typed(right, bound, "int", "the number of cards of the set")[0]
+                if op in ("<=", "<", "==") and high is None:
+                    high = n if op != "<" else o.Arith("-", n, o.Lit(1, t="int"), t="int")
+                if op in (">=", ">", "==") and low is None:
+                    low = n if op != ">" else o.Arith("+", n, o.Lit(1, t="int"), t="int")
+                break
+        return low, high
+
     def _paired(self, names, domains, tests_at, others, last, bound, plain):
         """The combinations with the last parameter's own work done once, not once per value
         of the others: its set, its tests that name no other parameter, and every term of the
@@ -499,12 +582,12 @@ class Statements:
                 self._unseen_choice(a, var, domain, chooser)
             if a.var is not None:
                 dom, t = self.typed(a.domain, scope, "collection", f"the set of action {a.name!r}")
-                elem = ELEM[t]
+                elem = self.param_elem(a, a.var, a.domain, a.subset, t)
                 slot = self.new_slot()
                 inner[a.var] = (slot, elem)
                 for m in a.more:
                     _, tm = self.typed(m.domain, inner, "collection", f"the set of {m.var!r} in action {a.name!r}")
-                    inner[m.var] = (self.new_slot(), ELEM[tm])
+                    inner[m.var] = (self.new_slot(), self.param_elem(a, m.var, m.domain, m.subset, tm))
                     more.append(inner[m.var])
             elif a.where is not None:
                 raise _err(f"action {a.name!r} has no parameter, so 'where' has nothing to filter; use 'when'", a)
@@ -519,7 +602,9 @@ class Statements:
             when = self.condition(a.when, scope, "the when condition") if a.when is not None else None
             alt = Alt(a.name, a.label, slot, elem, dom, where, when, node=a, more=more)
             self.values_ir = None
-            if more:
+            if any(subset for _, _, subset in a.params()):
+                alt.values = self.set_values(a, scope)
+            elif more:
                 alt.values = self.combination_values(a, scope)
             elif a.var is not None:
                 alt.values = self.action_values(a, scope, elem)
@@ -569,6 +654,22 @@ def _conjuncts(e) -> list:
     if isinstance(e, g.BinOp) and e.op == "and":
         return _conjuncts(e.left) + _conjuncts(e.right)
     return [e]
+
+
+def _sum_part(parts: list, var: str, params: list):
+    """`(sum x in S: W) == T` (either way round) among the parts, with W naming no parameter
+    but through x and T naming no parameter from S on: (the sum, T), else None."""
+    later = params[params.index(var):]
+    for x in parts:
+        if not (isinstance(x, g.BinOp) and x.op == "=="):
+            continue
+        for agg, total in ((x.left, x.right), (x.right, x.left)):
+            if (isinstance(agg, g.Agg) and agg.op == "sum" and agg.where is None and agg.body is not None
+                    and isinstance(agg.domain, g.Name) and agg.domain.name == var
+                    and not any(mentions(agg.body, v) for v in later if v != agg.var)
+                    and not any(mentions(total, v) for v in later)):
+                return agg, total
+    return None
 
 
 def _params_bound(scope: dict, alt, a) -> dict:

@@ -9,6 +9,7 @@ from typing import get_args
 
 from .. import graph as g
 from ..render import BookBuilder, Describer, English, code, em
+from ..render.steps import param_binder
 from ..unparse import unparse
 from .words import _cap, _fmt, _human
 
@@ -154,10 +155,10 @@ class _Flattener:
                 saved = dict(en.scope)
                 if a.var is not None:
                     inner[a.var] = ("$L", j)
-                    en.bind(a.var, en.elem(a.domain) if a.domain is not None else None)
+                    en.bind(a.var, "cards" if a.subset else en.elem(a.domain) if a.domain is not None else None)
                     for k, m in enumerate(a.more):
                         inner[m.var] = ("$L", j, k + 1)
-                        en.bind(m.var, en.elem(m.domain))
+                        en.bind(m.var, "cards" if m.subset else en.elem(m.domain))
                 key = ("Action", ("name", a.name), ("param", a.var is not None), ("domain", _ekey(a.domain, env)),
                        ("where", _ekey(a.where, inner)), ("when", _ekey(a.when, env))) + tuple(
                     (f, _ekey(getattr(a, f), inner)) for f in _fields(a)
@@ -262,9 +263,7 @@ class _Side:
             if ln.part == "action":
                 text = f"the move {code(s.name)}" + (f" ({em(s.label.rstrip('.'))})" if s.label else "")
                 if s.var is not None and s.domain is not None:
-                    text += f", for {en.binder(s.var, s.domain, 'a')}"
-                    for m in s.more:
-                        text += f" and {en.binder(m.var, m.domain, 'a')}"
+                    text += ", for " + " and ".join(param_binder(en, v, d, sub) for v, d, sub in s.params())
                     if s.where is not None:
                         text += f" such that {en.cond(s.where)}"
                 if s.when is not None:
@@ -324,7 +323,7 @@ def _line_source(ln: _Line) -> str:
     if ln.part == "action":
         text = f"action {s.name}"
         if s.var is not None:
-            text += f" {s.var} in {u(s.domain)}" + "".join(f", {m.var} in {u(m.domain)}" for m in s.more)
+            text += " " + ", ".join(f"{v} {'subset of' if sub else 'in'} {u(d)}" for v, d, sub in s.params())
         if s.where is not None:
             text += f" where {u(s.where)}"
         if s.when is not None:

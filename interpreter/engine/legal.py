@@ -216,6 +216,8 @@ def arg_text(p, elem: str | None, v) -> str | None:
         return "none"
     if elem == "card":
         return p.card_names[v]
+    if elem == "cards":  # a chosen set of cards (`S subset of ...`): its cards in the deck's order
+        return " ".join(p.card_names[c] for c in v)
     if elem == "player":
         return seat_name(v)
     if elem == "suit":

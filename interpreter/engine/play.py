@@ -442,7 +442,8 @@ def _explain_illegal(s: State, move: Move) -> Exception:
         return InvalidMoveError(f"{move.arg!r} is not a card of this deck (cards are written like {p.card_names[-1]})")
     if (alt.elem is None) != (move.arg is None):
         return InvalidMoveError(f"action {move.action!r} takes {'no argument' if alt.elem is None else _wants(alt)}")
-    if alt.more and len(move.arg.split()) != 1 + len(alt.more):
+    sets = "cards" in [alt.elem] + [e for _, e in alt.more]  # a chosen set: any number of cards
+    if alt.more and not sets and len(move.arg.split()) != 1 + len(alt.more):
         return InvalidMoveError(f"action {move.action!r} takes {_wants(alt)}, written one after another: "
                                 f"{next((m for m in s._legal if m.action == move.action), move.action + ' ...')}")
     reasons = []
@@ -463,15 +464,18 @@ def _explain_illegal(s: State, move: Move) -> Exception:
 
 def _wants(alt) -> str:
     elems = [alt.elem] + [e for _, e in alt.more]
-    return " and ".join(f"a {e}" for e in elems)
+    return " and ".join("a set of cards" if e == "cards" else f"a {e}" for e in elems)
 
 
 def _params_text(alt) -> str:
     """'card must be in hand(p)', or for several parameters 'card must be in hand(p) and the zone in zones(pile)'."""
     node = alt.node
-    text = f"{alt.elem} must be in {unparse(node.domain)}"
+
+    def one(elem, domain):
+        return f"cards must be some of {unparse(domain)}" if elem == "cards" else f"{elem} must be in {unparse(domain)}"
+    text = one(alt.elem, node.domain)
     for (_, elem), m in zip(alt.more, node.more):
-        text += f" and the {elem} in {unparse(m.domain)}"
+        text += f" and the {one(elem, m.domain)}"
     return text
 
 

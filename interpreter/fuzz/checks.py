@@ -351,8 +351,10 @@ class Checks:
             if not allowed:
                 reasons.append(f"action {alt.name!r} is allowed only when {unparse(node.when)}")
             elif node.domain is not None:
-                need = f"a {alt.elem} in {unparse(node.domain)}" + "".join(
-                    f" and a {m[1]} in {unparse(x.domain)}" for m, x in zip(alt.more, node.more)) + (
+                def one(elem, domain):
+                    return f"a set of cards of {unparse(domain)}" if elem == "cards" else f"a {elem} in {unparse(domain)}"
+                need = one(alt.elem, node.domain) + "".join(
+                    f" and {one(m[1], x.domain)}" for m, x in zip(alt.more, node.more)) + (
                     f" with {unparse(node.where)}" if node.where is not None else "")
                 reasons.append(f"action {alt.name!r} needs {need}, and there is none")
         rules = [name] + ([ch.rule] if ch.rule and ch.rule != name else [])

@@ -326,8 +326,9 @@ class Indexer:
         if isinstance(ch[1], Tree):
             for p in _trees(ch[1].children):
                 self.expr(p.children[1], inner)
+                what = "a set of cards chosen in" if p.data == "set_param" else "a parameter of"
                 inner[str(p.children[0])] = self.declare("local", p.children[0], "action parameter", meta_span(p),
-                                                         f"{p.children[0]}, a parameter of action {ch[0]}",
+                                                         f"{p.children[0]}, {what} action {ch[0]}",
                                                          scope=full)
         self.expr(ch[2], inner)
         self.expr(ch[3], inner)

@@ -28,7 +28,7 @@ from .rng import seed_words
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
-    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE = range(1, 18)
+    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE, E_SET, E_SETS_TRIED, E_SETS = range(1, 21)
 
 NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
@@ -283,8 +283,9 @@ class NativeGame:
             on, alt, vals = [0] * n, [0] * n, [CR_NONE] * (n * w)
             for seat, (a, v) in chosen.items():
                 on[seat], alt[seat] = 1, ch.alts.index(a)
-                for j, x in enumerate(v if a.more else (v,)):
-                    vals[seat * w + j] = none(x)
+                elems = [a.elem] + [e for _, e in a.more]
+                for j, (e, x) in enumerate(zip(elems, v if a.more else (v,))):
+                    vals[seat * w + j] = sum(1 << c for c in x) if e == "cards" and x is not None else none(x)
             lib.cr_set_site(self.mem, k, int(waiting is not None), (I32 * max(n, 1))(*(waiting or ())), len(waiting or ()),
                             int(pc in s.sealed), (I32 * max(n, 1))(*order), len(order), (I32 * n)(*on), (I32 * n)(*alt),
                             (I64 * (n * w))(*vals))
@@ -543,8 +544,9 @@ class NativeGame:
         if alt.values is None:
             return None
         if alt.more:
-            return tuple(None if v == CR_NONE else v for v in vals[:1 + len(alt.more)])
-        return None if vals[0] == CR_NONE else vals[0]
+            elems = [alt.elem] + [e for _, e in alt.more]
+            return tuple(_one_value(e, v) for e, v in zip(elems, vals[:1 + len(alt.more)]))
+        return _one_value(alt.elem, vals[0])
 
     def _move(self, alt, actor: int, vals) -> Move:
         """The engine's own Move for an action's values (made once, as engine/legal.py makes them)."""
@@ -619,6 +621,13 @@ class NativeGame:
             return _at(node, f"{unparse(node.at)!r} is none here: there is no player to start the deal from")
         if kind == E_TELL_NONE:
             return play._located_failure(s, play.ImpossibleEffect("a tell to none (tell ... to PLAYER needs a player)"))
+        if kind in (E_SET, E_SETS_TRIED, E_SETS):  # the bound passed, said of the choice's first set
+            from ..compiler.runtime import set_bound_error
+            ins = p.plain_code[pc] if 0 <= pc < len(p.plain_code) else None
+            nodes = [a.node for a in getattr(ins[1], "alts", ())] if ins else []
+            site = next((k for k, (a, _) in enumerate(p.set_sites) if any(a is n for n in nodes)), None)
+            if site is not None:
+                return set_bound_error(p, site, ("cards", "tried", "sets")[kind - E_SET])
         if kind == E_SEATS_AT:
             return _at(node, f"{unparse(node.at)!r} is none here")
         what = {E_NONE: TypeError("'NoneType' object is not subscriptable"), E_ZERO: ZeroDivisionError(),
@@ -630,6 +639,16 @@ class NativeGame:
             return GameRuntimeError(f"the native engine ran out of room for this game (failure {kind}); "
                                     "play it with --engine python")
         return play._located_failure(s, what)
+
+
+def _one_value(elem, v):
+    """A parameter's value as the Python engine holds it: a chosen set of cards (a mask over the
+    deck in C) as its cards in the deck's order."""
+    if v == CR_NONE:
+        return None
+    if elem == "cards":
+        return tuple(c for c in range(v.bit_length()) if v >> c & 1)
+    return v
 
 
 def _at(node, message: str) -> GameRuntimeError:

@@ -109,10 +109,8 @@ class _RuleFinder:
         elif isinstance(s, g.Choose):
             for a in s.actions:
                 with en.bound():
-                    if a.var is not None and a.domain is not None:
-                        en.bind(a.var, en.elem(a.domain))
-                        for m in a.more:
-                            en.bind(m.var, en.elem(m.domain))
+                    for var, domain, subset in a.params():
+                        en.bind(var, "cards" if subset else en.elem(domain))
                     self.walk(a.body, origin)
         elif isinstance(s, g.ForPlayers):
             with en.bound(**{s.var: "player"}):

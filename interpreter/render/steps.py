@@ -232,13 +232,25 @@ class Describer:
         text = f"{em(label)} ({code(a.name)})"
         with en.bound():
             if a.var is not None and a.domain is not None:
-                text += f": {en.binder(a.var, a.domain, 'a')}"
-                en.bind(a.var, en.elem(a.domain))
-                for m in a.more:  # action put c in hand(p), z in zones(pile): "a card c ... and a zone z ..."
-                    text += f" and {en.binder(m.var, m.domain, 'a')}"
-                    en.bind(m.var, en.elem(m.domain))
-                if a.where is not None:
-                    text += f" such that {en.cond(a.where)}"
+                # action put c in hand(p), z in zones(pile): "a card c ... and a zone z ..."; a set of cards:
+                # "any set S of one or more cards of ..."
+                parts = []
+                for var, domain, subset in a.params():
+                    parts.append(param_binder(en, var, domain, subset))
+                    en.bind(var, "cards" if subset else en.elem(domain))
+                rest = _conjuncts(a.where) if a.where is not None else []
+                for k, (var, _, subset) in enumerate(a.params()):  # a sum over a set: "whose pips add up to ..."
+                    said = [(x, set_sum(en, x, var)) for x in rest] if subset else []
+                    found = next(((x, w) for x, w in said if w is not None), None)
+                    if found is not None:
+                        parts[k] += f" {found[1]}"
+                        rest = [x for x in rest if x is not found[0]]
+                text += ": " + " and ".join(parts)
+                if rest:
+                    where = rest[0]
+                    for x in rest[1:]:
+                        where = g.BinOp(op="and", left=where, right=x)
+                    text += f" such that {en.cond(where)}"
             if a.when is not None:
                 text += ("; " if a.var else ": ") + f"only when {en.cond(a.when)}"
             body = self.block(a.body)
@@ -246,3 +258,35 @@ class Describer:
             return Step(f"{text} \u2014 {_uncap(body[0].text)}")
         return Step(text + ". Then:" if body else text + ".", body)
 
+
+
+def _conjuncts(e) -> list:
+    if isinstance(e, g.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def param_binder(en: English, var: str, domain, subset: bool, det: str = "a") -> str:
+    """An action's parameter: 'a card c in ...', or a set of cards, 'any set S of one or more
+    cards of the table'."""
+    if subset:
+        return f"any set {en.local(var)} of one or more cards of {en.operand(domain)}"
+    return en.binder(var, domain, det)
+
+
+def set_sum(en: English, e, var: str) -> str | None:
+    """`(sum x in S: x.pips) == T` said of a set S: 'whose pips add up to T' (None otherwise)."""
+    if not (isinstance(e, g.BinOp) and e.op == "=="):
+        return None
+    for agg, total in ((e.left, e.right), (e.right, e.left)):
+        if (isinstance(agg, g.Agg) and agg.op == "sum" and agg.where is None and agg.body is not None
+                and isinstance(agg.domain, g.Name) and agg.domain.name == var):
+            body = agg.body
+            if isinstance(body, g.Attr) and isinstance(body.obj, g.Name) and body.obj.name == agg.var:
+                noun = human(body.name)
+                what = noun if noun.endswith("s") else noun + "s"
+            else:
+                with en.bound(**{agg.var: "card"}):
+                    what = f"values of {en(body)}"
+            return f"whose {what} add up to {en.operand(total)}"
+    return None

@@ -148,6 +148,13 @@ Paired = op("Paired", "fn", "names", "domains", "tests", "terms", "own", "mixed"
                 "(statements.py:_paired), falling back to `plain` when it raises.")
 Combinations = op("Combinations", "names", "domains", "tests",
                   doc="The rows of an action's parameters: nested loops in order, each with its tests.")
+Subsets = op("Subsets", "var", "domain", "test", "wvar", "weight", "target", "low", "high", "site",
+             doc="The sets of one or more cards of `domain` (each card once) for which `test` holds with the set "
+                 "bound to `var`, as an action's legal values: tried by their masks over the domain's order, "
+                 "lowest first; with `weight` (a number per card, its card bound to `wvar`) only the sets whose "
+                 "weights add up to `target` are tried (pruned where the weights share one sign); with `low` or "
+                 "`high`, only the sets of so many cards or more (fewer). Each set lists "
+                 "its cards in the deck's order. `site`: the action it chooses for (Program.set_sites), for errors.")
 Dedupe = op("Dedupe", "coll", doc="A collection with each element once, in the order first met.")
 EachSeat = op("EachSeat", "x", doc="A per-player variable's first values: x for each seat (bound to `_vp`).")
 LoopMore = op("LoopMore", "lst", "idx", doc="Whether a statement loop's list has an element left.")

@@ -11,7 +11,7 @@ from ... import limits
 from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.ir.reads import called
-from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_STEPS, RET
+from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_SETS, MAX_STEPS, RET
 from .expr import Expr, NativeUnsupported, int_literal, is_list
 from .masks import MASK_C, Masks, mask_tables
 from .entries_c import APPLY_HEAD, APPLY_TAIL, ENTRIES, INIT_HEAD, INIT_TAIL, OFFER, RUN_HEAD, RUN_TAIL, STATE
@@ -128,6 +128,11 @@ class Module(Masks, Expr):
                     for slot, a in zip(stmt.slots, stmt.args):
                         if isinstance(a, o.Op) and is_list(a.t):
                             mark(slot, "list")
+        for ch in p.choices:  # a chosen set of cards (`S subset of ...`) is a list
+            for a in ch.alts:
+                for slot, elem in [(a.slot, a.elem)] + list(a.more):
+                    if elem == "cards":
+                        mark(slot, "list")
         everything = [getattr(ins[1], "ir", None) for ins in p.plain_code]
         everything += [body for _, body, _ in p.def_ir.values()] + [init for *_, init in p.var_ir]
         for ch in p.choices:
@@ -435,8 +440,16 @@ class Module(Masks, Expr):
         """An action's parameters take the chosen values (engine/play.py:_bind)."""
         if alt.slot is None:
             return ""
-        slots = [alt.slot] + [slot for slot, _ in alt.more]
-        return " ".join(f"S->sv[{slot}] = {vals}[{j}];" for j, slot in enumerate(slots))
+        slots = [(alt.slot, alt.elem)] + list(alt.more)
+        out = []
+        for j, (slot, elem) in enumerate(slots):
+            if elem == "cards" and self.slot_kind[slot] == "list":  # a chosen set: its mask's cards, in the deck's order
+                li = self.list_index[slot]
+                out.append(f"{{ uint64_t _m = (uint64_t){vals}[{j}]; S->ln[{li}] = 0; for (int64_t _b = 0; _b < NC; _b++) "
+                           f"if (_m >> _b & 1) S->lv[{li}][S->ln[{li}]++] = _b; }}")
+            else:
+                out.append(f"S->sv[{slot}] = {vals}[{j}];")
+        return " ".join(out)
 
     def choice(self, k: int, ch) -> str:
         """legal<k>(who): the moves `who` may make, after those already listed (compute_legal_for)."""
@@ -459,7 +472,8 @@ class Module(Masks, Expr):
                     raise NativeUnsupported("an action's values the compiler did not lower")
                 var = self.local(v.var)
                 test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
-                dedupe = "" if v.domain.t == "zone" or _distinct_cards(v.domain) else "_k = cr_dedupe(_k); "
+                dedupe = ("" if v.domain.t == "zone" or isinstance(v.domain, o.Subsets) or _distinct_cards(v.domain)
+                          else "_k = cr_dedupe(_k); ")
                 body.append(f"{self.domain_decl('_d', v.domain)}; cr_list _k = cr_alloc(x, _d.n); "
                             f"for (int64_t _i = 0; _i < _d.n; _i++) {{ int64_t {var} = _d.v[_i]; {test}"
                             f"_k.v[_k.n++] = {var}; }} {dedupe}"
@@ -488,15 +502,23 @@ class Module(Masks, Expr):
             raise NativeUnsupported("an action with more parameters than the engine has room for")
         code = ["int32_t _start = S->legal_n; "]
         close = []
+        cols = []
         for j, (var, domain, tests) in enumerate(v.params):
             d, idx = self.fresh_c("d"), self.fresh_c("i")
             c = self.local(var)
-            code.append(f"cr_list {d} = {self.lst(domain)}; for (int64_t {idx} = 0; {idx} < {d}.n; {idx}++) "
-                        f"{{ int64_t {c} = {d}.v[{idx}]; ")
+            if isinstance(domain, o.Subsets):  # a set of cards: its mask in the row, its cards for the tests
+                m = self.fresh_c("s")
+                cols.append(m)
+                code.append(f"cr_list {d} = {self.lst(domain)}; for (int64_t {idx} = 0; {idx} < {d}.n; {idx}++) "
+                            f"{{ int64_t {m} = {d}.v[{idx}]; cr_list {c} = cr_alloc(x, __builtin_popcountll((uint64_t){m})); "
+                            f"for (int64_t _b{m} = 0; _b{m} < NC; _b{m}++) if ((uint64_t){m} >> _b{m} & 1) {c}.v[{c}.n++] = _b{m}; ")
+            else:
+                cols.append(c)
+                code.append(f"cr_list {d} = {self.lst(domain)}; for (int64_t {idx} = 0; {idx} < {d}.n; {idx}++) "
+                            f"{{ int64_t {c} = {d}.v[{idx}]; ")
             code.extend(f"if (!{self.truth(t)}) continue; " for t in tests)
             close.append("} ")
-        cols = ", ".join(self.local(var) for var, _, _ in v.params)
-        code.append(f"{{ int64_t _row[{w}] = {{{cols}}}; cr_offer(x, S, {i}, who, _row, {w}); }} ")
+        code.append(f"{{ int64_t _row[{w}] = {{{', '.join(cols)}}}; cr_offer(x, S, {i}, who, _row, {w}); }} ")
         code.extend(close)
         code.append("cr_dedupe_legal(S, _start); ")
         return "{ " + "".join(code) + "}"
@@ -553,6 +575,8 @@ class Module(Masks, Expr):
             return self.bound(e.a, lcap) + self.bound(e.b, lcap)
         if isinstance(e, o.ListOf):
             return len(e.items)
+        if isinstance(e, o.Subsets):
+            return MAX_SETS
         if isinstance(e, (o.AggLoop, o.Paren)):
             return self.bound(e.domain if isinstance(e, o.AggLoop) else e.x, lcap)
         if isinstance(e, o.Op) and e.t in ("players", "suits", "ranks"):

@@ -260,7 +260,8 @@ void cr_info(const void *mem, int64_t *out);
 static void cr_move_ids(const cr_state *S, int64_t *ids) {
     for (int32_t i = 0; i < S->legal_n; i++) {
         int64_t v = S->legal_val[i][0];
-        int many = NPARAMS > 1 && S->legal_val[i][NPARAMS > 1 ? 1 : 0] != CR_NONE;
+        int many = (NPARAMS > 1 && S->legal_val[i][NPARAMS > 1 ? 1 : 0] != CR_NONE)
+                   || (v != CR_NONE && (v < 0 || v >= 0x3FFFFFFF)); /* a large value (a set's mask): the long way */
         ids[i] = many ? -1 : ((int64_t)S->choice << 50 | (int64_t)S->legal_alt[i] << 40 | (int64_t)S->legal_who[i] << 30 |
                               (v == CR_NONE ? 0x3FFFFFFF : (v & 0x3FFFFFFF)));
     }

@@ -9,9 +9,10 @@ Nothing from the ruleset's text reaches the C source: names are numbered, number
 from __future__ import annotations
 
 from ...compiler.ir import ops as o
+from ...compiler.program import MAX_SET_CARDS, MAX_SETS, MAX_TRIED
 from ...errors import CardRulesError
 
-LIST_TYPES = {"cards", "players", "ints", "suits", "ranks", "zones", "zonekind"}
+LIST_TYPES = {"cards", "players", "ints", "suits", "ranks", "zones", "zonekind", "sets"}
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
 _AGGS = {"all", "any", "no", "count", "sum", "those", "highest", "lowest"}
 
@@ -378,3 +379,39 @@ class Expr:
         cards = 1 if e.t == "card" else 0
         return (f"({{ {head}cr_list {acc} = cr_alloc(x, {d}.n); {loop}{acc}.v[{acc}.n++] = {var}; }} "
                 f"x->top = {mark}; cr_extreme(x, {acc}, {1 if a == 'highest' else 0}, {cards}); }})")
+
+    def x_Subsets(self, e):
+        """An action's legal sets of cards (compiler/runtime.py:_subsets), each as a mask over the
+        deck's cards (bit c: card c), in the order of their masks over the domain's distinct cards."""
+        if self.p.n_cards > 63:
+            raise NativeUnsupported("a set of cards chosen from a deck of more than 63 cards")
+        d, c, n, w, t, ms, out, k, mark, pm, dm, i, lo, hi = (self.fresh_c(b) for b in (
+            "d", "c", "n", "w", "t", "ms", "o", "k", "m", "pm", "dm", "i", "lo", "hi"))
+        var = self.ex(e.var)
+        code = [f"({{ {self.domain_decl(d, e.domain)}; "]
+        code.append(f"int64_t {t} = {'0' if e.weight is None else self.scalar(e.target)}; ")
+        code.append(f"int64_t {lo} = {'CR_NONE' if e.low is None else self.scalar(e.low)}; ")
+        code.append(f"int64_t {hi} = {'CR_NONE' if e.high is None else self.scalar(e.high)}; ")
+        code.append(f"int64_t {c}[{MAX_SET_CARDS}]; int32_t {n} = 0; "
+                    f"for (int64_t {i} = 0; {i} < {d}.n; {i}++) {{ int64_t _v{i} = cr_idx(x, {d}.v[{i}], NC); "
+                    f"int32_t _j{i} = 0; while (_j{i} < {n} && {c}[_j{i}] != _v{i}) _j{i}++; if (_j{i} < {n}) continue; "
+                    f"if ({n} >= {MAX_SET_CARDS}) cr_fail(x, CR_E_SET); {c}[{n}++] = _v{i}; }} ")
+        weights = "NULL"
+        if e.weight is not None:
+            wv = self.ex(e.wvar)
+            code.append(f"int64_t {w}[{MAX_SET_CARDS}]; for (int32_t {i} = 0; {i} < {n}; {i}++) "
+                        f"{{ int64_t {wv} = {c}[{i}]; {w}[{i}] = {self.scalar(e.weight)}; }} ")
+            weights = w
+        # the sets kept first, then the masks tried (let go at the end: only the sets kept stay)
+        code.append(f"cr_list {out} = cr_alloc(x, {MAX_SETS}); "
+                    f"cr_list {ms} = cr_set_masks(x, {weights}, {n}, {t}, {lo}, {hi}, {MAX_TRIED}); ")
+        test = f"if (!{self.truth(e.test)}) continue; " if e.test is not None else ""
+        code.append(f"int64_t {mark} = x->top; "
+                    f"for (int64_t {k} = 0; {k} < {ms}.n; {k}++) {{ x->top = {mark}; int64_t {pm} = {ms}.v[{k}]; "
+                    f"uint64_t {dm} = 0; for (int32_t {i} = 0; {i} < {n}; {i}++) "
+                    f"if ({pm} >> {i} & 1) {dm} |= UINT64_C(1) << {c}[{i}]; "
+                    f"cr_list {var} = cr_alloc(x, __builtin_popcountll({dm})); "
+                    f"for (int64_t {i} = 0; {i} < NC; {i}++) if ({dm} >> {i} & 1) {var}.v[{var}.n++] = {i}; "
+                    f"{test}if ({out}.n >= {MAX_SETS}) cr_fail(x, CR_E_SETS); {out}.v[{out}.n++] = (int64_t){dm}; }} "
+                    f"x->top = ({out}.v - x->arena) + {out}.n; {out}; }})")
+        return "".join(code)

@@ -2,6 +2,57 @@
 expression emitter calls (expr.py), written once here rather than generated."""
 
 HELPERS = r"""
+/* an action's set of cards (ops.Subsets, compiler/runtime.py:_set_masks): the masks over n cards
+ * worth trying, lowest first, into out (room for cap; more fails as too many sets): of lo to hi
+ * cards, and when w is given with weights adding up to t; the highest bit is decided first,
+ * leaving a card out before taking it, and a branch that can no longer satisfy them is cut (the
+ * sum only where the weights share one sign; with mixed signs every mask is added up) */
+static void cr_set_walk(cr_ctx *x, const int64_t *w, const int64_t *below, int32_t i, int64_t m, int64_t total,
+                        int64_t k, int64_t t, int64_t lo, int64_t hi, cr_list *out, int64_t cap) {
+    if (k > hi || k + i + 1 < lo) return;
+    if (w && (total > t || cr_add(x, total, below[i + 1]) < t)) return;
+    if (i < 0) {
+        if (out->n >= cap) cr_fail(x, CR_E_SETS_TRIED);
+        out->v[out->n++] = m;
+        return;
+    }
+    cr_set_walk(x, w, below, i - 1, m, total, k, t, lo, hi, out, cap);
+    cr_set_walk(x, w, below, i - 1, m | ((int64_t)1 << i), w ? cr_add(x, total, w[i]) : 0, k + 1, t, lo, hi, out, cap);
+}
+
+static cr_list cr_set_masks(cr_ctx *x, const int64_t *w0, int32_t n, int64_t t, int64_t lo, int64_t hi, int64_t cap) {
+    int64_t w[64], below[65];
+    if (lo == CR_NONE || lo < 1) lo = 1;
+    if (hi == CR_NONE || hi > n) hi = n;
+    cr_list out = cr_alloc(x, cap);
+    if (lo > hi) return out;
+    int pos = 1, neg = 1;
+    if (w0) for (int32_t i = 0; i < n; i++) { if (w0[i] < 0) pos = 0; if (w0[i] > 0) neg = 0; }
+    if (w0 && !pos && !neg) {
+        for (int64_t m = 1; m < ((int64_t)1 << n); m++) {
+            int64_t s = 0;
+            for (int32_t i = 0; i < n; i++) if (m >> i & 1) s = cr_add(x, s, w0[i]);
+            int64_t k = __builtin_popcountll((uint64_t)m);
+            if (s == t && k >= lo && k <= hi) {
+                if (out.n >= cap) cr_fail(x, CR_E_SETS_TRIED);
+                out.v[out.n++] = m;
+            }
+        }
+        x->top = (out.v - x->arena) + out.n;
+        return out;
+    }
+    if (w0) {
+        int flip = !pos;
+        for (int32_t i = 0; i < n; i++) w[i] = flip ? cr_neg(x, w0[i]) : w0[i];
+        if (flip) t = cr_neg(x, t);
+        below[0] = 0;
+        for (int32_t i = 0; i < n; i++) below[i + 1] = cr_add(x, below[i], w[i]);
+    }
+    cr_set_walk(x, w0 ? w : NULL, below, n - 1, 0, 0, 0, t, lo, hi, &out, cap);
+    x->top = (out.v - x->arena) + out.n; /* the room not filled is let go */
+    return out;
+}
+
 /* each thread's scratch (made on its first call): the arena, and the answers of definitions,
  * which hold while nothing changes: within one instruction (or one working out of a score); a new
  * epoch starts each, so old answers never match. Only a pointer is thread-local (so a library

@@ -233,10 +233,8 @@ class _Builder:
                 a = acts[0]
                 label = ", ".join(dict.fromkeys(human(x.name) for x in acts))
                 with en.bound():
-                    if a.var is not None and a.domain is not None:
-                        en.bind(a.var, en.elem(a.domain))
-                        for m in a.more:
-                            en.bind(m.var, en.elem(m.domain))
+                    for var, domain, subset in a.params():
+                        en.bind(var, "cards" if subset else en.elem(domain))
                     out.extend(self.block(a.body, [(n, label)]))
         return out
 
