@@ -500,7 +500,7 @@ def _open(client: LanguageClient, path: Path, text: str | None = None, version: 
     return uri
 
 
-async def _diagnostics(client: LanguageClient, uri: str, test=lambda ds: True, seconds: float = 10.0):
+async def _diagnostics(client: LanguageClient, uri: str, test=lambda ds: True, seconds: float = 60.0):
     """The diagnostics published for uri once `test` holds for them (the latest, on timeout)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + seconds
