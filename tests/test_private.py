@@ -137,8 +137,8 @@ def test_the_rulebook_lists_private_variables_as_the_rules_own(rs):
     assert "`turn`" in public and not any(f"`{n}`" in public for n in PRIVATE)
     assert all(f"`{n}`" in rest.split("##")[0] for n in PRIVATE)
     assert "How many cards may still be played before the stock closes." in rest
-    assert "| `stock` | stock | shared | nobody while face down; everyone sees the cards slid under it face up, " \
-           "until a rule turns them face down |" in md
+    assert ("| `stock` | stock | shared | nobody while face down; everyone sees the cards the rules slide under it "
+            "face up, until a rule turns them face down |") in md
     assert "Turn the bottom card of the stock face down." in md
 
 
@@ -157,12 +157,13 @@ def test_the_zone_table_says_which_cards_of_a_hidden_zone_lie_face_up():
                         "        move pile to out\n        reveal top(out)\n"
                         "        for each player q:\n            move top(hand(q)) to shown(q) face up\n")
     ways = face_up_ways(loads_ruleset(text, "closing.cards"))
-    assert ways == {"stock": ["the cards slid under it face up, until a rule turns them face down"],
-                    "out": ["its top card once it is turned up"], "shown": ["the cards moved there face up"]}
+    assert ways == {"stock": ["the cards the rules slide under it face up, until a rule turns them face down"],
+                    "out": ["its top card once it is turned up"], "shown": ["the cards the rules move there face up"]}
     from interpreter.render import render_markdown
     md = render_markdown(loads_ruleset(text, "closing.cards"))
     assert "| `out` | out | shared | nobody while face down; everyone sees its top card once it is turned up |" in md
-    assert "| `shown` | shown | one per player | only its owner; everyone sees the cards moved there face up |" in md
+    assert ("| `shown` | shown | one per player | only its owner; everyone sees the cards the rules move there "
+            "face up |") in md
     assert "| `hand` | hand | one per player | only its owner |" in md  # nothing puts a hand's cards face up
 
 

@@ -28,8 +28,9 @@ games of each configuration):
                      `shuffle` name it), cards that no player ever saw (never in a zone the
                      player could look into, never face up): no rule uses them again, no score
                      counts them and nobody knows them, so they leave the game without trace. A
-                     card some player saw before it went there (a dealer's discard from the
-                     hand, a trick gathered face down) is a discard, not a leak. The engine
+                     card some player saw before it went there, or put there from one of their
+                     own zones (a dealer's discard from the hand, a trick gathered face down),
+                     is a discard, not a leak. The engine
                      itself cannot create or destroy cards (that is cards-not-conserved).
 
 After all games (and more rule-seeking games while some rule has not fired, in which the

@@ -285,10 +285,13 @@ class Checks:
                 continue
             count = s.zcount[zi] if hasattr(s, "zcount") else (s.n_players if z.per_player else 1)
             # a card some player saw (in their hand, face up, in a public zone) went out of play as a
-            # discard does: that player knows it left, so the game kept a trace of it
-            seen_all, seen_own = game.seen_all, game.seen_own
+            # discard does: that player knows it left, so the game kept a trace of it. The players'
+            # views are taken at decisions only, so a card also counts as seen when a player put it
+            # there from one of their own zones (`played_by`): cards dealt, played and gathered by
+            # the rules between two decisions passed through someone's hand
+            seen_all, seen_own, played_by = game.seen_all, game.seen_own, s.played_by
             cards = [c for k in range(count) for c in s.zones[s.zbase[zi] + k]
-                     if not (seen_all[c] or any(own[c] for own in seen_own))]
+                     if not (seen_all[c] or played_by[c] is not None or any(own[c] for own in seen_own))]
             if not cards:
                 continue
             writers = self.static.zone_writes.get(zname, [])

@@ -159,9 +159,10 @@ def face_up_ways(rs: g.Ruleset) -> dict[str, list[str]]:
     def visit(stmts):
         for s in stmts:
             if isinstance(s, g.Deal) and up(s.face_up) and s.target in zones:
-                add({s.target}, "the cards dealt face up")
+                add({s.target}, "the cards the rules deal face up")
             elif isinstance(s, g.Move) and up(s.face_up):
-                add(named(s.to), "the cards slid under it face up" if s.under else "the cards moved there face up")
+                add(named(s.to), "the cards the rules slide under it face up" if s.under
+                    else "the cards the rules move there face up")
             elif isinstance(s, g.Reveal) and s.down:
                 down.update(named(s.what))
             elif isinstance(s, g.Reveal):
@@ -169,7 +170,7 @@ def face_up_ways(rs: g.Ruleset) -> dict[str, list[str]]:
                 if isinstance(w, g.Call) and w.func in ("top", "bottom") and len(w.args) == 1:
                     add(named(w.args[0]), f"its {w.func} card once it is turned up")
                 else:
-                    add(named(w), "the cards turned face up there")
+                    add(named(w), "the cards the rules turn face up there")
             for block in g.child_blocks(s):
                 visit(block)
     for ph in rs.phases:
