@@ -754,7 +754,7 @@ def build_text(text: str, filename: str = "<text>", _seen: tuple = (), sources: 
     by (the variant's folder joined with the base's name: `str(Path(filename).parent / base)`)."""
     _SOURCES[filename] = text.splitlines()
     tree = parse_text(text, filename)
-    _check_numbers(tree, filename)
+    check_numbers(tree, filename)
     try:
         items = ToGraph(filename).transform(tree)
     except VisitError as e:
@@ -781,7 +781,7 @@ def build_text(text: str, filename: str = "<text>", _seen: tuple = (), sources: 
     return _merge_variant(base, name, title, items, filename, header.loc)
 
 
-def _check_numbers(tree, filename: str) -> None:
+def check_numbers(tree, filename: str) -> None:
     """Every whole number written is within the language's limit, told at the first that is not
     (before any is read as a size, and before Python is asked to read a number of 5,000 digits)."""
     for tok in tree.scan_values(lambda t: isinstance(t, Token) and t.type == "INT"):

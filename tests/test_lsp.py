@@ -312,6 +312,8 @@ def test_bad_input_is_a_diagnostic(tmp_path):
         "binary-base.cards": 'variant v of "binary.cards"\n',
         "cycle-a.cards": 'variant a of "cycle-b.cards"\n',
         "cycle-b.cards": 'variant b of "cycle-a.cards"\n',
+        "big-number.cards": "game g\nplayers " + "9" * 5000 + "\n",
+        "many-ranks.cards": "game g\nplayers 2\ndeck d:\n    suits A\n    ranks 1..100000000\n",
     }
     (tmp_path / "sub").mkdir()
     (tmp_path / "binary.cards").write_bytes(b"game \xff\xfe\n")
@@ -330,6 +332,8 @@ def test_bad_input_is_a_diagnostic(tmp_path):
     assert "folder" in messages["folder-base.cards"]
     assert "not UTF-8" in messages["binary-base.cards"]
     assert "its own base" in messages["cycle-a.cards"]
+    assert "a number of 5,000 digits is larger than the language allows" in messages["big-number.cards"]
+    assert "100,000,000 ranks" in messages["many-ranks.cards"]
     a = ws.analysis(str(tmp_path / "unreadable.cards"))  # not open, not on disk
     assert a.stage == "read" and "no such ruleset file" in a.diagnostics[0].message
     for name in cases:  # the other features answer too

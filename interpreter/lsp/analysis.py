@@ -260,7 +260,11 @@ class Workspace(_Loading, _Navigation):
                 again.build
             return
         try:
+            build.check_numbers(c.tree, path)  # a number past the language's limit is never read
             built = build.ToGraph(path).transform(c.tree)
+        except CardRulesError as e:
+            c.build = e
+            return
         except VisitError as e:
             if isinstance(e.orig_exc, CardRulesError):
                 c.build = e.orig_exc
