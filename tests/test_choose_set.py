@@ -373,3 +373,12 @@ def test_a_set_with_nothing_to_cut_the_search_stops_past_the_sets_it_may_try():
         with pytest.raises(GameRuntimeError, match=r"fishing.cards:33:\d+: .*action capture: S subset of table: more "
                                                    r"than 16384 sets of cards to try here: a condition .*count\(S\) <= N"):
             apply(t, "trail 5-Hearts")
+
+
+def test_the_browser_table_offers_each_set_as_one_button():
+    from interpreter.web.views import Faces, moves_view
+    s = table_of(["6-Spades", "4-Hearts", "3-Clubs"], {0: ["10-Clubs", "7-Clubs"], 1: ["7-Hearts"]})
+    by_card, groups = moves_view(s, 0, {"10-Clubs", "7-Clubs"}, Faces(s.program))
+    [capture] = [grp for grp in groups if grp["action"] == "capture"]
+    assert [b["move"] for b in capture["buttons"]] == ["capture 10-Clubs 4-Hearts 6-Spades", "capture 7-Clubs 3-Clubs 4-Hearts"]
+    assert by_card == {"7-Clubs": ["trail 7-Clubs"], "10-Clubs": ["trail 10-Clubs"]}  # a card alone: clicked
