@@ -373,3 +373,53 @@ def test_a_set_with_nothing_to_cut_the_search_stops_past_the_sets_it_may_try():
         with pytest.raises(GameRuntimeError, match=r"fishing.cards:33:\d+: .*action capture: S subset of table: more "
                                                    r"than 16384 sets of cards to try here: a condition .*count\(S\) <= N"):
             apply(t, "trail 5-Hearts")
+
+
+def test_the_browser_table_offers_each_set_as_one_button():
+    from interpreter.web.views import Faces, moves_view
+    s = table_of(["6-Spades", "4-Hearts", "3-Clubs"], {0: ["10-Clubs", "7-Clubs"], 1: ["7-Hearts"]})
+    by_card, groups = moves_view(s, 0, {"10-Clubs", "7-Clubs"}, Faces(s.program))
+    [capture] = [grp for grp in groups if grp["action"] == "capture"]
+    assert [b["move"] for b in capture["buttons"]] == ["capture 10-Clubs 4-Hearts 6-Spades", "capture 7-Clubs 3-Clubs 4-Hearts"]
+    assert by_card == {"7-Clubs": ["trail 7-Clubs"], "10-Clubs": ["trail 10-Clubs"]}  # a card alone: clicked
+
+
+SECRET = """game secret_sets "Discard in secret"
+players 2..4
+at most 60 decisions
+deck small "Twelve cards":
+    suits Clubs, Hearts, Spades
+    ranks A, 2, 3, 9
+    value pips: A = 1, 2 = 2, 3 = 3, 9 = 9
+zone stock shared hidden "the stock"
+zone hand per player owner "hand"
+zone pile shared public "the pile"
+var total(p: player): int = 0
+define score(p: player) = total(p)
+winner most score
+phase deal "Deal" then play:
+    shuffle stock
+    deal 3 from stock to each hand
+phase play "Play":
+    while all p in players: count(hand(p)) > 0:
+        rule discard "Discard":
+            choose secretly by each q in players:
+                action discard S subset of hand(q) where count(S) <= 2 "Discard one or two cards.":
+                    set total(q) = total(q) + (sum x in S: x.pips)
+                    move S to pile
+"""
+
+
+def test_sets_chosen_in_secret_by_several_players_play_the_same_on_both_engines():
+    rs = loads_ruleset(SECRET, "secret.cards")
+    for players in (2, 3):
+        for seed in range(6):
+            py, c = new_game(rs, players, seed=seed), new_native_game(rs, players, seed=seed)
+            rnd = random.Random(seed)
+            while not py.finished:
+                listed = [repr(m) for m in legal_moves(py)]
+                assert [repr(m) for m in legal_moves(c)] == listed
+                i = rnd.randrange(len(listed))
+                apply(py, legal_moves(py)[i])
+                apply(c, legal_moves(c)[i])
+            assert str(outcome(c)) == str(outcome(py))
