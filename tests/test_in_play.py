@@ -146,7 +146,7 @@ def test_the_rulebook_says_who_is_passed_over(tmp_path):
                      "passing over *p* if out of play when their turn comes",
                      "*p* drops out of the round: out of play until the next new round",
                      "*p* drops out of the game: out of play until it ends",
-                     "Set the turn to the next player *q* after the turn in turn order such that *q* is still in play",
+                     "Set the turn to the next player still in play after the turn.",
                      "the number of players still in play"):
         assert sentence in book, sentence
 
@@ -156,3 +156,10 @@ def test_the_words_read_back_as_they_were_written(tmp_path):
     rs = load(tmp_path)
     rule = next(s for s in rs.phases[0].body if getattr(s, "name", "") == "next_turn")
     assert unparse(rule.body[0].value) == "next q after turn where in_play(q)"
+
+
+def test_the_rulebook_reads_any_condition_of_next_where(tmp_path):
+    from interpreter.render import render_markdown
+    rs = load(tmp_path, OUTS.replace("next q after turn where in_play(q)", "next q after turn where stays(q) == 0"))
+    assert ("Set the turn to the next player *q* after the turn in turn order such that *q*'s stays is 0 "
+            "(coming round to the turn last; none if nobody is).") in render_markdown(rs)

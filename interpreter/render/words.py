@@ -618,6 +618,9 @@ class English:
         return f"{self.operand(p)} is still in play"
 
     def visit_NextWhere(self, e):
+        w = e.where
+        if isinstance(w, g.Call) and w.func == "in_play" and [getattr(a, "name", None) for a in w.args] == [e.var]:
+            return f"the next player still in play after {self.operand(e.start)}"
         with self.bound(**{e.var: "player"}):
             such = self.cond(e.where)
         return (f"the next player {self.local(e.var)} after {self.operand(e.start)} in turn order such that {such} "
