@@ -21,7 +21,7 @@ static __attribute__((unused)) void cr_set_walk(cr_ctx *x, const int64_t *w, con
 }
 
 static __attribute__((unused)) cr_list cr_set_masks(cr_ctx *x, const int64_t *w0, int32_t n, int64_t t, int64_t lo, int64_t hi, int64_t cap) {
-    int64_t w[64], below[65];
+    int64_t w[64] = {0}, below[65] = {0};
     if (lo == CR_NONE || lo < 1) lo = 1;
     if (hi == CR_NONE || hi > n) hi = n;
     cr_list out = cr_alloc(x, cap);
