@@ -7,7 +7,7 @@ HELPERS = r"""
  * cards, and when w is given with weights adding up to t; the highest bit is decided first,
  * leaving a card out before taking it, and a branch that can no longer satisfy them is cut (the
  * sum only where the weights share one sign; with mixed signs every mask is added up) */
-static void cr_set_walk(cr_ctx *x, const int64_t *w, const int64_t *below, int32_t i, int64_t m, int64_t total,
+static __attribute__((unused)) void cr_set_walk(cr_ctx *x, const int64_t *w, const int64_t *below, int32_t i, int64_t m, int64_t total,
                         int64_t k, int64_t t, int64_t lo, int64_t hi, cr_list *out, int64_t cap) {
     if (k > hi || k + i + 1 < lo) return;
     if (w && (total > t || cr_add(x, total, below[i + 1]) < t)) return;
@@ -20,8 +20,8 @@ static void cr_set_walk(cr_ctx *x, const int64_t *w, const int64_t *below, int32
     cr_set_walk(x, w, below, i - 1, m | ((int64_t)1 << i), w ? cr_add(x, total, w[i]) : 0, k + 1, t, lo, hi, out, cap);
 }
 
-static cr_list cr_set_masks(cr_ctx *x, const int64_t *w0, int32_t n, int64_t t, int64_t lo, int64_t hi, int64_t cap) {
-    int64_t w[64], below[65];
+static __attribute__((unused)) cr_list cr_set_masks(cr_ctx *x, const int64_t *w0, int32_t n, int64_t t, int64_t lo, int64_t hi, int64_t cap) {
+    int64_t w[64] = {0}, below[65] = {0};
     if (lo == CR_NONE || lo < 1) lo = 1;
     if (hi == CR_NONE || hi > n) hi = n;
     cr_list out = cr_alloc(x, cap);
