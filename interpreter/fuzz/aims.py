@@ -1,7 +1,7 @@
 """What a rule needs to fire, as a test a rule seeker can make on any position: the rule's own
 `when` and the tests of the `if`s around it, for the rules that have not fired yet.
 
-A rare rule is reached by a line of play (Bridge's passed-out deal needs four passes in a row),
+A rare rule is reached by a line of play (a deal passed out needs four passes in a row),
 and one move of look-ahead sees only its first step. But a rule's condition usually says where
 that line goes (`when level == 0`: nobody has bid), and it can be tested at every step: a seeker
 prefers the moves after which the unfired rules' conditions still hold. A condition that reads a
@@ -85,7 +85,7 @@ def rule_conditions(rs: g.Ruleset) -> dict[str, g.Expr]:
 class Aim(NamedTuple):
     """An unfired rule's condition, compiled: `test(state)`, and for a comparison of two numbers
     `sides(state)` -> (left, right), so that a move that brings them closer counts as progress
-    (Gin Rummy's `when upcard_draws == 50` holds only at the end of a long road)."""
+    (`when draws == 50` holds only at the end of a long road)."""
 
     rule: int
     test: Callable
