@@ -38,3 +38,19 @@ settings.register_profile("thorough", max_examples=200, deadline=None, suppress_
 
 if os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+
+
+# ------------------------------------------------------------------ the order under pytest-xdist (-n auto)
+# The modules with the longest tests go first, so that no long test starts last and leaves the
+# other core idle at the end (xdist hands out tests in this order; the order inside a module is
+# kept, so module fixtures still start once per worker).
+
+LONG_FIRST = ["test_studio_layout_browser.py", "test_studio_measure_browser.py", "test_studio_editor_browser.py",
+              "test_studio_files_browser.py", "test_web_browser.py", "test_studio_browser.py",
+              "test_workers.py", "test_no_hang.py", "test_adapters.py", "test_classic_tarok.py",
+              "test_classic_crazy_eights.py", "test_properties.py", "test_differential.py", "test_fuzz.py"]
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

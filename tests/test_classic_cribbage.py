@@ -341,6 +341,7 @@ OPENSPIEL_GAMES = 1000
 OUR_GAMES = 600
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     pyspiel, game = _pyspiel()
     rng = random.Random(20240602)

@@ -460,6 +460,7 @@ def test_openspiels_random_games_replayed_move_by_move():
         assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     """Our own games (our shuffle, our face-up card) against OpenSpiel's, random players in
     both: the mean length and each seat's mean return agree within sampling error."""

@@ -403,6 +403,7 @@ OPENSPIEL_GAMES = 400
 OUR_GAMES = 200
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     # the deal and the stock are our own shuffles here: the same game with random players
     pyspiel, game = _pyspiel()

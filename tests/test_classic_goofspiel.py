@@ -244,6 +244,7 @@ def _our_games():
     return out
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     # Seat i of OpenSpiel (player i) is our seat i (P{i+1}). A draw is a game with every return 0.
     theirs = _openspiel_games()

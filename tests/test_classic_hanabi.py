@@ -225,6 +225,7 @@ def test_openspiels_random_games_replayed_move_by_move():
     assert scored > 150 and ended_by_deck > 150  # the skilled half: scores, and decks run out
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     game = _pyspiel_game()
     rng = random.Random(20261127)

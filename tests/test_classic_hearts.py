@@ -294,6 +294,7 @@ OPENSPIEL_GAMES = 1500
 OUR_GAMES = 1500
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     game = _pyspiel_game()
     rng = random.Random(20240531)

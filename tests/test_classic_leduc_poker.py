@@ -259,6 +259,7 @@ def test_every_betting_line_pays_what_openspiel_pays():
             assert tuple(float(x) for x in outcome(s).scores) == returns
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     """Our own games (our shuffle) against OpenSpiel's, random players in both: the mean length
     and each seat's mean return agree within sampling error."""

@@ -320,6 +320,7 @@ def test_openspiels_showdowns_pay_the_same():
     assert splits > 30
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     """Our own games (our shuffle) against OpenSpiel's, random players in both: the mean length
     and each seat's mean return agree within sampling error."""

@@ -282,6 +282,7 @@ def test_openspiels_random_games_replayed_move_by_move():
     assert all(n > 50 for n in ends.values()), ends
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     """Our own games (our shuffle) against OpenSpiel's, random players in both: the mean length
     and each seat's mean return agree within sampling error."""

@@ -288,6 +288,7 @@ OPENSPIEL_GAMES = 3000
 OUR_GAMES = 3000
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     """The chance nodes too: the number of tricks, the dealer and the deal are ours on one side
     and OpenSpiel's on the other."""

@@ -314,6 +314,7 @@ OPENSPIEL_GAMES = 3000
 OUR_GAMES = 3000
 
 
+@pytest.mark.slow  # a soak of thousands of games: the replays against OpenSpiel check these rules in the default run
 def test_random_play_has_openspiels_statistics():
     game = _pyspiel_game()
     rng = random.Random(20240531)

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
+from interpreter.build import build_file
 from interpreter.compiler import compile_ruleset
 from interpreter.engine import apply, legal_moves, make_record, new_game, outcome, state_digest
 from interpreter.errors import GameRuntimeError
@@ -62,7 +63,7 @@ def _cases():
     out = []
     for path in RULESETS:
         rel = path.relative_to(ROOT / "rulesets").as_posix()
-        rs = load_ruleset(path)
+        rs = build_file(path)  # its players and options: every worker collects, so no compiling here
         scale = LONG.get(rel, 1.0)
         for n in range(rs.players_min, rs.players_max + 1):
             out.append(pytest.param(rel, n, {}, max(3, round(GAMES * scale)), id=f"{rel}-{n}p-defaults"))

@@ -107,6 +107,39 @@ def test_play_on_workers_stops_there_too(engine, tmp_path):
 
 # ------------------------------------------------------------------ the default cap
 
+def test_the_default_cap_stops_a_game_that_declares_no_bound(tmp_path):
+    """The cap without its 100,000 decisions of play (the slow test below plays them all): a
+    Python game set 20 decisions short of it, and the native engine's playout in C, stop at the
+    cap with the same located error."""
+    path = endless_without_bound(tmp_path)
+    rs = load_ruleset(path)
+    assert rs.max_decisions is None and DEFAULT_MAX_DECISIONS == 100_000
+    from interpreter.engine import program_of
+    s = new_game(program_of(rs), 2, {}, 3)
+    s.decisions = DEFAULT_MAX_DECISIONS - 20
+    r = random.Random(3)
+    with pytest.raises(GameTooLong) as python:
+        while not s.finished:
+            ms = moves_for(s)
+            apply(s, ms[r.randrange(len(ms))])
+    e = python.value
+    assert e.decisions == DEFAULT_MAX_DECISIONS and not e.declared
+    assert s.decisions == DEFAULT_MAX_DECISIONS and not s.finished
+    assert e.render().splitlines()[0] == (
+        f"{path}:24:13: error: the game is not over after 100,000 decisions, the most a game that declares no "
+        "bound may take (write 'at most N decisions' if it is meant to be longer), and rule 'turn' (A turn) asks "
+        "for another: the rules may go round for ever")
+    if find_compiler() is None:
+        return
+    from interpreter.native.engine import NativeGame
+    g = NativeGame(rs, 2, {}, seed=3)
+    with pytest.raises(GameTooLong) as native:
+        g.playout([random.Random(bot_seed(3, k)) for k in range(2)], record=False)
+    assert native.value.render() == e.render()
+    assert g.view.decisions == DEFAULT_MAX_DECISIONS
+
+
+@pytest.mark.slow
 def test_the_default_cap_stops_a_game_that_declares_no_bound_the_same_on_both_engines(tmp_path):
     """100,000 decisions: fifty times the longest game of any bundled ruleset (Shakti's 2,000;
     every bundled game declares its own bound), and what the fuzzer, balance and the adapters
@@ -158,6 +191,7 @@ def test_a_loop_that_asks_nobody_stops_located_the_same_on_both_engines():
     assert len(set(said.values())) == 1
 
 
+@pytest.mark.slow  # the Python engine's traced and plain evaluators stop it in the next test, in this process
 def test_the_nine_card_limit_without_its_draw_stops_on_both_engines(tmp_path):
     """Its loop went round through three traces, each handing the next a place forward of it, so
     the Python engine never counted a turn and hung; the native engine caught it, then hung playing
@@ -376,9 +410,18 @@ needs_proc = pytest.mark.skipif(not procs.has_proc() or not hasattr(signal, "SIG
                                 reason="the test reads a process's CPU time from /proc")
 
 
+# One Ctrl-C probe in the default run: the native engine's whole game in C, what no Python
+# code could interrupt. The other engine, the search, SIGTERM on Python, the kept games and a
+# handler that returns: `pytest -m slow`.
+SLOW = pytest.mark.slow
+
+
 @needs_proc
-@pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("what", ["a whole game", "a search"])
+@pytest.mark.parametrize("what, engine", [
+    pytest.param("a whole game", "native", marks=needs_cc, id="a whole game-native"),
+    pytest.param("a whole game", "python", marks=SLOW, id="a whole game-python"),
+    pytest.param("a search", "native", marks=[needs_cc, SLOW], id="a search-native"),
+    pytest.param("a search", "python", marks=SLOW, id="a search-python")])
 def test_ctrl_c_stops_a_long_call_at_once(engine, what, tmp_path):
     """On main the native engine played on for as long as its call into C lasted (a game of a
     hundred million decisions; a search of a million iterations): 30 s later it was killed."""
@@ -394,6 +437,7 @@ def test_ctrl_c_stops_a_long_call_at_once(engine, what, tmp_path):
 
 
 @needs_proc
+@pytest.mark.slow  # Ctrl-C keeps finished games on workers too: tests/test_workers.py, in the default run
 @pytest.mark.parametrize("engine", ENGINES)
 def test_ctrl_c_keeps_the_games_that_finished(engine):
     """Many games a call into C: those finished when Ctrl-C came are summarised, as the Python
@@ -407,7 +451,7 @@ def test_ctrl_c_keeps_the_games_that_finished(engine):
 
 
 @needs_proc
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", [pytest.param("python", marks=SLOW), pytest.param("native", marks=needs_cc)])
 def test_sigterm_ends_a_long_call_at_once(engine, tmp_path):
     (tmp_path / "huge.cards").write_text(HUGE)
     code, err, took = _interrupted(["play", tmp_path / "huge.cards", "--games", 1, "--workers", 1, "--engine", engine],
@@ -417,6 +461,7 @@ def test_sigterm_ends_a_long_call_at_once(engine, tmp_path):
 
 
 @needs_cc
+@pytest.mark.slow
 def test_a_handler_that_returns_lets_the_call_go_on():
     """A Python handler that does not raise (a server's SIGTERM handler, say): the games cut short
     in C are played again, the playout goes on from where it stopped, the search is done again

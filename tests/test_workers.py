@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -240,25 +241,54 @@ def test_a_killed_cluster_worker_loses_no_game_and_counts_none_twice(cluster, tm
     client.wait_for_workers(2, timeout=60)  # the nanny starts a new worker, for the tests after this one
 
 
+def _played(err_file: Path) -> int:
+    """The most games the progress bar in the file has counted (0 before it shows)."""
+    text = err_file.read_text(encoding="utf-8", errors="replace") if err_file.exists() else ""
+    return max((int(m) for m in re.findall(r"(\d+)/100000\b", text)), default=0)
+
+
+def _wait_for_play(proc, err_file: Path, timeout: float = 120) -> None:
+    """Wait until the run has finished games (its progress bar counts some: the first chunk,
+    played here while the pool starts) and, where /proc tells, its two workers are up: the
+    workers then play, as they do when a person presses Ctrl-C."""
+    def pool_up() -> bool:
+        if not procs.has_proc():
+            return True
+        return sum("forkserver" in cmd for cmd in procs.family(proc.pid).values()) >= 3  # the server, two workers
+    end = time.monotonic() + timeout
+    while not (_played(err_file) > 0 and pool_up()):
+        assert proc.poll() is None, f"play ended before Ctrl-C: {err_file.read_text(errors='replace')}"
+        if time.monotonic() > end:
+            pytest.fail(f"play counted no game (or its pool did not start) within {timeout} s; its processes:\n"
+                        + "\n".join(f"{pid} {cmd[:150]}" for pid, cmd in procs.family(proc.pid).items()))
+        time.sleep(0.05)
+
+
 def test_ctrl_c_keeps_the_games_that_finished_and_says_so(tmp_path):
     log = tmp_path / "games.json"
+    # The bar draws on standard error only on a terminal; TTY_COMPATIBLE (and FORCE_COLOR, for
+    # an older rich) make rich draw it to a file, so the test sees games finish: no fixed wait.
+    env = {**ENV, "TTY_COMPATIBLE": "1", "FORCE_COLOR": "1"}
     for attempt in (1, 2):
         # one clean-clone CI run saw this run outlive its 60 s once, never reproduced since (15 tries,
         # cold caches, under load): a second attempt tells a rare stall from a broken Ctrl-C. (A suite
         # started with SIGINT ignored, as a background job, hung here for good: ctrl_c=True.)
-        with procs.started([*CARDRULES, "play", GANJIFA, "-n", "3", "-k", "100000", "--json", "--log", log,
-                            "--workers", "2"], ctrl_c=True, cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True) as proc:
-            time.sleep(3.5)
+        err_file = tmp_path / f"stderr-{attempt}.txt"
+        with open(err_file, "w", encoding="utf-8") as err_out, \
+                procs.started([*CARDRULES, "play", GANJIFA, "-n", "3", "-k", "100000", "--json", "--log", log,
+                               "--workers", "2"], ctrl_c=True, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                              stderr=err_out, text=True) as proc:
+            _wait_for_play(proc, err_file)
             proc.send_signal(signal.SIGINT)
             try:
-                out, err = proc.communicate(timeout=90)
+                out, _ = proc.communicate(timeout=90)
                 break
             except subprocess.TimeoutExpired:
                 left = "\n".join(f"{pid} {cmd[:150]}" for pid, cmd in procs.family(proc.pid).items())
                 if attempt == 2:
                     pytest.fail(f"play did not end within 90 s of Ctrl-C, twice; its processes:\n{left}")
                 warnings.warn(f"play did not end within 90 s of Ctrl-C; trying again. Its processes:\n{left}")
+    err = err_file.read_text(encoding="utf-8")
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     data = json.loads(out)
