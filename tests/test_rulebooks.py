@@ -174,7 +174,7 @@ def test_variant_book_names_its_base_and_each_change():
             assert t in box
         assert rs.texts == ruleset(GANJIFA / "ganjifa.cards").texts  # the base's intro is kept
     low = variant_box(book(GANJIFA / "no-optional-low-leads.cards"))
-    assert re.search(r"Definition `may_lead` is replaced", low)
+    assert re.search(r"Option `optional_low_leads`: default is now false", low)
     face = variant_box(book(GANJIFA / "face-up-deal.cards"))
     assert re.search(r"Option `face_up_batches`: default is now true", face)
     inv = variant_box(book(GANJIFA / "inverted-ranking.cards"))
@@ -186,10 +186,10 @@ def test_variant_book_names_its_base_and_each_change():
 
 
 def test_changed_definition_is_marked_and_shown():
-    md = book(GANJIFA / "no-optional-low-leads.cards")
+    md = book(GANJIFA / "traditional-deni.cards")
     terms = section(md, "Terms")
-    assert "### may lead *(changed in this variant)*" in terms
-    assert "*Precisely:* never." in terms
+    assert "### deni card *(changed in this variant)*" in terms
+    assert "exactly one higher card of its suit is unplayed" in terms.split("### deni card")[1]
     assert "(changed in this variant)" not in section(book(GANJIFA / "ganjifa.cards"), "Terms")
 
 
