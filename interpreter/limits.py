@@ -36,8 +36,8 @@ LIMITS: tuple[Limit, ...] = (
     Limit("copies", "copies", "copies of each card (`copies N`, `cards ... copies N`)", 2_000,
           "each copy is a card"),
     Limit("zones", "zones in one family", "zones of a family (`zone NAME[N]`)", 256, "each zone keeps a place for each card"),
-    Limit("decisions", "decisions", "decisions of a game (`at most N decisions`)", 1_000_000,
-          "a game past its bound stops; a longer one would not end in a sitting"),
+    Limit("decisions", "decisions", "decisions of a game (`at most N decisions`)", 1_000_000_000,
+          "a game past its bound stops; the bound is a count, so it costs nothing to allow a long one"),
     Limit("range", "numbers in one range", "numbers in a range (`A..B` in an expression: a loop, an aggregate, a choice of places), "
           "written or worked out while playing", 10_000,
           "a range is made as a list of its numbers"),

@@ -156,9 +156,9 @@ def test_greedy_follows_the_advice_where_the_score_says_nothing():
 
 def test_fuzz_reaches_shaktis_win_by_following_the_advice():
     """Random and rule-seeking play never complete a Shakti hand; the fuzzer's advised players
-    do, so only the rule for a complete hand dealt (a matter of pure luck) is left unreached."""
+    do, so only the rule for a complete hand dealt (a matter of pure luck, played before anyone
+    decides) is left unreached, and it is reported as not put to the test, not as a finding."""
     from interpreter.fuzz import fuzz_ruleset
     report = fuzz_ruleset(R / "mughal" / "shakti.cards", games=4)
-    never = [f for f in report.findings if f.kind == "never-fires"]
-    assert [f.rules for f in never] == [["dealt_complete"]]
-    assert "by players following the ruleset's advice): no player reached it" in never[0].sentence
+    assert [f.rules for f in report.findings if f.kind == "never-fires"] == []
+    assert "only the deal" in report.untried["rule 'dealt_complete'"]

@@ -762,7 +762,7 @@ def test_an_action_with_two_parameters_offers_each_legal_pair_as_one_move():
 def test_a_wrong_pair_is_explained():
     s = new_game(loads_ruleset(PAIRS, "pairs.cards"), 2)
     with pytest.raises(IllegalMoveError, match=r"P1 may not put 2-Blue pile2 now: rule 'deal' \(Deal\) says the card must "
-                                               r"be in hand\(seat\(1\)\) and the zone in zones\(pile\) and satisfy"):
+                                               r"be in hand\(seat\(1\)\) and the zone must be in zones\(pile\) and satisfy"):
         apply(s, "put 2-Blue pile2")
     with pytest.raises(InvalidMoveError, match="action 'put' takes a card and a zone, written one after another: "
                                                "put 3-Blue pile1"):

@@ -55,7 +55,7 @@ def test_the_game_loads():
 
 @pytest.mark.parametrize("old,new,line,words", [
     ("players 2..4", "players 2..65", 2, "65 players are more than the language allows: at most 64"),
-    ("at most 200 decisions", "at most 1000001 decisions", 3, "1,000,001 decisions"),
+    ("at most 200 decisions", "at most 1000000001 decisions", 3, "1,000,000,001 is larger than the language allows"),
     ("ranks 1..6", "ranks 1..100000000", 6, "100,000,000 ranks"),
     ("ranks 1..6", "ranks 1..1000, 1001..2001", 6, "2,001 ranks"),
     ("ranks 1..6", "ranks 1..6\n    copies 2001", 7, "2,001 copies"),
