@@ -40,15 +40,21 @@ def _cached_check(args: list[str]) -> list[str] | None:
 
 
 def main() -> None:
-    """The console-script entry point (`cardrules`, `python -m interpreter`)."""
-    argv = sys.argv[1:]
-    if len(argv) > 1 and argv[0] == "check" and not any(a.startswith("-") for a in argv[1:]):
-        lines = _cached_check(argv[1:])
-        if lines is not None:
-            print("\n".join(lines))
-            sys.exit(0)
-    from .cli import main as full
-    full()
+    """The console-script entry point (`cardrules`, `python -m interpreter`). Ctrl-C before a
+    command has put up its own handler (while the modules load) ends it as every command's
+    Ctrl-C does: a line and exit code 130, never a traceback."""
+    try:
+        argv = sys.argv[1:]
+        if len(argv) > 1 and argv[0] == "check" and not any(a.startswith("-") for a in argv[1:]):
+            lines = _cached_check(argv[1:])
+            if lines is not None:
+                print("\n".join(lines))
+                sys.exit(0)
+        from .cli import main as full
+        full()
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
 
 
 if __name__ == "__main__":

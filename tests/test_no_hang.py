@@ -437,6 +437,24 @@ def test_ctrl_c_stops_a_long_call_at_once(engine, what, tmp_path):
 
 
 @needs_proc
+def test_ctrl_c_while_the_command_loads_is_no_traceback():
+    """Ctrl-C in the first moments, while the modules load and before `play` puts up its own
+    handler, ended in a KeyboardInterrupt traceback through the imports."""
+    proc = procs.start([sys.executable, "-m", "interpreter", "play", "ganjifa", "--games", "1"], ctrl_c=True,
+                       env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # inside the command's imports: pydantic's compiled core is mapped (the rule graph's
+        # models), long before the engine runs and `play` puts up its handler
+        _wait(lambda: "pydantic_core" in Path(f"/proc/{proc.pid}/maps").read_text(), TIMEOUT)
+        proc.send_signal(signal.SIGINT)
+        _, err = procs.finish(proc, 30)
+    finally:
+        procs.kill(proc)
+    assert "Traceback" not in err, err
+    assert proc.returncode in (130, -signal.SIGINT), err
+
+
+@needs_proc
 @pytest.mark.slow  # Ctrl-C keeps finished games on workers too: tests/test_workers.py, in the default run
 @pytest.mark.parametrize("engine", ENGINES)
 def test_ctrl_c_keeps_the_games_that_finished(engine):
