@@ -393,26 +393,22 @@ class State:
         self.declared = tuple(sorted(set(w for w in winners if w is not None)))
 
     def reveal(self, cards: list) -> None:
-        self.memo = {}
-        self.cmemo = {}
-        self.zver += 1
-        bits, known, up = self.program.card_bit, self.known, self.upmask
-        for c in cards:
-            if c is not None:
-                known[c] = True
-                up |= bits[c]  # kept whether or not masks are (an int is cheap)
-        self.upmask = up
+        self._set_face(cards, True)
 
     def conceal(self, cards: list) -> None:
         """`turn CARDS face down`: no longer face up (a player still sees what their zone shows)."""
+        self._set_face(cards, False)
+
+    def _set_face(self, cards: list, face_up: bool) -> None:
         self.memo = {}
         self.cmemo = {}
         self.zver += 1
         bits, known, up = self.program.card_bit, self.known, self.upmask
         for c in cards:
             if c is not None:
-                known[c] = False
-                up &= ~bits[c]
+                known[c] = face_up
+                # the mask is kept whether or not masks are in use (an int is cheap)
+                up = up | bits[c] if face_up else up & ~bits[c]
         self.upmask = up
 
     def chance(self) -> random.Random:

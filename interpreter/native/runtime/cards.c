@@ -508,7 +508,8 @@ int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_
     return CRT_OK;
 }
 
-int crt_cards_reveal(crt_cards *s, const int32_t *cards, int32_t n)
+/* `reveal` (face up, known to all) and `turn ... face down` (no longer): one walk, two answers. */
+static int crt_cards_set_face(crt_cards *s, const int32_t *cards, int32_t n, int face_up)
 {
     int32_t i;
     uint8_t *known;
@@ -527,35 +528,23 @@ int crt_cards_reveal(crt_cards *s, const int32_t *cards, int32_t n)
     s->zver++;
     for (i = 0; i < n; i++)
         if (cards[i] >= 0) {
-            known[cards[i]] = 1;
-            crt_mask_set(up, bit[cards[i]]);
+            known[cards[i]] = (uint8_t)(face_up != 0);
+            if (face_up)
+                crt_mask_set(up, bit[cards[i]]);
+            else
+                crt_mask_clear(up, bit[cards[i]]);
         }
     return CRT_OK;
 }
 
+int crt_cards_reveal(crt_cards *s, const int32_t *cards, int32_t n)
+{
+    return crt_cards_set_face(s, cards, n, 1);
+}
+
 int crt_cards_conceal(crt_cards *s, const int32_t *cards, int32_t n)
 {
-    int32_t i;
-    uint8_t *known;
-    uint64_t *up;
-    const uint16_t *bit;
-    if (!crt_cards_ok(s))
-        return CRT_E_STATE;
-    if (n < 0 || (n > 0 && cards == NULL))
-        return CRT_E_ARG;
-    for (i = 0; i < n; i++)
-        if (cards[i] < -1 || cards[i] >= (int32_t)s->n_cards)
-            return CRT_E_CARD;
-    known = CRT_AT(s, uint8_t, off_known);
-    up = CRT_AT(s, uint64_t, off_upmask);
-    bit = CRT_AT(s, uint16_t, off_card_bit);
-    s->zver++;
-    for (i = 0; i < n; i++)
-        if (cards[i] >= 0) {
-            known[cards[i]] = 0;
-            crt_mask_clear(up, bit[cards[i]]);
-        }
-    return CRT_OK;
+    return crt_cards_set_face(s, cards, n, 0);
 }
 
 int crt_cards_shuffle(crt_cards *s, crt_rng *rng, int32_t zone)
