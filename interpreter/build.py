@@ -18,6 +18,7 @@ from .errors import OptionError, RulesetError
 from .files import NotARulesetFile, check_ruleset_name, read_ruleset_file
 from .parse import parse_text
 from .removal import Removal, WORDS as _REMOVED_WORDS, apply_removals
+from .sources import SOURCES as _SOURCES, located as _err, source_line as _source_line
 
 
 @dataclass
@@ -644,26 +645,6 @@ def _close_names(name: str, known, what: str) -> str:
         return f"it has no {what}s"
     shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
     return f"its {what}s: {shown}"
-
-
-def _err(msg: str, loc: g.Loc | None) -> RulesetError:
-    return RulesetError(msg, loc.file if loc else None, loc.line if loc else None,
-                        loc.column if loc else None, _source_line(loc))
-
-
-_SOURCES: dict[str, list[str]] = {}  # file name -> its lines, for error messages
-
-
-def _source_line(loc: g.Loc | None) -> str | None:
-    if not loc:
-        return None
-    try:
-        lines = _SOURCES.get(loc.file)
-        if lines is None:
-            lines = read_ruleset_file(loc.file).splitlines()
-        return lines[loc.line - 1]
-    except (NotARulesetFile, IndexError):
-        return None
 
 
 def read_text(path: Path, display: str) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .. import graph as g
-from ..build import _source_line
+from ..sources import source_line
 from ..errors import GameRuntimeError, RulesetError
 
 _MISS = object()
@@ -41,13 +41,13 @@ COLLECTION_TYPES = {"cards", "players", "ints", "zones"}  # a variable of these 
 def _err(msg: str, node) -> RulesetError:
     loc = getattr(node, "loc", None)
     return RulesetError(msg, loc.file if loc else None, loc.line if loc else None,
-                        loc.column if loc else None, _source_line(loc))
+                        loc.column if loc else None, source_line(loc))
 
 
 def _runtime(msg: str, node) -> GameRuntimeError:
     loc = getattr(node, "loc", None)
     return GameRuntimeError(msg, loc.file if loc else None, loc.line if loc else None,
-                            loc.column if loc else None, _source_line(loc))
+                            loc.column if loc else None, source_line(loc))
 
 
 _WORDS = {"int": "a number", "bool": "a true/false value", "card": "a card", "player": "a player",

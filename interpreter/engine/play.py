@@ -14,6 +14,7 @@ from ..compiler.program import DEFAULT_MAX_DECISIONS  # noqa: F401  (the engine'
 from ..compiler.fuse import EndlessLoop, failing_pc
 from ..compiler.turns import OUT
 from ..errors import GameRuntimeError, GameTooLong, IllegalMoveError, InvalidMoveError, OptionError
+from ..sources import source_line
 from ..unparse import unparse
 from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
 from .legal import legal_each as _legal_each, link, value_text as _value_text
@@ -139,10 +140,9 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int, rng: bool 
         try:
             s.slots[slot] = init(s) if init else None
         except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, ValueError) as exc:
-            from ..build import _source_line
             raise GameRuntimeError(f"the starting value of {name!r} cannot be worked out with {players} players: "
                                    f"{exc}", v.loc.file if v.loc else None, v.loc.line if v.loc else None,
-                                   v.loc.column if v.loc else None, _source_line(v.loc)) from None
+                                   v.loc.column if v.loc else None, source_line(v.loc)) from None
     return s
 
 
@@ -189,17 +189,15 @@ def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
     else:
         what = f"something impossible ({type(exc).__name__}: {exc})"
     loc = getattr(node, "loc", None)
-    from ..build import _source_line
     return GameRuntimeError(f"while playing, this statement met {what}", loc.file if loc else None,
-                            loc.line if loc else None, loc.column if loc else None, _source_line(loc))
+                            loc.line if loc else None, loc.column if loc else None, source_line(loc))
 
 
 def _at_rule(s: State, name: str, message: str, cls=GameRuntimeError) -> GameRuntimeError:
     """An error located where the rule (or phase) `name` is written, as `file:line:col`."""
     loc = s.program.rule_loc.get(name)
-    from ..build import _source_line
     return cls(message, loc.file if loc else None, loc.line if loc else None, loc.column if loc else None,
-               _source_line(loc))
+               source_line(loc))
 
 
 def no_player(s: State, pc: int, by_text: str) -> GameRuntimeError:
@@ -504,11 +502,10 @@ def advice_values(s: State, seat: int) -> dict[str, int]:
             out[name] = fn(s, seat)
         except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
             loc = node.loc
-            from ..build import _source_line
             raise GameRuntimeError(f"the advice {name!r} cannot be worked out here: it met a card or player that "
                                    "is none (nothing matched), or something impossible",
                                    loc.file if loc else None, loc.line if loc else None,
-                                   loc.column if loc else None, _source_line(loc)) from None
+                                   loc.column if loc else None, source_line(loc)) from None
     return out
 
 
