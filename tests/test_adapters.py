@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from interpreter.adapters.encoding import Core, spec_for
+from interpreter.adapters.core import Core
+from interpreter.adapters.encoding import spec_for
 from interpreter.engine import apply, new_game, moves_for
 from interpreter.errors import OptionError
 

@@ -294,7 +294,8 @@ def test_the_parameters_print_back_as_written(params):
 # ====================================================================== adapters
 
 def test_the_adapters_number_a_set_by_its_mask_over_a_small_deck(tmp_path):
-    from interpreter.adapters.encoding import Core, spec_for
+    from interpreter.adapters.core import Core
+    from interpreter.adapters.encoding import spec_for
     path = tmp_path / "discards.cards"
     path.write_text(DISCARD)
     spec = spec_for(str(path), 2)

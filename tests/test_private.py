@@ -111,7 +111,8 @@ def test_turning_a_card_face_down_hides_it_again_on_both_engines(rs):
 
 
 def test_the_terminal_the_table_and_the_adapters_never_show_a_private_variable(rs, tmp_path, capsys):
-    from interpreter.adapters.encoding import Core, spec_for
+    from interpreter.adapters.core import Core
+    from interpreter.adapters.encoding import spec_for
     from interpreter.playing import Human
     from interpreter.web.views import seat_context
     s = new_game(rs, 2, seed=1)

@@ -53,7 +53,8 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
                       f"(or pip install open-spiel); {e}") from e
 
 from ..errors import OptionError
-from .encoding import DEFAULT_INT_RANGE, Core, Seeds, spec_for
+from .core import Core, Seeds
+from .encoding import DEFAULT_INT_RANGE, spec_for
 
 SHORT_NAME = "cardrules"
 

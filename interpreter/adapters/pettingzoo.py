@@ -42,7 +42,8 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("interpreter.adapters.pettingzoo needs PettingZoo: pip install 'cardrules[pettingzoo]' "
                       f"(or pip install pettingzoo gymnasium); {e}") from e
 
-from .encoding import Core, spec_for
+from .core import Core
+from .encoding import spec_for
 
 
 class CardEnv(AECEnv):
