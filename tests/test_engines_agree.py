@@ -165,3 +165,25 @@ def test_a_product_beyond_64_bits_is_the_same_located_error_on_both_engines(tmp_
     errs = _first_error(f)
     assert errs[0] == errs[1]
     assert errs[0].startswith(f"{f}:25:21: error: while playing, this statement met a number beyond 64 bits"), errs[0]
+
+
+DOUBLING = BASE.replace("VARS", "var reach: int = 1\nvar k: int = 0\nvar total: int = 0").replace("ACTIONS", """action discard c in hand(turn):
+                    move c to pile
+                    set reach = 1
+                    set k = 0
+                    while k < TIMES:
+                        set reach = reach + reach
+                        set k = k + 1
+                    set total = (sum d in pile: reach) - 1""")
+
+
+@pytest.mark.parametrize("times, line", [(63, 29), (62, 31)], ids=["a sum", "a sum aggregate"])
+def test_a_sum_beyond_64_bits_is_the_same_located_error_on_both_engines(tmp_path, times, line):
+    """Only a product was checked: a number doubled by `+` (2**63 after 63 doublings), or a `sum`
+    over cards of 2**62 each, went on unbounded in Python where C stopped at its statement."""
+    f = tmp_path / "doubling.cards"
+    f.write_text(DOUBLING.replace("TIMES", str(times)), encoding="utf-8")
+    errs = _first_error(f)
+    assert errs[0] == errs[1]
+    assert errs[0].startswith(f"{f}:{line}:"), errs[0]
+    assert "this statement met a number beyond 64 bits" in errs[0], errs[0]

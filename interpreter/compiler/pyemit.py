@@ -22,6 +22,10 @@ def _in_zone(x, test: str) -> str:
     return f"({pre}{test.format(c)})"
 
 
+# the integer operations C checks for leaving 64 bits (runtime.py: _add, _sub, _mul; C: cr_add ...)
+_CHECKED = {"+": "_add", "-": "_sub", "*": "_mul"}
+
+
 def _agg_loop(x) -> str:
     v, dom, where = x.var, x.domain, x.where
     cond = f" if {where}" if where else ""
@@ -29,7 +33,7 @@ def _agg_loop(x) -> str:
     if a == "all":
         return f"all({x.body} for {v} in {dom}{cond})"
     if a == "sum":
-        return f"sum({x.body} for {v} in {dom}{cond})"
+        return f"_fit(sum({x.body} for {v} in {dom}{cond}))"
     if a == "any":
         return f"any({where} for {v} in {dom})" if where else f"(len({dom}) > 0)"
     if a == "no":
@@ -62,8 +66,10 @@ def _mask_loop(x) -> str:
     each = f"for _m in ({x.mask},) for {v} in {x.domain} if BIT[{v}] & _m"
     cond = " and ".join(x.tests)
     a = x.agg
-    if a in ("all", "sum"):
-        return f"{a}({x.body} {each}{' and ' + cond if cond else ''})"
+    if a == "all":
+        return f"all({x.body} {each}{' and ' + cond if cond else ''})"
+    if a == "sum":
+        return f"_fit(sum({x.body} {each}{' and ' + cond if cond else ''}))"
     if a == "any":
         return f"any({cond} {each})"
     if a == "count":
@@ -145,7 +151,7 @@ o.PY_TEXT.update({
     o.Neighbours: lambda x: f"{x.side.upper()}[{x.card}]",
     o.CardsOf: lambda x: f"SUITCARDS[{x.suit}]",
     o.CardOf: lambda x: f"CARDOF[({x.rank}, {x.suit})]",
-    o.Arith: lambda x: f"_mul({x.a}, {x.b})" if x.op == "*" else f"({x.a} {x.op} {x.b})",
+    o.Arith: lambda x: f"{_CHECKED[x.op]}({x.a}, {x.b})" if x.op in _CHECKED else f"({x.a} {x.op} {x.b})",
     o.Neg: lambda x: f"(-{x.x})",
     o.Not: lambda x: f"(not {x.x})",
     o.Logic: lambda x: f"({x.a} {x.op} {x.b})",

@@ -19,9 +19,31 @@ _I64 = (1 << 63) - 1
 
 def _mul(a: int, b: int) -> int:
     """a * b, which the native engine works out in 64 bits: a product beyond them stops the game
-    on both (C: cr_mul). Numbers written are at most 10**9 (limits.py), so a product is the one
-    step that leaves 64 bits in a single statement."""
+    on both (C: cr_mul), as a sum or a difference does (_add, _sub)."""
     r = a * b
+    if -_I64 <= r <= _I64:
+        return r
+    raise ImpossibleEffect(limits.overflow_message())
+
+
+def _add(a: int, b: int) -> int:
+    """a + b, checked as C checks it (cr_add): a sum that leaves 64 bits stops the game on both."""
+    r = a + b
+    if -_I64 <= r <= _I64:
+        return r
+    raise ImpossibleEffect(limits.overflow_message())
+
+
+def _sub(a: int, b: int) -> int:
+    r = a - b
+    if -_I64 <= r <= _I64:
+        return r
+    raise ImpossibleEffect(limits.overflow_message())
+
+
+def _fit(r: int) -> int:
+    """A `sum` aggregate's total, checked as C checks its running total (cr_add at each card; the
+    total alone here: partial sums that leave 64 bits and come back need values past 2**62)."""
     if -_I64 <= r <= _I64:
         return r
     raise ImpossibleEffect(limits.overflow_message())
@@ -444,6 +466,6 @@ def _last(xs):
 
 
 
-NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_zone_at": _zone_at,
+NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_add": _add, "_sub": _sub, "_fit": _fit, "_zone_at": _zone_at,
              "_zindex": _zindex, "_depth": _depth, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
              "_random": _random, "_split": _split, "_seats_after": _seats_after, "_subsets": _subsets}
