@@ -43,6 +43,7 @@ class Baseline:
 
 BASELINES = {
     "goofspiel": Baseline("goofspiel", "classic/goofspiel.cards", 2, "gs"),
+    "ganjifa": Baseline("ganjifa", "ganjifa/ganjifa.cards", 3, "gj", ("stop", "decline", "double", "single")),
 }
 MAX_MOVES = 1024
 
