@@ -1,6 +1,7 @@
 """The benchmarks' own games run: the floor game is a valid ruleset whose games, on the engine,
-written by hand in Python and in C, take the same decisions (the figures it prints compare like
-with like)."""
+written by hand in Python and in C, take the same decisions, and the baselines written by hand in
+C (benchmarks/handwritten.py) play the engine's games (the figures they print compare like with
+like)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import floor  # noqa: E402
+import handwritten  # noqa: E402
 
 from interpreter.engine import apply, legal_moves, new_game  # noqa: E402
 from interpreter import load_ruleset  # noqa: E402
+from interpreter.engine import program_of  # noqa: E402
+from interpreter.native.engine import native_program  # noqa: E402
 
 
 def test_the_floor_game_is_the_same_game_on_the_engine_and_by_hand(capsys):
@@ -51,3 +55,18 @@ def test_the_floor_game_in_c_deals_and_plays_the_same_piles_as_in_python(monkeyp
     by_cffi = floor.native_steps_cffi(lib.path)
     if by_cffi is not None:  # cffi is not a dependency: measured where it is installed
         assert by_cffi(2)[1] == 2 * floor.CARDS
+
+
+@pytest.mark.parametrize("name", sorted(handwritten.BASELINES))
+def test_the_games_written_by_hand_in_c_are_the_engines_games(name, capsys):
+    """The baselines of benchmarks/handwritten.py play, seed for seed, the games `cardrules play`
+    plays: the same scores as the native engine's whole games, the same moves as the Python engine."""
+    b = handwritten.BASELINES[name]
+    lib, why = handwritten.build(b)
+    if lib is None:
+        pytest.skip(f"no hand-written {name} here: {why}")
+    rs = handwritten.ruleset(b)
+    native_program(program_of(rs), quick=True)  # the engine's side built sooner: the same games
+    handwritten.check(lib, b, rs, games=40, moves=3)
+    assert handwritten.main(["--game", name, "--seconds", "0.05", "--rounds", "1", "--check", "4"]) == 0
+    assert "games identical" in capsys.readouterr().out
