@@ -187,3 +187,29 @@ def test_a_sum_beyond_64_bits_is_the_same_located_error_on_both_engines(tmp_path
     assert errs[0] == errs[1]
     assert errs[0].startswith(f"{f}:{line}:"), errs[0]
     assert "this statement met a number beyond 64 bits" in errs[0], errs[0]
+
+
+@pytest.mark.parametrize("ruleset", ["rulesets/ganjifa/mughal-3p.cards", "rulesets/mughal/shakti.cards"])
+def test_the_rule_being_played_is_named_alike_on_both_engines(ruleset):
+    """`rule_at` read a native game's place before bringing its view up to date, so the rule a
+    message names ("broke in rule ...") was an earlier one, or "(no rule)", on the native engine."""
+    import random
+
+    from interpreter import load_ruleset
+    from interpreter.engine import apply, is_terminal, legal_moves, new_game, rule_at
+    from interpreter.native.build import find_compiler
+    if find_compiler() is None:
+        pytest.skip("no C compiler")
+    from interpreter.native.engine import new_native_game
+    rs = load_ruleset(Path(__file__).resolve().parent.parent / ruleset)
+    n = rs.players_min
+    py, c, rng = new_game(rs, n, seed=0), new_native_game(rs, n, seed=0), random.Random(1)
+    named = []
+    for _ in range(60):
+        if is_terminal(py):
+            break
+        named.append((rule_at(py), rule_at(c)))
+        move = rng.choice(legal_moves(py))
+        py, c = apply(py, move), apply(c, str(move))
+    assert named and all(a == b for a, b in named), [n for n in named if n[0] != n[1]][:3]
+    assert all(a[0] != "(no rule)" for a, _ in named)

@@ -528,6 +528,8 @@ class State:
 def rule_at(s: State, pc: int | None = None) -> tuple[str, str]:
     """The rule being played at pc (default: now): the innermost rule around the
     instruction or, inside a procedure, around the place that performed it."""
+    if s.native is not None:  # a game in C: its view's place and stack brought up to date first
+        s.native.sync()
     p = s.program
     pc = s.pc if pc is None else pc
     r = p.rule_at[pc] if 0 <= pc < len(p.rule_at) else None
