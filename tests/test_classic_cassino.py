@@ -274,6 +274,15 @@ def test_with_play_to_21_another_deal_follows_until_a_player_has_21():
     go(s, "capture 5H 5C", "trail KC")
     assert not s.finished and public_vars(s)["dealer"] == "P1" and s.actor == 1
     assert [len(cards_in(s, "hand", p)) for p in range(2)] == [4, 4] and len(cards_in(s, "table")) == 4
+    assert len(cards_in(s, "stock")) == 40  # every card gathered again
+
+
+def test_with_play_to_21_the_game_ends_after_the_deal_that_reaches_21_and_the_higher_score_wins():
+    p1 = ["TD", "2S", "AC", "AH", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"]
+    s = table([["5H"], ["KC"]], ["5C"], stock=[], taken=[p1, []], options={"play_to_21": True},
+              points={0: 18, 1: 20}, sweeps_made={0: 1, 1: 2})
+    go(s, "capture 5H 5C", "trail KC")  # the deal scores 8 and 7, as above
+    assert s.finished and points(s) == [26, 27] and outcome(s).winners == (1,)
 
 
 # ================================================================== whole games
