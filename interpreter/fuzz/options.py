@@ -106,6 +106,7 @@ class OptionEffects:
                         if i > seeds.start and self.out_of_time(end):
                             break
                         seed = self.game_seed("option", n, i)
+                        compared.append((n, base, v, seed))
                         a, da, ra = trace(_config(rs, n, base), seed)
                         b, db, rb = trace(_config(rs, n, {**base, o.name: v}), seed)
                         if a != b:
@@ -122,6 +123,7 @@ class OptionEffects:
             if len(values) < 2:  # no other value to try: nothing is proved either way
                 continue
             read_in[0] = 0
+            compared: list = []  # (players, base options, other value, seed) of each game pair compared
             if compare(defaults, o, values, range(k_seeds)) != "same":
                 continue
             if read_in[0] < k_seeds:  # the rules seldom reach it: more games before any verdict
@@ -143,13 +145,12 @@ class OptionEffects:
                 self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, but no game "
                               "compared ever read it: not put to the test")
                 continue
-            if not self._read_in_plain(o, [defaults] + bases, values, counts, k_seeds):
+            if not self._read_in_plain(o, compared):
                 # the fast path may test the option ahead of the conditions it stands behind (the
                 # same moves either way); the plain evaluator, testing them in the order written,
                 # never reached it: never put to the test, as above
                 self.untried[f"option {o.name!r}"] = ("read only where the conditions before it fail "
-                                                      f"({len(values)} values, {k_seeds * OPTION_MORE_SEEDS} seeds "
-                                                      "per player count)")
+                                                      f"({len(compared)} pairs of games compared)")
                 self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, and no game "
                               "compared reached the point where it decides: not put to the test")
                 continue
@@ -158,25 +159,18 @@ class OptionEffects:
         self.progress(f"fuzz {Path(self.path).name}: option effects checked ({len(rs.options)} option(s)), "
                       f"{time.monotonic() - t0:.2f} s")
 
-    def _read_in_plain(self, o: g.Option, bases: list[dict], values, counts, k_seeds) -> bool:
-        """Whether the plain evaluator reads the option in any game of the comparison: it tests a
+    def _read_in_plain(self, o: g.Option, compared: list) -> bool:
+        """Whether the plain evaluator reads the option in any of the games compared: it tests a
         condition's parts in the order they are written, so it reads an option only where the
         tests before it hold, where it can decide something."""
         if self._plain is None:
             self._plain = program_of(compile_ruleset(self.rs, fast=False))
-        seeds = range(k_seeds * OPTION_MORE_SEEDS)
-        for base in bases:
-            for v in values:
-                if v == base[o.name]:
-                    continue
-                for n in counts:
-                    for i in seeds:
-                        if self.out_of_time():
-                            return True  # not looked at to the end: the finding stands
-                        seed = self.game_seed("option", n, i)
-                        for opts in (base, {**base, o.name: v}):
-                            if o.name in self._trace(_config(self.rs, n, opts), seed, program=self._plain)[4]:
-                                return True
+        for n, base, v, seed in compared:
+            if self.out_of_time():
+                return True  # not looked at to the end: the finding stands
+            for opts in (base, {**base, o.name: v}):
+                if o.name in self._trace(_config(self.rs, n, opts), seed, program=self._plain)[4]:
+                    return True
         return False
 
     def _read_with(self, o: g.Option) -> list[g.Option]:
