@@ -127,3 +127,18 @@ def test_the_split_prints_back_as_written():
                  "split s into (sum x in s: x.pips) / v adds_to(if a then 1 else 2)"]:
         e = ToGraph("<t>").transform(parse_text(f"game t\ndefine x = {text}\n", "<t>"))[1].body
         assert unparse(e) == text
+
+
+def test_a_test_given_values_beside_one_given_none():
+    """A set that adds up to the card and a pair of equal pips: each group kind its own test."""
+    text = SUMS.read_text().replace(
+        "define score(p: player)", "define twins(g: cards) = count(g) == 2 and first(g).pips == last(g).pips\n"
+                                    "define score(p: player)").replace(
+        "where sets_of(S, c.pips)", "where split S into 1 adds_to(c.pips) and 1 twins")
+    rs = loads_ruleset(text, "twins.cards")
+    s = position(rs, 2, "play", zones={"table": ["1-Clubs", "4-Clubs", "2-Diamonds", "2-Clubs"],
+                                       "hand": {0: ["5-Clubs", "3-Clubs"], 1: ["1-Diamonds"]}})
+    listed = moves(s)
+    # 1+4 with the two 2s; 1+2 (either 2) leaves no pair
+    assert [m for m in listed if m.startswith("capture")] == ["capture 5-Clubs 1-Clubs 2-Clubs 4-Clubs 2-Diamonds"]
+    assert moves(native(s)) == listed

@@ -85,9 +85,9 @@ def _split(st, cards, specs, score, site=0, faces=False):
     the state's memo until the state changes (several players may ask about the same hand)."""
     prog = st.program
     given = ()
-    if any(len(spec) > 3 for spec in specs):  # tests given values after the group: `adds_to(v)`
-        given = tuple(spec[3] if len(spec) > 3 else () for spec in specs)
-        specs = tuple((spec[0], _given(spec[1], spec[3]) if len(spec) > 3 else spec[1], spec[2]) for spec in specs)
+    if len(specs[0]) > 3:  # tests given values after the group (`adds_to(v)`): every spec has its own
+        given = tuple(spec[3] for spec in specs)
+        specs = tuple((spec[0], _given(spec[1], spec[3]) if spec[3] else spec[1], spec[2]) for spec in specs)
     try:
         plan = prog.split_memo.get((site, *[sz for _, _, sz in specs], *given))  # the sizes may be the game's choice
     except TypeError:  # sizes in a list
