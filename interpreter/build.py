@@ -527,7 +527,10 @@ class ToGraph(Transformer):
         return g.Choose(each=str(ch[0]), by=ch[1], secret=True, actions=tuple(ch[2:]), loc=self._loc(meta))
 
     def split_group(self, meta, ch):
-        return g.SplitGroup(count=ch[0], define=str(ch[1]), sizes=ch[2])
+        return g.SplitGroup(count=ch[0], define=str(ch[1]), args=ch[2] or (), sizes=ch[3])
+
+    def split_args(self, meta, ch):
+        return tuple(ch)
 
     def split(self, meta, ch):
         score = ch[-1]

@@ -122,11 +122,13 @@ class UnOp(Located):
 
 
 class SplitGroup(Node):
-    """`count define of sizes`: so many groups satisfying the definition, of these sizes."""
+    """`count define(args) of sizes`: so many groups satisfying the definition, of these sizes;
+    the definition takes the group first, then the args."""
 
     count: "Expr"
     define: str
     sizes: "Expr | None" = None
+    args: tuple["Expr", ...] = ()
 
 
 class Split(Located):

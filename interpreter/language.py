@@ -50,7 +50,7 @@ EXAMPLE_SETTING = (
     "group `courts` and the card value `points`), the zones `stock` (shared and face down; all cards start "
     "there), `hand` and `won` (one of each per player), `pile` (shared, face up) and `spot(1)` ... `spot(4)`, "
     "the option `target`, the variables `dealer`, `leader` and `chips(p)`, the definitions `score(p)`, "
-    "`meld(g)`, `pair(g)` and `meld_score(g)`, and the procedure `draw(p)`. Its one phase is `play`, with "
+    "`meld(g)`, `pair(g)`, `meld_score(g)` and `adds_to(g, v)`, and the procedure `draw(p)`. Its one phase is `play`, with "
     "the rule `turn`. Inside an expression or a statement, `p` is a player and `c` and `d` are cards.")
 
 LIMITS_INTRO = (
@@ -468,6 +468,12 @@ _MELDS = Section("melds", "Melds", "Whether a set of cards divides into groups, 
           "that pass the definition TEST(g: cards), each of SIZE cards when `of` says so (a number, or a "
           "range A..B). A group holds at least one card: a size below 1 is never made.",
           "split hand(p) into 4 meld of 3..4 and 1 pair of 2", "expression"),
+    Entry("split with values", "split CARDS into N TEST(VALUE, ...) [of SIZE] ...",
+          "A group test given values: each group must pass TEST(g, VALUE, ...), a definition that takes the "
+          "group first and then one single value (a number, a card, a player, a suit, a rank or a zone) for "
+          "each VALUE, at most 4. For cards that divide into sets each adding up to a number the split does "
+          "not know in advance, as a fishing game's capture of several sets at once.",
+          "split won(p) into (sum x in won(p): x.order) / c.order adds_to(c.order)", "expression"),
     Entry("split by", "split CARDS into ... by SCORE",
           "The best total of SCORE(g: cards) over the groups, among all the ways to divide the cards, or -1 "
           "when there is none.",

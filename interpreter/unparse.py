@@ -101,6 +101,8 @@ def _u_Split(e, p, o):
     groups = []
     for grp in e.groups:
         text = f"{unparse(grp.count, 5, False)} {grp.define}"
+        if grp.args:
+            text += f"({', '.join(unparse(a) for a in grp.args)})"
         if grp.sizes is not None:
             text += f" of {unparse(grp.sizes, 4, False)}"
         groups.append(text)

@@ -17,6 +17,7 @@ Each target is a tiny game (4-12 cards) with one flaw, named in its first commen
     dead-code.cards          unreachable phases, unused definitions, constant conditions
     rare-line.cards          a rule only eight passes in a row reach, and one nothing reaches
     rare-option.cards        an option read only where no game goes (untried, not dead)
+    guarded-option.cards     an option the fast path reads ahead of a test that never holds (untried)
     long-roads.cards         three rules at the end of long roads: a line, a count, an option's limit
     lucky-deal.cards         a rule only the deal can fire (untried, not never-fires)
 """
@@ -344,6 +345,16 @@ def test_an_option_no_game_reads_was_not_put_to_the_test(reports, tmp_path):
     r = cli(TARGETS / "rare-option.cards", "--games", 4, "--out", tmp_path)
     assert r.exit_code == 0, r.output
     assert "option 'bonus' was not put to the test: no game compared read it" in r.stdout
+
+
+def test_an_option_read_only_ahead_of_a_failing_test_was_not_put_to_the_test(reports):
+    """The fast path tests `(z.index == 1 or anywhere)` with the spot alone, before the test of the
+    card and the spot that never holds, so the option is read in every game and changes nothing;
+    the plain evaluator, testing in the order written, never reads it: untried, not dead."""
+    rep = reports("guarded-option.cards")
+    assert not [f for f in rep.findings if f.kind == "dead-option"]
+    assert list(rep.untried) == ["option 'anywhere'"]
+    assert "read only where the conditions before it fail" in rep.untried["option 'anywhere'"]
 
 
 def test_rule_seekers_follow_an_unfired_rules_condition():

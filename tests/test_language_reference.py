@@ -61,6 +61,7 @@ define score(p: player) = count(won(p))
 define meld(g: cards) = (all x in g: x.rank == first(g).rank) or (all x in g: x.suit == first(g).suit)
 define pair(g: cards) = count(g) == 2 and first(g).rank == last(g).rank
 define meld_score(g: cards) = sum x in g: x.order
+define adds_to(g: cards, v: int) = (sum x in g: x.order) == v
 
 procedure draw(q: player):
     move top(stock) to hand(q)"""

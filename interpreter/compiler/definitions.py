@@ -50,15 +50,30 @@ class Definitions:
         names = [grp.define for grp in e.groups] + ([e.score] if e.score else [])
         # groups judged only by their cards' suits, ranks and values give the same answer in
         # every game, so the search result can be kept for the whole program
-        static = all(self.static_define(n) for n in names)
+        # a test given values (`adds_to(v)`) answers for those values: nothing kept across them
+        static = all(self.static_define(n) for n in names) and not any(grp.args for grp in e.groups)
         specs = []
         for grp in e.groups:
             count, _ = self.sx_typed(grp.count, scope, "int", "how many groups")
             d = self.defines.get(grp.define)
             if d is None:
                 raise _err(f"unknown definition {grp.define!r} in split" + self._suggest(grp.define, self.defines), e)
-            if len(d.params) != 1 or d.params[0].type != "cards":
+            if not d.params or d.params[0].type != "cards" or len(d.params) != 1 + len(grp.args):
+                given = ", ".join(f"{prm.name}: {prm.type}" for prm in d.params[1:])
+                if grp.args or len(d.params) > 1:
+                    raise _err(f"{grp.define!r} must take the group of cards first, then one value for each "
+                               f"argument given in the split ({len(grp.args)} given), like: "
+                               f"define {grp.define}(g: cards{', ' + given if given else ''}) = ...", e)
                 raise _err(f"{grp.define!r} must take one collection of cards, like: define {grp.define}(g: cards) = ...", e)
+            if len(grp.args) > 4:
+                raise _err(f"a group test is given at most 4 values after the group; {grp.define!r} is given "
+                           f"{len(grp.args)}", e)
+            args = []
+            for a, prm in zip(grp.args, d.params[1:]):
+                if prm.type in ("cards", "players", "ints", "zones", "suits", "ranks"):
+                    raise _err(f"parameter {prm.name!r} of {grp.define!r} is a collection: a split gives its group "
+                               "test single values (a number, a card, a player, a suit, a rank, a zone)", e)
+                args.append(self._argument(a, prm, scope, grp.define))
             fname, t, _ = self.call_define_fn(d, e)
             if t != "bool":
                 raise _err(f"{grp.define!r} must be true or false for a group of cards", e)
@@ -70,7 +85,7 @@ class Definitions:
                 sizes, st_ = self.sx(grp.sizes, scope)
                 if st_ not in ("int", "ints"):
                     raise _err(f"the sizes after 'of' must be a number or a range like 3..4", e)
-            specs.append((count, fname, sizes))
+            specs.append((count, fname, sizes, tuple(args)))
         score = None
         if e.score is not None:
             d = self.defines.get(e.score)

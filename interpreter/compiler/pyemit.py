@@ -52,7 +52,9 @@ def _split(x) -> str:
         if sz is None:
             return "None"
         return f"({sz},)" if sz.t == "int" else str(sz)
-    specs = ", ".join(f"({count}, {fn}, {sizes(sz)})" for count, fn, sz in x.specs)
+    given = any(args for *_, args in x.specs)  # then every spec has its values, () for none
+    specs = ", ".join(f"({count}, {fn}, {sizes(sz)}" + (f", ({''.join(f'{a}, ' for a in args)}))" if given else ")")
+                      for count, fn, sz, args in x.specs)
     return f"_split(st, {x.cards}, ({specs},), {x.score or 'None'}, {x.site}, {x.faces})"
 
 

@@ -106,13 +106,17 @@ def _split(st, cards, specs, score, site=0, faces=False):
     Depth-first on the lowest remaining card, memoised on what remains; the answer is kept in
     the state's memo until the state changes (several players may ask about the same hand)."""
     prog = st.program
+    given = ()
+    if len(specs[0]) > 3:  # tests given values after the group (`adds_to(v)`): every spec has its own
+        given = tuple(spec[3] for spec in specs)
+        specs = tuple((spec[0], _given(spec[1], spec[3]) if spec[3] else spec[1], spec[2]) for spec in specs)
     try:
-        plan = prog.split_memo.get((site, *[sz for _, _, sz in specs]))  # the sizes may be the game's choice
+        plan = prog.split_memo.get((site, *[sz for _, _, sz in specs], *given))  # the sizes may be the game's choice
     except TypeError:  # sizes in a list
         specs = tuple((c, pred, sz if sz is None else tuple(sz)) for c, pred, sz in specs)
-        plan = prog.split_memo.get((site, *[sz for _, _, sz in specs]))
+        plan = prog.split_memo.get((site, *[sz for _, _, sz in specs], *given))
     if plan is None:
-        plan = _split_plan(prog, specs, score, site, faces)
+        plan = _split_plan(prog, specs, score, site, faces, given)
     counts = tuple([c for c, _, _ in specs])
     n = len(cards)
     lo = hi = 0  # how many cards the groups can hold: a hand of another size needs no search
@@ -126,7 +130,7 @@ def _split(st, cards, specs, score, site=0, faces=False):
         return -1 if score else False
     # any copy stands for the others when faces: one representative card per face
     cards = tuple(sorted(map(prog.face_of.__getitem__, cards) if faces else cards))
-    key = ("split", site, cards, counts)
+    key = ("split", site, cards, counts, *given)
     cache = st.memo if site > 0 else prog.split_cache  # site < 0: judged by the cards alone
     known = cache.get(key)
     if known is not None:
@@ -143,7 +147,12 @@ def _split(st, cards, specs, score, site=0, faces=False):
     return result
 
 
-def _split_plan(prog, specs, score, site, faces):
+def _given(pred, values):
+    """A group test given its further values: asked of a group alone."""
+    return lambda st, group: pred(st, group, *values)
+
+
+def _split_plan(prog, specs, score, site, faces, given=()):
     """What a split site needs beside its cards: the group tests and sizes, the memo of partial
     results (over faces: kept, and shared by every site with the same groups and score, as a
     hand and the same hand with one more card) and, for tests judged by the cards alone, the
@@ -166,7 +175,7 @@ def _split_plan(prog, specs, score, site, faces):
             tables.append(table)
     bounds = tuple((1, None) if sz is None else (min(sz), max(sz)) if sz else (0, 0) for sz in sizes)
     plan = (preds, sizes, memo, tables, bounds)
-    prog.split_memo[(site, *[sz for _, _, sz in specs])] = plan
+    prog.split_memo[(site, *[sz for _, _, sz in specs], *given)] = plan
     return plan
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from .. import engine, graph as g
 from ..engine import apply, make_record, outcome
-from ..engine.play import _fresh, _run
+from ..compiler import compile_ruleset
+from ..engine.play import _fresh, _run, program_of
 from ..errors import CardRulesError
 from .common import (Config, Finding, OPTION_EXTRA_COMBOS, OPTION_MORE_SEEDS, OPTION_SEEDS, OPTION_TOGETHER, Reproduction, TRACE_LIMIT, _config,
                      _fmt_value, option_values, player_counts)
@@ -32,8 +33,10 @@ class _ReadOptions(list):
 class OptionEffects:
     """The option-effect check of `Fuzzer` (a mixin)."""
 
+    _plain = None  # the plain evaluator's program, compiled when an option is about to be called dead
+
     # ---------------------------------------------------------------- options
-    def _trace(self, cfg: Config, seed: int, keep: bool = False):
+    def _trace(self, cfg: Config, seed: int, keep: bool = False, program=None):
         """A fingerprint of one game played by a bot that picks from the sorted legal moves:
         per decision the actor, the sorted legal moves, the cards face up and the public
         variables; then the outcome and each zone's cards (as sets). Also the state (with
@@ -42,7 +45,7 @@ class OptionEffects:
         h = []
         moves = []
         try:
-            s = _fresh(self.program, cfg.players, cfg.opts, seed)
+            s = _fresh(program or self.program, cfg.players, cfg.opts, seed)
             s.opts = _ReadOptions(s.opts)
             _run(s)
         except CardRulesError as e:
@@ -103,6 +106,7 @@ class OptionEffects:
                         if i > seeds.start and self.out_of_time(end):
                             break
                         seed = self.game_seed("option", n, i)
+                        compared.append((n, base, v, seed))
                         a, da, ra = trace(_config(rs, n, base), seed)
                         b, db, rb = trace(_config(rs, n, {**base, o.name: v}), seed)
                         if a != b:
@@ -119,6 +123,7 @@ class OptionEffects:
             if len(values) < 2:  # no other value to try: nothing is proved either way
                 continue
             read_in[0] = 0
+            compared: list = []  # (players, base options, other value, seed) of each game pair compared
             if compare(defaults, o, values, range(k_seeds)) != "same":
                 continue
             if read_in[0] < k_seeds:  # the rules seldom reach it: more games before any verdict
@@ -140,10 +145,33 @@ class OptionEffects:
                 self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, but no game "
                               "compared ever read it: not put to the test")
                 continue
+            if not self._read_in_plain(o, compared):
+                # the fast path may test the option ahead of the conditions it stands behind (the
+                # same moves either way); the plain evaluator, testing them in the order written,
+                # never reached it: never put to the test, as above
+                self.untried[f"option {o.name!r}"] = ("read only where the conditions before it fail "
+                                                      f"({len(compared)} pairs of games compared)")
+                self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, and no game "
+                              "compared reached the point where it decides: not put to the test")
+                continue
             self._dead_option(o, counts, k_seeds, defaults, verdicts.count("same"), verdicts.count("unknown"),
                               read_in[0])
         self.progress(f"fuzz {Path(self.path).name}: option effects checked ({len(rs.options)} option(s)), "
                       f"{time.monotonic() - t0:.2f} s")
+
+    def _read_in_plain(self, o: g.Option, compared: list) -> bool:
+        """Whether the plain evaluator reads the option in any of the games compared: it tests a
+        condition's parts in the order they are written, so it reads an option only where the
+        tests before it hold, where it can decide something."""
+        if self._plain is None:
+            self._plain = program_of(compile_ruleset(self.rs, fast=False))
+        for n, base, v, seed in compared:
+            if self.out_of_time():
+                return True  # not looked at to the end: the finding stands
+            for opts in (base, {**base, o.name: v}):
+                if o.name in self._trace(_config(self.rs, n, opts), seed, program=self._plain)[4]:
+                    return True
+        return False
 
     def _read_with(self, o: g.Option) -> list[g.Option]:
         """The other options read in a definition or rule that reads o."""

@@ -684,6 +684,11 @@ class English:
             if grp.sizes is not None:
                 sizes = f" of {self.operand(grp.sizes, 5)} cards" if not (isinstance(grp.sizes, g.BinOp) and grp.sizes.op == "..") \
                     else f" of {self.operand(grp.sizes.left, 5)} to {self.operand(grp.sizes.right, 5)} cards"
+            if grp.args:  # a test given values: 'groups for which adds to holds with v, as many as ...'
+                given = _plain_list(self.operand(a) for a in grp.args)
+                parts.append(f"groups{sizes} for which {self.term(grp.define)} holds with {given}, as many as "
+                             f"{self.operand(grp.count, 5)}")
+                continue
             parts.append(f"{self.operand(grp.count, 5)} {self.term(grp.define)}{sizes}")
         split = f"{self.operand(e.cards)} can be split exactly into {_plain_list(parts)}"
         if e.score:

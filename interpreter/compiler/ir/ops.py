@@ -134,7 +134,8 @@ AggLoop = op("AggLoop", "agg", "var", "domain", "where", "body",
              doc="all/any/no/count/sum/those/highest/lowest over a collection, in its order.")
 Split = op("Split", "cards", "specs", "score", "site", "faces",
            doc="The meld search: can the cards be split exactly into groups (specs: (count, the group test's "
-               "function, sizes or None) each), or the best total of `score` over the groups (-1: none).")
+               "function, sizes or None, the values the test is given after the group) each), or the best "
+               "total of `score` over the groups (-1: none).")
 Guarded = op("Guarded", "fn", "free", "fast", "loop",
              doc="A mask form (fast) falling back to its loop form when it meets a none; `free`: the locals "
                  "its function is handed.")

@@ -71,7 +71,7 @@ def called(x) -> list[str]:
     if isinstance(x, (o.Call, o.SetCall)):
         return [x.fn]
     if isinstance(x, o.Split):
-        return [fn for _, fn, _ in x.specs] + ([x.score] if x.score else [])
+        return [fn for _, fn, _, _ in x.specs] + ([x.score] if x.score else [])
     return []
 
 

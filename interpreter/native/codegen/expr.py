@@ -321,8 +321,14 @@ class Expr:
         t = self.fresh_c("sp")
         parts = [f"cr_split_job {t}; memset(&{t}, 0, sizeof {t}); {t}.nspec = {n}; "
                  f"{t}.score = {self.group_fn(e.score) if e.score else 'NULL'}; "]
-        for j, (count, fn, sizes) in enumerate(e.specs):
-            parts.append(f"{t}.counts[{j}] = cr_need(x, {self.scalar(count)}); {t}.pred[{j}] = {self.group_fn(fn)}; ")
+        for j, (count, fn, sizes, args) in enumerate(e.specs):
+            if len(args) > 4:
+                raise NativeUnsupported("a group test given more than 4 values")
+            pred = self.group_fn(fn) if not args else f"(cr_groupfn)(void (*)(void)){self.group_fn(fn)}"
+            parts.append(f"{t}.counts[{j}] = cr_need(x, {self.scalar(count)}); {t}.pred[{j}] = {pred}; ")
+            if args:
+                parts.append(f"{t}.nargs[{j}] = {len(args)}; "
+                             + "".join(f"{t}.args[{j}][{i}] = {self.scalar(a)}; " for i, a in enumerate(args)))
             if sizes is None:
                 parts.append(f"{t}.any[{j}] = 1; ")
             elif sizes.t == "int":

@@ -333,6 +333,8 @@ typedef struct cr_split_job {
     cr_list sizes[8];
     int any[8];
     cr_groupfn pred[8];
+    int nargs[8];        /* values the test is given after the group (`adds_to(v)`), 4 at most */
+    int64_t args[8][4];
     cr_groupfn score;
     int64_t cards[64];
     uint64_t gen; /* this search's answers in the scratch's memo (x->sc->split_*) */
@@ -347,6 +349,24 @@ static inline uint64_t cr_split_pack(const cr_split_job *j, const int64_t *count
 
 static inline int64_t cr_split_search(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_job *j, uint64_t rem, int64_t *counts);
 
+typedef int64_t (*cr_groupfn1)(cr_ctx *, cr_state *, crt_cards *, cr_list, int64_t);
+typedef int64_t (*cr_groupfn2)(cr_ctx *, cr_state *, crt_cards *, cr_list, int64_t, int64_t);
+typedef int64_t (*cr_groupfn3)(cr_ctx *, cr_state *, crt_cards *, cr_list, int64_t, int64_t, int64_t);
+typedef int64_t (*cr_groupfn4)(cr_ctx *, cr_state *, crt_cards *, cr_list, int64_t, int64_t, int64_t, int64_t);
+
+/* group test g of the job asked of one group, with the values it is given: each test is called
+ * through the type it was defined with */
+static inline int64_t cr_split_test(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_job *j, int g, cr_list l) {
+    const int64_t *a = j->args[g];
+    switch (j->nargs[g]) {
+    case 1: return ((cr_groupfn1)(void (*)(void))j->pred[g])(x, S, C, l, a[0]);
+    case 2: return ((cr_groupfn2)(void (*)(void))j->pred[g])(x, S, C, l, a[0], a[1]);
+    case 3: return ((cr_groupfn3)(void (*)(void))j->pred[g])(x, S, C, l, a[0], a[1], a[2]);
+    case 4: return ((cr_groupfn4)(void (*)(void))j->pred[g])(x, S, C, l, a[0], a[1], a[2], a[3]);
+    default: return j->pred[g](x, S, C, l);
+    }
+}
+
 /* groups of `size` cards: `first` and size - 1 of the cards in `rest` from position `from` on,
  * equal cards taken once per choice; each group that passes is searched on */
 static inline void cr_split_groups(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_job *j, int g, uint64_t rest,
@@ -356,7 +376,7 @@ static inline void cr_split_groups(cr_ctx *x, cr_state *S, crt_cards *C, cr_spli
     if (need == 0) {
         cr_list l = {len, group};
         int64_t top = x->top;
-        int ok = cr_truth(j->pred[g](x, S, C, l));
+        int ok = cr_truth(cr_split_test(x, S, C, j, g, l));
         x->top = top;
         if (!ok) return;
         counts[g]--;
