@@ -590,6 +590,7 @@ class ToGraph(Transformer):
     mul = _bin("*")
     div = _bin("/")
     mod = _bin("mod")
+    pow = _bin("^")
 
     def attr(self, meta, ch):
         return g.Attr(obj=ch[0], name=str(ch[1]), loc=self._loc(meta))

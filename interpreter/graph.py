@@ -107,7 +107,7 @@ class BinOp(Located):
     """left op right: arithmetic, comparison, membership, logic, set union or range."""
 
     kind: Literal["binop"] = "binop"
-    op: Literal["+", "-", "*", "/", "mod", "==", "!=", "<", "<=", ">", ">=",
+    op: Literal["+", "-", "*", "/", "mod", "^", "==", "!=", "<", "<=", ">", ">=",
                 "in", "not in", "and", "or", ".."]
     left: "Expr"
     right: "Expr"

@@ -63,7 +63,7 @@ class CardsLexer(RegexLexer):
             (words(CONTEXT_WORDS, suffix=r"\b"), Keyword.Type),
             (r"\.\.", Operator),
             (r"(\.)(" + _NAME + ")", bygroups(Punctuation, Name.Attribute)),
-            (r"==|!=|<=|>=|[<>=+\-*/]", Operator),
+            (r"==|!=|<=|>=|[<>=+\-*/^]", Operator),
             (r"[()\[\],:.]", Punctuation),
             (r"[0-9]+", Number.Integer),
             (_NAME, Name),

@@ -411,6 +411,12 @@ _EXPRESSIONS = Section("expressions", "Expressions", "Values and conditions, as 
           "Sums, differences and products of whole numbers; `/` divides and drops the remainder, `mod` "
           "gives the remainder.",
           "(score(p) * 2 - chips(p)) / 3 + count(won(p)) mod 2", "expression"),
+    Entry("power", "A ^ N",
+          "A to the power N, in whole numbers: `2 ^ 3` is 8 and `A ^ 0` is 1. It binds tighter than `*` and `-` "
+          "(`-2 ^ 2` is -4, `3 * 2 ^ e` is 3 times 2 ^ e) and reads right to left (`2 ^ 3 ^ 2` is 2 ^ 9). N must "
+          "be 0 or more: a negative exponent written in the file is an error at load, one worked out while "
+          "playing stops the game, as does a power larger than the engines count (64 bits).",
+          "(empty_cells + 1) * 2 ^ empty_columns", "expression"),
     Entry("joining collections", "SET + SET",
           "Two collections of the same kind, one after the other.",
           "count(hand(p) + pile)", "expression"),

@@ -258,6 +258,12 @@ class Expressions:
                 raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}", node)
         if op in ("+", "-", "*"):
             return o.Arith(op, a, b, t="int"), "int"
+        if op == "^":
+            n = _literal_int(e.right)
+            if n is not None and n < 0:
+                raise _err(f"{unparse(e)!r} has a negative exponent; the language counts in whole numbers, "
+                           "so A ^ N needs N of 0 or more", e.right)
+            return o.Power(a, b, t="int"), "int"
         if op == "/":
             return o.Arith("//", a, b, t="int"), "int"
         if op == "mod":

@@ -143,12 +143,12 @@ def _fmt_value(v) -> str:
 # ------------------------------------------------------------------ expressions -> English
 
 _PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4,
-         "not in": 4, "..": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6}
+         "not in": 4, "..": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6, "^": 8}
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             ">": "is more than", ">=": "is at least"}
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
            "in": "not in", "not in": "in"}
-_ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "mod": "modulo"}
+_ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "mod": "modulo", "^": "to the power"}
 _NOUN = {"card": "card", "player": "player", "int": "number", "suit": "suit", "rank": "rank", "zone": "place"}
 _ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
          "zone": "card", "zonekind": "card", "zones": "zone", "list": None}
@@ -378,7 +378,7 @@ class English:
         return self.kind(e.then) or self.kind(e.else_)
 
     def kind_BinOp(self, e):
-        if e.op in ("+", "-", "*", "/", "mod"):
+        if e.op in ("+", "-", "*", "/", "mod", "^"):
             left, right = self.kind(e.left), self.kind(e.right)
             if e.op in ("+", "-") and (left in _ELEM or right in _ELEM):
                 return "cards"
@@ -736,6 +736,11 @@ class English:
             return f"the numbers from {self.operand(e.left, 5)} to {self.operand(e.right, 5)}"
         mine = _PREC[op]
         left, right = self.operand(e.left, mine), self.operand(e.right, mine + 1)
+        if op == "^":
+            left, right = self.operand(e.left, mine + 1), self.operand(e.right, mine)
+        else:  # "3 times (2 to the power n)": words have no precedence to lean on
+            left, right = (f"({x})" if isinstance(y, g.BinOp) and y.op == "^" else x
+                           for x, y in ((left, e.left), (right, e.right)))
         if op == "+" and self.kind(e) == "cards":
             return f"{left} together with {right}"
         if op == "-" and self.kind(e) == "cards":

@@ -99,6 +99,7 @@ CardOf = op("CardOf", "rank", "suit", doc="The card of a rank and suit (the firs
 
 # ---- numbers and tests -------------------------------------------------------------------
 Arith = op("Arith", "op", "a", "b", doc="+ - * and floor // and %.")
+Power = op("Power", "a", "b", doc="a ^ b in whole numbers: a negative exponent or a power past 64 bits stops the game.")
 Neg = op("Neg", "x")
 Not = op("Not", "x")
 Logic = op("Logic", "op", "a", "b", doc="and/or: the right side only when the left does not decide.")

@@ -190,6 +190,9 @@ class Expr:
         f = {"+": "cr_add", "-": "cr_sub", "*": "cr_mul", "//": "cr_floordiv", "%": "cr_mod"}[e.op]
         return f"{f}(x, {self.scalar(e.a)}, {self.scalar(e.b)})"
 
+    def x_Power(self, e):
+        return f"cr_pow(x, {self.scalar(e.a)}, {self.scalar(e.b)})"
+
     def x_Neg(self, e):
         return f"cr_neg(x, {self.scalar(e.x)})"
 
