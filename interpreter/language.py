@@ -640,6 +640,8 @@ CARD_ATTRIBUTES: tuple[Entry, ...] = (
           "not c.face_up", "expression"),
     Entry("depth", "CARD.depth", "How many cards lie on top of it in its zone: 0 for the top card.",
           "c.depth == 0", "expression"),
+    Entry("beneath", "CARD.beneath", "The card it lies on in its zone, the one just below it; `none` for "
+          "the bottom card.", "fits(c, c.beneath)", "expression"),
     Entry("deck values", "CARD.VALUE", "A value the deck declares (`value points: ...`), as a number.",
           "c.points >= 10", "expression"),
 )

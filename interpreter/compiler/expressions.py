@@ -202,7 +202,7 @@ class Expressions:
             return o.CardAttr(a, obj, t=typ), typ
         if a in p.values:
             return o.CardValue(a, obj, t="int"), "int"
-        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up, depth"
+        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up, depth, beneath"
                    + "".join(", " + v for v in p.values), e)
 
     def e_Cond(self, e, scope):

@@ -86,6 +86,13 @@ def _depth(st, c: int) -> int:
     return len(pile) - 1 - pile.index(c)
 
 
+def _beneath(st, c: int):
+    """The card the card lies on in its zone (the one just below it), or None at the bottom."""
+    pile = st.zones[st.card_zone[c]]
+    k = pile.index(c)
+    return pile[k - 1] if k else None
+
+
 def _zones_of(st, zi: int) -> tuple:
     return tuple(range(st.zbase[zi], st.zbase[zi] + st.zcount[zi]))
 
@@ -465,5 +472,5 @@ def _last(xs):
 
 
 NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_pow": _pow, "_zone_at": _zone_at,
-             "_zindex": _zindex, "_depth": _depth, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
+             "_zindex": _zindex, "_depth": _depth, "_beneath": _beneath, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
              "_random": _random, "_split": _split, "_seats_after": _seats_after, "_subsets": _subsets}

@@ -323,7 +323,7 @@ class English:
 
     def kind_Attr(self, e):
         return {"suit": "suit", "rank": "rank", "owner": "player", "played_by": "player", "zone": "zone",
-                "face_up": "bool"}.get(e.name, "int")
+                "face_up": "bool", "beneath": "card"}.get(e.name, "int")
 
     def kind_Call(self, e):
         f = e.func
@@ -492,6 +492,8 @@ class English:
             return self._of("rank position", e.obj)
         if a == "depth":
             return f"the number of cards lying on {self.operand(e.obj)}"
+        if a == "beneath":
+            return f"the card beneath {self.operand(e.obj)}"
         return self._of(human(a), e.obj)
 
     def define_clause(self, e: g.Call, negated: bool = False) -> str:

@@ -91,7 +91,7 @@ KindTops = op("KindTops", "kind", doc="The top card of each zone of a kind that 
 TopSlice = op("TopSlice", "zone", doc="The top card of a zone, as a collection of one (or none).")
 
 # ---- cards -------------------------------------------------------------------------------
-CardAttr = op("CardAttr", "attr", "card", doc="suit, rank, order, owner, played_by, zone, face_up or depth.")
+CardAttr = op("CardAttr", "attr", "card", doc="suit, rank, order, owner, played_by, zone, face_up, depth or beneath.")
 CardValue = op("CardValue", "name", "card", doc="A value table of the deck, read for a card.")
 Neighbours = op("Neighbours", "side", "card", doc="The cards above or below a card in its suit's ranking.")
 CardsOf = op("CardsOf", "suit", doc="The cards of a suit.")

@@ -171,6 +171,8 @@ class Expr:
             return f"((int64_t)crt_cards_face_up(C, (int32_t)cr_idx(x, {c}, NC)))"
         if a == "depth":
             return f"cr_card_depth(x, C, {c})"
+        if a == "beneath":
+            return f"cr_card_beneath(x, C, {c})"
         raise NativeUnsupported(f"the card attribute {a}")
 
     def x_CardValue(self, e):
