@@ -174,7 +174,8 @@ class Shuffle(Located):
 
 class Deal(Located):
     """Deal count cards from source to each player's zone of kind target, in turn order,
-    beginning with the first player, or with (or after) the player `at`."""
+    beginning with the first player, or with (or after) the player `at`; `in_play`: passing
+    over the players dropped from play."""
 
     kind: Literal["deal"] = "deal"
     count: Expr
@@ -183,6 +184,7 @@ class Deal(Located):
     face_up: Expr | None = None
     start: Literal["from", "after", "first"] = "first"
     at: Expr | None = None
+    in_play: bool = False
 
 
 class Move(Located):

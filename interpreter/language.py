@@ -219,9 +219,10 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
     Entry("shuffle", "shuffle ZONE",
           "Puts the cards of ZONE in a random order (seeded, so a game can be replayed).",
           "shuffle stock", "statement"),
-    Entry("deal", "deal N from ZONE to each ZONE [starting {after | from} PLAYER] [face up [if COND]]",
+    Entry("deal", "deal N from ZONE to each ZONE [in play] [starting {after | from} PLAYER] [face up [if COND]]",
           "Gives N cards from the top of the first zone to each zone of a per-player kind (or of a family), "
           "N at a time, in seat order: from seat 1, from PLAYER, or from the player after PLAYER. "
+          "`in play` passes over the players dropped from play (`drop P from the round`). "
           "`face up` deals them face up (when COND holds).",
           "deal 5 from stock to each hand starting after dealer", "statement"),
     Entry("move", "move CARDS to ZONE [face up [if COND]]",
@@ -416,7 +417,7 @@ _EXPRESSIONS = Section("expressions", "Expressions", "Values and conditions, as 
           "(`-2 ^ 2` is -4, `3 * 2 ^ e` is 3 times 2 ^ e) and reads right to left (`2 ^ 3 ^ 2` is 2 ^ 9). N must "
           "be 0 or more: a negative exponent written in the file is an error at load, one worked out while "
           "playing stops the game, as does a power larger than the engines count (64 bits).",
-          "(empty_cells + 1) * 2 ^ empty_columns", "expression"),
+          "(count(hand(p)) + 1) * 2 ^ count(won(p))", "expression"),
     Entry("joining collections", "SET + SET",
           "Two collections of the same kind, one after the other.",
           "count(hand(p) + pile)", "expression"),
@@ -641,7 +642,7 @@ CARD_ATTRIBUTES: tuple[Entry, ...] = (
     Entry("depth", "CARD.depth", "How many cards lie on top of it in its zone: 0 for the top card.",
           "c.depth == 0", "expression"),
     Entry("beneath", "CARD.beneath", "The card it lies on in its zone, the one just below it; `none` for "
-          "the bottom card.", "fits(c, c.beneath)", "expression"),
+          "the bottom card.", "c.beneath != none and c.beneath.suit == c.suit", "expression"),
     Entry("deck values", "CARD.VALUE", "A value the deck declares (`value points: ...`), as a number.",
           "c.points >= 10", "expression"),
 )
