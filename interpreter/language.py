@@ -580,6 +580,12 @@ BUILTINS: tuple[Entry, ...] = (
           "card(Queen, Spades)", "expression"),
     Entry("next", "next(PLAYER)", "The player who plays after PLAYER.",
           "next(dealer)", "expression"),
+    Entry("can_move", "can_move(PLAYER) | can_move(PLAYER, RULE)",
+          "Whether the choice by PLAYER in this phase (`choose by PLAYER`, the same words) would offer them a "
+          "move now: some action whose `when` holds has a value its `where` allows. With several choices by "
+          "PLAYER in the phase, RULE names the rule the one meant lies in. It is read in a rule, not a "
+          "definition, and does not look into actions over sets of cards (`subset of`).",
+          "not can_move(leader)", "expression"),
     Entry("in_play", "in_play(PLAYER)",
           "Whether PLAYER is in play: not dropped from the round or the game (see `drop`).",
           "count q in players where in_play(q)", "expression"),

@@ -22,10 +22,11 @@ from .ir.reads import CARD_READS, STATE_FNS, STATE_READS, masks_kept, masks_pay,
 from .masks import Masks, bit_tables, make_order_runtime, make_runtime, make_suffix_runtime
 from .program import _MISS, COLLECTION_TYPES, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
+from .moves_left import MovesLeft
 from .turns import Turns, out_var, uses_play
 
 
-class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns):
+class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, MovesLeft):
     def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True, untabled: frozenset = frozenset()):
         self.rs = rs
         self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
@@ -194,6 +195,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns):
             self.loop_ends = []
             self.rule_stack = [(ph.name, ph.title or ph.name)]
             p.rule_loc.setdefault(ph.name, ph.loc)
+            self.where_read = ph
             self.block(ph.body, {})
             if ph.then:
                 phase_jumps.append((self.emit(JUMP, None), ph.then))
@@ -206,6 +208,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns):
             self.proc_start[proc.name] = self.here()
             self.loop_ends = []
             self.rule_stack = [(None, None)]  # a procedure's rule is the one that performs it
+            self.where_read = proc
             scope = {}
             for prm, slot in zip(proc.params, self.proc_params_for(proc)):
                 if prm.type not in TYPE_WORDS:

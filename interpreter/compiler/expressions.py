@@ -448,6 +448,8 @@ class Expressions:
             return o.Random(s, t=ELEM[t]), ELEM[t]
         if n == "in_play":
             return self.play_call(e, scope)
+        if n == "can_move":
+            return self.moves_left(e, scope)
         if n == "seat":
             arity(1)
             k, _ = self.sx_typed(args[0], scope, "int", "the argument of seat (a seat number from 1)")
@@ -467,7 +469,7 @@ class Expressions:
             return o.MinMax(n, a, b, t="int"), "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
                     "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
-                    "random", "abs", "at", "in_play"]
+                    "random", "abs", "at", "in_play", "can_move"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)

@@ -247,6 +247,8 @@ class English:
             return self.define_clause(e, negated=True)
         if isinstance(e, g.Call) and e.func == "in_play" and len(e.args) == 1:
             return f"{self.operand(e.args[0])} is out of play"
+        if isinstance(e, g.Call) and e.func == "can_move" and e.args:
+            return self.call_can_move(*e.args, negated=True)
         return f"it is not the case that {self.cond(e)}"
 
     # ---- classification and kinds
@@ -355,7 +357,7 @@ class English:
             return "card"
         if f in ("next", "previous"):
             return "player"
-        if f == "in_play":
+        if f in ("in_play", "can_move"):
             return "bool"
         return None
 
@@ -618,6 +620,10 @@ class English:
 
     def call_in_play(self, p):
         return f"{self.operand(p)} is still in play"
+
+    def call_can_move(self, p, rule=None, negated=False):
+        where = f" in rule *{human(rule.name)}*" if rule is not None else ""
+        return f"{self.operand(p)} has {'no' if negated else 'a'} legal move left{where}"
 
     def visit_NextWhere(self, e):
         w = e.where
