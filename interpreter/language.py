@@ -582,7 +582,8 @@ BUILTINS: tuple[Entry, ...] = (
           "next(dealer)", "expression"),
     Entry("can_move", "can_move(PLAYER) | can_move(PLAYER, RULE)",
           "Whether the choice by PLAYER in this phase (`choose by PLAYER`, the same words) would offer them a "
-          "move now: some action whose `when` holds has a value its `where` allows. With several choices by "
+          "move now: some action whose `when` holds has a value its `where` allows, not counting an action "
+          "that only passes (its body is `pass`). With several choices by "
           "PLAYER in the phase, RULE names the rule the one meant lies in. It is read in a rule, not a "
           "definition, and does not look into actions over sets of cards (`subset of`).",
           "not can_move(leader)", "expression"),

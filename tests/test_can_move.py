@@ -125,3 +125,17 @@ def test_several_choices_by_the_player_need_the_rule_named(tmp_path):
 def test_the_rulebook_says_it(tmp_path):
     from interpreter.render import render_markdown
     assert "If the turn has no legal move left:" in render_markdown(load(tmp_path))
+
+
+def test_an_action_that_only_passes_is_no_move(tmp_path):
+    text = CLIMB.replace('                action draw when', '                action wait "Wait.":\n'
+                         '                    pass\n                action draw when')
+    rs = load(tmp_path, text)
+    for make in ENGINES:
+        s = make(rs, 1, seed=0)
+        r = random.Random(0)
+        while not s.finished:
+            moves = legal_moves(s)
+            assert any(m.action != "wait" for m in moves)  # never asked when waiting is all that is left
+            apply(s, r.choice(moves))
+        assert observe(s, 0)["vars"]["stuck_at"] > 0

@@ -1,5 +1,6 @@
 """`can_move(P)` and `can_move(P, RULE)`: whether the phase's choice by P would offer P a move
-now. The choice is found where the condition is read (its phase, or its procedure) by the text
+now, not counting an action that only passes (its body is `pass`): a player left with nothing
+but passing cannot move, and a rule may skip a choice that would offer only that. The choice is found where the condition is read (its phase, or its procedure) by the text
 of its `by` (and the rule it lies in, when there are several); the condition is lowered to the
 actions' own tests, an `any` over each parameter's values with the action's `where` innermost,
 `or`-ed over the actions and guarded by each one's `when`, so both emitters read it as any other
@@ -55,8 +56,10 @@ class MovesLeft:
             raise _err(f"can_move({who}): {where} has {len(found)} choices by {who} (in rules {rules}); "
                        f"name the rule: can_move({who}, RULE)", e)
         choose = found[0][0]
-        test = None
+        test = g.BoolLit(value=False, loc=e.loc)  # only passes: no move
         for a in choose.actions:
+            if all(isinstance(st, g.Pass) for st in a.body):
+                continue
             params = a.params()
             for var, _, subset in params:
                 if subset:
@@ -67,7 +70,7 @@ class MovesLeft:
                 offer = g.Agg(op="any", var=var, domain=domain, where=offer, loc=e.loc)
             if a.when is not None:
                 offer = g.BinOp(op="and", left=a.when, right=offer, loc=e.loc)
-            test = offer if test is None else g.BinOp(op="or", left=test, right=offer, loc=e.loc)
+            test = offer if isinstance(test, g.BoolLit) else g.BinOp(op="or", left=test, right=offer, loc=e.loc)
         try:
             return self.sx(test, scope)
         except RulesetError as exc:
