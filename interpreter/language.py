@@ -484,7 +484,8 @@ _MELDS = Section("melds", "Melds", "Whether a set of cards divides into groups, 
 _WINNING = Section("winning", "Winning", "Who wins when the game ends.", (
     Entry("winner", "winner most SCORE | winner fewest SCORE",
           "When the game ends, the players with the highest score win (with `fewest`, the lowest); SCORE names "
-          "a definition with one player parameter. Tied players share the win.",
+          "a definition with one player parameter, or a whole-number variable kept per player "
+          "(`var score(p: player): int = 0`). Tied players share the win.",
           "winner fewest score", "item"),
     Entry("declare winner", "declare winner PLAYER | declare winner PLAYERS | declare winner none",
           "Names the winner, or winners, outright; that decides the game whatever the `winner` line says. "

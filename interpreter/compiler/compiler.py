@@ -221,11 +221,19 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
         self._check_recursion()
         if rs.winner is not None:
             w = rs.winner
-            if w.score not in self.defines:
-                raise _err(f"the winner rule names {w.score!r}, which is not a definition", w)
-            d = self.defines[w.score]
+            var = next((v for v in rs.vars if v.name == w.score), None)
+            if w.score not in self.defines and var is not None:
+                if [prm.type for prm in var.params] != ["player"] or var.type != "int":
+                    raise _err(f"the winner rule names the variable {w.score!r}, which must hold a number for "
+                               f"each player, like: var {w.score}(p: player): int = 0", w)
+                d = self.winner_by_var(var, w)
+            elif w.score not in self.defines:
+                raise _err(f"the winner rule names {w.score!r}, which is neither a definition nor a variable", w)
+            else:
+                d = self.defines[w.score]
             if len(d.params) != 1 or d.params[0].type != "player":
                 raise _err(f"{w.score!r} must take one player, like: define {w.score}(p: player) = ...", w)
+            self.call_define(d, [], w)
             fname, t, _ = self.def_cache[d.name]
             if t != "int":
                 raise _err(f"{w.score!r} must give a number for each player; it gives {word(t)}", w)
@@ -266,6 +274,17 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
         if p.fast:
             p.code = trace(p.code, entries, self.ns, self.lam_src)
         return p
+
+    def winner_by_var(self, var, w) -> g.Define:
+        """`winner most score` where score is a per-player variable: the score is that variable,
+        read through a definition of its own (a name no other definition has), as any other score."""
+        p = g.Name(name="p", loc=w.loc)
+        d = g.Define(name="winner_" + var.name + "_", params=(g.Param(name="p", type="player"),),
+                     body=g.Call(func=var.name, args=(p,), loc=w.loc), loc=w.loc)
+        while d.name in self.defines:
+            d = d.model_copy(update={"name": d.name + "_"})
+        self.defines[d.name] = d
+        return d
 
     def fill_tables(self) -> None:
         """A definition of one card judged by its face alone is a table over the cards, read
