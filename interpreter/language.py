@@ -587,7 +587,8 @@ BUILTINS: tuple[Entry, ...] = (
           "that only passes (its body is `pass`). With several choices by "
           "PLAYER in the phase, RULE names the rule the one meant lies in. It is read in a rule, not a "
           "definition, and does not look into actions over sets of cards (`subset of`).",
-          "not can_move(leader)", "expression"),
+          'if can_move(leader):\n    choose by leader:\n        action play c in hand(leader) "Play a card.":\n'
+          '            move c to pile', "statement"),
     Entry("in_play", "in_play(PLAYER)",
           "Whether PLAYER is in play: not dropped from the round or the game (see `drop`).",
           "count q in players where in_play(q)", "expression"),
