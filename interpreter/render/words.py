@@ -406,6 +406,8 @@ class English:
 
     # ---- names of things
     def term(self, name: str) -> str:
+        if name not in self.defines and name in self.vars:  # a variable (`winner most VAR`): no entry to link to
+            return em(human(name))
         return link(f"#term-{name}", em(human(name)))
 
     def local(self, name: str) -> str:
