@@ -124,7 +124,7 @@ def test_several_choices_by_the_player_need_the_rule_named(tmp_path):
 
 def test_the_rulebook_says_it(tmp_path):
     from interpreter.render import render_markdown
-    assert "If the turn has no legal move left:" in render_markdown(load(tmp_path))
+    assert "If the turn has no move left other than passing:" in render_markdown(load(tmp_path))
 
 
 def test_an_action_that_only_passes_is_no_move(tmp_path):

@@ -625,7 +625,7 @@ class English:
 
     def call_can_move(self, p, rule=None, negated=False):
         where = f" in rule *{human(rule.name)}*" if rule is not None else ""
-        return f"{self.operand(p)} has {'no' if negated else 'a'} legal move left{where}"
+        return f"{self.operand(p)} has {'no' if negated else 'a'} move left other than passing{where}"
 
     def visit_NextWhere(self, e):
         w = e.where
