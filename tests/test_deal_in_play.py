@@ -97,3 +97,13 @@ def test_a_family_of_zones_is_not_dealt_in_play(tmp_path):
     with pytest.raises(RulesetError) as e:
         load(tmp_path, text)
     assert "'pile' is a family of zones, not a player's zone" in str(e.value) and (e.value.line, e.value.column) == (23, 9)
+
+
+def test_a_diff_reports_a_deal_now_in_play(tmp_path):
+    from interpreter import loads_ruleset
+    from interpreter.diff import diff_rulesets
+    before = loads_ruleset(DEALS.replace(" in play starting after dealer", " starting after dealer"), "before.cards")
+    d = diff_rulesets(before, loads_ruleset(DEALS, "deals.cards"))
+    [c] = d.changes
+    assert (c.kind, c.name, c.action) == ("rule", "deal", "changed")
+    assert "deal 2 from stock to each hand in play starting after dealer" in c.text
