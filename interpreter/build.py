@@ -385,9 +385,9 @@ class ToGraph(Transformer):
         return ch[0] if ch[0] is not None else g.BoolLit(value=True, loc=self._loc(meta))
 
     def deal(self, meta, ch):
-        start, at = ("first", None) if ch[3] is None else ch[3]
-        return g.Deal(count=ch[0], source=ch[1], target=str(ch[2]), face_up=ch[4], start=start, at=at,
-                      loc=self._loc(meta))
+        start, at = ("first", None) if ch[4] is None else ch[4]
+        return g.Deal(count=ch[0], source=ch[1], target=str(ch[2]), face_up=ch[5], start=start, at=at,
+                      in_play=ch[3] is not None, loc=self._loc(meta))
 
     def deal_start(self, meta, ch):
         return ch[0]
@@ -594,6 +594,7 @@ class ToGraph(Transformer):
     mul = _bin("*")
     div = _bin("/")
     mod = _bin("mod")
+    pow = _bin("^")
 
     def attr(self, meta, ch):
         return g.Attr(obj=ch[0], name=str(ch[1]), loc=self._loc(meta))

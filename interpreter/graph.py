@@ -107,7 +107,7 @@ class BinOp(Located):
     """left op right: arithmetic, comparison, membership, logic, set union or range."""
 
     kind: Literal["binop"] = "binop"
-    op: Literal["+", "-", "*", "/", "mod", "==", "!=", "<", "<=", ">", ">=",
+    op: Literal["+", "-", "*", "/", "mod", "^", "==", "!=", "<", "<=", ">", ">=",
                 "in", "not in", "and", "or", ".."]
     left: "Expr"
     right: "Expr"
@@ -176,7 +176,8 @@ class Shuffle(Located):
 
 class Deal(Located):
     """Deal count cards from source to each player's zone of kind target, in turn order,
-    beginning with the first player, or with (or after) the player `at`."""
+    beginning with the first player, or with (or after) the player `at`; `in_play`: passing
+    over the players dropped from play."""
 
     kind: Literal["deal"] = "deal"
     count: Expr
@@ -185,6 +186,7 @@ class Deal(Located):
     face_up: Expr | None = None
     start: Literal["from", "after", "first"] = "first"
     at: Expr | None = None
+    in_play: bool = False
 
 
 class Move(Located):

@@ -23,7 +23,7 @@ KEYWORDS = (
 )
 # names the language gives a meaning without a declaration (interpreter/language.py's built-ins)
 BUILTINS = ("count", "any", "no", "first", "last", "highest", "lowest", "above", "below", "cards_of", "card",
-            "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "abs", "at")
+            "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "abs", "at", "in_play", "can_move")
 BUILTIN_NAMES = ("cards", "players", "player_count", "suits", "ranks")
 # words that are not keywords of the grammar but that the language reads in one place
 CONTEXT_WORDS = ("shared", "hidden", "owner", "others", "public", "fewest", "clockwise", "anticlockwise", "counterclockwise",
@@ -63,7 +63,7 @@ class CardsLexer(RegexLexer):
             (words(CONTEXT_WORDS, suffix=r"\b"), Keyword.Type),
             (r"\.\.", Operator),
             (r"(\.)(" + _NAME + ")", bygroups(Punctuation, Name.Attribute)),
-            (r"==|!=|<=|>=|[<>=+\-*/]", Operator),
+            (r"==|!=|<=|>=|[<>=+\-*/^]", Operator),
             (r"[()\[\],:.]", Punctuation),
             (r"[0-9]+", Number.Integer),
             (_NAME, Name),

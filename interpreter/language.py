@@ -219,9 +219,10 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
     Entry("shuffle", "shuffle ZONE",
           "Puts the cards of ZONE in a random order (seeded, so a game can be replayed).",
           "shuffle stock", "statement"),
-    Entry("deal", "deal N from ZONE to each ZONE [starting {after | from} PLAYER] [face up [if COND]]",
+    Entry("deal", "deal N from ZONE to each ZONE [in play] [starting {after | from} PLAYER] [face up [if COND]]",
           "Gives N cards from the top of the first zone to each zone of a per-player kind (or of a family), "
           "N at a time, in seat order: from seat 1, from PLAYER, or from the player after PLAYER. "
+          "`in play` passes over the players dropped from play (`drop P from the round`). "
           "`face up` deals them face up (when COND holds).",
           "deal 5 from stock to each hand starting after dealer", "statement"),
     Entry("move", "move CARDS to ZONE [face up [if COND]]",
@@ -411,6 +412,12 @@ _EXPRESSIONS = Section("expressions", "Expressions", "Values and conditions, as 
           "Sums, differences and products of whole numbers; `/` divides and drops the remainder, `mod` "
           "gives the remainder.",
           "(score(p) * 2 - chips(p)) / 3 + count(won(p)) mod 2", "expression"),
+    Entry("power", "A ^ N",
+          "A to the power N, in whole numbers: `2 ^ 3` is 8 and `A ^ 0` is 1. It binds tighter than `*` and `-` "
+          "(`-2 ^ 2` is -4, `3 * 2 ^ e` is 3 times 2 ^ e) and reads right to left (`2 ^ 3 ^ 2` is 2 ^ 9). N must "
+          "be 0 or more: a negative exponent written in the file is an error at load, one worked out while "
+          "playing stops the game, as does a power larger than the engines count (64 bits).",
+          "(count(hand(p)) + 1) * 2 ^ count(won(p))", "expression"),
     Entry("joining collections", "SET + SET",
           "Two collections of the same kind, one after the other.",
           "count(hand(p) + pile)", "expression"),
@@ -483,7 +490,8 @@ _MELDS = Section("melds", "Melds", "Whether a set of cards divides into groups, 
 _WINNING = Section("winning", "Winning", "Who wins when the game ends.", (
     Entry("winner", "winner most SCORE | winner fewest SCORE",
           "When the game ends, the players with the highest score win (with `fewest`, the lowest); SCORE names "
-          "a definition with one player parameter. Tied players share the win.",
+          "a definition with one player parameter, or a whole-number variable kept per player "
+          "(`var score(p: player): int = 0`). Tied players share the win.",
           "winner fewest score", "item"),
     Entry("declare winner", "declare winner PLAYER | declare winner PLAYERS | declare winner none",
           "Names the winner, or winners, outright; that decides the game whatever the `winner` line says. "
@@ -579,6 +587,14 @@ BUILTINS: tuple[Entry, ...] = (
           "card(Queen, Spades)", "expression"),
     Entry("next", "next(PLAYER)", "The player who plays after PLAYER.",
           "next(dealer)", "expression"),
+    Entry("can_move", "can_move(PLAYER) | can_move(PLAYER, RULE)",
+          "Whether the choice by PLAYER in this phase (`choose by PLAYER`, the same words) would offer them a "
+          "move now: some action whose `when` holds has a value its `where` allows, not counting an action "
+          "that only passes (its body is `pass`). With several choices by "
+          "PLAYER in the phase, RULE names the rule the one meant lies in. It is read in a rule, not a "
+          "definition, and does not look into actions over sets of cards (`subset of`).",
+          'if can_move(leader):\n    choose by leader:\n        action play c in hand(leader) "Play a card.":\n'
+          '            move c to pile', "statement"),
     Entry("in_play", "in_play(PLAYER)",
           "Whether PLAYER is in play: not dropped from the round or the game (see `drop`).",
           "count q in players where in_play(q)", "expression"),
@@ -640,6 +656,8 @@ CARD_ATTRIBUTES: tuple[Entry, ...] = (
           "not c.face_up", "expression"),
     Entry("depth", "CARD.depth", "How many cards lie on top of it in its zone: 0 for the top card.",
           "c.depth == 0", "expression"),
+    Entry("beneath", "CARD.beneath", "The card it lies on in its zone, the one just below it; `none` for "
+          "the bottom card.", "c.beneath != none and c.beneath.suit == c.suit", "expression"),
     Entry("deck values", "CARD.VALUE", "A value the deck declares (`value points: ...`), as a number.",
           "c.points >= 10", "expression"),
 )

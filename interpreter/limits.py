@@ -70,6 +70,12 @@ def overflow_message() -> str:
     return "a number beyond 64 bits (the engines count in 64 bits)"
 
 
+def negative_power_message() -> str:
+    """What a power with a negative exponent met while playing says, on both engines: the
+    language counts in whole numbers, and 2 ^ -1 is none."""
+    return "a power with a negative exponent (A ^ N needs N of 0 or more: the language counts in whole numbers)"
+
+
 def range_message() -> str:
     """What a range longer than RANGE met while playing says, on both engines (the engine puts
     'while playing, this statement met' before it)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import graph as g
 
 _PREC = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
-         "in": 4, "not in": 4, "..": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6}
+         "in": 4, "not in": 4, "..": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6, "^": 8}
 
 
 def unparse(e, prec: int = 0, open_ok: bool = True) -> str:
@@ -77,6 +77,8 @@ def _u_Cond(e, p, o):
 
 def _u_BinOp(e, p, o):
     mine = _PREC[e.op]
+    if e.op == "^":  # right to left, its base a plain operand, its exponent may carry a sign
+        return _wrap(f"{unparse(e.left, 9, False)} ^ {unparse(e.right, 7, o or mine < p)}", mine, p)
     right_prec = mine + 1 if e.op not in ("and", "or") else mine
     wrapped = mine < p
     right_open = (o or wrapped) and e.op != ".."

@@ -141,7 +141,14 @@ def test_the_trick_goes_to_the_higher_card_of_the_suit_led_or_the_trump(led, pla
     s = table([[led[:3], "JC1"], [played, "JC2"]], stock=["9D1", "9D2"])
     go(s, f"lead {led}", f"play {played}")
     assert cards_in(s, "won", winner) == [c(led), c(played)] and public_vars(s)["leader"] == f"P{winner + 1}"
-    assert s.rule == "meld" and s.actor == winner
+    assert s.rule == "lead" and s.actor == winner  # no meld to lay out: not asked, drawn, and the winner leads
+
+
+def test_the_winner_is_asked_to_meld_only_with_a_meld_to_lay_out():
+    s = after_trick(["KS1", "QS1"])
+    assert s.rule == "meld" and short_moves(s, "marriage") == {"marriage KS1 QS1"} and "no_meld" in moves(s)
+    plain = after_trick(["KS1", "QH1"])
+    assert plain.rule == "lead" and plain.actor == 0 and c("9D2") in cards_in(plain, "hand", 0)
 
 
 # ================================================================== melds
@@ -259,7 +266,7 @@ def test_melded_cards_may_be_played_to_a_trick():
 def test_the_last_card_of_the_stock_goes_to_the_winner_and_the_trump_card_to_the_other():
     s = table([["AS1", "KH1"], ["9S1", "QH2"]], stock=["TC1"], turnup=("9D1",), melded=[["QS2"], ["JD2"]],
               rest=("won", 0))
-    go(s, "lead AS1", "play 9S1", "no_meld")
+    go(s, "lead AS1", "play 9S1")  # no meld to lay out: not asked
     assert set(cards_in(s, "hand", 0)) == set(cs("KH1", "TC1", "QS2"))  # the melds back in the hand
     assert set(cards_in(s, "hand", 1)) == set(cs("QH2", "9D1", "JD2"))
     assert cards_in(s, "stock") == cards_in(s, "turnup") == [] and cards_in(s, "melded", 0) == []

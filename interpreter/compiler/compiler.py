@@ -22,10 +22,11 @@ from .ir.reads import CARD_READS, STATE_FNS, STATE_READS, masks_kept, masks_pay,
 from .masks import Masks, bit_tables, make_order_runtime, make_runtime, make_suffix_runtime
 from .program import _MISS, COLLECTION_TYPES, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
+from .moves_left import MovesLeft
 from .turns import Turns, out_var, uses_play
 
 
-class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns):
+class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, MovesLeft):
     def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True, untabled: frozenset = frozenset()):
         self.rs = rs
         self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
@@ -194,6 +195,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns):
             self.loop_ends = []
             self.rule_stack = [(ph.name, ph.title or ph.name)]
             p.rule_loc.setdefault(ph.name, ph.loc)
+            self.where_read = ph
             self.block(ph.body, {})
             if ph.then:
                 phase_jumps.append((self.emit(JUMP, None), ph.then))
@@ -206,6 +208,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns):
             self.proc_start[proc.name] = self.here()
             self.loop_ends = []
             self.rule_stack = [(None, None)]  # a procedure's rule is the one that performs it
+            self.where_read = proc
             scope = {}
             for prm, slot in zip(proc.params, self.proc_params_for(proc)):
                 if prm.type not in TYPE_WORDS:
@@ -218,11 +221,19 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns):
         self._check_recursion()
         if rs.winner is not None:
             w = rs.winner
-            if w.score not in self.defines:
-                raise _err(f"the winner rule names {w.score!r}, which is not a definition", w)
-            d = self.defines[w.score]
+            var = next((v for v in rs.vars if v.name == w.score), None)
+            if w.score not in self.defines and var is not None:
+                if [prm.type for prm in var.params] != ["player"] or var.type != "int":
+                    raise _err(f"the winner rule names the variable {w.score!r}, which must hold a number for "
+                               f"each player, like: var {w.score}(p: player): int = 0", w)
+                d = self.winner_by_var(var, w)
+            elif w.score not in self.defines:
+                raise _err(f"the winner rule names {w.score!r}, which is neither a definition nor a variable", w)
+            else:
+                d = self.defines[w.score]
             if len(d.params) != 1 or d.params[0].type != "player":
                 raise _err(f"{w.score!r} must take one player, like: define {w.score}(p: player) = ...", w)
+            self.call_define(d, [], w)
             fname, t, _ = self.def_cache[d.name]
             if t != "int":
                 raise _err(f"{w.score!r} must give a number for each player; it gives {word(t)}", w)
@@ -263,6 +274,17 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns):
         if p.fast:
             p.code = trace(p.code, entries, self.ns, self.lam_src)
         return p
+
+    def winner_by_var(self, var, w) -> g.Define:
+        """`winner most score` where score is a per-player variable: the score is that variable,
+        read through a definition of its own (a name no other definition has), as any other score."""
+        p = g.Name(name="p", loc=w.loc)
+        d = g.Define(name="winner_" + var.name + "_", params=(g.Param(name="p", type="player"),),
+                     body=g.Call(func=var.name, args=(p,), loc=w.loc), loc=w.loc)
+        while d.name in self.defines:
+            d = d.model_copy(update={"name": d.name + "_"})
+        self.defines[d.name] = d
+        return d
 
     def fill_tables(self) -> None:
         """A definition of one card judged by its face alone is a table over the cards, read

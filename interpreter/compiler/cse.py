@@ -16,7 +16,7 @@ import ast
 
 # callees known to read the state and nothing else (the generated definitions and aggregates
 # are pure by the language: chance is allowed in statements only)
-_PURE = {"_kind_cards", "_kind_tops", "_first", "_last", "_seat", "_zone_at", "_zindex", "_depth", "_zones_of",
+_PURE = {"_kind_cards", "_kind_tops", "_first", "_last", "_seat", "_zone_at", "_zindex", "_depth", "_beneath", "_zones_of",
          "_top_n", "_bottom_n", "_split", "len", "any", "all", "sum", "min", "max", "abs", "tuple",
          "list", "set", "frozenset", "sorted", "range", "int", "bool", "next", "iter"}
 _PURE_PREFIX = ("D_", "U_", "_agg", "_set", "_none_", "_order_")

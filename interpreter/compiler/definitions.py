@@ -119,7 +119,7 @@ class Definitions:
                 return e.name not in deck_words
             if isinstance(e, g.Call):
                 return e.func not in ("count", "sum", "min", "max")
-            return not isinstance(e, g.BinOp) or e.op not in ("+", "-", "*", "/", "%")
+            return not isinstance(e, g.BinOp) or e.op not in ("+", "-", "*", "/", "%", "mod", "^")
 
         def ok(e) -> bool:
             if isinstance(e, g.BinOp) and e.op in ("==", "!=") and maybe_card(e.left) and maybe_card(e.right):

@@ -202,7 +202,7 @@ class Expressions:
             return o.CardAttr(a, obj, t=typ), typ
         if a in p.values:
             return o.CardValue(a, obj, t="int"), "int"
-        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up, depth"
+        raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up, depth, beneath"
                    + "".join(", " + v for v in p.values), e)
 
     def e_Cond(self, e, scope):
@@ -258,6 +258,12 @@ class Expressions:
                 raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}", node)
         if op in ("+", "-", "*"):
             return o.Arith(op, a, b, t="int"), "int"
+        if op == "^":
+            n = _literal_int(e.right)
+            if n is not None and n < 0:
+                raise _err(f"{unparse(e)!r} has a negative exponent; the language counts in whole numbers, "
+                           "so A ^ N needs N of 0 or more", e.right)
+            return o.Power(a, b, t="int"), "int"
         if op == "/":
             return o.Arith("//", a, b, t="int"), "int"
         if op == "mod":
@@ -442,6 +448,8 @@ class Expressions:
             return o.Random(s, t=ELEM[t]), ELEM[t]
         if n == "in_play":
             return self.play_call(e, scope)
+        if n == "can_move":
+            return self.moves_left(e, scope)
         if n == "seat":
             arity(1)
             k, _ = self.sx_typed(args[0], scope, "int", "the argument of seat (a seat number from 1)")
@@ -461,7 +469,7 @@ class Expressions:
             return o.MinMax(n, a, b, t="int"), "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
                     "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
-                    "random", "abs", "at", "in_play"]
+                    "random", "abs", "at", "in_play", "can_move"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)

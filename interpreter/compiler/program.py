@@ -16,7 +16,7 @@ _MISS = object()
 _CARD_ATTRS = {"suit": ("SUIT[{}]", "suit"), "rank": ("RANK[{}]", "rank"), "order": ("ORDER[{}]", "int"),
                "owner": ("st.card_owner[{}]", "player"), "played_by": ("st.played_by[{}]", "player"),
                "zone": ("st.card_zone[{}]", "zone"), "face_up": ("st.known[{}]", "bool"),
-               "depth": ("_depth(st, {})", "int")}
+               "depth": ("_depth(st, {})", "int"), "beneath": ("_beneath(st, {})", "card")}
 
 # instruction opcodes
 EXEC, JUMP, JIF, CHOOSE, CALL, RET, END, CHOOSE_EACH, TRACE = range(9)

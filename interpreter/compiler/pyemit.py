@@ -166,6 +166,7 @@ o.PY_TEXT.update({
     o.In: lambda x: f"({x.item} in {x.coll})",
     o.Negated: lambda x: f"(not {x.x})",
     o.Range: lambda x: f"_range({x.a}, {x.b})",
+    o.Power: lambda x: f"_pow({x.a}, {x.b})",
     o.Concat: lambda x: f"[*{x.a}, *{x.b}]",
     o.Len: lambda x: f"len({x.coll})",
     o.NonEmpty: lambda x: f"(len({x.coll}) > 0)",

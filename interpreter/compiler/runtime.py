@@ -49,6 +49,26 @@ def _fit(r: int) -> int:
     raise ImpossibleEffect(limits.overflow_message())
 
 
+def _pow(a: int, b: int) -> int:
+    """a ^ b in whole numbers, stopping where the native engine stops (C: cr_pow): a negative
+    exponent, or a power beyond 64 bits. Worked out step by step as in C, so that a huge exponent
+    of 2 costs nothing before it overflows."""
+    if a is None or b is None:
+        raise TypeError("'NoneType' in a power")
+    if b < 0:
+        raise ImpossibleEffect(limits.negative_power_message())
+    if a in (0, 1) or b == 0:
+        return 1 if b == 0 else a
+    if a == -1:
+        return -1 if b % 2 else 1
+    r = 1
+    for _ in range(b):  # |a| >= 2: past 63 steps it has left 64 bits
+        r *= a
+        if not -_I64 <= r <= _I64:
+            raise ImpossibleEffect(limits.overflow_message())
+    return r
+
+
 def _range(a: int, b: int) -> tuple:
     """The numbers a..b; a range longer than the language's limit stops the game, as in C
     (native/codegen/runtime_c.py: cr_range)."""
@@ -86,6 +106,13 @@ def _depth(st, c: int) -> int:
     """How many cards lie on the card in its zone (0 for the top card)."""
     pile = st.zones[st.card_zone[c]]
     return len(pile) - 1 - pile.index(c)
+
+
+def _beneath(st, c: int):
+    """The card the card lies on in its zone (the one just below it), or None at the bottom."""
+    pile = st.zones[st.card_zone[c]]
+    k = pile.index(c)
+    return pile[k - 1] if k else None
 
 
 def _zones_of(st, zi: int) -> tuple:
@@ -475,6 +502,6 @@ def _last(xs):
 
 
 
-NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_add": _add, "_sub": _sub, "_fit": _fit, "_zone_at": _zone_at,
-             "_zindex": _zindex, "_depth": _depth, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
+NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_add": _add, "_sub": _sub, "_fit": _fit, "_pow": _pow, "_zone_at": _zone_at,
+             "_zindex": _zindex, "_depth": _depth, "_beneath": _beneath, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
              "_random": _random, "_split": _split, "_seats_after": _seats_after, "_subsets": _subsets}

@@ -57,12 +57,23 @@ class Statements:
                        "nor a family of zones", s)
         zi = p.zone_index[s.target]
         up = self.typed(s.face_up, scope, "bool", "the face up condition")[0] if s.face_up is not None else None
+        skip = skip_ir = None
+        if s.in_play:
+            if not p.zones[zi].per_player:
+                raise _err(f"deal ... to each {s.target} in play: {s.target!r} is a family of zones, not a "
+                           "player's zone; 'in play' passes over the players dropped from play", s)
+            skip = self.out_of_play(s, scope)
+            skip_ir = self.ir_of(skip)
         if s.at is None:
-            run = lambda st: st.deal(n(st), src(st), zi, bool(up and up(st)))
+            if skip is None:
+                run = lambda st: st.deal(n(st), src(st), zi, bool(up and up(st)))
+            else:
+                run = lambda st: st.deal(n(st), src(st), zi, bool(up and up(st)), 0, tuple(skip(st)))
             nsrc, ssrc, usrc = self.src_of(n), self.src_of(src), "False" if up is None else self.src_of(up)
-            if None not in (nsrc, ssrc, usrc):  # the arguments in the order the call works them out
-                run.src = f"st.deal(({nsrc}), ({ssrc}), {zi}, bool({usrc}))"
-            run.ir = ir.Deal(self.ir_of(n), self.ir_of(src), zi, self.ir_of(up), None, 0, s)
+            ksrc = "" if skip is None else self.src_of(skip)
+            if None not in (nsrc, ssrc, usrc, ksrc):  # the arguments in the order the call works them out
+                run.src = f"st.deal(({nsrc}), ({ssrc}), {zi}, bool({usrc})" + (f", 0, tuple({ksrc}))" if ksrc else ")")
+            run.ir = ir.Deal(self.ir_of(n), self.ir_of(src), zi, self.ir_of(up), None, 0, s, skip_ir)
             self.emit(EXEC, run)
             return
         if not p.zones[zi].per_player:
@@ -76,8 +87,8 @@ class Statements:
             a = at(st)
             if a is None:
                 raise _runtime(f"{unparse(node.at)!r} is none here: there is no player to start the deal from", node)
-            st.deal(n(st), src(st), zi, bool(up and up(st)), a + offset)
-        deal_from.ir = ir.Deal(self.ir_of(n), self.ir_of(src), zi, self.ir_of(up), self.ir_of(at), offset, s)
+            st.deal(n(st), src(st), zi, bool(up and up(st)), a + offset, () if skip is None else tuple(skip(st)))
+        deal_from.ir = ir.Deal(self.ir_of(n), self.ir_of(src), zi, self.ir_of(up), self.ir_of(at), offset, s, skip_ir)
         self.emit(EXEC, deal_from)
 
     def s_Move(self, s, scope):

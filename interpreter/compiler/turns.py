@@ -69,6 +69,14 @@ class Turns:
                     loc=loc)
         self.block([g.ForEach(var="#back", domain=g.Name(name="players", loc=loc), body=(back,), loc=loc)], scope)
 
+    def out_of_play(self, s, scope):
+        """The players a `deal ... in play` passes over: those dropped from play (nobody when no
+        rule drops anyone)."""
+        q = g.Name(name="_out_q", loc=s.loc)
+        out = g.UnOp(op="not", operand=in_play_test(q, s.loc, OUT in self.var_slots), loc=s.loc)
+        agg = g.Agg(op="those", var="_out_q", domain=g.Name(name="players", loc=s.loc), where=out, loc=s.loc)
+        return self.typed(agg, scope, "players", "the players out of play")[0]
+
     def in_play_body(self, s) -> tuple:
         """The body of `for each player q in play`: run only while q is in play when their turn comes."""
         test = in_play_test(g.Name(name=s.var, loc=s.loc), s.loc, OUT in self.var_slots)

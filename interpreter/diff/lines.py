@@ -336,7 +336,7 @@ def _line_source(ln: _Line) -> str:
         return f"shuffle {u(s.zone)}"
     if t == "Deal":
         start = f" starting {s.start} {u(s.at)}" if s.at is not None else ""
-        return f"deal {u(s.count)} from {u(s.source)} to each {s.target}{start}{_face(s.face_up)}"
+        return f"deal {u(s.count)} from {u(s.source)} to each {s.target}{' in play' if s.in_play else ''}{start}{_face(s.face_up)}"
     if t == "Move":
         return f"move {u(s.what)} to {u(s.to)}{_face(s.face_up)}"
     if t == "Reveal":

@@ -353,7 +353,8 @@ class State:
                 up &= ~b
         self.upmask = up
 
-    def deal(self, n: int, src: int, zi: int, face_up: bool, first: int = 0) -> None:
+    def deal(self, n: int, src: int, zi: int, face_up: bool, first: int = 0, skip: tuple = ()) -> None:
+        """`skip`: the seats passed over (`deal ... in play`), as C's crt_cards_deal_some."""
         base = self.zbase[zi]
         pile = self.zones[src]
         count = self.zcount[zi]
@@ -361,9 +362,12 @@ class State:
             raise ImpossibleEffect(f"a deal of {n} cards (a deal gives 0 or more)")
         if n == 0:  # nothing dealt: the general move, as for any other empty move
             for i in range(count):
-                self.move([], base + (first + i) % count, face_up)
+                if (first + i) % count not in skip:
+                    self.move([], base + (first + i) % count, face_up)
             return
         for i in range(count):
+            if (first + i) % count in skip:
+                continue
             self.memo = {}
             self.cmemo = {}
             self.zver += 1

@@ -401,6 +401,8 @@ class Static:
             return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
         if op in ("/", "mod") and b == 0:
             return UNK
+        if op == "^":  # a constant power the engines could work out (past 64 bits they stop)
+            return a ** b if 0 <= b <= 64 and abs(a) ** b < 2 ** 63 else UNK
         return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0, "mod": a % b if b else 0}.get(op, UNK)
 
     # ---------------------------------------------------------------- conditions

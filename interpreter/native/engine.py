@@ -28,7 +28,7 @@ from .rng import seed_words
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
-    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE, E_SET, E_SETS_TRIED, E_SETS = range(1, 21)
+    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE, E_SET, E_SETS_TRIED, E_SETS, E_NEGPOW = range(1, 22)
 
 NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
@@ -634,6 +634,7 @@ class NativeGame:
                 E_INDEX: IndexError("a number out of range"),
                 E_DEAL: play.ImpossibleEffect("a deal of a negative number of cards (a deal gives 0 or more)"),
                 E_RANGE: play.ImpossibleEffect(limits.range_message()),
+                E_NEGPOW: play.ImpossibleEffect(limits.negative_power_message()),
                 E_OVERFLOW: play.ImpossibleEffect(limits.overflow_message())}.get(kind)
         if what is None:
             return GameRuntimeError(f"the native engine ran out of room for this game (failure {kind}); "

@@ -553,6 +553,8 @@ class BookBuilder:
             if d.texts:
                 explain = f"A player's {self.en.term(w.score)} is {' '.join(d.texts).rstrip('.')}: " \
                           f"for a player {em(p)}, {formal}."
+        elif w.score in self.en.vars and self.en.vars[w.score].texts:  # `winner most VAR`: the variable's own words
+            explain = f"A player's {self.en.term(w.score)} is {' '.join(self.en.vars[w.score].texts).rstrip('.')}."
         return {"sentence": sentence, "explain": explain}
 
     def build(self) -> dict:

@@ -200,7 +200,7 @@ def _goal(book: "BookBuilder") -> list[dict]:
         points.append(rules_point("Won at once", winners))
     if rs.winner is not None:
         w = rs.winner
-        d = en.defines.get(w.score)
+        d = en.defines.get(w.score) or en.vars.get(w.score)
         meaning = ""
         if d is not None and d.texts:
             meaning = first_sentence(" ".join(d.texts)).rstrip(".")

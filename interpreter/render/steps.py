@@ -73,6 +73,8 @@ class Describer:
             order = f"in turn order, beginning with {en(s.at)}"
         else:
             order = "in turn order"
+        if s.in_play:
+            order += ", passing over the players out of play"
         return [Step(f"Deal {n} from {en(s.source)} to each player's {target}, one player after another "
                      f"{order}{self._face(s.face_up)}.")]
 

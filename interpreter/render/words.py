@@ -143,12 +143,12 @@ def _fmt_value(v) -> str:
 # ------------------------------------------------------------------ expressions -> English
 
 _PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4,
-         "not in": 4, "..": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6}
+         "not in": 4, "..": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6, "^": 8}
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             ">": "is more than", ">=": "is at least"}
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
            "in": "not in", "not in": "in"}
-_ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "mod": "modulo"}
+_ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "mod": "modulo", "^": "to the power"}
 _NOUN = {"card": "card", "player": "player", "int": "number", "suit": "suit", "rank": "rank", "zone": "place"}
 _ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
          "zone": "card", "zonekind": "card", "zones": "zone", "list": None}
@@ -247,6 +247,8 @@ class English:
             return self.define_clause(e, negated=True)
         if isinstance(e, g.Call) and e.func == "in_play" and len(e.args) == 1:
             return f"{self.operand(e.args[0])} is out of play"
+        if isinstance(e, g.Call) and e.func == "can_move" and e.args:
+            return self.call_can_move(*e.args, negated=True)
         return f"it is not the case that {self.cond(e)}"
 
     # ---- classification and kinds
@@ -323,7 +325,7 @@ class English:
 
     def kind_Attr(self, e):
         return {"suit": "suit", "rank": "rank", "owner": "player", "played_by": "player", "zone": "zone",
-                "face_up": "bool"}.get(e.name, "int")
+                "face_up": "bool", "beneath": "card"}.get(e.name, "int")
 
     def kind_Call(self, e):
         f = e.func
@@ -355,7 +357,7 @@ class English:
             return "card"
         if f in ("next", "previous"):
             return "player"
-        if f == "in_play":
+        if f in ("in_play", "can_move"):
             return "bool"
         return None
 
@@ -378,7 +380,7 @@ class English:
         return self.kind(e.then) or self.kind(e.else_)
 
     def kind_BinOp(self, e):
-        if e.op in ("+", "-", "*", "/", "mod"):
+        if e.op in ("+", "-", "*", "/", "mod", "^"):
             left, right = self.kind(e.left), self.kind(e.right)
             if e.op in ("+", "-") and (left in _ELEM or right in _ELEM):
                 return "cards"
@@ -404,6 +406,8 @@ class English:
 
     # ---- names of things
     def term(self, name: str) -> str:
+        if name not in self.defines and name in self.vars:  # a variable (`winner most VAR`): no entry to link to
+            return em(human(name))
         return link(f"#term-{name}", em(human(name)))
 
     def local(self, name: str) -> str:
@@ -492,6 +496,8 @@ class English:
             return self._of("rank position", e.obj)
         if a == "depth":
             return f"the number of cards lying on {self.operand(e.obj)}"
+        if a == "beneath":
+            return f"the card beneath {self.operand(e.obj)}"
         return self._of(human(a), e.obj)
 
     def define_clause(self, e: g.Call, negated: bool = False) -> str:
@@ -617,6 +623,10 @@ class English:
     def call_in_play(self, p):
         return f"{self.operand(p)} is still in play"
 
+    def call_can_move(self, p, rule=None, negated=False):
+        where = f" in rule *{human(rule.name)}*" if rule is not None else ""
+        return f"{self.operand(p)} has {'no' if negated else 'a'} move left other than passing{where}"
+
     def visit_NextWhere(self, e):
         w = e.where
         if isinstance(w, g.Call) and w.func == "in_play" and [getattr(a, "name", None) for a in w.args] == [e.var]:
@@ -741,6 +751,11 @@ class English:
             return f"the numbers from {self.operand(e.left, 5)} to {self.operand(e.right, 5)}"
         mine = _PREC[op]
         left, right = self.operand(e.left, mine), self.operand(e.right, mine + 1)
+        if op == "^":
+            left, right = self.operand(e.left, mine + 1), self.operand(e.right, mine)
+        else:  # "3 times (2 to the power n)": words have no precedence to lean on
+            left, right = (f"({x})" if isinstance(y, g.BinOp) and y.op == "^" else x
+                           for x, y in ((left, e.left), (right, e.right)))
         if op == "+" and self.kind(e) == "cards":
             return f"{left} together with {right}"
         if op == "-" and self.kind(e) == "cards":

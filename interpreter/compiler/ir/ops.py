@@ -91,7 +91,7 @@ KindTops = op("KindTops", "kind", doc="The top card of each zone of a kind that 
 TopSlice = op("TopSlice", "zone", doc="The top card of a zone, as a collection of one (or none).")
 
 # ---- cards -------------------------------------------------------------------------------
-CardAttr = op("CardAttr", "attr", "card", doc="suit, rank, order, owner, played_by, zone, face_up or depth.")
+CardAttr = op("CardAttr", "attr", "card", doc="suit, rank, order, owner, played_by, zone, face_up, depth or beneath.")
 CardValue = op("CardValue", "name", "card", doc="A value table of the deck, read for a card.")
 Neighbours = op("Neighbours", "side", "card", doc="The cards above or below a card in its suit's ranking.")
 CardsOf = op("CardsOf", "suit", doc="The cards of a suit.")
@@ -99,6 +99,7 @@ CardOf = op("CardOf", "rank", "suit", doc="The card of a rank and suit (the firs
 
 # ---- numbers and tests -------------------------------------------------------------------
 Arith = op("Arith", "op", "a", "b", doc="+ - * and floor // and %.")
+Power = op("Power", "a", "b", doc="a ^ b in whole numbers: a negative exponent or a power past 64 bits stops the game.")
 Neg = op("Neg", "x")
 Not = op("Not", "x")
 Logic = op("Logic", "op", "a", "b", doc="and/or: the right side only when the left does not decide.")

@@ -122,7 +122,7 @@ STATE_READS = frozenset({"slots", "zones", "card_zone", "card_kind", "card_owner
                          "memo", "zone_names"})
 # what code may read of a state and still be answered from st.cmemo (no variable)
 CARD_READS = (STATE_READS - {"slots", "memo"}) | {"cmemo"}
-STATE_FNS = frozenset({"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_zones_of", "_split", "_seat", "_seats_after",
+STATE_FNS = frozenset({"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_beneath", "_zones_of", "_split", "_seat", "_seats_after",
                        "_zmask"})
 
 
@@ -168,8 +168,8 @@ def _read(r: Reads, xs, into, memo_of, cache) -> None:
         elif kind is o.LoopMore:
             r.slots |= {x.lst, x.idx}
         elif kind is o.CardAttr:
-            if x.attr == "depth":
-                r.fns.add("_depth")
+            if x.attr in ("depth", "beneath"):
+                r.fns.add("_" + x.attr)
             elif x.attr in _CARD_ATTR_READS:
                 r.attrs.add(_CARD_ATTR_READS[x.attr])
         fn = _FN_OF.get(kind)

@@ -25,6 +25,7 @@ class Deal:
     at: Any  # the first player (an op), or None: the engine's own start
     offset: int  # 1 for 'starting after'
     node: Any = None
+    skip: Any = None  # the players passed over (an op: those out of play), or None: nobody
 
 
 @dataclass(frozen=True)

@@ -249,9 +249,14 @@ class Module(Masks, Expr):
         if s.at is not None:
             pre = f"int64_t _at = {self.scalar(s.at)}; if (_at == CR_NONE) cr_fail(x, CR_E_DEAL_AT); "
             first = f"cr_add(x, _at, {s.offset})"
+        skip, call = "", f"crt_cards_deal(C, _n, (int32_t)_z, {int(s.kind)}, _up, {first})"
+        if s.skip is not None:  # the seats out of play, as a mask (at most 64 players)
+            skip = (f"cr_list _o = {self.lst(s.skip)}; uint64_t _skip = 0; "
+                    "for (int64_t _i = 0; _i < _o.n; _i++) _skip |= (uint64_t)1 << (_o.v[_i] & 63); ")
+            call = f"crt_cards_deal_some(C, _n, (int32_t)_z, {int(s.kind)}, _up, {first}, _skip)"
         return (f"{{ {pre}int64_t _n = cr_need(x, {self.scalar(s.count)}); "
                 f"int64_t _z = cr_zone(x, S, {self.scalar(s.source)}); int _up = {self.face_up(s.face_up)}; "
-                f"cr_check(x, crt_cards_deal(C, _n, (int32_t)_z, {int(s.kind)}, _up, {first})); }}")
+                f"{skip}cr_check(x, {call}); }}")
 
     def s_MoveCard(self, s):
         move = ("{ int32_t _one = (int32_t)_c; cr_check(x, crt_cards_move(C, &_one, 1, (int32_t)_to, _up, 1)); }"

@@ -171,6 +171,8 @@ class Expr:
             return f"((int64_t)crt_cards_face_up(C, (int32_t)cr_idx(x, {c}, NC)))"
         if a == "depth":
             return f"cr_card_depth(x, C, {c})"
+        if a == "beneath":
+            return f"cr_card_beneath(x, C, {c})"
         raise NativeUnsupported(f"the card attribute {a}")
 
     def x_CardValue(self, e):
@@ -189,6 +191,9 @@ class Expr:
     def x_Arith(self, e):
         f = {"+": "cr_add", "-": "cr_sub", "*": "cr_mul", "//": "cr_floordiv", "%": "cr_mod"}[e.op]
         return f"{f}(x, {self.scalar(e.a)}, {self.scalar(e.b)})"
+
+    def x_Power(self, e):
+        return f"cr_pow(x, {self.scalar(e.a)}, {self.scalar(e.b)})"
 
     def x_Neg(self, e):
         return f"cr_neg(x, {self.scalar(e.x)})"

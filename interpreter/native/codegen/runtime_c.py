@@ -219,6 +219,13 @@ static inline int64_t cr_card_depth(cr_ctx *x, crt_cards *C, int64_t c) {
     return (int64_t)crt_cards_count(C, z) - 1 - crt_cards_pos_of(C, cc);
 }
 
+/* the card a card lies on in its zone, none at the bottom (Python's _beneath) */
+static inline int64_t cr_card_beneath(cr_ctx *x, crt_cards *C, int64_t c) {
+    int32_t cc = (int32_t)cr_idx(x, c, NC);
+    int32_t k = crt_cards_pos_of(C, cc);
+    return k > 0 ? (int64_t)crt_cards_card_at(C, crt_cards_zone_of(C, cc), k - 1) : CR_NONE;
+}
+
 static inline int64_t cr_card_of(cr_ctx *x, int64_t r, int64_t s) {
     if (r == CR_NONE || s == CR_NONE) cr_fail(x, CR_E_NONE);
     if (r < 0 || r >= NRANKS || s < 0 || s >= NSUITS) cr_fail(x, CR_E_INDEX);

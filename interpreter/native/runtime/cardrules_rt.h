@@ -209,6 +209,7 @@ int crt_cards_move(crt_cards *s, const int32_t *cards, int32_t n, int32_t to, in
  * (each zone still counts a move, as in Python); n < 0 is CRT_E_ARG and changes nothing (the
  * engine's located error "a deal of -1 cards"). */
 int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_up, int64_t first);
+int crt_cards_deal_some(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_up, int64_t first, uint64_t skip);
 /* Face up cards[0..n-1]; -1 (None) is skipped. */
 int crt_cards_reveal(crt_cards *s, const int32_t *cards, int32_t n);
 /* Face down cards[0..n-1] (State.conceal, `turn CARDS face down`); -1 (None) is skipped. */

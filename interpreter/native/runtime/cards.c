@@ -469,6 +469,13 @@ int crt_cards_move(crt_cards *s, const int32_t *cards, int32_t n, int32_t to, in
 
 int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_up, int64_t first)
 {
+    return crt_cards_deal_some(s, n, src, kind, face_up, first, 0);
+}
+
+/* As crt_cards_deal, passing over the zones whose place in the kind is set in skip (the seats out
+ * of play: a per-player kind has at most 64 zones) */
+int crt_cards_deal_some(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_up, int64_t first, uint64_t skip)
+{
     uint32_t count, base, i, j, len, take;
     uint16_t *scratch, *pile, *zlen;
     int64_t f;
@@ -491,7 +498,10 @@ int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_
     pile = CRT_AT(s, uint16_t, off_zone_cards) + (size_t)src * s->n_cards;
     zlen = CRT_AT(s, uint16_t, off_zone_len);
     for (i = 0; i < count; i++) {
-        uint32_t to = base + (uint32_t)(((uint64_t)f + i) % count);
+        uint32_t at = (uint32_t)(((uint64_t)f + i) % count);
+        uint32_t to = base + at;
+        if (at < 64 && (skip >> at) & 1)
+            continue;
         len = zlen[src];
         if (n >= 1) { /* the top n at once: pile[-n:] reversed */
             s->zver++;

@@ -39,6 +39,7 @@
 #define CR_E_SET 18      /* an action's set of cards chosen among more than MAX_SET_CARDS cards */
 #define CR_E_SETS_TRIED 19 /* ... with more than MAX_TRIED sets to try */
 #define CR_E_SETS 20     /* ... with more than MAX_SETS sets allowed */
+#define CR_E_NEGPOW 21   /* a power with a negative exponent (limits.negative_power_message) */
 
 typedef struct cr_list {
     int64_t n;
@@ -96,6 +97,17 @@ static inline int64_t cr_mul(cr_ctx *x, int64_t a, int64_t b) {
     int64_t r;
     if (a == CR_NONE || b == CR_NONE) cr_fail(x, CR_E_NONE);
     if (__builtin_mul_overflow(a, b, &r) || r == CR_NONE) cr_fail(x, CR_E_OVERFLOW);
+    return r;
+}
+/* a ^ b as Python's _pow (compiler/runtime.py), step by step in the same order */
+static inline int64_t cr_pow(cr_ctx *x, int64_t a, int64_t b) {
+    if (a == CR_NONE || b == CR_NONE) cr_fail(x, CR_E_NONE);
+    if (b < 0) cr_fail(x, CR_E_NEGPOW);
+    if (a == 0 || a == 1 || b == 0) return b == 0 ? 1 : a;
+    if (a == -1) return (b & 1) ? -1 : 1;
+    int64_t r = 1;
+    for (int64_t i = 0; i < b; i++)
+        if (__builtin_mul_overflow(r, a, &r) || r == CR_NONE) cr_fail(x, CR_E_OVERFLOW);
     return r;
 }
 static inline int64_t cr_neg(cr_ctx *x, int64_t a) { return cr_sub(x, 0, a); }
