@@ -120,7 +120,7 @@ def test_a_test_given_the_wrong_values_is_a_located_error(define, split, message
 
 
 def test_the_split_prints_back_as_written():
-    from interpreter.build import ToGraph
+    from interpreter.transform import ToGraph
     from interpreter.parse import parse_text
     from interpreter.unparse import unparse
     for text in ["split s into 2 adds_to(v) of 3 and 1 pair", "split s into k adds_to(v, c.pips) by score",

@@ -9,7 +9,8 @@ import pytest
 from pydantic import BaseModel
 
 from interpreter import graph as g
-from interpreter.build import ToGraph, build_file
+from interpreter.build import build_file
+from interpreter.transform import ToGraph
 from interpreter.parse import parse_text
 from interpreter.unparse import unparse
 

@@ -38,6 +38,7 @@ from .. import graph as g
 from ..errors import CardRulesError, RulesetError, RulesetSyntaxError
 from ..files import NotARulesetFile, check_ruleset_path, read_ruleset_file
 from ..parse import parse_text
+from ..transform import ToGraph
 from .index import Index, Ref, Span, Symbol, index_trees, walk_symbols
 from .text import NAME_FULL, chunk_starts, code_key, error_range, indent_of, line_tokens, token_at
 # Re-exported: every name that was importable from this module before the split.
@@ -261,7 +262,7 @@ class Workspace(_Loading, _Navigation):
             return
         try:
             build.check_numbers(c.tree, path)  # a number past the language's limit is never read
-            built = build.ToGraph(path).transform(c.tree)
+            built = ToGraph(path).transform(c.tree)
         except CardRulesError as e:
             c.build = e
             return

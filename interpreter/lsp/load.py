@@ -13,10 +13,12 @@ from lark import Token, Tree
 
 from .. import build
 from .. import graph as g
+from ..assemble import _assemble_game, _merge_variant
 from ..bundled import base_file
 from ..errors import CardRulesError, RulesetError, RulesetSyntaxError
 from ..files import NotARulesetFile
 from ..parse import parse_text
+from ..sources import SOURCES, located
 from .index import Span, Symbol
 from .model import (
     MAX_SCAN_FILES, MAX_SCAN_FOLDERS, ERROR, Diag, Chunk, Analysis, norm, is_file_key, _pad, _err_span,
@@ -123,24 +125,24 @@ class _Loading:
                 self._transform(a.path, c)
         header = a.chunks[0].header if a.chunks else None
         items = [it for c in a.chunks for it in (c.items or ())]
-        build._SOURCES[a.path] = a.text.splitlines()
+        SOURCES[a.path] = a.text.splitlines()
         try:
             if header is None:
                 raise RulesetError("the file has no 'game' or 'variant' line", a.path, 1, 1)
             if header.kind == "game":
-                return build._assemble_game(header, items, a.path)
+                return _assemble_game(header, items, a.path)
             name, title, base_ref = header.value
             at = header.at or header.loc  # as build_text: an error about the base points at its name
             build.base_path_of(base_ref, a.path, at)  # a NUL, too long: before the system is asked
             base_path = a.base or norm(Path(a.path).parent / base_ref)
             if base_path in seen or base_path == a.path:
-                raise build._err(f"variant {name!r} is its own base (a cycle through {base_ref!r})", at)
+                raise located(f"variant {name!r} is its own base (a cycle through {base_ref!r})", at)
             try:  # missing, a folder, a device, a pipe (never read), unreadable: worded as build_text does
                 self.text_of(base_path)
             except NotARulesetFile as e:
                 raise build.base_error(e, base_ref, base_path, at) from None
             base = self.graph_of(base_path, seen + (a.path,))
-            return build._merge_variant(base, name, title, items, a.path, header.loc)
+            return _merge_variant(base, name, title, items, a.path, header.loc)
         except CardRulesError as e:
             a.stage, a.error = "build", e
             return None
