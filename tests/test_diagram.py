@@ -19,7 +19,7 @@ from interpreter import graph as g
 from interpreter import loads_ruleset
 from interpreter.build import build_file
 from interpreter.render.diagram import MIN_TEXT, PAGE_WIDTH, turn_svg
-from interpreter.render.words import _cap, human
+from interpreter.render.markup import _cap, human
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("**/*.cards"))

@@ -23,7 +23,7 @@ from interpreter.render import REGENERATE_PY, render_html, render_markdown, writ
 from interpreter.render.book import BookBuilder  # noqa: E402
 from interpreter.render.pdf import (PdfUnavailable, compile_typst, escape_typst, pdf_path, render_pdf,  # noqa: E402
                                     render_typst, to_typst)
-from interpreter.render.words import code, em, link  # noqa: E402
+from interpreter.render.markup import code, em, link  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("**/*.cards"))

@@ -23,7 +23,7 @@ def _entry_md(e, what: str) -> str:
 
 
 def _md(text: str) -> str:
-    from ..render.words import to_markdown
+    from ..render.markup import to_markdown
     return to_markdown(text)
 
 

@@ -20,7 +20,8 @@ quick reference at the front of every book), `book` (`BookBuilder`, the template
 
 from __future__ import annotations
 
-from .words import (English, REGENERATE, REGENERATE_PY, TEMPLATES, _ANY_MARK, _ARITH, _CODE_RE, _COMPARE, _ELEM, _EM_RE, _LINK_RE, _MODALS, _NEGATE, _NOUN, _PREC, _TYPE_PHRASE, _cap, _ends_open, _fmt_value, _join, _md_cell, _md_code, _md_steps, _param, _plain_list, _sentence, _uncap, code, em, english, human, link, to_html, to_markdown)  # noqa: F401
+from .markup import (REGENERATE, REGENERATE_PY, TEMPLATES, _ANY_MARK, _CODE_RE, _EM_RE, _LINK_RE, _TYPE_PHRASE, _cap, _fmt_value, _join, _md_cell, _md_code, _md_steps, _param, _plain_list, _sentence, _uncap, code, em, human, link, to_html, to_markdown)  # noqa: F401
+from .words import (English, _ARITH, _COMPARE, _ELEM, _MODALS, _NEGATE, _NOUN, _PREC, _ends_open, english)  # noqa: F401
 from .steps import (Describer, Step)  # noqa: F401
 from .book import (BookBuilder, PhaseView, RuleView, _Found, _RuleFinder, _env, _slug, _tidy_markdown, _write_atomic, book_paths, main, project_rulesets, render_html, render_markdown, write_rulebooks)  # noqa: F401
 

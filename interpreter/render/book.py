@@ -14,7 +14,8 @@ from .. import graph as g
 from ..errors import CardRulesError
 from ..files import report_written, write_atomic
 from ..unparse import unparse
-from .words import (English, TEMPLATES, _TYPE_PHRASE, _cap, _fmt_value, _md_cell, _md_steps, _param, _plain_list, _sentence, code, em, human, link, to_html, to_markdown)  # noqa: F401
+from .markup import (TEMPLATES, _TYPE_PHRASE, _cap, _fmt_value, _md_cell, _md_steps, _param, _plain_list, _sentence, code, em, human, link, to_html, to_markdown)  # noqa: F401
+from .words import English  # noqa: F401
 from .steps import (Describer, Step)  # noqa: F401
 from .quick import quick_reference
 

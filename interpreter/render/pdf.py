@@ -16,7 +16,7 @@ import jinja2
 
 from .. import graph as g
 from ..errors import CardRulesError
-from .words import _C0, _C1, _E0, _E1, _L0, _L1, _LS, TEMPLATES
+from .markup import _C0, _C1, _E0, _E1, _L0, _L1, _LS, TEMPLATES
 
 PAPERS = {"a4": "a4", "letter": "us-letter"}
 INSTALL_HINT = "pip install typst"

@@ -10,7 +10,8 @@ import re
 from typing import TYPE_CHECKING
 
 from .. import graph as g
-from .words import English, _cap, _fmt_value, _plain_list, _sentence, code, em, human, link
+from .markup import _cap, _fmt_value, _plain_list, _sentence, code, em, human, link
+from .words import English
 
 if TYPE_CHECKING:  # pragma: no cover
     from .book import BookBuilder, PhaseView

@@ -12,7 +12,7 @@ from .. import language as lang
 from .. import limits
 from ..bundled import grammar_path
 from .book import _env, _slug, _tidy_markdown, _write_atomic
-from .words import code
+from .markup import code
 
 GRAMMAR = grammar_path()
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from .. import graph as g
 from ..unparse import unparse
-from .words import (English, _cap, _plain_list, _uncap, code, em, human, link)  # noqa: F401
+from .markup import _cap, _plain_list, _uncap, code, em, human, link  # noqa: F401
+from .words import English  # noqa: F401
 
 
 

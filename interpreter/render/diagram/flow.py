@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from ... import graph as g
 from ...unparse import unparse
 from ..book import BookBuilder, _RuleFinder
-from ..words import English, _cap, human
+from ..markup import _cap, human
+from ..words import English
 from .measure import _plain
 
 if TYPE_CHECKING:

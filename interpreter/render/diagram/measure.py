@@ -3,7 +3,7 @@ with DejaVu Sans widths, coordinates written the same way every time."""
 
 from __future__ import annotations
 
-from ..words import _ANY_MARK, _LINK_RE
+from ..markup import _ANY_MARK, _LINK_RE
 
 # ------------------------------------------------------------------ sizes (points)
 

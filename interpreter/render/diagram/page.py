@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from ... import graph as g
-from ..words import _cap, human
+from ..markup import _cap, human
 from .draw import _draw_block, _poly, _Svg
 from .flow import _Builder
 from .layout import _Laid, _layouts_fitting
