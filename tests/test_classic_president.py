@@ -67,7 +67,7 @@ def table(hands, *, turn=0, top=None, last=None, pile=(), passed=(), out=None, p
     if top:
         v.update(top_rank=c(top[0]).split("-")[0], top_count=len(top), last_player=last)
     if out:
-        v.update(place=dict(out), gone_out=len(out))
+        v.update(place=dict(out))
     v.update(vars)
     return position(rules(), players, "play", zones=zones, vars=v, options=options, rest="played",
                     out_of_play={p: "round" for p in (out or {})})
