@@ -90,6 +90,8 @@ def test_action_ids_are_fixed_by_ruleset_and_player_count():
 def test_every_legal_move_has_an_id_and_the_ids_are_sorted():
     rng = random.Random(5)
     for path in RULESETS:
+        if refused(path):
+            continue
         spec = spec_for(str(path))
         core = Core.start(spec, 2)
         for _ in range(30):
