@@ -27,6 +27,19 @@ from interpreter.errors import OptionError
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").rglob("*.cards"))
 IDS = [p.relative_to(ROOT / "rulesets").with_suffix("").as_posix() for p in RULESETS]
+# The adapters number a set of cards by its mask over the deck (encoding.MAX_SET_DECK): a game
+# choosing sets from a larger deck is refused at load, with the error naming the action's set.
+NOT_ENCODED = {"classic/president": "president.cards:119:41: action 'give_two' takes a set of cards"}
+
+
+def refused(path) -> bool:
+    """True after checking that the adapters refuse this game as they should."""
+    name = path.relative_to(ROOT / "rulesets").with_suffix("").as_posix()
+    if name not in NOT_ENCODED:
+        return False
+    with pytest.raises(OptionError, match=re.escape(NOT_ENCODED[name])):
+        spec_for(str(path))
+    return True
 
 try:
     import pyspiel
@@ -78,6 +91,8 @@ def test_action_ids_are_fixed_by_ruleset_and_player_count():
 def test_every_legal_move_has_an_id_and_the_ids_are_sorted():
     rng = random.Random(5)
     for path in RULESETS:
+        if refused(path):
+            continue
         spec = spec_for(str(path))
         core = Core.start(spec, 2)
         for _ in range(30):
@@ -190,6 +205,8 @@ def test_openspiel_random_simulation(path):
     within max_game_length. (serialize=False: a Python game cannot hand OpenSpiel the random
     generator state it asks of a sampled-stochastic game; the round trip is tested below.)"""
     from interpreter.adapters.openspiel import load_game
+    if refused(path):
+        return
     game = load_game(path)
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
@@ -301,6 +318,8 @@ def test_pettingzoo_api(path):
     action mask in a dict observation draws (PettingZoo's own card games are exempted by name)."""
     from pettingzoo.test import api_test
     from interpreter.adapters.pettingzoo import env
+    if refused(path):
+        return
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         api_test(env(path, seed=3, render_mode="ansi"), num_cycles=20)

@@ -396,8 +396,15 @@ def _subsets(st, cards, test, weight, target, low, high, site):
     if masks is None:
         raise set_bound_error(st.program, site, "tried")
     out = []
+    at = {1 << i: c for i, c in enumerate(d)}
     for m in masks:
-        s = tuple(sorted(c for i, c in enumerate(d) if m >> i & 1))
+        picked = []
+        while m:  # the set bits only: a set is usually a few cards of many
+            low = m & -m
+            picked.append(at[low])
+            m ^= low
+        picked.sort()
+        s = tuple(picked)
         if test is None or test(s):
             if len(out) == MAX_SETS:
                 raise set_bound_error(st.program, site, "sets")
