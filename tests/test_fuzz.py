@@ -112,6 +112,20 @@ def test_a_card_a_player_saw_is_no_leak(tmp_path):
     assert s.finished and len(cards_in(s, "limbo")) == 2  # the two cards drawn, seen by their owner
 
 
+def test_a_card_turned_up_on_the_table_and_put_out_of_play_is_no_leak(tmp_path):
+    """The burnt card turned up on the public table first, and put out of play in the same rule:
+    no decision came between, but every player saw it, so 'limbo' holds no leak (the burnt
+    cards nobody saw still are one: test_card_leak)."""
+    text = (TARGETS / "card-leak.cards").read_text(encoding="utf-8")
+    text = text.replace("                move top(stock) to limbo",
+                        "                move top(stock) to table\n                move table to limbo")
+    shown = tmp_path / "shown.cards"
+    shown.write_text(text, encoding="utf-8")
+    assert "limbo" not in Static(load_ruleset(shown), str(shown)).leak_zones
+    rep = fuzz_ruleset(shown, games=4, seed=0)
+    assert rep.findings == [] and rep.fired["round"] > 0
+
+
 def test_rule_that_never_fires(reports):
     rep = reports("never-fires.cards")
     (f,) = only(rep, "never-fires")

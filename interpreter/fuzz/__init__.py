@@ -30,7 +30,8 @@ games of each configuration):
                      counts them and nobody knows them, so they leave the game without trace. A
                      card some player saw before it went there, or put there from one of their
                      own zones (a dealer's discard from the hand, a trick gathered face down),
-                     is a discard, not a leak. The engine
+                     is a discard, not a leak; so is a zone that every move there fills from
+                     public zones (cards turned up and put out of play in one rule). The engine
                      itself cannot create or destroy cards (that is cards-not-conserved).
 
 After all games (and more rule-seeking games while some rule has not fired, in which the
