@@ -227,8 +227,9 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         from .solve import deals, search
         t0 = time.monotonic()
         found = 0
+        dealt = {self.program.rule_names.index(r) for r in self.static.setup_rules() if r in self.program.rule_names}
         for cfg, seed in deals(self):
-            wanted = set(self.unfired())
+            wanted = set(self.unfired()) - dealt  # (no line of play reaches a rule only the deal fires)
             if not wanted or self.out_of_time(end):
                 break
             self.n_solved += 1
@@ -240,8 +241,9 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
             self._absorb(game, True)
             self.n_games += 1
             found += 1
-        self.progress(f"fuzz {Path(self.path).name}: searched {self.n_solved} deal(s) for a line to the rules that had "
-                      f"not fired, {found} found, {time.monotonic() - t0:.2f} s")
+        if self.n_solved:
+            self.progress(f"fuzz {Path(self.path).name}: searched {self.n_solved} deal(s) for a line to the rules that had "
+                          f"not fired, {found} found, {time.monotonic() - t0:.2f} s")
 
     def _probe_configs(self, rules: list[str]) -> list:
         """Configurations with an option that an unfired rule's condition reads (directly or
