@@ -37,7 +37,7 @@ games of each configuration):
 After all games (and more rule-seeking games while some rule has not fired, in which the
 rule seekers also prefer moves after which an unfired rule's condition -- its `when` and the
 tests of the `if`s around it -- still holds, so that a line of several moves leads to it:
-`aims`; then, when the ruleset gives advice, a best-first search of whole games by it for a
+`aims`; then, in a game for one player with advice, a best-first search of whole games by it for a
 line to such a rule, played as a game of its own: `solve`, for a patience only a plan wins):
 never-fires (a rule with no firing in any game) and dead-option (an option that never
 changes play: with the same seeds and a bot that picks from the *sorted* legal moves, every

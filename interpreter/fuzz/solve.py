@@ -1,15 +1,15 @@
-"""A search for the line of play that reaches a rule no game has fired, when the ruleset says
-what a good position is (its advice): a won patience, a completed hand.
+"""A search for the line of play that reaches a rule no game has fired, in a game for one
+player whose ruleset says what a good position is (its advice): a won patience.
 
 Random play almost never wins a patience, and one move of look-ahead (the advised players)
 rarely does better: winning needs a plan many moves long. So while some rule has not fired,
-the fuzzer searches whole games: best first, from the deal, always going on from the most
-promising position seen (the players' advice added up: every seat is played by the search),
-the newest first among equals so that the search goes deep; a position reached again is
-searched again only when fewer decisions lead to it. A line that fires an unfired rule is then played as a fuzz game like any other
-(every check made), and its rule counts as fired. The search is bounded by a number of
-positions per deal (SOLVE_NODES) and of deals (SOLVE_DEALS), so with --games the run is still
-a function of the seed."""
+the fuzzer searches whole games: best first, from the deal, always going on from the position
+the advice rates highest, the newest first among equals so that the search goes deep; a
+position reached again is searched again only when fewer decisions lead to it. A line that
+fires an unfired rule is then played as a fuzz game like any other (every check made), and
+its rule counts as fired. The search is bounded by a number of positions per deal
+(SOLVE_NODES) and of deals (SOLVE_DEALS), so with --games the run is still a function of the
+seed."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _place(s: State) -> tuple:
 
 
 def _worth(s: State) -> int:
-    return sum(advice(s, seat) or 0 for seat in s.seats)
+    return sum(advice(s, seat) or 0 for seat in s.seats)  # (one seat: deals())
 
 
 def _copy(s: State) -> State:
@@ -104,6 +104,8 @@ class ScriptedPlayer:
 
 
 def deals(fz) -> list[tuple[Config, int]]:
-    """The deals searched: the default options, at each player count in turn."""
-    defaults = [c for c in fz.configs if not c.changed] or fz.configs[:1]
-    return [(defaults[k % len(defaults)], fz.game_seed("solve", k)) for k in range(SOLVE_DEALS)]
+    """The deals searched: one player's, with the default options. With several players the
+    search would play every seat towards the sum of their advice, a goal nobody pursues, and
+    a position costs as much as a whole game of a patience: the rule seekers hunt there."""
+    solo = [c for c in fz.configs if c.players == 1 and not c.changed]
+    return [(solo[0], fz.game_seed("solve", k)) for k in range(SOLVE_DEALS)] if solo else []
