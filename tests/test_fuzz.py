@@ -249,7 +249,7 @@ def test_small_bundled_files_fuzz_clean(name):
     _clean(ROOT / "rulesets" / name, 10)
 
 
-@pytest.mark.slow  # every bundled file at --games 40: about an hour on one core
+@pytest.mark.slow  # every bundled file at --games 40: hours on one core (each Euro-Jongg file over one)
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: str(p.relative_to(ROOT / "rulesets")))
 def test_every_bundled_file_fuzzes_clean_at_40_games(path):
     _clean(path, 40)
