@@ -20,6 +20,7 @@ Each target is a tiny game (4-12 cards) with one flaw, named in its first commen
     guarded-option.cards     an option the fast path reads ahead of a test that never holds (untried)
     long-roads.cards         three rules at the end of long roads: a line, a count, an option's limit
     lucky-deal.cards         a rule only the deal can fire (untried, not never-fires)
+    needs-a-plan.cards       a patience only a plan wins (a search finds it), and a rule nothing reaches
 """
 
 from __future__ import annotations
@@ -109,6 +110,20 @@ def test_a_card_a_player_saw_is_no_leak(tmp_path):
     while legal_moves(s):
         apply(s, legal_moves(s)[0])
     assert s.finished and len(cards_in(s, "limbo")) == 2  # the two cards drawn, seen by their owner
+
+
+def test_a_card_turned_up_on_the_table_and_put_out_of_play_is_no_leak(tmp_path):
+    """The burnt card turned up on the public table first, and put out of play in the same rule:
+    no decision came between, but every player saw it, so 'limbo' holds no leak (the burnt
+    cards nobody saw still are one: test_card_leak)."""
+    text = (TARGETS / "card-leak.cards").read_text(encoding="utf-8")
+    text = text.replace("                move top(stock) to limbo",
+                        "                move top(stock) to table\n                move table to limbo")
+    shown = tmp_path / "shown.cards"
+    shown.write_text(text, encoding="utf-8")
+    assert "limbo" not in Static(load_ruleset(shown), str(shown)).leak_zones
+    rep = fuzz_ruleset(shown, games=4, seed=0)
+    assert rep.findings == [] and rep.fired["round"] > 0
 
 
 def test_rule_that_never_fires(reports):
@@ -216,6 +231,28 @@ def test_ganjifa_small_budget_is_quick_and_clean():
     assert took < 15, f"fuzzing ganjifa with --games 2 took {took:.1f} s"
     assert rep.configurations >= 2 and rep.games >= rep.configurations
     assert not rep.findings, "\n".join(f"[{f.kind}] {f.sentence}" for f in rep.findings)
+
+
+BUNDLED = sorted((ROOT / "rulesets").rglob("*.cards"))
+
+
+def _clean(path: Path, games: int) -> None:
+    rep = fuzz_ruleset(path, games=games, seed=0)
+    assert not rep.findings, f"{path.relative_to(ROOT)} at --games {games}:\n" + \
+        "\n".join(f"[{f.kind}] {f.sentence}" for f in rep.findings)
+
+
+@pytest.mark.parametrize("name", ["classic/blackjack.cards", "classic/hanabi.cards", "classic/tarok.cards"])
+def test_small_bundled_files_fuzz_clean(name):
+    """A sample of the bundled files at --games 10, in the normal run; every one at 40 is the
+    slow test below (minutes a file for the largest)."""
+    _clean(ROOT / "rulesets" / name, 10)
+
+
+@pytest.mark.slow  # every bundled file at --games 40: hours on one core (each Euro-Jongg file over one)
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: str(p.relative_to(ROOT / "rulesets")))
+def test_every_bundled_file_fuzzes_clean_at_40_games(path):
+    _clean(path, 40)
 
 
 def test_static_checks_on_the_variants():
@@ -395,3 +432,17 @@ def test_a_rule_only_the_deal_can_fire_was_not_put_to_the_test():
     rep = fuzz_ruleset(TARGETS / "lucky-deal.cards", games=2, seed=0)
     assert rep.fired["red_hand"] == 0 and not rep.findings
     assert "only the deal can fire it" in rep.untried["rule 'red_hand'"]
+
+
+def test_a_search_of_whole_games_wins_a_patience_that_needs_a_plan():
+    """Winning needs fifteen moves in the right order (the Tower of Hanoi, seventeen moves
+    allowed): no random or advised game wins, so the fuzzer searches whole games by the advice
+    for a line to 'won', plays it, and the rule fired. 'perfect' (a win in fewer moves than
+    can be) is still reported, and the report says that the search found no line to it."""
+    lines = []
+    rep = fuzz_ruleset(TARGETS / "needs-a-plan.cards", games=4, seed=0, progress=lines.append)
+    assert rep.fired["won"] > 0
+    assert any("searched" in x and "1 found" in x for x in lines), lines
+    (f,) = only(rep, "never-fires")
+    assert f.rules[0] == "perfect" and "a search of 4 deals" in f.sentence
+    assert [x.kind for x in rep.findings] == ["never-fires"]

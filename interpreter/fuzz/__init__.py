@@ -30,13 +30,16 @@ games of each configuration):
                      counts them and nobody knows them, so they leave the game without trace. A
                      card some player saw before it went there, or put there from one of their
                      own zones (a dealer's discard from the hand, a trick gathered face down),
-                     is a discard, not a leak. The engine
+                     is a discard, not a leak; so is a zone that every move there fills from
+                     public zones (cards turned up and put out of play in one rule). The engine
                      itself cannot create or destroy cards (that is cards-not-conserved).
 
 After all games (and more rule-seeking games while some rule has not fired, in which the
 rule seekers also prefer moves after which an unfired rule's condition -- its `when` and the
 tests of the `if`s around it -- still holds, so that a line of several moves leads to it:
-`aims`): never-fires (a rule with no firing in any game) and dead-option (an option that never
+`aims`; then, in a game for one player with advice, a best-first search of whole games by it for a
+line to such a rule, played as a game of its own: `solve`, for a patience only a plan wins):
+never-fires (a rule with no firing in any game) and dead-option (an option that never
 changes play: with the same seeds and a bot that picks from the *sorted* legal moves, every
 game's legal move sets, moves, visible cards, public variables and outcome are identical for
 every value, with the other options at their defaults and in a few other combinations; so a
@@ -67,7 +70,7 @@ a function of the seed (the clock is never consulted).
 
 One module per stage: `common` (limits, findings, configurations, events), `static` (the
 static checks and the graph walking they share), `players` (the fuzzer's bots) with `aims`
-(the conditions of unfired rules they aim at), `play` (the
+(the conditions of unfired rules they aim at) and `solve` (the search for a line to one), `play` (the
 `Fuzzer` and the phases of a run) with `checks` (what is checked while a game is played),
 `options` (the option-effect check) and `shrink` (reproductions and findings), and `command`
 (`fuzz_ruleset`, the report, `cardrules fuzz`). Every name is importable from here."""
@@ -79,7 +82,7 @@ from __future__ import annotations
 from .common import (Config, DEFAULT_GAMES, Event, Finding, Game, Hit, KIND_ORDER, MAX_COMBOS,
                      MAX_FOLD_CONFIGS, MAX_PLAYER_COUNTS, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY,
                      OBSERVE_EVERY, OPTION_EXTRA_COMBOS, OPTION_MORE_SEEDS, OPTION_SEEDS, OPTION_TOGETHER, Reproduction, RulesetReport,
-                     SEARCH_DEPTH, SEARCH_GAME_NODES, SEARCH_NODES, SEEK_AIM, SEEK_RANDOM, SEEK_SAMPLE, SHRINK_SEEDS, SHRINK_SEEDS_SEEKER, TRACE_LIMIT, _config,
+                     SEARCH_DEPTH, SEARCH_GAME_NODES, SEARCH_NODES, SEEK_AIM, SOLVE_DEALS, SOLVE_NODES, SEEK_RANDOM, SEEK_SAMPLE, SHRINK_SEEDS, SHRINK_SEEDS_SEEKER, TRACE_LIMIT, _config,
                      _fmt_value, configurations, option_combos, option_values, player_counts)
 from .static import (NONE, Static, UNK, _BINDERS, _EXPR_TYPES, _PROSE, _Unknown, _children, _ctx_text,
                      _is_int, _line, _loc, _names, _reads, _refs_here, _same, _walk)

@@ -53,6 +53,8 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         self.untried: dict[str, str] = {}  # options and rules the fuzzer could not put to the test
         self.aims: list = []  # while hunting: the conditions of the unfired rules (aims.Aim)
         self.hunting = False
+        self.scripts: dict[int, list] = {}  # seed -> the line a search found (solve.py), played by "solved"
+        self.n_solved = 0   # deals searched for an unfired rule's line
         self.hits: dict[tuple, Hit] = {}
         self.hit_order: list[tuple] = []
         self.n_games = 0
@@ -219,6 +221,30 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         report.untried = dict(self.untried)
         return report
 
+    def _solve(self, end: float | None):
+        """Search whole games for a line that fires a rule still unfired (solve.py), and play
+        each line found as a game: a rule that needs a plan, as winning a patience does."""
+        from .solve import deals, search
+        t0 = time.monotonic()
+        found = 0
+        dealt = {self.program.rule_names.index(r) for r in self.static.setup_rules() if r in self.program.rule_names}
+        for cfg, seed in deals(self):
+            wanted = set(self.unfired()) - dealt  # (no line of play reaches a rule only the deal fires)
+            if not wanted or self.out_of_time(end):
+                break
+            self.n_solved += 1
+            line = search(self.rs, cfg, seed, wanted, out_of_time=lambda: self.out_of_time(end))
+            if line is None:
+                continue
+            self.scripts[seed] = line
+            game = self.play(cfg, seed, "solved", stats=True)
+            self._absorb(game, True)
+            self.n_games += 1
+            found += 1
+        if self.n_solved:
+            self.progress(f"fuzz {Path(self.path).name}: searched {self.n_solved} deal(s) for a line to the rules that had "
+                          f"not fired, {found} found, {time.monotonic() - t0:.2f} s")
+
     def _probe_configs(self, rules: list[str]) -> list:
         """Configurations with an option that an unfired rule's condition reads (directly or
         through definitions) at its other values, those of a whole number with no range
@@ -270,3 +296,5 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         left = [self.program.rule_names[i] for i in self.unfired()]
         self.progress(f"fuzz {Path(self.path).name}: {k} more rule-seeking games for rules that had not fired, "
                       f"{time.monotonic() - t0:.2f} s" + (f"; still unfired: {', '.join(left)}" if left else ""))
+        if self.unfired() and self.program.advice and (budget is not None or end is not None):
+            self._solve(end)

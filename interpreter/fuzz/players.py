@@ -208,4 +208,6 @@ class AdvisedPlayer:
         return best[0] if len(best) == 1 else rng.choice(best)
 
 
-BOT_KINDS = {"random": RandomPlayer, "seeker": RuleSeeker, "advised": AdvisedPlayer}
+from .solve import ScriptedPlayer  # noqa: E402  (it plays a line found by solve.search)
+
+BOT_KINDS = {"random": RandomPlayer, "seeker": RuleSeeker, "advised": AdvisedPlayer, "solved": ScriptedPlayer}

@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import engine, graph as g
 from ..engine import apply, make_record, Move, new_game, replay, resolve_options, seat_name
 from ..errors import CardRulesError, GameRuntimeError, RecordError
-from .common import (Config, Finding, Hit, KIND_ORDER, Reproduction, SHRINK_SEEDS, SHRINK_SEEDS_SEEKER,
+from .common import (Config, Finding, Hit, KIND_ORDER, Reproduction, SHRINK_SEEDS, SHRINK_SEEDS_SEEKER, SOLVE_NODES,
                      _config, player_counts)
 from .static import _children, _line, _loc, _walk
 
@@ -166,6 +166,9 @@ class Shrinking:
                 hint += f" It lies inside rule {outer!r}, which never fired either."
             advised = (f", {self.n_advised} of those by players following the ruleset's advice"
                        if self.n_advised else "")
+            if self.n_solved:
+                advised += (f"; and a search of {self.n_solved} deal{'s' if self.n_solved != 1 else ''}, "
+                            f"up to {SOLVE_NODES:,} positions each, by that advice found no line to it")
             sentence = (f"Rule {name!r} ({title}{', ' + _line(node, self.path) if node is not None else ''}) never fired in "
                         f"{self.n_games} games over {len(self.configs)} configurations ({self.n_seeker} of them "
                         f"played by bots that seek rules that have not fired{advised}): no player "

@@ -50,6 +50,9 @@ def _refs_here(node):
             yield fname, v
 
 
+_PICKS = {"top", "bottom", "first", "last"}  # calls that take a card of the zone they are given
+
+
 def _names(node, out: set) -> set:
     """Every name a node and everything below it refers to."""
     for _, v in _refs_here(node):
@@ -297,8 +300,19 @@ class Static:
                     writes.setdefault(n.target, []).append((c, n))
             _walk(node, ctx, visit)
         self.zone_writes = writes
-        # a zone no expression reads and nobody can see: cards that end there are lost
-        self.leak_zones = {z.name: z for z in self.rs.zones if z.name not in reads and z.visibility != "public"}
+        # a zone no expression reads and nobody can see: cards that end there are lost, unless
+        # every move there takes them from zones every player sees (cards turned up on the table
+        # and put out of play in the same rule were seen, though no decision came between)
+        self.leak_zones = {z.name: z for z in self.rs.zones if z.name not in reads and z.visibility != "public"
+                           and not (writes.get(z.name) and all(self._from_public(n) for _, n in writes[z.name]))}
+
+    def _from_public(self, n) -> bool:
+        """A move whose cards can only come from public zones (it names no other place to take them)."""
+        if not isinstance(n, g.Move):
+            return False
+        named = _names(n.what, set())
+        zones = named & set(self.zones)
+        return bool(zones) and all(self.zones[z].visibility == "public" for z in zones) and not (named - zones - _PICKS)
 
     # ---------------------------------------------------------------- folding
     def fold(self, e, env: dict, cfg: dict, depth: int = 0):
