@@ -73,7 +73,8 @@ _OLD_STATE_READS = {"slots", "zones", "card_zone", "card_kind", "card_owner", "p
                     "omask", "upmask", "zbase", "zcount", "zowner", "zkind", "n_players", "seats", "opts", "memo",
                     "zone_names"}
 _OLD_CARD_READS = (_OLD_STATE_READS - {"slots", "memo"}) | {"cmemo"}
-_OLD_STATE_FNS = {"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_beneath", "_zones_of", "_split", "_seat", "_zmask"}
+_OLD_STATE_FNS = {"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_beneath", "_zones_of", "_split", "_subsets", "_seat",
+                  "_zmask"}
 
 
 def _old_reads_through(comp, srcs):
