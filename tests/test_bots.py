@@ -187,7 +187,14 @@ def test_greedy_follows_the_winner_rule(tmp_path, rule):
 CLASSIC = sorted(p for p in (RULESETS / "classic").glob("*.cards"))
 
 
-@pytest.mark.parametrize("path", CLASSIC, ids=lambda p: p.stem)
+# Cassino's captures search the sets of the table for every card in hand, and the greedy player
+# and the planner try every move: its three games take over a minute and a half, so they run
+# with the slow tests (`pytest -m slow`); its random games are in the property suite
+_LONG = {"cassino"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in _LONG else p for p in CLASSIC],
+                         ids=lambda p: p.stem)
 def test_every_classic_game_plays_with_every_bot(path):
     """OpenSpiel's card games and their variants (issue 30): a whole game with the greedy player,
     the search player and the planner at the table together, only legal moves, to the end."""
