@@ -279,8 +279,11 @@
   // asked before it (which may predate it) is not taken for a change made elsewhere.
   var POLL_MS = 2000, listing = null, pollGen = 0, saving = false;
 
+  var listSeq = 0;
   function listFiles() {
+    var ask = ++listSeq;
     return api("/studio/api/files").then(function (r) {
+      if (ask !== listSeq) return listing;  // (a later ask is on its way: its answer is newer)
       listing = r;
       var sel = $("file"); sel.innerHTML = "";
       if (!state.path) sel.appendChild(new Option("(no file open)", ""));
@@ -301,7 +304,11 @@
       if (Array.from(sel.options).some(function (o) { return o.value === state.path; })) {
         sel.value = state.path;
         if (sel.options[0] && sel.options[0].value === "") sel.remove(0);
-      } else { listFiles(); }
+      } else {  // a file just made: shown at once, while the list is asked again
+        sel.insertBefore(new Option(state.name, state.path), sel.firstChild);
+        sel.value = state.path;
+        listFiles();
+      }
       u.searchParams.set("file", state.path);
     } else {  // at once "(no file open)", not the file just closed while the list is asked again
       if (!sel.options[0] || sel.options[0].value !== "") sel.insertBefore(new Option("(no file open)", ""), sel.firstChild);
