@@ -18,6 +18,7 @@ Each target is a tiny game (4-12 cards) with one flaw, named in its first commen
     rare-line.cards          a rule only eight passes in a row reach, and one nothing reaches
     rare-option.cards        an option read only where no game goes (untried, not dead)
     guarded-option.cards     an option the fast path reads ahead of a test that never holds (untried)
+    untested-option.cards    an option read in every game, in a test it never decides (untried)
     long-roads.cards         three rules at the end of long roads: a line, a count, an option's limit
     lucky-deal.cards         a rule only the deal can fire (untried, not never-fires)
     needs-a-plan.cards       a patience only a plan wins (a search finds it), and a rule nothing reaches
@@ -397,7 +398,23 @@ def test_an_option_read_only_ahead_of_a_failing_test_was_not_put_to_the_test(rep
     rep = reports("guarded-option.cards")
     assert not [f for f in rep.findings if f.kind == "dead-option"]
     assert list(rep.untried) == ["option 'anywhere'"]
-    assert "read only where the conditions before it fail" in rep.untried["option 'anywhere'"]
+    assert "read only in tests that came out the same" in rep.untried["option 'anywhere'"]
+
+
+def test_an_option_read_only_in_tests_it_never_decides_was_not_put_to_the_test(reports, tmp_path):
+    """`not (bonus and count(pile) > 6)` reads the option first, in every game, but no pile ever
+    grows past six cards, so the test comes out the same at each of its values: the option never
+    decided anything, untried rather than dead. Once a pile can grow that far (more cards
+    dealt), the same option is live."""
+    rep = reports("untested-option.cards")
+    assert not [f for f in rep.findings if f.kind == "dead-option"], [f.sentence for f in rep.findings]
+    assert list(rep.untried) == ["option 'bonus'"]
+    assert "read only in tests that came out the same" in rep.untried["option 'bonus'"]
+    more = tmp_path / "more.cards"
+    more.write_text((TARGETS / "untested-option.cards").read_text().replace("ranks 1..4", "ranks 1..8")
+                    .replace("deal 2 from", "deal 8 from"))
+    live = fuzz_ruleset(more, games=4, seed=0)
+    assert not [f for f in live.findings if f.kind == "dead-option"] and "option 'bonus'" not in live.untried
 
 
 def test_rule_seekers_follow_an_unfired_rules_condition():

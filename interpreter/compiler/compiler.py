@@ -27,8 +27,11 @@ from .turns import Turns, out_var, uses_play
 
 
 class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, MovesLeft):
-    def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True, untabled: frozenset = frozenset()):
+    def __init__(self, rs: g.Ruleset, fast: bool = True, masks: bool = True, untabled: frozenset = frozenset(),
+                 probe: bool = False):
         self.rs = rs
+        self.probe = probe and not fast  # (see Expressions.sx: the fuzzer's program that logs its tests)
+        self.probes = 0
         self.untabled = untabled  # definitions of one card that cannot be tables (see fill_tables)
         self.tabled: list[str] = []
         self.unmemoised: dict[str, tuple | None] = {}  # definition -> its function without the memo and its body (None once written)
@@ -351,14 +354,15 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
         return None if test is None else (test.mask,)
 
 
-def compile_ruleset(rs: g.Ruleset, fast: bool = True) -> Program:
+def compile_ruleset(rs: g.Ruleset, fast: bool = True, probe: bool = False) -> Program:
     """Check a rule graph and compile it for the engine; raises RulesetError, located.
     `fast=False` gives the plain evaluator (loops, one instruction per statement), kept as the
-    oracle the fast path is tested against."""
+    oracle the fast path is tested against; with `probe` too, it logs the value of every test
+    that reads an option (the fuzzer's question: did the option ever decide a test?)."""
     untabled: frozenset = frozenset()
     while True:
         try:
-            compiler = Compiler(rs, fast, untabled=untabled)
+            compiler = Compiler(rs, fast, untabled=untabled, probe=probe)
             program = compiler.compile()
             if program.masks and not compiler.masks_pay:
                 program = Compiler(rs, fast, masks=False, untabled=untabled).compile()

@@ -58,7 +58,18 @@ class Expressions:
         return self.lam_src.get(id(fn))
 
     def sx(self, e, scope) -> tuple[str, str]:
-        return getattr(self, "e_" + type(e).__name__)(e, scope)
+        src, t = getattr(self, "e_" + type(e).__name__)(e, scope)
+        if self.probe and t == "bool" and not isinstance(e, g.Name) and "st.opts[" in src:
+            return self.probed(src), t
+        return src, t
+
+    def probed(self, src: str) -> str:
+        """A test that reads an option, in the fuzzer's probe program: `_pin` opens it before its
+        parts run, `_probe` logs its value (the k-th such test) and closes it. An option that
+        never changed the value of a test it was read in was never put to the test, however
+        often it was read."""
+        self.probes += 1
+        return o.Call("_probe", (o.Lit(self.probes - 1), "_pin(st)", src), t="bool")
 
     def sx_typed(self, e, scope, want: str, what: str):
         src, t = self.sx(e, scope)

@@ -509,6 +509,16 @@ def _last(xs):
 
 
 
-NAMESPACE = {"_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_add": _add, "_sub": _sub, "_fit": _fit, "_pow": _pow, "_zone_at": _zone_at,
+def _pin(st):
+    """A test the probe program logs begins (see Expressions.probed): the fuzzer's option list hears of it."""
+    st.opts.pin()
+
+
+def _probe(st, k, _pinned, value):
+    st.opts.tested(k, value)
+    return value
+
+
+NAMESPACE = {"_pin": _pin, "_probe": _probe, "_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_add": _add, "_sub": _sub, "_fit": _fit, "_pow": _pow, "_zone_at": _zone_at,
              "_zindex": _zindex, "_depth": _depth, "_beneath": _beneath, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
              "_random": _random, "_split": _split, "_seats_after": _seats_after, "_subsets": _subsets}

@@ -19,15 +19,32 @@ from .static import _ctx_text, _line, _loc
 class _ReadOptions(list):
     """A game's option values that count how often the rules read each: the Python engine reads
     an option where the rules reach it (`st.opts[i]`), so an option never read in a game was not
-    put to the test by it, whatever its value."""
+    put to the test by it, whatever its value. Under the probe program (compile_ruleset's
+    `probe`) it also counts the reads outside any test (`bare`), and logs the value of each test
+    in which the option `watch` was read: two games whose logs agree and which read it nowhere
+    else never let the option decide anything."""
 
-    def __init__(self, values):
+    def __init__(self, values, watch: int | None = None):
         super().__init__(values)
         self.reads = [0] * len(values)
+        self.bare = [0] * len(values)
+        self.watch = watch
+        self.pins: list[int] = []  # the open tests: the watched option's reads when each began
+        self.log: list = []
 
     def __getitem__(self, i):
         self.reads[i] += 1
+        if not self.pins:
+            self.bare[i] += 1
         return list.__getitem__(self, i)
+
+    def pin(self) -> None:
+        self.pins.append(self.reads[self.watch] if self.watch is not None else 0)
+
+    def tested(self, k: int, value) -> None:
+        began = self.pins.pop()
+        if self.watch is not None and self.reads[self.watch] > began:
+            self.log.append((k, value))
 
 
 class OptionEffects:
@@ -36,7 +53,7 @@ class OptionEffects:
     _plain = None  # the plain evaluator's program, compiled when an option is about to be called dead
 
     # ---------------------------------------------------------------- options
-    def _trace(self, cfg: Config, seed: int, keep: bool = False, program=None):
+    def _trace(self, cfg: Config, seed: int, keep: bool = False, program=None, watch: int | None = None):
         """A fingerprint of one game played by a bot that picks from the sorted legal moves:
         per decision the actor, the sorted legal moves, the cards face up and the public
         variables; then the outcome and each zone's cards (as sets). Also the state (with
@@ -46,9 +63,11 @@ class OptionEffects:
         moves = []
         try:
             s = _fresh(program or self.program, cfg.players, cfg.opts, seed)
-            s.opts = _ReadOptions(s.opts)
+            s.opts = _ReadOptions(s.opts, watch)
             _run(s)
         except CardRulesError as e:
+            if watch is not None:
+                return 0, 0, [("error", e.message)]
             return (("error", e.message),), None, [], True, frozenset()
         rng = random.Random(seed ^ 0x0971)
         limit = min(self.cap()[0] + 1, TRACE_LIMIT)
@@ -72,6 +91,8 @@ class OptionEffects:
         h.append((s.finished, (o.winners, o.scores) if o else None,
                   tuple(tuple(sorted(z)) for z in s.zones), tuple(s.known)))
         read = frozenset(o.name for o, n in zip(self.rs.options, s.opts.reads) if n)
+        if watch is not None:  # the probe program: how the option under test was put to the test
+            return s.opts.reads[watch], s.opts.bare[watch], s.opts.log
         return tuple(h), (s if keep else None), moves, done, read
 
     def _option_check(self):
@@ -146,13 +167,13 @@ class OptionEffects:
                               "compared ever read it: not put to the test")
                 continue
             if not self._read_in_plain(o, compared):
-                # the fast path may test the option ahead of the conditions it stands behind (the
-                # same moves either way); the plain evaluator, testing them in the order written,
-                # never reached it: never put to the test, as above
-                self.untried[f"option {o.name!r}"] = ("read only where the conditions before it fail "
+                # the option was read, but only in tests that came out the same at each of its
+                # values (or, on the fast path, ahead of the conditions it stands behind): it
+                # never decided anything, so it was never put to the test, as above
+                self.untried[f"option {o.name!r}"] = ("read only in tests that came out the same at each of its values "
                                                       f"({len(compared)} pairs of games compared)")
-                self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, and no game "
-                              "compared reached the point where it decides: not put to the test")
+                self.progress(f"fuzz {Path(self.path).name}: option {o.name!r} made no difference, and no test "
+                              "that reads it ever came out otherwise: not put to the test")
                 continue
             self._dead_option(o, counts, k_seeds, defaults, verdicts.count("same"), verdicts.count("unknown"),
                               read_in[0])
@@ -160,17 +181,22 @@ class OptionEffects:
                       f"{time.monotonic() - t0:.2f} s")
 
     def _read_in_plain(self, o: g.Option, compared: list) -> bool:
-        """Whether the plain evaluator reads the option in any of the games compared: it tests a
-        condition's parts in the order they are written, so it reads an option only where the
-        tests before it hold, where it can decide something."""
+        """Whether the option decided anything in the games compared, played by the plain
+        evaluator's probe program: it tests a condition's parts in the order they are written,
+        so it reads an option only where the tests before it hold; and an option counts as put
+        to the test only where it is read outside any test (its value used as such), or where a
+        test that reads it came out otherwise at its other value (`one_suit and ...` in games
+        where no hand was of one suit never did)."""
         if self._plain is None:
-            self._plain = program_of(compile_ruleset(self.rs, fast=False))
+            self._plain = program_of(compile_ruleset(self.rs, fast=False, probe=True))
+        i = next(k for k, q in enumerate(self.rs.options) if q.name == o.name)
         for n, base, v, seed in compared:
             if self.out_of_time():
                 return True  # not looked at to the end: the finding stands
-            for opts in (base, {**base, o.name: v}):
-                if o.name in self._trace(_config(self.rs, n, opts), seed, program=self._plain)[4]:
-                    return True
+            (ra, ba, la), (rb, bb, lb) = (self._trace(_config(self.rs, n, opts), seed, program=self._plain, watch=i)
+                                          for opts in (base, {**base, o.name: v}))
+            if ba or bb or ((ra or rb) and la != lb):
+                return True
         return False
 
     def _read_with(self, o: g.Option) -> list[g.Option]:
