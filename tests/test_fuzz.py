@@ -402,8 +402,9 @@ def test_an_option_read_only_ahead_of_a_failing_test_was_not_put_to_the_test(rep
 
 
 def test_an_option_read_only_in_tests_it_never_decides_was_not_put_to_the_test(reports, tmp_path):
-    """`not (bonus and count(pile) > 6)` reads the option first, in every game, but no pile ever
-    grows past six cards, so the test comes out the same at each of its values: the option never
+    """`not (bonus and count(hand(turn)) < 3 and count(pile) > 6)` reads the option first, in every
+    game, but no pile ever grows past six cards, so the whole test comes out the same at each of
+    its values (its first two parts do not: only the outermost test counts): the option never
     decided anything, untried rather than dead. Once a pile can grow that far (more cards
     dealt), the same option is live."""
     rep = reports("untested-option.cards")

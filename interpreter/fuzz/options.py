@@ -20,9 +20,9 @@ class _ReadOptions(list):
     """A game's option values that count how often the rules read each: the Python engine reads
     an option where the rules reach it (`st.opts[i]`), so an option never read in a game was not
     put to the test by it, whatever its value. Under the probe program (compile_ruleset's
-    `probe`) it also counts the reads outside any test (`bare`), and logs the value of each test
-    in which the option `watch` was read: two games whose logs agree and which read it nowhere
-    else never let the option decide anything."""
+    `probe`) it also counts the reads outside any test (`bare`), and logs the value of each
+    outermost test in which the option `watch` was read: two games whose logs agree and which
+    read it nowhere else never let the option decide anything."""
 
     def __init__(self, values, watch: int | None = None):
         super().__init__(values)
@@ -43,7 +43,9 @@ class _ReadOptions(list):
 
     def tested(self, k: int, value) -> None:
         began = self.pins.pop()
-        if self.watch is not None and self.reads[self.watch] > began:
+        # only the outermost test counts: in `(opt and a) and b` the inner part may change with
+        # the option while the whole test never does
+        if not self.pins and self.watch is not None and self.reads[self.watch] > began:
             self.log.append((k, value))
 
 
