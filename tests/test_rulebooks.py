@@ -272,7 +272,7 @@ def test_rules_show_texts_conditions_and_steps():
     md = book(GANJIFA / "ganjifa.cards")
     play = section(md, "How to play")
     rs = ruleset(GANJIFA / "ganjifa.cards")
-    assert "When this phase is over, the game continues with the phase *The opening trick*." in play
+    assert "When this phase is over, the game continues with phase 2, *The opening trick*." in play
     assert play.rstrip().endswith("When this phase is over, the game ends.")
     assert ("**Applies only when** there is a card *h* in the leader's *holding* such that "
             "*h* *can give deni*.") in play

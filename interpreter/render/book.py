@@ -454,9 +454,11 @@ class BookBuilder:
                 outline = Describer(self, English(self.rs), ref).block(ph.body)
             if ph.then:
                 nxt = self.phases.get(ph.then)
-                ttl = (nxt.title or human(nxt.name)) if nxt else human(ph.then)
-                then = f"When this phase is over, the game continues with the phase " \
-                       f"{link('#phase-' + ph.then, em(ttl))}."
+                ttl = (nxt.title or _cap(human(nxt.name))) if nxt else _cap(human(ph.then))
+                at = next((k for k, q in enumerate(self.rs.phases, 1) if q.name == ph.then), None)
+                # "phase 2, *The play*": the number names it in the sentence, the title follows as a title
+                then = "When this phase is over, the game continues with " + \
+                       link('#phase-' + ph.then, (f"phase {at}, " if at else "") + em(ttl)) + "."
             else:
                 then = "When this phase is over, the game ends."
             views.append(PhaseView(pi, f"phase-{ph.name}", f"Phase {pi}: {ph.title or _cap(human(ph.name))}",
