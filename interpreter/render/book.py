@@ -560,7 +560,9 @@ class BookBuilder:
             explain = f"A player's {self.en.term(w.score)} is {' '.join(self.en.vars[w.score].texts).rstrip('.')}."
         return {"sentence": sentence, "explain": explain}
 
-    def build(self) -> dict:
+    def build(self, picture: bool = True) -> dict:
+        """The book's data for the templates; without `picture`, no picture of the turn (the
+        Markdown book has none, and laying the picture out is most of a book's time)."""
         rs = self.rs
         phases = self.phase_views()  # numbers rules first: the variant box refers to them
         variant = None
@@ -614,7 +616,7 @@ class BookBuilder:
         book["sections"] = [{"id": i, "title": t, "slug": _slug(t)} for i, t in sections]
         book["heading"] = dict(sections)
         book["quick"] = quick_reference(self, phases)
-        book["turn_picture"] = _turn_picture(rs)
+        book["turn_picture"] = _turn_picture(rs) if picture else None
         return book
 
 
@@ -679,7 +681,7 @@ def _tidy_markdown(text: str) -> str:
 
 def render_markdown(rs: g.Ruleset) -> str:
     """The rulebook as Markdown."""
-    book = BookBuilder(rs).build()
+    book = BookBuilder(rs).build(picture=False)
     return _tidy_markdown(_env().get_template("rulebook.md.j2").render(book=book))
 
 
