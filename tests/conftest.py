@@ -2,7 +2,7 @@
 
 Profiles (choose one with HYPOTHESIS_PROFILE=<name>):
 
-* ``default`` -- local runs: 5 examples per test (per parametrized case), no deadline.
+* ``default`` -- local runs: 3 examples per test (per parametrized case), no deadline.
 * ``ci``      -- loaded automatically by hypothesis when the ``CI`` environment variable is
   set: hypothesis's own ci profile (derandomized, no deadline, no example database), with
   the same small number of examples so CI time matches local time.
@@ -32,8 +32,8 @@ _SLOW_OK = [HealthCheck.too_slow]
 
 # Re-registering the profile that is active (default, or ci when CI is set) reloads it,
 # so hypothesis's own choice between the two is kept.
-settings.register_profile("default", max_examples=5, deadline=None, suppress_health_check=_SLOW_OK)
-settings.register_profile("ci", settings.get_profile("ci"), max_examples=5)
+settings.register_profile("default", max_examples=3, deadline=None, suppress_health_check=_SLOW_OK)
+settings.register_profile("ci", settings.get_profile("ci"), max_examples=3)
 settings.register_profile("thorough", max_examples=200, deadline=None, suppress_health_check=_SLOW_OK)
 
 if os.environ.get("HYPOTHESIS_PROFILE"):

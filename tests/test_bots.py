@@ -188,19 +188,31 @@ CLASSIC = sorted(p for p in (RULESETS / "classic").glob("*.cards"))
 
 
 # Cassino's captures search the sets of the table for every card in hand, and the greedy player
-# and the planner try every move: its three games take over a minute and a half, so they run
-# with the slow tests (`pytest -m slow`); its random games are in the property suite
+# and the planner try every move: its games take over half a minute each, so they run with the
+# slow tests (`pytest -m slow`); its random games are in the property suite
 _LONG = {"cassino"}
+BOTS = ["greedy", "ismcts:4", "plan:8"]
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in _LONG else p for p in CLASSIC],
-                         ids=lambda p: p.stem)
+def _seated(k: int, n: int) -> list[str]:
+    """The bots with bot k in the first seat, the others round the table after it."""
+    return ((BOTS[k:] + BOTS[:k]) * n)[:n]
+
+
+@pytest.mark.parametrize("path", [p for p in CLASSIC if p.stem not in _LONG], ids=lambda p: p.stem)
 def test_every_classic_game_plays_with_every_bot(path):
     """OpenSpiel's card games and their variants (issue 30): a whole game with the greedy player,
-    the search player and the planner at the table together, only legal moves, to the end."""
+    the search player and the planner at the table together, only legal moves, to the end. Which
+    bot sits first goes round from one game to the next (every seating of every game: the slow
+    test below)."""
     rs = load_ruleset(path)
-    n = rs.players_min
-    bots = ["greedy", "ismcts:4", "plan:8"]
-    for k in range(3):  # each bot in the first seat once, the others round the table after it
-        names = ((bots[k:] + bots[:k]) * n)[:n]
-        assert outcome(play(rs, names, 2 + k)) is not None
+    k = CLASSIC.index(path) % len(BOTS)
+    assert outcome(play(rs, _seated(k, rs.players_min), 2 + k)) is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", CLASSIC, ids=lambda p: p.stem)
+def test_every_classic_game_plays_with_every_bot_in_every_first_seat(path):
+    rs = load_ruleset(path)
+    for k in range(len(BOTS)):
+        assert outcome(play(rs, _seated(k, rs.players_min), 2 + k)) is not None

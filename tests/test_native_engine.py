@@ -90,7 +90,7 @@ def test_a_construct_not_lowered_is_named_in_one_line(monkeypatch):
 def test_every_decision_is_the_same_on_both_engines(name):
     rs = lowered(name)
     for players in counts(rs):
-        for seed in range(1 if name in LONG else 3):
+        for seed in range(1 if name in LONG else 2):  # (and the golden playthroughs: one game each, every decision)
             s, n = new_game(rs, players, seed=seed), NativeGame(rs, players, seed=seed)
             rng = random.Random(seed)
             while True:
@@ -111,7 +111,7 @@ def test_every_decision_is_the_same_on_both_engines(name):
 def test_random_players_play_the_same_games_in_one_call(name):
     rs = lowered(name)
     for players in counts(rs):
-        for seed in range(20):
+        for seed in range(10):
             a = random_game(rs, players, seed)
             g = NativeGame(rs, players, seed=seed)
             g.playout([random.Random(bot_seed(seed, k)) for k in range(players)])
@@ -127,7 +127,7 @@ def test_every_option_off_its_default_plays_the_same(name):
         values = [c for c in o.choices if c != o.default] if o.type == "enum" else \
             [not o.default] if o.type == "bool" else [v for v in (o.low, o.high) if v is not None and v != o.default]
         for value in values:
-            for seed in range(1 if name in LONG else 5):
+            for seed in range(1 if name in LONG else 3):
                 a = random_game(rs, rs.players_min, seed, {o.name: value})
                 g = NativeGame(rs, rs.players_min, {o.name: value}, seed=seed)
                 g.playout([random.Random(bot_seed(seed, k)) for k in range(rs.players_min)])

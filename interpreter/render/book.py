@@ -620,7 +620,21 @@ class BookBuilder:
         return book
 
 
+_PICTURES: dict[int, tuple] = {}  # id(graph) -> (graph, picture): the HTML and the PDF book of one graph draw it once
+
+
 def _turn_picture(rs: g.Ruleset) -> dict | None:
+    held = _PICTURES.get(id(rs))
+    if held is not None and held[0] is rs:
+        return held[1]
+    picture = _draw_turn(rs)
+    if len(_PICTURES) >= 8:
+        _PICTURES.pop(next(iter(_PICTURES)))
+    _PICTURES[id(rs)] = (rs, picture)
+    return picture
+
+
+def _draw_turn(rs: g.Ruleset) -> dict | None:
     """The hook for a picture of the turn: `diagram.turn_svg(rs)` (a standalone SVG) when that
     module is there, as {"svg", "caption", "error"}; None when it is not. A picture that fails to
     draw gives a note in the book (`error`), never a failed book."""
