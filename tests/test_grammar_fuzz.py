@@ -17,7 +17,7 @@ Texts come from four strategies:
 
 The grammar is read at run time, so new keywords are picked up without changing this file.
 The number of examples scales with the active hypothesis profile (tests/conftest.py): 20 times
-its max_examples, so 100 by default and in CI (derandomized there), 4000 with `thorough`.
+its max_examples, so 60 by default and in CI (derandomized there), 4000 with `thorough`.
 """
 
 from __future__ import annotations

@@ -90,7 +90,7 @@ def test_a_construct_not_lowered_is_named_in_one_line(monkeypatch):
 def test_every_decision_is_the_same_on_both_engines(name):
     rs = lowered(name)
     for players in counts(rs):
-        for seed in range(1 if name in LONG else 2):  # (and the golden playthroughs: one game each, every decision)
+        for seed in (1,):  # one game a player count (the golden playthroughs play seed 0 at the fewest players)
             s, n = new_game(rs, players, seed=seed), NativeGame(rs, players, seed=seed)
             rng = random.Random(seed)
             while True:
@@ -189,7 +189,7 @@ def test_the_c_compiles_without_a_warning(name):
     several parameters, per-player collections, zones seen by the others, hints."""
     p = play.program_of(rules(name))
     source, _ = c_source(p)
-    build_library(source, name.replace("/", "-") + "-werror", extra_flags=("-Werror",))
+    build_library(source, name.replace("/", "-") + "-werror", extra_flags=("-O2", "-Werror"))  # (as users build it)
 
 
 def test_a_sanitized_driver_plays_clean(tmp_path):

@@ -489,7 +489,12 @@ def test_the_compiler_is_found_and_its_version_is_in_the_key(monkeypatch, tmp_pa
     other = native_build.Compiler(cc.argv, cc.version + " (another build)")
     flags = native_build.compile_flags()
     assert native_build.library_key("int x;", cc, flags) != native_build.library_key("int x;", other, flags)
-    assert "-fPIC" in flags and {"-O2", "-shared", "-std=c99", "-Wall", "-Wextra"} <= set(flags)
+    assert "-fPIC" in flags and {"-shared", "-std=c99", "-Wall", "-Wextra"} <= set(flags)
+    monkeypatch.delenv("CARDRULES_NATIVE_OPT", raising=False)  # users' libraries: -O2, unless they say
+    assert native_build.compile_flags()[0] == "-O2"
+    for level, used in (("-O0", "-O0"), ("-O3", "-O3"), ("-O9; rm -rf /", "-O2")):
+        monkeypatch.setenv("CARDRULES_NATIVE_OPT", level)
+        assert native_build.compile_flags()[0] == used
     if sys.platform.startswith("linux"):
         monkeypatch.delenv("CC")
         found = find_compiler()

@@ -127,6 +127,8 @@ def test_bad_position_counts_are_clear_errors(spec, message):
 
 
 def test_the_command_line_seats_it():
-    r = CliRunner().invoke(app, ["play", str(UDVASA), "-n", "1", "--bot", "P1=plan:20", "--json"])
+    """(In a short game: a whole Udvasa game with the planner takes half a minute.)"""
+    r = CliRunner().invoke(app, ["play", str(ROOT / "rulesets" / "classic" / "goofspiel.cards"), "-n", "2",
+                                 "--bot", "P1=plan:20", "--json"])
     assert r.exit_code == 0, r.output
-    assert '"P1": "plan:20"' in r.output
+    assert '"P1": "plan:20"' in r.output and '"P2": "random"' in r.output

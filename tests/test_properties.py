@@ -5,7 +5,7 @@ moves) for every player count and every option combination (sampled deterministi
 there are many), with hypothesis drawing the seeds. Nothing here knows any game: a new
 ruleset dropped into rulesets/ is picked up by the glob.
 
-Properties (one test function each; a ruleset whose games are long -- over LONG_GAME seconds
+Properties (one test function each, 1 and 3 together; a ruleset whose games are long -- over LONG_GAME seconds
 each -- is tested by the same functions under the name test_<property>_long_games, with its
 default options and fewer seeds):
 
@@ -33,7 +33,7 @@ Seeds are never shrunk (another seed is another game, not a simpler one): a fail
 the case id and the seed, which `play(case, seed)` reproduces.
 
 Budget: about a minute for the whole file on a 2-core machine with the default profile
-(5 seeds per case). With many rulesets, each (ruleset, player count) gets fewer sampled
+(3 seeds per case). With many rulesets, each (ruleset, player count) gets fewer sampled
 option combinations (CASE_BUDGET; CARDRULES_CASE_BUDGET=0 for up to MAX_OPTION_COMBOS
 each). Run longer with HYPOTHESIS_PROFILE=thorough (see conftest.py).
 """
@@ -359,18 +359,6 @@ def test_some_rulesets_found():
     assert CASES
 
 
-def _terminates(case, seed):
-    """1. Every random game ends within MAX_DECISIONS and is never stuck."""
-    s, path = play(case, seed)
-    assert s.finished
-    assert s.decisions == len(path) == len(s.history), \
-        f"{case} seed={seed}: decisions={s.decisions}, history={len(s.history)}, moves made={len(path)}"
-
-
-test_terminates = property_test(_terminates)
-test_terminates_long_games = long_games_test(_terminates)
-
-
 def _cards_conserved(case, seed):
     """2. No card is created or lost: after every move every card of the deck is in exactly one
     zone and the engine's own indexes agree with the zones (State.verify); at checkpoints and
@@ -408,7 +396,9 @@ test_cards_conserved_long_games = long_games_test(_cards_conserved)
 
 
 def _terminal_iff_outcome(case, seed):
-    """3. Terminal: no legal moves and one outcome (scores per seat, winners if a winner rule).
+    """1. Every random game ends within MAX_DECISIONS and is never stuck (`play` stops one that
+    does not: every property's games are checked for it), its decisions counted once each.
+    3. Terminal: no legal moves and one outcome (scores per seat, winners if a winner rule).
     Not terminal: outcome None and some legal move, all for the player to act."""
     rs = ruleset(case.rel)
     where = lambda i, m: f"{case} seed={seed} after decision {i} ({m})"
@@ -448,7 +438,10 @@ def _terminal_iff_outcome(case, seed):
                     f"{where(i, m)}: moves for {sorted(movers)}, but the players waiting are {deciders}"
             assert len(set(moves)) == len(moves), f"{where(i, m)}: duplicate legal moves: {moves}"
 
-    play(case, seed, check)
+    s, path = play(case, seed, check)
+    assert s.finished
+    assert s.decisions == len(path) == len(s.history), \
+        f"{case} seed={seed}: decisions={s.decisions}, history={len(s.history)}, moves made={len(path)}"
 
 
 test_terminal_iff_outcome = property_test(_terminal_iff_outcome)
