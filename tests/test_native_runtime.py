@@ -589,3 +589,25 @@ def test_a_block_made_word_by_word_reads_as_cpythons_whole_block(lib):
         lib.crt_get_state(a, out)
         assert list(out) == state_words(r), drawn
         assert [lib.crt_genrand32(a) for _ in range(700)] == [r.getrandbits(32) for _ in range(700)]
+
+
+def test_four_hundred_games_libraries_load_in_one_process(tmp_path):
+    """A studio or a server loads a library for every file and every edit it plays; each library's
+    thread-locals once took room in the process's static TLS block, and past about a hundred (fewer
+    in a process that holds other libraries: the suite's workers met it) the next library failed
+    to load ("cannot allocate memory in static TLS block")."""
+    from interpreter import load_ruleset
+    from interpreter.engine.play import program_of
+    from interpreter.native.engine import c_source
+    rs = load_ruleset(Path(__file__).resolve().parent.parent / "rulesets" / "classic" / "kuhn-poker.cards")
+    lib = build_library(c_source(program_of(rs))[0], "kuhn-poker")
+    copies = []
+    for k in range(400):  # another path is another library to the loader, with its own thread-locals
+        copies.append(tmp_path / f"game{k}{lib.suffix}")
+        copies[-1].write_bytes(lib.read_bytes())
+    code = ("import ctypes, sys\n"
+            "for k, p in enumerate(sys.argv[1:]):\n"
+            "    try:\n        ctypes.CDLL(p)\n"
+            "    except OSError as e:\n        sys.exit(f'library {k + 1}: {e}')\n")
+    done = procs.run([sys.executable, "-c", code, *map(str, copies)], timeout=120, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -55,9 +55,9 @@ static __attribute__((unused)) cr_list cr_set_masks(cr_ctx *x, const int64_t *w0
 
 /* each thread's scratch (made on its first call): the arena, and the answers of definitions,
  * which hold while nothing changes: within one instruction (or one working out of a score); a new
- * epoch starts each, so old answers never match. Only a pointer is thread-local (so a library
- * loaded at run time can keep it in the static TLS block). */
-static __thread cr_scratch *cr_tls __attribute__((tls_model("initial-exec")));
+ * epoch starts each, so old answers never match. Only a pointer is thread-local, read once a call
+ * (in the ordinary dynamic model: see cr_guarded). */
+static __thread cr_scratch *cr_tls;
 
 static cr_scratch *cr_scratch_get(void) {
     if (!cr_tls) cr_tls = (cr_scratch *)calloc(1, sizeof(cr_scratch));

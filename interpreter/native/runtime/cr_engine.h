@@ -184,8 +184,11 @@ static inline cr_list cr_dedupe(cr_list l) {
 #include <signal.h>
 #define CR_GUARD_SIGNALS 2
 static volatile sig_atomic_t cr_stop;
-static __thread int cr_guard_wanted __attribute__((tls_model("initial-exec")));
-static __thread int cr_guarded __attribute__((tls_model("initial-exec")));
+/* thread-local in the ordinary (dynamic) way: the static TLS block that "initial-exec" would use
+ * has room for a few dozen libraries loaded at run time, and a studio or a server loads one per
+ * file and edit (tests/test_native_runtime.py: four hundred libraries in one process) */
+static __thread int cr_guard_wanted;
+static __thread int cr_guarded;
 static struct sigaction cr_guard_old[CR_GUARD_SIGNALS];
 static int cr_guard_mine[CR_GUARD_SIGNALS];
 
@@ -240,7 +243,7 @@ void cr_want_guard(int32_t on) { cr_guard_wanted = on != 0; }
 /* whether a signal came during this thread's last guarded call */
 int32_t cr_interrupted(void) { return cr_stop != 0; }
 
-#define CR_STOPPED() (cr_guarded && cr_stop)
+#define CR_STOPPED() (cr_stop && cr_guarded) /* (the loops' load: a plain global, nearly always 0) */
 #else
 static void cr_guard_enter(void) {}
 static int cr_guard_leave(void) { return 0; }
