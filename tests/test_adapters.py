@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from bundled_games import paths_variants_slow
 import pytest
 
 from interpreter.adapters.core import Core
@@ -198,7 +199,7 @@ def test_importing_an_adapter_without_its_library_names_the_extra(monkeypatch):
 # -- OpenSpiel
 
 @needs_openspiel
-@pytest.mark.parametrize("path", RULESETS, ids=IDS)
+@pytest.mark.parametrize("path", paths_variants_slow(RULESETS, IDS))
 def test_openspiel_random_simulation(path):
     """OpenSpiel's own checks over one whole random game: legal actions sorted and unique,
     clones equal, observations and information states for every player at every step, the

@@ -24,6 +24,7 @@ import random
 from functools import cache
 from pathlib import Path
 
+from bundled_games import is_variant
 import pytest
 
 from interpreter import load_ruleset
@@ -67,14 +68,15 @@ def _cases():
     for path in RULESETS:
         rel = path.relative_to(ROOT / "rulesets").as_posix()
         rs = build_file(path)  # its players and options: every worker collects, so no compiling here
+        mk = (pytest.mark.slow,) if is_variant(path) else ()  # (see bundled_games.py)
         scale = LONG.get(rel, 1.0)
         for n in range(rs.players_min, rs.players_max + 1):
-            out.append(pytest.param(rel, n, {}, max(3, round(GAMES * scale)), id=f"{rel}-{n}p-defaults"))
+            out.append(pytest.param(rel, n, {}, max(3, round(GAMES * scale)), id=f"{rel}-{n}p-defaults", marks=mk))
             singles = [{o.name: v} for o in rs.options for v in _values(o)]
             for opts in singles:
                 label = ",".join(f"{k}={v}" for k, v in opts.items())
                 out.append(pytest.param(rel, n, opts, max(1 if rel in LONG else 2, round(GAMES * scale / 10)),
-                                        id=f"{rel}-{n}p-{label}"))
+                                        id=f"{rel}-{n}p-{label}", marks=mk))
             if ALL and rs.options:
                 names = [o.name for o in rs.options]
                 combos = list(itertools.product(*[[o.default] + _values(o) for o in rs.options]))[1:]
@@ -82,7 +84,7 @@ def _cases():
                 for combo in combos[:16]:
                     opts = dict(zip(names, combo))
                     label = ",".join(f"{k}={v}" for k, v in opts.items())
-                    out.append(pytest.param(rel, n, opts, max(3, round(GAMES * scale)), id=f"{rel}-{n}p-all-{label}"))
+                    out.append(pytest.param(rel, n, opts, max(3, round(GAMES * scale)), id=f"{rel}-{n}p-all-{label}", marks=mk))
     return out
 
 

@@ -12,6 +12,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from bundled_games import names_variants_slow
 import pytest
 
 from interpreter import load_ruleset, loads_ruleset
@@ -51,7 +52,7 @@ def generated(comp: Compiler) -> list:
             *(t.mask for t in comp.p.set_ir.values())]
 
 
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", names_variants_slow(RULESETS))
 def test_every_generated_expression_is_made_of_ops(name):
     for fast in (True, False):
         for comp in compilers(name, fast):

@@ -26,6 +26,7 @@ from interpreter.errors import GameRuntimeError
 from interpreter.native import find_compiler
 from interpreter.native.build import build_library
 from interpreter.native.engine import NativeGame, NativeUnsupported, c_source, native_program
+from bundled_games import names_variants_slow
 from native_support import sanitizers_work
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
@@ -86,7 +87,7 @@ def test_a_construct_not_lowered_is_named_in_one_line(monkeypatch):
     assert str(e.value) == "error: the operation AggLoop"
 
 
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", names_variants_slow(RULESETS))
 def test_every_decision_is_the_same_on_both_engines(name):
     rs = lowered(name)
     for players in counts(rs):
@@ -107,7 +108,7 @@ def test_every_decision_is_the_same_on_both_engines(name):
             assert s.fired == n.view.fired
 
 
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", names_variants_slow(RULESETS))
 def test_random_players_play_the_same_games_in_one_call(name):
     rs = lowered(name)
     for players in counts(rs):
@@ -120,7 +121,7 @@ def test_random_players_play_the_same_games_in_one_call(name):
             assert outcome(a) == outcome(g.view)
 
 
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", names_variants_slow(RULESETS))
 def test_every_option_off_its_default_plays_the_same(name):
     rs = lowered(name)
     for o in rs.options:
@@ -190,6 +191,19 @@ def test_the_c_compiles_without_a_warning(name):
     p = play.program_of(rules(name))
     source, _ = c_source(p)
     build_library(source, name.replace("/", "-") + "-werror", extra_flags=("-O2", "-Werror"))  # (as users build it)
+
+
+@pytest.mark.parametrize("name", ["ganjifa/ganjifa", "euro-jongg/euro-jongg", "mughal/udvasa", "classic/bridge",
+                                  "classic/hanabi"])
+def test_the_optimised_build_plays_the_golden_game(name, monkeypatch):
+    """The suite builds its games at -O0 (conftest.py); users' builds are -O2, where the compiler
+    may take liberties the checks at -O0 never see: these games, built as users build them, play
+    their golden playthroughs decision by decision."""
+    from interpreter import playthrough as pt
+    monkeypatch.setenv("CARDRULES_NATIVE_OPT", "-O2")
+    path = bundled()[name]
+    problem = pt.check(Path(path), "native", rs=load_ruleset(path))  # (a program of its own: built anew)
+    assert problem is None, problem
 
 
 def test_a_sanitized_driver_plays_clean(tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from functools import cache
 
+from bundled_games import names_variants_slow
 import pytest
 
 from interpreter import load_ruleset
@@ -30,7 +31,7 @@ def key(m):
     return (m.player, m.action, m.arg)
 
 
-@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("name", names_variants_slow(RULESETS))
 def test_the_search_in_c_picks_the_move_python_picks(name):
     rs = rules(name)
     players = rs.players_min

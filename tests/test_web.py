@@ -17,6 +17,7 @@ from pathlib import Path
 
 import procs
 import pytest
+
 from typer.testing import CliRunner
 
 with warnings.catch_warnings():  # Starlette 1.x asks for the httpx2 fork; httpx works the same
@@ -24,6 +25,7 @@ with warnings.catch_warnings():  # Starlette 1.x asks for the httpx2 fork; httpx
     from starlette.testclient import TestClient
 
 from interpreter import engine
+from interpreter.bundled import bundled
 from interpreter.errors import IllegalMoveError, InvalidMoveError
 from interpreter.cli import TABLE_FORMAT as CLI_TABLE_FORMAT, app as cli_app
 from interpreter.web import store
@@ -194,28 +196,32 @@ def test_a_seats_events_announce_every_new_version_as_it_happens(tmp_path):
         assert re.fullmatch(r"(retry: \d+\n\n|event: version\ndata: \d+\n\n|: still here\n\n)+", events)
 
 
-def test_every_bundled_game_opens_at_a_table_and_shows_its_page(tmp_path):
-    from interpreter.bundled import bundled
+@pytest.fixture(scope="module")
+def every_game_server(tmp_path_factory):
+    """One server for the bundled games' tables, a table with a bot each, all kept: more than a
+    server takes by default (32 with bots)."""
     from interpreter.web.limits import Limits
-    # a table with a bot each, all kept: more than a server takes by default (32 with bots)
-    app = make_app(tmp_path, limits=Limits(max_tables=200, max_thinking=200))
+    app = make_app(tmp_path_factory.mktemp("every-game"), limits=Limits(max_tables=200, max_thinking=200))
     with TestClient(app, base_url="http://127.0.0.1") as client:
-        names = sorted(n for n in bundled() if "/" in n)
-        index = client.get("/").text
-        for name in names:
-            rs = app.state.web.catalog.ruleset(name)
-            assert f'href="/new?ruleset={name.replace("/", "%2F")}"' in index
-            seats = ["person"] + ["random"] * (rs.players_min - 1)
-            tid, _, tokens = open_table(client, name, seats, seed=3)
-            rng = random.Random(3)
-            for _ in range(3):
-                a = wait_for(client, tid, 0, tokens[0])
-                if a["outcome"]:
-                    break
-                assert post_move(client, tid, 0, tokens[0], rng.choice(a["moves"]), a["version"]).status_code == 200
-            page = client.get(f"/t/{tid}/seat/1?token={tokens[0]}")
-            assert page.status_code == 200 and (rs.title or rs.name) in page.text.replace("&#39;", "'")
-            assert table_of(app, tid).error is None
+        yield app, client, client.get("/").text
+
+
+@pytest.mark.parametrize("name", sorted(n for n in bundled() if "/" in n))
+def test_every_bundled_game_opens_at_a_table_and_shows_its_page(every_game_server, name):
+    app, client, index = every_game_server
+    rs = app.state.web.catalog.ruleset(name)
+    assert f'href="/new?ruleset={name.replace("/", "%2F")}"' in index
+    seats = ["person"] + ["random"] * (rs.players_min - 1)
+    tid, _, tokens = open_table(client, name, seats, seed=3)
+    rng = random.Random(3)
+    for _ in range(3):
+        a = wait_for(client, tid, 0, tokens[0])
+        if a["outcome"]:
+            break
+        assert post_move(client, tid, 0, tokens[0], rng.choice(a["moves"]), a["version"]).status_code == 200
+    page = client.get(f"/t/{tid}/seat/1?token={tokens[0]}")
+    assert page.status_code == 200 and (rs.title or rs.name) in page.text.replace("&#39;", "'")
+    assert table_of(app, tid).error is None
 
 
 # ------------------------------------------------------------------ secrecy

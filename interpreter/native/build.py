@@ -189,16 +189,16 @@ def library_suffix() -> str:
 
 
 def opt_level() -> str:
-    """-O2, or CARDRULES_NATIVE_OPT (one of -O0 to -O3): the test suite compiles at -O1, in a
-    third of the time, since it plays few games on each library it builds."""
+    """-O2, or CARDRULES_NATIVE_OPT (one of -O0 to -O3): the test suite compiles at -O0, in a
+    fifth of the time, since it plays few games on each library it builds."""
     level = os.environ.get("CARDRULES_NATIVE_OPT", "-O2")
     return level if level in OPT_LEVELS else "-O2"
 
 
-def compile_flags(extra_flags=()) -> list[str]:
-    """The flags every library is built with, then the caller's."""
+def compile_flags(extra_flags=(), opt: str | None = None) -> list[str]:
+    """The flags every library is built with (`opt`, or the level opt_level says), then the caller's."""
     pic = [] if sys.platform == "win32" else ["-fPIC"]
-    return [opt_level(), *BASE_FLAGS, *pic, *extra_flags]
+    return [opt or opt_level(), *BASE_FLAGS, *pic, *extra_flags]
 
 
 def library_key(c_source: str, compiler: Compiler, flags) -> str:
@@ -229,20 +229,22 @@ def library_folder() -> Path:
         return _scratch[0]
 
 
-def build_library(c_source: str, name: str, *, extra_flags=(), compiler: Compiler | None = None) -> Path:
+def build_library(c_source: str, name: str, *, extra_flags=(), compiler: Compiler | None = None,
+                  opt: str | None = None) -> Path:
     """The shared library compiled from `c_source`, from the cache when it is there (no
     compiler run), else compiled now and put in the cache atomically. `name` names the source
-    in the compiler's messages. NativeUnavailable when there is no compiler or it fails."""
+    in the compiler's messages; `opt` an optimisation level other than opt_level()'s.
+    NativeUnavailable when there is no compiler or it fails."""
     compiler = compiler or find_compiler()
     if compiler is None:
         raise NativeUnavailable(no_compiler_message())
-    flags = compile_flags(extra_flags)
+    flags = compile_flags(extra_flags, opt)
     folder = library_folder()
     path = folder / (library_key(c_source, compiler, flags) + library_suffix())
-    _recipes[str(path)] = (c_source, name, tuple(extra_flags), compiler)
+    _recipes[str(path)] = (c_source, name, tuple(extra_flags), compiler, flags[0])
     if looks_whole(path):
         return path
-    _compile(c_source, name, compiler, tuple(extra_flags), path)
+    _compile(c_source, name, compiler, tuple(extra_flags), path, flags[0])
     return path
 
 
@@ -251,7 +253,7 @@ def _stem(name: str) -> str:
     return stem or "module"
 
 
-def _compile(c_source: str, name: str, compiler: Compiler, extra_flags, path: Path) -> None:
+def _compile(c_source: str, name: str, compiler: Compiler, extra_flags, path: Path, opt: str | None = None) -> None:
     _sweep(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem[:16]}.", suffix=".tmp" + path.suffix)
     os.close(fd)
@@ -261,7 +263,7 @@ def _compile(c_source: str, name: str, compiler: Compiler, extra_flags, path: Pa
             Path(where, src).write_text(c_source, encoding="utf-8")
             # the source by its bare name, run from its folder: messages say `name.c:3:5: error: ...`
             # (the caller's flags after it, where a linker wants its -l options)
-            argv = [*compiler.argv, *compile_flags(), "-o", tmp, src, *extra_flags]
+            argv = [*compiler.argv, *compile_flags((), opt), "-o", tmp, src, *extra_flags]
             code, err = _run(argv, where)
         if code != 0:
             raise NativeUnavailable(f"the C compiler failed: {first_error(err, compiler, code)}")
@@ -394,8 +396,8 @@ def load_library(path: str | Path) -> ctypes.CDLL:
         path.unlink()
     except OSError:
         pass
-    c_source, name, extra_flags, compiler = recipe
-    again = build_library(c_source, name, extra_flags=extra_flags, compiler=compiler)
+    c_source, name, extra_flags, compiler, opt = recipe
+    again = build_library(c_source, name, extra_flags=extra_flags, compiler=compiler, opt=opt)
     try:
         return ctypes.CDLL(str(again))
     except OSError as e:

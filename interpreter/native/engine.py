@@ -81,8 +81,8 @@ class NativeProgram:
         source, self.module = c_source(program)
         self.source = source
         # the runtime's functions are in the same file: let the compiler inline them
-        self.path = build_library(source, program.ruleset.name or "ruleset",
-                                  extra_flags=NATIVE_FLAGS + (("-O0",) if quick else ()))
+        self.path = build_library(source, program.ruleset.name or "ruleset", extra_flags=NATIVE_FLAGS,
+                                  opt="-O0" if quick else None)
         lib = self.lib = load_library(self.path)
         u64p, i64p, i32p, u32p = (ctypes.POINTER(t) for t in (ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32,
                                                                ctypes.c_uint32))

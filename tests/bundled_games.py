@@ -1,0 +1,33 @@
+"""The bundled games as the costlier per-game tests take them: every base game in every run,
+and each variant with the slow tests (`pytest -m slow`). A variant states only what it changes;
+its changed rules are played in the default run by its golden playthrough on both engines, by the
+property suite and by its own scenario tests, so these matrices (both engines at every decision,
+the fast path against the plain evaluator, the IR's form, the adapters and the search in C) take
+its base's paths there, and the whole matrix in the slow run."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.bundled import bundled
+
+_VARIANT = re.compile(r"^variant\s", re.M)
+
+
+def is_variant(path: Path | str) -> bool:
+    return bool(_VARIANT.search(Path(path).read_text(encoding="utf-8")))
+
+
+def names_variants_slow(names) -> list:
+    """Bundled names ("family/name"), each variant's marked slow."""
+    return [pytest.param(n, marks=pytest.mark.slow, id=n) if is_variant(bundled()[n]) else pytest.param(n, id=n)
+            for n in names]
+
+
+def paths_variants_slow(paths, ids) -> list:
+    """Ruleset paths with their ids, each variant's marked slow."""
+    return [pytest.param(p, marks=pytest.mark.slow, id=i) if is_variant(p) else pytest.param(p, id=i)
+            for p, i in zip(paths, ids)]
