@@ -125,3 +125,38 @@ def test_a_mask_worked_out_for_a_comprehension_is_a_statement_of_its_own():
         exec(cse_module(src), ns_b)
         assert ns_a["agg"](_St(), a0) == ns_b["agg"](_St(), a0)
         assert _firsts(log_a) == _firsts(log_b)
+
+
+def test_games_compiled_in_several_threads_at_once_do_not_fail():
+    """CPython 3.11 counts the depth of the tree it converts once per interpreter (cpython#106905):
+    a thread switch inside one conversion (here forced by a collector callback that sleeps, as any
+    finaliser may) let another thread's parse spoil the count ("SystemError: AST constructor
+    recursion depth mismatch"), which the table server met while a page and a bot compiled games."""
+    import gc
+    import threading
+    import time
+
+    src = "\n".join(f"def f{i}(st):\n    return " + "(" * 20 + "st.x" + " + 1)" * 20 for i in range(20))
+    errors = []
+
+    def work():
+        for _ in range(20):
+            try:
+                cse_module(src)
+            except SystemError as e:  # pragma: no cover - the failure this test is for
+                errors.append(str(e))
+
+    threshold = gc.get_threshold()
+    pause = lambda phase, info: time.sleep(0)  # noqa: E731 - lets the other threads run mid-collection
+    gc.set_threshold(50)
+    gc.callbacks.append(pause)
+    try:
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        gc.callbacks.remove(pause)
+        gc.set_threshold(*threshold)
+    assert not errors, errors[:1]

@@ -13,7 +13,13 @@ draw, a statement's effect) are left exactly as written."""
 from __future__ import annotations
 
 import ast
+import threading
 
+# CPython 3.11 keeps the depth of the AST it is converting in one counter per interpreter, not per
+# thread (python/cpython#106905): two threads parsing or compiling a tree at once (a table server
+# compiling a game for a page while a bot's thread compiles another) can fail with "SystemError: AST
+# constructor recursion depth mismatch". Every conversion here takes this lock.
+_AST = threading.Lock()
 # callees known to read the state and nothing else (the generated definitions and aggregates
 # are pure by the language: chance is allowed in statements only)
 _PURE = {"_kind_cards", "_kind_tops", "_first", "_last", "_seat", "_zone_at", "_zindex", "_depth", "_beneath", "_zones_of",
@@ -29,7 +35,8 @@ def cse_expr(src: str) -> str:
     if src.count("(") < 4:  # nothing worth the work
         return src
     try:
-        tree = ast.parse(src, mode="eval")
+        with _AST:
+            tree = ast.parse(src, mode="eval")
     except SyntaxError:
         return src
     if not _rewrite(tree, "body"):
@@ -40,16 +47,21 @@ def cse_expr(src: str) -> str:
 def cse_module(src: str, filename: str = "<generated>"):
     """Compiled code for generated functions, every statement's expressions done one
     statement at a time (between two statements the state may have changed)."""
-    try:
-        tree = ast.parse(src)
-    except SyntaxError:
-        return compile(src, filename, "exec")  # raises the error where it is
-    return compile(ast.fix_missing_locations(_module(tree)), filename, "exec")
+    with _AST:
+        try:
+            tree = ast.parse(src)
+        except SyntaxError:
+            return compile(src, filename, "exec")  # raises the error where it is
+    tree = ast.fix_missing_locations(_module(tree))
+    with _AST:
+        return compile(tree, filename, "exec")
 
 
 def cse_module_source(src: str) -> str:
     """What cse_module compiles, as text (for reading and for tests)."""
-    return ast.unparse(_module(ast.parse(src)))
+    with _AST:
+        tree = ast.parse(src)
+    return ast.unparse(_module(tree))
 
 
 def _module(tree):
