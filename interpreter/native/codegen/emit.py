@@ -614,7 +614,10 @@ class Module(Masks, Expr):
         maxz = p.n_shared + per * maxp
         nc = p.n_cards
         n_suits, n_ranks = len(rs.deck.suits), len(rs.deck.ranks)
-        lcap = max(nc, maxz, maxp, n_suits, n_ranks, 64)
+        # a slot's room: a list of cards, zones, players, suits or ranks, or a range whose ends the
+        # file fixes (`for each n in 1..65`), up to the language's longest range
+        ranges = [self.bound(op, 0) for x in self.everything for op in walk(x) if isinstance(op, o.Range)]
+        lcap = max(nc, maxz, maxp, n_suits, n_ranks, 64, min(max(ranges, default=0), limits.MAX_RANGE))
         body = []
         for pc, ins in enumerate(p.plain_code):
             body.append(f"        case {pc}: {self.instruction(pc, ins)}")
