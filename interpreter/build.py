@@ -6,6 +6,8 @@ is read as a size."""
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from lark import Token
@@ -20,6 +22,43 @@ from .files import NotARulesetFile, check_ruleset_name, read_ruleset_file
 from .parse import parse_text
 from .sources import SOURCES as _SOURCES, located as _err
 from .transform import ToGraph
+
+# The graphs built in this process, by the same key as the cache on disk: the same text (with its
+# bases) gives the same graph object, so the engine's compiled program of it is found again
+# (engine.program_of keys them by object) instead of compiled once more. The newest GRAPHS_KEPT;
+# none with CARDRULES_NO_CACHE.
+GRAPHS_KEPT = 256
+_GRAPHS: OrderedDict[str, tuple] = OrderedDict()
+_GRAPHS_LOCK = threading.Lock()
+
+
+def _kept() -> bool:
+    return os.environ.get("CARDRULES_NO_CACHE", "") in ("", "0")  # (off with the cache on disk)
+
+
+def _graph_hit(key: str):
+    if not _kept():
+        return cache.load("graph", key)
+    with _GRAPHS_LOCK:
+        hit = _GRAPHS.get(key)
+        if hit is not None:
+            _GRAPHS.move_to_end(key)
+            return hit
+    hit = cache.load("graph", key)
+    if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], g.Ruleset) and isinstance(hit[1], dict):
+        _keep_graph(key, hit)
+        return hit
+    return None
+
+
+def _keep_graph(key: str, hit: tuple) -> None:
+    if not _kept():
+        return
+    with _GRAPHS_LOCK:
+        _GRAPHS[key] = hit
+        _GRAPHS.move_to_end(key)
+        while len(_GRAPHS) > GRAPHS_KEPT:
+            _GRAPHS.popitem(last=False)
 
 def read_text(path: Path, display: str) -> str:
     """A ruleset file's text; a RulesetError naming the file when it cannot be read (no such
@@ -91,8 +130,8 @@ def build_file(path: str | Path, _seen: tuple = (), _text: str | None = None) ->
     text = read_text(path, display) if _text is None else _text
     key = cache.source_key(display, text)
     if key is not None:
-        hit = cache.load("graph", key)
-        if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], g.Ruleset) and isinstance(hit[1], dict):
+        hit = _graph_hit(key)
+        if hit is not None:
             _SOURCES.update(hit[1])  # error messages quote the lines of the file and its bases
             return hit[0]
     before = set(_SOURCES)
@@ -100,6 +139,7 @@ def build_file(path: str | Path, _seen: tuple = (), _text: str | None = None) ->
     if key is not None:
         sources = {f: lines for f, lines in _SOURCES.items() if f not in before or f == display}
         cache.store("graph", key, (rs, sources))
+        _keep_graph(key, (rs, sources))
     return rs
 
 

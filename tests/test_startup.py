@@ -15,7 +15,7 @@ import procs
 import pytest
 from lark import Lark, Token, Tree
 
-from interpreter import cache, parse
+from interpreter import build, cache, parse
 from interpreter.build import build_file
 from interpreter.errors import RulesetSyntaxError
 
@@ -29,6 +29,7 @@ def cache_in(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv("CARDRULES_CACHE_DIR", str(folder))
     monkeypatch.delenv("CARDRULES_NO_CACHE", raising=False)
+    monkeypatch.setattr(build, "_GRAPHS", type(build._GRAPHS)())  # the graphs this process kept: none
     return folder
 
 
@@ -36,7 +37,9 @@ def cache_in(tmp_path, monkeypatch):
 def test_a_cached_graph_equals_a_built_one(path, cache_in, monkeypatch):
     first = build_file(path)  # builds and stores
     assert list(cache_in.glob("graph-*.pickle"))
-    again = build_file(path)  # from the cache
+    assert build_file(path) is first  # kept in this process
+    build._GRAPHS.clear()
+    again = build_file(path)  # from the cache on disk
     monkeypatch.setenv("CARDRULES_NO_CACHE", "1")
     fresh = build_file(path)
     assert again == first == fresh
@@ -57,6 +60,7 @@ def test_a_damaged_entry_is_rebuilt_not_trusted(damage, cache_in, monkeypatch):
         entry.write_bytes(pickle.dumps({"not": "a graph"}))
     else:
         entry.write_bytes(damage)
+    build._GRAPHS.clear()  # (read from the disk again)
     assert build_file(path) == good
     assert pickle.loads(_entries(cache_in, "graph")[0].read_bytes())[0] == good  # rewritten
 

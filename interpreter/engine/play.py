@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import random
+import threading
 
 from .. import graph as g
 from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, TRACE, Program, compile_ruleset
@@ -20,7 +21,9 @@ from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compu
 from .legal import legal_each as _legal_each, link, value_text as _value_text
 from .state import MAX_STEPS, TOLD_RANK, ImpossibleEffect, Move, Outcome, State, rule_at, seat_name  # noqa: F401  (rule_at: the engine's API)
 
-_PROGRAMS: dict[int, tuple[g.Ruleset, Program]] = {}
+_PROGRAMS: dict[tuple[int, bool], tuple[g.Ruleset, Program]] = {}  # in the order last asked for
+PROGRAMS_KEPT = 160  # a bundled game's program is about 0.6 MB
+_PROGRAMS_LOCK = threading.Lock()
 
 
 def program_of(ruleset) -> Program:
@@ -29,12 +32,17 @@ def program_of(ruleset) -> Program:
     if isinstance(ruleset, Program):
         link(ruleset)
         return ruleset
-    hit = _PROGRAMS.get(id(ruleset))
+    plain = os.environ.get("CARDRULES_PLAIN") == "1"
+    key = (id(ruleset), plain)
+    hit = _PROGRAMS.get(key)
     if hit is None or hit[0] is not ruleset:
-        if len(_PROGRAMS) > 64:
-            _PROGRAMS.clear()
-        hit = _PROGRAMS[id(ruleset)] = (ruleset, compile_ruleset(ruleset, fast=os.environ.get("CARDRULES_PLAIN") != "1"))
+        hit = (ruleset, compile_ruleset(ruleset, fast=not plain))
         link(hit[1])
+    with _PROGRAMS_LOCK:  # (the studio's and the table's threads share it)
+        _PROGRAMS.pop(key, None)
+        _PROGRAMS[key] = hit
+        while len(_PROGRAMS) > PROGRAMS_KEPT:  # the one asked for longest ago goes
+            del _PROGRAMS[next(iter(_PROGRAMS))]
     return hit[1]
 
 
