@@ -7,7 +7,8 @@ for the whole engine). Random players then play the same seeded games on both in
 and at every decision the legal moves, in order, must be identical; so must the outcome, the
 final state's digest and the saved record, or the same error at the same move.
 
-Games per case: CARDRULES_DIFF_GAMES (default 20, so the suite stays within its time; 300 is
+The default run takes each base game at its fewest and most players; the counts between and the
+variants run with the slow tests (`pytest -m slow`). Games per case: CARDRULES_DIFF_GAMES (default 20, so the suite stays within its time; 300 is
 the standard for a change to the engine or the compiler) with the default options, a tenth of
 that (at least 2, or 1 for the long games) for every other option value, one option changed at a time, and fewer for
 the long games. CARDRULES_DIFF_ALL=1 also plays up to 16 combinations of option values per
@@ -30,7 +31,7 @@ import pytest
 from interpreter import load_ruleset
 from interpreter.build import build_file
 from interpreter.compiler import compile_ruleset
-from interpreter.engine import apply, legal_moves, make_record, new_game, outcome, state_digest
+from interpreter.engine import apply, legal_moves, make_record, new_game, outcome, program_of, state_digest
 from interpreter.errors import GameRuntimeError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +49,7 @@ LONG = {"euro-jongg/euro-jongg.cards": 0.12, "euro-jongg/house-rules.cards": 0.1
 @cache
 def programs(rel: str):
     rs = load_ruleset(ROOT / "rulesets" / rel)
-    return rs, compile_ruleset(rs, fast=True), compile_ruleset(rs, fast=False)
+    return rs, program_of(rs), compile_ruleset(rs, fast=False)  # (program_of's: the fast path, compiled once)
 
 
 def _values(o) -> list:
@@ -71,6 +72,8 @@ def _cases():
         mk = (pytest.mark.slow,) if is_variant(path) else ()  # (see bundled_games.py)
         scale = LONG.get(rel, 1.0)
         for n in range(rs.players_min, rs.players_max + 1):
+            # the player counts between the fewest and the most go with the slow tests too
+            mk = (pytest.mark.slow,) if is_variant(path) or n not in (rs.players_min, rs.players_max) else ()
             out.append(pytest.param(rel, n, {}, max(3, round(GAMES * scale)), id=f"{rel}-{n}p-defaults", marks=mk))
             singles = [{o.name: v} for o in rs.options for v in _values(o)]
             for opts in singles:

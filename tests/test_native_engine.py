@@ -23,7 +23,7 @@ from interpreter.bots import bot_seed
 from interpreter.bundled import bundled
 from interpreter.engine import apply, legal_moves, moves_for, new_game, observe, outcome, play, public_vars, state_digest
 from interpreter.errors import GameRuntimeError
-from interpreter.native import find_compiler
+from interpreter.native import engine as nengine, find_compiler
 from interpreter.native.build import build_library
 from interpreter.native.engine import NativeGame, NativeUnsupported, c_source, native_program
 from bundled_games import names_variants_slow
@@ -185,25 +185,23 @@ def test_a_failure_in_c_is_the_located_error_python_gives(tmp_path):
 
 @pytest.mark.parametrize("name", ["ganjifa/ganjifa", "euro-jongg/euro-jongg", "mughal/udvasa", "classic/bridge",
                                   "classic/hanabi"])
-def test_the_c_compiles_without_a_warning(name):
-    """Every construct between them: masks, the meld search, several deciders and secret choices,
-    several parameters, per-player collections, zones seen by the others, hints."""
-    p = play.program_of(rules(name))
-    source, _ = c_source(p)
-    build_library(source, name.replace("/", "-") + "-werror", extra_flags=("-O2", "-Werror"))  # (as users build it)
-
-
-@pytest.mark.parametrize("name", ["ganjifa/ganjifa", "euro-jongg/euro-jongg", "mughal/udvasa", "classic/bridge",
-                                  "classic/hanabi"])
-def test_the_optimised_build_plays_the_golden_game(name, monkeypatch):
+def test_the_optimised_build_has_no_warning_and_plays_the_golden_game(name, monkeypatch):
     """The suite builds its games at -O0 (conftest.py); users' builds are -O2, where the compiler
-    may take liberties the checks at -O0 never see: these games, built as users build them, play
-    their golden playthroughs decision by decision."""
+    may take liberties the checks at -O0 never see, and warns of more: these games, built as users
+    build them (with -Werror added), compile without a warning and play their golden playthroughs
+    decision by decision. Every construct between them: masks, the meld search, several deciders
+    and secret choices, several parameters, per-player collections, zones seen by the others, hints."""
     from interpreter import playthrough as pt
     monkeypatch.setenv("CARDRULES_NATIVE_OPT", "-O2")
+    monkeypatch.setattr(nengine, "NATIVE_FLAGS", nengine.NATIVE_FLAGS + ("-Werror",))
     path = bundled()[name]
-    problem = pt.check(Path(path), "native", rs=load_ruleset(path))  # (a program of its own: built anew)
+    rs = load_ruleset(path)
+    monkeypatch.setattr(nengine, "_PROGRAMS", {})  # (built anew, with these flags)
+    built, build = [], nengine.build_library
+    monkeypatch.setattr(nengine, "build_library", lambda *a, **k: built.append(k.get("extra_flags")) or build(*a, **k))
+    problem = pt.check(Path(path), "native", rs=rs)
     assert problem is None, problem
+    assert built and all("-Werror" in flags for flags in built), built
 
 
 def test_a_sanitized_driver_plays_clean(tmp_path):

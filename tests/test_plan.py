@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from bundled_games import paths_variants_slow
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset
@@ -102,7 +103,7 @@ def test_it_replans_when_the_position_is_not_the_one_it_planned_for(udvasa):
     assert m in moves_for(s) and str(m).startswith("shift 7-Cheng ")
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", paths_variants_slow(RULESETS, [p.stem for p in RULESETS]))
 def test_it_plays_only_legal_moves_in_every_bundled_game(path):
     rs = load_ruleset(path)
     n = rs.players_min

@@ -2,7 +2,8 @@
 
 Each ruleset is played by random bots (``random.Random(seed)`` choosing among the legal
 moves) for every player count and every option combination (sampled deterministically when
-there are many), with hypothesis drawing the seeds. Nothing here knows any game: a new
+there are many; the default run takes each game's fewest and most players, the player counts
+between them run with the slow tests, ``pytest -m slow``), with hypothesis drawing the seeds. Nothing here knows any game: a new
 ruleset dropped into rulesets/ is picked up by the glob.
 
 Properties (one test function each, 1 and 3 together; a ruleset whose games are long -- over LONG_GAME seconds
@@ -57,7 +58,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from interpreter import loads_ruleset
+from interpreter import load_ruleset, loads_ruleset
 from interpreter.engine import (apply, card_info, cards_in, determinise, is_terminal, legal_moves, make_record,
                                 new_game, observe, outcome, program_of, recompute_legal, replay, rule_at,
                                 seat_name, state_digest, waiting)
@@ -92,10 +93,11 @@ _SOURCES: dict[str, str] = {}
 
 @functools.lru_cache(maxsize=None)
 def ruleset(rel: str):
-    """Each ruleset is loaded (parsed, built, compiled) once per session."""
+    """Each ruleset is loaded (parsed, built, compiled) once per session, as every test module
+    loads it (the same graph object, so the same compiled program)."""
     path = RULESET_DIR / rel
     _SOURCES[rel] = path.read_text(encoding="utf-8")
-    return loads_ruleset(_SOURCES[rel], str(path))
+    return load_ruleset(path)
 
 
 @functools.lru_cache(maxsize=None)
@@ -214,9 +216,12 @@ def _cases() -> tuple[list, list]:
     for rel, n in pairs:
         rs = ruleset(rel)
         combos = [{o.name: o.default for o in rs.options}] if rel in long_games else option_combos(rs, f"{rel}/{n}", quota)
+        # the fewest and the most players in every run, the counts between with the slow tests
+        marks = () if n in (rs.players_min, rs.players_max) else (pytest.mark.slow,)
         for opts in combos:
             case = Case(rel, n, tuple(opts.items()))
-            (long_ if rel in long_games else ordinary).append(pytest.param(case, id=case_id(rel, n, opts, rs)))
+            (long_ if rel in long_games else ordinary).append(pytest.param(case, id=case_id(rel, n, opts, rs),
+                                                                           marks=marks))
     return ordinary, long_
 
 

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from bundled_games import paths_variants_slow
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
@@ -89,7 +90,7 @@ def test_same_seed_same_move_and_the_position_is_left_alone(ganjifa):
     assert a in moves_for(s)
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", paths_variants_slow(RULESETS, [p.stem for p in RULESETS]))
 def test_it_plays_only_legal_moves_in_every_bundled_game(path):
     rs = load_ruleset(path)
     n = rs.players_min

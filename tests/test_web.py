@@ -17,6 +17,7 @@ from pathlib import Path
 
 import procs
 import pytest
+from bundled_games import names_variants_slow
 
 from typer.testing import CliRunner
 
@@ -206,8 +207,9 @@ def every_game_server(tmp_path_factory):
         yield app, client, client.get("/").text
 
 
-@pytest.mark.parametrize("name", sorted(n for n in bundled() if "/" in n))
+@pytest.mark.parametrize("name", names_variants_slow(sorted(n for n in bundled() if "/" in n)))
 def test_every_bundled_game_opens_at_a_table_and_shows_its_page(every_game_server, name):
+    """Each base game; each variant (a few changed rules at the same table) with the slow tests."""
     app, client, index = every_game_server
     rs = app.state.web.catalog.ruleset(name)
     assert f'href="/new?ruleset={name.replace("/", "%2F")}"' in index
