@@ -67,3 +67,4 @@ LONG_FIRST = ["test_studio_layout_browser.py", "test_studio_measure_browser.py",
 def pytest_collection_modifyitems(config, items):
     rank = {name: i for i, name in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bundled_games import paths_variants_slow
 
 from interpreter import load_ruleset
 from interpreter.bots import GreedyBot, RandomBot, bot_seed, make_bot, seat_scores
@@ -199,12 +200,12 @@ def _seated(k: int, n: int) -> list[str]:
     return ((BOTS[k:] + BOTS[:k]) * n)[:n]
 
 
-@pytest.mark.parametrize("path", [p for p in CLASSIC if p.stem not in _LONG], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", paths_variants_slow(*zip(*[(p, p.stem) for p in CLASSIC if p.stem not in _LONG])))
 def test_every_classic_game_plays_with_every_bot(path):
     """OpenSpiel's card games and their variants (issue 30): a whole game with the greedy player,
     the search player and the planner at the table together, only legal moves, to the end. Which
     bot sits first goes round from one game to the next (every seating of every game: the slow
-    test below)."""
+    test below; each variant's game with the slow tests too)."""
     rs = load_ruleset(path)
     k = CLASSIC.index(path) % len(BOTS)
     assert outcome(play(rs, _seated(k, rs.players_min), 2 + k)) is not None

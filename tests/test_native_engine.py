@@ -50,7 +50,8 @@ def lowered(name):
 
 
 def counts(rs):
-    return range(rs.players_min, min(rs.players_max, rs.players_min + 2) + 1)
+    """The fewest players and the most (the per-player arrays at their smallest and fullest)."""
+    return sorted({rs.players_min, rs.players_max})
 
 
 def seen(view: dict):

@@ -2,8 +2,8 @@
 
 Each ruleset is played by random bots (``random.Random(seed)`` choosing among the legal
 moves) for every player count and every option combination (sampled deterministically when
-there are many; the default run takes each game's fewest and most players, the player counts
-between them run with the slow tests, ``pytest -m slow``), with hypothesis drawing the seeds. Nothing here knows any game: a new
+there are many; the default run takes each game's fewest and most players, a variant's most, the
+other player counts run with the slow tests, ``pytest -m slow``), with hypothesis drawing the seeds. Nothing here knows any game: a new
 ruleset dropped into rulesets/ is picked up by the glob.
 
 Properties (one test function each, 1 and 3 together; a ruleset whose games are long -- over LONG_GAME seconds
@@ -34,7 +34,7 @@ Seeds are never shrunk (another seed is another game, not a simpler one): a fail
 the case id and the seed, which `play(case, seed)` reproduces.
 
 Budget: about a minute for the whole file on a 2-core machine with the default profile
-(3 seeds per case). With many rulesets, each (ruleset, player count) gets fewer sampled
+(2 seeds per case). With many rulesets, each (ruleset, player count) gets fewer sampled
 option combinations (CASE_BUDGET; CARDRULES_CASE_BUDGET=0 for up to MAX_OPTION_COMBOS
 each). Run longer with HYPOTHESIS_PROFILE=thorough (see conftest.py).
 """
@@ -55,6 +55,7 @@ from pathlib import Path
 
 import procs
 import pytest
+from bundled_games import is_variant
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -216,8 +217,10 @@ def _cases() -> tuple[list, list]:
     for rel, n in pairs:
         rs = ruleset(rel)
         combos = [{o.name: o.default for o in rs.options}] if rel in long_games else option_combos(rs, f"{rel}/{n}", quota)
-        # the fewest and the most players in every run, the counts between with the slow tests
-        marks = () if n in (rs.players_min, rs.players_max) else (pytest.mark.slow,)
+        # the fewest and the most players in every run (a variant, which changes a few rules of a
+        # base played at both: the most), the counts between with the slow tests
+        ends = (rs.players_max,) if is_variant(RULESET_DIR / rel) else (rs.players_min, rs.players_max)
+        marks = () if n in ends else (pytest.mark.slow,)
         for opts in combos:
             case = Case(rel, n, tuple(opts.items()))
             (long_ if rel in long_games else ordinary).append(pytest.param(case, id=case_id(rel, n, opts, rs),
@@ -234,9 +237,14 @@ LONG_EXAMPLES = max(1, settings().max_examples // 5)  # seeds per long-game case
 NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
 
 
+# seeds per case: the default and ci profiles' 3 examples are 2 whole games here (four properties
+# of 832 cases: each seed is a minute of the suite); a longer profile's count is kept
+EXAMPLES = 2 if settings().max_examples <= 3 else settings().max_examples
+
+
 def property_test(fn):
-    """Make fn(case, seed) a test over CASES, with the profile's number of seeds."""
-    return pytest.mark.parametrize("case", CASES)(settings(phases=NO_SHRINK)(given(seed=SEEDS)(fn)))
+    """Make fn(case, seed) a test over CASES, with EXAMPLES seeds."""
+    return pytest.mark.parametrize("case", CASES)(settings(max_examples=EXAMPLES, phases=NO_SHRINK)(given(seed=SEEDS)(fn)))
 
 
 def long_games_test(fn):
@@ -640,7 +648,7 @@ print(json.dumps(out))
 def test_determinism_across_processes():
     """4b. The same seed gives the same game in another interpreter with another hash seed
     (so no set or dict iteration order leaks into the game)."""
-    rels = [_rel(p) for p in RULESET_FILES if _rel(p) not in LOAD_ERRORS]
+    rels = [_rel(p) for p in RULESET_FILES if _rel(p) not in LOAD_ERRORS and not is_variant(p)]  # (the engine's, not a game's)
     env = dict(os.environ, PYTHONHASHSEED="12345")
     proc = procs.run([sys.executable, "-c", _SUBPROCESS_SCRIPT, str(ROOT), json.dumps(rels), str(RULESET_DIR)],
                      capture_output=True, text=True, env=env, timeout=300)

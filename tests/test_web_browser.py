@@ -126,7 +126,7 @@ def browser(server):  # after the server, so it closes (and drops its live conne
 
 def new_page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 900})
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(30_000)  # (the first page of a server loads every game)
     return context, context.new_page()
 
 
