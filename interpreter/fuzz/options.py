@@ -82,19 +82,20 @@ class OptionEffects:
                     break
                 if s.decisions + 1 >= limit:
                     done = False  # cut short: identical so far proves nothing
-                h.append((s.actor, tuple((m.player, str(m)) for m in legal), tuple(s.known),
-                          repr(engine.public_vars(s)) if hasattr(engine, "public_vars") else repr(s.slots)))
+                if watch is None:  # (the probe's replays want the reads alone, not the fingerprint)
+                    h.append((s.actor, tuple((m.player, str(m)) for m in legal), tuple(s.known),
+                              repr(engine.public_vars(s)) if hasattr(engine, "public_vars") else repr(s.slots)))
                 m = legal[rng.randrange(len(legal))]
                 moves.append(m)
                 apply(s, m)
         except CardRulesError as e:
             h.append(("error", e.message))
+        if watch is not None:  # the probe program: how the option under test was put to the test
+            return s.opts.reads[watch], s.opts.bare[watch], s.opts.log
         o = outcome(s)
         h.append((s.finished, (o.winners, o.scores) if o else None,
                   tuple(tuple(sorted(z)) for z in s.zones), tuple(s.known)))
         read = frozenset(o.name for o, n in zip(self.rs.options, s.opts.reads) if n)
-        if watch is not None:  # the probe program: how the option under test was put to the test
-            return s.opts.reads[watch], s.opts.bare[watch], s.opts.log
         return tuple(h), (s if keep else None), moves, done, read
 
     def _option_check(self):
