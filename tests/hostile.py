@@ -223,11 +223,12 @@ class Server:
 LEAKS = (b"Traceback", b"def create_app", b"{% block", b"{% extends")
 
 
-def check(server: Server, method: str, target: str, answer: Answer, log_from: int, body: bytes | None = None) -> None:
+def check(server: Server, method: str, target: str, answer: Answer, log_from: int, body: bytes | None = None,
+          timed: bool = True) -> None:
     """A 2xx, 3xx or 4xx within ANSWER_SECONDS, no traceback or source in it; a 5xx only as a
     known defect, shown as such by the server's log."""
     what = f"{method} {target[:500]!r} body={body[:500] if body else body!r}"
-    assert answer.seconds < ANSWER_SECONDS, f"{what}: answered in {answer.seconds:.2f} s ({answer.status})"
+    assert not timed or answer.seconds < ANSWER_SECONDS, f"{what}: answered in {answer.seconds:.2f} s ({answer.status})"
     for leak in LEAKS:
         assert leak not in answer.body, f"{what}: {answer.status} with {leak!r} in it:\n{answer.text[:3000]}"
     if answer.status < 500:
@@ -268,6 +269,15 @@ def send_checked(server: Server, method: str, target: str, headers=(), body: byt
         return None
     if malformed(headers):
         assert answer.status == 400, (target, headers, answer.status)
+    if answer.seconds >= ANSWER_SECONDS and not malformed(headers):
+        # asked once more: an answer slow by its work is slow again; one slowed by a loaded
+        # machine (the suite's other worker, a compiler) is not. The slow answer is checked too.
+        check(server, method, target, answer, log_from, body, timed=False)
+        log_from = server.log_size()
+        again = server.send(method, target, headers, body)
+        assert again.seconds < ANSWER_SECONDS, \
+            f"{method} {target[:500]!r}: answered in {answer.seconds:.2f} s, then in {again.seconds:.2f} s"
+        answer = again
     check(server, method, target, answer, log_from, body)
     if currently_in_test_context():
         event(f"answered {answer.status}")

@@ -583,6 +583,7 @@ int main(void)
 """
 
 
+@pytest.mark.slow  # (20 s: the default run keeps test_native_engine's sanitized driver, whole games and the search)
 def test_random_effects_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     if not sanitizers_work(COMPILER.argv, tmp_path):
         pytest.skip("this compiler cannot build and run -fsanitize=address,undefined programs")
