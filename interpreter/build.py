@@ -32,18 +32,14 @@ _GRAPHS: OrderedDict[str, tuple] = OrderedDict()
 _GRAPHS_LOCK = threading.Lock()
 
 
-def _kept() -> bool:
-    return os.environ.get("CARDRULES_NO_CACHE", "") in ("", "0")  # (off with the cache on disk)
-
-
 def _graph_hit(key: str):
-    if not _kept():
-        return cache.load("graph", key)
-    with _GRAPHS_LOCK:
-        hit = _GRAPHS.get(key)
-        if hit is not None:
-            _GRAPHS.move_to_end(key)
-            return hit
+    """The graph and its sources kept in this process, else those in the cache on disk (then kept)."""
+    if cache.enabled():
+        with _GRAPHS_LOCK:
+            hit = _GRAPHS.get(key)
+            if hit is not None:
+                _GRAPHS.move_to_end(key)
+                return hit
     hit = cache.load("graph", key)
     if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], g.Ruleset) and isinstance(hit[1], dict):
         _keep_graph(key, hit)
@@ -52,13 +48,14 @@ def _graph_hit(key: str):
 
 
 def _keep_graph(key: str, hit: tuple) -> None:
-    if not _kept():
+    if not cache.enabled():
         return
     with _GRAPHS_LOCK:
         _GRAPHS[key] = hit
         _GRAPHS.move_to_end(key)
         while len(_GRAPHS) > GRAPHS_KEPT:
             _GRAPHS.popitem(last=False)
+
 
 def read_text(path: Path, display: str) -> str:
     """A ruleset file's text; a RulesetError naming the file when it cannot be read (no such

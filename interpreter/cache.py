@@ -17,9 +17,14 @@ from .files import _ANY_VARIANT, _VARIANT, NotARulesetFile, read_ruleset_file, w
 VERSION = "0.1.0"  # with the grammar's and the sources' hashes in every key
 
 
+def enabled() -> bool:
+    """Whether caching is on (CARDRULES_NO_CACHE=1 turns it off)."""
+    return os.environ.get("CARDRULES_NO_CACHE", "") in ("", "0")
+
+
 def cache_dir() -> Path | None:
     """The cache folder, created if need be; None when caching is off or impossible."""
-    if os.environ.get("CARDRULES_NO_CACHE", "") not in ("", "0"):
+    if not enabled():
         return None
     explicit = os.environ.get("CARDRULES_CACHE_DIR")
     if explicit is not None and explicit.strip() == "":

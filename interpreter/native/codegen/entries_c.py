@@ -120,9 +120,9 @@ RUN_TAIL = r"""
 /* the rules from S->pc to the next decision or the end; a decision after all the decisions the
  * game may take (MAX_DECISIONS: `at most N decisions`, else the default) fails, as engine/play.py's
  * too_long */
-static int cr_run_on(cr_state *S, cr_scratch *sc) {
+static int cr_run(cr_state *S) {
     cr_ctx X, *x = &X;
-    if (!cr_ctx_on(x, sc)) return CR_E_STATE;
+    if (!cr_ctx_init(x)) return CR_E_STATE;
     int kind = setjmp(x->jb);
     if (kind) {
         S->err = kind;
@@ -137,8 +137,6 @@ static int cr_run_on(cr_state *S, cr_scratch *sc) {
     }
     return rc;
 }
-
-static int cr_run(cr_state *S) { return cr_run_on(S, cr_scratch_get()); }
 """
 
 INIT_HEAD = r"""
@@ -223,8 +221,8 @@ INIT_TAIL = r"""
 """
 
 APPLY_HEAD = r"""
-/* a move, on the scratch sc (cr_scratch_get's: a loop making many moves finds it once) */
-static int cr_apply_on(cr_state *S, int32_t i, cr_scratch *sc) {
+int cr_apply(void *mem, int32_t i) {
+    cr_state *S = (cr_state *)mem;
     if (!S || S->magic != CR_MAGIC || S->finished || S->err || i < 0 || i >= S->legal_n) return CR_E_STATE;
     int32_t alt = S->legal_alt[i], who = S->legal_who[i];
     (void)who;
@@ -234,10 +232,8 @@ APPLY_TAIL = r"""
         default: return CR_E_STATE;
     }
     S->decisions++;
-    return cr_run_on(S, sc);
+    return cr_run(S);
 }
-
-int cr_apply(void *mem, int32_t i) { return cr_apply_on((cr_state *)mem, i, cr_scratch_get()); }
 """
 
 ENTRIES = r"""
@@ -472,7 +468,6 @@ static int cr_random_players(cr_state *S, crt_rng *rng, int32_t n_rngs, int64_t 
                              int64_t cap, int64_t *n_out) {
     int64_t n = 0;
     int rc = 0;
-    cr_scratch *sc = cr_scratch_get();
     while (!S->finished && !S->err && S->legal_n > 0 && n < max_decisions) {
         if (CR_STOPPED()) { rc = CR_E_INTR; break; } /* at a decision: the game goes on from here */
         int32_t who = n_rngs > 1 ? S->actor : 0;
@@ -492,7 +487,7 @@ static int cr_random_players(cr_state *S, crt_rng *rng, int32_t n_rngs, int64_t 
             for (int j = 0; j < NPARAMS; j++) row[3 + j] = S->legal_val[i][j];
         }
         n++;
-        rc = cr_apply_on(S, i, sc);
+        rc = cr_apply(S, i);
         if (rc) break;
     }
     *n_out = n;

@@ -68,18 +68,14 @@ static cr_scratch *cr_scratch_get(void) {
 /* the players, as a bound the compiler can see is within the per-player arrays (MAXP) */
 #define CR_SEATS(S) ((S)->n_players < MAXP ? (int64_t)(S)->n_players : (int64_t)MAXP)
 
-/* a context on a scratch already found: the loops that make many moves find theirs once, since
- * the thread-local lookup of a loaded library is a call (cr_ctx_init finds it each time) */
-static inline int cr_ctx_on(cr_ctx *x, cr_scratch *sc) {
-    x->sc = sc;
+static inline int cr_ctx_init(cr_ctx *x) {
+    x->sc = cr_scratch_get();
     if (!x->sc) return 0;
     x->arena = x->sc->arena;
     x->cap = CR_ARENA;
     x->top = 0;
     return 1;
 }
-
-static inline int cr_ctx_init(cr_ctx *x) { return cr_ctx_on(x, cr_scratch_get()); }
 
 /* where cards lie, read straight from the cards' arrays (native/runtime/cards.c's layout), for a
  * card or zone already checked */

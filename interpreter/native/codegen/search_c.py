@@ -27,7 +27,6 @@ typedef struct sr_tree {
     int32_t me, players, n, cap, tries, rollouts[3];
     double exploration, advice_scale;
     size_t bytes;           /* one state */
-    cr_scratch *sc;         /* this run's thread's scratch (sr_run), for its many moves */
     sr_node *nodes;
     double *reward;         /* cap x players, each node's summed rewards */
     uint64_t *root, *det;   /* the position searched from (a copy), the sample being played */
@@ -254,7 +253,7 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
             memcpy(n->val, S->legal_val[i], sizeof n->val);
             n->visits = 0; n->avail = 0;
             for (int32_t k = 0; k < P; k++) t->reward[(size_t)c * P + k] = 0.0;
-            if (cr_apply_on(S, i, t->sc)) return SR_FAIL;
+            if (cr_apply(S, i)) return SR_FAIL;
             node = c;
             break;
         }
@@ -268,14 +267,14 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
                            t->exploration * sqrt(log((double)n->avail) / (double)n->visits);
             if (value > best_value) { best = c; best_value = value; best_i = i; }
         }
-        if (cr_apply_on(S, best_i, t->sc)) return SR_FAIL;
+        if (cr_apply(S, best_i)) return SR_FAIL;
         node = best;
     }
     int64_t cap = has_before ? (rollout_cap < (int64_t)rollout * P ? rollout_cap : (int64_t)rollout * P) : rollout_cap;
     for (int64_t n = 0; !S->finished && n < cap; n++) {
         int32_t nm = sr_mine(t, S);
         if (!nm) break;
-        if (cr_apply_on(S, t->mine[crt_randbelow(rng, (uint64_t)nm)], t->sc)) return SR_FAIL;
+        if (cr_apply(S, t->mine[crt_randbelow(rng, (uint64_t)nm)])) return SR_FAIL;
     }
     double r[MAXP];
     int judged = has_before && !S->finished && sr_advised(S, P, t->before, t->advice_scale, r);
@@ -336,8 +335,6 @@ int cr_search_run(void *h, uint32_t *rng_words, int32_t from, int32_t to, int64_
 static int sr_run(sr_tree *t, uint32_t *rng_words, int32_t from, int32_t to, int64_t rollout_cap) {
     crt_rng rng;
     if (!t || crt_set_state(&rng, rng_words)) return SR_FAIL;
-    t->sc = cr_scratch_get();
-    if (!t->sc) return SR_FAIL;
     for (int32_t it = from; it < to; it++) {
         if (CR_STOPPED()) return SR_FAIL;
         cr_state *S = (cr_state *)t->det;
