@@ -33,12 +33,24 @@ def __getattr__(name: str):
 
 
 def load_ruleset(path: str | Path) -> Ruleset:
-    """Read a `.cards` file (a game, or a variant with its base) and check it fully."""
-    from .build import build_file
+    """Read a `.cards` file (a game, or a variant with its base) and check it fully. A text
+    that compiled before (the same text, bases, grammar and compiler: see cache.checked) is not
+    compiled again here; the engine compiles it when a game is first played."""
+    from . import cache
+    from .build import build_file_keyed
     from .engine import program_of
-    rs = build_file(path)
-    program_of(rs)  # compiling is the validator: unknown names, types, unreachable phases
+    rs, key = build_file_keyed(path)
+    if cache.checked(key) is None:
+        program_of(rs)  # compiling is the validator: unknown names, types, unreachable phases
+        cache.remember_checked(key, verdict(rs))
     return rs
+
+
+def verdict(rs) -> str:
+    """What `check` says of a valid ruleset, after "ok": its title and how many play."""
+    lo, hi = rs.players_min, rs.players_max
+    players = f"{lo} player" + ("s" if lo != 1 else "") if lo == hi else f"{lo}-{hi} players"
+    return f"{rs.title or rs.name}, {players}"
 
 
 def loads_ruleset(text: str, filename: str = "<text>", sources: dict[str, str] | None = None) -> Ruleset:

@@ -110,6 +110,12 @@ def _real(path: Path | str) -> str:
 def build_file(path: str | Path, _seen: tuple = (), _text: str | None = None) -> g.Ruleset:
     """Read, parse and build one ruleset file; a variant pulls in its base first. (`_text`: the
     file's text, when a variant has read its base already.)"""
+    return build_file_keyed(path, _seen, _text)[0]
+
+
+def build_file_keyed(path: str | Path, _seen: tuple = (), _text: str | None = None) -> tuple[g.Ruleset, str | None]:
+    """build_file, with the cache key of the very text it built (None when it has none): what
+    is remembered about the graph (a checked verdict) must name the text read, not a later one."""
     path = Path(path)
     display = str(path)
     if not _seen:
@@ -130,14 +136,14 @@ def build_file(path: str | Path, _seen: tuple = (), _text: str | None = None) ->
         hit = _graph_hit(key)
         if hit is not None:
             _SOURCES.update(hit[1])  # error messages quote the lines of the file and its bases
-            return hit[0]
+            return hit[0], key
     before = set(_SOURCES)
     rs = build_text(text, display, _seen=_seen)
     if key is not None:
         sources = {f: lines for f, lines in _SOURCES.items() if f not in before or f == display}
         cache.store("graph", key, (rs, sources))
         _keep_graph(key, (rs, sources))
-    return rs
+    return rs, key
 
 
 def build_text(text: str, filename: str = "<text>", _seen: tuple = (), sources: dict | None = None) -> g.Ruleset:

@@ -60,6 +60,37 @@ def code_hash() -> str:
 
 
 _CODE_HASH: str | None = None
+_CHECKER_HASH: str | None = None
+
+
+def checked_key(source: str) -> str:
+    """The key of a 'this text is valid' verdict: its source key and the compiler, which is the
+    validator (a graph outlives a change to the compiler; a verdict must not)."""
+    global _CHECKER_HASH
+    if _CHECKER_HASH is None:
+        h = hashlib.sha256()
+        folder = Path(__file__).resolve().parent / "compiler"
+        for part in sorted(folder.rglob("*.py")):
+            try:
+                h.update(part.relative_to(folder).as_posix().encode() + b"\0" + part.read_bytes())
+            except OSError:
+                h.update(b"?")
+        _CHECKER_HASH = h.hexdigest()[:16]
+    return hashlib.sha256(f"{source}\0{_CHECKER_HASH}".encode()).hexdigest()[:32]
+
+
+def checked(source: str | None) -> str | None:
+    """The verdict kept for a text that compiled ("<title>, <players>"), or None."""
+    if source is None:
+        return None
+    verdict = load("checked", checked_key(source))
+    return verdict if isinstance(verdict, str) else None
+
+
+def remember_checked(source: str | None, verdict: str) -> None:
+    """Keep that the text under `source` compiled; errors are never kept."""
+    if source is not None:
+        store("checked", checked_key(source), verdict)
 
 
 def load(kind: str, key: str):

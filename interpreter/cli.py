@@ -16,7 +16,7 @@ from typing import Annotated, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from . import load_ruleset
+from . import load_ruleset, verdict
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
 from .bots import BOTS
 from .engine import (RECORD_FORMAT, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
@@ -151,21 +151,8 @@ def check(paths: Annotated[list[Path], typer.Argument(help="Ruleset files (.card
             _err(f"{f}: error: cannot read the ruleset: {e.strerror or e}")
             bad = True
             continue
-        typer.echo(f"{f}: ok ({_title(rs)}, {_players_text(rs)})")
-        _remember_valid(f, f"{_title(rs)}, {_players_text(rs)}")
+        typer.echo(f"{f}: ok ({verdict(rs)})")  # load_ruleset keeps it for the next check (launch.py)
     raise typer.Exit(1 if bad else 0)
-
-
-def _remember_valid(f: Path, verdict: str) -> None:
-    """Keep 'this exact text is valid' for the next check (launch.py); errors are never kept."""
-    from . import cache
-    from .files import NotARulesetFile, read_ruleset_file
-    try:
-        key = cache.source_key(str(f), read_ruleset_file(f))
-    except NotARulesetFile:
-        return
-    if key is not None:
-        cache.store("checked", key, verdict)
 
 
 # ------------------------------------------------------------------ play

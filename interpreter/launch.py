@@ -31,9 +31,8 @@ def _cached_check(args: list[str]) -> list[str] | None:
             text = read_ruleset_file(f)  # never a folder, a device or a pipe
         except NotARulesetFile:
             return None
-        key = cache.source_key(str(f), text)
-        verdict = cache.load("checked", key) if key is not None else None
-        if not isinstance(verdict, str):
+        verdict = cache.checked(cache.source_key(str(f), text))
+        if verdict is None:
             return None
         lines.append(f"{f}: ok ({verdict})")
     return lines

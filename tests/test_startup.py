@@ -17,7 +17,7 @@ from lark import Lark, Token, Tree
 
 from interpreter import build, cache, parse
 from interpreter.build import build_file
-from interpreter.errors import RulesetSyntaxError
+from interpreter.errors import CardRulesError, RulesetSyntaxError
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("**/*.cards"))
@@ -131,6 +131,48 @@ def test_errors_are_never_cached(tmp_path):
     assert first.returncode == second.returncode == 1
     assert first.stderr == second.stderr and "error:" in second.stderr and "^" in second.stderr
     assert not list(folder.glob("checked-*.pickle"))
+
+
+def _compiles(monkeypatch) -> list:
+    """The rule graphs compiled from here on (the engine's programs forgotten first)."""
+    from interpreter.engine import play
+    done = []
+    real = play.compile_ruleset
+    monkeypatch.setattr(play, "_PROGRAMS", type(play._PROGRAMS)())
+    monkeypatch.setattr(play, "compile_ruleset", lambda rs, *a, **k: done.append(rs.name) or real(rs, *a, **k))
+    return done
+
+
+def test_a_text_that_compiled_is_loaded_without_compiling_again(tmp_path, cache_in, monkeypatch):
+    """What lets a table server list every game at once: the verdict is kept by load_ruleset,
+    so `play`, `serve` and `check` share it; the program is compiled when a game is played."""
+    from interpreter import load_ruleset
+    from interpreter.engine import legal_moves, new_game
+    path = tmp_path / "komi.cards"
+    path.write_text((ROOT / "rulesets" / "mughal" / "komi.cards").read_text(encoding="utf-8"), encoding="utf-8")
+    compiled = _compiles(monkeypatch)
+    load_ruleset(path)
+    assert compiled == ["komi"] and len(list(cache_in.glob("checked-*.pickle"))) == 1
+    monkeypatch.setattr(build, "_GRAPHS", type(build._GRAPHS)())  # as in a new process
+    rs = load_ruleset(path)
+    assert compiled == ["komi"]
+    assert legal_moves(new_game(rs, rs.players_min, None, 1))  # compiled when first played
+    assert compiled == ["komi", "komi"]
+    # an edited text is compiled again, and an error in it is found at load
+    path.write_text(path.read_text(encoding="utf-8").replace("players 2..6", "players 2..6\ndefine oops = nosuch"),
+                    encoding="utf-8")
+    with pytest.raises(CardRulesError, match="nosuch"):
+        load_ruleset(path)
+
+
+def test_a_changed_compiler_checks_every_text_again(tmp_path, cache_in, monkeypatch):
+    from interpreter import load_ruleset
+    compiled = _compiles(monkeypatch)
+    load_ruleset(ROOT / "rulesets" / "mughal" / "komi.cards")
+    monkeypatch.setattr(build, "_GRAPHS", type(build._GRAPHS)())
+    monkeypatch.setattr(cache, "_CHECKER_HASH", "another compiler")
+    load_ruleset(ROOT / "rulesets" / "mughal" / "komi.cards")
+    assert compiled == ["komi", "komi"]
 
 
 # --- the analysed grammar shipped with the package (grammar/cards.lark-tables) ---
