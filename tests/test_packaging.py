@@ -42,6 +42,29 @@ def test_the_build_configuration_names_every_package():
     assert conf["package-dir"] == {"interpreter._grammar": "grammar", "interpreter._rulesets": "rulesets"}
 
 
+def test_the_package_data_takes_every_file_the_package_reads():
+    """The fast half of the wheel test (which runs with the slow ones): every file in interpreter/
+    that is not Python, and the grammar and the games, match a package-data pattern; the
+    studio's editor sources (js/) do not, the bundle built from them does."""
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    where = {pkg: ROOT / conf["package-dir"].get(pkg, pkg.replace(".", "/")) for pkg in conf["package-data"]}
+
+    def shipped(path: Path) -> bool:
+        return any(path.is_relative_to(folder) and any(path.relative_to(folder).match(pat) and
+                                                        len(path.relative_to(folder).parts) == len(Path(pat).parts)
+                                                        for pat in conf["package-data"][pkg])
+                   for pkg, folder in where.items())
+    data = [p for p in (ROOT / "interpreter").rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")
+            and "__pycache__" not in p.parts and "node_modules" not in p.parts]
+    sources = ROOT / "interpreter" / "studio" / "js"
+    assert [p for p in data if not p.is_relative_to(sources) and not shipped(p)] == []
+    assert [p for p in data if p.is_relative_to(sources) and shipped(p)] == []
+    assert (ROOT / "interpreter" / "studio" / "static" / "editor.bundle.js") in data
+    games = list((ROOT / "rulesets").rglob("*.cards"))
+    assert len(games) > 60 and all(shipped(p) for p in games)
+    assert all(shipped(ROOT / "grammar" / n) for n in ("cards.lark", "cards.lark-tables"))
+
+
 def test_bundled_games_are_found_by_name():
     names = bundled()
     assert resolve("ganjifa") == ROOT / "rulesets" / "ganjifa" / "ganjifa.cards"
@@ -105,6 +128,7 @@ def test_a_record_names_its_own_ruleset_by_the_path_from_the_record(tmp_path):
     assert "diverges: P2 may not bet 5 now: rule 'bets' (Bets against the dealer)" in r.output, r.output
 
 
+@pytest.mark.slow  # 25 s: pip builds the wheel in an isolated environment, then a fresh venv installs it
 def test_the_wheel_carries_the_grammar_and_the_games_and_works_outside_the_repository(tmp_path):
     """Build the wheel, unpack it beside nothing of the checkout, and play, replay and print a
     bundled game from a folder outside the repository."""
