@@ -190,8 +190,10 @@ CLASSIC = sorted(p for p in (RULESETS / "classic").glob("*.cards"))
 
 # Cassino's captures search the sets of the table for every card in hand, and the greedy player
 # and the planner try every move: its games take over half a minute each, so they run with the
-# slow tests (`pytest -m slow`); its random games are in the property suite
-_LONG = {"cassino"}
+# slow tests (`pytest -m slow`); its random games are in the property suite. So do President's
+# (every set of equal cards a move: 14 s a game); the planner and the search player play it in
+# test_plan.py and test_search.py (every bundled game).
+_LONG = {"cassino", "president"}
 BOTS = ["greedy", "ismcts:4", "plan:8"]
 
 

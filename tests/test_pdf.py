@@ -21,8 +21,8 @@ from interpreter import load_ruleset, loads_ruleset  # noqa: E402
 from interpreter.cli import app  # noqa: E402
 from interpreter.render import REGENERATE_PY, render_html, render_markdown, write_rulebooks  # noqa: E402
 from interpreter.render.book import BookBuilder  # noqa: E402
-from interpreter.render.pdf import (PdfUnavailable, compile_typst, escape_typst, pdf_path, render_pdf,  # noqa: E402
-                                    render_typst, to_typst)
+from interpreter.render.pdf import (STAMP, PdfUnavailable, compile_typst, escape_typst, pdf_path,  # noqa: E402
+                                    render_pdf, render_typst, source_stamp, stamped, to_typst)
 from interpreter.render.markup import code, em, link  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,15 +71,25 @@ def flat(path: Path, paper: str = "a4") -> str:
 # ------------------------------------------------------------------ committed PDFs
 
 
+def stamp_of(data: bytes) -> str | None:
+    """The source stamp among a PDF's keywords (render/pdf.py), or None."""
+    words = (pypdf.PdfReader(io.BytesIO(data)).metadata or {}).get("/Keywords") or ""
+    return next((w[len(STAMP):] for w in re.split(r"[,\s]+", words) if w.startswith(STAMP)), None)
+
+
 @pytest.mark.parametrize("path", RULESETS, ids=[p.stem for p in RULESETS])
 def test_committed_pdfs_are_fresh(path: Path):
-    """Typst's output is byte-stable (the same source gives the same bytes), so equal bytes pass
-    at once; otherwise (another typst version, say) the texts must agree."""
+    """A PDF whose stamp is that of the source the book would be typeset from now (and the same
+    typst) is current without typesetting it. Otherwise it is typeset: Typst's output is
+    byte-stable, so equal bytes pass at once; else (another typst version, say) the texts must
+    agree."""
     committed = pdf_path(path, DOCS)
     hint = (f"The PDF rulebook for {path.relative_to(ROOT)} is missing or stale. Regenerate the books "
             f"with\n    {REGENERATE_PY}\nand commit generated_docs/.")
     assert committed.exists(), f"{committed.relative_to(ROOT)} does not exist. {hint}"
     old = committed.read_bytes()
+    if stamp_of(old) == source_stamp(render_typst(load_ruleset(path))):
+        return
     new = pdf(path)
     if old != new:
         assert norm("\n".join(page_texts(old))) == norm("\n".join(page_texts(new))), \
@@ -125,6 +135,18 @@ def test_a_quick_reference_too_long_for_the_first_page_is_told_by_its_bookmark()
 def test_pdf_is_byte_stable():
     rs = load_ruleset(SAMPLE[2])
     assert render_pdf(rs) == pdf(SAMPLE[2])
+
+
+def test_a_pdf_carries_the_stamp_of_its_source_and_a_changed_book_another():
+    """What lets the freshness test above skip typesetting: the stamp is the source's, and any
+    change to the book's text (a rule's wording) is a change of stamp."""
+    rs = load_ruleset(SAMPLE[2])
+    source = render_typst(rs)
+    assert stamp_of(pdf(SAMPLE[2])) == source_stamp(source) and len(source_stamp(source)) == 24
+    changed = source.replace(rs.title or rs.name, (rs.title or rs.name) + " (house copy)", 1)
+    assert changed != source and source_stamp(changed) != source_stamp(source)
+    assert stamp_of(compile_typst(stamped(changed))) == source_stamp(changed)
+    assert stamp_of(compile_typst(source)) is None  # a PDF typeset elsewhere is typeset again to compare
 
 
 # ------------------------------------------------------------------ what a PDF says

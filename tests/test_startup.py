@@ -15,6 +15,7 @@ import procs
 import pytest
 from lark import Lark, Token, Tree
 
+from bundled_games import paths_variants_slow
 from interpreter import build, cache, parse
 from interpreter.build import build_file
 from interpreter.errors import CardRulesError, RulesetSyntaxError
@@ -33,7 +34,8 @@ def cache_in(tmp_path, monkeypatch):
     return folder
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.relative_to(ROOT / "rulesets").as_posix())
+@pytest.mark.parametrize("path", paths_variants_slow(RULESETS, [p.relative_to(ROOT / "rulesets").as_posix()
+                                                              for p in RULESETS]))
 def test_a_cached_graph_equals_a_built_one(path, cache_in, monkeypatch):
     first = build_file(path)  # builds and stores
     assert list(cache_in.glob("graph-*.pickle"))

@@ -9,6 +9,7 @@ mark-up of the book's phrases (code, emphasis, links) becomes `#raw`, `#emph` an
 from __future__ import annotations
 
 import contextvars
+import hashlib
 import re
 from pathlib import Path
 
@@ -185,10 +186,29 @@ def compile_typst(source: str) -> bytes:
         raise CardRulesError(f"the PDF could not be typeset: {msg.splitlines()[0] if msg else e}") from None
 
 
+STAMP = "cardrules-source:"  # a PDF's keyword naming what it was typeset from (see source_stamp)
+
+
+def source_stamp(source: str) -> str:
+    """What a PDF's bytes follow from: its Typst source and the typesetter's version. Written
+    into the PDF's keywords, so that a book can be told current by typesetting nothing."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        typesetter = version("typst")
+    except PackageNotFoundError:
+        typesetter = "?"
+    return hashlib.sha256(f"{typesetter}\0{source}".encode("utf-8")).hexdigest()[:24]
+
+
+def stamped(source: str) -> str:
+    """The Typst document with its stamp among the PDF's keywords."""
+    return f'#set document(keywords: ("{STAMP}{source_stamp(source)}",))\n' + source
+
+
 def render_pdf(rs: g.Ruleset, paper: str = "a4") -> bytes:
     """The rulebook as PDF bytes (A4 or Letter)."""
     require_typst()
-    return compile_typst(render_typst(rs, paper))
+    return compile_typst(stamped(render_typst(rs, paper)))
 
 
 def pdf_path(ruleset_path: Path, out_dir: Path) -> Path:
