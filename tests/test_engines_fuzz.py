@@ -31,15 +31,18 @@ def test_a_sample_of_mutants_plays_alike_on_both_engines(chunk):
     assert report.agreed == report.loaded - report.unsupported
 
 
-def test_a_loop_over_a_range_longer_than_the_deck_plays_alike(tmp_path):
+@pytest.mark.parametrize("ends", ["1..65", "1..(60 + 5)", "1..(player_count * 20)", "(0 - 5)..(100 - 40)"])
+def test_a_loop_over_a_range_longer_than_the_deck_plays_alike(ends):
     """Found by the 10,000-mutant run: Hearts passing cards `for each n in 1..65` (for 1..3) made
     the native engine stop at the start ("ran out of room"): a slot's room was the longest list of
     cards, zones, players, suits or ranks, never shorter than 64; now also the longest range whose
-    ends the file fixes. Both engines now stop at the same decision, a hand passed empty."""
+    ends the file fixes, by numbers, options, the player count and sums, differences and products
+    of them. Both engines now stop at the same decision, a hand passed empty. (A range whose end
+    is a variable is not bounded before play: see the README's known gaps.)"""
     path = ROOT / "rulesets" / "classic" / "hearts.cards"
     text = path.read_text(encoding="utf-8")
     assert text.count("for each n in 1..3:") == 1
-    v = engines.check_text(text.replace("for each n in 1..3:", "for each n in 1..65:"), path, seeds=(1,))
+    v = engines.check_text(text.replace("for each n in 1..3:", f"for each n in {ends}:"), path, seeds=(1,))
     assert v.kind == "loaded" and v.games == 1, v  # (Hearts: four players only)
 
 

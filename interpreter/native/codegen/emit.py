@@ -600,6 +600,19 @@ class Module(Masks, Expr):
             return self.p.ruleset.players_min, self.p.ruleset.players_max
         if isinstance(e, o.Paren):
             return self.int_range(e.x)
+        if isinstance(e, o.Neg):
+            x = self.int_range(e.x)
+            return None if x is None else (-x[1], -x[0])
+        if isinstance(e, o.Arith) and e.op in ("+", "-", "*"):  # `1..(player_count * 20)`
+            a, b = self.int_range(e.a), self.int_range(e.b)
+            if a is None or b is None:
+                return None
+            if e.op == "+":
+                return a[0] + b[0], a[1] + b[1]
+            if e.op == "-":
+                return a[0] - b[1], a[1] - b[0]
+            ends = [x * y for x in a for y in b]
+            return min(ends), max(ends)
         return None
 
     # ---- the whole file
