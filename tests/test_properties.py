@@ -22,7 +22,9 @@ default options and fewer seeds):
 6. clone           -- applying a move to s.clone() leaves s unchanged (and the clone faithful;
                       legal moves recomputed on a fresh clone equal the state's)
 
-plus 4b: the same seeds give the same games in a second interpreter with another hash seed.
+plus 4b: the same seeds give the same games (moves, final state, record) in a second interpreter
+with another hash seed, which builds and compiles each base game itself; and 4c (slow run): every
+case's seeds on a second compilation in this process.
 
 The costlier checks (observation, clone) run at checkpoints (see `checkpoints`) and at the
 end; the cheap ones after every move. The suite reads states through the engine's public
@@ -463,7 +465,9 @@ test_terminal_iff_outcome_long_games = long_games_test(_terminal_iff_outcome)
 
 def _replay_and_determinism(case, seed):
     """4. The record of a finished game, through JSON, replays to the identical digest; the
-    same seed gives the same game, byte for byte, even on a second load of the ruleset."""
+    same seed gives the same game, byte for byte, on a second load and compilation of the ruleset:
+    4b below in the default run (a second interpreter builds and compiles every game again), 4c
+    for every case in the slow run."""
     s, path = play(case, seed)
     record = make_record(s, str(RULESET_DIR / case.rel))
     assert record["final"]["finished"] is True
@@ -471,20 +475,28 @@ def _replay_and_determinism(case, seed):
     r = replay(ruleset(case.rel), json.loads(text))
     assert state_digest(r) == state_digest(s), f"{case} seed={seed}: the replayed game ends in another state"
     assert r.history == s.history and outcome(r) == outcome(s)
-    # the same seed again, on a second, independent load and compilation of the file
+
+
+def _second_compilation(case, seed):
+    """4c. The same seed on a second, independent load and compilation of the file."""
+    s, path = play(case, seed)
     again, path2 = play(case, seed, rs=ruleset_reloaded(case.rel))
-    moves1 = json.dumps([str(m) for m in path]).encode()
-    moves2 = json.dumps([str(m) for m in path2]).encode()
+    record = lambda st: json.dumps(make_record(st, str(RULESET_DIR / case.rel)), sort_keys=True)
+    same_game(case, seed, path, [str(m) for m in path2], state_digest(s), state_digest(again), record(s), record(again))
+
+
+def same_game(case, seed, path, moves2: list[str], digest1, digest2, record1: str, record2: str) -> None:
+    """The same seed played twice: the same moves, the same final state, the same record."""
+    moves1 = [str(m) for m in path]
     assert moves1 == moves2, f"{case} seed={seed}: the same seed gave another game (first difference at " \
-        f"decision {next((i for i, (a, b) in enumerate(zip(path, path2)) if a != b), min(len(path), len(path2)))})"
-    assert state_digest(again) == state_digest(s), \
-        f"{case} seed={seed}: the same moves on a second compilation of the ruleset end in another state"
-    assert json.dumps(make_record(again, str(RULESET_DIR / case.rel)), sort_keys=True).encode() == text.encode(), \
-        f"{case} seed={seed}: the same game on a second compilation gives another record"
+        f"decision {next((i for i, (a, b) in enumerate(zip(moves1, moves2)) if a != b), min(len(moves1), len(moves2)))})"
+    assert digest1 == digest2, f"{case} seed={seed}: the same moves on a second compilation of the ruleset end in another state"
+    assert record1.encode() == record2.encode(), f"{case} seed={seed}: the same game on a second compilation gives another record"
 
 
 test_replay_and_determinism = property_test(_replay_and_determinism)
 test_replay_and_determinism_long_games = long_games_test(_replay_and_determinism)
+test_same_game_on_a_second_compilation = pytest.mark.slow(property_test(_second_compilation))
 
 
 def _strings(x):
@@ -624,13 +636,15 @@ def test_a_clone_held_at_a_secret_choice_stays_as_it_was():
 
 
 _SUBPROCESS_SCRIPT = r"""
-import json, random, sys
+import json, os, random, sys
 sys.path.insert(0, sys.argv[1])
+os.environ["CARDRULES_NO_CACHE"] = "1"  # its own build and compilation of every file
 from interpreter import load_ruleset
-from interpreter.engine import new_game, legal_moves, apply
+from interpreter.engine import new_game, legal_moves, apply, make_record, state_digest
 out = {}
 for rel in json.loads(sys.argv[2]):
-    rs = load_ruleset(sys.argv[3] + "/" + rel)
+    path = sys.argv[3] + "/" + rel
+    rs = load_ruleset(path)
     for n in sorted({rs.players_min, rs.players_max}):  # (the counts between: the same engine code)
         for seed in (1, 2):
             s = new_game(rs, n, None, seed)
@@ -640,25 +654,27 @@ for rel in json.loads(sys.argv[2]):
                 m = rng.choice(legal_moves(s))
                 apply(s, m)
                 moves.append(str(m))
-            out[f"{rel}/{n}/{seed}"] = moves
+            out[f"{rel}/{n}/{seed}"] = [moves, state_digest(s), json.dumps(make_record(s, path), sort_keys=True)]
 print(json.dumps(out))
 """
 
 
 def test_determinism_across_processes():
-    """4b. The same seed gives the same game in another interpreter with another hash seed
-    (so no set or dict iteration order leaks into the game)."""
+    """4b. The same seed gives the same game (moves, final state, record) in another interpreter
+    with another hash seed, which builds and compiles each file itself (so no set or dict
+    iteration order leaks into the game or its compilation)."""
     rels = [_rel(p) for p in RULESET_FILES if _rel(p) not in LOAD_ERRORS and not is_variant(p)]  # (the engine's, not a game's)
     env = dict(os.environ, PYTHONHASHSEED="12345")
     proc = procs.run([sys.executable, "-c", _SUBPROCESS_SCRIPT, str(ROOT), json.dumps(rels), str(RULESET_DIR)],
                      capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     theirs = json.loads(proc.stdout)
-    for key, moves in theirs.items():
+    for key, (moves, digest, record) in theirs.items():
         rel, n, seed = key.rsplit("/", 2)
         case = Case(rel, int(n), tuple({o.name: o.default for o in ruleset(rel).options}.items()))
-        _, path = play(case, int(seed))
-        assert [str(m) for m in path] == moves, f"{key}: another process (PYTHONHASHSEED=12345) played another game"
+        s, path = play(case, int(seed))
+        same_game(f"{case} (in another process, PYTHONHASHSEED=12345)", seed, path, moves, state_digest(s), digest,
+                  json.dumps(make_record(s, str(RULESET_DIR / rel)), sort_keys=True), record)
 
 
 def test_every_long_game_is_listed():
