@@ -250,14 +250,8 @@ def test_small_bundled_files_fuzz_clean(name):
     _clean(ROOT / "rulesets" / name, 10)
 
 
-# Euro-Jongg's two files still draw dead-option findings (at --games 4: `penalties`, which its own
-# text says changes nothing, and ten options read in a test whose other side never came up)
-_NOT_YET_CLEAN = pytest.mark.xfail(reason="Euro-Jongg's dead-option findings are open (issue 38)", strict=True)
-
-
-@pytest.mark.slow  # every bundled file at --games 40: hours on one core (each Euro-Jongg file over one)
-@pytest.mark.parametrize("path", [pytest.param(p, marks=_NOT_YET_CLEAN) if p.parent.name == "euro-jongg" else p
-                                  for p in BUNDLED], ids=lambda p: str(p.relative_to(ROOT / "rulesets")))
+@pytest.mark.slow  # every bundled file at --games 40: hours on one core (each Euro-Jongg file 48 min)
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: str(p.relative_to(ROOT / "rulesets")))
 def test_every_bundled_file_fuzzes_clean_at_40_games(path):
     _clean(path, 40)
 
