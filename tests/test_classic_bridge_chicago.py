@@ -196,14 +196,16 @@ def _low_auction(rng, theirs, legal):
     return rng.choice(bids[:3])
 
 
-@pytest.mark.parametrize("policy", ["random", "quiet auctions"])
-def test_chicago_games_deal_by_deal_against_openspiel(policy):
+# quiet auctions: 100 games in the default run, 300 with the slow tests
+@pytest.mark.parametrize("policy,n_games", [("random", 25), ("quiet auctions", 100),
+                                          pytest.param("quiet auctions", 300, marks=pytest.mark.slow)])
+def test_chicago_games_deal_by_deal_against_openspiel(policy, n_games):
     pyspiel = pytest.importorskip("pyspiel")
     games = {}
     rng = random.Random(30)
     deals = passed = 0
     count = {"made": 0, "part score made": 0, "game from part scores": 0, "fourth-deal part score": 0}
-    for seed in range(25 if policy == "random" else 300):
+    for seed in range(n_games):
         s = new_game(rules(), 4, seed=seed)
         totals = 0
         while not s.finished:
@@ -245,7 +247,6 @@ def test_chicago_games_deal_by_deal_against_openspiel(policy):
             totals = now
             deals += 1
         assert fired_counts(s)["the_end"] == 4
-    if policy == "random":
-        assert deals == 100
-    else:  # every kind of deal that Chicago scores its own way, and some passed out
-        assert deals == 1200 and passed > 10 and all(n > 15 for n in count.values()), (passed, count)
+    assert deals == 4 * n_games
+    if policy != "random":  # every kind of deal that Chicago scores its own way, and some passed out
+        assert passed > n_games // 30 and all(n > n_games // 20 for n in count.values()), (passed, count)

@@ -321,10 +321,12 @@ def _replay_decision(s, p, moves, chosen) -> None:
     apply(s, chosen)
 
 
-def test_openspiels_random_games_replayed_deal_by_deal():
+# the default run replays 100 of them; the slow tests all 300
+@pytest.mark.parametrize("games", [100, pytest.param(300, marks=pytest.mark.slow)])
+def test_openspiels_random_games_replayed_deal_by_deal(games):
     pyspiel, game = _pyspiel()
     rng = random.Random(40)
-    for _ in range(300):
+    for _ in range(games):
         deals, returns = _openspiel_game(pyspiel, game, rng)
         for i, (score, dealt, decisions) in enumerate(deals):
             s = position(rules(), 2, "game", zones={"stock": list(reversed(dealt))}, shuffle=False,

@@ -114,11 +114,13 @@ def _openspiel_game(pyspiel, game, rng):
     return deals, tuple(s.returns())
 
 
-def test_openspiels_three_handed_games_replayed_deal_by_deal():
+# the default run replays 100 of them; the slow tests all 200
+@pytest.mark.parametrize("games", [100, pytest.param(200, marks=pytest.mark.slow)])
+def test_openspiels_three_handed_games_replayed_deal_by_deal(games):
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("cribbage", {"players": 3})
     rng = random.Random(41)
-    for _ in range(200):
+    for _ in range(games):
         deals, returns = _openspiel_game(pyspiel, game, rng)
         for i, (score, dealt, decisions) in enumerate(deals):
             s = position(rules(), 3, "game", zones={"stock": list(reversed(dealt))}, shuffle=False,

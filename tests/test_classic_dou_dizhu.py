@@ -449,12 +449,14 @@ def _replay(chance, decisions):
     return s
 
 
-def test_openspiels_random_games_replayed_move_by_move():
+# the default run replays 100 of them; the slow tests all 300
+@pytest.mark.parametrize("games", [100, pytest.param(300, marks=pytest.mark.slow)])
+def test_openspiels_random_games_replayed_move_by_move(games):
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("dou_dizhu")
     assert game.get_parameters() == {}
     rng = random.Random(30)
-    for _ in range(300):
+    for _ in range(games):
         theirs, chance, decisions = _random_openspiel_game(game, rng)
         s = _replay(chance, decisions)
         assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
