@@ -43,6 +43,12 @@ def cache_dir() -> Path | None:
     return folder
 
 
+# the modules a graph is built by (the grammar too): a change to any is a new key
+# (tests/test_startup.py checks that this names every module build.py imports, but these)
+BUILT_BY = ("graph", "build", "parse", "transform", "assemble", "removal", "limits", "sources")
+NOT_BUILDING = ("cache", "errors", "files", "bundled")  # keys, messages, reading files, finding them
+
+
 def code_hash() -> str:
     """What the cached objects depend on besides their sources: the grammar and the graph model."""
     global _CODE_HASH
@@ -50,7 +56,7 @@ def code_hash() -> str:
         here = Path(__file__).resolve().parent
         h = hashlib.sha256(VERSION.encode())
         from .bundled import grammar_path
-        for part in (grammar_path(), here / "graph.py", here / "build.py", here / "parse.py"):
+        for part in (grammar_path(), *(here / f"{name}.py" for name in BUILT_BY)):
             try:
                 h.update(part.read_bytes())
             except OSError:

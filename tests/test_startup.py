@@ -315,3 +315,20 @@ def test_an_edited_grammar_is_not_given_the_old_tables(tables, tmp_path, monkeyp
     assert parse.load_tables(tables) is not None  # other line ends, the same grammar to Lark
     grammar.write_text(text + "// one more line\n", encoding="utf-8")
     assert parse.load_tables(tables) is None
+
+
+def test_the_cache_key_names_every_module_a_graph_is_built_by():
+    """A change to the Transformer, say, must not leave yesterday's graphs in the cache."""
+    import ast
+    here = ROOT / "interpreter"
+    seen, todo = set(), ["build"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for node in ast.walk(ast.parse((here / f"{name}.py").read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                names = [node.module] if node.module else [a.name for a in node.names]
+                todo += [n.split(".")[0] for n in names if (here / f"{n.split('.')[0]}.py").is_file()]
+    assert seen - set(cache.NOT_BUILDING) == set(cache.BUILT_BY)
