@@ -46,11 +46,15 @@ def load_ruleset(path: str | Path) -> Ruleset:
     return rs
 
 
+def players_text(rs) -> str:
+    """How many play: "3 players", "1 player", "2-6 players"."""
+    lo, hi = rs.players_min, rs.players_max
+    return f"{lo} player" + ("s" if lo != 1 else "") if lo == hi else f"{lo}-{hi} players"
+
+
 def verdict(rs) -> str:
     """What `check` says of a valid ruleset, after "ok": its title and how many play."""
-    lo, hi = rs.players_min, rs.players_max
-    players = f"{lo} player" + ("s" if lo != 1 else "") if lo == hi else f"{lo}-{hi} players"
-    return f"{rs.title or rs.name}, {players}"
+    return f"{rs.title or rs.name}, {players_text(rs)}"
 
 
 def loads_ruleset(text: str, filename: str = "<text>", sources: dict[str, str] | None = None) -> Ruleset:

@@ -54,15 +54,20 @@ def code_hash() -> str:
     global _CODE_HASH
     if _CODE_HASH is None:
         here = Path(__file__).resolve().parent
-        h = hashlib.sha256(VERSION.encode())
         from .bundled import grammar_path
-        for part in (grammar_path(), *(here / f"{name}.py" for name in BUILT_BY)):
-            try:
-                h.update(part.read_bytes())
-            except OSError:
-                h.update(b"?")
-        _CODE_HASH = h.hexdigest()[:16]
+        _CODE_HASH = _files_hash(VERSION, [grammar_path(), *(here / f"{name}.py" for name in BUILT_BY)])
     return _CODE_HASH
+
+
+def _files_hash(salt: str, parts) -> str:
+    """A short hash of some files' names and bytes (an unreadable one counts as '?')."""
+    h = hashlib.sha256(salt.encode())
+    for part in parts:
+        try:
+            h.update(part.name.encode() + b"\0" + part.read_bytes())
+        except OSError:
+            h.update(b"?")
+    return h.hexdigest()[:16]
 
 
 _CODE_HASH: str | None = None
@@ -74,14 +79,7 @@ def checked_key(source: str) -> str:
     validator (a graph outlives a change to the compiler; a verdict must not)."""
     global _CHECKER_HASH
     if _CHECKER_HASH is None:
-        h = hashlib.sha256()
-        folder = Path(__file__).resolve().parent / "compiler"
-        for part in sorted(folder.rglob("*.py")):
-            try:
-                h.update(part.relative_to(folder).as_posix().encode() + b"\0" + part.read_bytes())
-            except OSError:
-                h.update(b"?")
-        _CHECKER_HASH = h.hexdigest()[:16]
+        _CHECKER_HASH = _files_hash("compiler", sorted((Path(__file__).resolve().parent / "compiler").rglob("*.py")))
     return hashlib.sha256(f"{source}\0{_CHECKER_HASH}".encode()).hexdigest()[:32]
 
 

@@ -16,7 +16,7 @@ from typing import Annotated, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from . import load_ruleset, verdict
+from . import load_ruleset, players_text as _players_text, verdict
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
 from .bots import BOTS
 from .engine import (RECORD_FORMAT, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
@@ -112,12 +112,6 @@ def _load(path: Path):
         _fail(e.render(), 1)
     except OSError as e:
         _fail(f"{path}: error: cannot read the ruleset: {e.strerror or e}", 1)
-
-
-def _players_text(rs) -> str:
-    if rs.players_min == rs.players_max:
-        return f"{rs.players_min} player" + ("s" if rs.players_min != 1 else "")
-    return f"{rs.players_min}-{rs.players_max} players"
 
 
 def _title(rs) -> str:
