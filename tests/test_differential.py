@@ -10,7 +10,7 @@ final state's digest and the saved record, or the same error at the same move.
 The default run takes each base game at its fewest and most players; the counts between and the
 variants run with the slow tests (`pytest -m slow`). Games per case: CARDRULES_DIFF_GAMES (default 6, so the suite stays within its time; 300 is
 the standard for a change to the engine or the compiler) with the default options, a tenth of
-that (at least 2, or 1 for the long games) for every other option value, one option changed at a time, and fewer for
+that (at least 1) for every other option value, one option changed at a time, and fewer for
 the long games. CARDRULES_DIFF_ALL=1 also plays up to 16 combinations of option values per
 ruleset and player count with the full number of games:
 
@@ -78,7 +78,7 @@ def _cases():
             singles = [{o.name: v} for o in rs.options for v in _values(o)]
             for opts in singles:
                 label = ",".join(f"{k}={v}" for k, v in opts.items())
-                out.append(pytest.param(rel, n, opts, max(1 if rel in LONG else 2, round(GAMES * scale / 10)),
+                out.append(pytest.param(rel, n, opts, max(1, round(GAMES * scale / 10)),
                                         id=f"{rel}-{n}p-{label}", marks=mk))
             if ALL and rs.options:
                 names = [o.name for o in rs.options]

@@ -187,7 +187,8 @@ def test_a_failure_in_c_is_the_located_error_python_gives(tmp_path):
     assert "nobody.cards:" in str(c.value)
 
 
-@pytest.mark.parametrize("name", ["ganjifa/ganjifa", "euro-jongg/euro-jongg", "classic/hanabi",
+@pytest.mark.parametrize("name", ["ganjifa/ganjifa", pytest.param("euro-jongg/euro-jongg", marks=pytest.mark.slow),
+                                  "classic/hanabi",
                                   pytest.param("mughal/udvasa", marks=pytest.mark.slow),
                                   pytest.param("classic/bridge", marks=pytest.mark.slow)])
 def test_the_optimised_build_has_no_warning_and_plays_the_golden_game(name, monkeypatch):

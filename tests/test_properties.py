@@ -244,9 +244,16 @@ NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
 EXAMPLES = 2 if settings().max_examples <= 3 else settings().max_examples
 
 
-# a variant's case plays half the seeds (1 in the default run): it changes a few rules of a base
-# whose cases play them all, and its own rules are played by its golden playthrough too
-VARIANT_EXAMPLES = max(1, EXAMPLES // 2)
+# a case plays half the seeds (1 in the default run) when its game is played fully elsewhere: a
+# variant's (it changes a few rules of a base whose cases play them all, and its own rules are
+# played by its golden playthrough too), and a base game's at its fewest players (its cases at the
+# most players play every seed; its golden playthrough is at the fewest)
+HALF_EXAMPLES = max(1, EXAMPLES // 2)
+
+
+def _half(case: Case) -> bool:
+    rs = ruleset(case.rel)
+    return _variant(case.rel) or (case.players == rs.players_min < rs.players_max)
 
 
 @functools.lru_cache(maxsize=None)
@@ -255,14 +262,14 @@ def _variant(rel: str) -> bool:
 
 
 def property_test(fn):
-    """Make fn(case, seed) a test over CASES, with EXAMPLES seeds (VARIANT_EXAMPLES for a variant's)."""
-    played: dict = {}  # a variant's case -> the seeds it plays (a failing one is played again to report it)
+    """Make fn(case, seed) a test over CASES, with EXAMPLES seeds (HALF_EXAMPLES for some: _half)."""
+    played: dict = {}  # a half case -> the seeds it plays (a failing one is played again to report it)
 
     @functools.wraps(fn)
     def run(case, seed):
-        if _variant(case.rel):
+        if _half(case):
             seeds = played.setdefault(case, set())
-            if seed not in seeds and len(seeds) >= VARIANT_EXAMPLES:
+            if seed not in seeds and len(seeds) >= HALF_EXAMPLES:
                 return  # (hypothesis draws EXAMPLES seeds a case; the rest are not played)
             seeds.add(seed)
         fn(case, seed)
