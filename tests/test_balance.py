@@ -155,7 +155,7 @@ def test_two_rulesets_side_by_side(tmp_path):
     assert "traditional-deni against ganjifa" in r.output
 
 
-@pytest.mark.parametrize("against", [False, True])
+@pytest.mark.parametrize("against", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_no_legend_covers_the_data_of_a_plot(tmp_path, monkeypatch, against):
     """Every figure of the report, of one ruleset and of two side by side: each legend lies
     outside the axes (it covered the bars of the seat plot and the boxes of the score plot)."""

@@ -8,7 +8,7 @@ and at every decision the legal moves, in order, must be identical; so must the 
 final state's digest and the saved record, or the same error at the same move.
 
 The default run takes each base game at its fewest and most players; the counts between and the
-variants run with the slow tests (`pytest -m slow`). Games per case: CARDRULES_DIFF_GAMES (default 6, so the suite stays within its time; 300 is
+variants run with the slow tests (`pytest -m slow`). Games per case: CARDRULES_DIFF_GAMES (default 4, so the suite stays within its time; 300 is
 the standard for a change to the engine or the compiler) with the default options, a tenth of
 that (at least 1) for every other option value, one option changed at a time, and fewer for
 the long games. CARDRULES_DIFF_ALL=1 also plays up to 16 combinations of option values per
@@ -36,7 +36,7 @@ from interpreter.errors import GameRuntimeError
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("**/*.cards"))
-GAMES = int(os.environ.get("CARDRULES_DIFF_GAMES", "6"))
+GAMES = int(os.environ.get("CARDRULES_DIFF_GAMES", "4"))
 ALL = os.environ.get("CARDRULES_DIFF_ALL") == "1"
 MAX_DECISIONS = 20_000
 # games that run to thousands of decisions (a 2,000-decision cap, four-hand matches), or whose

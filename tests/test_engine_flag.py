@@ -50,7 +50,8 @@ def no_native_for_a_copy(monkeypatch, tmp_path):
 
 # ------------------------------------------------------------------ balance
 
-@pytest.mark.parametrize("game, players, strong", [(GANJIFA, 3, "greedy"), (bundled()["mughal/udvasa"], 1, "none")])
+@pytest.mark.parametrize("game, players, strong", [(GANJIFA, 3, "greedy"),
+                                                   pytest.param(bundled()["mughal/udvasa"], 1, "none", marks=pytest.mark.slow)])
 def test_balance_writes_the_same_report_on_both_engines(tmp_path, game, players, strong):
     """Ganjifa keeps score (move by move in C, the lead read from C; greedy skill games on native
     states); Udvasa keeps none (its random games whole in C)."""

@@ -88,11 +88,25 @@ def test_a_construct_not_lowered_is_named_in_one_line(monkeypatch):
     assert str(e.value) == "error: the operation AggLoop"
 
 
-@pytest.mark.parametrize("name", names_variants_slow(RULESETS))
+def _more_than_the_playthrough(names) -> list:
+    """names_variants_slow, with a game for a fixed number of players slow too: its golden
+    playthrough compares the engines at every decision at that number."""
+    from interpreter.build import build_file
+    from interpreter.playthrough import players_for
+    out = []
+    for param in names_variants_slow(names):
+        rs = build_file(bundled()[param.values[0]])
+        fixed = rs.players_max == players_for(rs)
+        out.append(pytest.param(*param.values, id=param.id, marks=(*param.marks, *((pytest.mark.slow,) if fixed else ()))))
+    return out
+
+
+@pytest.mark.parametrize("name", _more_than_the_playthrough(RULESETS))
 def test_every_decision_is_the_same_on_both_engines(name):
     """Every seat's view at every decision, at the most players: the golden playthroughs compare
     the engines at the fewest (seed 0: each decision's view, moves and choice), and the games
-    played in one call below at both ends."""
+    played in one call below at both ends. (A game for a fixed number of players, whose golden
+    playthrough is at that number, with the slow tests.)"""
     rs = lowered(name)
     for players in (rs.players_max,):
         for seed in (1,):

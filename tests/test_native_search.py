@@ -38,7 +38,7 @@ def test_the_search_in_c_picks_the_move_python_picks(name):
     native, python = new_native_game(rs, players, seed=3), new_game(rs, players, seed=3)
     in_c = [ISMCTSBot(10 + k, iterations=6) for k in range(players)]
     in_python = [ISMCTSBot(10 + k, iterations=6) for k in range(players)]
-    for _ in range(12):  # (the search in Python is most of the time: longer searches in the test below)
+    for _ in range(8):  # (the search in Python is most of the time: longer searches in the test below)
         if not legal_moves(python):
             break
         who = python.actor

@@ -71,7 +71,7 @@ def server(tmp_path_factory):
 
 # ------------------------------------------------------------------ generated requests
 
-@settings(max_examples=int(os.environ.get("HOSTILE_REQUESTS", "500")), **HYPOTHESIS)  # (2500 or more before a release)
+@settings(max_examples=int(os.environ.get("HOSTILE_REQUESTS", "250")), **HYPOTHESIS)  # (2500 or more before a release)
 @given(request=requests())
 def test_any_request_to_any_route_is_answered_at_once_without_a_server_error(server, request):
     method, target, headers, body = request
@@ -135,7 +135,7 @@ def new_table_forms(draw):
     return fields, as_json
 
 
-@settings(max_examples=400, **HYPOTHESIS)
+@settings(max_examples=200, **HYPOTHESIS)
 @given(form=new_table_forms())
 def test_a_generated_new_table_form_opens_a_table_or_gets_the_form_again_with_why(server, form):
     fields, as_json = form
@@ -174,7 +174,7 @@ MOVES = ["", " ", "\t", "give", "give 1-Kalki", "give Raja-Rama", "GIVE 1-KALKI"
          "give a hidden card", "give ../../etc/passwd", "<script>alert(1)</script>"]
 
 
-@settings(max_examples=300, **HYPOTHESIS)
+@settings(max_examples=150, **HYPOTHESIS)
 @given(data=st.data())
 def test_generated_moves_at_a_table_are_refused_or_made_never_a_server_error(server, play_table, data):
     tid, hot, token = play_table
@@ -269,7 +269,7 @@ def uploads(draw, real: dict):
     return text
 
 
-@settings(max_examples=250, **HYPOTHESIS)
+@settings(max_examples=125, **HYPOTHESIS)
 @given(data=st.data())
 def test_a_generated_record_uploaded_and_stepped_through_is_never_a_server_error(server, real_record, data):
     text = data.draw(uploads(real_record), label="record")

@@ -241,7 +241,7 @@ def test_serve_runs_the_table_and_stops_on_ctrl_c(tmp_path):
 
 
 @pytest.mark.skipif(not procs.has_proc(), reason="looks for the workers left behind in /proc (Linux)")
-@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+@pytest.mark.parametrize("how", [signal.SIGTERM, pytest.param(signal.SIGINT, marks=pytest.mark.slow), signal.SIGKILL])
 def test_the_server_stops_within_2_s_while_bots_think_with_every_table_saved(tmp_path, how):
     """Ctrl-C and SIGTERM stop it in an orderly way; kill -9 (the out-of-memory killer) too
     leaves no worker behind, and the tables it had saved load again."""

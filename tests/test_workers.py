@@ -122,7 +122,8 @@ def three_ways(cluster, tmp_path: Path, make_args) -> list:
 
 # ------------------------------------------------------------------ the same output
 
-@pytest.mark.parametrize("ruleset, players, games", [(GANJIFA, 3, 40), (DENI, 4, 30), (KOMI, 3, 40)])
+@pytest.mark.parametrize("ruleset, players, games", [(GANJIFA, 3, 40), pytest.param(DENI, 4, 30, marks=pytest.mark.slow),
+                                                      pytest.param(KOMI, 3, 40, marks=pytest.mark.slow)])
 def test_play_json_and_log_are_the_same_for_any_number_of_workers(cluster, tmp_path, ruleset, players, games):
     runs = three_ways(cluster, tmp_path, lambda d: ("play", ruleset, "-n", players, "-k", games, "--seed", 7,
                                                     "--json", "--log", d / "games.json"))
