@@ -16,8 +16,7 @@ __all__ = ["load_ruleset", "loads_ruleset", "new_game", "legal_moves", "apply", 
            "RulesetSyntaxError", "RulesetError", "OptionError", "IllegalMoveError",
            "InvalidMoveError", "RecordError"]
 
-_ENGINE = {"Move", "Outcome", "State", "apply", "is_terminal", "legal_moves", "new_game", "observe", "outcome",
-           "replay"}
+_ENGINE = {"Move", "Outcome", "State", "apply", "is_terminal", "legal_moves", "observe", "outcome", "replay"}
 
 
 def __getattr__(name: str):
@@ -26,6 +25,9 @@ def __getattr__(name: str):
     if name in _ENGINE:
         from . import engine
         return getattr(engine, name)
+    if name == "new_game":  # on either engine: engines.new_game(..., engine="python"|"native"|"auto")
+        from .engines import new_game
+        return new_game
     if name == "Ruleset":
         from .graph import Ruleset
         return Ruleset

@@ -269,8 +269,7 @@ def play(
         human_seat = _parse_seat(human, n, "--human") if human is not None else None
         from .runner import open_runner, parse_workers
         parse_workers(workers)
-        from .runner.native import engine_for_play
-        choice = engine_for_play(program_of(rs), engine_name, bot_names, human_seat, cluster)
+        choice = _engine_for_play(program_of(rs), engine_name, bot_names, human_seat, cluster)
         choice = _seeds_for_c(choice, engine_name, bot_names, seed, games)
         runner = open_runner(workers, cluster) if games > 1 and human_seat is None else None
     except OptionError as e:
@@ -374,6 +373,18 @@ def play(
 C_SEEDS = (0, (2**63 - 1 - 1000) // 1000 - 1)  # the seeds whole games in C take (a bot's seed is seed*1000+k in 64 bits)
 
 
+def _engine_for_play(program, requested: str, bot_names: dict, human_seat, cluster):
+    """The engine `play` uses (engines.choose): Python where a person or a cluster plays; an
+    OptionError (exit 2) when the one asked for cannot be had."""
+    from .engines import choose
+    why = None
+    if human_seat is not None:
+        why = "a person plays"
+    elif cluster or os.environ.get("CARDRULES_CLUSTER"):
+        why = "a cluster plays"
+    return choose(program, requested, python_only=why, bots=bot_names.values())
+
+
 def _seeds_for_c(choice, engine_name: str, bot_names: dict, seed: int, games: int):
     """Random bots on the native engine play whole games in C, whose seeds are 64-bit: seeds
     beyond them are played in Python under --engine auto (the same games, as any seed is), and
@@ -387,7 +398,7 @@ def _seeds_for_c(choice, engine_name: str, bot_names: dict, seed: int, games: in
     if engine_name == "native":
         raise OptionError(f"--engine native plays random bots' games for {span}, not --seed {seed}"
                           + (f" with --games {games}" if games > 1 else "") + "; use --engine python")
-    from .runner.native import EngineChoice
+    from .engines import EngineChoice
     return EngineChoice(None, f"engine: python (the native engine plays {span}; --seed {seed} is beyond them)")
 
 

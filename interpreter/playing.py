@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 import typer
 
-from . import engine
+from . import engine, engines
 from .bots import bot_seed, make_bot
-from .engine import (Move, State, apply, in_secret, legal_moves, make_record, moves_for, new_game, observe,
+from .engine import (Move, State, apply, in_secret, legal_moves, make_record, moves_for, observe,
                      seat_name)
 from .errors import CardRulesError, GameRuntimeError
 
@@ -215,11 +215,7 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
     last = None
     where = "the set-up"
     try:
-        if native:
-            from .native.engine import new_native_game
-            state = new_native_game(rs, players, options, seed)
-        else:
-            state = new_game(rs, players, options, seed)
+        state = engines.new_game(rs, players, options, seed, engine="native" if native else "python")
         players_of = {seat: human if human is not None and seat == human.seat
                       else make_bot(bot_names[seat], bot_seed(seed, seat)) for seat in range(players)}
         while not state.finished:

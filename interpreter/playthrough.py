@@ -30,6 +30,7 @@ import difflib
 import sys
 from pathlib import Path
 
+from . import engines
 from .bots import bot_seed, make_bot
 from .bundled import rulesets_root
 from .engine import legal_moves, observe, outcome, program_of, resolve_options, seat_name, state_digest
@@ -131,12 +132,9 @@ def playthrough(path: Path | str, engine: str = "python", rs=None, seed: int = S
     state, n = None, 0
     try:
         if engine == "native":
-            from .native.engine import native_program, new_native_game
+            from .native.engine import native_program
             native_program(program, quick=quick)  # built now, so the game below takes this build
-            state = new_native_game(rs, players, None, seed)
-        else:
-            from .engine import new_game
-            state = new_game(rs, players, None, seed)
+        state = engines.new_game(rs, players, None, seed, engine=engine)
         while not state.finished:
             moves = legal_moves(state)
             if not moves:

@@ -22,7 +22,8 @@ import random
 
 import numpy as np
 
-from ..engine import Move, apply, determinise, in_secret, moves_for, new_game, public_vars, seat_name
+from .. import engines
+from ..engine import Move, apply, determinise, in_secret, moves_for, public_vars, seat_name
 from ..errors import GameRuntimeError
 from .encoding import SAMPLE_TRIES, Spec, spec_from_key
 
@@ -82,11 +83,7 @@ class Core:
     @classmethod
     def start(cls, spec: Spec, seed: int) -> "Core":
         n, a = spec.players, len(spec.actions)
-        if spec.native is not None:
-            from ..native.engine import new_native_game
-            state = new_native_game(spec.program, n, spec.options, seed)
-        else:
-            state = new_game(spec.program, n, spec.options, seed)
+        state = engines.new_game(spec.program, n, spec.options, seed, engine=spec.native)
         return cls(spec, state, (None, ("seed", seed)), [[] for _ in range(n)], np.zeros((n, a), np.float32),
                    np.zeros((n, a), np.float32))
 

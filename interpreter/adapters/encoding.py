@@ -147,8 +147,8 @@ def spec_for(ruleset, players: int | None = None, options: dict | None = None, *
     if lo > hi:
         raise OptionError(f"int_range is (low, high) with low <= high, not {int_range!r}")
     ref = bundled_name(Path(path)) or str(Path(path).resolve())
-    from ..runner.native import engine_for
-    choice = engine_for(program, engine, AUTO_PYTHON)  # (OptionError: an unknown engine, or native not to be had)
+    from ..engines import choose
+    choice = choose(program, engine, auto_python=AUTO_PYTHON)  # (OptionError: an unknown engine, or native not to be had)
     key = (ref, n, given, returns, max_decisions, (lo, hi), engine)
     spec = _SPECS.get(key)
     if spec is None or spec.ruleset is not rs:
@@ -187,7 +187,7 @@ class Spec:
     def __init__(self, key: tuple, ruleset, program, players: int, options: dict, engine=None):
         self.key = key
         self.ref, _, self.given, self.returns_mode, self.max_decisions, self.int_range, _ = key
-        # the engine its games are played on (runner.native.EngineChoice: .name, .line, .native)
+        # the engine its games are played on (engines.EngineChoice: .name, .line, .native)
         self.engine = engine
         self.native = engine.native if engine is not None else None
         self.ruleset, self.program, self.players, self.options = ruleset, program, players, options

@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from .. import engines
 from ..errors import CardRulesError, OptionError
 from ..files import write_atomic
 from ..runner import ENGINE_HELP
@@ -50,43 +51,20 @@ def _runs(configs: list[Config], games: int, strong: str | None, skill_games: in
     return runs
 
 
+def _bots(cfg: Config) -> tuple:
+    """The specs of a run's players (its rotating strong player among them)."""
+    return tuple(cfg.bots) + ((cfg.rotate,) if cfg.rotate else ())
+
+
 def run_engine(engine: str, cfg: Config) -> str:
     """The engine one run of a report plays on (make_report's `engine`): "native" or "python"."""
-    if engine == "auto":
-        return "native" if not _deciding_in_python(cfg) else "python"
-    return engine
-
-
-# players that choose inside C on a native state: random ones, and the search player (its whole
-# search, from the state the engine plays); the others (greedy, plan) decide in Python, reading the
-# position at every look-ahead, which a game in C gives slower today
-IN_C = ("random", "ismcts")
-
-
-def deciding_in_python(bots) -> list[str]:
-    """Of these bot specs ('greedy', 'ismcts:300', ...), the ones that decide in Python (not IN_C)."""
-    return sorted({b for b in bots if b.partition(":")[0].strip().lower() not in IN_C})
-
-
-def _deciding_in_python(cfg: Config) -> list[str]:
-    """The players of a run that decide in Python."""
-    return deciding_in_python(cfg.bots + ((cfg.rotate,) if cfg.rotate else ()))
+    return engines.run_engine(engine, _bots(cfg))
 
 
 def engine_line(choice, requested: str, runs: list) -> tuple[str, str]:
-    """make_report's engine for a choice (runner.native.engine_for), and the one line saying it:
-    under auto, runs with players that decide in Python play in Python, and the line says so."""
-    if choice.native is None:
-        return "python", choice.line
-    if requested != "auto":
-        return "native", choice.line
-    slow = sorted({b for cfg, _ in runs for b in _deciding_in_python(cfg)})
-    if not slow:
-        return "native", choice.line
-    names = ", ".join(slow)
-    if all(_deciding_in_python(cfg) for cfg, _ in runs):
-        return "python", f"engine: python (its bots ({names}) decide in Python)"
-    return "auto", f"{choice.line}; the games with {names} play in Python (its bots ({names}) decide in Python)"
+    """make_report's engine for a choice (engines.choose), and the one line saying it: under
+    auto, runs with players that decide in Python play in Python, and the line says so."""
+    return engines.per_run(choice, requested, [_bots(cfg) for cfg, _ in runs])
 
 
 def make_report(configs: list[Config], games: int, seed: int, strong: str | None = "greedy",
@@ -95,12 +73,12 @@ def make_report(configs: list[Config], games: int, seed: int, strong: str | None
     """Play every configuration (and, with `strong`, the skill games) and analyse them.
     Returns the report data (JSON-ready) and the facts of each configuration's games. With a
     runner (interpreter.runner) the games are played by its workers, with the same results;
-    `engine` "native" plays them on the native engine (runner.native.engine_for chose it), with
+    `engine` "native" plays them on the native engine (engines.choose chose it), with
     the same results too; "auto" (native chosen under --engine auto) plays on it the runs whose
-    players all choose in C (IN_C: random, search), and the others (greedy, plan, which decide
+    players all choose in C (engines.IN_C: random, search), and the others (greedy, plan, which decide
     in Python and read the position as they do: slower from a game in C today) in Python. Ctrl-C raises
     ReportInterrupted."""
-    from ..runner.native import native_of
+    from ..engines import native_of
     skill_games = games if skill_games is None else skill_games
     runs = _runs(configs, games, strong, skill_games)
     if runner is not None:
@@ -308,8 +286,8 @@ def balance_command(
         if strong_name is not None:
             make_bot(strong_name, 0)
         from ..engine import program_of
-        from ..runner.native import engine_for
-        choice = engine_for([program_of(c.rs) for c in configs], engine_name)
+        from ..engines import choose
+        choice = choose([program_of(c.rs) for c in configs], engine_name)
         runner = open_runner(workers, cluster)
     except OptionError as e:
         typer.echo(f"error: {e.message}", err=True)

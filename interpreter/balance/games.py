@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import engine
+from .. import engine, engines
 from ..bots import bot_seed, make_bot
-from ..engine import apply, fired_counts, legal_moves, new_game, outcome
+from ..engine import apply, fired_counts, legal_moves, outcome
 from ..errors import CardRulesError, GameRuntimeError
 
 HARD_CAP = 100_000  # decisions: a game this long is stopped and counted as unfinished (the engine stops
@@ -71,13 +71,9 @@ def play_game(cfg: Config, index: int, seed: int, native=None) -> GameFacts:
 
 def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     bots = cfg.seat_bots(index)
-    if native is not None:
-        from ..native.engine import new_native_game
-        s = new_native_game(cfg.rs, cfg.players, dict(cfg.options), seed)
-        if s.program.score is None and all(b == "random" for b in bots):
-            return _random_game_in_c(cfg, index, seed, bots, s)
-    else:
-        s = new_game(cfg.rs, cfg.players, dict(cfg.options), seed)
+    s = engines.new_game(cfg.rs, cfg.players, dict(cfg.options), seed, engine=native)
+    if native is not None and s.program.score is None and all(b == "random" for b in bots):
+        return _random_game_in_c(cfg, index, seed, bots, s)
     players = [make_bot(b, bot_seed(seed, i)) for i, b in enumerate(bots)]
     keeps_score = s.program.score is not None
     read_scores, step = engine.scores, lambda m: apply(s, m)

@@ -53,9 +53,9 @@ def diff_command(
     if play:
         from ..engine import program_of
         from ..errors import OptionError
-        from ..runner.native import engine_for
+        from ..engines import choose
         try:
-            choice = engine_for([program_of(ra), program_of(rb)], engine_name)
+            choice = choose([program_of(ra), program_of(rb)], engine_name)
         except OptionError as e:
             typer.echo(f"error: {e.message}", err=True)
             raise typer.Exit(2)

@@ -45,8 +45,8 @@ def native_for(rs, engine: str, progress: Callable[[str], None] | None = None):
     if engine != "native":  # python, or auto (AUTO_PYTHON)
         return None
     from ..engine import program_of
-    from ..runner.native import engine_for
-    choice = engine_for(program_of(rs), engine)
+    from ..engines import choose
+    choice = choose(program_of(rs), engine)
     if choice.native is None and progress is not None:
         progress(f"fuzz {Path(rs.file or '').name or rs.name}: {choice.line}")
     return choice.native
@@ -129,11 +129,11 @@ def fuzz_command(
     each dynamic finding comes with a shrunk record that `cardrules replay` re-runs. Exit 0
     when nothing is found, 1 with findings (or a ruleset that does not load)."""
     from ..runner import WorkersLost, cluster_address, open_runner, parse_workers
-    from ..runner.native import engine_at_start
+    from ..engines import at_start
     if engines:
         engines_command(paths, mutants, seed, first, as_json)
     try:
-        line = engine_at_start(engine_name, "each ruleset when it is fuzzed")
+        line = at_start(engine_name, "each ruleset when it is fuzzed")
         if engine_name == "auto":
             line = f"engine: python ({AUTO_PYTHON})"
         parse_workers(workers)

@@ -8,8 +8,8 @@ import zlib
 from pathlib import Path
 from typing import Callable
 
-from .. import graph as g
-from ..engine import apply, new_game, observe, offered, program_of
+from .. import engines, graph as g
+from ..engine import apply, observe, offered, program_of
 from ..errors import GameRuntimeError, GameTooLong
 from .common import (Config, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
                      RulesetReport, _config, configurations, option_values, player_counts)
@@ -90,12 +90,9 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         game = Game(cfg, seed, bot, stop_key=stop_key)
         native = None if python else self.native
         try:
+            s = engines.new_game(self.rs, cfg.players, cfg.opts, seed, engine=native)
             if native is not None:
-                from ..native.engine import new_native_game
-                s = new_native_game(self.rs, cfg.players, cfg.opts, seed)
                 s.native.sync()  # (the checks read the state itself: brought up to date after each move)
-            else:
-                s = new_game(self.rs, cfg.players, cfg.opts, seed)
         except GameRuntimeError as e:
             game.add(self._ev_error(None, e, None))
             return game

@@ -99,7 +99,7 @@ def balance_games(sources, items, args) -> dict:
     cfg = Config(label=args["label"], path=args["path"], rs=load(sources[0]), players=args["players"],
                  options=args["options"], bots=args["bots"], rotate=args["rotate"])
     facts, failed = [], None
-    from .native import native_of
+    from ..engines import native_of
     native = native_of(cfg.rs, args.get("engine", "python"))
     for i in items:
         try:

@@ -1,7 +1,6 @@
-"""The commands' side of the native engine: choosing the engine (`--engine auto|python|native`)
-and playing whole games of random players in C, as `play` plays them in Python (the same seeds,
-the same bots' draws, the same outcomes, decisions, rules fired and records), in this process or
-in the runner's workers."""
+"""The commands' side of the native engine (interpreter/engines.py chooses it): whole games of
+random players in C, as `play` plays them in Python (the same seeds, the same bots' draws, the same
+outcomes, decisions, rules fired and records), in this process or in the runner's workers."""
 
 from __future__ import annotations
 
@@ -11,45 +10,8 @@ from dataclasses import dataclass
 
 from ..bots import bot_seed
 from ..engine.records import make_record
-from ..native.build import NativeUnavailable, find_compiler
 from ..native.codegen.expr import NativeUnsupported
 from ..native.engine import CR_NONE, E_INTR, NativeGame, NativeProgram, check_signals, native_program, want_guard
-
-ENGINES = ("auto", "python", "native")
-
-
-class EngineChoice:
-    """Which engine plays, and the one line that says why."""
-
-    def __init__(self, native: NativeProgram | None, line: str):
-        self.native = native
-        self.line = line
-
-    @property
-    def name(self) -> str:
-        return "native" if self.native is not None else "python"
-
-
-def choose_engine(program, requested: str, python_only: str | None = None) -> EngineChoice:
-    """'python'; 'native' (NativeUnavailable or NativeUnsupported when it cannot be had); 'auto':
-    native where a compiler builds this ruleset, else Python. `python_only` says why this run
-    needs the Python engine whatever is asked (e.g. its players decide in Python)."""
-    if requested not in ENGINES:
-        raise ValueError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
-    if requested == "python":
-        return EngineChoice(None, "engine: python (as asked)")
-    if python_only is not None:
-        if requested == "native":
-            raise NativeUnsupported(f"--engine native cannot play this: {python_only}")
-        return EngineChoice(None, f"engine: python ({python_only})")
-    try:
-        np = native_program(program)
-    except (NativeUnavailable, NativeUnsupported) as e:
-        if requested == "native":
-            raise
-        return EngineChoice(None, f"engine: python (no native engine: {e.message})")
-    compiler = find_compiler()
-    return EngineChoice(np, f"engine: native (C, built by {compiler}; kept in the cache)")
 
 
 @dataclass
@@ -153,71 +115,6 @@ def play_chunk(rs, ruleset_path: str, players: int, options: dict, seed: int, it
     return games, None
 
 
-def engine_for_play(program, requested: str, bot_names: dict, human_seat, cluster) -> EngineChoice:
-    """The engine `play` uses (--engine), or an OptionError (exit 2) when the one asked for cannot be had."""
-    import os
-    from ..errors import CardRulesError, OptionError
-    if requested not in ENGINES:
-        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
-    from ..balance import deciding_in_python
-    why = None
-    if human_seat is not None:
-        why = "a person plays"
-    elif cluster or os.environ.get("CARDRULES_CLUSTER"):
-        why = "a cluster plays"
-    slow = deciding_in_python(bot_names.values())
-    if why is None and slow and requested == "auto":  # they would read the whole position from C at every move
-        return EngineChoice(None, f"engine: python (its bots ({', '.join(slow)}) decide in Python)")
-    try:
-        return choose_engine(program, requested, why)
-    except CardRulesError as e:
-        raise OptionError(e.message) from None
-
-
-def engine_for(programs, requested: str, auto_python: str | None = None) -> EngineChoice:
-    """The engine of a command whose players all play through the engine API (balance, fuzz,
-    diff --play, serve, the adapters): native when every program in `programs` (one, or the
-    two compared) can be built, else Python, saying why in one line; an OptionError (exit 2)
-    when --engine native cannot be had, or for an unknown --engine. `auto_python`: why auto
-    plays this run in Python all the same (it would be slower in C), while native plays in C."""
-    from ..errors import CardRulesError, OptionError
-    if requested not in ENGINES:
-        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
-    if requested == "auto" and auto_python is not None:
-        return EngineChoice(None, f"engine: python ({auto_python})")
-    if not isinstance(programs, (list, tuple)):
-        programs = [programs]
-    choice = None
-    try:
-        for program in programs:
-            one = choose_engine(program, requested)
-            if one.native is None:  # python asked for, or no native engine under auto: all play in Python
-                return one
-            choice = choice or one
-    except CardRulesError as e:
-        raise OptionError(e.message) from None
-    return choice
-
-
-def native_of(ruleset, engine: str):
-    """The C engine of a ruleset when `engine` is "native" (a worker's side of a choice made by
-    the client, which was built there: here it loads from the cache), else None."""
-    if engine != "native":
-        return None
-    from ..engine import play
-    return native_program(play.program_of(ruleset))
-
-
-def new_state(ruleset, players: int, options: dict | None, seed: int, native) -> object:
-    """engine.new_game on the chosen engine: a native State (its functions answered from C) when
-    `native` is a NativeProgram (or true), else a Python one. The same game either way."""
-    if native:
-        from ..native.engine import new_native_game
-        return new_native_game(ruleset, players, options, seed)
-    from ..engine import new_game
-    return new_game(ruleset, players, options, seed)
-
-
 def native_scores(state) -> tuple | None:
     """Every seat's score by the winner rule, worked out in C without bringing the view up to
     date (engine.scores does that first): None when some score cannot be worked out here."""
@@ -225,26 +122,6 @@ def native_scores(state) -> tuple | None:
     score, mem = g.np.lib.cr_score, g.mem
     out = tuple([score(mem, k) for k in range(state.n_players)])
     return None if CR_NONE in out else out
-
-
-def engine_at_start(requested: str, when: str) -> str:
-    """--engine of a command that builds each ruleset later (serve: when its first table opens;
-    fuzz: when it is fuzzed), checked at start-up: the one line saying which engine and why;
-    OptionError (exit 2) for an unknown engine, or native without a C compiler. A ruleset the
-    native engine cannot build then plays in Python under auto (its line said where it plays),
-    and is refused under native."""
-    from ..errors import OptionError
-    from ..native.build import no_compiler_message
-    if requested not in ENGINES:
-        raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")
-    if requested == "python":
-        return "engine: python (as asked)"
-    compiler = find_compiler()
-    if compiler is None:
-        if requested == "native":
-            raise OptionError(no_compiler_message())
-        return f"engine: python (no native engine: {no_compiler_message()})"
-    return f"engine: native (C, built by {compiler}, {when}; kept in the cache)"
 
 
 def playout_counts(state, rngs: list, max_decisions: int) -> tuple[int, dict, int | None]:

@@ -64,13 +64,13 @@ def balance_child(conn, parent: int, configs: list, games: int, seed: int, stron
     from ..balance import GameFailed, _runs, engine_line, make_report, render_html
     from ..engine import program_of
     from ..errors import CardRulesError, OptionError
-    from ..runner.native import engine_for
+    from ..engines import choose
     send = _sender(conn)
     runs = _runs(configs, games, strong, games)
     total = sum(k for _, k in runs)
     try:
         send(0, total, "preparing the engine", force=True)
-        choice = engine_for([program_of(c.rs) for c in configs], engine)
+        choice = choose([program_of(c.rs) for c in configs], engine)
         name, line = engine_line(choice, engine, runs)
         done = [0]
 

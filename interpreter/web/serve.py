@@ -97,10 +97,10 @@ def _paths(paths: list[Path]) -> tuple[list[tuple[Path, object]], list[Path]]:
 
 
 def serve_engine(requested: str) -> str:
-    """--engine of `serve`, checked at start-up (runner.native.engine_at_start): each game is
-    built in C when its first table opens."""
-    from ..runner.native import engine_at_start
-    return engine_at_start(requested, "each game when its first table opens")
+    """--engine of `serve`, checked at start-up (engines.at_start): each game is built in C when
+    its first table opens."""
+    from ..engines import at_start
+    return at_start(requested, "each game when its first table opens")
 
 
 def serve_command(

@@ -305,8 +305,8 @@ class Table:
 
 def new_state(rs, players: int, options: dict, seed: int, native) -> State:
     """A table's game: on the native engine (`native`: the ruleset's NativeProgram) or Python's."""
-    from ..runner.native import new_state as make
-    return _synced(make(rs, players, options, seed, native))
+    from ..engines import new_game
+    return _synced(new_game(rs, players, options, seed, engine=native))
 
 
 def _synced(state: State) -> State:
@@ -411,12 +411,12 @@ class Tables:
         """The C engine a table of this ruleset plays on, or None (Python): under auto, a ruleset
         the native engine cannot build plays in Python (said once in the log); under native,
         opening its table is refused with that line (an OptionError)."""
-        from ..runner.native import engine_for
+        from ..engines import choose
         program = engine.program_of(rs)
         hit = self._engines.get(id(program))
         if hit is None or hit[0] is not program:
             try:
-                choice = engine_for(program, self.engine)
+                choice = choose(program, self.engine)
             except OptionError as e:
                 raise OptionError(f"this server plays only on the native engine, which cannot play this game: "
                                   f"{e.message}") from None

@@ -64,8 +64,8 @@ class ThinkingFailed(CardRulesError):
 def _new_game(rs, d: Decision):
     """The table's game from its start, on the table's engine (a native state when it plays in C:
     the bots search on it)."""
-    from ..runner.native import native_of, new_state
-    return new_state(rs, d.players, dict(d.options), d.seed, native_of(rs, d.engine))
+    from ..engines import new_game
+    return new_game(rs, d.players, dict(d.options), d.seed, engine=d.engine)
 
 
 def _position(d: Decision, seen: dict):

@@ -1,0 +1,95 @@
+"""One place chooses the engine (interpreter/engines.py): the API's new_game(..., engine=), and the
+one line every command prints, from the same rules."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter import OptionError, apply, legal_moves, load_ruleset, new_game, outcome
+from interpreter import engines
+from interpreter.bundled import bundled
+from interpreter.engine import program_of, state_digest
+from interpreter.native import find_compiler
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_cc = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
+
+
+@pytest.fixture(scope="module")
+def hearts():
+    return load_ruleset(bundled()["classic/hearts"])
+
+
+def _played(state, seed: int) -> tuple:
+    rng = random.Random(seed)
+    moves = []
+    while not state.finished and legal_moves(state):
+        m = rng.choice(legal_moves(state))
+        moves.append(str(m))
+        apply(state, m)
+    return moves, outcome(state), state_digest(state.native.view if state.native is not None else state)
+
+
+@needs_cc
+def test_the_api_plays_the_same_game_on_every_engine(hearts):
+    games = {e: new_game(hearts, 4, seed=5, engine=e) for e in ("python", "native", "auto")}
+    assert games["python"].native is None
+    assert games["native"].native is not None and games["auto"].native is not None
+    assert new_game(hearts, 4, seed=5).native is None  # the oracle unless asked
+    played = {e: _played(s, 5) for e, s in games.items()}
+    assert played["python"] == played["native"] == played["auto"]
+    assert len(played["python"][0]) > 40
+
+
+def test_an_unknown_engine_is_an_option_error(hearts):
+    with pytest.raises(OptionError, match="one of auto, python, native, not 'c'"):
+        new_game(hearts, 4, engine="c")
+    with pytest.raises(OptionError):
+        engines.choose(program_of(hearts), "fast")
+    with pytest.raises(OptionError):
+        engines.at_start("fast", "later")
+
+
+def test_python_whatever_is_asked_when_a_person_plays(hearts):
+    p = program_of(hearts)
+    assert engines.choose(p, "python", python_only="a person plays").line == "engine: python (as asked)"
+    choice = engines.choose(p, "auto", python_only="a person plays")
+    assert (choice.name, choice.line) == ("python", "engine: python (a person plays)")
+    with pytest.raises(OptionError, match="--engine native cannot play this: a person plays"):
+        engines.choose(p, "native", python_only="a person plays")
+
+
+@needs_cc
+def test_auto_plays_in_python_the_bots_that_decide_in_python(hearts):
+    p = program_of(hearts)
+    choice = engines.choose(p, "auto", bots=["random", "greedy", "plan:2"])
+    assert choice.line == "engine: python (its bots (greedy, plan:2) decide in Python)"
+    assert engines.choose(p, "auto", bots=["random", "ismcts:50"]).name == "native"
+    assert engines.choose(p, "native", bots=["greedy"]).name == "native"  # asked for: the bots read it from C
+    assert engines.choose(p, "auto", auto_python="slower in C").line == "engine: python (slower in C)"
+    assert engines.choose(p, "native", auto_python="slower in C").name == "native"
+
+
+@needs_cc
+def test_a_report_of_several_runs_says_which_play_in_python(hearts):
+    native = engines.choose(program_of(hearts), "auto")
+    assert engines.per_run(native, "auto", [("random",), ("random", "greedy")]) == (
+        "auto", f"{native.line}; the games with greedy play in Python (its bots (greedy) decide in Python)")
+    assert engines.per_run(native, "auto", [("greedy",)]) == ("python", "engine: python (its bots (greedy) decide in Python)")
+    assert engines.per_run(native, "native", [("greedy",)]) == ("native", native.line)
+    assert engines.run_engine("auto", ("random", "greedy")) == "python"
+    assert engines.run_engine("auto", ("random", "ismcts")) == "native"
+
+
+def test_no_other_module_starts_a_native_game():
+    """Every front door goes through engines.new_game; only the engines' differential checks
+    (fuzz --engines) start a game on each engine on purpose."""
+    allowed = {"interpreter/engines.py", "interpreter/fuzz/engines.py"}
+    callers = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "interpreter").rglob("*.py")
+                     if re.search(r"\bnew_native_game\(", p.read_text(encoding="utf-8"))
+                     and not p.relative_to(ROOT).as_posix().startswith("interpreter/native/"))
+    assert [c for c in callers if c not in allowed] == []
