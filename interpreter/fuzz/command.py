@@ -15,7 +15,7 @@ from ..engine import write_record
 from ..errors import CardRulesError, OptionError
 from ..runner import ENGINE_HELP
 from .common import DEFAULT_GAMES, Finding, RulesetReport, _fmt_value
-from .play import Fuzzer
+from .play import Fuzzer, native_for
 
 
 def fuzz_ruleset(path: str | Path, games: int | None = None, seconds: float | None = None, seed: int = 0,
@@ -27,7 +27,7 @@ def fuzz_ruleset(path: str | Path, games: int | None = None, seconds: float | No
     if games is None and seconds is None and deadline is None:
         games = DEFAULT_GAMES
     rs = load_ruleset(path)
-    return Fuzzer(str(path), rs, games, seconds, seed, progress, deadline, native_for(rs, engine, progress)).run()
+    return Fuzzer(str(path), rs, games, seconds, seed, progress, deadline, native_for(rs, engine)).run()
 
 
 # Why `--engine auto` fuzzes in Python: the fuzzer checks the whole position after every move
@@ -36,20 +36,6 @@ def fuzz_ruleset(path: str | Path, games: int | None = None, seconds: float | No
 # one of the bundled games, 8 configurations x 20 games, about 2.5 s in Python, 7 s on the
 # native engine; the same findings: see the README's native engine section). `--engine native` plays the fuzzer's games in C all the same.
 AUTO_PYTHON = "the fuzzer checks every position in Python, where the native engine is slower; --engine native plays its games in C"
-
-
-def native_for(rs, engine: str, progress: Callable[[str], None] | None = None):
-    """The NativeProgram a ruleset is fuzzed on, or None (Python): only under --engine native
-    (auto fuzzes in Python: AUTO_PYTHON), where a ruleset that cannot be built raises
-    OptionError with the one line."""
-    if engine != "native":  # python, or auto (AUTO_PYTHON)
-        return None
-    from ..engine import program_of
-    from ..engines import choose
-    choice = choose(program_of(rs), engine)
-    if choice.native is None and progress is not None:
-        progress(f"fuzz {Path(rs.file or '').name or rs.name}: {choice.line}")
-    return choice.native
 
 
 def write_reproductions(findings: list[Finding], out: Path, numbers: list[int]) -> None:

@@ -16,7 +16,8 @@ from ..balance.games import Config, GameFailed, play_game
 from ..playing import GameBroke, GameStats, broke_in_python as _broke_in_python, play_one as _play_one
 from ..engine import fired_counts, make_record, outcome
 from ..errors import CardRulesError
-from ..fuzz import DEFAULT_GAMES, Fuzzer
+from ..fuzz.common import DEFAULT_GAMES
+from ..fuzz.play import Fuzzer, native_for
 from . import Interrupted, Runner, Task, chunks, load, remember, source_of
 
 # ------------------------------------------------------------------ play
@@ -161,9 +162,8 @@ def fuzz_files(sources, items, args) -> dict:
     except CardRulesError as e:
         return {"error": e.render(), "lines": lines}
     deadline = time.monotonic() + args["seconds"] if args["seconds"] else None
-    from ..fuzz.command import native_for
     try:
-        native = native_for(rs, args.get("engine", "python"), lines.append)
+        native = native_for(rs, args.get("engine", "python"))
     except CardRulesError as e:  # --engine native, and this ruleset cannot be built
         return {"error": f"{args['path']}: error: {e.message}", "lines": lines}
     report = Fuzzer(args["path"], rs, args["games"], None, args["seed"], lines.append, deadline, native).run()
