@@ -16,7 +16,7 @@ from typing import Annotated, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from . import load_ruleset, players_text as _players_text, verdict
+from . import engines, load_ruleset, players_text as _players_text, verdict
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
 from .bots import BOTS
 from .engine import (RECORD_FORMAT, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
@@ -301,7 +301,7 @@ def play(
         progress.start()
         task = progress.add_task("games", total=games)
     try:
-        whole_in_c = choice.native is not None and all(b == "random" for b in bot_names.values())
+        whole_in_c = choice.native is not None and engines.all_random(bot_names.values())
         if whole_in_c:  # random bots: whole games in C, a chunk a call
             from .runner.native import play_chunk
             done: list = []
@@ -389,7 +389,7 @@ def _seeds_for_c(choice, engine_name: str, bot_names: dict, seed: int, games: in
     """Random bots on the native engine play whole games in C, whose seeds are 64-bit: seeds
     beyond them are played in Python under --engine auto (the same games, as any seed is), and
     are a usage error under --engine native (they gave a traceback, or another game)."""
-    if choice.native is None or any(b != "random" for b in bot_names.values()):
+    if choice.native is None or not engines.all_random(bot_names.values()):
         return choice
     lo, hi = C_SEEDS
     if lo <= seed and seed + games - 1 <= hi:

@@ -36,6 +36,12 @@ def deciding_in_python(bots) -> list[str]:
     return sorted({b for b in bots if b.partition(":")[0].strip().lower() not in IN_C})
 
 
+def all_random(bots) -> bool:
+    """Whether every player is a random one, whose moves the native engine draws itself: then
+    whole games run in C, many a call, with nothing read back between moves."""
+    return all(b == "random" for b in bots)
+
+
 def _known(requested: str) -> None:
     if requested not in ENGINES:
         raise OptionError(f"--engine is one of {', '.join(ENGINES)}, not {requested!r}")

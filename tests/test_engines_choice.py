@@ -93,3 +93,12 @@ def test_no_other_module_starts_a_native_game():
                      if re.search(r"\bnew_native_game\(", p.read_text(encoding="utf-8"))
                      and not p.relative_to(ROOT).as_posix().startswith("interpreter/native/"))
     assert [c for c in callers if c not in allowed] == []
+
+
+def test_whole_games_in_c_only_when_every_player_is_random():
+    assert engines.all_random(["random", "random"])
+    assert not engines.all_random(["random", "ismcts"])
+    pattern = re.compile(r'== "random" for|!= "random" for')  # the test, written again elsewhere
+    again = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "interpreter").rglob("*.py")
+                   if pattern.search(p.read_text(encoding="utf-8")) and p.name != "engines.py")
+    assert again == []

@@ -72,7 +72,7 @@ def play_game(cfg: Config, index: int, seed: int, native=None) -> GameFacts:
 def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     bots = cfg.seat_bots(index)
     s = engines.new_game(cfg.rs, cfg.players, dict(cfg.options), seed, engine=native)
-    if native is not None and s.program.score is None and all(b == "random" for b in bots):
+    if native is not None and s.program.score is None and engines.all_random(bots):
         return _random_game_in_c(cfg, index, seed, bots, s)
     players = [make_bot(b, bot_seed(seed, i)) for i, b in enumerate(bots)]
     keeps_score = s.program.score is not None
@@ -80,7 +80,7 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     if native is not None:
         from ..runner.native import native_scores
         read_scores = native_scores
-        if all(b == "random" for b in bots):  # their moves are the engine's own: straight into C
+        if engines.all_random(bots):  # their moves are the engine's own: straight into C
             step = s.native.play
     most = s.program.winner_rule != "fewest"
     moves: dict = {}

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..balance.games import Config, GameFailed, play_game
 from ..playing import GameBroke, GameStats, broke_in_python as _broke_in_python, play_one as _play_one
 from ..engine import fired_counts, make_record, outcome
+from .. import engines
 from ..errors import CardRulesError
 from ..fuzz.common import DEFAULT_GAMES
 from ..fuzz.play import Fuzzer, native_for
@@ -30,7 +31,7 @@ def play_games(sources, items, args) -> dict:
     rs = load(src)
     games, broke = [], None
     native = args.get("engine") == "native"
-    if native and all(b == "random" for b in args["bots"].values()):  # random bots, whole games in C
+    if native and engines.all_random(args["bots"].values()):  # random bots, whole games in C
         from .native import play_chunk
         games, failed = play_chunk(rs, src.filename, args["players"], args["options"], args["seed"], items,
                                    args["log"], lambda seed: _broke_in_python(rs, src.filename, args["players"],
