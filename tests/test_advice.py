@@ -159,6 +159,6 @@ def test_fuzz_reaches_shaktis_win_by_following_the_advice():
     do, so only the rule for a complete hand dealt (a matter of pure luck, played before anyone
     decides) is left unreached, and it is reported as not put to the test, not as a finding."""
     from interpreter.fuzz import fuzz_ruleset
-    report = fuzz_ruleset(R / "mughal" / "shakti.cards", games=4)
+    report = fuzz_ruleset(R / "mughal" / "shakti.cards", games=3)  # (2 reach it today)
     assert [f.rules for f in report.findings if f.kind == "never-fires"] == []
     assert "only the deal" in report.untried["rule 'dealt_complete'"]
