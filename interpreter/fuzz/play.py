@@ -21,7 +21,6 @@ from .options import OptionEffects
 from .shrink import Shrinking
 
 
-
 def native_for(rs, engine: str):
     """The NativeProgram a ruleset is fuzzed on: under --engine native only (an OptionError with
     the one line when it cannot be built); None elsewhere, since auto fuzzes in Python (its
@@ -29,6 +28,7 @@ def native_for(rs, engine: str):
     if engine != "native":
         return None
     return engines.choose(program_of(rs), engine).native
+
 
 class Fuzzer(Checks, OptionEffects, Shrinking):
     def __init__(self, path: str, rs: g.Ruleset, games: int | None, seconds: float | None, seed: int,
