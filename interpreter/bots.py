@@ -30,6 +30,15 @@ def seat_scores(state: State) -> tuple[int, ...]:
     return tuple(engine.scores(state))
 
 
+def _ahead(scores, seat: int, winner_rule: str) -> int:
+    """How far `seat` is ahead of its best rival by these scores (positive is good)."""
+    own = scores[seat]
+    rivals = [v for i, v in enumerate(scores) if i != seat]
+    if winner_rule == "most":
+        return own - (max(rivals) if rivals else 0)
+    return (min(rivals) if rivals else 0) - own  # fewest wins
+
+
 class RandomBot:
     """Uniform over the legal moves."""
 
@@ -77,11 +86,7 @@ class GreedyBot:
             scores = seat_scores(state)
         except (GameRuntimeError, TypeError, AttributeError, KeyError, IndexError, ZeroDivisionError):
             return 0  # a score that cannot be evaluated mid-game gives no signal
-        own = scores[seat]
-        rivals = [v for i, v in enumerate(scores) if i != seat]
-        if state.program.winner_rule == "most":
-            return own - (max(rivals) if rivals else 0)
-        return (min(rivals) if rivals else 0) - own  # fewest wins
+        return _ahead(scores, seat, state.program.winner_rule)
 
     def choose(self, state: State) -> Move:
         moves = moves_for(state)
@@ -93,14 +98,7 @@ class GreedyBot:
         order = self._card_order(state)
         best_key, best = None, []
         advised = bool(state.program.advice)
-        for m in moves:
-            after = apply(state.clone(), m)
-            value = self.margin(after, me)
-            if advised:  # the ruleset's advice first, the score after it
-                try:
-                    value = (engine.advice(after, me), value)
-                except GameRuntimeError:
-                    value = (0, value)
+        for m, value in zip(moves, self._values(state, moves, me, advised)):
             if m.arg is None:
                 kind, rank = 2, 0
             elif m.arg in order:
@@ -113,6 +111,26 @@ class GreedyBot:
             elif key == best_key:
                 best.append(m)
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _values(self, state: State, moves: list[Move], me: int, advised: bool):
+        """Each move's value for `me` one step on: the advice after it (when the ruleset gives
+        some), then the margin. A game in C works out the whole look-ahead in one call
+        (native/greedy.py) and gives back the raw numbers, which the same code judges here."""
+        if state.native is not None:
+            from .native.greedy import look_ahead
+            values = look_ahead(state.native, advised)
+            if values is not None and len(values) == len(moves):
+                yield from values
+                return
+        for m in moves:
+            after = apply(state.clone(), m)
+            value = self.margin(after, me)
+            if advised:  # the ruleset's advice first, the score after it
+                try:
+                    value = (engine.advice(after, me), value)
+                except GameRuntimeError:
+                    value = (0, value)
+            yield value
 
     def __repr__(self) -> str:
         return f"GreedyBot({self.seed})"

@@ -13,10 +13,11 @@ from .errors import CardRulesError, OptionError
 
 ENGINES = ("auto", "python", "native")
 
-# players that choose inside C on a native state: random ones, and the search player (its whole
-# search, from the state the engine plays); the others (greedy, plan) decide in Python, reading the
-# position at every look-ahead, which a game in C gives slower today
-IN_C = ("random", "ismcts")
+# players that choose inside C on a native state: random ones, the search player (its whole search,
+# from the state the engine plays) and the greedy player (its look-ahead in one call); the planning
+# player decides in Python, reading the position at every step of its search, which a game in C
+# gives slower today
+IN_C = ("random", "ismcts", "greedy")
 
 
 class EngineChoice:

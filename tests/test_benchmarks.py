@@ -20,6 +20,7 @@ import handwritten  # noqa: E402
 from interpreter.engine import apply, legal_moves, new_game  # noqa: E402
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.engine import program_of  # noqa: E402
+from interpreter.native import find_compiler  # noqa: E402
 from interpreter.native.engine import native_program  # noqa: E402
 
 
@@ -70,3 +71,12 @@ def test_the_games_written_by_hand_in_c_are_the_engines_games(name, capsys):
     handwritten.check(lib, b, rs, games=40, moves=3)
     assert handwritten.main(["--game", name, "--seconds", "0.05", "--rounds", "1", "--check", "4"]) == 0
     assert "games identical" in capsys.readouterr().out
+
+
+def test_the_front_doors_benchmark_times_both_engines_on_the_same_games(capsys):
+    import front_doors
+    if find_compiler() is None:
+        pytest.skip("no C compiler")
+    assert front_doors.main(["--job", "balance", "--games", "2", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "balance ganjifa -n 3 -k 2 --strong greedy (its games): python " in out and "the same results" in out

@@ -66,10 +66,10 @@ def test_python_whatever_is_asked_when_a_person_plays(hearts):
 @needs_cc
 def test_auto_plays_in_python_the_bots_that_decide_in_python(hearts):
     p = program_of(hearts)
-    choice = engines.choose(p, "auto", bots=["random", "greedy", "plan:2"])
-    assert choice.line == "engine: python (its bots (greedy, plan:2) decide in Python)"
-    assert engines.choose(p, "auto", bots=["random", "ismcts:50"]).name == "native"
-    assert engines.choose(p, "native", bots=["greedy"]).name == "native"  # asked for: the bots read it from C
+    choice = engines.choose(p, "auto", bots=["random", "greedy", "plan:2", "plan"])
+    assert choice.line == "engine: python (its bots (plan, plan:2) decide in Python)"
+    assert engines.choose(p, "auto", bots=["random", "ismcts:50", "greedy"]).name == "native"
+    assert engines.choose(p, "native", bots=["plan"]).name == "native"  # asked for: the bots read it from C
     assert engines.choose(p, "auto", auto_python="slower in C").line == "engine: python (slower in C)"
     assert engines.choose(p, "native", auto_python="slower in C").name == "native"
 
@@ -77,12 +77,13 @@ def test_auto_plays_in_python_the_bots_that_decide_in_python(hearts):
 @needs_cc
 def test_a_report_of_several_runs_says_which_play_in_python(hearts):
     native = engines.choose(program_of(hearts), "auto")
-    assert engines.per_run(native, "auto", [("random",), ("random", "greedy")]) == (
-        "auto", f"{native.line}; the games with greedy play in Python (its bots (greedy) decide in Python)")
-    assert engines.per_run(native, "auto", [("greedy",)]) == ("python", "engine: python (its bots (greedy) decide in Python)")
-    assert engines.per_run(native, "native", [("greedy",)]) == ("native", native.line)
-    assert engines.run_engine("auto", ("random", "greedy")) == "python"
-    assert engines.run_engine("auto", ("random", "ismcts")) == "native"
+    assert engines.per_run(native, "auto", [("random",), ("random", "plan")]) == (
+        "auto", f"{native.line}; the games with plan play in Python (its bots (plan) decide in Python)")
+    assert engines.per_run(native, "auto", [("plan",)]) == ("python", "engine: python (its bots (plan) decide in Python)")
+    assert engines.per_run(native, "native", [("plan",)]) == ("native", native.line)
+    assert engines.per_run(native, "auto", [("random",), ("random", "greedy")]) == ("native", native.line)
+    assert engines.run_engine("auto", ("random", "plan")) == "python"
+    assert engines.run_engine("auto", ("random", "ismcts", "greedy")) == "native"
 
 
 def test_no_other_module_starts_a_native_game():

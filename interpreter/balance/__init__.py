@@ -75,9 +75,9 @@ def make_report(configs: list[Config], games: int, seed: int, strong: str | None
     runner (interpreter.runner) the games are played by its workers, with the same results;
     `engine` "native" plays them on the native engine (engines.choose chose it), with
     the same results too; "auto" (native chosen under --engine auto) plays on it the runs whose
-    players all choose in C (engines.IN_C: random, search), and the others (greedy, plan, which decide
-    in Python and read the position as they do: slower from a game in C today) in Python. Ctrl-C raises
-    ReportInterrupted."""
+    players all choose in C (engines.IN_C: random, search, greedy), and the others (plan, which
+    decides in Python and reads the position as it searches: slower from a game in C today) in
+    Python. Ctrl-C raises ReportInterrupted."""
     from ..engines import native_of
     skill_games = games if skill_games is None else skill_games
     runs = _runs(configs, games, strong, skill_games)

@@ -16,6 +16,7 @@ from .expr import Expr, NativeUnsupported, int_literal, is_list
 from .masks import MASK_C, Masks, mask_tables
 from .entries_c import APPLY_HEAD, APPLY_TAIL, ENTRIES, INIT_HEAD, INIT_TAIL, OFFER, RUN_HEAD, RUN_TAIL, STATE
 from .runtime_c import HELPERS, KEEP, SPLIT
+from .greedy_c import GREEDY, greedy_parts
 from .search_c import SEARCH, search_parts
 
 VIS = {"public": 0, "owner": 1, "hidden": 2, "others": 3}  # runtime's CRT_VIS_*
@@ -706,6 +707,8 @@ class Module(Masks, Expr):
             defines["HAS_SCORE"] = 0
         search_defines, search_tables = search_parts(self)
         defines.update(search_defines)
+        greedy_defines, greedy_each = greedy_parts(self, [self.define_fn(f"advice {name}") for name, *_ in p.advice_ir])
+        defines.update(greedy_defines)
         head = "#include <math.h>\n#include <stdlib.h>\n" + "\n".join(f"#define {k} {v}" for k, v in defines.items())
         kind_rows = ", ".join("{%d, %d, %d, %d}" % k for k in kinds)
         return "\n".join([
@@ -735,6 +738,8 @@ class Module(Masks, Expr):
             ENTRIES,
             *search_tables,
             SEARCH,
+            greedy_each,
+            GREEDY,
         ])
 
 

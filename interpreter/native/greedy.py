@@ -1,0 +1,41 @@
+"""The greedy player's look-ahead in C (codegen/greedy_c.py), for a game the native engine plays:
+one call gives the value of each of the acting player's moves, instead of a copy of the position
+played and read back in Python for each move."""
+
+from __future__ import annotations
+
+import ctypes
+
+from .engine import NativeGame
+
+
+def _prepared(lib) -> None:
+    if not getattr(lib, "_greedy_ready", False):
+        lib.cr_greedy.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64), ctypes.c_int32]
+        lib.cr_greedy.restype = ctypes.c_int32
+        lib._greedy_ready = True
+
+
+def look_ahead(g: NativeGame, advised: bool) -> list | None:
+    """GreedyBot._values's values of the legal moves of the player to act, in order: (the advice
+    after the move, the margin after it) when the ruleset gives advice, else the margin; None when
+    C cannot answer as Python would (then the caller looks ahead in Python)."""
+    lib = g.np.lib
+    _prepared(lib)
+    cap = max(len(g._view._legal), 1)
+    room = _room(g.np, 4 * cap)
+    n = lib.cr_greedy(g.mem, room, cap)
+    if n < 0:
+        return None
+    flat = room[:4 * n]
+    if advised:
+        return list(zip(flat[1::4], flat[2::4]))
+    return flat[2::4]
+
+
+def _room(np, n: int) -> ctypes.Array:
+    """This thread's room for the rows of a look-ahead in this program (made once, grown when needed)."""
+    room = getattr(np._local, "greedy", None)
+    if room is None or len(room) < n:
+        room = np._local.greedy = (ctypes.c_int64 * n)()
+    return room

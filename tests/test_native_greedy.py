@@ -1,0 +1,115 @@
+"""The greedy player on the native engine: its look-ahead (each move played on a copy, then the
+scores and the advice read) runs in C in one call, and it picks, in every bundled ruleset, the
+move it picks on the Python engine, from the same values; what C cannot answer as Python would
+is looked ahead in Python."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from bundled_games import names_variants_slow
+import pytest
+
+from interpreter import load_ruleset, loads_ruleset
+from interpreter.bots import GreedyBot
+from interpreter.bundled import bundled
+from interpreter.engine import apply, new_game
+from interpreter.native import find_compiler
+from interpreter.native import greedy as native_greedy
+from interpreter.native.engine import new_native_game
+
+pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
+
+RULESETS = sorted(name for name in bundled() if "/" in name)
+
+
+@cache
+def rules(name):
+    return load_ruleset(bundled()[name])
+
+
+def key(m):
+    return (m.player, m.action, m.arg)
+
+
+def both(rs, players, seed, decisions, *, most_moves=60):
+    """A game of greedy players on the native engine, and the same game on the Python engine: at
+    each decision the values each engine's look-ahead gives are the same (the bots break ties by
+    the same code from them); how many of the look-aheads C answered."""
+    native, python = new_native_game(rs, players, seed=seed), new_game(rs, players, seed=seed)
+    bots = [GreedyBot(10 + k) for k in range(players)]
+    advised = bool(rs.advice)
+    answered = 0
+    for _ in range(decisions):
+        if python.finished or len(python._legal) > most_moves:
+            break
+        who = python.actor
+        moves = [m for m in python._legal if m.player == who]
+        if len(moves) > 1:
+            answered += native_greedy.look_ahead(native.native, advised) is not None
+            bot = bots[who]
+            assert list(bot._values(native, moves, who, advised)) == list(bot._values(python, moves, who, advised))
+        a = bots[who].choose(native)
+        apply(native, a)
+        apply(python, next(m for m in python._legal if key(m) == key(a)))
+    return answered
+
+
+@pytest.mark.parametrize("name", names_variants_slow(RULESETS))
+def test_greedy_in_c_picks_the_move_python_picks(name):
+    rs = rules(name)
+    answered = both(rs, rs.players_min, 3, 16)
+    assert answered or name in NEVER_TWO_MOVES
+
+
+# games whose first decisions (at most 16, of at most 60 moves) never offer a player two moves
+NEVER_TWO_MOVES = {"classic/blackjack", "classic/blackjack-hit-soft-17"}
+
+
+GAME = """game look "Look"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..5
+    value pips: 1 = 1, 2 = 2, 3 = 3, 4 = 4, 5 = 5
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var turn: player = seat(1)
+var last: card
+define points(p: player) = SCORE
+winner WINNER points
+advice ADVICE "Keep an eye on it."
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 4 from stock to each hand
+    while count(hand(turn)) > 0:
+        rule discard "Discard":
+            choose by turn:
+                action discard c in hand(turn):
+                    move c to pile
+                    set last = c
+            set turn = next(turn)
+"""
+
+
+@pytest.mark.parametrize("score, advice", [
+    # a score none until a card is played, and an advice that divides by zero on some moves: both
+    # fail as in Python (no signal), and C answers
+    ("count(hand(p)) + last.pips", "edge(p: player) = 10 / (last.pips - 3)"),
+    # a score past 64 bits, which Python's ints hold: C gives the look-ahead back to Python
+    ("count(hand(p)) * 1000000000 * 1000000000 * 1000 + last.pips", "none_here(p: player) = 0"),
+])
+@pytest.mark.parametrize("winner", ["most", "fewest"])
+def test_scores_and_advice_that_fail_give_the_same_values(score, advice, winner):
+    rs = loads_ruleset(GAME.replace("SCORE", score).replace("WINNER", winner).replace("ADVICE", advice))
+    for seed in range(3):
+        answered = both(rs, 2, seed, 8)
+        assert answered == (0 if "1000000000" in score else 6)  # (a hand of one card: no choice)
+
+
+def test_a_look_ahead_c_gives_back_is_made_in_python(monkeypatch):
+    rs = rules("ganjifa/ganjifa")
+    monkeypatch.setattr(native_greedy, "look_ahead", lambda *a, **k: None)
+    assert both(rs, 3, 5, 10) == 0
