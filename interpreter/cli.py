@@ -269,7 +269,7 @@ def play(
         human_seat = _parse_seat(human, n, "--human") if human is not None else None
         from .runner import open_runner, parse_workers
         parse_workers(workers)
-        choice = _engine_for_play(program_of(rs), engine_name, bot_names, human_seat, cluster)
+        choice = _engine_for_play(program_of(rs), engine_name, bot_names, human_seat)
         choice = _seeds_for_c(choice, engine_name, bot_names, seed, games)
         runner = open_runner(workers, cluster) if games > 1 and human_seat is None else None
     except OptionError as e:
@@ -373,15 +373,13 @@ def play(
 C_SEEDS = (0, (2**63 - 1 - 1000) // 1000 - 1)  # the seeds whole games in C take (a bot's seed is seed*1000+k in 64 bits)
 
 
-def _engine_for_play(program, requested: str, bot_names: dict, human_seat, cluster):
-    """The engine `play` uses (engines.choose): Python where a person or a cluster plays; an
-    OptionError (exit 2) when the one asked for cannot be had."""
+def _engine_for_play(program, requested: str, bot_names: dict, human_seat):
+    """The engine `play` uses (engines.choose): Python where a person plays; an OptionError
+    (exit 2) when the one asked for cannot be had. A cluster's workers play on the engine chosen
+    here, each building the ruleset's C itself (Python on a machine without a compiler: the same
+    games, and a line says so)."""
     from .engines import choose
-    why = None
-    if human_seat is not None:
-        why = "a person plays"
-    elif cluster or os.environ.get("CARDRULES_CLUSTER"):
-        why = "a cluster plays"
+    why = "a person plays" if human_seat is not None else None
     return choose(program, requested, python_only=why, bots=bot_names.values())
 
 

@@ -129,13 +129,36 @@ def run_engine(engine: str, bots) -> str:
 
 
 def native_of(ruleset, engine: str):
-    """The C engine of a ruleset when `engine` is "native" (a worker's side of a choice made by
-    the client, which was built there: here it loads from the cache), else None."""
+    """The C engine of a ruleset when `engine` is "native" (a choice made in this process, which
+    built it: here it comes from the cache), else None."""
     if engine != "native":
         return None
     from .engine import play
     from .native.engine import native_program
     return native_program(play.program_of(ruleset))
+
+
+def on_worker(ruleset, engine: str):
+    """A worker's side of the client's choice: (the C engine, None) when `engine` is "native" and
+    this machine builds it (a local worker loads the client's build from the cache; a cluster's
+    worker builds its own), else (None, why not). A worker without a C compiler plays in Python:
+    the same games and results, and the client prints why (`worker_line`)."""
+    from .native.build import NativeUnavailable
+    try:
+        return native_of(ruleset, engine), None
+    except NativeUnavailable as e:  # (a construct the backend lacks is the file's: raised, as in one process)
+        import socket
+        return None, f"{socket.gethostname()}: {e.message}"
+
+
+def worker_line(notes) -> str | None:
+    """The one line a command prints when some of its workers played in Python though the client
+    chose native (on_worker's notes, one per worker that did), or None."""
+    notes = sorted({n for n in notes if n})
+    if not notes:
+        return None
+    return ("engine: python on some workers (the same games, slower; no native engine there: "
+            + "; ".join(notes) + ")")
 
 
 def new_game(ruleset, players: int, options: dict | None = None, seed: int = 0, engine="python"):

@@ -103,3 +103,46 @@ def test_whole_games_in_c_only_when_every_player_is_random():
     again = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "interpreter").rglob("*.py")
                    if pattern.search(p.read_text(encoding="utf-8")) and p.name != "engines.py")
     assert again == []
+
+
+@needs_cc
+@pytest.mark.parametrize("job", ["play", "balance"])
+def test_a_worker_without_a_compiler_plays_in_python_and_the_client_says_so(job, monkeypatch, capsys):
+    """The client chose native; a worker whose machine cannot build the C engine plays the same
+    games in Python, and the command prints one line naming the machine and why."""
+    import interpreter.native.engine as native_engine
+    from interpreter.native.build import NativeUnavailable
+    from interpreter.runner import Task, jobs, source_of
+    src = source_of(bundled()["ganjifa/ganjifa"])
+    if job == "play":
+        args = {"seed": 3, "players": 3, "options": {}, "bots": {0: "random", 1: "random", 2: "random"}, "log": True}
+    else:
+        args = {"seed": 3, "label": "A", "path": str(bundled()["ganjifa/ganjifa"]), "players": 3, "options": (),
+                "bots": ("random",) * 3, "rotate": "greedy"}
+    work = jobs.FUNCTIONS[job]
+    in_c = work((src,), range(2), {**args, "engine": "native"})
+    in_python = work((src,), range(2), {**args, "engine": "python"})
+    assert in_c["note"] is None and in_python["note"] is None
+
+    def no_compiler(*a, **k):
+        raise NativeUnavailable("no C compiler found (set CC, or install cardrules[native])")
+    monkeypatch.setattr(native_engine, "native_program", no_compiler)
+    here = work((src,), range(2), {**args, "engine": "native"})
+    assert re.fullmatch(r"[^:\s]+: no C compiler found \(set CC, or install cardrules\[native\]\)", here["note"])
+    assert {k: v for k, v in here.items() if k != "note"} == {k: v for k, v in in_c.items() if k != "note"}
+
+    class Here:  # a runner of one process, its results as the workers' would come
+        parallelism = 1
+
+        def run(self, tasks, advance=None, stop=None, each=None):
+            return {t.key: work(t.sources, t.items, t.args) for t in tasks}
+    if job == "play":
+        jobs.play(Here(), bundled()["ganjifa/ganjifa"], load_ruleset(bundled()["ganjifa/ganjifa"]), 3, {}, 3, 2,
+                  args["bots"], True, engine="native")
+    else:
+        from interpreter.balance.games import Config
+        cfg = Config("A", args["path"], load_ruleset(args["path"]), 3, (), ("random",) * 3, "greedy")
+        jobs.balance(Here(), [(cfg, 3)], 3, engines=["native"])
+    err = capsys.readouterr().err
+    assert re.fullmatch(r"engine: python on some workers \(the same games, slower; no native engine there: "
+                        r"[^:\s]+: no C compiler found \(set CC, or install cardrules\[native\]\)\)\n", err)

@@ -156,7 +156,7 @@ def test_a_game_that_breaks_stops_every_way_at_the_same_game(cluster, tmp_path):
     assert 1 <= len(log["records"]) < 30
     for r, d in others:
         assert r.exit_code == 1
-        # the same report whichever engine played (a cluster plays in Python; `engine:` says which)
+        # the same report whichever engine played (`engine:` says which)
         assert _report(r.stderr, d) == _report(one.stderr, d1)
         assert json.loads((d / "games.json").read_bytes()) == log
 

@@ -18,8 +18,17 @@ from ..engine import fired_counts, make_record, outcome
 from .. import engines
 from ..errors import CardRulesError
 from ..fuzz.common import DEFAULT_GAMES
-from ..fuzz.play import Fuzzer, native_for
+from ..fuzz.play import Fuzzer
 from . import Interrupted, Runner, Task, chunks, load, remember, source_of
+
+def say_workers(done: dict) -> None:
+    """The one line on standard error when workers played in Python though native was chosen
+    (engines.on_worker: no C compiler on their machine)."""
+    line = engines.worker_line(r.get("note") for r in done.values() if isinstance(r, dict))
+    if line is not None:
+        import sys
+        print(line, file=sys.stderr)
+
 
 # ------------------------------------------------------------------ play
 
@@ -30,7 +39,8 @@ def play_games(sources, items, args) -> dict:
     src = sources[0]
     rs = load(src)
     games, broke = [], None
-    native = args.get("engine") == "native"
+    program, note = engines.on_worker(rs, args.get("engine", "python"))
+    native = program is not None
     if native and engines.all_random(args["bots"].values()):  # random bots, whole games in C
         from .native import play_chunk
         games, failed = play_chunk(rs, src.filename, args["players"], args["options"], args["seed"], items,
@@ -39,7 +49,7 @@ def play_games(sources, items, args) -> dict:
                                                                               args["log"]))
         if failed is not None:
             broke = (failed[0], *failed[1])
-        return {"games": games, "broke": broke}
+        return {"games": games, "broke": broke, "note": None}
     for i in items:
         seed = args["seed"] + i
         try:
@@ -51,7 +61,7 @@ def play_games(sources, items, args) -> dict:
         o = outcome(state)
         games.append((seed, o.winners, o.scores, state.decisions, fired_counts(state),
                       make_record(state, src.filename) if args["log"] else None))
-    return {"games": games, "broke": broke}
+    return {"games": games, "broke": broke, "note": note}
 
 
 @dataclass
@@ -77,6 +87,7 @@ def play(runner: Runner, path: Path, rs, players: int, options: dict, seed: int,
         done = runner.run(tasks, advance, stop=lambda r: r["broke"] is not None)
     except Interrupted as e:
         done, out.interrupted = e.done, True
+    say_workers(done)
     for task in tasks:
         r = done.get(task.key)
         if r is None:
@@ -101,15 +112,14 @@ def balance_games(sources, items, args) -> dict:
     cfg = Config(label=args["label"], path=args["path"], rs=load(sources[0]), players=args["players"],
                  options=args["options"], bots=args["bots"], rotate=args["rotate"])
     facts, failed = [], None
-    from ..engines import native_of
-    native = native_of(cfg.rs, args.get("engine", "python"))
+    native, note = engines.on_worker(cfg.rs, args.get("engine", "python"))
     for i in items:
         try:
             facts.append(play_game(cfg, i, args["seed"] + i, native))
         except CardRulesError as e:
             failed = (isinstance(e, GameFailed), e.message, e.file, e.line, e.column, e.source_line)
             break
-    return {"facts": facts, "failed": failed}
+    return {"facts": facts, "failed": failed, "note": note}
 
 
 def balance(runner: Runner, runs: list, seed: int, advance=None, engines: list | None = None) -> tuple[list[list], bool]:
@@ -133,6 +143,7 @@ def balance(runner: Runner, runs: list, seed: int, advance=None, engines: list |
         done = runner.run(tasks, advance, stop=lambda res: res["failed"] is not None)
     except Interrupted as e:
         done, interrupted = e.done, True
+    say_workers(done)
     facts: list[list] = [[] for _ in runs]
     complete = [True] * len(runs)
     for task, r in zip(tasks, owner):
@@ -164,11 +175,11 @@ def fuzz_files(sources, items, args) -> dict:
         return {"error": e.render(), "lines": lines}
     deadline = time.monotonic() + args["seconds"] if args["seconds"] else None
     try:
-        native = native_for(rs, args.get("engine", "python"))
-    except CardRulesError as e:  # --engine native, and this ruleset cannot be built
+        native, note = engines.on_worker(rs, args.get("engine", "python"))
+    except CardRulesError as e:  # --engine native, and the backend cannot lower this ruleset
         return {"error": f"{args['path']}: error: {e.message}", "lines": lines}
     report = Fuzzer(args["path"], rs, args["games"], None, args["seed"], lines.append, deadline, native).run()
-    return {"report": report, "lines": lines}
+    return {"report": report, "lines": lines, "note": note}
 
 
 def fuzz(runner: Runner, files: list[Path], games: int | None, seconds: float | None,
@@ -218,6 +229,7 @@ def fuzz(runner: Runner, files: list[Path], games: int | None, seconds: float | 
         except Interrupted as e:
             done = e.done
             missing = [files[t.key] for t in tasks if t.key not in done]
+    say_workers(done)
     reports = []
     for t in tasks:
         res = done.get(t.key)
