@@ -22,7 +22,7 @@ from .bots import BOTS
 from .engine import (RECORD_FORMAT, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
                      resolve_options, seat_name, validate_record, write_record)
 from .errors import CardRulesError, GameRuntimeError, OptionError, RecordError
-from .playing import GameBroke, GameStats, Human, Quit, broke_in_python as _broke_in_python, play_one as _play_one
+from .playing import GameBroke, Human, Quit, Tally, broke_in_python as _broke_in_python, play_one as _play_one
 from .runner import ENGINE_HELP
 
 RECORDS_FORMAT = "cardrules-records/1"  # several game records in one file (play --games K --log)
@@ -151,19 +151,13 @@ def check(paths: Annotated[list[Path], typer.Argument(help="Ruleset files (.card
 
 # ------------------------------------------------------------------ play
 
-def _summary(rs, path: Path, players: int, seed: int, results: list[GameStats], options: dict,
+def _summary(rs, path: Path, players: int, seed: int, tally: Tally, options: dict,
              bot_names: dict[int, str], human: int | None) -> dict:
-    k = len(results)
+    k = tally.games
     program = program_of(rs)
     seats = [seat_name(i) for i in range(players)]
-    wins = [0] * players
-    totals = [0] * players
-    for r in results:
-        for w in r.winners:
-            wins[w] += 1
-        for i, v in enumerate(r.scores):
-            totals[i] += v
-    fired_total = {name: sum(r.fired.get(name, 0) for r in results) for name in program.rule_names}
+    wins, totals = tally.wins, tally.totals
+    fired_total = {name: tally.fired.get(name, 0) for name in program.rule_names}
     return {
         "ruleset": str(path),
         "game": rs.name,
@@ -176,12 +170,13 @@ def _summary(rs, path: Path, players: int, seed: int, results: list[GameStats], 
         "wins": {s: wins[i] for i, s in enumerate(seats)},
         "win_fraction": {s: round(wins[i] / k, 4) for i, s in enumerate(seats)},
         "mean_score": {s: round(totals[i] / k, 4) for i, s in enumerate(seats)},
-        "shared_wins": sum(1 for r in results if len(r.winners) > 1),
-        "mean_decisions": round(sum(r.decisions for r in results) / k, 4),
+        "shared_wins": tally.shared,
+        "mean_decisions": round(tally.decisions / k, 4),
         "rules": {name: {"title": program.rule_titles.get(name, name), "fired": fired_total[name],
                          "per_game": round(fired_total[name] / k, 4)} for name in program.rule_names},
-        "results": [{"seed": r.seed, "winners": [seat_name(w) for w in r.winners],
-                     "scores": list(r.scores), "decisions": r.decisions} for r in results],
+        "results": [{"seed": game_seed, "winners": [seat_name(w) for w in winners],
+                     "scores": list(scores), "decisions": decisions}
+                    for game_seed, winners, scores, decisions in tally.results],
     }
 
 
@@ -287,7 +282,7 @@ def play(
         others = ", ".join(f"{seat_name(s)} {bot_names[s]}" for s in range(n) if s != human_seat)
         typer.echo(f"{_title(rs)}: you are {seat_name(human_seat)} of {n}; the others are bots ({others}).")
 
-    results: list[GameStats] = []
+    results = Tally(n, keep=as_json)
     records: list[dict] = []
     interrupted = False
     show_progress = (games > 1 and person is None and (sys.stdout.isatty() or games >= 50))
@@ -311,7 +306,7 @@ def play(
                                       (lambda k: progress.advance(task, k)) if progress is not None else None, done)
             finally:  # (after Ctrl-C too: the games that finished are kept, as the Python engine keeps them)
                 for game_seed, winners, scores, decisions, fired, rec in done:
-                    results.append(GameStats(game_seed, winners, scores, decisions, fired))
+                    results.add(game_seed, winners, scores, decisions, fired)
                     if rec is not None:
                         records.append(rec)
             if broke is not None:
@@ -342,7 +337,7 @@ def play(
             except Quit as q:
                 _fail(f"game abandoned after {q.moves} moves: you quit ({q})", 1)
             o = outcome(state)
-            results.append(GameStats(game_seed, o.winners, o.scores, state.decisions, fired_counts(state)))
+            results.add(game_seed, o.winners, o.scores, state.decisions, fired_counts(state))
             if log is not None:
                 records.append(make_record(state, str(path)))
             if person is not None:
@@ -357,7 +352,7 @@ def play(
         if progress is not None:
             progress.stop()
     if interrupted:
-        _interrupted(len(results), games, seed, log)
+        _interrupted(results.games, games, seed, log)
 
     data = _summary(rs, path, n, seed, results, resolved_opts, bot_names, human_seat)
     if as_json:
@@ -421,7 +416,7 @@ def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: di
         with runner, bar:
             task = bar.add_task("games", total=games)
             got = play_chunks(runner, path, rs, n, opts, seed, games, bot_names, log is not None,
-                              lambda k: bar.advance(task, k), engine_name)
+                              lambda k: bar.advance(task, k), engine_name, keep=as_json)
     except WorkersLost as e:
         _fail(f"error: {e}", 1)
     if got.broke is not None:
@@ -431,8 +426,8 @@ def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: di
             _err(f"the record of the games so far, up to the failure, is in {log}")
         raise typer.Exit(1)
     if got.interrupted:
-        _interrupted(len(got.results), games, seed, log)
-    data = _summary(rs, path, n, seed, got.results, resolved_opts, bot_names, None)
+        _interrupted(got.tally.games, games, seed, log)
+    data = _summary(rs, path, n, seed, got.tally, resolved_opts, bot_names, None)
     if as_json:
         typer.echo(json.dumps(data, indent=2))
     else:

@@ -17,12 +17,54 @@ from .errors import CardRulesError, GameRuntimeError
 
 
 @dataclass
-class GameStats:
-    seed: int
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-    decisions: int
-    fired: dict[str, int]
+class Tally:
+    """What `play`'s summary needs of many games, summed where they are played: a worker sums its
+    chunk and the client adds the chunks in the order of the games, so the client's work does not
+    grow with the games. Each game's (seed, winners, scores, decisions) is kept only when the
+    summary lists them (`keep`: --json)."""
+
+    players: int
+    keep: bool = True
+    games: int = 0
+    first: int | None = None     # the seed of the first game
+    wins: list = field(default_factory=list)
+    totals: list = field(default_factory=list)
+    shared: int = 0
+    decisions: int = 0
+    fired: dict = field(default_factory=dict)
+    results: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.wins = self.wins or [0] * self.players
+        self.totals = self.totals or [0] * self.players
+
+    def add(self, seed: int, winners, scores, decisions: int, fired: dict) -> None:
+        if self.first is None:
+            self.first = seed
+        self.games += 1
+        for w in winners:
+            self.wins[w] += 1
+        for i, v in enumerate(scores):
+            self.totals[i] += v
+        self.shared += len(winners) > 1
+        self.decisions += decisions
+        for name, n in fired.items():
+            self.fired[name] = self.fired.get(name, 0) + n
+        if self.keep:
+            self.results.append((seed, tuple(winners), tuple(scores), decisions))
+
+    def extend(self, other: "Tally") -> None:
+        """The games of `other`, which follow these."""
+        if self.first is None:
+            self.first = other.first
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.totals = [a + b for a, b in zip(self.totals, other.totals)]
+        self.shared += other.shared
+        self.decisions += other.decisions
+        for name, n in other.fired.items():
+            self.fired[name] = self.fired.get(name, 0) + n
+        self.results.extend(other.results)
 
 
 class Quit(Exception):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..balance.games import Config, GameFailed, play_game
-from ..playing import GameBroke, GameStats, broke_in_python as _broke_in_python, play_one as _play_one
+from ..playing import GameBroke, Tally, broke_in_python as _broke_in_python, play_one as _play_one
 from ..engine import fired_counts, make_record, outcome
 from .. import engines
 from ..errors import CardRulesError
@@ -33,12 +33,13 @@ def say_workers(done: dict) -> None:
 # ------------------------------------------------------------------ play
 
 def play_games(sources, items, args) -> dict:
-    """Games `items` of `cardrules play`: per game (seed, winners, scores, decisions, fired,
-    record or None); `broke`: (index, the error as the command prints it, the record of the
-    game up to the failure) for the first game that broke, after which the chunk stops."""
+    """Games `items` of `cardrules play`, summed here (`tally`: a Tally, each game's result kept
+    only with --json) with their records (--log); `broke`: (index, the error as the command
+    prints it, the record of the game up to the failure) for the first game that broke, after
+    which the chunk stops."""
     src = sources[0]
     rs = load(src)
-    games, broke = [], None
+    tally, records, broke = Tally(args["players"], keep=args.get("json", True)), [], None
     program, note = engines.on_worker(rs, args.get("engine", "python"))
     native = program is not None
     if native and engines.all_random(args["bots"].values()):  # random bots, whole games in C
@@ -47,9 +48,13 @@ def play_games(sources, items, args) -> dict:
                                    args["log"], lambda seed: _broke_in_python(rs, src.filename, args["players"],
                                                                               args["options"], seed, args["bots"],
                                                                               args["log"]))
+        for game_seed, winners, scores, decisions, fired, rec in games:
+            tally.add(game_seed, winners, scores, decisions, fired)
+            if rec is not None:
+                records.append(rec)
         if failed is not None:
             broke = (failed[0], *failed[1])
-        return {"games": games, "broke": broke, "note": None}
+        return {"tally": tally, "records": records, "broke": broke, "note": None}
     for i in items:
         seed = args["seed"] + i
         try:
@@ -59,14 +64,15 @@ def play_games(sources, items, args) -> dict:
             broke = (i, e.render(), rec)
             break
         o = outcome(state)
-        games.append((seed, o.winners, o.scores, state.decisions, fired_counts(state),
-                      make_record(state, src.filename) if args["log"] else None))
-    return {"games": games, "broke": broke, "note": note}
+        tally.add(seed, o.winners, o.scores, state.decisions, fired_counts(state))
+        if args["log"]:
+            records.append(make_record(state, src.filename))
+    return {"tally": tally, "records": records, "broke": broke, "note": note}
 
 
 @dataclass
 class Played:
-    results: list = field(default_factory=list)     # GameStats, game by game from the first
+    tally: Tally                                    # the games from the first, summed
     records: list = field(default_factory=list)     # their records (with --log)
     broke: str | None = None                        # the first game that broke, as the command says it
     broke_record: dict | None = None
@@ -74,15 +80,16 @@ class Played:
 
 
 def play(runner: Runner, path: Path, rs, players: int, options: dict, seed: int, games: int,
-         bots: dict, log: bool, advance=None, engine: str = "python") -> Played:
-    """`cardrules play` on a runner. Interrupted: the games before the first chunk that had not
-    finished (so the summary is that of --games M)."""
+         bots: dict, log: bool, advance=None, engine: str = "python", keep: bool = True) -> Played:
+    """`cardrules play` on a runner (`keep`: each game's result listed, for --json). Interrupted:
+    the games before the first chunk that had not finished (so the summary is that of --games
+    M)."""
     src = source_of(path)
     remember(src, rs)
     args = {"seed": seed, "players": players, "options": dict(options), "bots": dict(bots), "log": log,
-            "engine": engine}
+            "engine": engine, "json": keep}
     tasks = [Task(k, "play", (src,), tuple(r), args) for k, r in enumerate(chunks(games, runner.parallelism))]
-    out = Played()
+    out = Played(Tally(players, keep=keep))
     try:
         done = runner.run(tasks, advance, stop=lambda r: r["broke"] is not None)
     except Interrupted as e:
@@ -92,10 +99,9 @@ def play(runner: Runner, path: Path, rs, players: int, options: dict, seed: int,
         r = done.get(task.key)
         if r is None:
             break
-        for game_seed, winners, scores, decisions, fired, rec in r["games"]:
-            out.results.append(GameStats(game_seed, winners, scores, decisions, fired))
-            if log:
-                out.records.append(rec)
+        out.tally.extend(r["tally"])
+        if log:
+            out.records.extend(r["records"])
         if r["broke"] is not None:
             _, out.broke, rec = r["broke"]
             if rec is not None:
