@@ -8,11 +8,26 @@ its base's paths there, and the whole matrix in the slow run."""
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
 
+from interpreter import load_ruleset
 from interpreter.bundled import bundled
+
+NAMES = sorted(name for name in bundled() if "/" in name)  # every bundled ruleset, "family/name"
+
+
+@cache
+def rules(name: str):
+    """A bundled ruleset by its name, loaded once a worker."""
+    return load_ruleset(bundled()[name])
+
+
+def move_key(m) -> tuple:
+    """A move as the engines agree on it: its player, action and argument."""
+    return (m.player, m.action, m.arg)
 
 _VARIANT = re.compile(r"^variant\s", re.M)
 

@@ -5,31 +5,17 @@ is looked ahead in Python."""
 
 from __future__ import annotations
 
-from functools import cache
-
-from bundled_games import names_variants_slow
+from bundled_games import NAMES, move_key, names_variants_slow, rules
 import pytest
 
-from interpreter import load_ruleset, loads_ruleset
+from interpreter import loads_ruleset
 from interpreter.bots import GreedyBot
-from interpreter.bundled import bundled
 from interpreter.engine import apply, new_game
 from interpreter.native import find_compiler
 from interpreter.native import greedy as native_greedy
 from interpreter.native.engine import new_native_game
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
-
-RULESETS = sorted(name for name in bundled() if "/" in name)
-
-
-@cache
-def rules(name):
-    return load_ruleset(bundled()[name])
-
-
-def key(m):
-    return (m.player, m.action, m.arg)
 
 
 def both(rs, players, seed, decisions, *, most_moves=60):
@@ -51,18 +37,18 @@ def both(rs, players, seed, decisions, *, most_moves=60):
             assert list(bot._values(native, moves, who, advised)) == list(bot._values(python, moves, who, advised))
         a = bots[who].choose(native)
         apply(native, a)
-        apply(python, next(m for m in python._legal if key(m) == key(a)))
+        apply(python, next(m for m in python._legal if move_key(m) == move_key(a)))
     return answered
 
 
-@pytest.mark.parametrize("name", names_variants_slow(RULESETS))
+@pytest.mark.parametrize("name", names_variants_slow(NAMES))
 def test_greedy_in_c_picks_the_move_python_picks(name):
     rs = rules(name)
-    answered = both(rs, rs.players_min, 3, 16)
+    answered = both(rs, rs.players_min, 3, 10)
     assert answered or name in NEVER_TWO_MOVES
 
 
-# games whose first decisions (at most 16, of at most 60 moves) never offer a player two moves
+# games whose first decisions (at most 10, of at most 60 moves) never offer a player two moves
 NEVER_TWO_MOVES = {"classic/blackjack", "classic/blackjack-hit-soft-17"}
 
 

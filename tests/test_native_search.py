@@ -5,13 +5,10 @@ picks from the same seed, leaving the bot's generator where Python leaves it."""
 from __future__ import annotations
 
 import time
-from functools import cache
 
-from bundled_games import names_variants_slow
+from bundled_games import NAMES, move_key, names_variants_slow, rules
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.bundled import bundled
 from interpreter.engine import apply, legal_moves, new_game
 from interpreter.native import find_compiler
 from interpreter.native.engine import new_native_game
@@ -19,19 +16,8 @@ from interpreter.search import ISMCTSBot
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
-RULESETS = sorted(name for name in bundled() if "/" in name)
 
-
-@cache
-def rules(name):
-    return load_ruleset(bundled()[name])
-
-
-def key(m):
-    return (m.player, m.action, m.arg)
-
-
-@pytest.mark.parametrize("name", names_variants_slow(RULESETS))
+@pytest.mark.parametrize("name", names_variants_slow(NAMES))
 def test_the_search_in_c_picks_the_move_python_picks(name):
     rs = rules(name)
     players = rs.players_min
@@ -43,7 +29,7 @@ def test_the_search_in_c_picks_the_move_python_picks(name):
             break
         who = python.actor
         a, b = in_c[who].choose(native), in_python[who].choose(python)
-        assert key(a) == key(b)
+        assert move_key(a) == move_key(b)
         assert in_c[who].rng.getstate() == in_python[who].rng.getstate()
         apply(native, a)
         apply(python, b)
@@ -60,7 +46,7 @@ def test_more_iterations_and_secret_choices_agree_too():
         for _ in range(decisions):
             who = python.actor
             a, b = in_c[who].choose(native), in_python[who].choose(python)
-            assert key(a) == key(b) and in_c[who].rng.getstate() == in_python[who].rng.getstate()
+            assert move_key(a) == move_key(b) and in_c[who].rng.getstate() == in_python[who].rng.getstate()
             apply(native, a)
             apply(python, b)
 
@@ -72,7 +58,7 @@ def test_a_search_c_gives_back_is_searched_in_python(monkeypatch):
     native, python = new_native_game(rs, 4, seed=1), new_game(rs, 4, seed=1)
     monkeypatch.setattr(native_search, "search", lambda *a, **k: None)
     a, b = ISMCTSBot(4, iterations=20), ISMCTSBot(4, iterations=20)
-    assert key(a.choose(native)) == key(b.choose(python))
+    assert move_key(a.choose(native)) == move_key(b.choose(python))
     assert a.rng.getstate() == b.rng.getstate()
 
 
@@ -85,4 +71,4 @@ def test_a_deadline_stops_a_search_in_c():
     t0 = time.monotonic()
     m = bot.choose(s)
     assert time.monotonic() - t0 < 5
-    assert key(m) in {key(x) for x in legal_moves(s)}
+    assert move_key(m) in {move_key(x) for x in legal_moves(s)}

@@ -464,7 +464,9 @@ class Spec:
                info_state: bool = False) -> np.ndarray:
         """The tensor of what `player` sees (None: what everybody sees), written into `out`
         (a flat float32 array of the right size) or a new array."""
-        core = core.view()
+        native = core.state.native if core.state is not None else None
+        if native is None:
+            core = core.view()
         size = self.info_size if info_state else self.obs_size
         memo = core.memo
         hit = memo.get((player, info_state))
@@ -492,23 +494,37 @@ class Spec:
             out[o["finished"]] = 1.0
         else:
             out[o["to_move"] + (s.actor - base) % n] = 1.0
+            if s.native is not None and s.choice is not None and s.choice.each_slot is not None:
+                s.native.pending_sites()
             for q in waiting(s) or [s.actor]:
                 out[o["deciding"] + (q - base) % n] = 1.0
             ci = self.choice_index.get(id(s.choice))
             if ci is not None:
                 out[o["decision"] + ci] = 1.0
-        cz = np.array(s.card_zone, np.int64)
-        vis = self.sees[player][cz] | np.array(s.known, bool)
+        top = o["top"]
+        if s.native is not None:  # a game in C: its cards read from its arrays, no view made
+            zone_of, known, lens, flat, nz = s.native.arrays()
+            cz = zone_of.astype(np.int64)
+            vis = self.sees[player][cz] | known.astype(bool)
+            lens = lens[:nz]
+            piles = np.flatnonzero(lens)
+            tops = flat[piles, lens[piles].astype(np.int64) - 1].astype(np.int64)
+            out[top + tops[vis[tops]]] = 1.0
+            sizes = lens.astype(np.float32)
+            slots = {slot: s.native.var_value(slot) for slot, *_ in self.var_codes}
+        else:
+            cz = np.array(s.card_zone, np.int64)
+            vis = self.sees[player][cz] | np.array(s.known, bool)
+            for pile in s.zones:
+                if pile and vis[pile[-1]]:
+                    out[top + pile[-1]] = 1.0
+            sizes = np.fromiter(map(len, s.zones), np.float32, len(s.zones))
+            slots = s.slots
         col = np.where(vis, self.place_of[player][cz], self.n_places)
         out[o["cards"] + self.card_rows + col] = 1.0
-        top = o["top"]
-        for pile in s.zones:
-            if pile and vis[pile[-1]]:
-                out[top + pile[-1]] = 1.0
-        sizes = np.fromiter(map(len, s.zones), np.float32, len(s.zones))
         out[o["zone_sizes"] + self.place_of[player]] = sizes / self.n_cards
         if self.var_codes:
-            self._encode_vars(s, base, out, o["vars"])
+            self._encode_vars(slots, base, out, o["vars"])
         if info_state:
             a = len(self.actions)
             moves = out[o["moves"]:o["moves"] + n * a].reshape(n, a)
@@ -518,9 +534,8 @@ class Spec:
                 if q == player:
                     moves[r] += core.sec[q]
 
-    def _encode_vars(self, s, base: int, out: np.ndarray, at: int) -> None:
+    def _encode_vars(self, slots, base: int, out: np.ndarray, at: int) -> None:
         n = self.players
-        slots = s.slots
         put = self._put
         for slot, t, per, off, w in self.var_codes:
             value = slots[slot]

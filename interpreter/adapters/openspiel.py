@@ -225,7 +225,7 @@ class CardObserver:
             self.dict[name] = self.tensor[a:a + int(np.prod(shape))].reshape(shape)
 
     def set_from(self, state, player):
-        self.spec.encode(state._core.view(), None if self.public_only else player, self.tensor, self.info_state)
+        self.spec.encode(state._core, None if self.public_only else player, self.tensor, self.info_state)
 
     def string_from(self, state, player):
         core = state._core.view()

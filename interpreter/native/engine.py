@@ -203,6 +203,7 @@ class NativeGame:
         self._choices = self.np.p.choices
         self._cap = self.np.max_moves
         self._arrays = None  # the cards' arrays in C, as the view reads them (_sync_cards)
+        self._numpy = None  # the same as NumPy arrays (arrays)
 
     @property
     def view(self) -> State:
@@ -477,20 +478,7 @@ class NativeGame:
         straight out of the cards' arrays in C (their layout: cr_view_layout), as State.recount
         would rebuild them from the zones (the masks are in the same bit space)."""
         s, nc = self._view, self.np.p.n_cards
-        at = self._arrays
-        if at is None:
-            lay = (ctypes.c_int64 * 10)()
-            self.np.lib.cr_view_layout(self.mem, lay)
-            base, w = ctypes.addressof(self.mem), lay[9]
-            nz = len(s.zkind)
-            at = self._arrays = (
-                (ctypes.c_uint16 * nz).from_address(base + lay[0]),
-                (ctypes.c_uint16 * (nz * nc)).from_address(base + lay[1]),
-                base + lay[2],
-                (ctypes.c_int16 * nc).from_address(base + lay[3]),
-                (ctypes.c_uint16 * nc).from_address(base + lay[4]),
-                base + lay[5], base + lay[6], base + lay[7], base + lay[8], 8 * w)
-        lens, flat, known, played, card_zone, zm, km, om, up, width = at
+        lens, flat, known, played, card_zone, zm, km, om, up, width = self._layout()
         n = lens[:n_zones]
         s.zones = [flat[z * nc:z * nc + n[z]] for z in range(n_zones)]
         s.known = list(map(bool, ctypes.string_at(known, nc)))
@@ -512,6 +500,55 @@ class NativeGame:
         s.upmask = masks(up, 1)[0]
         s.memo, s.cmemo, s.legal_cache = {}, {}, {}
         s.zver += 1
+
+    def _layout(self) -> tuple:
+        """The cards' arrays in C, where they lie in this game's memory (cr_view_layout): each
+        zone's length and cards, which cards are known, who played each, each card's zone (ctypes
+        arrays over the memory), the masks' addresses and a mask's width in bytes."""
+        at = self._arrays
+        if at is None:
+            s, nc = self._view, self.np.p.n_cards
+            lay = (ctypes.c_int64 * 10)()
+            self.np.lib.cr_view_layout(self.mem, lay)
+            base, w = ctypes.addressof(self.mem), lay[9]
+            nz = len(s.zkind)
+            at = self._arrays = (
+                (ctypes.c_uint16 * nz).from_address(base + lay[0]),
+                (ctypes.c_uint16 * (nz * nc)).from_address(base + lay[1]),
+                base + lay[2],
+                (ctypes.c_int16 * nc).from_address(base + lay[3]),
+                (ctypes.c_uint16 * nc).from_address(base + lay[4]),
+                base + lay[5], base + lay[6], base + lay[7], base + lay[8], 8 * w)
+        return at
+
+    def arrays(self) -> tuple:
+        """The position's cards as NumPy arrays over the C state itself (no copy: they follow the
+        game as it moves), for readers that need no Python view: each card's zone, whether each
+        card is known to all, each zone's length, each zone's cards (a row per zone, its first
+        `length` entries in order), and how many zones there are now."""
+        a = self._numpy
+        if a is None:
+            import numpy as np
+            lens, flat, known, _, card_zone, *_ = self._layout()
+            nc = self.np.p.n_cards
+            a = self._numpy = (np.frombuffer(card_zone, np.uint16),
+                               np.frombuffer((ctypes.c_uint8 * nc).from_address(known), np.uint8),
+                               np.frombuffer(lens, np.uint16),
+                               np.frombuffer(flat, np.uint16).reshape(len(lens), nc))
+        self.np.lib.cr_info(self.mem, self._info)
+        return (*a, self._info[9])
+
+    def var_value(self, slot: int):
+        """A game variable's value as the view holds it, read from C without bringing the view up
+        to date."""
+        typ, per_player = self.np.var_types[slot]
+        return self._slot_value(slot, typ, per_player)
+
+    def pending_sites(self) -> None:
+        """The view's `pending` and `sealed` (who may still decide at a `choose by each`) brought
+        up to date alone, for readers of the decision that need nothing else of the view."""
+        if self._stale:
+            self._sites()
 
     def _sites(self) -> None:
         """The Python State's `pending` and `sealed` from the C state's `choose by each` sites."""
