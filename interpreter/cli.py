@@ -174,10 +174,19 @@ def _summary(rs, path: Path, players: int, seed: int, tally: Tally, options: dic
         "mean_decisions": round(tally.decisions / k, 4),
         "rules": {name: {"title": program.rule_titles.get(name, name), "fired": fired_total[name],
                          "per_game": round(fired_total[name] / k, 4)} for name in program.rule_names},
-        "results": [{"seed": game_seed, "winners": [seat_name(w) for w in winners],
-                     "scores": list(scores), "decisions": decisions}
-                    for game_seed, winners, scores, decisions in tally.results],
+        "results": [],  # each game's entry: tally.results, as JSON text (summary_json)
     }
+
+
+def summary_json(data: dict, tally: Tally) -> str:
+    """The summary as `--json` prints it (json.dumps with an indent of 2), its list of results
+    joined from the entries' texts made where the games were played (playing.result_text)."""
+    text = json.dumps(data, indent=2)
+    if not tally.results:
+        return text
+    tail = '"results": []\n}'
+    assert text.endswith(tail)  # (the list is the summary's last entry)
+    return text[:-len(tail)] + '"results": [\n' + ",\n".join(tally.results) + "\n  ]\n}"
 
 
 def _print_summary(data: dict) -> None:
@@ -356,7 +365,7 @@ def play(
 
     data = _summary(rs, path, n, seed, results, resolved_opts, bot_names, human_seat)
     if as_json:
-        typer.echo(json.dumps(data, indent=2))
+        typer.echo(summary_json(data, results))
     elif person is None or games > 1:
         _print_summary(data)
     if log is not None:
@@ -429,7 +438,7 @@ def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: di
         _interrupted(got.tally.games, games, seed, log)
     data = _summary(rs, path, n, seed, got.tally, resolved_opts, bot_names, None)
     if as_json:
-        typer.echo(json.dumps(data, indent=2))
+        typer.echo(summary_json(data, got.tally))
     else:
         _print_summary(data)
     if log is not None:

@@ -4,6 +4,7 @@ front doors so that the workers need not import the command line (a circle once)
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass, field
 
@@ -20,8 +21,8 @@ from .errors import CardRulesError, GameRuntimeError
 class Tally:
     """What `play`'s summary needs of many games, summed where they are played: a worker sums its
     chunk and the client adds the chunks in the order of the games, so the client's work does not
-    grow with the games. Each game's (seed, winners, scores, decisions) is kept only when the
-    summary lists them (`keep`: --json)."""
+    grow with the games. Each game's entry in `--json`'s list of results is kept, as its JSON text
+    (result_text), only when the summary lists them (`keep`)."""
 
     players: int
     keep: bool = True
@@ -51,7 +52,7 @@ class Tally:
         for name, n in fired.items():
             self.fired[name] = self.fired.get(name, 0) + n
         if self.keep:
-            self.results.append((seed, tuple(winners), tuple(scores), decisions))
+            self.results.append(result_text(seed, winners, scores, decisions))
 
     def extend(self, other: "Tally") -> None:
         """The games of `other`, which follow these."""
@@ -65,6 +66,16 @@ class Tally:
         for name, n in other.fired.items():
             self.fired[name] = self.fired.get(name, 0) + n
         self.results.extend(other.results)
+
+
+def result_text(seed: int, winners, scores, decisions: int) -> str:
+    """One game's entry in `play --json`'s list of results, as the summary's JSON prints it
+    (json.dumps with an indent of 2, the entry two levels in: cli.summary_json), made where the
+    game was played."""
+    def items(values) -> str:  # a list as json.dumps lays it out at this depth
+        return "[\n        " + ",\n        ".join(values) + "\n      ]" if values else "[]"
+    return (f'    {{\n      "seed": {seed},\n      "winners": {items([json.dumps(seat_name(w)) for w in winners])},\n'
+            f'      "scores": {items([json.dumps(v) for v in scores])},\n      "decisions": {decisions}\n    }}')
 
 
 class Quit(Exception):

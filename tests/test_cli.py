@@ -462,3 +462,21 @@ def test_a_log_that_is_a_folder_is_refused_before_any_game(tmp_path):
     r = CliRunner().invoke(app, ["play", "ganjifa", "--players", "3", "--games", "2", "--log", str(tmp_path)])
     assert r.exit_code == 2
     assert f"--log {tmp_path} is a folder" in r.output and "games," not in r.output
+
+
+def test_the_json_summary_joins_the_entries_made_where_the_games_were_played():
+    """`play --json` prints json.dumps(summary, indent=2); its list of results is joined from each
+    game's text, made in the worker that played it: the same bytes, whatever the entries hold."""
+    import json as json_
+
+    from interpreter.cli import summary_json
+    from interpreter.playing import Tally
+    games = [(7, (), (0, 0), 3), (8, (0, 1), (5, 5), 12), (9, (1,), (-4, 2), 1)]
+    tally = Tally(2)
+    for seed, winners, scores, decisions in games:
+        tally.add(seed, winners, scores, decisions, {})
+    data = {"games": 3, "rules": {}, "results": []}
+    expected = dict(data, results=[{"seed": s, "winners": [f"P{w + 1}" for w in ws], "scores": list(sc),
+                                    "decisions": d} for s, ws, sc, d in games])
+    assert summary_json(data, tally) == json_.dumps(expected, indent=2)
+    assert summary_json(data, Tally(2, keep=False)) == json_.dumps(data, indent=2)
