@@ -4,8 +4,10 @@ door (play, balance, fuzz, diff --play, serve, the studio, the adapters) and for
 
 The Python engine is the oracle and the fallback; the native engine (the ruleset compiled to C,
 kept in the cache) plays where a C compiler builds it. Under `auto` a run plays in Python only
-where C cannot play it (no compiler, a construct the C backend lacks, a person or a cluster at the
-table) or would play it slower (players that decide in Python read the position at every move)."""
+where C cannot play it (no compiler, a construct the C backend lacks, a person at the table) or
+would play it slower (players that decide in Python read the position at every move). Workers,
+local or a cluster's, play on the engine chosen here (on_worker: Python on a machine that cannot
+build C, and the client says so)."""
 
 from __future__ import annotations
 
