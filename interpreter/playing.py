@@ -27,7 +27,6 @@ class Tally:
     players: int
     keep: bool = True
     games: int = 0
-    first: int | None = None     # the seed of the first game
     wins: list = field(default_factory=list)
     totals: list = field(default_factory=list)
     shared: int = 0
@@ -40,8 +39,6 @@ class Tally:
         self.totals = self.totals or [0] * self.players
 
     def add(self, seed: int, winners, scores, decisions: int, fired: dict) -> None:
-        if self.first is None:
-            self.first = seed
         self.games += 1
         for w in winners:
             self.wins[w] += 1
@@ -56,8 +53,6 @@ class Tally:
 
     def extend(self, other: "Tally") -> None:
         """The games of `other`, which follow these."""
-        if self.first is None:
-            self.first = other.first
         self.games += other.games
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
         self.totals = [a + b for a, b in zip(self.totals, other.totals)]

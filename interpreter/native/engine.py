@@ -123,6 +123,7 @@ class NativeProgram:
         lib.crt_cards_load.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.POINTER(ctypes.c_uint8), i32p, ctypes.c_uint64]
         lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
         lib.cr_playout.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int64, i64p, ctypes.c_int64, i64p]
+        lib.cr_greedy.argtypes, lib.cr_greedy.restype = [ctypes.c_void_p, i64p, ctypes.c_int32], ctypes.c_int32
         lib.cr_resume.argtypes = [ctypes.c_void_p]
         lib.cr_want_guard.argtypes = [ctypes.c_int32]
         lib.cr_interrupted.restype = ctypes.c_int32

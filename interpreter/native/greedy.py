@@ -9,28 +9,19 @@ import ctypes
 from .engine import NativeGame
 
 
-def _prepared(lib) -> None:
-    if not getattr(lib, "_greedy_ready", False):
-        lib.cr_greedy.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64), ctypes.c_int32]
-        lib.cr_greedy.restype = ctypes.c_int32
-        lib._greedy_ready = True
-
-
 def look_ahead(g: NativeGame, advised: bool) -> list | None:
     """GreedyBot._values's values of the legal moves of the player to act, in order: (the advice
     after the move, the margin after it) when the ruleset gives advice, else the margin; None when
     C cannot answer as Python would (then the caller looks ahead in Python)."""
-    lib = g.np.lib
-    _prepared(lib)
     cap = max(len(g._view._legal), 1)
-    room = _room(g.np, 4 * cap)
-    n = lib.cr_greedy(g.mem, room, cap)
+    room = _room(g.np, 3 * cap)
+    n = g.np.lib.cr_greedy(g.mem, room, cap)
     if n < 0:
         return None
-    flat = room[:4 * n]
+    flat = room[:3 * n]
     if advised:
-        return list(zip(flat[1::4], flat[2::4]))
-    return flat[2::4]
+        return list(zip(flat[1::3], flat[2::3]))
+    return flat[2::3]
 
 
 def _room(np, n: int) -> ctypes.Array:

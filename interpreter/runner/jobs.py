@@ -21,6 +21,7 @@ from ..fuzz.common import DEFAULT_GAMES
 from ..fuzz.play import Fuzzer
 from . import Interrupted, Runner, Task, chunks, load, remember, source_of
 
+
 def say_workers(done: dict) -> None:
     """The one line on standard error when workers played in Python though native was chosen
     (engines.on_worker: no C compiler on their machine)."""
@@ -54,19 +55,19 @@ def play_games(sources, items, args) -> dict:
                 records.append(rec)
         if failed is not None:
             broke = (failed[0], *failed[1])
-        return {"tally": tally, "records": records, "broke": broke, "note": None}
-    for i in items:
-        seed = args["seed"] + i
-        try:
-            state = _play_one(rs, args["players"], args["options"], seed, args["bots"], None, native)
-        except GameBroke as e:
-            rec = make_record(e.state, src.filename) if args["log"] and e.state is not None else None
-            broke = (i, e.render(), rec)
-            break
-        o = outcome(state)
-        tally.add(seed, o.winners, o.scores, state.decisions, fired_counts(state))
-        if args["log"]:
-            records.append(make_record(state, src.filename))
+    else:
+        for i in items:
+            seed = args["seed"] + i
+            try:
+                state = _play_one(rs, args["players"], args["options"], seed, args["bots"], None, native)
+            except GameBroke as e:
+                rec = make_record(e.state, src.filename) if args["log"] and e.state is not None else None
+                broke = (i, e.render(), rec)
+                break
+            o = outcome(state)
+            tally.add(seed, o.winners, o.scores, state.decisions, fired_counts(state))
+            if args["log"]:
+                records.append(make_record(state, src.filename))
     return {"tally": tally, "records": records, "broke": broke, "note": note}
 
 

@@ -79,12 +79,11 @@ static void gr_copy(uint64_t *copy, const cr_state *S0, int32_t i) {
 }
 
 /* bots.py:GreedyBot._values from the game in mem: for each legal move of the player to act, in the
- * order of the legal moves, a row of 4 numbers: the move's index among the legal moves, the sum of
+ * order of the legal moves, a row of 3 numbers: the move's index among the legal moves, the sum of
  * the actor's advice values after it (0 when the advice fails there as in Python), how far the
- * actor is then ahead of its best rival (0 when the scores fail as in Python), and 1 when the
- * advice failed. The number of rows; -1 when C cannot answer as Python would (the rules fail in
- * a copy, a none or a number past 64 bits where Python's arithmetic differs, no room): Python
- * looks ahead then */
+ * actor is then ahead of its best rival (0 when the scores fail as in Python). The number of
+ * rows; -1 when C cannot answer as Python would (the rules fail in a copy, a none or a number past
+ * 64 bits where Python's arithmetic differs, no room): Python looks ahead then */
 int32_t cr_greedy(const void *mem, int64_t *out, int32_t cap) {
     const cr_state *S0 = (const cr_state *)mem;
     if (!S0 || S0->magic != CR_MAGIC || S0->finished || S0->err) return -1;
@@ -98,15 +97,14 @@ int32_t cr_greedy(const void *mem, int64_t *out, int32_t cap) {
         gr_copy(copy, S0, i);
         cr_state *S = (cr_state *)copy;
         if (cr_apply(S, i)) { n = -1; break; }
-        int64_t *row = out + (size_t)n * 4;
-        row[0] = i; row[1] = 0; row[2] = 0; row[3] = 0;
+        int64_t *row = out + (size_t)n * 3;
+        row[0] = i; row[1] = 0; row[2] = 0;
         int kind = gr_scores(S, sc);
         if (kind && !gr_alike(kind)) { n = -1; break; }
         if (!kind && !gr_ahead(sc, P, me, &row[2])) { n = -1; break; }
         if (GR_NADVICE) {
             kind = gr_advice(S, me, adv);
             if (kind && !gr_alike(kind)) { n = -1; break; }
-            row[3] = kind != 0;
             for (int32_t k = 0; !kind && k < GR_NADVICE; k++)
                 if (adv[k] == CR_NONE || __builtin_add_overflow(row[1], adv[k], &row[1])) { kind = -1; break; }
             if (kind < 0) { n = -1; break; }
