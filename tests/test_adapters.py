@@ -110,7 +110,7 @@ def test_every_legal_move_has_an_id_and_the_ids_are_sorted():
 def test_the_observation_tensor_shows_what_the_seat_sees():
     spec = spec_for("ganjifa", 3)
     core = Core.start(spec, 7)
-    s = core.state
+    s = core.view().state  # (a native game's Python view, brought up to date)
     for seat in range(3):
         obs = spec.encode(core, seat)
         assert obs.shape == (spec.obs_size,) and obs.dtype == np.float32

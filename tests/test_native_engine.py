@@ -224,6 +224,57 @@ def test_the_optimised_build_has_no_warning_and_plays_the_golden_game(name, monk
     assert built and all("-Werror" in flags for flags in built), built
 
 
+def batch_driver(p) -> str:
+    """C that plays four Ganjifa games in one block (adapters/vector.py's way): stepped by
+    cr_step_many with a table of move ids it fills as it meets them, restarted when over, and
+    observed by cr_observe_many with the spec's own tables, for the sanitizers."""
+    from interpreter.adapters.encoding import spec_for
+
+    def arr(ctype, name, a) -> str:
+        return f"    static const {ctype} {name}[] = {{{', '.join(str(int(x)) for x in a.reshape(-1))}}};\n"
+    ob = spec_for("ganjifa", 3, engine="native").c_observer()
+    spec = ob.spec
+    width, actions = spec.obs_size, len(spec.actions)
+    return (arr("int64_t", "head", ob.head) + arr("int32_t", "place", ob.place) + arr("uint8_t", "sees", ob.sees)
+            + arr("int32_t", "site_of", ob.site_of) + arr("int64_t", "codes", ob.codes) +
+            "    size_t stride = (bytes + 63) & ~(size_t)63;\n"
+            "    char *block = calloc(4, stride);\n"
+            "    if (!block) return 7;\n"
+            "    uint32_t next_seed = 4;\n"
+            "    for (uint32_t g = 0; g < 4; g++) { uint32_t sd[1] = {g}; cr_new(block + g * stride, bytes, 3, sd, 1, opts); }\n"
+            "    static int64_t keys[4096], act[4] = {-1, -1, -1, -1}, info[40], ids[4 * 256];\n"
+            "    static int32_t acts[4096], counts[4], lact[4 * 256], who[4];\n"
+            f"    static int8_t mask[4 * {actions}];\n"
+            f"    static float obs[4 * {width}];\n"
+            "    static uint8_t flag[4];\n"
+            "    int32_t next_action = 0;\n"
+            "    for (int k = 0; k < 4096; k++) keys[k] = -2;\n"
+            "    for (int step = 0; step < 400; step++) {\n"
+            f"        cr_step_many(block, (int64_t)stride, 4, act, info, ids, counts, 256, lact, mask, {actions}, flag,"
+            " keys, acts, 12);\n"
+            "        for (int g = 0; g < 4; g++) {\n"
+            "            if (info[10 * g + 6]) return 8;\n"
+            "            if (info[10 * g + 1]) {\n"
+            "                uint32_t sd[1] = {next_seed++};\n"
+            "                cr_new(block + g * stride, bytes, 3, sd, 1, opts);\n"
+            "                act[g] = -1; continue;\n"
+            "            }\n"
+            "            act[g] = -1;\n"
+            "            for (int32_t i = 0; i < counts[g]; i++) {\n"
+            "                int64_t id = ids[256 * g + i];\n"
+            "                if (id < 0 || ((id >> 30) & 0x3FF) != info[10 * g + 2]) continue;\n"
+            "                if (lact[256 * g + i] >= 0) { act[g] = lact[256 * g + i]; break; }\n"
+            "                uint64_t h = ((uint64_t)id * 0x9E3779B97F4A7C15ULL) >> 52;\n"
+            "                while (keys[h] != -2 && keys[h] != id) h = (h + 1) & 4095;\n"
+            f"                if (keys[h] == -2) {{ keys[h] = id; acts[h] = next_action++ % {actions}; }}\n"
+            "            }\n"
+            "            who[g] = (int32_t)info[10 * g + 2];\n"
+            "        }\n"
+            f"        cr_observe_many(block, (int64_t)stride, 4, who, obs, {width}, head, place, sees, site_of, codes);\n"
+            "    }\n"
+            "    free(block);\n")
+
+
 def test_a_sanitized_driver_plays_clean(tmp_path):
     compiler = find_compiler()
     if not sanitizers_work(list(compiler.argv), tmp_path):
@@ -261,6 +312,7 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
             "        if (cr_apply(mem, (int32_t)rows[3 * best])) return 6;\n"
             "    }\n"
             "    free(mem);\n"
+            + batch_driver(p) +
             "    return 0;\n}\n")
     src = tmp_path / "driver.c"
     src.write_text(main)

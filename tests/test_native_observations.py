@@ -1,7 +1,8 @@
-"""The adapters' observations of a game the native engine plays are read straight from the C
-state's arrays (the cards' zones, what is known, the piles' lengths and tops, the variables), not
-from a Python view brought up to date after every move; they are the Python engine's, entry for
-entry, for every seat (and with the history of moves, `info_state`), in every bundled ruleset."""
+"""The adapters' observations of a game the native engine plays are written by C straight into
+the tensor (adapters/c_observations.py: the cards' zones, what is known, the piles' lengths and
+tops, the variables), not read from a Python view brought up to date after every move; they are
+the Python engine's, entry for entry, for every seat (and with the history of moves,
+`info_state`), and for everyone, in every bundled ruleset."""
 
 from __future__ import annotations
 

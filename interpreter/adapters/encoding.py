@@ -109,15 +109,6 @@ def _option_text(v) -> str:
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
-# Why engine="auto" plays the adapters' games in Python: a learner or a search reads the position
-# at every step (observations, information states), and a game in C brings its Python view up to
-# date for that, which costs more than the Python engine's move (measured on the README's
-# trick-taking game, PettingZoo, 100 games with an observation each step: 0.8 s in Python, 2.8 s
-# in C; OpenSpiel with `observation_tensor` each step, 3x slower in C; without observations, 1.4x
-# faster in C; see the README's native engine section).
-# engine="native" plays them in C all the same, with the same games.
-AUTO_PYTHON = ("the adapters read the whole position at every step, which a game in C gives slower than the "
-               "Python engine; engine=\"native\" plays in C")
 
 
 def spec_for(ruleset, players: int | None = None, options: dict | None = None, *, returns: str = "win",
@@ -148,7 +139,7 @@ def spec_for(ruleset, players: int | None = None, options: dict | None = None, *
         raise OptionError(f"int_range is (low, high) with low <= high, not {int_range!r}")
     ref = bundled_name(Path(path)) or str(Path(path).resolve())
     from ..engines import choose
-    choice = choose(program, engine, auto_python=AUTO_PYTHON)  # (OptionError: an unknown engine, or native not to be had)
+    choice = choose(program, engine)  # auto: native where a compiler builds it (OptionError: an unknown engine, or native not to be had)
     key = (ref, n, given, returns, max_decisions, (lo, hi), engine)
     spec = _SPECS.get(key)
     if spec is None or spec.ruleset is not rs:
@@ -450,6 +441,14 @@ class Spec:
         self.obs_size = self.offsets["moves"]
         self.info_size = off
 
+    def c_observer(self):
+        """The observations written by C (c_observations.py), for a spec whose games are native."""
+        ob = getattr(self, "_c_observer", None)
+        if ob is None:
+            from .c_observations import CObserver
+            ob = self._c_observer = CObserver(self, self.native)
+        return ob
+
     def bounds(self, info_state: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """The lowest and highest value of each entry of the (flat) tensor."""
         size = self.info_size if info_state else self.obs_size
@@ -485,6 +484,25 @@ class Spec:
 
     def _encode(self, core: "Core", player: int | None, out: np.ndarray, info_state: bool) -> None:
         s = core.state
+        o = self.offsets
+        if s.native is not None and out.dtype == np.float32 and out.flags.c_contiguous:  # written by C, no view made
+            self.c_observer().one(s.native, player, out)
+            if not s.finished and core.terminal():  # (cut short, or nobody can move: C knows no such end)
+                out[o["to_move"]:o["finished"]] = 0.0
+                out[o["finished"]] = 1.0
+        else:
+            self._encode_python(core, player, out)
+        if info_state:
+            n, base, a = self.players, 0 if player is None else player, len(self.actions)
+            moves = out[o["moves"]:o["moves"] + n * a].reshape(n, a)
+            for r in range(n):
+                q = (base + r) % n
+                moves[r] = core.pub[q]
+                if q == player:
+                    moves[r] += core.sec[q]
+
+    def _encode_python(self, core: "Core", player: int | None, out: np.ndarray) -> None:
+        s = core.view().state
         n = self.players
         base = 0 if player is None else player
         o = self.offsets
@@ -494,50 +512,28 @@ class Spec:
             out[o["finished"]] = 1.0
         else:
             out[o["to_move"] + (s.actor - base) % n] = 1.0
-            if s.native is not None and s.choice is not None and s.choice.each_slot is not None:
-                s.native.pending_sites()
             for q in waiting(s) or [s.actor]:
                 out[o["deciding"] + (q - base) % n] = 1.0
             ci = self.choice_index.get(id(s.choice))
             if ci is not None:
                 out[o["decision"] + ci] = 1.0
         top = o["top"]
-        if s.native is not None:  # a game in C: its cards read from its arrays, no view made
-            zone_of, known, lens, flat, nz = s.native.arrays()
-            cz = zone_of.astype(np.int64)
-            vis = self.sees[player][cz] | known.astype(bool)
-            lens = lens[:nz]
-            piles = np.flatnonzero(lens)
-            tops = flat[piles, lens[piles].astype(np.int64) - 1].astype(np.int64)
-            out[top + tops[vis[tops]]] = 1.0
-            sizes = lens.astype(np.float32)
-            slots = {slot: s.native.var_value(slot) for slot, *_ in self.var_codes}
-        else:
-            cz = np.array(s.card_zone, np.int64)
-            vis = self.sees[player][cz] | np.array(s.known, bool)
-            for pile in s.zones:
-                if pile and vis[pile[-1]]:
-                    out[top + pile[-1]] = 1.0
-            sizes = np.fromiter(map(len, s.zones), np.float32, len(s.zones))
-            slots = s.slots
+        cz = np.array(s.card_zone, np.int64)
+        vis = self.sees[player][cz] | np.array(s.known, bool)
+        for pile in s.zones:
+            if pile and vis[pile[-1]]:
+                out[top + pile[-1]] = 1.0
+        sizes = np.fromiter(map(len, s.zones), np.float32, len(s.zones))
         col = np.where(vis, self.place_of[player][cz], self.n_places)
         out[o["cards"] + self.card_rows + col] = 1.0
         out[o["zone_sizes"] + self.place_of[player]] = sizes / self.n_cards
         if self.var_codes:
-            self._encode_vars(slots, base, out, o["vars"])
-        if info_state:
-            a = len(self.actions)
-            moves = out[o["moves"]:o["moves"] + n * a].reshape(n, a)
-            for r in range(n):
-                q = (base + r) % n
-                moves[r] = core.pub[q]
-                if q == player:
-                    moves[r] += core.sec[q]
+            self._encode_vars(s.slots, base, out, o["vars"])
 
-    def _encode_vars(self, slots, base: int, out: np.ndarray, at: int) -> None:
+    def _encode_vars(self, slots, base: int, out: np.ndarray, at: int, codes=None) -> None:
         n = self.players
         put = self._put
-        for slot, t, per, off, w in self.var_codes:
+        for slot, t, per, off, w in self.var_codes if codes is None else codes:
             value = slots[slot]
             if not per:
                 put(t, value, base, out, at + off, w)
@@ -637,7 +633,15 @@ class Spec:
         if self.returns_mode == "score":
             return _standing(s, n)
         o = outcome(s)
-        winners = set(o.winners) if o is not None else set()
+        return self.payoff(o.winners if o is not None else ())
+
+    def payoff(self, winners, values=None) -> list[float]:
+        """The returns of a game the rules ended, from its winners (or, with `returns="score"`,
+        its seats' scores by the winner rule: `values`, None when they cannot be had)."""
+        n = self.players
+        if self.returns_mode == "score":
+            return _placed(values, n, self.program.winner_rule) if self.program.score is not None else [0.5] * n
+        winners = set(winners)
         if not winners:
             return [0.0] * n
         if n == 1:
@@ -660,9 +664,15 @@ def _standing(s, n: int) -> list[float]:
         sc = scores(s)
     except (CardRulesError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
         return [0.5] * n
+    return _placed(sc, n, s.program.winner_rule)
+
+
+def _placed(sc, n: int, rule: str) -> list[float]:
+    if sc is None:
+        return [0.5] * n
     lo, hi = min(sc), max(sc)
     if hi == lo:
         return [0.5] * n
-    if s.program.winner_rule == "fewest":
+    if rule == "fewest":
         return [(hi - v) / (hi - lo) for v in sc]
     return [(v - lo) / (hi - lo) for v in sc]

@@ -11,10 +11,10 @@ with the game's string (`str(game)`), as OpenSpiel's deserialisation does: the g
 registered as `cardrules` with the parameters `ruleset` (a bundled name or a path), `players`
 (0: the fewest the ruleset allows), `options` (`name:value;name:value`), `seed`, `returns`,
 `max_decisions` (0: the ruleset's own bound), `int_low`/`int_high` and `engine` (`native`: the
-ruleset compiled to C, an OptionError when it cannot be had; `python`; `auto`, the default,
-plays in Python today, since the adapters read the whole position at every step, which a game
-in C gives slower (encoding.AUTO_PYTHON); the same games on both: `game.engine` says which,
-`game.spec.engine.line` why).
+ruleset compiled to C, an OptionError when it cannot be had; `python`; `auto`, the default:
+native wherever a C compiler builds the ruleset, else Python; the observations are written by C
+(c_observations.py); the same games on both: `game.engine` says which, `game.spec.engine.line`
+why).
 
 The game's type, from the ruleset:
 

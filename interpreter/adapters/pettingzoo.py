@@ -22,9 +22,9 @@ own bound) truncates them. An illegal action raises ValueError naming the legal 
 
 `engine="auto"|"python"|"native"` picks the engine the games are played on (the same games on
 both; `env.unwrapped.engine` says which, `env.unwrapped.spec.engine.line` why): "native" plays
-the ruleset compiled to C ("native" that cannot be had raises OptionError with one line); auto
-plays in Python today, since every step's observation reads the whole position, which a game in
-C gives slower (encoding.AUTO_PYTHON).
+the ruleset compiled to C ("native" that cannot be had raises OptionError with one line, and
+its observations are written by C); auto is native wherever a C compiler builds the ruleset,
+else Python.
 
 `reset(seed=S)` deals the game the engine deals with seed S (`cardrules play --seed S`);
 `reset()` without a seed takes the next one (`seed`, `seed + 1`, ...). Options are chosen when

@@ -124,6 +124,9 @@ class NativeProgram:
         lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
         lib.cr_playout.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int64, i64p, ctypes.c_int64, i64p]
         lib.cr_greedy.argtypes, lib.cr_greedy.restype = [ctypes.c_void_p, i64p, ctypes.c_int32], ctypes.c_int32
+        lib.cr_batch_layout.argtypes = [i64p]
+        lib.cr_step_many.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,
+                                     ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32]
         lib.cr_resume.argtypes = [ctypes.c_void_p]
         lib.cr_want_guard.argtypes = [ctypes.c_int32]
         lib.cr_interrupted.restype = ctypes.c_int32
@@ -175,7 +178,10 @@ class NativeGame:
     the legal moves), brought up to date when it is read, for everything that reads a State;
     `legal_moves` and `apply` alone never need it."""
 
-    def __init__(self, ruleset, players: int, options: dict | None = None, seed: int = 0):
+    def __init__(self, ruleset, players: int, options: dict | None = None, seed: int = 0, mem: ctypes.Array | None = None,
+                 attach: bool = False):
+        """`mem`: the room its C state is to live in (a batch's games lie in one block), else its own;
+        with `attach`, the game already there (begun from `seed`), taken as it stands."""
         p = play.program_of(ruleset)
         self.np = native_program(p)
         self._view: State = play._fresh(p, players, options, seed, rng=False)  # C draws: no generator here
@@ -184,7 +190,7 @@ class NativeGame:
         self._stale = True
         lib = self.np.lib
         size = lib.cr_state_bytes(players)
-        self.mem = (ctypes.c_uint64 * ((size + 7) // 8))()
+        self.mem = (ctypes.c_uint64 * ((size + 7) // 8))() if mem is None else mem
         words = seed_words(seed)
         seed_arr = (ctypes.c_uint32 * max(len(words), 1))(*words)
         opts = self.np.options_row(self._view.opts)
@@ -192,7 +198,8 @@ class NativeGame:
         self._alts, self._whos, self._vals, self._ids = self.np.buffers()
         self._info = (ctypes.c_int64 * 10)()
         self._bind()
-        lib.cr_new(self.mem, size, players, seed_arr, len(words), opt_arr)
+        if not attach:
+            lib.cr_new(self.mem, size, players, seed_arr, len(words), opt_arr)
         self._step(-1)  # the first decision's moves looked up, as after any step (a failure: the long way)
 
     def _bind(self) -> None:
@@ -204,7 +211,6 @@ class NativeGame:
         self._choices = self.np.p.choices
         self._cap = self.np.max_moves
         self._arrays = None  # the cards' arrays in C, as the view reads them (_sync_cards)
-        self._numpy = None  # the same as NumPy arrays (arrays)
 
     @property
     def view(self) -> State:
@@ -522,34 +528,11 @@ class NativeGame:
                 base + lay[5], base + lay[6], base + lay[7], base + lay[8], 8 * w)
         return at
 
-    def arrays(self) -> tuple:
-        """The position's cards as NumPy arrays over the C state itself (no copy: they follow the
-        game as it moves), for readers that need no Python view: each card's zone, whether each
-        card is known to all, each zone's length, each zone's cards (a row per zone, its first
-        `length` entries in order), and how many zones there are now."""
-        a = self._numpy
-        if a is None:
-            import numpy as np
-            lens, flat, known, _, card_zone, *_ = self._layout()
-            nc = self.np.p.n_cards
-            a = self._numpy = (np.frombuffer(card_zone, np.uint16),
-                               np.frombuffer((ctypes.c_uint8 * nc).from_address(known), np.uint8),
-                               np.frombuffer(lens, np.uint16),
-                               np.frombuffer(flat, np.uint16).reshape(len(lens), nc))
-        self.np.lib.cr_info(self.mem, self._info)
-        return (*a, self._info[9])
-
     def var_value(self, slot: int):
         """A game variable's value as the view holds it, read from C without bringing the view up
         to date."""
         typ, per_player = self.np.var_types[slot]
         return self._slot_value(slot, typ, per_player)
-
-    def pending_sites(self) -> None:
-        """The view's `pending` and `sealed` (who may still decide at a `choose by each`) brought
-        up to date alone, for readers of the decision that need nothing else of the view."""
-        if self._stale:
-            self._sites()
 
     def _sites(self) -> None:
         """The Python State's `pending` and `sealed` from the C state's `choose by each` sites."""

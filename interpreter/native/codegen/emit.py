@@ -16,6 +16,7 @@ from .expr import Expr, NativeUnsupported, int_literal, is_list
 from .masks import MASK_C, Masks, mask_tables
 from .entries_c import APPLY_HEAD, APPLY_TAIL, ENTRIES, INIT_HEAD, INIT_TAIL, OFFER, RUN_HEAD, RUN_TAIL, STATE
 from .runtime_c import HELPERS, KEEP, SPLIT
+from .batch_c import BATCH
 from .greedy_c import GREEDY, greedy_parts
 from .search_c import SEARCH, search_parts
 
@@ -740,6 +741,7 @@ class Module(Masks, Expr):
             SEARCH,
             greedy_each,
             GREEDY,
+            BATCH,
         ])
 
 

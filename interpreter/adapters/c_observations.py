@@ -1,0 +1,65 @@
+"""The observation tensor (encoding.py) of games the native engine plays, written by C
+(native/codegen/batch_c.py: cr_observe_many) straight into the caller's float32 array: one call
+for a whole batch of games (vector.py), or for one game (encoding.Spec.encode).
+
+C reads the states; Python gives it the spec's layout as arrays (each observer's place and
+sight of each zone, each choice's `choose by each` site, the variables' codes). A collection
+variable (a list, a set of cards) C leaves to Python, which writes it after."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+
+class CObserver:
+    """One spec's observations in C, on one ruleset's library."""
+
+    def __init__(self, spec, nat):
+        from ..native.codegen.batch_c import VAR_BOOL, VAR_INDEX, VAR_INT, VAR_PLAYER, VAR_ZONE
+        self.spec, self.nat = spec, nat
+        o, players = spec.offsets, spec.players
+        self.place = np.ascontiguousarray(np.stack([spec.place_of[q] for q in (*range(players), None)]), np.int32)
+        self.sees = np.ascontiguousarray(np.stack([spec.sees[q] for q in (*range(players), None)]), np.uint8)
+        sites = {id(ch): k for k, (ch, _) in enumerate(nat.sites)}
+        self.site_of = np.array([sites.get(id(ch), -1) for ch in spec.program.choices] or [-1], np.int32)
+        m = nat.module
+        kinds = {"int": VAR_INT, "bool": VAR_BOOL, "player": VAR_PLAYER, "card": VAR_INDEX, "suit": VAR_INDEX,
+                 "rank": VAR_INDEX, "zone": VAR_ZONE}
+        codes, self.slow_vars = [], []
+        for code in spec.var_codes:
+            slot, t, per, off, w = code
+            kind = m.slot_kind.get(slot)
+            if t not in kinds or kind in ("list", "pvl") or (per and slot not in m.pv_index):
+                self.slow_vars.append(code)
+            else:
+                codes.append((m.pv_index[slot] if per else slot, kinds[t], int(per), off, w))
+        self.codes = np.array(codes or [(0, 0, 0, 0, 0)], np.int64).reshape(-1)
+        self.head = np.array([players, spec.n_cards, spec.n_places, o["seat"], o["to_move"], o["deciding"],
+                              o["decision"], o["finished"], o["cards"], o["top"], o["zone_sizes"], o.get("vars", 0),
+                              len(codes)], np.int64)
+        p = ctypes.c_void_p
+        self.tables = (p(self.head.ctypes.data), p(self.place.ctypes.data), p(self.sees.ctypes.data),
+                       p(self.site_of.ctypes.data), p(self.codes.ctypes.data))
+        self.call = ctypes.CDLL(nat.lib._name).cr_observe_many  # (ready pointers: ctypes converts nothing)
+        self._one = np.zeros(1, np.int32)
+        self._one_ptr = p(self._one.ctypes.data)
+        self._width = ctypes.c_int64(spec.obs_size)
+
+    def many(self, base: int, stride: int, n: int, who: np.ndarray, out: np.ndarray) -> tuple:
+        """The arguments of the call for a batch (made once: the arrays stay where they are)."""
+        p = ctypes.c_void_p
+        return (p(base), ctypes.c_int64(stride), n, p(who.ctypes.data), p(out.ctypes.data),
+                ctypes.c_int64(out.shape[1]), *self.tables)
+
+    def one(self, game, player: int | None, out: np.ndarray) -> None:
+        """One native game (a NativeGame) as `player` sees it (None: everyone), into `out` (a
+        contiguous float32 array at least obs_size long); the collection variables too."""
+        self._one[0] = -1 if player is None else player
+        self.call(game._pmem, ctypes.c_int64(0), 1, self._one_ptr, ctypes.c_void_p(out.ctypes.data), self._width,
+                  *self.tables)
+        if self.slow_vars:
+            spec = self.spec
+            slots = {code[0]: game.var_value(code[0]) for code in self.slow_vars}
+            spec._encode_vars(slots, 0 if player is None else player, out, spec.offsets["vars"], self.slow_vars)

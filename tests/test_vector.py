@@ -1,0 +1,172 @@
+"""Games in batches (`interpreter.adapters.vector.VectorGames`): game i of a batch is the single
+game of its seed, move for move, on both engines: the same observations, masks, rewards and
+ends as the adapters' own `Core` played alone on the Python engine (the oracle), in every bundled
+ruleset the adapters number; the games that end start again with the next seeds; an illegal
+action moves nothing."""
+
+from __future__ import annotations
+
+from bundled_games import NAMES, names_variants_slow
+import pytest
+
+from interpreter.bundled import bundled
+from interpreter.errors import GameRuntimeError, OptionError
+from interpreter.native import find_compiler
+
+np = pytest.importorskip("numpy")
+from interpreter.adapters.core import Core  # noqa: E402
+from interpreter.adapters.encoding import spec_for  # noqa: E402
+from interpreter.adapters.vector import VectorGames  # noqa: E402
+
+native = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
+
+
+def alongside(path, engine: str, n: int = 3, steps: int = 30, seed: int = 4, max_decisions=None, pick: int = 1):
+    """A batch played with seeded random legal actions, each step checked against n games
+    played one by one on the Python engine; the games that ended."""
+    try:
+        v = VectorGames(path, n=n, seed=seed, engine=engine, max_decisions=max_decisions)
+    except OptionError as e:  # (a game whose moves the adapters cannot number: its own tests say so)
+        pytest.skip(str(e))
+    assert v.engine == engine
+    oracle = spec_for(path, engine="python", max_decisions=max_decisions)
+    games = [Core.start(oracle, seed + i) for i in range(n)]
+    next_seed, ended = seed + n, 0
+    obs, mask = v.reset()
+    rng = np.random.default_rng(pick)
+    for _ in range(steps):
+        for i, core in enumerate(games):
+            seat = core.current()
+            assert v.seats[i] == seat and v.seeds[i] == core.state.seed
+            assert np.array_equal(obs[i], oracle.encode(core, seat)), i
+            assert sorted(np.flatnonzero(mask[i])) == list(core.legal()), i
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, rewards, done, cut = v.step(actions)
+        for i in range(n):
+            games[i].apply_id(int(actions[i]))
+            if games[i].terminal():
+                assert list(rewards[i]) == pytest.approx(games[i].returns())
+                assert (done[i], cut[i]) == (games[i].state.finished, not games[i].state.finished)
+                games[i] = Core.start(oracle, next_seed)
+                next_seed += 1
+                ended += 1
+            else:
+                assert not done[i] and not cut[i] and not rewards[i].any()
+    return ended
+
+
+@native
+@pytest.mark.parametrize("name", names_variants_slow(NAMES))
+def test_a_batch_in_c_plays_each_game_as_its_seed_alone(name):
+    alongside(bundled()[name], "native")
+
+
+@native
+@pytest.mark.parametrize("name", ["classic/kuhn-poker", "classic/goofspiel", "ganjifa/ganjifa"])
+def test_games_that_end_start_again_with_the_next_seeds(name):
+    # (kuhn poker ends by the rules within a few moves; the others are cut short by max_decisions)
+    assert alongside(bundled()[name], "native", n=4, steps=40, max_decisions=None if "kuhn" in name else 9) >= 8
+
+
+@pytest.mark.parametrize("name", ["classic/kuhn-poker", "classic/goofspiel"])
+def test_the_python_engine_plays_the_same_batch(name):
+    assert alongside(bundled()[name], "python", n=3, steps=25, max_decisions=7) >= 3
+
+
+def test_the_seeds_of_a_batch_run_on_in_the_order_games_end():
+    v = VectorGames("classic/kuhn-poker", n=3, seed=10, engine="python")
+    v.reset()
+    assert list(v.seeds) == [10, 11, 12]
+    while not v.done.any():
+        v.step(np.array([np.flatnonzero(m)[0] for m in v.mask]))
+    ended = np.flatnonzero(v.done)
+    assert sorted(v.seeds[ended]) == list(range(13, 13 + len(ended)))
+    assert v.reset()[0] is v.obs and list(v.seeds) == [10, 11, 12]
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("native", marks=native)])
+def test_an_illegal_action_names_the_game_and_moves_nothing(engine):
+    v = VectorGames("ganjifa", players=3, n=2, seed=1, engine=engine)
+    obs, mask = v.reset()
+    before, seats = obs.copy(), v.seats.copy()
+    illegal = int(np.flatnonzero(mask[1] == 0)[0])
+    legal = int(np.flatnonzero(mask[0])[0])
+    with pytest.raises(ValueError, match=r"game 1 \(seed 2\): action \d+ \(.*\) is not legal now; legal: "):
+        v.step(np.array([legal, illegal]))
+    assert np.array_equal(v.obs, before) and np.array_equal(v.seats, seats)
+    with pytest.raises(ValueError, match="an array of 2 whole numbers"):
+        v.step(np.array([legal]))
+    v.step(np.array([legal, int(np.flatnonzero(mask[1])[0])]))  # (and the batch plays on)
+    assert not np.array_equal(v.obs, before)
+
+
+def test_bad_arguments_say_what_they_should_be():
+    with pytest.raises(OptionError, match="n \\(the number of games\\) is a positive whole number"):
+        VectorGames("ganjifa", n=0, engine="python")
+    with pytest.raises(OptionError, match="seed is a whole number from 0"):
+        VectorGames("ganjifa", n=2, seed=-1, engine="python")
+    v = VectorGames("ganjifa", n=2, engine="python")
+    with pytest.raises(ValueError, match="reset"):
+        v.step(np.array([0, 0]))
+
+
+@native
+def test_auto_is_native_and_says_why():
+    v = VectorGames("ganjifa", n=2)
+    assert v.engine == "native" and v.engine_line.startswith("engine: native")
+
+
+FAILS = """game fails "Fails"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..4
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var turn: player = seat(1)
+var n: int = 0
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 3 from stock to each hand
+    while count(hand(turn)) > 0:
+        rule discard "Discard":
+            choose by turn:
+                action discard c in hand(turn):
+                    move c to pile
+                    set n = 10 / (count(hand(turn)) - 2)
+            set turn = next(turn)
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("native", marks=native)])
+def test_a_rules_failure_in_a_batch_names_the_game_and_its_seed(tmp_path, engine):
+    path = tmp_path / "fails.cards"
+    path.write_text(FAILS, encoding="utf-8")
+    v = VectorGames(str(path), n=2, seed=3, engine=engine)
+    obs, mask = v.reset()
+    with pytest.raises(GameRuntimeError) as err:
+        v.step(np.array([np.flatnonzero(m)[0] for m in mask]))
+    assert str(err.value).startswith(f"{path}:20:21: error: game 0 (seed 3): while playing, this statement met a "
+                                     "division by zero"), str(err.value)
+
+
+def test_the_gymnasium_vector_environment_is_the_batch():
+    gym = pytest.importorskip("interpreter.adapters.gymnasium")
+    envs = gym.vector_env("classic/kuhn-poker", num_envs=4, seed=2, engine="python")
+    obs, infos = envs.reset(seed=7)
+    assert list(infos["seed"]) == [7, 8, 9, 10]
+    assert envs.observation_space.contains(obs) and envs.action_space.shape == (4,)
+    rng = np.random.default_rng(0)
+    paid = 0
+    for _ in range(12):
+        acting = infos["seat"].copy()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        assert envs.action_space.contains(actions)
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        assert envs.observation_space.contains(obs)
+        assert list(rewards) == [infos["rewards"][i, acting[i]] for i in range(4)]
+        assert all(not infos["rewards"][i].any() for i in range(4) if not terminated[i])
+        paid += int(terminated.sum())
+    assert paid and infos["seed"].min() >= 7
