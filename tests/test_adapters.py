@@ -95,7 +95,7 @@ def test_every_legal_move_has_an_id_and_the_ids_are_sorted():
     for path in RULESETS:
         if refused(path):
             continue
-        spec = spec_for(str(path))
+        spec = spec_for(str(path), engine="python")  # (the ids are the spec's: every variant, none compiled)
         core = Core.start(spec, 2)
         for _ in range(30):
             if core.terminal():
@@ -318,7 +318,7 @@ _EXPECTED = ("Observation is not a NumPy array", "Observation space for each age
 
 
 @needs_pettingzoo
-@pytest.mark.parametrize("path", RULESETS, ids=IDS)
+@pytest.mark.parametrize("path", paths_variants_slow(RULESETS, IDS))
 def test_pettingzoo_api(path):
     """PettingZoo's own API test; the only warnings left are those every environment with an
     action mask in a dict observation draws (PettingZoo's own card games are exempted by name)."""
@@ -395,7 +395,7 @@ def _readme_blocks() -> list[str]:
 
 def test_the_readme_has_the_example():
     blocks = _readme_blocks()
-    assert len(blocks) == 2 and "openspiel" in blocks[0] and "pettingzoo" in blocks[1]
+    assert len(blocks) == 3 and "openspiel" in blocks[0] and "pettingzoo" in blocks[1] and "VectorGames" in blocks[2]
 
 
 @needs_openspiel
@@ -408,3 +408,9 @@ def test_the_readme_search_example_runs_as_written(capsys):
 def test_the_readme_training_loop_runs_as_written(capsys):
     exec(compile(_readme_blocks()[1], "README.md", "exec"), {})
     assert "player_0" in capsys.readouterr().out
+
+
+def test_the_readme_batch_example_runs_as_written(capsys):
+    exec(compile(_readme_blocks()[2], "README.md", "exec"), {})
+    engine, wins = capsys.readouterr().out.split(" ", 1)
+    assert engine in ("native", "python") and re.fullmatch(r"\[\d+\. +\d+\. +\d+\.\]\n", wins), wins

@@ -269,17 +269,16 @@ def test_openspiel_gives_the_same_games_on_both_engines():
     assert games("python") == games("native")
 
 
-def test_the_adapters_auto_plays_in_python_and_native_they_cannot_have_is_refused(monkeypatch, tmp_path):
+def test_the_adapters_auto_plays_native_and_native_they_cannot_have_is_refused(monkeypatch, tmp_path):
     pytest.importorskip("pyspiel")
     from interpreter.adapters.openspiel import load_game
     from interpreter.adapters.pettingzoo import raw_env
-    assert load_game("kendra-kari", players=3).engine == "python"  # auto: the adapters read every position
-    assert raw_env(GANJIFA, players=3).spec.engine.line.startswith(
-        "engine: python (the adapters read the whole position at every step")
-    assert load_game("kendra-kari", players=3, engine="native").engine == "native"
-    assert raw_env(GANJIFA, players=3, engine="native").spec.engine.line.startswith("engine: native (C, built by ")
+    assert load_game("kendra-kari", players=3).engine == "native"  # auto: native wherever a compiler builds it
+    assert raw_env(GANJIFA, players=3).spec.engine.line.startswith("engine: native (C, built by ")
+    assert load_game("kendra-kari", players=3, engine="python").engine == "python"
     f = _no_native_copy(monkeypatch, tmp_path)
-    assert raw_env(f, players=3).engine == "python"
+    assert raw_env(f, players=3).engine == "python"  # (and the line says why)
+    assert raw_env(f, players=3).spec.engine.line.startswith("engine: python (no native engine: ")
     with pytest.raises(OptionError, match="the operation AggLoop"):
         raw_env(f, players=3, engine="native")
     with pytest.raises(OptionError, match="the operation AggLoop"):

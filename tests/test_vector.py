@@ -21,7 +21,7 @@ from interpreter.adapters.vector import VectorGames  # noqa: E402
 native = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
 
-def alongside(path, engine: str, n: int = 3, steps: int = 30, seed: int = 4, max_decisions=None, pick: int = 1):
+def alongside(path, engine: str, n: int = 3, steps: int = 20, seed: int = 4, max_decisions=None, pick: int = 1):
     """A batch played with seeded random legal actions, each step checked against n games
     played one by one on the Python engine; the games that ended."""
     try:

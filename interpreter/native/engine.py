@@ -230,8 +230,9 @@ class NativeGame:
         self._step(i)
 
     def clone(self) -> "NativeGame":
-        """A game of its own from here: the C state copied (no pointers inside: a memmove)."""
-        self.sync()
+        """A game of its own from here: the C state copied (no pointers inside: a memmove). A
+        view not brought up to date is copied as it stands, and the copy's brought up to date
+        from its own C state when read (a search that clones at every step reads few of them)."""
         g = NativeGame.__new__(NativeGame)
         g.np = self.np
         g.mem = (ctypes.c_uint64 * len(self.mem))()
@@ -239,14 +240,24 @@ class NativeGame:
         g._alts, g._whos, g._vals, g._ids = self.np.buffers()
         g._info = (ctypes.c_int64 * 10)()
         v = self._view
-        v.native = None
-        try:
-            g._view = v.clone()
-        finally:
-            v.native = self
+        if self._stale:  # what _sync rebuilds is left shared (it puts new objects in place of them)
+            c = State.__new__(State)
+            for name in State.__slots__:
+                setattr(c, name, getattr(v, name))
+            c.slots = list(v.slots)  # (_sync writes its entries one by one)
+            c.history = list(v.history)
+            c._legal = list(v._legal) if v._legal is not None else None
+            c.memo, c.cmemo, c.legal_cache = {}, {}, {}
+            g._view = c
+        else:
+            v.native = None
+            try:
+                g._view = v.clone()
+            finally:
+                v.native = self
         g._view.native = g
         g._bind()
-        g._stale = False
+        g._stale = self._stale
         g._origin = self._origin
         return g
 
