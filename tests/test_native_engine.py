@@ -494,6 +494,15 @@ def test_the_engines_functions_work_on_a_game_played_in_c():
                 da, db = determinise(a, 0, random.Random(k)), determinise(b, 0, random.Random(k))
                 assert db.native is None and state_digest(da) == state_digest(db)
                 assert [str(m) for m in legal_moves(da)] == [str(m) for m in legal_moves(db)]
+            if k % 9 == 4:  # a copy of a view not brought up to date: brought up to date from its own state
+                assert b.native._stale
+                ca, cb = a.clone(), b.clone()
+                assert cb.native._stale and state_digest(cb) == state_digest(ca)
+                if legal_moves(ca):
+                    m = legal_moves(ca)[-1]
+                    apply(ca, m)
+                    apply(cb, m)
+                    assert state_digest(cb) == state_digest(ca) != state_digest(b) == state_digest(a)
             m = rng.choice(legal_moves(a))
             apply(a, m)
             apply(b, str(m) if m.player == b.actor else m)

@@ -480,7 +480,7 @@ class State:
 
     def clone(self) -> "State":
         if self.native is not None:
-            return self.native.clone().view
+            return self.native.clone()._view  # (brought up to date when read, as after a move)
         s = State.__new__(State)
         for name in State.__slots__:
             setattr(s, name, getattr(self, name))
