@@ -226,8 +226,9 @@ def test_the_optimised_build_has_no_warning_and_plays_the_golden_game(name, monk
 
 def batch_driver(p) -> str:
     """C that plays four Ganjifa games in one block (adapters/vector.py's way): stepped by
-    cr_step_many with a table of move ids it fills as it meets them, restarted when over, and
-    observed by cr_observe_many with the spec's own tables, for the sanitizers."""
+    cr_step_many with a table of move ids it fills as it meets them, scored and restarted when
+    over (cr_score_many, cr_new_many, with seeds of two words), and observed by cr_observe_many
+    with the spec's own tables, for the sanitizers."""
     from interpreter.adapters.encoding import spec_for
 
     def arr(ctype, name, a) -> str:
@@ -255,8 +256,9 @@ def batch_driver(p) -> str:
             "        for (int g = 0; g < 4; g++) {\n"
             "            if (info[10 * g + 6]) return 8;\n"
             "            if (info[10 * g + 1]) {\n"
-            "                uint32_t sd[1] = {next_seed++};\n"
-            "                cr_new(block + g * stride, bytes, 3, sd, 1, opts);\n"
+            "                int64_t one[1] = {g}, sd[1] = {(int64_t)next_seed++ << 31}, sc[3];\n"
+            "                cr_score_many(block, (int64_t)stride, one, 1, 3, sc);\n"
+            "                cr_new_many(block, (int64_t)stride, one, sd, 1, 3, opts);\n"
             "                act[g] = -1; continue;\n"
             "            }\n"
             "            act[g] = -1;\n"

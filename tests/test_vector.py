@@ -21,15 +21,16 @@ from interpreter.adapters.vector import VectorGames  # noqa: E402
 native = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
 
-def alongside(path, engine: str, n: int = 3, steps: int = 20, seed: int = 4, max_decisions=None, pick: int = 1):
+def alongside(path, engine: str, n: int = 3, steps: int = 20, seed: int = 4, max_decisions=None, pick: int = 1,
+              returns: str = "win"):
     """A batch played with seeded random legal actions, each step checked against n games
     played one by one on the Python engine; the games that ended."""
     try:
-        v = VectorGames(path, n=n, seed=seed, engine=engine, max_decisions=max_decisions)
+        v = VectorGames(path, n=n, seed=seed, engine=engine, max_decisions=max_decisions, returns=returns)
     except OptionError as e:  # (a game whose moves the adapters cannot number: its own tests say so)
         pytest.skip(str(e))
     assert v.engine == engine
-    oracle = spec_for(path, engine="python", max_decisions=max_decisions)
+    oracle = spec_for(path, engine="python", max_decisions=max_decisions, returns=returns)
     games = [Core.start(oracle, seed + i) for i in range(n)]
     next_seed, ended = seed + n, 0
     obs, mask = v.reset()
@@ -66,6 +67,13 @@ def test_a_batch_in_c_plays_each_game_as_its_seed_alone(name):
 def test_games_that_end_start_again_with_the_next_seeds(name):
     # (kuhn poker ends by the rules within a few moves; the others are cut short by max_decisions)
     assert alongside(bundled()[name], "native", n=4, steps=40, max_decisions=None if "kuhn" in name else 9) >= 8
+
+
+@native
+@pytest.mark.parametrize("name", ["classic/goofspiel", "classic/hearts", "classic/kuhn-poker-three"])
+def test_returns_by_score_are_paid_as_the_single_games_pay_them(name):
+    # (the most points, the fewest points, and chips: each seat placed between the worst and the best)
+    assert alongside(bundled()[name], "native", n=4, steps=60, returns="score") >= 2
 
 
 @pytest.mark.parametrize("name", ["classic/kuhn-poker", "classic/goofspiel"])
@@ -170,3 +178,8 @@ def test_the_gymnasium_vector_environment_is_the_batch():
         assert all(not infos["rewards"][i].any() for i in range(4) if not terminated[i])
         paid += int(terminated.sum())
     assert paid and infos["seed"].min() >= 7
+
+
+@native
+def test_seeds_past_32_bits_deal_as_the_single_games_do():
+    assert alongside(bundled()["classic/kuhn-poker"], "native", n=2, steps=12, seed=2 ** 33 + 5) >= 2

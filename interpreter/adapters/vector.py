@@ -95,7 +95,7 @@ class VectorGames:
         self.rewards.fill(0.0)
         self.done.fill(False)
         self.cut.fill(False)
-        self._start([(i, int(self.seeds[i])) for i in range(self.n)])
+        self._start(np.arange(self.n), self.seeds.copy())
         self._observe(range(self.n))
         return self.obs, self.mask
 
@@ -124,20 +124,20 @@ class VectorGames:
         else:
             for i, core in enumerate(self._cores):
                 self._play(i, core, int(a[i]))
-            ended = [i for i, core in enumerate(self._cores) if core.terminal()]
-        if ended:
-            self._start([self._settle(i) for i in ended])
+            ended = np.array([i for i, core in enumerate(self._cores) if core.terminal()], np.int64)
+        if ended.size:
+            self._settle(ended)
         self._observe(range(self.n) if self._c is None else ())
         return self.obs, self.rewards, self.done, self.cut
 
     # -- one game at a time (the Python engine; in C, what the batch leaves to Python)
-    def _start(self, games: list[tuple[int, int]]) -> None:
-        """Each (game, seed): the game begun afresh from that seed."""
+    def _start(self, games: np.ndarray, seeds: np.ndarray) -> None:
+        """Game games[j] begun afresh from seeds[j]."""
         if self._c is not None:
-            over = self._c.start(games)
+            over = self._c.start(games, seeds)
         else:
             over = []
-            for i, seed in games:
+            for i, seed in zip(games.tolist(), seeds.tolist()):
                 self._cores[i] = Core.start(self.spec, seed)
                 if self._cores[i].terminal():
                     over.append(i)
@@ -160,20 +160,22 @@ class VectorGames:
         return GameRuntimeError(f"game {i} (seed {int(self.seeds[i])}): {e.message}", e.file, e.line, e.column,
                                 e.source_line)
 
-    def _settle(self, i: int) -> tuple[int, int]:
-        """Game i is over: its returns and how it ended; the next seed, for the game in its place."""
-        paid = self._c.returns(i) if self._c is not None else None
-        if paid is None:
-            core = self._core(i)
-            paid, finished = core.returns(), bool(core.view().state.finished)
+    def _settle(self, ended: np.ndarray) -> None:
+        """These games are over: their returns and how they ended, then the next seeds' games in
+        their places (in the order of their numbers)."""
+        if self._c is not None:
+            paid, finished, slow = self._c.settle(ended)
         else:
-            finished = bool(self._c.info[i, 1])
-        self.rewards[i] = paid
-        self.done[i], self.cut[i] = finished, not finished
-        seed = self._next
-        self._next += 1
-        self.seeds[i] = seed
-        return i, seed
+            paid, finished, slow = np.zeros((len(ended), self.players)), np.zeros(len(ended), bool), range(len(ended))
+        for j in slow:  # (through the Python view: a score C could not give)
+            core = self._core(int(ended[j]))
+            paid[j], finished[j] = core.returns(), bool(core.view().state.finished)
+        self.rewards[ended] = paid
+        self.done[ended], self.cut[ended] = finished, ~finished
+        seeds = np.arange(self._next, self._next + len(ended), dtype=np.int64)
+        self._next += len(ended)
+        self.seeds[ended] = seeds
+        self._start(ended, seeds)
 
     def _observe(self, rows) -> None:
         if self._c is not None:
@@ -211,14 +213,10 @@ class _Batch:
         self.games: list = [None] * n  # a game's NativeGame, made only when Python must read it
         self.cores: list[Core | None] = [None] * n
         self.started = False
-        from ..native.rng import seed_words
-        self.seed_words = seed_words
         opts = nat.options_row([spec.options[o.name] for o in spec.program.options])
         self.opts = (ctypes.c_int64 * len(opts))(*opts)
         raw = ctypes.CDLL(lib._name)  # (ready pointers: ctypes converts nothing)
-        self.step_c, self.score_c = raw.cr_step, raw.cr_score
-        self.step_c.restype, self.score_c.restype = ctypes.c_int32, ctypes.c_int64
-        self.many_c = raw.cr_step_many
+        self.many_c, self.new_c, self.scores_c = raw.cr_step_many, raw.cr_new_many, raw.cr_score_many
         self.info = np.zeros((n, 10), np.int64)  # each game's cr_info
         self.ids = np.full((n, CAP), -1, np.int64)
         self.counts = np.zeros(n, np.int32)
@@ -242,24 +240,66 @@ class _Batch:
         return (ctypes.c_uint64 * (self.stride // 8)).from_address(self.addr[i])
 
     # -- games
-    def start(self, games: list[tuple[int, int]]) -> list[int]:
-        """Each (game, seed): the game begun from the seed in its place in the block, its first
-        decision read; the games over already."""
+    def start(self, games: np.ndarray, seeds: np.ndarray) -> list[int]:
+        """Game games[j] begun from seeds[j] in its place in the block, its first decision read;
+        the games over already."""
+        games = np.ascontiguousarray(games, np.int64)
+        seeds = np.ascontiguousarray(seeds, np.int64)
+        p = ctypes.c_void_p
+        self.new_c(p(self.base), ctypes.c_int64(self.stride), p(games.ctypes.data), p(seeds.ctypes.data), len(games),
+                   self.spec.players, self.opts)
+        for i in games.tolist():
+            self.games[i] = self.cores[i] = None
         act = self.act
         act[:] = -2
-        new, players, opts = self.lib.cr_new, self.spec.players, self.opts
-        for i, seed in games:
-            words = self.seed_words(seed)
-            new(self.addr[i], self.bytes, players, (ctypes.c_uint32 * len(words))(*words), len(words), opts)
-            self.games[i] = self.cores[i] = None
-            act[i] = -1
+        act[games] = -1
         self.started = True
         self._many()
-        info, counts, limit = self.info, self.counts, self.spec.max_length
-        for i, _ in games:
-            if info[i, 6]:
-                self._failed(i)
-        return [i for i, _ in games if info[i, 1] or counts[i] == 0 or info[i, 5] >= limit]
+        info, counts = self.info[games], self.counts[games]
+        for j in np.flatnonzero(info[:, 6]):
+            self._failed(int(games[j]))
+        over = (info[:, 1] != 0) | (counts == 0) | (info[:, 5] >= self.spec.max_length)
+        return [int(i) for i in games[over]]
+
+    def settle(self, ended: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """The returns of these games (a row each, seats in order) from their C states, whether
+        the rules ended each, and the rows Python must work out instead (a score that fails)."""
+        spec = self.spec
+        players, k = spec.players, len(ended)
+        games = np.ascontiguousarray(ended, np.int64)
+        info = self.info[games]
+        finished = info[:, 1] != 0
+        values = np.zeros((k, players), np.int64)
+        if spec.program.score is not None:
+            p = ctypes.c_void_p
+            self.scores_c(p(self.base), ctypes.c_int64(self.stride), p(games.ctypes.data), k, players,
+                          p(values.ctypes.data))
+        slow = finished & (values == NONE).any(1)
+        paid = np.zeros((k, players))
+        if spec.returns_mode == "score":  # (encoding._placed, row by row)
+            if spec.program.score is None:
+                paid[:] = 0.5
+            else:
+                lo, hi = values.min(1, keepdims=True), values.max(1, keepdims=True)
+                span = np.where(hi == lo, 1, hi - lo)
+                placed = (hi - values) / span if spec.program.winner_rule == "fewest" else (values - lo) / span
+                paid[:] = np.where(hi == lo, 0.5, placed)
+        else:  # (encoding.Spec.payoff: the winners declared, else the best score)
+            declared = info[:, 7] != 0
+            win = np.zeros((k, players), bool)
+            win[declared] = (info[declared, 8][:, None] >> np.arange(players)[None, :]) & 1 != 0
+            if spec.program.score is not None:
+                best = values.max(1) if spec.program.winner_rule == "most" else values.min(1)
+                win[~declared] = values[~declared] == best[~declared, None]
+            count = win.sum(1)
+            if players == 1:
+                paid[:] = win
+            else:
+                share = 1.0 / np.maximum(count, 1)
+                paid[:] = (np.where(win, players * share[:, None], 0.0) - 1.0) / (players - 1)
+            paid[count == 0] = 0.0
+        paid[~finished] = 0.0
+        return paid, finished, [int(j) for j in np.flatnonzero(slow)]
 
     def _many(self) -> None:
         """cr_step_many over the batch, with `act` as it stands."""
@@ -294,29 +334,6 @@ class _Batch:
                                      np.zeros((n, a), np.float32))
         return c
 
-    def returns(self, i: int) -> list[float] | None:
-        """Game i's returns from its C state, or None when Python must work them out (a score
-        that fails)."""
-        spec = self.spec
-        info = self.info[i]
-        if not info[1]:
-            return [0.0] * spec.players
-        values = None
-        if spec.program.score is not None:
-            values = [self.score_c(ctypes.c_void_p(self.addr[i]), q) for q in range(spec.players)]
-            if NONE in values:
-                return None
-        if spec.returns_mode == "score":
-            return spec.payoff((), values)
-        if info[7]:
-            winners = [q for q in range(spec.players) if int(info[8]) >> q & 1]
-        elif values is None:
-            winners = []
-        else:
-            best = max(values) if spec.program.winner_rule == "most" else min(values)
-            winners = [q for q, x in enumerate(values) if x == best]
-        return spec.payoff(winners)
-
     def step(self, actions: np.ndarray) -> list[int]:
         """Every game's move; the games that ended (the rest observed in `observe`)."""
         v = self.v
@@ -339,7 +356,7 @@ class _Batch:
         if err.any():
             self._failed(int(np.flatnonzero(err)[0]))
         over = (info[:, 1] != 0) | (info[:, 5] >= self.spec.max_length) | (self.counts == 0)
-        return [int(i) for i in np.flatnonzero(over)]
+        return np.flatnonzero(over)
 
     def _failed(self, i: int) -> None:
         """Game i failed in C: its failure as the Python view gives it (the engine's own words)."""

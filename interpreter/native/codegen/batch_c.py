@@ -23,6 +23,24 @@ void cr_batch_layout(int64_t *out) {
     out[5] = NS; out[6] = NPV; out[7] = MAXP; out[8] = NSITES;
 }
 
+/* games[j] of the batch begun afresh from seeds[j] (below 2^63: its 32-bit words, least
+ * significant first, as random.Random seeds with an int) */
+void cr_new_many(void *base, int64_t stride, const int64_t *games, const int64_t *seeds, int32_t k, int32_t players,
+                 const int64_t *opts) {
+    size_t bytes = cr_state_bytes(players);
+    for (int32_t j = 0; j < k; j++) {
+        uint64_t sd = (uint64_t)seeds[j];
+        uint32_t w[2] = {(uint32_t)(sd & 0xFFFFFFFFu), (uint32_t)(sd >> 32)};
+        cr_new((char *)base + games[j] * stride, bytes, players, w, w[1] ? 2 : 1, opts);
+    }
+}
+
+/* every seat's score (cr_score) in games[j] of the batch, to out[players j ...] */
+void cr_score_many(void *base, int64_t stride, const int64_t *games, int32_t k, int32_t players, int64_t *out) {
+    for (int32_t j = 0; j < k; j++)
+        for (int32_t q = 0; q < players; q++) out[(int64_t)j * players + q] = cr_score((char *)base + games[j] * stride, q);
+}
+
 /* the action id of a move id in the table (open addressing, 2^bits slots, -2 empty), or -1 */
 static int32_t bt_action(const int64_t *keys, const int32_t *acts, int32_t bits, int64_t id) {
     uint64_t mask = ((uint64_t)1 << bits) - 1, h = ((uint64_t)id * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
