@@ -30,6 +30,9 @@ TIMEOUT_ENV = "CARDRULES_CLUSTER_TIMEOUT"      # seconds to wait for the schedul
 CONNECT_TIMEOUT = 3.0
 CHUNKS_PER_WORKER = 8                          # chunks per worker: the load spreads, the bar moves
 MAX_CHUNK = 100                                # games in a chunk at most
+# ... when every game is played whole in C (random bots on the native engine, 10,000 games a second
+# and more): a chunk of 100 is then 5-10 ms, and handing it out costs a worker a good part of that
+NATIVE_CHUNK = 5000
 # --engine, as every command that plays declares it (runner/native.py chooses)
 ENGINE_HELP = ("Which engine plays: native (the ruleset compiled to C: needs a C compiler), python, or auto "
                "(native where it can be built, else Python). The games are the same on both.")
@@ -147,12 +150,12 @@ def execute(task: Task):
     return FUNCTIONS[task.function](task.sources, task.items, task.args)
 
 
-def chunks(n: int, parallelism: int) -> list[range]:
+def chunks(n: int, parallelism: int, most: int = MAX_CHUNK) -> list[range]:
     """0..n-1 cut into contiguous chunks, about CHUNKS_PER_WORKER per worker and none of more
-    than MAX_CHUNK items (Ctrl-C keeps the chunks that finished)."""
+    than `most` items (Ctrl-C keeps the chunks that finished)."""
     if n <= 0:
         return []
-    size = min(MAX_CHUNK, max(1, math.ceil(n / max(1, parallelism * CHUNKS_PER_WORKER))))
+    size = min(most, max(1, math.ceil(n / max(1, parallelism * CHUNKS_PER_WORKER))))
     return [range(i, min(i + size, n)) for i in range(0, n, size)]
 
 

@@ -19,7 +19,7 @@ from .. import engines
 from ..errors import CardRulesError
 from ..fuzz.common import DEFAULT_GAMES
 from ..fuzz.play import Fuzzer
-from . import Interrupted, Runner, Task, chunks, load, remember, source_of
+from . import MAX_CHUNK, NATIVE_CHUNK, Interrupted, Runner, Task, chunks, load, remember, source_of
 
 
 def say_workers(done: dict) -> None:
@@ -89,7 +89,9 @@ def play(runner: Runner, path: Path, rs, players: int, options: dict, seed: int,
     remember(src, rs)
     args = {"seed": seed, "players": players, "options": dict(options), "bots": dict(bots), "log": log,
             "engine": engine, "json": keep}
-    tasks = [Task(k, "play", (src,), tuple(r), args) for k, r in enumerate(chunks(games, runner.parallelism))]
+    whole_in_c = engine == "native" and engines.all_random(bots.values())
+    parts = chunks(games, runner.parallelism, NATIVE_CHUNK if whole_in_c else MAX_CHUNK)
+    tasks = [Task(k, "play", (src,), tuple(r), args) for k, r in enumerate(parts)]
     out = Played(Tally(players, keep=keep))
     try:
         done = runner.run(tasks, advance, stop=lambda r: r["broke"] is not None)
