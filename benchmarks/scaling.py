@@ -2,6 +2,7 @@
 on a local Dask cluster of 2 workers (one thread each).
 
     python benchmarks/scaling.py [--games K] [--rounds R] [--ruleset PATH] [--players N] [--bot NAME]
+                                 [--engine native|python] [--no-dask]
 
 Each round plays the same K games (seeds 0..K-1) three ways, alternately, so a busy machine
 slows all three alike:
@@ -33,22 +34,23 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def one_process(rs, players: int, games: int, bots: dict) -> list:
-    from interpreter.playing import play_one as _play_one
-    from interpreter.engine import outcome
-    out = []
-    for i in range(games):
-        s = _play_one(rs, players, {}, i, bots, None)
-        o = outcome(s)
-        out.append((i, o.winners, o.scores, s.decisions))
-    return out
+def one_process(path: Path, rs, players: int, games: int, bots: dict, engine: str) -> list:
+    """The games played in this process by the very function a worker runs on its chunk: each
+    game's result (`--json`'s entries)."""
+    from interpreter.runner import remember, source_of
+    from interpreter.runner.jobs import play_games
+    src = source_of(path)
+    remember(src, rs)
+    args = {"seed": 0, "players": players, "options": {}, "bots": dict(bots), "log": False, "engine": engine,
+            "json": True}
+    return play_games((src,), range(games), args)["tally"].results
 
 
-def on_runner(runner, path: Path, rs, players: int, games: int, bots: dict) -> list:
+def on_runner(runner, path: Path, rs, players: int, games: int, bots: dict, engine: str) -> list:
     from interpreter.runner.jobs import play
-    got = play(runner, path, rs, players, {}, 0, games, bots, False)
+    got = play(runner, path, rs, players, {}, 0, games, bots, False, engine=engine)
     assert got.broke is None and not got.interrupted
-    return [(r.seed, r.winners, r.scores, r.decisions) for r in got.results]
+    return got.tally.results
 
 
 def busy_elsewhere(seconds: float = 2.0) -> float | None:
@@ -80,6 +82,8 @@ def main() -> None:
     ap.add_argument("--ruleset", default=str(ROOT / "rulesets" / "ganjifa" / "ganjifa.cards"))
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--bot", default="random")
+    ap.add_argument("--engine", choices=("native", "python"), default="native",
+                    help="the engine the games are played on (default native, what auto gives with a compiler)")
     ap.add_argument("--no-dask", action="store_true", help="skip the Dask cluster")
     a = ap.parse_args()
 
@@ -88,7 +92,7 @@ def main() -> None:
     path = Path(a.ruleset)
     rs = load_ruleset(path)
     bots = {seat: a.bot for seat in range(a.players)}
-    one_process(rs, a.players, 5, bots)  # warm up this process's ruleset and caches
+    one_process(path, rs, a.players, 5, bots, a.engine)  # warm up this process's ruleset and caches
 
     cluster = client_runner = None
     if not a.no_dask:
@@ -98,23 +102,23 @@ def main() -> None:
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                            dashboard_address=":0", silence_logs=50)
         with DaskRunner(cluster.scheduler_address, 30) as warm:  # the workers load the engine once
-            on_runner(warm, path, rs, a.players, 8, bots)
+            on_runner(warm, path, rs, a.players, 8, bots, a.engine)
 
     before = busy_elsewhere()
     times: dict[str, list[float]] = {"1 process": [], "2 local workers": [], "2 local workers (warm)": [],
                                      "Dask, 2 workers": []}
     reference = None
     for r in range(a.rounds):
-        t, ref = timed(lambda: one_process(rs, a.players, a.games, bots))
+        t, ref = timed(lambda: one_process(path, rs, a.players, a.games, bots, a.engine))
         times["1 process"].append(t)
         reference = reference or ref
         assert ref == reference
         runner = LocalRunner(2)
         try:
-            t, got = timed(lambda: on_runner(runner, path, rs, a.players, a.games, bots))
+            t, got = timed(lambda: on_runner(runner, path, rs, a.players, a.games, bots, a.engine))
             times["2 local workers"].append(t)
             assert got == reference, "2 local workers played other games"
-            t, got = timed(lambda: on_runner(runner, path, rs, a.players, a.games, bots))
+            t, got = timed(lambda: on_runner(runner, path, rs, a.players, a.games, bots, a.engine))
             times["2 local workers (warm)"].append(t)
         finally:
             runner.close()
@@ -123,7 +127,7 @@ def main() -> None:
 
             def on_dask():
                 with DaskRunner(cluster.scheduler_address, 30) as d:
-                    return on_runner(d, path, rs, a.players, a.games, bots)
+                    return on_runner(d, path, rs, a.players, a.games, bots, a.engine)
             t, got = timed(on_dask)
             times["Dask, 2 workers"].append(t)
             assert got == reference, "the Dask cluster played other games"
