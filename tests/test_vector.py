@@ -7,6 +7,7 @@ action moves nothing."""
 from __future__ import annotations
 
 from bundled_games import NAMES, names_variants_slow
+from test_engines_agree import BASE
 import pytest
 
 from interpreter.bundled import bundled
@@ -124,28 +125,9 @@ def test_auto_is_native_and_says_why():
     assert v.engine == "native" and v.engine_line.startswith("engine: native")
 
 
-FAILS = """game fails "Fails"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..4
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-var n: int = 0
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 3 from stock to each hand
-    while count(hand(turn)) > 0:
-        rule discard "Discard":
-            choose by turn:
-                action discard c in hand(turn):
+FAILS = BASE.replace("VARS", "var n: int = 0").replace("ACTIONS", """action discard c in hand(turn):
                     move c to pile
-                    set n = 10 / (count(hand(turn)) - 2)
-            set turn = next(turn)
-"""
+                    set n = 10 / (count(hand(turn)) - 2)""")  # (the hand of 3 down to 2: a division by zero)
 
 
 @pytest.mark.parametrize("engine", ["python", pytest.param("native", marks=native)])
@@ -156,8 +138,9 @@ def test_a_rules_failure_in_a_batch_names_the_game_and_its_seed(tmp_path, engine
     obs, mask = v.reset()
     with pytest.raises(GameRuntimeError) as err:
         v.step(np.array([np.flatnonzero(m)[0] for m in mask]))
-    assert str(err.value).startswith(f"{path}:20:21: error: game 0 (seed 3): while playing, this statement met a "
-                                     "division by zero"), str(err.value)
+    line = next(k for k, text in enumerate(FAILS.splitlines(), 1) if "set n = 10" in text)
+    assert str(err.value).startswith(f"{path}:{line}:21: error: game 0 (seed 3): while playing, this statement met "
+                                     "a division by zero"), str(err.value)
 
 
 def test_the_gymnasium_vector_environment_is_the_batch():
