@@ -43,11 +43,13 @@ def alongside(path, engine: str, n: int = 3, steps: int = 20, seed: int = 4, max
             assert np.array_equal(obs[i], oracle.encode(core, seat)), i
             assert sorted(np.flatnonzero(mask[i])) == list(core.legal()), i
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        acting = v.seats.copy()
         obs, rewards, done, cut = v.step(actions)
         for i in range(n):
             games[i].apply_id(int(actions[i]))
             if games[i].terminal():
                 assert list(rewards[i]) == pytest.approx(games[i].returns())
+                assert np.array_equal(v.final_obs[i], oracle.encode(games[i], int(acting[i]))), i
                 assert (done[i], cut[i]) == (games[i].state.finished, not games[i].state.finished)
                 games[i] = Core.start(oracle, next_seed)
                 next_seed += 1
@@ -159,6 +161,11 @@ def test_the_gymnasium_vector_environment_is_the_batch():
         assert envs.observation_space.contains(obs)
         assert list(rewards) == [infos["rewards"][i, acting[i]] for i in range(4)]
         assert all(not infos["rewards"][i].any() for i in range(4) if not terminated[i])
+        ended = terminated | truncated
+        assert list(infos.get("_final_obs", np.zeros(4, bool))) == list(ended)  # (the keys come when a game ends)
+        for i in np.flatnonzero(ended):
+            assert np.array_equal(infos["final_obs"][i]["observation"], envs.games.final_obs[i])
+            assert envs.single_observation_space.contains(infos["final_obs"][i])
         paid += int(terminated.sum())
     assert paid and infos["seed"].min() >= 7
 

@@ -441,12 +441,14 @@ class Spec:
         self.obs_size = self.offsets["moves"]
         self.info_size = off
 
-    def c_observer(self):
-        """The observations written by C (c_observations.py), for a spec whose games are native."""
+    def c_observer(self, nat=None):
+        """The observations written by C (c_observations.py) on a ruleset's library (`nat`, a
+        NativeProgram; default: the one this spec's games are played on)."""
+        nat = nat or self.native
         ob = getattr(self, "_c_observer", None)
-        if ob is None:
+        if ob is None or ob.nat is not nat:
             from .c_observations import CObserver
-            ob = self._c_observer = CObserver(self, self.native)
+            ob = self._c_observer = CObserver(self, nat)
         return ob
 
     def bounds(self, info_state: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -486,7 +488,7 @@ class Spec:
         s = core.state
         o = self.offsets
         if s.native is not None and out.dtype == np.float32 and out.flags.c_contiguous:  # written by C, no view made
-            self.c_observer().one(s.native, player, out)
+            self.c_observer(s.native.np).one(s.native, player, out)
             if not s.finished and core.terminal():  # (cut short, or nobody can move: C knows no such end)
                 out[o["to_move"]:o["finished"]] = 0.0
                 out[o["finished"]] = 1.0

@@ -16,7 +16,8 @@ per game: `rewards[i]` is the return of the seat that made game i's move this st
 the game ends), and `infos["rewards"]` gives every seat's, (num_envs, players), in absolute seat
 order, for a learner that credits each seat (self-play). A game that ends starts again at once
 with the next seed (`metadata["autoreset_mode"]` is SAME_STEP): the observation returned is the
-new game's, and the finished game's last position is not kept (nothing is paid after it).
+new game's, and the ended game's last position, as the seat that moved sees it (its mask all
+zero), is in `infos["final_obs"][i]`, where `infos["_final_obs"][i]` is true.
 `reset(seed=S)` starts game i from seed S + i; `infos["seed"]` is each game's seed."""
 
 from __future__ import annotations
@@ -65,6 +66,13 @@ class CardVectorEnv(VectorEnv):
         self._reward[:] = rewards[np.arange(self.num_envs), acted]
         infos = self._infos()
         infos["rewards"] = rewards
+        ended = done | cut
+        if ended.any():  # (Gymnasium's SAME_STEP keys: the ended games' last observations)
+            final = np.full(self.num_envs, None, object)
+            none = np.zeros(g.num_actions, np.int8)
+            for i in np.flatnonzero(ended):
+                final[i] = {"observation": g.final_obs[i].copy(), "action_mask": none}
+            infos["final_obs"], infos["_final_obs"] = final, ended.copy()
         return {"observation": obs, "action_mask": g.mask}, self._reward, done, cut, infos
 
     def _infos(self) -> dict:

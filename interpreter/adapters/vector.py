@@ -15,6 +15,8 @@ other seats numbered from it) and `mask[i]` its legal action ids. `step` plays a
 the game ends, then its returns; `done[i]` says the rules ended it, `cut[i]` that it was cut
 short (`max_decisions`). A game that ends starts again at once with the next seed, so `obs[i]`
 and `mask[i]` are then the new game's: the batch never waits (`v.seeds[i]` is game i's seed).
+The ended game's last position, as the seat that made its last move sees it, is
+`v.final_obs[i]` (valid where `done[i] or cut[i]`), for a learner that bootstraps on it.
 
 Seeds: game i starts with `seed + i`; each game that ends takes the next unused seed, in the
 order of the games' numbers within a step (`seed + n`, `seed + n + 1`, ...). Game i is the very
@@ -67,6 +69,7 @@ class VectorGames:
         self.done = np.zeros(n, bool)
         self.cut = np.zeros(n, bool)
         self.seats = np.zeros(n, np.int64)
+        self.final_obs = np.zeros((n, spec.obs_size), np.float32)  # a game that ended: its last position
         self.seeds = np.arange(seed, seed + n, dtype=np.int64)
         self._first = seed
         self._next = seed + n
@@ -119,6 +122,7 @@ class VectorGames:
         self.rewards.fill(0.0)
         self.done.fill(False)
         self.cut.fill(False)
+        self._acted = self.seats.copy()
         if self._c is not None:
             ended = self._c.step(a)
         else:
@@ -172,6 +176,12 @@ class VectorGames:
             paid[j], finished[j] = core.returns(), bool(core.view().state.finished)
         self.rewards[ended] = paid
         self.done[ended], self.cut[ended] = finished, ~finished
+        for j, i in enumerate(ended.tolist()):  # the last position, as the seat that moved sees it
+            seat = int(self._acted[i])
+            if self._c is not None:
+                self._c.final(i, seat, bool(finished[j]))
+            else:
+                self.spec.encode(self._cores[i], seat, out=self.final_obs[i])
         seeds = np.arange(self._next, self._next + len(ended), dtype=np.int64)
         self._next += len(ended)
         self.seeds[ended] = seeds
@@ -260,6 +270,23 @@ class _Batch:
             self._failed(int(games[j]))
         over = (info[:, 1] != 0) | (counts == 0) | (info[:, 5] >= self.spec.max_length)
         return [int(i) for i in games[over]]
+
+    def final(self, i: int, seat: int, finished: bool) -> None:
+        """Game i's last position, as `seat` sees it, into the batch's final_obs (encoding's
+        tensor of a game over: `finished` set, nobody to move)."""
+        v, ob = self.v, self.observer
+        out = v.final_obs[i]
+        one = np.array([seat], np.int32)
+        ob.call(ctypes.c_void_p(self.addr[i]), ctypes.c_int64(0), 1, ctypes.c_void_p(one.ctypes.data),
+                ctypes.c_void_p(out.ctypes.data), ctypes.c_int64(len(out)), *ob.tables)
+        if self.slow_vars:
+            g = self.game(i)
+            self.spec._encode_vars({c[0]: g.var_value(c[0]) for c in self.slow_vars}, seat, out,
+                                   self.spec.offsets["vars"], self.slow_vars)
+        if not finished:  # (cut short: C knows no such end; encoding shows it as over)
+            o = self.spec.offsets
+            out[o["to_move"]:o["finished"]] = 0.0
+            out[o["finished"]] = 1.0
 
     def settle(self, ended: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """The returns of these games (a row each, seats in order) from their C states, whether
