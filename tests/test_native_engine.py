@@ -272,7 +272,11 @@ def batch_driver(p) -> str:
             "            }\n"
             "            who[g] = (int32_t)info[10 * g + 2];\n"
             "        }\n"
-            f"        cr_observe_many(block, (int64_t)stride, 4, who, obs, {width}, head, place, sees, site_of, codes);\n"
+            f"        cr_observe_many(block, (int64_t)stride, NULL, 4, who, obs, {width}, head, place, sees, site_of, codes);\n"
+            # (and two of them picked out, as the last positions of games that ended are)
+            "        int64_t picked[2] = {3, 1};\n"
+            f"        cr_observe_many(block, (int64_t)stride, picked, 2, who, obs, {width}, head, place, sees, site_of,"
+            " codes);\n"
             "    }\n"
             "    free(block);\n")
 

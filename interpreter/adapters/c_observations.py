@@ -50,14 +50,22 @@ class CObserver:
     def many(self, base: int, stride: int, n: int, who: np.ndarray, out: np.ndarray) -> tuple:
         """The arguments of the call for a batch (made once: the arrays stay where they are)."""
         p = ctypes.c_void_p
-        return (p(base), ctypes.c_int64(stride), n, p(who.ctypes.data), p(out.ctypes.data),
+        return (p(base), ctypes.c_int64(stride), None, n, p(who.ctypes.data), p(out.ctypes.data),
                 ctypes.c_int64(out.shape[1]), *self.tables)
+
+    def some(self, base: int, stride: int, games: np.ndarray, who: np.ndarray, out: np.ndarray) -> None:
+        """Games games[j] of a batch, each as seat who[j] sees it, into out[j] (contiguous rows)."""
+        p = ctypes.c_void_p
+        games = np.ascontiguousarray(games, np.int64)
+        who = np.ascontiguousarray(who, np.int32)
+        self.call(p(base), ctypes.c_int64(stride), p(games.ctypes.data), len(games), p(who.ctypes.data),
+                  p(out.ctypes.data), ctypes.c_int64(out.shape[1]), *self.tables)
 
     def one(self, game, player: int | None, out: np.ndarray) -> None:
         """One native game (a NativeGame) as `player` sees it (None: everyone), into `out` (a
         contiguous float32 array at least obs_size long); the collection variables too."""
         self._one[0] = -1 if player is None else player
-        self.call(game._pmem, ctypes.c_int64(0), 1, self._one_ptr, ctypes.c_void_p(out.ctypes.data), self._width,
+        self.call(game._pmem, ctypes.c_int64(0), None, 1, self._one_ptr, ctypes.c_void_p(out.ctypes.data), self._width,
                   *self.tables)
         if self.slow_vars:
             spec = self.spec

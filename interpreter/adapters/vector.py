@@ -176,12 +176,11 @@ class VectorGames:
             paid[j], finished[j] = core.returns(), bool(core.view().state.finished)
         self.rewards[ended] = paid
         self.done[ended], self.cut[ended] = finished, ~finished
-        for j, i in enumerate(ended.tolist()):  # the last position, as the seat that moved sees it
-            seat = int(self._acted[i])
-            if self._c is not None:
-                self._c.final(i, seat, bool(finished[j]))
-            else:
-                self.spec.encode(self._cores[i], seat, out=self.final_obs[i])
+        if self._c is not None:  # the last position, as the seat that moved sees it
+            self._c.final(ended, self._acted[ended], finished)
+        else:
+            for i in ended.tolist():
+                self.spec.encode(self._cores[i], int(self._acted[i]), out=self.final_obs[i])
         seeds = np.arange(self._next, self._next + len(ended), dtype=np.int64)
         self._next += len(ended)
         self.seeds[ended] = seeds
@@ -271,22 +270,23 @@ class _Batch:
         over = (info[:, 1] != 0) | (counts == 0) | (info[:, 5] >= self.spec.max_length)
         return [int(i) for i in games[over]]
 
-    def final(self, i: int, seat: int, finished: bool) -> None:
-        """Game i's last position, as `seat` sees it, into the batch's final_obs (encoding's
-        tensor of a game over: `finished` set, nobody to move)."""
-        v, ob = self.v, self.observer
-        out = v.final_obs[i]
-        one = np.array([seat], np.int32)
-        ob.call(ctypes.c_void_p(self.addr[i]), ctypes.c_int64(0), 1, ctypes.c_void_p(one.ctypes.data),
-                ctypes.c_void_p(out.ctypes.data), ctypes.c_int64(len(out)), *ob.tables)
+    def final(self, ended: np.ndarray, seats: np.ndarray, finished: np.ndarray) -> None:
+        """The ended games' last positions, each as its seat in `seats` sees it, into the batch's
+        final_obs (encoding's tensor of a game over: `finished` set, nobody to move)."""
+        v, spec = self.v, self.spec
+        rows = np.empty((len(ended), v.obs.shape[1]), np.float32)
+        self.observer.some(self.base, self.stride, ended, seats, rows)
         if self.slow_vars:
-            g = self.game(i)
-            self.spec._encode_vars({c[0]: g.var_value(c[0]) for c in self.slow_vars}, seat, out,
-                                   self.spec.offsets["vars"], self.slow_vars)
-        if not finished:  # (cut short: C knows no such end; encoding shows it as over)
-            o = self.spec.offsets
-            out[o["to_move"]:o["finished"]] = 0.0
-            out[o["finished"]] = 1.0
+            for j, i in enumerate(ended.tolist()):
+                g = self.game(i)
+                spec._encode_vars({c[0]: g.var_value(c[0]) for c in self.slow_vars}, int(seats[j]), rows[j],
+                                  spec.offsets["vars"], self.slow_vars)
+        cut = ~finished  # (cut short: C knows no such end; encoding shows it as over)
+        if cut.any():
+            o = spec.offsets
+            rows[cut, o["to_move"]:o["finished"]] = 0.0
+            rows[cut, o["finished"]] = 1.0
+        v.final_obs[ended] = rows
 
     def settle(self, ended: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """The returns of these games (a row each, seats in order) from their C states, whether

@@ -92,20 +92,20 @@ void cr_step_many(void *base, int64_t stride, int32_t n, const int64_t *act, int
     }
 }
 
-/* adapters/encoding.py's observation tensor of games g in [0, n) of a batch, game g as seat
- * who[g] sees it (-1: everyone), into obs[width g ...]. head: players, cards, places, then the
+/* adapters/encoding.py's observation tensor of n games of a batch (game games[g], or game g when
+ * games is NULL), each as seat who[g] sees it (-1: everyone), into obs[width g ...]. head: players, cards, places, then the
  * offsets of seat, to_move, deciding, decision, finished, cards, top, zone_sizes, vars, then
  * the count of variable codes. place, sees: each observer's (seats, then everyone) place and
  * sight of each zone; site_of: each choice's `choose by each` site or -1; codes: per variable
  * its index (sv, or pv for a per-player one), kind (VAR_*), per-player, offset and width */
-void cr_observe_many(void *base, int64_t stride, int32_t n, const int32_t *who, float *obs, int64_t width,
-                     const int64_t *head, const int32_t *place, const uint8_t *sees, const int32_t *site_of,
+void cr_observe_many(void *base, int64_t stride, const int64_t *games, int32_t n, const int32_t *who, float *obs,
+                     int64_t width, const int64_t *head, const int32_t *place, const uint8_t *sees, const int32_t *site_of,
                      const int64_t *codes) {
     const int32_t P = (int32_t)head[0], NCARDS = (int32_t)head[1], NPL = (int32_t)head[2];
     const int64_t o_seat = head[3], o_to = head[4], o_dec = head[5], o_choice = head[6], o_fin = head[7],
                   o_cards = head[8], o_top = head[9], o_sizes = head[10], o_vars = head[11], n_codes = head[12];
     for (int32_t g = 0; g < n; g++) {
-        const cr_state *S = (const cr_state *)((char *)base + g * stride);
+        const cr_state *S = (const cr_state *)((char *)base + (games ? games[g] : g) * stride);
         const crt_cards *C = CARDS((cr_state *)S);
         float *out = obs + g * width;
         memset(out, 0, sizeof(float) * (size_t)width);
