@@ -269,6 +269,30 @@ def test_openspiel_gives_the_same_games_on_both_engines():
     assert games("python") == games("native")
 
 
+def test_a_resampled_position_is_the_same_on_both_engines_and_plays_on_in_c():
+    """OpenSpiel's resample_from_infostate (Core.resample): the sample drawn in Python is put
+    back into C, so a search's playouts from it run in C, with the same games as on Python."""
+    from interpreter.adapters.core import Core
+    from interpreter.adapters.encoding import spec_for
+
+    def samples(engine: str) -> list:
+        spec = spec_for("kendra-kari", 3, engine=engine)
+        core, rng = Core.start(spec, 4), random.Random(3)
+        for _ in range(5):
+            core.apply_id(rng.choice(sorted(core.legal())))
+        out = []
+        for k in range(3):
+            t = core.resample(k, random.Random(k))
+            assert (t.state.native is not None) == (engine == "native")
+            trail, r = [], random.Random(k)
+            while not t.terminal():
+                trail.append(r.choice(sorted(t.legal())))
+                t.apply_id(trail[-1])
+            out.append((trail, t.returns(), spec.referee_text(t)))
+        return out
+    assert samples("python") == samples("native")
+
+
 def test_the_adapters_auto_plays_native_and_native_they_cannot_have_is_refused(monkeypatch, tmp_path):
     pytest.importorskip("pyspiel")
     from interpreter.adapters.openspiel import load_game

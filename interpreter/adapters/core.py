@@ -203,6 +203,11 @@ class Core:
 
     def _sample(self, player: int, seed: int) -> "Core":
         st = determinise(self.state, player, random.Random(seed), reseed=True)
+        native = self.state.native
+        if native is not None:  # the sample played on in C too: a copy of the game, the sample put into it
+            g = native.clone()
+            g.load(st, adopt=True)
+            st = g._view
         self.owned = False
         return Core(self.spec, st, (self.recipe, ("sample", player, seed)), self.seen, self.pub, self.sec, owned=False)
 
