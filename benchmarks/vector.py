@@ -30,7 +30,8 @@ from interpreter.adapters.vector import VectorGames  # noqa: E402
 GAMES = {"goofspiel": ("classic/goofspiel", 2, "goofspiel(num_cards=13,imp_info=True,points_order=random)"),
          "crazy-eights": ("classic/crazy-eights", 5, "crazy_eights"),
          "hearts": ("classic/hearts", 4, "hearts"),
-         "ganjifa": ("ganjifa/ganjifa", 3, None)}
+         "ganjifa": ("ganjifa/ganjifa", 3, None),
+         "kuhn-poker": ("classic/kuhn-poker", 2, "kuhn_poker")}  # (a game every 2-3 decisions: restarts)
 
 
 def batch_rate(name: str, players: int, engine: str, n: int, seconds: float) -> float:
