@@ -67,7 +67,12 @@ class CObserver:
         self._one[0] = -1 if player is None else player
         self.call(game._pmem, ctypes.c_int64(0), None, 1, self._one_ptr, ctypes.c_void_p(out.ctypes.data), self._width,
                   *self.tables)
+        self.collections(game, 0 if player is None else player, out)
+
+    def collections(self, game, seat: int, out: np.ndarray) -> None:
+        """The variables C leaves to Python (collections) of one native game, as `seat` sees
+        them, into `out`."""
         if self.slow_vars:
             spec = self.spec
-            slots = {code[0]: game.var_value(code[0]) for code in self.slow_vars}
-            spec._encode_vars(slots, 0 if player is None else player, out, spec.offsets["vars"], self.slow_vars)
+            spec._encode_vars({code[0]: game.var_value(code[0]) for code in self.slow_vars}, seat, out,
+                              spec.offsets["vars"], self.slow_vars)

@@ -490,8 +490,7 @@ class Spec:
         if s.native is not None and out.dtype == np.float32 and out.flags.c_contiguous:  # written by C, no view made
             self.c_observer(s.native.np).one(s.native, player, out)
             if not s.finished and core.terminal():  # (cut short, or nobody can move: C knows no such end)
-                out[o["to_move"]:o["finished"]] = 0.0
-                out[o["finished"]] = 1.0
+                self.mark_over(out)
         else:
             self._encode_python(core, player, out)
         if info_state:
@@ -502,6 +501,13 @@ class Spec:
                 moves[r] = core.pub[q]
                 if q == player:
                     moves[r] += core.sec[q]
+
+    def mark_over(self, out: np.ndarray) -> None:
+        """A tensor (or rows of them) written by C for a game the rules did not end but that is
+        over all the same (cut short): shown as over, nobody to move."""
+        o = self.offsets
+        out[..., o["to_move"]:o["finished"]] = 0.0
+        out[..., o["finished"]] = 1.0
 
     def _encode_python(self, core: "Core", player: int | None, out: np.ndarray) -> None:
         s = core.view().state

@@ -264,11 +264,14 @@ class _Batch:
         act[games] = -1
         self.started = True
         self._many()
-        info, counts = self.info[games], self.counts[games]
-        for j in np.flatnonzero(info[:, 6]):
+        for j in np.flatnonzero(self.info[games, 6]):
             self._failed(int(games[j]))
-        over = (info[:, 1] != 0) | (counts == 0) | (info[:, 5] >= self.spec.max_length)
-        return [int(i) for i in games[over]]
+        return [int(i) for i in games[self._over()[games]]]
+
+    def _over(self) -> np.ndarray:
+        """Which games are over: ended by the rules, at the length bound, or nobody to move."""
+        info = self.info
+        return (info[:, 1] != 0) | (info[:, 5] >= self.spec.max_length) | (self.counts == 0)
 
     def final(self, ended: np.ndarray, seats: np.ndarray, finished: np.ndarray) -> None:
         """The ended games' last positions, each as its seat in `seats` sees it, into the batch's
@@ -278,14 +281,12 @@ class _Batch:
         self.observer.some(self.base, self.stride, ended, seats, rows)
         if self.slow_vars:
             for j, i in enumerate(ended.tolist()):
-                g = self.game(i)
-                spec._encode_vars({c[0]: g.var_value(c[0]) for c in self.slow_vars}, int(seats[j]), rows[j],
-                                  spec.offsets["vars"], self.slow_vars)
+                self.observer.collections(self.game(i), int(seats[j]), rows[j])
         cut = ~finished  # (cut short: C knows no such end; encoding shows it as over)
         if cut.any():
-            o = spec.offsets
-            rows[cut, o["to_move"]:o["finished"]] = 0.0
-            rows[cut, o["finished"]] = 1.0
+            over = rows[cut]
+            spec.mark_over(over)
+            rows[cut] = over
         v.final_obs[ended] = rows
 
     def settle(self, ended: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
@@ -361,7 +362,7 @@ class _Batch:
                                      np.zeros((n, a), np.float32))
         return c
 
-    def step(self, actions: np.ndarray) -> list[int]:
+    def step(self, actions: np.ndarray) -> np.ndarray:
         """Every game's move; the games that ended (the rest observed in `observe`)."""
         v = self.v
         slow = self.flag != 0
@@ -372,18 +373,15 @@ class _Batch:
         for i in np.flatnonzero(slow):  # the long way, through the Python view
             i = int(i)
             v._play(i, self.core(i), int(actions[i]))
-            self.cores[i] = None
         if slow.any():
             act[:] = -2
             act[slow] = -1
             self._many()
         self.cores = [None] * v.n  # (their views are behind the C states now)
-        info = self.info
-        err = info[:, 6] != 0
+        err = self.info[:, 6] != 0
         if err.any():
             self._failed(int(np.flatnonzero(err)[0]))
-        over = (info[:, 1] != 0) | (info[:, 5] >= self.spec.max_length) | (self.counts == 0)
-        return np.flatnonzero(over)
+        return np.flatnonzero(self._over())
 
     def _failed(self, i: int) -> None:
         """Game i failed in C: its failure as the Python view gives it (the engine's own words)."""
@@ -396,7 +394,7 @@ class _Batch:
 
     # -- observations and masks, every game at once
     def observe(self) -> None:
-        v, spec = self.v, self.spec
+        v = self.v
         if self.flag.any():
             self._learn(np.flatnonzero(self.flag))
         who = self.who
@@ -404,11 +402,8 @@ class _Batch:
         v.seats[:] = who
         self.observe_c(*self._seen)
         if self.slow_vars:
-            at = spec.offsets["vars"]
             for i in range(v.n):
-                g = self.game(i)
-                slots = {code[0]: g.var_value(code[0]) for code in self.slow_vars}
-                spec._encode_vars(slots, int(who[i]), v.obs[i], at, self.slow_vars)
+                self.observer.collections(self.game(i), int(who[i]), v.obs[i])
 
     def _learn(self, games: np.ndarray) -> None:
         """The games whose moves C could not map: their move ids learnt (then C maps them), and
