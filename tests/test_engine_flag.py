@@ -157,8 +157,8 @@ def test_fuzz_finds_the_same_findings_on_both_engines(tmp_path):
 
 
 def test_fuzz_says_which_engine_and_native_not_to_be_had_exits_2(monkeypatch, tmp_path):
-    r = run("fuzz", KENDRA, "-k", 1, "--workers", 1, "--out", tmp_path / "a")
-    assert engine_line(r).startswith("engine: python (the fuzzer checks every position in Python")
+    r = run("fuzz", KENDRA, "-k", 1, "--workers", 1, "--out", tmp_path / "a")  # auto: native, its checks in C
+    assert engine_line(r).startswith("engine: native (C, built by ") and "each ruleset when it is fuzzed" in engine_line(r)
     r = run("fuzz", KENDRA, "-k", 1, "--workers", 1, "--out", tmp_path / "b", "--engine", "native")
     assert engine_line(r).startswith("engine: native (C, built by ")
     r = run("fuzz", _no_native_copy(monkeypatch, tmp_path), "-k", 1, "--workers", 1, "--out", tmp_path / "c", "--engine", "native")

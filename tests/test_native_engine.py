@@ -281,6 +281,32 @@ def batch_driver(p) -> str:
             "    free(block);\n")
 
 
+def fuzz_driver(p) -> str:
+    """The fuzzer's checks in C on a new game in `mem`: at each decision the rule seeker's look-ahead
+    over every legal move, each seat's hidden-card check, the cards' bookkeeping and what each seat
+    has seen, the rules fired and the slots; the move played the seeker's first that does not fail."""
+    nc, nr = p.n_cards, len(p.rule_names)
+    return (
+        "    if (cr_new(mem, bytes, 3, seed, 1, opts)) return 20;\n"
+        f"    static uint8_t seen_all[{nc}], seen_own[3 * {nc}];\n"
+        f"    static int64_t tried[{5 + nr} * 4096], fired[{max(nr, 1)}], slots[{max(p.n_slots, 1)}];\n"
+        "    static int32_t picks[4096];\n"
+        "    while (!((cr_state *)mem)->finished) {\n"
+        "        cr_state *S = (cr_state *)mem;\n"
+        "        if (crt_cards_check(cr_cards(mem)) || crt_cards_remember(cr_cards(mem), seen_all, seen_own)) return 21;\n"
+        "        for (int32_t who = 0; who < 3; who++) {\n"
+        "            crt_rng q; crt_seed_u64(&q, (uint64_t)who); crt_get_state(&q, words);\n"
+        "            if (cr_permuted_differs(mem, who, words) != 0) return 22;\n"
+        "        }\n"
+        "        for (int32_t i = 0; i < S->legal_n; i++) picks[i] = i;\n"
+        "        if (cr_try_moves(mem, picks, S->legal_n, tried)) return 23;\n"
+        f"        cr_fired_all(mem, fired); cr_slots(mem, slots, {max(p.n_slots, 1)});\n"
+        "        int32_t go = -1;\n"
+        f"        for (int32_t i = 0; i < S->legal_n && go < 0; i++) if (!tried[i * {5 + nr}]) go = i;\n"
+        "        if (go < 0 || cr_apply(mem, go)) return 24;\n"
+        "    }\n")
+
+
 def test_a_sanitized_driver_plays_clean(tmp_path):
     compiler = find_compiler()
     if not sanitizers_work(list(compiler.argv), tmp_path):
@@ -317,6 +343,7 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
             "        for (int32_t k = 1; k < n; k++) if (rows[3 * k + 2] > rows[3 * best + 2]) best = k;\n"
             "        if (cr_apply(mem, (int32_t)rows[3 * best])) return 6;\n"
             "    }\n"
+            + fuzz_driver(p) +
             "    free(mem);\n"
             + batch_driver(p) +
             "    return 0;\n}\n")

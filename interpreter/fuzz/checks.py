@@ -151,6 +151,8 @@ class Checks:
 
     def _check_claims(self, game: Game, s: State, choice):
         each = getattr(choice, "each_slot", None)
+        if s.native is not None:  # a game in C: the actions' conditions read its locals too
+            s.native.sync_locals()
         t = s.clone() if each is not None else s  # evaluating for each decider sets a slot
         for player in self._deciders(s):
             if each is not None:
@@ -202,12 +204,13 @@ class Checks:
             except Exception as e:
                 game.add(self._ev_crash(s, e, None, during="observe"))
                 return
+            sees = [self._visible(s, inst, player) for inst in range(len(s.zones))]
             for name in _strings(obs.get("zones", {})):
                 c = self.card_index.get(name)
                 if c is None:
                     continue
                 inst = s.card_zone[c]
-                if not (self._visible(s, inst, player) or s.known[c]):
+                if not (sees[inst] or s.known[c]):
                     game.add(Event("hidden-leak", ("hidden-leak", "observe"), len(s.history),
                                    f"observe() shows {seat_name(player)} the card {name}, which lies unseen in "
                                    f"{self._zone_text(s, inst)} ({p.zones[s.zkind[inst]].visibility}) and has not been "
@@ -223,7 +226,7 @@ class Checks:
                         if not isinstance(c, int) or not (0 <= c < p.n_cards):
                             continue
                         inst = s.card_zone[c]
-                        if self._visible(s, inst, player) or s.known[c] or game.seen_all[c] \
+                        if sees[inst] or s.known[c] or game.seen_all[c] \
                                 or game.seen_own[player][c]:
                             continue  # naming a card the player has seen reveals nothing
                         sets = self._set_rules(v.name)
@@ -252,7 +255,11 @@ class Checks:
         return self._set_cache[var]
 
     def _check_permuted(self, game: Game, s: State, player: int):
-        """The legal moves of `player` must not depend on cards `player` cannot see."""
+        """The legal moves of `player` must not depend on cards `player` cannot see. A game in C
+        is judged there; the Python engine words a finding (and judges where C cannot)."""
+        g = s.native
+        if g is not None and g.permuted_differs(player, random.Random(f"{s.seed}/{len(s.history)}/{player}")) is False:
+            return
         spots = [(inst, k) for inst, z in enumerate(s.zones) if not self._visible(s, inst, player)
                  for k, c in enumerate(z) if not s.known[c]]
         if len(spots) < 2:
@@ -426,12 +433,29 @@ class Checks:
                      note="replaying the record crashes the same way")
 
 
-def _strings(x):
+def _strings(x, out: list | None = None) -> list:
+    """Every string in a nested observation, in order (a list of names taken whole)."""
+    if out is None:
+        out = []
     if isinstance(x, str):
-        yield x
+        out.append(x)
     elif isinstance(x, dict):
         for v in x.values():
-            yield from _strings(v)
+            if type(v) is str:
+                out.append(v)
+            else:
+                _strings(v, out)
     elif isinstance(x, (list, tuple)):
         for v in x:
-            yield from _strings(v)
+            t = type(v)
+            if t is str:
+                out.append(v)
+            elif t is dict:  # (what a seat was told of each card: a dict a card, one level inlined)
+                for w in v.values():
+                    if type(w) is str:
+                        out.append(w)
+                    else:
+                        _strings(w, out)
+            else:
+                _strings(v, out)
+    return out

@@ -30,14 +30,6 @@ def fuzz_ruleset(path: str | Path, games: int | None = None, seconds: float | No
     return Fuzzer(str(path), rs, games, seconds, seed, progress, deadline, native_for(rs, engine)).run()
 
 
-# Why `--engine auto` fuzzes in Python: the fuzzer checks the whole position after every move
-# (where every card lies, what each seat has seen, ...), so a game in C must bring its Python view
-# up to date after every move, and that costs more than the Python engine's move itself (measured:
-# one of the bundled games, 8 configurations x 20 games, about 2.5 s in Python, 7 s on the
-# native engine; the same findings: see the README's native engine section). `--engine native` plays the fuzzer's games in C all the same.
-AUTO_PYTHON = "the fuzzer checks every position in Python, where the native engine is slower; --engine native plays its games in C"
-
-
 def write_reproductions(findings: list[Finding], out: Path, numbers: list[int]) -> None:
     """Write each finding's records under out (created only when there is one to write)."""
     for num, f in zip(numbers, findings):
@@ -120,8 +112,6 @@ def fuzz_command(
         engines_command(paths, mutants, seed, first, as_json)
     try:
         line = at_start(engine_name, "each ruleset when it is fuzzed")
-        if engine_name == "auto":
-            line = f"engine: python ({AUTO_PYTHON})"
         parse_workers(workers)
         files, errors = _expand(paths)
         runner = open_runner(workers, cluster) if len(files) > 1 or cluster_address(cluster) else None

@@ -222,6 +222,7 @@ class Game:
     abandoned: bool = False
     seen_all: bytearray | None = None     # cards every player has seen (public, or face up)
     seen_own: list | None = None          # per seat: cards seen in the seat's own private zones
+    seen_rows: bytearray | None = None    # seen_own's rows, one after another (C writes them: NativeGame.remember)
     vis: list | None = None               # per zone instance: its visibility
 
     def add(self, ev: Event):

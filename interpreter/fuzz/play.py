@@ -11,7 +11,7 @@ from typing import Callable
 from .. import engines, graph as g
 from ..engine import apply, observe, offered, program_of
 from ..errors import GameRuntimeError, GameTooLong
-from .common import (Config, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
+from .common import (Config, Event, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
                      RulesetReport, _config, configurations, option_values, player_counts)
 from .static import Static
 from .aims import compile_aims, rule_conditions
@@ -21,11 +21,18 @@ from .options import OptionEffects
 from .shrink import Shrinking
 
 
+def _fresh(s):
+    """s, its view brought up to date from C first when it is a game in C (a finding reads it)."""
+    if s.native is not None:
+        s.native.sync()
+    return s
+
+
 def native_for(rs, engine: str):
-    """The NativeProgram a ruleset is fuzzed on: under --engine native only (an OptionError with
-    the one line when it cannot be built); None elsewhere, since auto fuzzes in Python (its
-    checks read every position: fuzz/command.py's AUTO_PYTHON)."""
-    if engine != "native":
+    """The NativeProgram a ruleset is fuzzed on: under --engine native (an OptionError with the
+    one line when it cannot be built) or auto (where this machine builds it); None under python,
+    and under auto where it cannot be built: the same findings either way."""
+    if engine == "python":
         return None
     return engines.choose(program_of(rs), engine).native
 
@@ -100,8 +107,6 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         native = None if python else self.native
         try:
             s = engines.new_game(self.rs, cfg.players, cfg.opts, seed, engine=native)
-            if native is not None:
-                s.native.sync()  # (the checks read the state itself: brought up to date after each move)
         except GameRuntimeError as e:
             game.add(self._ev_error(None, e, None))
             return game
@@ -112,10 +117,12 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         player = BOT_KINDS[bot](seed)
         limit, declared = self.cap()
         game.vis = [self.program.zones[k].visibility for k in s.zkind]
-        game.seen_all = bytearray(self.program.n_cards)
-        game.seen_own = [bytearray(self.program.n_cards) for _ in s.seats]
-        self._remember(game, s)
-        self._check(game, s, observe=True)
+        nc = self.program.n_cards
+        game.seen_all = bytearray(nc)
+        game.seen_rows = bytearray(nc * len(s.seats))
+        rows = memoryview(game.seen_rows)
+        game.seen_own = [rows[k * nc:(k + 1) * nc] for k in range(len(s.seats))]
+        self._look(game, s, observe=True)
         if self.advice_seen:
             self._note_advice(s)
         deadline = self.deadline
@@ -125,10 +132,10 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
                 break
             entries = offered(s)
             if not entries:
-                game.add(self._ev_deadlock(s))
+                game.add(self._ev_deadlock(_fresh(s)))
                 break
             if not declared and s.decisions >= limit:
-                game.add(self._ev_bound(s, limit, declared))
+                game.add(self._ev_bound(_fresh(s), limit, declared))
                 break
             if stats:
                 for alt in {id(e[1]): e[1] for e in entries}.values():
@@ -139,31 +146,57 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
                 self.alt_taken[id(alt)] = self.alt_taken.get(id(alt), 0) + 1
             try:
                 apply(s, m)
-                if native is not None:
-                    s.native.sync()
             except GameTooLong as e:  # the engine stops a game at its bound (or its default cap)
-                game.add(self._ev_bound(s, e.decisions, e.declared, e))
+                game.add(self._ev_bound(_fresh(s), e.decisions, e.declared, e))
                 break
             except GameRuntimeError as e:
-                game.add(self._ev_error(s, e, m))
+                game.add(self._ev_error(_fresh(s), e, m))
                 break
             except Exception as e:
-                game.add(self._ev_crash(s, e, m))
+                game.add(self._ev_crash(_fresh(s), e, m))
                 break
             if declared and s.decisions > limit:
-                game.add(self._ev_bound(s, limit, declared))
+                game.add(self._ev_bound(_fresh(s), limit, declared))
                 break
             i = s.decisions
-            self._remember(game, s)
             observe = observe_all or i < OBSERVE_EARLY or i % OBSERVE_EVERY == 0 or s.finished
-            self._check(game, s, observe=observe)
+            self._look(game, s, observe)
             if observe and self.advice_seen:
                 self._note_advice(s)
+        _fresh(s)  # what is read of the game from here on (rules fired, the leak and replay checks) is the view's
         if s.finished and not game.stopped:
             self._check_leak(game, s)
         if replay_check and not game.stopped and not game.abandoned and not any(ev.error for ev in game.events.values()):
             self._check_replay(game, s)
         return game
+
+    def _look(self, game: Game, s, observe: bool) -> None:
+        """The checks after a move: what the players have seen remembered, the cards checked, and
+        (`observe`) what each seat is shown. A game in C is checked there (NativeGame.cards_check,
+        .remember) and its view brought up to date only where the Python checks read it: to
+        observe, to test a choice whose actions may claim one move twice, at the end, or to word
+        a finding; the same findings as on the Python engine."""
+        g = s.native
+        if g is not None and not (observe or s.finished or (s.choice is not None and id(s.choice) in self.dup_choices)):
+            if g.cards_check() == 0:
+                g.remember(game.seen_all, game.seen_rows)
+                return
+            g.sync()
+            before = len(game.events)
+            self._remember(game, s)
+            self._check(game, s, observe=False)
+            if len(game.events) == before:  # C's bookkeeping is broken where the view (rebuilt from the zones) is not
+                name, title = self._rule(s)
+                game.add(Event("cards-not-conserved", ("cards-not-conserved",), len(s.history),
+                               f"Cards were created or lost after {len(s.history)} moves, in rule {name!r} ({title}): "
+                               "the native engine's indexes of the cards disagree with its zones (crt_cards_check). "
+                               "The engine moves cards between zones, so this is an engine bug.", [name],
+                               note="the replayed state shows the inconsistency"))
+            return
+        if g is not None:
+            g.sync()
+        self._remember(game, s)
+        self._check(game, s, observe=observe)
 
     # ---------------------------------------------------------------- bookkeeping
     def _absorb(self, game: Game, main: bool) -> int:

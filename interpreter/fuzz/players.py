@@ -35,8 +35,7 @@ def _fired(s: State) -> list:
     g = s.native
     if g is None:
         return s.fired
-    lib, mem = g.np.lib, g.mem
-    return [lib.cr_fired(mem, i) for i in range(len(s.fired))]
+    return g.fired()
 
 
 def _gaps(s: State, fz) -> dict[int, int]:
@@ -108,29 +107,41 @@ class RuleSeeker:
         before = _gaps(s, fz) if fz.aims else {}
         best, best_score = [], None
         reached = False  # some move fires an unfired rule
-        for i in picks:
+        # a game in C weighs the moves there (the same scores) unless the aims' conditions are read
+        tried = s.native.try_moves(picks) if s.native is not None and not fz.aims else None
+        for j, i in enumerate(picks):
             m, alt, _ = entries[i]
             score = 0.5 / (1 + fz.alt_taken.get(id(alt), 0))
-            c = _lookahead(s)
-            try:
-                apply(c, m)
-            except Exception:
-                score += 5.0
+            if tried is not None:
+                failed, finished, n_legal, choice, mask, fired_c = tried[j]
+                if failed:
+                    score += 5.0
+                else:
+                    alts = s.program.choices[choice].alts
+                    score = self._fires(fz, fired_now, fired_c, score)
+                    reached = reached or self.hit
+                    if not finished:
+                        score += 5.0 if not n_legal else \
+                            0.25 * max(1.0 / (1 + fz.alt_offered.get(id(alts[k]), 0))
+                                       for k in range(len(alts)) if mask >> k & 1)
             else:
-                fired_c = _fired(c)
-                hit = False
-                for k, (a, b) in enumerate(zip(fired_now, fired_c)):
-                    if b > a:
-                        score += 1.0 / (1 + fz.fired_total[k] + a)
-                        hit = hit or fz.fired_total[k] == 0
-                reached = reached or hit
-                if not c.finished:
-                    if not c._legal:
-                        score += 5.0
-                    else:
-                        score += 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(e[1]), 0)) for e in offered(c))
-                if fz.aims:
-                    score += SEEK_AIM * _aimed(c, fz, fired_c, before, hit)
+                c = _lookahead(s)
+                try:
+                    apply(c, m)
+                except Exception:
+                    score += 5.0
+                else:
+                    fired_c = _fired(c)
+                    score = self._fires(fz, fired_now, fired_c, score)
+                    hit = self.hit
+                    reached = reached or hit
+                    if not c.finished:
+                        if not c._legal:
+                            score += 5.0
+                        else:
+                            score += 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(e[1]), 0)) for e in offered(c))
+                    if fz.aims:
+                        score += SEEK_AIM * _aimed(c, fz, fired_c, before, hit)
             if best_score is None or score > best_score + 1e-12:
                 best, best_score = [m], score
             elif abs(score - best_score) <= 1e-12:
@@ -140,6 +151,16 @@ class RuleSeeker:
             if found is not None:
                 return found
         return best[0] if len(best) == 1 else rng.choice(best)
+
+    def _fires(self, fz, fired_now: list, fired_c: list, score: float) -> float:
+        """score, plus what the rules a move fires are worth (the rarer so far, the more); self.hit:
+        whether one of them had never fired in this fuzz run."""
+        self.hit = False
+        for k, (a, b) in enumerate(zip(fired_now, fired_c)):
+            if b > a:
+                score += 1.0 / (1 + fz.fired_total[k] + a)
+                self.hit = self.hit or fz.fired_total[k] == 0
+        return score
 
     def _search(self, s: State, unfired: list[int], fired_now: list) -> Move | None:
         """The first move of a line of at most SEARCH_DEPTH moves (every move, breadth first,

@@ -17,7 +17,7 @@ from .. import limits
 from ..compiler.program import Program
 from ..engine import play
 from ..engine.legal import _made, link, value_text
-from ..engine.state import Move, State, rule_at
+from ..engine.state import Move, State, copy_slots, rule_at
 from ..errors import GameRuntimeError, IllegalMoveError
 from ..unparse import unparse
 from .build import build_library, load_library, runtime_file, runtime_source
@@ -97,6 +97,7 @@ class NativeProgram:
         lib.cr_legal.restype = ctypes.c_int32
         lib.cr_info.argtypes = [ctypes.c_void_p, i64p]
         lib.cr_slot.argtypes, lib.cr_slot.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
+        lib.cr_slots.argtypes, lib.cr_slots.restype = [ctypes.c_void_p, i64p, ctypes.c_int32], ctypes.c_int32
         lib.cr_slot_items.argtypes = [ctypes.c_void_p, ctypes.c_int32, i64p, ctypes.c_int32]
         lib.cr_player_var.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32]
         lib.cr_player_var.restype = ctypes.c_int64
@@ -132,6 +133,13 @@ class NativeProgram:
         lib.cr_interrupted.restype = ctypes.c_int32
         want_guard(lib)
         lib.crt_cards_count.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+        lib.crt_cards_check.argtypes = [ctypes.c_void_p]
+        lib.crt_cards_remember.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        lib.cr_permuted_differs.argtypes = [ctypes.c_void_p, ctypes.c_int32, u32p]
+        lib.cr_try_moves.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32, i64p]
+        lib.cr_try_moves.restype = ctypes.c_int32
+        lib.cr_fired_all.argtypes = [ctypes.c_void_p, i64p]
+        lib.cr_permuted_differs.restype = ctypes.c_int32
         lib.crt_cards_zone_data.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_zone_data.restype = ctypes.POINTER(ctypes.c_uint16)
         lib.crt_cards_face_up.argtypes = [ctypes.c_void_p, ctypes.c_int32]
@@ -142,6 +150,9 @@ class NativeProgram:
         self.raw_step = ctypes.CDLL(lib._name).cr_step
         self.raw_step.restype = ctypes.c_int32
         self.var_types = {slot: (v.type, bool(v.params)) for v, (_, slot, _) in zip(program.var_nodes, program.vars)}
+        # the procedures' locals, which C keeps as numbers or lists (NativeGame.sync_locals)
+        self.local_slots = [slot for slot in range(program.n_slots) if slot not in self.var_types
+                            and self.module.slot_kind.get(slot) in ("value", "list")]
         self.lcap = lib.cr_lcap()
         self.max_moves = 1 << 15
         self._local = threading.local()
@@ -235,15 +246,13 @@ class NativeGame:
         from its own C state when read (a search that clones at every step reads few of them)."""
         g = NativeGame.__new__(NativeGame)
         g.np = self.np
-        g.mem = (ctypes.c_uint64 * len(self.mem))()
-        ctypes.memmove(g.mem, self.mem, ctypes.sizeof(self.mem))
+        g.mem = type(self.mem).from_buffer_copy(self.mem)  # (one copy, no zeroing first)
         g._alts, g._whos, g._vals, g._ids = self.np.buffers()
         g._info = (ctypes.c_int64 * 10)()
         v = self._view
         if self._stale:  # what _sync rebuilds is left shared (it puts new objects in place of them)
             c = State.__new__(State)
-            for name in State.__slots__:
-                setattr(c, name, getattr(v, name))
+            copy_slots(v, c)
             c.slots = list(v.slots)  # (_sync writes its entries one by one)
             c.history = list(v.history)
             c._legal = list(v._legal) if v._legal is not None else None
@@ -256,7 +265,10 @@ class NativeGame:
             finally:
                 v.native = self
         g._view.native = g
-        g._bind()
+        g._pmem = ctypes.c_void_p(ctypes.addressof(g.mem))  # (_bind, the rest as the game cloned)
+        g._pinfo = ctypes.c_void_p(ctypes.addressof(g._info))
+        g._pids = ctypes.c_void_p(ctypes.addressof(g._ids))
+        g._known, g._choices, g._cap, g._arrays = self._known, self._choices, self._cap, None
         g._stale = self._stale
         g._origin = self._origin
         return g
@@ -335,11 +347,24 @@ class NativeGame:
                 v.native = self
         return self._copy[1].clone()
 
-    def _sync_locals(self) -> None:
+    def sync_locals(self) -> None:
+        """The view brought up to date, its procedures' local values too (which a rule's
+        condition may read: the fuzzer evaluates actions on the view), but not the generator."""
+        self.sync()
         lib, s, m = self.np.lib, self._view, self.np.module
-        for slot in range(self.np.p.n_slots):
-            if slot not in self.np.var_types and m.slot_kind.get(slot) in ("value", "list"):
+        n = self.np.p.n_slots
+        values = (ctypes.c_int64 * max(n, 1))()
+        lib.cr_slots(self.mem, values, n)
+        for slot in self.np.local_slots:
+            if m.slot_kind.get(slot) == "list":
                 s.slots[slot] = self._slot_value(slot, "int", False)
+            else:
+                v = values[slot]
+                s.slots[slot] = None if v == CR_NONE else v
+
+    def _sync_locals(self) -> None:
+        lib, s = self.np.lib, self._view
+        self.sync_locals()
         words = (ctypes.c_uint32 * 625)()
         lib.cr_rng_words(self.mem, words)
         s.rng, s.rng_shared = random.Random(), None
@@ -538,6 +563,60 @@ class NativeGame:
                 (ctypes.c_uint16 * nc).from_address(base + lay[4]),
                 base + lay[5], base + lay[6], base + lay[7], base + lay[8], 8 * w)
         return at
+
+    def cards_check(self) -> int:
+        """0 when every card lies in one zone and every index and mask agrees (crt_cards_check),
+        read in C without bringing the view up to date; else a negative code."""
+        lib = self.np.lib
+        return lib.crt_cards_check(lib.cr_cards(self.mem))
+
+    def remember(self, seen_all: bytearray, seen_own: bytearray) -> None:
+        """Add what each seat sees now to seen_all (public zones, face-up cards) and seen_own
+        (n_players rows of the cards: the zones each seat may look into), in C."""
+        lib, nc = self.np.lib, self.np.p.n_cards
+        if len(seen_all) != nc or len(seen_own) != nc * self._view.n_players:
+            raise ValueError("remember: seen_all holds a byte per card, seen_own a row of them per seat")
+        t = ctypes.c_uint8 * nc
+        rc = lib.crt_cards_remember(lib.cr_cards(self.mem), t.from_buffer(seen_all),
+                                    (ctypes.c_uint8 * len(seen_own)).from_buffer(seen_own))
+        if rc:
+            raise RuntimeError(f"crt_cards_remember: {rc}")
+
+    def permuted_differs(self, who: int, rng: random.Random) -> bool | None:
+        """Whether `who`'s legal moves change when the cards `who` cannot know are rearranged
+        (positions.py:determinise with `rng`, not reseeded; rng is not moved on), worked out in
+        C: False also when fewer than two cards are unknown to `who`; None when C cannot tell
+        (the rearranged position's moves fail), for the caller to ask the Python engine."""
+        lib = self.np.lib
+        rc = lib.cr_permuted_differs(self.mem, who, _words_of([rng]))
+        if rc in (0, 1):
+            return bool(rc)
+        if lib.cr_interrupted():
+            check_signals()
+        return None
+
+    def fired(self) -> list[int]:
+        """How often each rule has fired, read from C without bringing the view up to date."""
+        n = len(self.np.p.rule_names)
+        out = (ctypes.c_int64 * max(n, 1))()
+        self.np.lib.cr_fired_all(self.mem, out)
+        return out[:n]
+
+    def try_moves(self, picks: list[int]) -> list[tuple] | None:
+        """Each legal move picks[j] (its index among the legal moves) played on a copy of the game
+        to the next decision, in C: for each, (failed, finished, the number of legal moves then,
+        the choice they belong to, a mask of the actions offering them, how often each rule has
+        fired). None when C cannot say it as Python sees it (Ctrl-C: Python's handler runs)."""
+        lib, nr = self.np.lib, len(self.np.p.rule_names)
+        width = 5 + nr
+        out = (ctypes.c_int64 * max(width * len(picks), 1))()
+        if lib.cr_try_moves(self.mem, (ctypes.c_int32 * max(len(picks), 1))(*picks), len(picks), out):
+            if lib.cr_interrupted():
+                check_signals()
+            return None
+        flat = out[:width * len(picks)]
+        return [(flat[k], flat[k + 1], flat[k + 2], flat[k + 3], flat[k + 4] & (1 << 64) - 1, flat[k + 5:k + width])
+                for k in range(0, len(flat), width)]
 
     def var_value(self, slot: int):
         """A game variable's value as the view holds it, read from C without bringing the view up

@@ -18,7 +18,7 @@ from ..engine import fired_counts, make_record, outcome
 from .. import engines
 from ..errors import CardRulesError
 from ..fuzz.common import DEFAULT_GAMES
-from ..fuzz.play import Fuzzer
+from ..fuzz.play import Fuzzer, native_for
 from . import MAX_CHUNK, NATIVE_CHUNK, Interrupted, Runner, Task, chunks, load, remember, source_of
 
 
@@ -183,8 +183,12 @@ def fuzz_files(sources, items, args) -> dict:
     except CardRulesError as e:
         return {"error": e.render(), "lines": lines}
     deadline = time.monotonic() + args["seconds"] if args["seconds"] else None
+    engine = args.get("engine", "python")
     try:
-        native, note = engines.on_worker(rs, args.get("engine", "python"))
+        if engine == "auto":  # native where this machine builds the ruleset, else Python (the same findings)
+            native, note = native_for(rs, "auto"), None
+        else:
+            native, note = engines.on_worker(rs, engine)
     except CardRulesError as e:  # --engine native, and the backend cannot lower this ruleset
         return {"error": f"{args['path']}: error: {e.message}", "lines": lines}
     report = Fuzzer(args["path"], rs, args["games"], None, args["seed"], lines.append, deadline, native).run()

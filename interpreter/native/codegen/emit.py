@@ -19,6 +19,7 @@ from .runtime_c import HELPERS, KEEP, SPLIT
 from .batch_c import BATCH
 from .greedy_c import GREEDY, greedy_parts
 from .search_c import SEARCH, search_parts
+from .seeker_c import SEEKER
 
 VIS = {"public": 0, "owner": 1, "hidden": 2, "others": 3}  # runtime's CRT_VIS_*
 MAX_PLAYERS = 64  # a declared set of winners is a 64-bit mask
@@ -741,6 +742,7 @@ class Module(Masks, Expr):
             SEARCH,
             greedy_each,
             GREEDY,
+            SEEKER,
             BATCH,
         ])
 

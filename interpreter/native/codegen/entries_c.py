@@ -311,6 +311,13 @@ int64_t cr_slot(const void *mem, int32_t slot) {
     return (slot >= 0 && slot < NS) ? S->sv[slot] : CR_NONE;
 }
 
+/* every slot's value at once (cr_slot of 0 .. cap - 1); the number of slots the state holds */
+int32_t cr_slots(const void *mem, int64_t *out, int32_t cap) {
+    const cr_state *S = (const cr_state *)mem;
+    for (int32_t i = 0; i < cap; i++) out[i] = i < NS ? S->sv[i] : CR_NONE;
+    return NS;
+}
+
 int32_t cr_slot_items(const void *mem, int32_t li, int64_t *out, int32_t cap) {
     const cr_state *S = (const cr_state *)mem;
     if (li < 0 || li >= NL || cap < S->ln[li]) return -1;

@@ -319,6 +319,70 @@ void *cr_search_new(const void *mem, int32_t me, int32_t iterations, double expl
     return t;
 }
 
+/* whether legal move i of A and move j of B are the same move (its player, its action's name,
+ * its values) */
+static inline int sr_same_move(const cr_state *A, int32_t i, const cr_state *B, int32_t j) {
+    return A->legal_who[i] == B->legal_who[j] && SR_ACT[A->choice][A->legal_alt[i]] == SR_ACT[B->choice][B->legal_alt[j]] &&
+           !memcmp(A->legal_val[i], B->legal_val[j], sizeof A->legal_val[i]);
+}
+
+/* The fuzzer's check that a seat's moves hide nothing (fuzz/checks.py:_check_permuted), in C:
+ * the position in mem determinised for `who` (positions.py:determinise, not reseeded) with the
+ * generator given (625 words, as Python's random.Random holds them), and the moves `who` may
+ * make there compared with theirs in mem, as multisets. 0: the same (or fewer than two cards
+ * `who` cannot know, when the check does not apply); 1: not the same; SR_FAIL: C cannot tell
+ * (the sample's moves fail, too many moves, Ctrl-C): Python judges. */
+int32_t cr_permuted_differs(const void *mem, int32_t who, uint32_t *rng_words) {
+    const cr_state *S0 = (const cr_state *)mem;
+    if (!S0 || S0->magic != CR_MAGIC || who < 0 || who >= S0->n_players || S0->finished || S0->err ||
+        S0->legal_n > MAXM)
+        return SR_FAIL;
+    const crt_cards *C0 = CARDS((cr_state *)S0);
+    const uint8_t *known = CRT_CAT(C0, uint8_t, off_known);
+    int32_t spots = 0;
+    for (int32_t z = 0; z < S0->n_zones && spots < 2; z++) {
+        int vis = K_KINDS[S0->zkind[z]][3];
+        if (vis == 0 || (vis == 1 && S0->zowner[z] == who) || (vis == 3 && S0->zowner[z] != who))
+            continue;
+        const uint16_t *d = CR_ZONE_DATA(C0, z);
+        for (int32_t k = 0, n = CR_ZONE_LEN(C0, z); k < n && spots < 2; k++)
+            spots += !known[d[k]];
+    }
+    if (spots < 2) return 0;
+    crt_rng rng;
+    if (crt_set_state(&rng, rng_words)) return SR_FAIL;
+    sr_tree *t = (sr_tree *)calloc(1, sizeof(sr_tree));
+    uint64_t *det = (uint64_t *)malloc((size_t)S0->bytes + 8);
+    int32_t rc = SR_FAIL;
+    if (t && det) {
+        memcpy(det, mem, (size_t)S0->bytes);
+        cr_state *S = (cr_state *)det;
+        cr_guard_enter();
+        int bad = sr_determinise(t, S, who, &rng) || CR_STOPPED();
+        cr_guard_leave();
+        if (!bad && !S->err && S->legal_n <= MAXM) {
+            uint8_t used[MAXM]; /* a move of S matched */
+            memset(used, 0, sizeof used);
+            int32_t mine0 = 0, mine = 0;
+            rc = 0;
+            for (int32_t j = 0; j < S->legal_n; j++) mine += S->legal_who[j] == who;
+            for (int32_t i = 0; i < S0->legal_n && !rc; i++) {
+                if (S0->legal_who[i] != who) continue;
+                mine0++;
+                int32_t j = 0;
+                for (; j < S->legal_n; j++)
+                    if (!used[j] && sr_same_move(S0, i, S, j)) break;
+                if (j == S->legal_n) rc = 1;
+                else used[j] = 1;
+            }
+            if (!rc && mine0 != mine) rc = 1;
+        }
+    }
+    free(det);
+    free(t);
+    return rc;
+}
+
 /* iterations from .. to - 1 (their numbers pick the rollouts' length), drawing from the bot's
  * generator (625 words in, moved on out); 0, or SR_FAIL: Python searches instead. Guarded
  * (cr_guard_enter): after Ctrl-C, SR_FAIL at once (cr_interrupted says why) */

@@ -703,6 +703,53 @@ int crt_cards_check(const crt_cards *s)
     return CRT_OK;
 }
 
+/* What each seat has seen (the fuzzer's memory, fuzz/checks.py:_remember): every card in a
+ * public zone or face up to seen_all; every card in a zone a seat may look into to that seat's
+ * row of seen_own (n_players rows of n_cards): its own zone of an owner-only kind, any zone of
+ * an `others` kind but its own (all of a shared one). Bytes are only ever set to 1. */
+int crt_cards_remember(const crt_cards *s, uint8_t *seen_all, uint8_t *seen_own)
+{
+    const uint16_t *zc, *zlen, *zkind;
+    const int16_t *zowner;
+    const uint8_t *known, *vis;
+    uint32_t z, i, p;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (seen_all == NULL || seen_own == NULL)
+        return CRT_E_ARG;
+    zc = CRT_CAT(s, uint16_t, off_zone_cards);
+    zlen = CRT_CAT(s, uint16_t, off_zone_len);
+    zkind = CRT_CAT(s, uint16_t, off_zone_kind);
+    zowner = CRT_CAT(s, int16_t, off_zone_owner);
+    known = CRT_CAT(s, uint8_t, off_known);
+    vis = CRT_CAT(s, uint8_t, off_kind_vis);
+    for (z = 0; z < s->n_zones; z++) {
+        const uint16_t *d = zc + (size_t)z * s->n_cards;
+        uint8_t v = vis[zkind[z]];
+        int32_t owner = zowner[z];
+        if (v == CRT_VIS_PUBLIC) {
+            for (i = 0; i < zlen[z]; i++)
+                seen_all[d[i]] = 1;
+        } else if (v == CRT_VIS_OWNER && owner >= 0) {
+            uint8_t *own = seen_own + (size_t)owner * s->n_cards;
+            for (i = 0; i < zlen[z]; i++)
+                own[d[i]] = 1;
+        } else if (v == CRT_VIS_OTHERS) {
+            for (p = 0; p < s->n_players; p++) {
+                uint8_t *own = seen_own + (size_t)p * s->n_cards;
+                if ((int32_t)p == owner)
+                    continue;
+                for (i = 0; i < zlen[z]; i++)
+                    own[d[i]] = 1;
+            }
+        }
+    }
+    for (i = 0; i < s->n_cards; i++)
+        if (known[i])
+            seen_all[i] = 1;
+    return CRT_OK;
+}
+
 /* ------------------------------------------------------------------ queries */
 
 #define CRT_CARD_OK(s, c) ((c) >= 0 && (uint32_t)(c) < (s)->n_cards)
