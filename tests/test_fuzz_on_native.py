@@ -132,3 +132,23 @@ def test_remember_refuses_arrays_of_the_wrong_size():
     s = engines.new_game(rs, 2, {}, 0, engine=engines.choose(program_of(rs), "native").native)
     with pytest.raises(ValueError, match="a row of them per seat"):
         s.native.remember(bytearray(1), bytearray(1))
+
+
+@pytest.mark.parametrize("path,players", [(ROOT / "rulesets" / "kendra-kari" / "kendra-kari.cards", 3),
+                                          (ROOT / "rulesets" / "classic" / "hanabi.cards", 2),
+                                          (ROOT / "rulesets" / "classic" / "hearts.cards", 4)])
+def test_the_observation_check_reads_every_name_observe_shows_in_order(path, players):
+    """The fuzzer walks observe()'s zones by their shape (_zone_strings): the same names in the
+    same order as the walk over any nesting (_strings), what each seat was told included."""
+    from interpreter.engine import observe
+    from interpreter.fuzz.checks import _strings, _zone_strings
+    rs = load_ruleset(path)
+    s = engines.new_game(rs, players, {}, 2, engine="python")
+    pick = random.Random(2)
+    while not s.finished and len(s.history) < 40:
+        for seat in s.seats:
+            zones = observe(s, seat)["zones"]
+            assert _zone_strings(zones) == _strings(zones)
+        apply(s, pick.choice(legal_moves(s)))
+    odd = {"hand": {"P1": {"cards": ["a"], "extra": [{"x": ["b"]}]}}, "pile": {"count": 2, "known": ["c"]}}
+    assert _zone_strings(odd) == _strings(odd) == ["a", "b", "c"]  # (another shape: the walk over any nesting)
