@@ -170,6 +170,13 @@ class NativeProgram:
                                        (ctypes.c_int64 * (n * self.nparams))(), (ctypes.c_int64 * n)())
         return b
 
+    def stack_buffer(self) -> ctypes.Array:
+        """This thread's room for reading a game's procedure stack out of C (256 entries)."""
+        b = getattr(self._local, "stack", None)
+        if b is None:
+            b = self._local.stack = (ctypes.c_int32 * 256)()
+        return b
+
     def list_buffer(self) -> ctypes.Array:
         """This thread's room for reading one list slot out of C (a slot holds at most LCAP values)."""
         b = getattr(self._local, "list", None)
@@ -510,9 +517,9 @@ class NativeGame:
             s.told = list(told)
         for slot, (typ, per_player) in self.np.var_types.items():
             s.slots[slot] = self._slot_value(slot, typ, per_player)
-        s.fired = [lib.cr_fired(self.mem, i) for i in range(len(p.rule_names))]
-        stack = (ctypes.c_int32 * 256)()
-        s.stack = list(stack[:max(lib.cr_stack(self.mem, stack, 256), 0)])
+        s.fired = self.fired()
+        stack = self.np.stack_buffer()
+        s.stack = stack[:max(lib.cr_stack(self.mem, stack, 256), 0)]
         s.declared = tuple(i for i in range(s.n_players) if declared >> i & 1) if declared_set else None
         self._sites()
 
@@ -528,9 +535,8 @@ class NativeGame:
         s.played_by = [None if w < 0 else w for w in played[:]]
         zone = card_zone[:]
         s.card_zone = zone
-        zkind, zowner = s.zkind, s.zowner
-        s.card_kind = [zkind[z] for z in zone]
-        s.card_owner = [zowner[z] for z in zone]
+        s.card_kind = list(map(s.zkind.__getitem__, zone))
+        s.card_owner = list(map(s.zowner.__getitem__, zone))
         mask = ctypes.string_at
 
         def masks(addr, k):

@@ -108,8 +108,9 @@ def balance_summary(data: dict) -> list[str]:
 
 
 def fuzz_child(conn, parent: int, path: str, rs, games: int, seed: int) -> None:
-    """Fuzz the ruleset as `cardrules fuzz` does (Python engine, as its `--engine auto`) and send
-    back the findings, each reproduction with how many of its moves replay (a runtime error's
+    """Fuzz the ruleset as `cardrules fuzz` does, on the Python engine (a version just edited is
+    fuzzed at once, with no C to build first; the findings are those of the command, whose auto
+    plays in C) and send back the findings, each reproduction with how many of its moves replay (a runtime error's
     last move fails: the replay view shows the moment before it)."""
     _start_child(conn, parent)
     from ..errors import CardRulesError
