@@ -154,6 +154,7 @@ class NativeProgram:
         self.local_slots = [slot for slot in range(program.n_slots) if slot not in self.var_types
                             and self.module.slot_kind.get(slot) in ("value", "list")]
         self.lcap = lib.cr_lcap()
+        self.view_types: dict = {}  # the ctypes array types a view is read through, by number of zones (_layout)
         self.max_moves = 1 << 15
         self._local = threading.local()
         self.nparams = lib.cr_nparams()
@@ -248,35 +249,29 @@ class NativeGame:
         self._step(i)
 
     def clone(self) -> "NativeGame":
-        """A game of its own from here: the C state copied (no pointers inside: a memmove). A
-        view not brought up to date is copied as it stands, and the copy's brought up to date
-        from its own C state when read (a search that clones at every step reads few of them)."""
+        """A game of its own from here: the C state copied (no pointers inside: a memmove)."""
         g = NativeGame.__new__(NativeGame)
         g.np = self.np
         g.mem = type(self.mem).from_buffer_copy(self.mem)  # (one copy, no zeroing first)
         g._alts, g._whos, g._vals, g._ids = self.np.buffers()
         g._info = (ctypes.c_int64 * 10)()
         v = self._view
-        if self._stale:  # what _sync rebuilds is left shared (it puts new objects in place of them)
-            c = State.__new__(State)
-            copy_slots(v, c)
-            c.slots = list(v.slots)  # (_sync writes its entries one by one)
-            c.history = list(v.history)
-            c._legal = list(v._legal) if v._legal is not None else None
-            c.memo, c.cmemo, c.legal_cache = {}, {}, {}
-            g._view = c
-        else:
-            v.native = None
-            try:
-                g._view = v.clone()
-            finally:
-                v.native = self
+        # the view copied as it stands and brought up to date from the copy's own C state when read
+        # (what _sync rebuilds is left shared: it puts new objects in place of them). A search that
+        # clones at every step reads few of them, and a clone made to move on is read after the move
+        c = State.__new__(State)
+        copy_slots(v, c)
+        c.slots = list(v.slots)  # (_sync writes its entries one by one)
+        c.history = list(v.history)
+        c._legal = list(v._legal) if v._legal is not None else None
+        c.memo, c.cmemo, c.legal_cache = {}, {}, {}
+        g._view = c
         g._view.native = g
         g._pmem = ctypes.c_void_p(ctypes.addressof(g.mem))  # (_bind, the rest as the game cloned)
         g._pinfo = ctypes.c_void_p(ctypes.addressof(g._info))
         g._pids = ctypes.c_void_p(ctypes.addressof(g._ids))
         g._known, g._choices, g._cap, g._arrays = self._known, self._choices, self._cap, None
-        g._stale = self._stale
+        g._stale = True
         g._origin = self._origin
         return g
 
@@ -561,12 +556,16 @@ class NativeGame:
             self.np.lib.cr_view_layout(self.mem, lay)
             base, w = ctypes.addressof(self.mem), lay[9]
             nz = len(s.zkind)
+            types = self.np.view_types.get(nz)
+            if types is None:  # (a ctypes array type is slow to make: one set per number of zones)
+                types = self.np.view_types[nz] = (ctypes.c_uint16 * nz, ctypes.c_uint16 * (nz * nc),
+                                                  ctypes.c_int16 * nc, ctypes.c_uint16 * nc)
             at = self._arrays = (
-                (ctypes.c_uint16 * nz).from_address(base + lay[0]),
-                (ctypes.c_uint16 * (nz * nc)).from_address(base + lay[1]),
+                types[0].from_address(base + lay[0]),
+                types[1].from_address(base + lay[1]),
                 base + lay[2],
-                (ctypes.c_int16 * nc).from_address(base + lay[3]),
-                (ctypes.c_uint16 * nc).from_address(base + lay[4]),
+                types[2].from_address(base + lay[3]),
+                types[3].from_address(base + lay[4]),
                 base + lay[5], base + lay[6], base + lay[7], base + lay[8], 8 * w)
         return at
 

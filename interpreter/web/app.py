@@ -13,6 +13,7 @@ what was typed and why, and a server at its limit of tables says so at once (503
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import re
@@ -91,6 +92,12 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
     @asynccontextmanager
     async def lifespan(app):
         web.loop, web.stopping = asyncio.get_running_loop(), asyncio.Event()
+        # what start-up made (the modules, the rulesets and their programs, the tables) lives as
+        # long as the server: kept out of the collector's full passes, which otherwise walk it all
+        # each time the games' garbage sets one off (a move's time, measured: a game in C leaves a
+        # cycle, its state and its view, at every move)
+        gc.collect()
+        gc.freeze()
         for table in web.tables.tables.values():
             web.tables.start_bots(table)
         try:
@@ -98,6 +105,7 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         finally:
             web.stopping.set()
             await web.tables.stop()
+            gc.unfreeze()  # (an app made and stopped inside a longer process: the tests, the studio)
 
     async def favicon(request: Request):
         """The icon browsers ask for at /favicon.ico whatever the page links (a rulebook, a refusal)."""
