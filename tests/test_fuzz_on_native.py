@@ -32,15 +32,15 @@ def _report(path: Path, engine: str) -> dict:
 
 # the targets whose findings come from the checks made in C, or from the view brought up to date
 # only where a check reads it: a hidden card leaked by the moves and by a variable (peek), cards
-# out of play no one saw (card-leak), two actions claiming one move (two-claims), everyone
-# choosing at once (everyone-at-once), a failure, a deadlock and a game past its bound
-@pytest.mark.parametrize("name", ["peek", "card-leak", "two-claims", "everyone-at-once", "runtime-error",
-                                  "deadlock", "endless"])
+# out of play no one saw (card-leak), two actions claiming one move (two-claims), a failure (the
+# Python engine words it). (test_workers.py fuzzes a deadlock, an endless loop and a dead option
+# under auto, now native, in one process, two and a cluster, and finds the same there)
+@pytest.mark.parametrize("name", ["peek", "card-leak", "two-claims", "runtime-error"])
 def test_a_target_fuzzed_on_native_finds_what_python_finds(name):
     path = TARGETS / f"{name}.cards"
     py, native = _report(path, "python"), _report(path, "native")
     assert py == native
-    assert py["findings"] or name == "everyone-at-once"
+    assert py["findings"]
 
 
 def _python_seen(s, vis) -> tuple[bytearray, bytearray]:

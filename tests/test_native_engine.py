@@ -284,14 +284,15 @@ def batch_driver(p) -> str:
 def fuzz_driver(p) -> str:
     """The fuzzer's checks in C on a new game in `mem`: at each decision the rule seeker's look-ahead
     over every legal move, each seat's hidden-card check, the cards' bookkeeping and what each seat
-    has seen, the rules fired and the slots; the move played the seeker's first that does not fail."""
+    has seen, the rules fired and the slots; the move played the seeker's first that does not fail
+    (40 decisions: a trick's whole round and the next deal's start)."""
     nc, nr = p.n_cards, len(p.rule_names)
     return (
         "    if (cr_new(mem, bytes, 3, seed, 1, opts)) return 20;\n"
         f"    static uint8_t seen_all[{nc}], seen_own[3 * {nc}];\n"
         f"    static int64_t tried[{5 + nr} * 4096], fired[{max(nr, 1)}], slots[{max(p.n_slots, 1)}];\n"
         "    static int32_t picks[4096];\n"
-        "    while (!((cr_state *)mem)->finished) {\n"
+        "    for (int step = 0; step < 40 && !((cr_state *)mem)->finished; step++) {\n"
         "        cr_state *S = (cr_state *)mem;\n"
         "        if (crt_cards_check(cr_cards(mem)) || crt_cards_remember(cr_cards(mem), seen_all, seen_own)) return 21;\n"
         "        for (int32_t who = 0; who < 3; who++) {\n"
