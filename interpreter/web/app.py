@@ -96,7 +96,6 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         # long as the server: kept out of the collector's full passes, which otherwise walk it all
         # each time the games' garbage sets one off (a move's time, measured: a game in C leaves a
         # cycle, its state and its view, at every move)
-        gc.collect()
         gc.freeze()
         for table in web.tables.tables.values():
             web.tables.start_bots(table)
