@@ -280,10 +280,17 @@ def test_static_checks_see_what_a_variant_leaves_behind(tmp_path):
 # ------------------------------------------------------------------ the command line
 
 def cli(*args):
+    """`cardrules fuzz ARGS` on the Python engine unless ARGS name one: these tests read the
+    command's output, the same on both engines (tests/test_fuzz_on_native.py, test_engine_flag.py
+    and test_workers.py fuzz under auto, which is native), and building each target's C would
+    cost the suite seconds."""
     app = typer.Typer(add_completion=False)
     app.command("fuzz")(fuzz_command)
     app.command("noop")(lambda: None)  # two commands, so 'fuzz' is a subcommand as in cardrules
-    return CliRunner().invoke(app, ["fuzz", *[str(a) for a in args]])
+    args = [str(a) for a in args]
+    if "--engine" not in args and "--help" not in args and "--engines" not in args:
+        args += ["--engine", "python"]
+    return CliRunner().invoke(app, ["fuzz", *args])
 
 
 def test_cli_json_findings_and_replayable_records(tmp_path):
