@@ -461,28 +461,15 @@ def _zone_strings(zones) -> list:
 
 
 def _strings(x, out: list | None = None) -> list:
-    """Every string in a nested observation, in order (a list of names taken whole)."""
+    """Every string in a nested observation, in order."""
     if out is None:
         out = []
     if isinstance(x, str):
         out.append(x)
     elif isinstance(x, dict):
         for v in x.values():
-            if type(v) is str:
-                out.append(v)
-            else:
-                _strings(v, out)
+            _strings(v, out)
     elif isinstance(x, (list, tuple)):
         for v in x:
-            t = type(v)
-            if t is str:
-                out.append(v)
-            elif t is dict:  # (what a seat was told of each card: a dict a card, one level inlined)
-                for w in v.values():
-                    if type(w) is str:
-                        out.append(w)
-                    else:
-                        _strings(w, out)
-            else:
-                _strings(v, out)
+            _strings(v, out)
     return out

@@ -112,36 +112,30 @@ class RuleSeeker:
         for j, i in enumerate(picks):
             m, alt, _ = entries[i]
             score = 0.5 / (1 + fz.alt_taken.get(id(alt), 0))
-            if tried is not None:
+            c = None
+            if tried is not None:  # what the move leads to, from C ...
                 failed, finished, n_legal, choice, mask, fired_c = tried[j]
-                if failed:
-                    score += 5.0
-                else:
-                    alts = s.program.choices[choice].alts
-                    score = self._fires(fz, fired_now, fired_c, score)
-                    reached = reached or self.hit
-                    if not finished:
-                        score += 5.0 if not n_legal else \
-                            0.25 * max(1.0 / (1 + fz.alt_offered.get(id(alts[k]), 0))
-                                       for k in range(len(alts)) if mask >> k & 1)
-            else:
+                alts = [] if failed or finished else \
+                    [a for k, a in enumerate(s.program.choices[choice].alts) if mask >> k & 1]
+            else:  # ... or played on a copy here
                 c = _lookahead(s)
                 try:
                     apply(c, m)
+                    failed = False
                 except Exception:
-                    score += 5.0
+                    failed = True
                 else:
-                    fired_c = _fired(c)
-                    score = self._fires(fz, fired_now, fired_c, score)
-                    hit = self.hit
-                    reached = reached or hit
-                    if not c.finished:
-                        if not c._legal:
-                            score += 5.0
-                        else:
-                            score += 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(e[1]), 0)) for e in offered(c))
-                    if fz.aims:
-                        score += SEEK_AIM * _aimed(c, fz, fired_c, before, hit)
+                    finished, n_legal, fired_c = c.finished, len(c._legal), _fired(c)
+                    alts = [] if finished else [e[1] for e in offered(c)]
+            if failed:
+                score += 5.0
+            else:
+                score = self._fires(fz, fired_now, fired_c, score)
+                reached = reached or self.hit
+                if not finished:
+                    score += 5.0 if not n_legal else 0.25 * max(1.0 / (1 + fz.alt_offered.get(id(a), 0)) for a in alts)
+                if c is not None and fz.aims:
+                    score += SEEK_AIM * _aimed(c, fz, fired_c, before, self.hit)
             if best_score is None or score > best_score + 1e-12:
                 best, best_score = [m], score
             elif abs(score - best_score) <= 1e-12:

@@ -136,10 +136,10 @@ class NativeProgram:
         lib.crt_cards_check.argtypes = [ctypes.c_void_p]
         lib.crt_cards_remember.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
         lib.cr_permuted_differs.argtypes = [ctypes.c_void_p, ctypes.c_int32, u32p]
+        lib.cr_permuted_differs.restype = ctypes.c_int32
         lib.cr_try_moves.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32, i64p]
         lib.cr_try_moves.restype = ctypes.c_int32
         lib.cr_fired_all.argtypes = [ctypes.c_void_p, i64p]
-        lib.cr_permuted_differs.restype = ctypes.c_int32
         lib.crt_cards_zone_data.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_zone_data.restype = ctypes.POINTER(ctypes.c_uint16)
         lib.crt_cards_face_up.argtypes = [ctypes.c_void_p, ctypes.c_int32]
@@ -154,7 +154,6 @@ class NativeProgram:
         self.local_slots = [slot for slot in range(program.n_slots) if slot not in self.var_types
                             and self.module.slot_kind.get(slot) in ("value", "list")]
         self.lcap = lib.cr_lcap()
-        self.view_types: dict = {}  # the ctypes array types a view is read through, by number of zones (_layout)
         self.max_moves = 1 << 15
         self._local = threading.local()
         self.nparams = lib.cr_nparams()
@@ -556,16 +555,12 @@ class NativeGame:
             self.np.lib.cr_view_layout(self.mem, lay)
             base, w = ctypes.addressof(self.mem), lay[9]
             nz = len(s.zkind)
-            types = self.np.view_types.get(nz)
-            if types is None:  # (a ctypes array type is slow to make: one set per number of zones)
-                types = self.np.view_types[nz] = (ctypes.c_uint16 * nz, ctypes.c_uint16 * (nz * nc),
-                                                  ctypes.c_int16 * nc, ctypes.c_uint16 * nc)
             at = self._arrays = (
-                types[0].from_address(base + lay[0]),
-                types[1].from_address(base + lay[1]),
+                (ctypes.c_uint16 * nz).from_address(base + lay[0]),
+                (ctypes.c_uint16 * (nz * nc)).from_address(base + lay[1]),
                 base + lay[2],
-                types[2].from_address(base + lay[3]),
-                types[3].from_address(base + lay[4]),
+                (ctypes.c_int16 * nc).from_address(base + lay[3]),
+                (ctypes.c_uint16 * nc).from_address(base + lay[4]),
                 base + lay[5], base + lay[6], base + lay[7], base + lay[8], 8 * w)
         return at
 
@@ -581,8 +576,7 @@ class NativeGame:
         lib, nc = self.np.lib, self.np.p.n_cards
         if len(seen_all) != nc or len(seen_own) != nc * self._view.n_players:
             raise ValueError("remember: seen_all holds a byte per card, seen_own a row of them per seat")
-        t = ctypes.c_uint8 * nc
-        rc = lib.crt_cards_remember(lib.cr_cards(self.mem), t.from_buffer(seen_all),
+        rc = lib.crt_cards_remember(lib.cr_cards(self.mem), (ctypes.c_uint8 * nc).from_buffer(seen_all),
                                     (ctypes.c_uint8 * len(seen_own)).from_buffer(seen_own))
         if rc:
             raise RuntimeError(f"crt_cards_remember: {rc}")
