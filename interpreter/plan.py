@@ -127,7 +127,7 @@ class PlanBot:
         me = state.actor
         if self._plan:
             key, expected = self._plan[0]
-            if self._eyes.view(state) == expected:
+            if self._view(state, me, expected) == expected:
                 self._plan.pop(0)
                 for m in moves:
                     if (m.action, m.arg) == key:
@@ -142,8 +142,24 @@ class PlanBot:
         first = line[0][0]
         return next(m for m in moves if (m.action, m.arg) == first)
 
+    def _view(self, state, me: int, expected):
+        """What the seat sees now, in the form the plan expects: a number where the search ran
+        in C (native/plan.py), else the view itself."""
+        if isinstance(expected, int):
+            from .native.plan import view
+            return view(state.native, me)
+        if state.native is not None:  # a line planned in Python on a game in C: the view in full
+            state.native.sync_locals()
+        return self._eyes.view(state)
+
     def _search(self, state, me: int) -> list:
-        """The line of moves to the best position found: [(move key, view before it)]."""
+        """The line of moves to the best position found: [(move key, view before it)]. A game
+        the native engine plays is planned in C (native/plan.py), by the same steps."""
+        if state.native is not None:
+            from .native.plan import plan_line
+            line = plan_line(state.native, me, self.rng, self.nodes, self.deadline)
+            if line is not None:
+                return line
         det = determinise(state, me, self.rng, reseed=True)
         if not det.finished and not det._legal:
             return []

@@ -20,6 +20,7 @@ from .batch_c import BATCH
 from .greedy_c import GREEDY, greedy_parts
 from .search_c import SEARCH, search_parts
 from .seeker_c import SEEKER
+from .plan_c import PLAN, plan_parts
 
 VIS = {"public": 0, "owner": 1, "hidden": 2, "others": 3}  # runtime's CRT_VIS_*
 MAX_PLAYERS = 64  # a declared set of winners is a 64-bit mask
@@ -711,6 +712,8 @@ class Module(Masks, Expr):
         defines.update(search_defines)
         greedy_defines, greedy_each = greedy_parts(self, [self.define_fn(f"advice {name}") for name, *_ in p.advice_ir])
         defines.update(greedy_defines)
+        plan_defines, plan_slots = plan_parts(self)
+        defines.update(plan_defines)
         head = "#include <math.h>\n#include <stdlib.h>\n" + "\n".join(f"#define {k} {v}" for k, v in defines.items())
         kind_rows = ", ".join("{%d, %d, %d, %d}" % k for k in kinds)
         return "\n".join([
@@ -743,6 +746,8 @@ class Module(Masks, Expr):
             greedy_each,
             GREEDY,
             SEEKER,
+            PLAN,
+            plan_slots,
             BATCH,
         ])
 
