@@ -15,11 +15,11 @@ from .errors import CardRulesError, OptionError
 
 ENGINES = ("auto", "python", "native")
 
-# players that choose inside C on a native state: random ones, the search player (its whole search,
-# from the state the engine plays) and the greedy player (its look-ahead in one call); the planning
-# player decides in Python, reading the position at every step of its search, which a game in C
-# gives slower today
-IN_C = ("random", "ismcts", "greedy")
+# players that choose inside C on a native state: random ones, the search player and the planning
+# player (each its whole search, from the state the engine plays) and the greedy player (its
+# look-ahead in one call). A player written in Python alone (a new one, before its C) reads the
+# position at every step, which a game in C gives slower: auto plays its games in Python
+IN_C = ("random", "ismcts", "greedy", "plan")
 
 
 class EngineChoice:

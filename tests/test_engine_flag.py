@@ -66,14 +66,19 @@ def test_balance_writes_the_same_report_on_both_engines(tmp_path, game, players,
     assert out["python"] == out["native"]
 
 
-def test_balance_under_auto_plays_in_c_all_but_the_players_that_decide_in_python(tmp_path):
-    """The greedy skill games in C (their look-ahead one call a decision: the same report as
-    Python's, test_balance_writes_the_same_report_on_both_engines); the planning player's games
-    in Python, and the line says so (engines.per_run's other cases: test_engines_choice.py)."""
-    r = run("balance", GANJIFA, "-n", 3, "-k", 4, "--skill-games", 3, "--workers", 1, "--out", tmp_path / "a")
-    assert r.exit_code == 0, r.output
-    line = engine_line(r)
-    assert line.startswith("engine: native (C, built by ") and line.endswith("; kept in the cache)")
+def test_balance_under_auto_plays_in_c_all_but_the_players_that_decide_in_python(tmp_path, monkeypatch):
+    """The greedy and planning skill games in C (a look-ahead or a search one call a decision:
+    the same report as Python's, test_balance_writes_the_same_report_on_both_engines); a player
+    that decides in Python alone has its games in Python, and the line says so (engines.per_run's
+    other cases: test_engines_choice.py)."""
+    from interpreter import engines
+    for k, strong in enumerate(("greedy", "plan:2")):
+        r = run("balance", GANJIFA, "-n", 3, "-k", 2, "--skill-games", 2, "--strong", strong, "--workers", 1,
+                "--out", tmp_path / str(k))
+        assert r.exit_code == 0, r.output
+        line = engine_line(r)
+        assert line.startswith("engine: native (C, built by ") and line.endswith("; kept in the cache)")
+    monkeypatch.setattr(engines, "IN_C", ("random", "ismcts", "greedy"))
     r = run("balance", GANJIFA, "-n", 3, "-k", 1, "--skill-games", 1, "--strong", "plan:2", "--workers", 1,
             "--out", tmp_path / "c")
     assert engine_line(r).endswith("; the games with plan:2 play in Python (its bots (plan:2) decide in Python)")

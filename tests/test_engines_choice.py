@@ -63,8 +63,15 @@ def test_python_whatever_is_asked_when_a_person_plays(hearts):
         engines.choose(p, "native", python_only="a person plays")
 
 
+# every bundled player chooses in C; one written in Python alone (as a new player is, before its
+# C) is played as the planning player was before its search was in C
+PYTHON_ONLY = ("random", "ismcts", "greedy")
+
+
 @needs_cc
-def test_auto_plays_in_python_the_bots_that_decide_in_python(hearts):
+def test_auto_plays_in_python_the_bots_that_decide_in_python(hearts, monkeypatch):
+    assert engines.choose(program_of(hearts), "auto", bots=["random", "greedy", "plan:2", "ismcts"]).name == "native"
+    monkeypatch.setattr(engines, "IN_C", PYTHON_ONLY)
     p = program_of(hearts)
     choice = engines.choose(p, "auto", bots=["random", "greedy", "plan:2", "plan"])
     assert choice.line == "engine: python (its bots (plan, plan:2) decide in Python)"
@@ -75,8 +82,10 @@ def test_auto_plays_in_python_the_bots_that_decide_in_python(hearts):
 
 
 @needs_cc
-def test_a_report_of_several_runs_says_which_play_in_python(hearts):
+def test_a_report_of_several_runs_says_which_play_in_python(hearts, monkeypatch):
     native = engines.choose(program_of(hearts), "auto")
+    assert engines.per_run(native, "auto", [("random",), ("random", "plan")]) == ("native", native.line)
+    monkeypatch.setattr(engines, "IN_C", PYTHON_ONLY)
     assert engines.per_run(native, "auto", [("random",), ("random", "plan")]) == (
         "auto", f"{native.line}; the games with plan play in Python (its bots (plan) decide in Python)")
     assert engines.per_run(native, "auto", [("plan",)]) == ("python", "engine: python (its bots (plan) decide in Python)")

@@ -75,8 +75,8 @@ def make_report(configs: list[Config], games: int, seed: int, strong: str | None
     runner (interpreter.runner) the games are played by its workers, with the same results;
     `engine` "native" plays them on the native engine (engines.choose chose it), with
     the same results too; "auto" (native chosen under --engine auto) plays on it the runs whose
-    players all choose in C (engines.IN_C: random, search, greedy), and the others (plan, which
-    decides in Python and reads the position as it searches: slower from a game in C today) in
+    players all choose in C (engines.IN_C: every bundled player), and the others (a player that
+    decides in Python alone and reads the position as it searches: slower from a game in C) in
     Python. Ctrl-C raises ReportInterrupted."""
     from ..engines import native_of
     skill_games = games if skill_games is None else skill_games
