@@ -89,7 +89,9 @@ def play(runner: Runner, path: Path, rs, players: int, options: dict, seed: int,
     remember(src, rs)
     args = {"seed": seed, "players": players, "options": dict(options), "bots": dict(bots), "log": log,
             "engine": engine, "json": keep}
-    whole_in_c = engine == "native" and engines.all_random(bots.values())
+    # games whole in C come in large chunks; not with a log, whose records are made in Python at
+    # a few milliseconds a game (a chunk of 5,000 would hold the bar still, and lose that much to Ctrl-C)
+    whole_in_c = engine == "native" and engines.all_random(bots.values()) and not log
     parts = chunks(games, runner.parallelism, NATIVE_CHUNK if whole_in_c else MAX_CHUNK)
     tasks = [Task(k, "play", (src,), tuple(r), args) for k, r in enumerate(parts)]
     out = Played(Tally(players, keep=keep))
