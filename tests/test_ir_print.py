@@ -12,7 +12,7 @@ from functools import cache
 
 import pytest
 
-from bundled_games import is_variant
+from bundled_games import is_variant, rules
 from interpreter.build import build_file, build_text
 from interpreter.bundled import bundled
 from interpreter.compiler import compile_ruleset
@@ -47,8 +47,10 @@ NOT_IN_BUNDLED = {
 
 @cache
 def program(name: str):
-    """A bundled game compiled as the printer's command compiles it, once."""
-    return compile_ruleset(build_file(bundled()[name]))
+    """A bundled game's program as the engine keeps it (shared with the worker's other tests, and
+    printed the same as a fresh compilation: test_two_compilations_print_the_same)."""
+    from interpreter.engine.play import program_of
+    return program_of(rules(name))
 
 
 @cache
