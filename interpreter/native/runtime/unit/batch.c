@@ -1,0 +1,156 @@
+/* Games in batches (interpreter/adapters/vector.py) in C: every game of a block stepped by one
+ * call, its legal moves turned into the adapters' action ids and mask, and the observation tensor
+ * of adapters/encoding.py written straight into the caller's array.
+ *
+ * The C knows nothing of action ids or observers: Python gives it the tables (a hash of the move
+ * ids met so far to their action ids; each observer's place and sight of each zone; the variables'
+ * codes, VAR_* in adapters/c_observations.py), and keeps what C cannot give (a move id not met
+ * yet, a move of several values, a collection variable) for itself.
+ *
+ * Pasted by native/codegen/emit.py (Module.source) last, after seeker.c. Not compiled on its own:
+ * it reads the sizes emit.py defines for each program (NC, MAXP, NS, ...: the names in capitals)
+ * and what is pasted before it. */
+
+/* ================================================================ games in batches */
+/* where a state's variables and `choose by each` sites lie, in bytes from its start: sv, pv,
+ * pend_on, pend_n, pend; then NS, NPV, MAXP, NSITES */
+void cr_batch_layout(int64_t *out) {
+    out[0] = (int64_t)offsetof(cr_state, sv); out[1] = (int64_t)offsetof(cr_state, pv);
+    out[2] = (int64_t)offsetof(cr_state, pend_on); out[3] = (int64_t)offsetof(cr_state, pend_n);
+    out[4] = (int64_t)offsetof(cr_state, pend);
+    out[5] = NS; out[6] = NPV; out[7] = MAXP; out[8] = NSITES;
+}
+
+/* games[j] of the batch begun afresh from seeds[j] (below 2^63: its 32-bit words, least
+ * significant first, as random.Random seeds with an int) */
+void cr_new_many(void *base, int64_t stride, const int64_t *games, const int64_t *seeds, int32_t k, int32_t players,
+                 const int64_t *opts) {
+    size_t bytes = cr_state_bytes(players);
+    for (int32_t j = 0; j < k; j++) {
+        uint64_t sd = (uint64_t)seeds[j];
+        uint32_t w[2] = {(uint32_t)(sd & 0xFFFFFFFFu), (uint32_t)(sd >> 32)};
+        cr_new((char *)base + games[j] * stride, bytes, players, w, w[1] ? 2 : 1, opts);
+    }
+}
+
+/* every seat's score (cr_score) in games[j] of the batch, to out[players j ...] */
+void cr_score_many(void *base, int64_t stride, const int64_t *games, int32_t k, int32_t players, int64_t *out) {
+    for (int32_t j = 0; j < k; j++)
+        for (int32_t q = 0; q < players; q++) out[(int64_t)j * players + q] = cr_score((char *)base + games[j] * stride, q);
+}
+
+/* the action id of a move id in the table (open addressing, 2^bits slots, -2 empty), or -1 */
+static int32_t bt_action(const int64_t *keys, const int32_t *acts, int32_t bits, int64_t id) {
+    uint64_t mask = ((uint64_t)1 << bits) - 1, h = ((uint64_t)id * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
+    for (;;) {
+        int64_t k = keys[h];
+        if (k == id) return acts[h];
+        if (k == -2) return -1;
+        h = (h + 1) & mask;
+    }
+}
+
+/* a batch of games laid one after another, `stride` bytes apart. Game g plays the legal move
+ * whose action id is act[g] (none when -1; the game is left alone when below -1; an action
+ * not among its legal ones: count -2), then gives its cr_info (info[10 g ...]), its legal
+ * moves' ids (ids[cap g ...]), their count (or -1: more than cap), each one's action id when it
+ * is a move of the seat to act met before (lact[cap g ...], else -1) and the seat's mask
+ * (mask[n_actions g ...]); flag[g] is 1 when Python must read the moves itself (a move id not
+ * in the table, a move of several values, too many moves) */
+void cr_step_many(void *base, int64_t stride, int32_t n, const int64_t *act, int64_t *info, int64_t *ids,
+                  int32_t *counts, int32_t cap, int32_t *lact, int8_t *mask, int32_t n_actions, uint8_t *flag,
+                  const int64_t *keys, const int32_t *acts, int32_t bits) {
+    for (int32_t g = 0; g < n; g++) {
+        if (act[g] < -1) continue;
+        int32_t *la = lact + (int64_t)g * cap;
+        int64_t *id = ids + (int64_t)g * cap;
+        int32_t k = -1;
+        if (act[g] >= 0) {
+            for (int32_t i = 0; i < counts[g]; i++)
+                if (la[i] == act[g]) { k = i; break; }
+            if (k < 0) { counts[g] = -2; continue; }
+        }
+        int64_t *in = info + (int64_t)g * 10;
+        int32_t c = cr_step((char *)base + g * stride, k, in, id, cap);
+        counts[g] = c;
+        int8_t *m = mask + (int64_t)g * n_actions;
+        memset(m, 0, (size_t)n_actions);
+        flag[g] = c < 0;
+        int64_t actor = in[2];
+        for (int32_t i = 0; i < c; i++) {
+            int32_t a = -1;
+            if (id[i] < 0) flag[g] = 1;
+            else if (((id[i] >> 30) & 0x3FF) == actor) { /* (C lists every waiting seat's moves at a `choose by each`) */
+                a = bt_action(keys, acts, bits, id[i]);
+                if (a < 0) flag[g] = 1;
+                else m[a] = 1;
+            }
+            la[i] = a;
+        }
+    }
+}
+
+/* adapters/encoding.py's observation tensor of n games of a batch (game games[g], or game g when
+ * games is NULL), each as seat who[g] sees it (-1: everyone), into obs[width g ...]. head: players, cards, places, then the
+ * offsets of seat, to_move, deciding, decision, finished, cards, top, zone_sizes, vars, then
+ * the count of variable codes. place, sees: each observer's (seats, then everyone) place and
+ * sight of each zone; site_of: each choice's `choose by each` site or -1; codes: per variable
+ * its index (sv, or pv for a per-player one), kind (VAR_*), per-player, offset and width */
+void cr_observe_many(void *base, int64_t stride, const int64_t *games, int32_t n, const int32_t *who, float *obs,
+                     int64_t width, const int64_t *head, const int32_t *place, const uint8_t *sees, const int32_t *site_of,
+                     const int64_t *codes) {
+    const int32_t P = (int32_t)head[0], NCARDS = (int32_t)head[1], NPL = (int32_t)head[2];
+    const int64_t o_seat = head[3], o_to = head[4], o_dec = head[5], o_choice = head[6], o_fin = head[7],
+                  o_cards = head[8], o_top = head[9], o_sizes = head[10], o_vars = head[11], n_codes = head[12];
+    for (int32_t g = 0; g < n; g++) {
+        const cr_state *S = (const cr_state *)((char *)base + (games ? games[g] : g) * stride);
+        const crt_cards *C = CARDS((cr_state *)S);
+        float *out = obs + g * width;
+        memset(out, 0, sizeof(float) * (size_t)width);
+        int32_t ob = who[g], b = ob < 0 ? 0 : ob, row = ob < 0 ? P : ob;
+        const int32_t *pl = place + (int64_t)row * NPL;
+        const uint8_t *se = sees + (int64_t)row * NPL;
+        if (ob >= 0) out[o_seat + ob] = 1.0f;
+        if (S->finished || S->err) out[o_fin] = 1.0f;
+        else {
+            int32_t a = S->actor;
+            out[o_to + ((a - b) % P + P) % P] = 1.0f;
+            int32_t site = S->choice >= 0 ? site_of[S->choice] : -1;
+            if (site >= 0 && S->pend_on[site] && S->pend_n[site] > 0) {
+                for (int32_t j = 0; j < S->pend_n[site]; j++) out[o_dec + ((S->pend[site][j] - b) % P + P) % P] = 1.0f;
+            } else out[o_dec + ((a - b) % P + P) % P] = 1.0f;
+            if (S->choice >= 0) out[o_choice + S->choice] = 1.0f;
+        }
+        const uint16_t *cz = CRT_AT(C, uint16_t, off_card_zone), *zl = CRT_AT(C, uint16_t, off_zone_len);
+        const uint16_t *zc = CRT_AT(C, uint16_t, off_zone_cards);
+        const uint8_t *kn = CRT_AT(C, uint8_t, off_known);
+        for (int32_t c = 0; c < NCARDS; c++) {
+            int32_t z = cz[c];
+            out[o_cards + (int64_t)c * (NPL + 1) + ((se[z] || kn[c]) ? pl[z] : NPL)] = 1.0f;
+        }
+        for (int32_t z = 0; z < NPL; z++) {
+            int32_t len = zl[z];
+            if (len) {
+                int32_t t = zc[(int64_t)z * NCARDS + len - 1];
+                if (se[cz[t]] || kn[t]) out[o_top + t] = 1.0f;
+            }
+            out[o_sizes + pl[z]] = (float)len / (float)NCARDS;
+        }
+        for (int64_t k = 0; k < n_codes; k++) {
+            const int64_t *cd = codes + 5 * k;
+            int32_t index = (int32_t)cd[0], kind = (int32_t)cd[1], per = (int32_t)cd[2], w = (int32_t)cd[4];
+            int64_t at = o_vars + cd[3];
+            for (int32_t r = 0; r < (per ? P : 1); r++, at += w) {
+                int64_t v = per ? S->pv[index][(b + r) % P] : S->sv[index];
+                if (kind == 0) { /* VAR_INT: clipped to +-1e9 */
+                    if (v != CR_NONE) out[at] = (float)(v > 1000000000 ? 1000000000 : v < -1000000000 ? -1000000000 : v);
+                } else if (kind == 1) { /* VAR_BOOL */
+                    if (v != CR_NONE && v) out[at] = 1.0f;
+                } else if (v == CR_NONE) out[at + w - 1] = 1.0f;
+                else if (kind == 2) out[at + ((v - b) % P + P) % P] = 1.0f; /* VAR_PLAYER */
+                else if (kind == 3) out[at + v] = 1.0f; /* VAR_INDEX: a card, suit or rank */
+                else out[at + pl[v]] = 1.0f; /* VAR_ZONE */
+            }
+        }
+    }
+}
