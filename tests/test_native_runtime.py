@@ -338,6 +338,28 @@ def test_the_runtime_compiles_without_a_warning_and_names_only_crt(tmp_path):
     assert all(m.startswith("CRT_") or m == "CARDRULES_RT_H" for m in macros), macros
 
 
+def test_every_unit_file_is_pasted_whole_into_an_engine_and_none_is_compiled_alone():
+    """runtime/unit/ holds the fixed C of each generated engine: every file's C (its halves, for a
+    file the program's lines go into) is in a ruleset's source, its opening comment is not, and
+    none is a runtime file compiled by itself."""
+    from interpreter import load_ruleset
+    from interpreter.engine.play import program_of
+    from interpreter.native.engine import c_source
+    unit = runtime_dir() / "unit"
+    names = sorted(p.name for p in unit.iterdir())
+    assert {"state.h", "helpers.c", "keep.c", "loop.c", "entries.c", "search.c", "batch.c"} <= set(names)
+    assert not any(p.parent == unit for p in runtime_sources())
+    source, module = c_source(program_of(load_ruleset(Path(__file__).resolve().parent.parent / "rulesets" / "classic"
+                                                      / "cribbage.cards")))
+    assert module.keeps  # (keep.c is pasted only where a definition keeps its answers)
+    for name in names:
+        text = (unit / name).read_text()
+        parts = native_build.UNIT_MARKER.split(native_build.unit_part(name))
+        assert len(parts) in (1, 2) and all(part in source for part in parts), name
+        assert text.startswith("/* ") and text.split("*/\n", 1)[0] not in source, name
+    assert "@generated" not in source
+
+
 def test_the_draws_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     """A standalone driver (the runtime's own files, -I the runtime folder) run under ASan and
     UBSan prints the same streams as Python draws."""
@@ -529,16 +551,18 @@ def test_with_the_cache_off_libraries_go_to_a_temporary_folder(cache, tmp_path, 
 
 
 def test_the_wheel_carries_the_runtime():
-    """pyproject.toml names the package and its runtime files (tests/test_packaging.py builds the wheel)."""
-    import fnmatch
+    """pyproject.toml names the package, its runtime files and the unit's (tests/test_packaging.py
+    builds the wheel)."""
     import tomllib
     root = Path(__file__).resolve().parent.parent
     conf = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     assert "interpreter.native" in conf["packages"]
     patterns = conf["package-data"]["interpreter.native"]
-    files = [p.relative_to(root / "interpreter" / "native").as_posix() for p in runtime_dir().iterdir()]
-    assert sorted(files) == ["runtime/cardrules_rt.h", "runtime/cards.c", "runtime/cr_engine.h", "runtime/random.c"]
-    assert all(any(fnmatch.fnmatch(f, pat) for pat in patterns) for f in files)
+    files = sorted(p.relative_to(root / "interpreter" / "native") for p in runtime_dir().rglob("*") if p.is_file())
+    assert [f.as_posix() for f in files if f.parent.name == "runtime"] == [
+        "runtime/cardrules_rt.h", "runtime/cards.c", "runtime/cr_engine.h", "runtime/random.c"]
+    assert Path("runtime/unit/state.h") in files
+    assert all(any(f.match(pat) and len(f.parts) == len(Path(pat).parts) for pat in patterns) for f in files)
 
 
 def test_a_temporary_file_left_by_a_killed_compilation_is_swept(cache, tmp_path):

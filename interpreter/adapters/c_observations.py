@@ -1,5 +1,5 @@
 """The observation tensor (encoding.py) of games the native engine plays, written by C
-(native/codegen/batch_c.py: cr_observe_many) straight into the caller's float32 array: one call
+(native/runtime/unit/batch.c: cr_observe_many) straight into the caller's float32 array: one call
 for a whole batch of games (vector.py), or for one game (encoding.Spec.encode).
 
 C reads the states; Python gives it the spec's layout as arrays (each observer's place and
@@ -12,12 +12,14 @@ import ctypes
 
 import numpy as np
 
+# the variables' kinds in the codes cr_observe_many reads
+VAR_INT, VAR_BOOL, VAR_PLAYER, VAR_INDEX, VAR_ZONE = range(5)
+
 
 class CObserver:
     """One spec's observations in C, on one ruleset's library."""
 
     def __init__(self, spec, nat):
-        from ..native.codegen.batch_c import VAR_BOOL, VAR_INDEX, VAR_INT, VAR_PLAYER, VAR_ZONE
         self.spec, self.nat = spec, nat
         o, players = spec.offsets, spec.players
         self.place = np.ascontiguousarray(np.stack([spec.place_of[q] for q in (*range(players), None)]), np.int32)

@@ -233,7 +233,7 @@ class _Batch:
         self.flag = np.zeros(n, np.uint8)  # 1: the moves read through the Python view
         self.act = np.full(n, -1, np.int64)
         self.who = np.zeros(n, np.int32)
-        self.keys = np.full(64, -2, np.int64)  # the move ids met, hashed to their action ids (batch_c.py)
+        self.keys = np.full(64, -2, np.int64)  # the move ids met, hashed to their action ids (runtime/unit/batch.c)
         self.acts = np.full(64, -1, np.int32)
         self.bits, self.filled = 6, 0
         self._ptr = None  # cr_step_many's arguments, made once (again when the table grows)
@@ -432,7 +432,7 @@ class _Batch:
             mask[i, list(core.legal())] = 1
 
     def _insert(self, mid: int, a: int) -> None:
-        """One move id into the hash table (batch_c.py's bt_action reads it), grown at half full."""
+        """One move id into the hash table (bt_action in native/runtime/unit/batch.c reads it), grown at half full."""
         if 2 * (self.filled + 1) > len(self.keys):
             old = [(int(k), int(x)) for k, x in zip(self.keys, self.acts) if k != -2]
             self.bits += 1

@@ -71,7 +71,7 @@ def _pow(a: int, b: int) -> int:
 
 def _range(a: int, b: int) -> tuple:
     """The numbers a..b; a range longer than the language's limit stops the game, as in C
-    (native/codegen/runtime_c.py: cr_range)."""
+    (native/runtime/unit/helpers.c: cr_range)."""
     if b - a >= limits.MAX_RANGE:
         raise ImpossibleEffect(limits.range_message())
     return tuple(range(a, b + 1))

@@ -13,7 +13,10 @@
 - `runtime/`: the hand-written C every engine includes: `cardrules_rt.h` (the interface),
   `random.c` (a Mersenne Twister that draws exactly what Python's `random.Random` draws),
   `cards.c` (where every card lies, with the engine's effects, exactly as `State` does them),
-  `cr_engine.h` (values, lists, failures, Python's arithmetic).
+  `cr_engine.h` (values, lists, failures, Python's arithmetic). `runtime/unit/`: the fixed C of
+  each engine (the state struct, the helpers, the loop, the entry points, the search, greedy,
+  seeker and batch parts), one file a part, which codegen/emit.py pastes between the generated
+  parts (build.unit_part); none is compiled on its own.
 - `build`: finding a C compiler (`$CC`, cc, gcc, clang, or the `ziglang` package's), compiling
   into a shared library kept in the cache by content, loading it with ctypes; every failure is
   one NativeUnavailable line.

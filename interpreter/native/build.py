@@ -12,6 +12,10 @@ which `os.replace` moves into place, so a parallel worker never loads half a lib
 processes compiling the same source at once both succeed. With the cache turned off
 (CARDRULES_NO_CACHE=1) the library goes to a temporary folder removed when Python exits.
 
+`unit_part(name)` is the fixed C every generated engine pastes, from runtime/unit/ (C files, not
+Python strings, so that it is read and diffed as C); `unit_halves` splits one the program's lines
+go into. Pasted, it is in the source a library is keyed by: a change to a unit file is a new key.
+
 `load_library(path)` loads it with ctypes (the C ABI only: no Python headers needed). A cached
 file that the system cannot load (damaged on the disk) is deleted and built once more.
 
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import functools
 import hashlib
 import json
 import os
@@ -172,6 +177,28 @@ def runtime_source() -> str:
     its key covers every file."""
     bodies = [runtime_file(p.name).replace('#include "cardrules_rt.h"\n', "", 1) for p in runtime_sources()]
     return "\n".join([runtime_file("cardrules_rt.h"), *bodies])
+
+
+# the line of a unit file where the generated lines go (unit_halves)
+UNIT_MARKER = re.compile(r"^[ \t]*/\* @generated: [^\n]*\*/\n", re.M)
+
+
+@functools.cache
+def unit_part(name: str) -> str:
+    """The fixed C of runtime/unit/NAME, as codegen/emit.py pastes it into every engine (kept in C
+    files to be read and diffed as C): the file less its opening comment, which is for its readers."""
+    text = resources.files(__package__).joinpath("runtime", "unit", name).read_text(encoding="utf-8")
+    if not text.startswith("/*") or "*/\n" not in text:
+        raise ValueError(f"runtime/unit/{name} does not open with a comment")
+    return text.split("*/\n", 1)[1]
+
+
+def unit_halves(name: str) -> tuple[str, str]:
+    """A unit file's C before and after its one line `/* @generated: what goes here */` (not pasted)."""
+    parts = UNIT_MARKER.split(unit_part(name))
+    if len(parts) != 2:
+        raise ValueError(f"runtime/unit/{name} has {len(parts) - 1} lines /* @generated: ... */, not one")
+    return parts[0], parts[1]
 
 
 # ------------------------------------------------------------------ building

@@ -1,4 +1,4 @@
-"""The greedy player's look-ahead in C (codegen/greedy_c.py), for a game the native engine plays:
+"""The greedy player's look-ahead in C (runtime/unit/greedy.c), for a game the native engine plays:
 one call gives the value of each of the acting player's moves, instead of a copy of the position
 played and read back in Python for each move."""
 

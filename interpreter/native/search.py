@@ -1,4 +1,4 @@
-"""The search player's iterations in C (codegen/search_c.py), for a game the native engine plays:
+"""The search player's iterations in C (runtime/unit/search.c), for a game the native engine plays:
 the samples, the tree, the rollouts and the rewards of search.py's ISMCTSBot without Python
 between the moves. The bot's generator is read into C and moved on as Python's would be, so the
 same seed and position give the same move on both engines."""

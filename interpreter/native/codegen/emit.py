@@ -1,6 +1,8 @@
 """The C emitter of a whole program: the deck's tables, the state struct, one C function per
 definition, the instruction loop (one `case` per instruction of `Program.plain_code`), the
 legal moves of each choice, and the entry points (`cr_new`, `cr_apply`, `cr_legal`, ...).
+What is the same in every engine is C in native/runtime/unit/, pasted between the generated parts
+(`Module.source`).
 
 It reads only the lowered program (compiler/ir: ops, statements, `Program.def_ir`, `var_ir`)
 and the program's tables; a construct it cannot lower raises NativeUnsupported naming it."""
@@ -12,15 +14,12 @@ from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.ir.reads import called
 from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_SETS, MAX_STEPS, RET
+from ..build import unit_halves, unit_part
 from .expr import Expr, NativeUnsupported, int_literal, is_list
-from .masks import MASK_C, Masks, mask_tables
-from .entries_c import APPLY_HEAD, APPLY_TAIL, ENTRIES, INIT_HEAD, INIT_TAIL, OFFER, RUN_HEAD, RUN_TAIL, STATE
-from .runtime_c import HELPERS, KEEP, SPLIT
-from .batch_c import BATCH
-from .greedy_c import GREEDY, greedy_parts
-from .search_c import SEARCH, search_parts
-from .seeker_c import SEEKER
-from .plan_c import PLAN, plan_parts
+from .masks import Masks, mask_tables
+from .greedy_c import greedy_parts
+from .search_c import search_parts
+from .plan_c import plan_parts
 
 VIS = {"public": 0, "owner": 1, "hidden": 2, "others": 3}  # runtime's CRT_VIS_*
 MAX_PLAYERS = 64  # a declared set of winners is a 64-bit mask
@@ -716,40 +715,42 @@ class Module(Masks, Expr):
         defines.update(plan_defines)
         head = "#include <math.h>\n#include <stdlib.h>\n" + "\n".join(f"#define {k} {v}" for k, v in defines.items())
         kind_rows = ", ".join("{%d, %d, %d, %d}" % k for k in kinds)
+        scratch = (["    cr_keep_slot keep[CR_KEEP_N];"] if self.keeps else []) + [f"    {m}" for m in self.memos]
+        # the fixed C is runtime/unit/'s, in this order, with the generated parts between
         return "\n".join([
             head,
-            STATE,
+            unit_part("state.h"),
             f"static const int32_t K_KINDS[NKINDS][4] = {{{kind_rows}}}; /* per player, index, size, visibility */",
             *tables, *self.tables,
-            "#define CR_KEEP_N 2048\n#define CR_KEEP_W 16\n"
-            "typedef struct cr_keep_slot {\n    int32_t len;\n    int64_t key[CR_KEEP_W];\n    int64_t val;\n} cr_keep_slot;",
-            "typedef struct cr_scratch {\n    uint64_t epoch, split_gen;\n    int64_t arena[CR_ARENA];\n"
-            "    uint64_t split_gen_of[4096], split_rem[4096], split_counts[4096];\n    int64_t split_val[4096];\n"
-            + ("    cr_keep_slot keep[CR_KEEP_N];\n" if self.keeps else "")
-            + "".join(f"    {m}\n" for m in self.memos) + "} cr_scratch;",
-            HELPERS,
-            KEEP if self.keeps else "",
+            filled("helpers.c", scratch),
+            unit_part("keep.c") if self.keeps else "",
             *mask_tables(p),
-            MASK_C,
-            SPLIT,
-            OFFER,
+            unit_part("masks.c"),
+            unit_part("split.c"),
+            unit_part("offer.c"),
             *self.define_protos,
             *[f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C, int32_t who);" for k in range(len(p.choices))],
             *self.define_src,
             *choices,
-            RUN_HEAD, *body, RUN_TAIL,
-            INIT_HEAD, *("    " + line for line in inits), INIT_TAIL,
-            APPLY_HEAD, *("        " + a for a in applies), APPLY_TAIL,
-            ENTRIES,
+            filled("loop.c", body),
+            filled("start.c", ["    " + line for line in inits]),
+            filled("apply.c", ["        " + a for a in applies]),
+            unit_part("entries.c"),
             *search_tables,
-            SEARCH,
+            unit_part("search.c"),
             greedy_each,
-            GREEDY,
-            SEEKER,
-            PLAN,
+            unit_part("greedy.c"),
+            unit_part("seeker.c"),
+            unit_part("plan.c"),
             plan_slots,
-            BATCH,
+            unit_part("batch.c"),
         ])
+
+
+def filled(name: str, lines) -> str:
+    """A unit file whose middle is the program's: the generated lines in place of its marker line."""
+    head, tail = unit_halves(name)
+    return head + "".join(line + "\n" for line in lines) + tail
 
 
 def _distinct_cards(dom, kinds=None) -> bool:

@@ -11,7 +11,7 @@ it is, its suit or rank against a value fixed for the aggregate, face up, being 
 and their `and`, `or`, `not`) become a few word operations. The values they compare with are
 ones that cannot fail to be worked out (a literal, an option, a variable, a name bound to a card,
 the suit, rank or owner of such a card), so the mask form fails exactly where the loop would: never.
-Anything else keeps the loop (expr.py)."""
+Anything else keeps the loop (expr.py). The word operations are C in runtime/unit/masks.c."""
 
 from __future__ import annotations
 
@@ -181,91 +181,6 @@ class Masks:
         """A name that is never none: an aggregate's or a set's element (`_v_...`), or a card
         known to be one here."""
         return isinstance(e, o.Local) and (e.name.startswith("_v_") or e.name in getattr(self, "sure", ()))
-
-
-MASK_C = r"""
-/* ---- card sets as bit masks (native/codegen/masks.py): bit b is the card K_BITCARD[b] */
-typedef struct { uint64_t w[MW]; } cr_mask;
-
-static inline cr_mask cr_m_all(void) {
-    cr_mask m;
-    for (int i = 0; i < MW; i++) m.w[i] = K_MALL[i];
-    return m;
-}
-static inline cr_mask cr_m_none(void) {
-    cr_mask m;
-    memset(&m, 0, sizeof m);
-    return m;
-}
-static inline cr_mask cr_m_and(cr_mask a, cr_mask b) {
-    for (int i = 0; i < MW; i++) a.w[i] &= b.w[i];
-    return a;
-}
-static inline cr_mask cr_m_or(cr_mask a, cr_mask b) {
-    for (int i = 0; i < MW; i++) a.w[i] |= b.w[i];
-    return a;
-}
-static inline cr_mask cr_m_not(cr_mask a) {
-    for (int i = 0; i < MW; i++) a.w[i] = ~a.w[i] & K_MALL[i];
-    return a;
-}
-static inline int cr_m_some(cr_mask a) {
-    uint64_t any = 0;
-    for (int i = 0; i < MW; i++) any |= a.w[i];
-    return any != 0;
-}
-static inline int64_t cr_m_count(cr_mask a) {
-    int64_t n = 0;
-    for (int i = 0; i < MW; i++) n += __builtin_popcountll(a.w[i]);
-    return n;
-}
-static inline cr_mask cr_m_load(const uint64_t *w) {
-    cr_mask m;
-    memcpy(m.w, w, sizeof m.w);
-    return m;
-}
-static inline cr_mask cr_m_zone(cr_ctx *x, cr_state *S, crt_cards *C, int64_t z) {
-    return cr_m_load(CRT_CAT(C, uint64_t, off_zmask) + (size_t)cr_zone(x, S, z) * MW);
-}
-static inline cr_mask cr_m_kind(crt_cards *C, int k) {
-    return cr_m_load(CRT_CAT(C, uint64_t, off_kmask) + (size_t)k * MW);
-}
-/* the cards of a zone given by a value that may be none or no zone: none (== compares, never fails) */
-static inline cr_mask cr_m_zone_or_none(crt_cards *C, cr_state *S, int64_t z) {
-    if (z < 0 || z >= S->n_zones) return cr_m_none();
-    return cr_m_load(CRT_CAT(C, uint64_t, off_zmask) + (size_t)z * MW);
-}
-static inline cr_mask cr_m_up(crt_cards *C) { return cr_m_load(CRT_CAT(C, uint64_t, off_upmask)); }
-/* the cards of an owner (none: the shared zones'); a value that is no seat owns nothing */
-static inline cr_mask cr_m_owner(crt_cards *C, cr_state *S, int64_t who) {
-    if (who == CR_NONE) return cr_m_load(CRT_CAT(C, uint64_t, off_omask));
-    if (who < 0 || who >= S->n_players) return cr_m_none();
-    return cr_m_load(CRT_CAT(C, uint64_t, off_omask) + (size_t)(who + 1) * MW);
-}
-static inline cr_mask cr_m_card(int64_t c) {
-    cr_mask m = cr_m_none();
-    if (c < 0 || c >= NC) return m; /* none, or no card: equal to no card */
-    int b = K_CARDPOS[c];
-    m.w[b >> 6] |= UINT64_C(1) << (b & 63);
-    return m;
-}
-static inline cr_mask cr_m_table(const uint64_t *tab, int64_t row) { return cr_m_load(tab + (size_t)row * MW); }
-/* a suit's or rank's cards; none, or a value that is none of them, has none */
-static inline cr_mask cr_m_table_or_none(const uint64_t *tab, int64_t row, int64_t n) {
-    if (row < 0 || row >= n) return cr_m_none();
-    return cr_m_table(tab, row);
-}
-static inline int64_t cr_m_high(crt_cards *C, cr_mask a) {
-    for (int i = MW - 1; i >= 0; i--)
-        if (a.w[i]) return CRT_CAT(C, uint16_t, off_bit_card)[i * 64 + 63 - __builtin_clzll(a.w[i])];
-    return CR_NONE;
-}
-static inline int64_t cr_m_low(crt_cards *C, cr_mask a) {
-    for (int i = 0; i < MW; i++)
-        if (a.w[i]) return CRT_CAT(C, uint16_t, off_bit_card)[i * 64 + __builtin_ctzll(a.w[i])];
-    return CR_NONE;
-}
-"""
 
 
 def mask_tables(p) -> list[str]:

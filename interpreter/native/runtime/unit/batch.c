@@ -1,18 +1,16 @@
-"""Games in batches (interpreter/adapters/vector.py) in C: every game of a block stepped by one
-call, its legal moves turned into the adapters' action ids and mask, and the observation tensor
-of adapters/encoding.py written straight into the caller's array.
+/* Games in batches (interpreter/adapters/vector.py) in C: every game of a block stepped by one
+ * call, its legal moves turned into the adapters' action ids and mask, and the observation tensor
+ * of adapters/encoding.py written straight into the caller's array.
+ *
+ * The C knows nothing of action ids or observers: Python gives it the tables (a hash of the move
+ * ids met so far to their action ids; each observer's place and sight of each zone; the variables'
+ * codes, VAR_* in adapters/c_observations.py), and keeps what C cannot give (a move id not met
+ * yet, a move of several values, a collection variable) for itself.
+ *
+ * Pasted by native/codegen/emit.py (Module.source) last, after seeker.c. Not compiled on its own:
+ * it reads the sizes emit.py defines for each program (NC, MAXP, NS, ...: the names in capitals)
+ * and what is pasted before it. */
 
-The C knows nothing of action ids or observers: Python gives it the tables (a hash of the move
-ids met so far to their action ids; each observer's place and sight of each zone; the
-variables' codes), and keeps what C cannot give (a move id not met yet, a move of several
-values, a collection variable) for itself."""
-
-from __future__ import annotations
-
-# the variables' kinds in the codes cr_observe_many reads (vector.py sends them)
-VAR_INT, VAR_BOOL, VAR_PLAYER, VAR_INDEX, VAR_ZONE = range(5)
-
-BATCH = r"""
 /* ================================================================ games in batches */
 /* where a state's variables and `choose by each` sites lie, in bytes from its start: sv, pv,
  * pend_on, pend_n, pend; then NS, NPV, MAXP, NSITES */
@@ -156,4 +154,3 @@ void cr_observe_many(void *base, int64_t stride, const int64_t *games, int32_t n
         }
     }
 }
-"""

@@ -1,15 +1,12 @@
-"""The fuzzer's rule seeker's look-ahead (fuzz/players.py, RuleSeeker) in C: each move it weighs
-played on a copy of the game to the next decision, and there what it scores the move by (whether
-the move failed, whether the game ended, how many moves follow and of which actions, how often
-each rule has fired). Python keeps the scoring, by the same code on both engines.
+/* The fuzzer's rule seeker's look-ahead (fuzz/players.py, RuleSeeker) in C: each move it weighs
+ * played on a copy of the game to the next decision, and there what it scores the move by. Python
+ * keeps the scoring, by the same code on both engines; a look-ahead C cannot report as Python sees
+ * it (Ctrl-C, an action past the 64 a mask holds) is given back whole to Python.
+ *
+ * Pasted by native/codegen/emit.py (Module.source) after greedy.c (and the program's advice calls
+ * before it), whose gr_copy it uses. Not compiled on its own: it reads the sizes emit.py defines
+ * for each program (NC, MAXP, NS, ...: the names in capitals) and what is pasted before it. */
 
-A look-ahead C cannot report as Python sees it (Ctrl-C, an action past the 64 a mask holds) is
-given back whole to Python."""
-
-from __future__ import annotations
-
-# Names in capitals come from emit.py (NR, NRULES, CR_MAGIC, ...).
-SEEKER = r"""
 /* ================================================================ the rule seeker's look-ahead */
 /* fuzz/players.py:RuleSeeker.choose's look-ahead from the game in mem: for each of the n legal
  * moves picks[0..n-1], played on a copy, a row of 5 + NRULES numbers: 1 when the move fails (an
@@ -58,4 +55,3 @@ void cr_fired_all(const void *mem, int64_t *out) {
     const cr_state *S = (const cr_state *)mem;
     for (int32_t r = 0; r < NRULES; r++) out[r] = S->fired[r];
 }
-"""

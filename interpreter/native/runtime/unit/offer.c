@@ -1,0 +1,61 @@
+/* The legal moves' bookkeeping (cr_offer, cr_dedupe_legal, cr_unwait, cr_unique) that each
+ * choice's generated legal function calls.
+ *
+ * Pasted by native/codegen/emit.py (Module.source) after the program's tables and constant masks
+ * and split.c, before the generated definitions and choices. Not compiled on its own: it reads the
+ * sizes emit.py defines for each program (NC, MAXP, NS, ...: the names in capitals) and what is
+ * pasted before it. */
+
+static inline void cr_offer(cr_ctx *x, cr_state *S, int32_t alt, int32_t who, const int64_t *v, int w) {
+    if (S->legal_n >= MAXM) cr_fail(x, CR_E_LIST);
+    S->legal_alt[S->legal_n] = alt;
+    S->legal_who[S->legal_n] = who;
+    for (int j = 0; j < NPARAMS; j++) S->legal_val[S->legal_n][j] = j < w ? v[j] : CR_NONE;
+    S->legal_n++;
+}
+
+static inline void cr_offer1(cr_ctx *x, cr_state *S, int32_t alt, int32_t who, int64_t v) {
+    cr_offer(x, S, alt, who, &v, 1);
+}
+
+/* the moves from `first` on (one action's) without repeats, each where it first comes */
+static inline void cr_dedupe_legal(cr_state *S, int32_t first) {
+    int32_t k = first;
+    for (int32_t i = first; i < S->legal_n; i++) {
+        int32_t j = first;
+        while (j < k && memcmp(S->legal_val[j], S->legal_val[i], sizeof S->legal_val[i])) j++;
+        if (j == k) {
+            S->legal_alt[k] = S->legal_alt[i];
+            S->legal_who[k] = S->legal_who[i];
+            memmove(S->legal_val[k], S->legal_val[i], sizeof S->legal_val[i]);
+            k++;
+        }
+    }
+    S->legal_n = k;
+}
+
+/* one player has decided at a `choose by each` */
+static inline void cr_unwait(cr_state *S, int site, int32_t who) {
+    int32_t k = 0;
+    for (int32_t j = 0; j < S->pend_n[site]; j++)
+        if (S->pend[site][j] != who) S->pend[site][k++] = S->pend[site][j];
+    S->pend_n[site] = k;
+}
+
+/* two actions of one name may offer the same move: keep the first (engine/legal.py:unique),
+ * among the moves from `first` on (one player's) */
+static inline void cr_unique(cr_state *S, int32_t first, const int32_t *name_of) {
+    int32_t k = first;
+    for (int32_t i = first; i < S->legal_n; i++) {
+        int32_t j = first;
+        while (j < k && !(name_of[S->legal_alt[j]] == name_of[S->legal_alt[i]] &&
+                          !memcmp(S->legal_val[j], S->legal_val[i], sizeof S->legal_val[i]))) j++;
+        if (j == k) {
+            S->legal_alt[k] = S->legal_alt[i];
+            S->legal_who[k] = S->legal_who[i];
+            memmove(S->legal_val[k], S->legal_val[i], sizeof S->legal_val[i]);
+            k++;
+        }
+    }
+    S->legal_n = k;
+}
