@@ -362,6 +362,54 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
         assert [int(v) for v in line.split()] == [s.decisions, *outcome(s).scores]
 
 
+def test_the_planning_search_runs_clean_under_the_sanitizers(tmp_path):
+    """The planner's C (its heap, its table of views, its states kept, all grown as it goes) in a
+    patience, where its lines run long: a few plans of 600 positions under ASan and UBSan, and
+    each plan's view of the position it starts from is the view of the game then."""
+    compiler = find_compiler()
+    if not sanitizers_work(list(compiler.argv), tmp_path):
+        pytest.skip("this compiler cannot build sanitized programs here")
+    p = play.program_of(rules("mughal/udvasa"))
+    source, _ = c_source(p)
+    opts = native_program(p).options_row(play.resolve_options(p, None))
+    w = native_program(p).nparams
+    main = (source + "\n#include <stdio.h>\nint main(void) {\n"
+            f"    int64_t opts[] = {{{', '.join(map(str, opts))}}};\n"
+            "    size_t bytes = cr_state_bytes(1);\n"
+            "    uint64_t *mem = calloc(bytes / 8 + 1, 8);\n"
+            "    uint32_t seed[1] = {2};\n"
+            "    if (!mem || cr_new(mem, bytes, 1, seed, 1, opts)) return 2;\n"
+            "    static uint32_t words[625];\n"
+            "    crt_rng r; crt_seed_u64(&r, 9); crt_get_state(&r, words);\n"
+            f"    static int32_t ch[3001], alt[3001]; static int64_t val[3001 * {w}]; static uint64_t view[6002], now[2];\n"
+            "    int lines = 0;\n"
+            "    for (int d = 0; d < 6 && !((cr_state *)mem)->finished; d++) {\n"
+            "        cr_plan_view(mem, 0, now);\n"
+            "        int32_t n = cr_plan(mem, 0, 600, words, 0.0, ch, alt, val, view, 3001);\n"
+            "        if (n < 0) return 3;\n"
+            "        if (n > 0 && (view[0] != now[0] || view[1] != now[1])) return 4;\n"
+            "        lines += n > 1;\n"
+            "        cr_state *S = (cr_state *)mem;\n"
+            "        int32_t go = -1;\n"
+            "        for (int32_t i = 0; i < S->legal_n && n > 0; i++)\n"
+            f"            if (S->legal_alt[i] == alt[0] && !memcmp(S->legal_val[i], val, sizeof(int64_t) * {w})) go = i;\n"
+            "        if (go < 0) go = 0;\n"
+            "        if (cr_apply(mem, go)) return 5;\n"
+            "    }\n"
+            "    printf(\"%d\\n\", lines);\n"
+            "    free(mem);\n"
+            "    return 0;\n}\n")
+    src = tmp_path / "plan.c"
+    src.write_text(main)
+    built = procs.run([*compiler.argv, "-O0", "-g", "-std=c99", "-fsanitize=address,undefined",
+                       "-fno-sanitize-recover=all", str(src), "-o", str(tmp_path / "plan"), "-lm"],
+                      capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr[-2000:]
+    ran = procs.run([str(tmp_path / "plan")], capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert int(ran.stdout) > 0  # some plans of more than one move
+
+
 # ------------------------------------------------------------------ play --engine
 
 def run(*args, env=None):
