@@ -42,7 +42,7 @@ def write_record(record: dict, path: str | Path) -> None:
 def dumps_indented(value) -> str:
     """json.dumps(value, indent=1), the same text, several times faster: with an indent, json
     encodes in pure Python, one generator per level, and a log of many games spent most of its
-    writing there (3.6 ms a game of Ganjifa). Keys and values as json takes them."""
+    writing there (3.6 ms a game of 126 moves). Keys and values as json takes them."""
     out: list[str] = []
     _indented(value, "\n", out)
     return "".join(out)
