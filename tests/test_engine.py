@@ -969,7 +969,8 @@ def test_a_record_is_written_as_json_with_an_indent_of_1_writes_it(tmp_path):
     import json
 
     from interpreter.engine import make_record
-    from interpreter.engine.records import dumps_indented, write_record
+    from interpreter.engine.records import write_record
+    from interpreter.files import dumps_indented
     s = game("""    rule discard "Discard":
         choose by turn:
             action discard c in hand(turn):
@@ -980,6 +981,7 @@ def test_a_record_is_written_as_json_with_an_indent_of_1_writes_it(tmp_path):
     assert (tmp_path / "r.json").read_text(encoding="utf-8") == json.dumps(many, indent=1) + "\n"
     odd = {"é": ["ü\n\"", 1.5, float("nan"), float("-inf"), -0.0, 10 ** 30, None, True, False], "": {}, "l": [],
            "n": [[], [{}], {"a": {"b": [1, {"c": 2}]}, "d": 3}], 1: "key", None: 2, 2.5: True}
-    assert dumps_indented(odd) == json.dumps(odd, indent=1)
+    for indent in (1, 2, 4):
+        assert dumps_indented(odd, indent) == json.dumps(odd, indent=indent)
     with pytest.raises(TypeError):
-        dumps_indented({"x": {1, 2}})
+        dumps_indented({"x": {1, 2}}, 1)

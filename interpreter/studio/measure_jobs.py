@@ -19,7 +19,6 @@ the table's record files (`Web.records`), which the replay view opens by index."
 from __future__ import annotations
 
 import atexit
-import json
 import os
 import shutil
 import signal
@@ -345,7 +344,7 @@ class Snapshots:
 
     @staticmethod
     def write_record(folder: Path, name: str, record: dict, ruleset: Path) -> Path:
-        from ..files import write_atomic
+        from ..engine.records import write_record
         path = folder / name
-        write_atomic(path, json.dumps(dict(record, ruleset=str(ruleset)), indent=1) + "\n")
+        write_record(dict(record, ruleset=str(ruleset)), path)
         return path

@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from ..files import write_atomic
+from ..files import dumps_indented, write_atomic
 
 TABLE_FORMAT = "cardrules-table/1"  # a table file: the seats, their tokens and the game record
 
@@ -30,7 +30,7 @@ def tables_dir(data: Path) -> Path:
 def write_json_atomic(path: Path, data: dict) -> None:
     """Write `data` as JSON to `path` atomically; only the owner may read it (it holds the
     seats' tokens). OSError when the folder cannot be written."""
-    write_atomic(path, json.dumps(data, indent=1) + "\n", mode=0o600, durable=True)
+    write_atomic(path, dumps_indented(data, 1) + "\n", mode=0o600, durable=True)
 
 
 def table_files(data: Path) -> list[Path]:
