@@ -524,34 +524,34 @@ class NativeGame:
     def _sync_cards(self, n_zones: int) -> None:
         """The view's zones, faces, who played each card, every per-card index and the masks, read
         straight out of the cards' arrays in C (their layout: cr_view_layout), as State.recount
-        would rebuild them from the zones (the masks are in the same bit space)."""
+        would rebuild them from the zones (the masks are in the same bit space). Read through
+        memoryviews (tolist in C), the masks in one read: a table's page reads the view after
+        every move."""
         s, nc = self._view, self.np.p.n_cards
-        lens, flat, known, played, card_zone, zm, km, om, up, width = self._layout()
-        n = lens[:n_zones]
-        s.zones = [flat[z * nc:z * nc + n[z]] for z in range(n_zones)]
-        s.known = list(map(bool, ctypes.string_at(known, nc)))
-        s.played_by = [None if w < 0 else w for w in played[:]]
-        zone = card_zone[:]
+        lens, flat, known, played, card_zone, masks = self._layout()
+        n = lens[:n_zones].tolist()
+        s.zones = [flat[z * nc:z * nc + n[z]].tolist() for z in range(n_zones)]
+        s.known = list(map(bool, known.tobytes()))
+        s.played_by = [None if w < 0 else w for w in played.tolist()]
+        zone = card_zone.tolist()
         s.card_zone = zone
         s.card_kind = list(map(s.zkind.__getitem__, zone))
         s.card_owner = list(map(s.zowner.__getitem__, zone))
-        mask = ctypes.string_at
-
-        def masks(addr, k):
-            raw = mask(addr, k * width)
-            return [int.from_bytes(raw[i * width:(i + 1) * width], "little") for i in range(k)]
-        s.zmask = masks(zm, n_zones)
-        s.kmask = masks(km, len(s.program.zones))
-        owners = masks(om, s.n_players + 1)
+        all_masks = masks()
+        nk = len(s.program.zones)
+        s.zmask = all_masks[:n_zones]
+        s.kmask = all_masks[n_zones:n_zones + nk]
+        owners = all_masks[n_zones + nk:n_zones + nk + s.n_players + 1]
         s.omask = {None: owners[0], **{seat: owners[seat + 1] for seat in s.seats}}
-        s.upmask = masks(up, 1)[0]
+        s.upmask = all_masks[n_zones + nk + s.n_players + 1]
         s.memo, s.cmemo, s.legal_cache = {}, {}, {}
         s.zver += 1
 
     def _layout(self) -> tuple:
         """The cards' arrays in C, where they lie in this game's memory (cr_view_layout): each
-        zone's length and cards, which cards are known, who played each, each card's zone (ctypes
-        arrays over the memory), the masks' addresses and a mask's width in bytes."""
+        zone's length and cards, which cards are known, who played each, each card's zone
+        (memoryviews over the memory), and a function reading every mask (each zone's, each
+        kind's, each owner's, the cards face up: in that order, as ints)."""
         at = self._arrays
         if at is None:
             s, nc = self._view, self.np.p.n_cards
@@ -559,13 +559,35 @@ class NativeGame:
             self.np.lib.cr_view_layout(self.mem, lay)
             base, w = ctypes.addressof(self.mem), lay[9]
             nz = len(s.zkind)
-            at = self._arrays = (
-                (ctypes.c_uint16 * nz).from_address(base + lay[0]),
-                (ctypes.c_uint16 * (nz * nc)).from_address(base + lay[1]),
-                base + lay[2],
-                (ctypes.c_int16 * nc).from_address(base + lay[3]),
-                (ctypes.c_uint16 * nc).from_address(base + lay[4]),
-                base + lay[5], base + lay[6], base + lay[7], base + lay[8], 8 * w)
+            nk, owners = len(s.program.zones), s.n_players + 1
+
+            def view(off, ctype, n, fmt):
+                return memoryview((ctype * n).from_address(base + off)).cast("B").cast(fmt)
+            counts = (nz, nk, owners, 1)
+            starts = [lay[5 + k] for k in range(4)]
+            whole = all(starts[k + 1] == starts[k] + counts[k] * 8 * w for k in range(3))
+            if whole:  # (the runtime lays them out one after another)
+                words = view(starts[0], ctypes.c_uint64, sum(counts) * w, "Q")
+                if w == 1:
+                    masks = words.tolist
+                elif w == 2:
+                    def masks():
+                        q = words.tolist()
+                        return [lo | hi << 64 for lo, hi in zip(q[0::2], q[1::2])]
+                else:
+                    def masks():
+                        raw, b = words.tobytes(), 8 * w
+                        return [int.from_bytes(raw[i:i + b], "little") for i in range(0, len(raw), b)]
+            else:
+                def masks():
+                    out = []
+                    for start, k in zip(starts, counts):
+                        raw = ctypes.string_at(base + start, k * 8 * w)
+                        out += [int.from_bytes(raw[i * 8 * w:(i + 1) * 8 * w], "little") for i in range(k)]
+                    return out
+            at = self._arrays = (view(lay[0], ctypes.c_uint16, nz, "H"), view(lay[1], ctypes.c_uint16, nz * nc, "H"),
+                                 view(lay[2], ctypes.c_uint8, nc, "B"), view(lay[3], ctypes.c_int16, nc, "h"),
+                                 view(lay[4], ctypes.c_uint16, nc, "H"), masks)
         return at
 
     def cards_check(self) -> int:
