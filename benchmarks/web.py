@@ -5,6 +5,7 @@ of bots playing at once, against a real `cardrules serve` (a subprocess on a fre
     python benchmarks/web.py [--moves K] [--tables N] [--ruleset KEY] [--players N] [--bot NAME]
                              [--seed S] [--skip-round-trip] [--skip-tables]
                              [--thinking N] [--iterations K] [--seconds S] [--skip-thinking]
+                             [--engine auto|python|native|both] [--rounds R]
 
 * Round trip: tables where every seat is a person (no bots, so nothing moves but the client),
   driven through the JSON API over one kept-alive connection, as a browser holds one. One
@@ -58,12 +59,12 @@ class Serve:
     """`cardrules serve --port 0` in a subprocess; its output goes to files (a full pipe would
     stop the server)."""
 
-    def __init__(self, data: Path, bot_pause: float):
+    def __init__(self, data: Path, bot_pause: float, engine: str = "auto"):
         self.data = data
         self.out = open(data / "serve.out", "w+")
         self.err = open(data / "serve.err", "w+")
         self.proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--port", "0", "--data",
-                                      str(data), "--bot-pause", str(bot_pause)],
+                                      str(data), "--bot-pause", str(bot_pause), "--engine", engine],
                                      cwd=ROOT, stdout=self.out, stderr=self.err, text=True)
         end = time.monotonic() + 60
         while True:
@@ -213,9 +214,9 @@ def write_bot_tables(data: Path, key: str, players: int, n: int, bot: str, seed:
         store.write_json_atomic(t.file, t.file_data())
 
 
-def bot_tables(data: Path, key: str, players: int, n: int, bot: str, seed: int) -> None:
+def bot_tables(data: Path, key: str, players: int, n: int, bot: str, seed: int, engine: str = "auto") -> None:
     write_bot_tables(data, key, players, n, bot, seed)
-    serve = Serve(data, 0)
+    serve = Serve(data, 0, engine)
     try:
         conn = serve.connection()
         http_errors = polls = 0
@@ -257,10 +258,11 @@ def bot_tables(data: Path, key: str, players: int, n: int, bot: str, seed: int) 
         print("   ", line)
 
 
-def thinking(data: Path, key: str, players: int, n: int, iterations: int, seconds: float, seed: int) -> None:
+def thinking(data: Path, key: str, players: int, n: int, iterations: int, seconds: float, seed: int,
+             engine: str = "auto") -> None:
     """Pages fetched while N tables of search players think (see the module's docstring)."""
     import threading
-    serve = Serve(data, 0)
+    serve = Serve(data, 0, engine)
     try:
         conn = serve.connection()
         bots = {i: f"ismcts:{iterations}" for i in range(2, players + 1)}
@@ -343,25 +345,33 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=2000, help="the search players' iterations (default 2000)")
     ap.add_argument("--seconds", type=float, default=30, help="how long pages are fetched meanwhile (default 30)")
     ap.add_argument("--skip-thinking", action="store_true")
+    ap.add_argument("--engine", default="auto", help="the server's --engine; 'both': the round trip on python and "
+                    "native in turn, --rounds times (default auto)")
+    ap.add_argument("--rounds", type=int, default=1, help="with --engine both, rounds of the two (default 1)")
     a = ap.parse_args()
     print(f"{os.cpu_count()} cores; load average (1, 5, 15 min) before: {load()}")
     with tempfile.TemporaryDirectory(prefix="cardrules-web-bench-") as tmp:
         if not a.skip_round_trip:
-            data = Path(tmp) / "round-trip"
-            data.mkdir()
-            serve = Serve(data, 0)
-            try:
-                round_trips(serve, a.ruleset, a.players, a.moves, a.seed)
-            finally:
-                serve.stop()
+            engines = ["python", "native"] * a.rounds if a.engine == "both" else [a.engine]
+            for k, engine in enumerate(engines):
+                data = Path(tmp) / f"round-trip-{k}"
+                data.mkdir()
+                serve = Serve(data, 0, engine)
+                if len(engines) > 1:
+                    print(f"\n--engine {engine}")
+                try:
+                    round_trips(serve, a.ruleset, a.players, a.moves, a.seed)
+                finally:
+                    serve.stop()
         if not a.skip_tables:
             data = Path(tmp) / "bots"
             data.mkdir()
-            bot_tables(data, a.ruleset, a.players, a.tables, a.bot, a.seed)
+            bot_tables(data, a.ruleset, a.players, a.tables, a.bot, a.seed, "native" if a.engine == "both" else a.engine)
         if not a.skip_thinking:
             data = Path(tmp) / "thinking"
             data.mkdir()
-            thinking(data, a.ruleset, a.players, a.thinking, a.iterations, a.seconds, a.seed)
+            thinking(data, a.ruleset, a.players, a.thinking, a.iterations, a.seconds, a.seed,
+                     "native" if a.engine == "both" else a.engine)
     print(f"\nload average (1, 5, 15 min) after: {load()}")
 
 
