@@ -459,6 +459,35 @@ def test_a_damaged_library_in_the_cache_is_built_again(cache, counting_cc, tmp_p
     assert len(files_in(cache / "native")) == 2
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the runtime comes as objects on Linux alone")
+def test_an_unoptimised_build_links_the_runtime_compiled_once_and_a_damaged_object_is_compiled_again(cache, counting_cc):
+    """At -O0 the runtime's files are compiled once, into objects kept in the cache, and each
+    program's library links them (its own file holds the header alone); a cut object is compiled
+    again. A program built so plays the game an optimised build plays."""
+    from interpreter import load_ruleset
+    from interpreter.engine.play import program_of
+    from interpreter.native.engine import CODE_FLAGS, NATIVE_FLAGS, NativeProgram, c_source
+    objects = native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS)
+    assert [p.name.split("-")[1] for p in objects] == ["random", "cards"] and counting_cc() == 2
+    assert native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS) == objects and counting_cc() == 2
+    with open(objects[1], "r+b") as f:
+        f.truncate(objects[1].stat().st_size // 2)
+    assert native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS) == objects and counting_cc() == 3
+    p = program_of(load_ruleset(Path(__file__).resolve().parent.parent / "rulesets" / "classic" / "kuhn-poker.cards"))
+    linked = NativeProgram(p, quick=True)
+    assert "void crt_shuffle_u32(crt_rng *rng, uint32_t *x, size_t n)\n{" not in linked.source  # the header alone
+    pasted = load_library(build_library(c_source(p)[0], "kuhn", extra_flags=NATIVE_FLAGS, opt="-O0"))
+    results = []
+    for lib in (linked.lib, pasted):
+        out = (ctypes.c_int64 * (50 * (9 + len(p.rule_names))))()
+        lib.cr_play_many.argtypes = [ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
+                                     ctypes.c_void_p]
+        assert lib.cr_play_many(2, (ctypes.c_int64 * 8)(), 0, 50, 1 << 40, out) == 0
+        results.append(list(out))
+    assert results[0] == results[1] and counting_cc() == 5  # the objects kept: two libraries more
+    assert {p.name for p in objects} <= set(files_in(cache / "native"))
+
+
 def test_a_library_that_is_not_ours_and_cannot_be_loaded_is_one_line(tmp_path):
     bad = tmp_path / "bad.so"
     bad.write_bytes(b"\x7fELF" + b"\0" * 100)

@@ -20,7 +20,7 @@ from ..engine.legal import _made, link, value_text
 from ..engine.state import Move, State, copy_slots, rule_at
 from ..errors import GameRuntimeError, IllegalMoveError
 from ..unparse import unparse
-from .build import build_library, load_library, runtime_file, runtime_source
+from .build import build_library, find_compiler, load_library, opt_level, runtime_file, runtime_objects, runtime_source
 from .codegen.emit import Module
 from .codegen.expr import NativeUnsupported
 from .rng import seed_words
@@ -30,7 +30,8 @@ CR_NONE = -(2 ** 63)
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
     E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE, E_SET, E_SETS_TRIED, E_SETS, E_NEGPOW = range(1, 22)
 
-NATIVE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off", "-lm")  # the search player's sums as Python's
+CODE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off")  # the search player's sums as Python's
+NATIVE_FLAGS = (*CODE_FLAGS, "-lm")
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
 
 
@@ -67,22 +68,28 @@ def check_signals() -> None:
 FEATURES = "#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)\n#define _POSIX_C_SOURCE 200809L\n#endif"
 
 
-def c_source(program: Program) -> tuple[str, Module]:
-    """The whole C file of a program (the runtime, then the generated engine)."""
+def c_source(program: Program, runtime: bool = True) -> tuple[str, Module]:
+    """The whole C file of a program (the runtime, then the generated engine); without `runtime`,
+    the runtime's header alone, for a library linked with its objects (build.runtime_objects)."""
     module = Module(program)
     generated = module.source()
-    return "\n".join([FEATURES, runtime_source(), runtime_file("cr_engine.h"), generated]), module
+    rt = runtime_source() if runtime else runtime_file("cardrules_rt.h")
+    return "\n".join([FEATURES, rt, runtime_file("cr_engine.h"), generated]), module
 
 
 class NativeProgram:
     def __init__(self, program: Program, quick: bool = False):
         link(program)
         self.p = program
-        source, self.module = c_source(program)
+        opt = "-O0" if quick else opt_level()
+        compiler = find_compiler()
+        # optimised, the runtime's functions are in the same file, for the compiler to inline them;
+        # unoptimised, nothing is inlined: the runtime comes compiled, once (build.runtime_objects)
+        objects = runtime_objects(compiler, opt, CODE_FLAGS) if opt == "-O0" and compiler else []
+        source, self.module = c_source(program, runtime=not objects)
         self.source = source
-        # the runtime's functions are in the same file: let the compiler inline them
-        self.path = build_library(source, program.ruleset.name or "ruleset", extra_flags=NATIVE_FLAGS,
-                                  opt="-O0" if quick else None)
+        self.path = build_library(source, program.ruleset.name or "ruleset",
+                                  extra_flags=(*map(str, objects), *NATIVE_FLAGS), compiler=compiler, opt=opt)
         lib = self.lib = load_library(self.path)
         u64p, i64p, i32p, u32p = (ctypes.POINTER(t) for t in (ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32,
                                                                ctypes.c_uint32))

@@ -171,6 +171,11 @@ typedef struct crt_cards {
 
 #define CRT_CARDS_MAGIC 0x43524443U
 
+/* one of the block's arrays (the off_ fields above), to write and to read: the generated engines
+ * read the cards' arrays in place through CRT_CAT too */
+#define CRT_AT(s, type, off) ((type *)((unsigned char *)(s) + (s)->off))
+#define CRT_CAT(s, type, off) ((const type *)((const unsigned char *)(s) + (s)->off))
+
 /* The bytes a state of these sizes needs, or 0 when a size is out of range (n_cards <=
  * CRT_MAX_CARDS, 1 <= n_zones <= CRT_MAX_ZONES, 1 <= n_kinds <= CRT_MAX_KINDS, n_players <=
  * CRT_MAX_PLAYERS). */

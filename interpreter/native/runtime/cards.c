@@ -9,9 +9,6 @@
  * here: one by one when a card is named twice, else all the sources compacted once. */
 #include <string.h>
 
-#define CRT_AT(s, type, off) ((type *)((unsigned char *)(s) + (s)->off))
-#define CRT_CAT(s, type, off) ((const type *)((const unsigned char *)(s) + (s)->off))
-
 static int crt_cards_ok(const crt_cards *s)
 {
     return s != NULL && s->magic == CRT_CARDS_MAGIC;
