@@ -482,10 +482,14 @@ class Module(Masks, Expr):
                 test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
                 dedupe = ("" if v.domain.t == "zone" or isinstance(v.domain, o.Subsets) or _distinct_cards(v.domain)
                           else "_k = cr_dedupe(_k); ")
-                body.append(f"{self.domain_decl('_d', v.domain)}; cr_list _k = cr_alloc(x, _d.n); "
-                            f"for (int64_t _i = 0; _i < _d.n; _i++) {{ int64_t {var} = _d.v[_i]; {test}"
-                            f"_k.v[_k.n++] = {var}; }} {dedupe}"
-                            f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
+                parts, decls = self.parts_decl(v.domain)
+                if dedupe:
+                    total = " + ".join(f"{d}.n" for d in parts)
+                    body.append(f"{decls}cr_list _k = cr_alloc(x, {total}); "
+                                f"{self.each(parts, var, f'{test}_k.v[_k.n++] = {var}; ')}{dedupe}"
+                                f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
+                else:  # each offered as it passes: a failure on the way throws the moves away
+                    body.append(f"{decls}{self.each(parts, var, f'{test}cr_offer1(x, S, {i}, who, {var}); ')}")
             if alt.when is not None:
                 when = getattr(alt, "when_ir", None)
                 if when is None:
