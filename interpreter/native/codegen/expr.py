@@ -401,20 +401,32 @@ class Expr:
             return fast
         acc, stop = self.fresh_c("r"), self.fresh_c("s")
         var = self.ex(e.var)
-        names, head = self.parts_decl(e.domain)
-        total = " + ".join(f"{d}.n" for d in names)
-        if len(names) > 1:
-            total = f"({total})"
-        else:
-            stop = None
-        brk = "break;" if stop is None else f"{stop} = 1; break;"
-        head += "" if stop is None else f"int {stop} = 0; "
-        where = f"if (!{self.truth(e.where)}) continue; " if e.where is not None else ""
         mark = self.fresh_c("m")  # each turn's own collections are let go at the next turn
-        a = e.agg
+        bits = self.bit_loop(e) if getattr(self, "use_masks", False) else None
+        if bits is not None:  # the cards that pass the mask part of the test, in the set's order
+            mask, rest = bits
+            b = self.fresh_c("b")
+            head, total, stop = f"cr_mask {b} = {mask}; ", f"cr_m_count({b})", None
+            test = " && ".join(self.truth(t) for t in rest) or None
 
-        def loop(inner: str) -> str:
-            return f"int64_t {mark} = x->top; " + self.each(names, var, inner, mark, stop)
+            def loop(inner: str) -> str:
+                return (f"int64_t {mark} = x->top; for (int64_t {var}; ({var} = cr_m_pop(C, &{b})) >= 0; ) "
+                        f"{{ x->top = {mark}; {inner}}} ")
+        else:
+            names, head = self.parts_decl(e.domain)
+            total = " + ".join(f"{d}.n" for d in names)
+            if len(names) > 1:
+                total = f"({total})"
+            else:
+                stop = None
+            head += "" if stop is None else f"int {stop} = 0; "
+            test = None if e.where is None else self.truth(e.where)
+
+            def loop(inner: str) -> str:
+                return f"int64_t {mark} = x->top; " + self.each(names, var, inner, mark, stop)
+        brk = "break;" if stop is None else f"{stop} = 1; break;"
+        where = f"if (!({test})) continue; " if test is not None else ""
+        a = e.agg
         if a in ("any", "no") and e.where is None:
             return f"({{ {head}(int64_t)({total} {'>' if a == 'any' else '=='} 0); }})"
         if a == "count" and e.where is None:
@@ -423,7 +435,7 @@ class Expr:
             return (f"({{ {head}int64_t {acc} = 1; {loop(f'{where}if (!{self.truth(e.body)}) {{ {acc} = 0; {brk} }} ')}"
                     f"{acc}; }})")
         if a in ("any", "no"):  # any(where for ...): the test is the body
-            return (f"({{ {head}int64_t {acc} = 0; {loop(f'if ({self.truth(e.where)}) {{ {acc} = 1; {brk} }} ')}"
+            return (f"({{ {head}int64_t {acc} = 0; {loop(f'if ({test or 1}) {{ {acc} = 1; {brk} }} ')}"
                     f"(int64_t)({'' if a == 'any' else '!'}{acc}); }})")
         if a == "count":
             return f"({{ {head}int64_t {acc} = 0; {loop(f'{where}{acc}++; ')}{acc}; }})"

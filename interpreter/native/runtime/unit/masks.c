@@ -87,3 +87,14 @@ static inline int64_t cr_m_low(crt_cards *C, cr_mask a) {
         if (a.w[i]) return CRT_CAT(C, uint16_t, off_bit_card)[i * 64 + __builtin_ctzll(a.w[i])];
     return CR_NONE;
 }
+/* the card of a mask's lowest bit, taken out of it; -1 when it is empty (a loop over its cards
+ * in their bits' order) */
+static inline int64_t cr_m_pop(crt_cards *C, cr_mask *a) {
+    for (int i = 0; i < MW; i++)
+        if (a->w[i]) {
+            int b = __builtin_ctzll(a->w[i]);
+            a->w[i] &= a->w[i] - 1;
+            return CRT_CAT(C, uint16_t, off_bit_card)[i * 64 + b];
+        }
+    return -1;
+}
