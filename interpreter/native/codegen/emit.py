@@ -367,8 +367,10 @@ class Module(Masks, Expr):
         if op == EXEC:
             fn = a.parts[0] if hasattr(a, "parts") else a
             st = getattr(fn, "ir", None)
-            # answers kept by definitions hold until something changes: the cards or a variable
-            bump = "" if isinstance(st, ir.Fire) else " cr_epoch++;"
+            # answers kept by definitions hold until something changes that one reads: the cards,
+            # or a variable a definition reads (a `let`, a loop's step, a procedure's arguments
+            # mostly are not)
+            bump = "" if isinstance(st, ir.Fire) or self.unread(st) else " cr_epoch++;"
             return f"{{ {self.stmt(st)} }}{bump} S->pc = {pc + 1}; continue;"
         if op == JIF:
             return f"S->pc = ({self.test(a)}) ? {pc + 1} : {b}; continue;"
@@ -391,6 +393,39 @@ class Module(Masks, Expr):
         if op == CHOOSE_EACH:
             return self.choose_each(pc, a)
         raise NativeUnsupported(f"the instruction {op}")
+
+    def unread(self, st) -> bool:
+        """Whether a statement only sets variables that no definition (nor advice) reads."""
+        if isinstance(st, ir.SetSlot):
+            wrote = {st.slot}
+        elif isinstance(st, ir.SetPlayerVar):
+            wrote = {st.slot}
+        elif isinstance(st, ir.Bind):
+            wrote = set(st.slots)
+        elif isinstance(st, (ir.LoopInit, ir.SeatsInit)):
+            wrote = {st.lst, st.idx}
+        elif isinstance(st, ir.LoopStep):
+            wrote = {st.var, st.idx}
+        else:
+            return False
+        reads = self.def_reads()
+        return reads is not None and not (wrote & reads)
+
+    def def_reads(self) -> set | None:
+        """The slots the definitions and the advice read (None: any, as one draws at random)."""
+        if not hasattr(self, "_def_reads"):
+            reads: set | None = set()
+            for _, body, _ in self.irs.values():
+                for op in walk(body):
+                    if isinstance(op, (o.Random, o.LoopMore)):
+                        reads = None
+                        break
+                    if isinstance(op, (o.Slot, o.PlayerVar)):
+                        reads.add(op.n)
+                if reads is None:
+                    break
+            self._def_reads = reads
+        return self._def_reads
 
     def site(self, ch) -> int:
         """The number of a `choose by each` among the program's."""
