@@ -185,19 +185,24 @@ class Module(Masks, Expr):
                 self.define_src.append(f"{proto} {{\n    (void)S; (void)C;{unused}\n    int64_t top = x->top;\n"
                                        f"    int64_t r = {code};\n    x->top = top;\n    return r;\n}}\n")
             return
-        # worth keeping: one answer per card or player (or one), for the current epoch
+        # worth keeping: one answer per card or player (or one), for the current epoch; looked up
+        # where it is asked (inline), worked out and kept in a function of its own
         key = self.local(params[0].name) if params else "0"
-        self.memos.append(f"uint64_t {fn}_at[{size}]; int64_t {fn}_val[{size}];")
-        m = f"x->sc->{fn}"
+        self.memos.append(f"cr_memo {fn}[{size}];")
+        m = f"x->sc->{fn}[{key}]"
+        in_ = f"{key} >= 0 && {key} < {size}"
+        work = proto.replace(f" {fn}(", f" {fn}_work(", 1)
+        call = ", ".join(["x", "S", "C"] + [self.local(prm.name) for prm in params])
         self.define_src.append(
-            f"{proto} {{\n    (void)S; (void)C;{unused}\n"
-            f"    int in = {key} >= 0 && {key} < {size};\n"
-            f"    if (in && {m}_at[{key}] == cr_epoch) return {m}_val[{key}];\n"
+            f"{work} {{\n    (void)S; (void)C;{unused}\n"
             f"    int64_t top = x->top;\n"
             f"    int64_t r = {code};\n"
             f"    x->top = top;\n"
-            f"    if (in) {{ {m}_at[{key}] = cr_epoch; {m}_val[{key}] = r; }}\n"
-            f"    return r;\n}}\n")
+            f"    if ({in_}) {{ {m}.at = cr_epoch; {m}.val = r; }}\n"
+            f"    return r;\n}}\n"
+            f"{proto.replace('static ', 'static inline ', 1)} {{\n"
+            f"    if ({in_} && {m}.at == cr_epoch) return {m}.val;\n"
+            f"    return {fn}_work({call});\n}}\n")
 
     def split_tests(self) -> set:
         """The definitions a meld search asks of its groups, and those they ask: the search keeps
