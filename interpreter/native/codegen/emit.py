@@ -9,6 +9,8 @@ and the program's tables; a construct it cannot lower raises NativeUnsupported n
 
 from __future__ import annotations
 
+import re
+
 from ... import limits
 from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
@@ -504,6 +506,7 @@ class Module(Masks, Expr):
         lines = [f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C, int32_t who) {{", "    (void)C;",
                  "    const int32_t first = S->legal_n;", "    (void)first;"]
         names = {}
+        seen: dict[str, str] = {}  # the actions' `when` tests worked out so far: nothing changes between them
         for i, alt in enumerate(ch.alts):
             names.setdefault(alt.name, len(names))
             if alt.decline:  # `choose by any`: a player with a move may pass (engine/legal.py)
@@ -534,7 +537,15 @@ class Module(Masks, Expr):
                 when = getattr(alt, "when_ir", None)
                 if when is None:
                     raise NativeUnsupported("an action's 'when' the compiler did not lower")
-                lines.append(f"    if ({self.truth(when)}) {{ {' '.join(body)} }}")
+                key = _canonical(when)
+                if key is not None and key in seen:  # the same test as an earlier action's: its answer
+                    lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
+                elif key is not None:
+                    seen[key] = f"_w{len(seen)}"
+                    lines.append(f"    int {seen[key]} = {self.truth(when)};")
+                    lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
+                else:
+                    lines.append(f"    if ({self.truth(when)}) {{ {' '.join(body)} }}")
             else:
                 lines.append(f"    {{ {' '.join(body)} }}")
         if ch.shared_names:
@@ -795,6 +806,32 @@ def filled(name: str, lines) -> str:
     """A unit file whose middle is the program's: the generated lines in place of its marker line."""
     head, tail = unit_halves(name)
     return head + "".join(line + "\n" for line in lines) + tail
+
+
+def _canonical(e) -> str | None:
+    """An expression's text with the names its aggregates bind numbered in order, so that two
+    copies of one test read alike; None when working it out draws at random (twice is not once)."""
+    bound = []
+    for op in walk(e):
+        if isinstance(op, o.Random):
+            return None
+        if isinstance(op, o.AggLoop) and isinstance(op.var, o.Local) and op.var.name not in bound:
+            bound.append(op.var.name)
+    text = _shape(e)
+    for k, name in enumerate(bound):
+        text = re.sub(rf"'{re.escape(name)}'", f"'#{k}'", text)
+    return text
+
+
+def _shape(x) -> str:
+    """An op's structure as text, a guarded aggregate as its loop form (the form C is written from)."""
+    if isinstance(x, o.Guarded):
+        return _shape(x.loop)
+    if isinstance(x, o.Op):
+        return f"{type(x).__name__}({', '.join(_shape(getattr(x, f)) for f in x.fields)})"
+    if isinstance(x, tuple):
+        return f"({', '.join(_shape(v) for v in x)},)"
+    return repr(x)
 
 
 def _distinct_cards(dom, kinds=None) -> bool:
