@@ -378,15 +378,15 @@ class Module(Masks, Expr):
             # or a variable a definition reads (a `let`, a loop's step, a procedure's arguments
             # mostly are not)
             bump = "" if isinstance(st, ir.Fire) or self.unread(st) else " cr_epoch++;"
-            return f"{{ {self.stmt(st)} }}{bump} S->pc = {pc + 1}; continue;"
+            return f"{{ {self.stmt(st)} }}{bump} {self.go(pc + 1)}"
         if op == JIF:
-            return f"S->pc = ({self.test(a)}) ? {pc + 1} : {b}; continue;"
+            return f"if ({self.test(a)}) {{ {self.go(pc + 1)} }} {self.go(b)}"
         if op == JUMP:
-            return (f"S->pc = {a}; if (++steps > MAX_STEPS) cr_fail(x, CR_E_STUCK); "
-                    "if (CR_STOPPED()) cr_fail(x, CR_E_INTR); continue;")
+            return (f"S->pc = {a}; if (++steps > MAX_STEPS) cr_fail(x, CR_E_STUCK); "  # (stopped here: at `a`)
+                    f"if (CR_STOPPED()) cr_fail(x, CR_E_INTR); {self.go(a)}")
         if op == CALL:
             return (f"if (S->sp >= MAXDEPTH) cr_fail(x, CR_E_DEPTH); S->stack[S->sp++] = {pc + 1}; "
-                    f"S->pc = {a}; continue;")
+                    f"{self.go(a)}")
         if op == RET:
             return "if (S->sp <= 0) cr_fail(x, CR_E_STATE); S->pc = S->stack[--S->sp]; continue;"
         if op == END:
@@ -400,6 +400,13 @@ class Module(Masks, Expr):
         if op == CHOOSE_EACH:
             return self.choose_each(pc, a)
         raise NativeUnsupported(f"the instruction {op}")
+
+    def go(self, target: int) -> str:
+        """On to instruction `target`: straight there (a label at its case), not through the switch
+        (whose jump through a table the processor seldom foresees); the switch is for coming back
+        to S->pc after a decision, and for a return."""
+        self.targets.add(target)
+        return f"S->pc = {target}; x->top = 0; goto i{target};"
 
     def unread(self, st) -> bool:
         """Whether a statement only sets variables that no definition (nor advice) reads."""
@@ -690,8 +697,10 @@ class Module(Masks, Expr):
         ranges = [self.bound(op, 0) for x in self.everything for op in walk(x) if isinstance(op, o.Range)]
         lcap = max(nc, maxz, maxp, n_suits, n_ranks, 64, min(max(ranges, default=0), limits.MAX_RANGE))
         body = []
+        self.targets: set[int] = set()
         for pc, ins in enumerate(p.plain_code):
-            body.append(f"        case {pc}: {self.instruction(pc, ins)}")
+            body.append((pc, self.instruction(pc, ins)))
+        body = [f"        case {pc}:{f' i{pc}:' if pc in self.targets else ''} {code}" for pc, code in body]
         choices = [self.choice(k, ch) for k, ch in enumerate(p.choices)]
         applies = [self.apply_case(k, ch) for k, ch in enumerate(p.choices)]
         inits = []
