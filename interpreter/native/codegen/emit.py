@@ -751,6 +751,8 @@ class Module(Masks, Expr):
                   arr("K_CARDPOS", card_pos, "uint16_t"),
                   rows("K_ABOVE", p.above), rows("K_BELOW", p.below), rows("K_SUIT_CARDS", p.suit_cards)]
         tables += [arr(f"K_VAL{i}", vals) for i, vals in enumerate(p.values.values())]
+        # the choices whose moves are several players' at once (`choose by each` or `by any`)
+        tables.append(arr("K_SHARED", [int(ch.each_slot is not None) for ch in p.choices] or [0], "uint8_t"))
         kinds = [(1 if z.per_player else 0, z.index, z.size or 1, VIS.get(z.visibility, 2)) for z in p.zones]
         defines = {
             "NC": nc, "NSUITS": n_suits, "NRANKS": n_ranks, "NKINDS": n_kinds, "MAXP": maxp, "MINP": rs.players_min,
