@@ -9,6 +9,8 @@ and the program's tables; a construct it cannot lower raises NativeUnsupported n
 
 from __future__ import annotations
 
+import re
+
 from ... import limits
 from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
@@ -185,19 +187,24 @@ class Module(Masks, Expr):
                 self.define_src.append(f"{proto} {{\n    (void)S; (void)C;{unused}\n    int64_t top = x->top;\n"
                                        f"    int64_t r = {code};\n    x->top = top;\n    return r;\n}}\n")
             return
-        # worth keeping: one answer per card or player (or one), for the current epoch
+        # worth keeping: one answer per card or player (or one), for the current epoch; looked up
+        # where it is asked (inline), worked out and kept in a function of its own
         key = self.local(params[0].name) if params else "0"
-        self.memos.append(f"uint64_t {fn}_at[{size}]; int64_t {fn}_val[{size}];")
-        m = f"x->sc->{fn}"
+        self.memos.append(f"cr_memo {fn}[{size}];")
+        m = f"x->sc->{fn}[{key}]"
+        in_ = f"{key} >= 0 && {key} < {size}"
+        work = proto.replace(f" {fn}(", f" {fn}_work(", 1)
+        call = ", ".join(["x", "S", "C"] + [self.local(prm.name) for prm in params])
         self.define_src.append(
-            f"{proto} {{\n    (void)S; (void)C;{unused}\n"
-            f"    int in = {key} >= 0 && {key} < {size};\n"
-            f"    if (in && {m}_at[{key}] == cr_epoch) return {m}_val[{key}];\n"
+            f"{work} {{\n    (void)S; (void)C;{unused}\n"
             f"    int64_t top = x->top;\n"
             f"    int64_t r = {code};\n"
             f"    x->top = top;\n"
-            f"    if (in) {{ {m}_at[{key}] = cr_epoch; {m}_val[{key}] = r; }}\n"
-            f"    return r;\n}}\n")
+            f"    if ({in_}) {{ {m}.at = cr_epoch; {m}.val = r; }}\n"
+            f"    return r;\n}}\n"
+            f"{proto.replace('static ', 'static inline ', 1)} {{\n"
+            f"    if ({in_} && {m}.at == cr_epoch) return {m}.val;\n"
+            f"    return {fn}_work({call});\n}}\n")
 
     def split_tests(self) -> set:
         """The definitions a meld search asks of its groups, and those they ask: the search keeps
@@ -367,17 +374,19 @@ class Module(Masks, Expr):
         if op == EXEC:
             fn = a.parts[0] if hasattr(a, "parts") else a
             st = getattr(fn, "ir", None)
-            # answers kept by definitions hold until something changes: the cards or a variable
-            bump = "" if isinstance(st, ir.Fire) else " cr_epoch++;"
-            return f"{{ {self.stmt(st)} }}{bump} S->pc = {pc + 1}; continue;"
+            # answers kept by definitions hold until something changes that one reads: the cards,
+            # or a variable a definition reads (a `let`, a loop's step, a procedure's arguments
+            # mostly are not)
+            bump = "" if isinstance(st, ir.Fire) or self.unread(st) else " cr_epoch++;"
+            return f"{{ {self.stmt(st)} }}{bump} {self.go(pc + 1)}"
         if op == JIF:
-            return f"S->pc = ({self.test(a)}) ? {pc + 1} : {b}; continue;"
+            return f"if ({self.test(a)}) {{ {self.go(pc + 1)} }} {self.go(b)}"
         if op == JUMP:
-            return (f"S->pc = {a}; if (++steps > MAX_STEPS) cr_fail(x, CR_E_STUCK); "
-                    "if (CR_STOPPED()) cr_fail(x, CR_E_INTR); continue;")
+            return (f"S->pc = {a}; if (++steps > MAX_STEPS) cr_fail(x, CR_E_STUCK); "  # (stopped here: at `a`)
+                    f"if (CR_STOPPED()) cr_fail(x, CR_E_INTR); {self.go(a)}")
         if op == CALL:
             return (f"if (S->sp >= MAXDEPTH) cr_fail(x, CR_E_DEPTH); S->stack[S->sp++] = {pc + 1}; "
-                    f"S->pc = {a}; continue;")
+                    f"{self.go(a)}")
         if op == RET:
             return "if (S->sp <= 0) cr_fail(x, CR_E_STATE); S->pc = S->stack[--S->sp]; continue;"
         if op == END:
@@ -391,6 +400,46 @@ class Module(Masks, Expr):
         if op == CHOOSE_EACH:
             return self.choose_each(pc, a)
         raise NativeUnsupported(f"the instruction {op}")
+
+    def go(self, target: int) -> str:
+        """On to instruction `target`: straight there (a label at its case), not through the switch
+        (whose jump through a table the processor seldom foresees); the switch is for coming back
+        to S->pc after a decision, and for a return."""
+        self.targets.add(target)
+        return f"S->pc = {target}; x->top = 0; goto i{target};"
+
+    def unread(self, st) -> bool:
+        """Whether a statement only sets variables that no definition (nor advice) reads."""
+        if isinstance(st, ir.SetSlot):
+            wrote = {st.slot}
+        elif isinstance(st, ir.SetPlayerVar):
+            wrote = {st.slot}
+        elif isinstance(st, ir.Bind):
+            wrote = set(st.slots)
+        elif isinstance(st, (ir.LoopInit, ir.SeatsInit)):
+            wrote = {st.lst, st.idx}
+        elif isinstance(st, ir.LoopStep):
+            wrote = {st.var, st.idx}
+        else:
+            return False
+        reads = self.def_reads()
+        return reads is not None and not (wrote & reads)
+
+    def def_reads(self) -> set | None:
+        """The slots the definitions and the advice read (None: any, as one draws at random)."""
+        if not hasattr(self, "_def_reads"):
+            reads: set | None = set()
+            for _, body, _ in self.irs.values():
+                for op in walk(body):
+                    if isinstance(op, (o.Random, o.LoopMore)):
+                        reads = None
+                        break
+                    if isinstance(op, (o.Slot, o.PlayerVar)):
+                        reads.add(op.n)
+                if reads is None:
+                    break
+            self._def_reads = reads
+        return self._def_reads
 
     def site(self, ch) -> int:
         """The number of a `choose by each` among the program's."""
@@ -464,6 +513,7 @@ class Module(Masks, Expr):
         lines = [f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C, int32_t who) {{", "    (void)C;",
                  "    const int32_t first = S->legal_n;", "    (void)first;"]
         names = {}
+        seen: dict[str, str] = {}  # the actions' `when` tests worked out so far: nothing changes between them
         for i, alt in enumerate(ch.alts):
             names.setdefault(alt.name, len(names))
             if alt.decline:  # `choose by any`: a player with a move may pass (engine/legal.py)
@@ -482,15 +532,27 @@ class Module(Masks, Expr):
                 test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
                 dedupe = ("" if v.domain.t == "zone" or isinstance(v.domain, o.Subsets) or _distinct_cards(v.domain)
                           else "_k = cr_dedupe(_k); ")
-                body.append(f"{self.domain_decl('_d', v.domain)}; cr_list _k = cr_alloc(x, _d.n); "
-                            f"for (int64_t _i = 0; _i < _d.n; _i++) {{ int64_t {var} = _d.v[_i]; {test}"
-                            f"_k.v[_k.n++] = {var}; }} {dedupe}"
-                            f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
+                parts, decls = self.parts_decl(v.domain)
+                if dedupe:
+                    total = " + ".join(f"{d}.n" for d in parts)
+                    body.append(f"{decls}cr_list _k = cr_alloc(x, {total}); "
+                                f"{self.each(parts, var, f'{test}_k.v[_k.n++] = {var}; ')}{dedupe}"
+                                f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
+                else:  # each offered as it passes: a failure on the way throws the moves away
+                    body.append(f"{decls}{self.each(parts, var, f'{test}cr_offer1(x, S, {i}, who, {var}); ')}")
             if alt.when is not None:
                 when = getattr(alt, "when_ir", None)
                 if when is None:
                     raise NativeUnsupported("an action's 'when' the compiler did not lower")
-                lines.append(f"    if ({self.truth(when)}) {{ {' '.join(body)} }}")
+                key = _canonical(when)
+                if key is not None and key in seen:  # the same test as an earlier action's: its answer
+                    lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
+                elif key is not None:
+                    seen[key] = f"_w{len(seen)}"
+                    lines.append(f"    int {seen[key]} = {self.truth(when)};")
+                    lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
+                else:
+                    lines.append(f"    if ({self.truth(when)}) {{ {' '.join(body)} }}")
             else:
                 lines.append(f"    {{ {' '.join(body)} }}")
         if ch.shared_names:
@@ -635,8 +697,10 @@ class Module(Masks, Expr):
         ranges = [self.bound(op, 0) for x in self.everything for op in walk(x) if isinstance(op, o.Range)]
         lcap = max(nc, maxz, maxp, n_suits, n_ranks, 64, min(max(ranges, default=0), limits.MAX_RANGE))
         body = []
+        self.targets: set[int] = set()
         for pc, ins in enumerate(p.plain_code):
-            body.append(f"        case {pc}: {self.instruction(pc, ins)}")
+            body.append((pc, self.instruction(pc, ins)))
+        body = [f"        case {pc}:{f' i{pc}:' if pc in self.targets else ''} {code}" for pc, code in body]
         choices = [self.choice(k, ch) for k, ch in enumerate(p.choices)]
         applies = [self.apply_case(k, ch) for k, ch in enumerate(p.choices)]
         inits = []
@@ -687,6 +751,8 @@ class Module(Masks, Expr):
                   arr("K_CARDPOS", card_pos, "uint16_t"),
                   rows("K_ABOVE", p.above), rows("K_BELOW", p.below), rows("K_SUIT_CARDS", p.suit_cards)]
         tables += [arr(f"K_VAL{i}", vals) for i, vals in enumerate(p.values.values())]
+        # the choices whose moves are several players' at once (`choose by each` or `by any`)
+        tables.append(arr("K_SHARED", [int(ch.each_slot is not None) for ch in p.choices] or [0], "uint8_t"))
         kinds = [(1 if z.per_player else 0, z.index, z.size or 1, VIS.get(z.visibility, 2)) for z in p.zones]
         defines = {
             "NC": nc, "NSUITS": n_suits, "NRANKS": n_ranks, "NKINDS": n_kinds, "MAXP": maxp, "MINP": rs.players_min,
@@ -751,6 +817,32 @@ def filled(name: str, lines) -> str:
     """A unit file whose middle is the program's: the generated lines in place of its marker line."""
     head, tail = unit_halves(name)
     return head + "".join(line + "\n" for line in lines) + tail
+
+
+def _canonical(e) -> str | None:
+    """An expression's text with the names its aggregates bind numbered in order, so that two
+    copies of one test read alike; None when working it out draws at random (twice is not once)."""
+    bound = []
+    for op in walk(e):
+        if isinstance(op, o.Random):
+            return None
+        if isinstance(op, o.AggLoop) and isinstance(op.var, o.Local) and op.var.name not in bound:
+            bound.append(op.var.name)
+    text = _shape(e)
+    for k, name in enumerate(bound):
+        text = re.sub(rf"'{re.escape(name)}'", f"'#{k}'", text)
+    return text
+
+
+def _shape(x) -> str:
+    """An op's structure as text, a guarded aggregate as its loop form (the form C is written from)."""
+    if isinstance(x, o.Guarded):
+        return _shape(x.loop)
+    if isinstance(x, o.Op):
+        return f"{type(x).__name__}({', '.join(_shape(getattr(x, f)) for f in x.fields)})"
+    if isinstance(x, tuple):
+        return f"({', '.join(_shape(v) for v in x)},)"
+    return repr(x)
 
 
 def _distinct_cards(dom, kinds=None) -> bool:

@@ -269,14 +269,21 @@ class Expr:
             return f"cr_zone_view(x, S, C, {self.scalar(coll.zone)})"
         return self.lst(coll)
 
+    def length(self, coll) -> str:
+        """How long a collection is, a join's parts in place (no list made)."""
+        if not isinstance(coll, o.Concat):
+            return f"{self.seq(coll)}.n"
+        names, decls = self.parts_decl(coll)
+        return f"({{ {decls}({' + '.join(f'{d}.n' for d in names)}); }})"
+
     def x_Len(self, e):
-        return f"({self.seq(e.coll)}.n)"
+        return f"({self.length(e.coll)})"
 
     def x_NonEmpty(self, e):
-        return f"((int64_t)({self.seq(e.coll)}.n > 0))"
+        return f"((int64_t)({self.length(e.coll)} > 0))"
 
     def x_Empty(self, e):
-        return f"((int64_t)({self.seq(e.coll)}.n == 0))"
+        return f"((int64_t)({self.length(e.coll)} == 0))"
 
     def x_End(self, e):
         if isinstance(e.coll, o.ZoneCards):
@@ -353,6 +360,36 @@ class Expr:
         (nothing moves while an aggregate or the legal moves are worked out), else a list."""
         return f"{'cr_zview' if isinstance(dom, o.ZoneCards) else 'cr_list'} {name} = {self.seq(dom)}"
 
+    def parts(self, dom) -> list:
+        """A set's parts, each looped over in place: the sides of a join (a hand and the cards
+        laid out, say), not copied into one list first."""
+        if isinstance(dom, o.Concat):
+            return self.parts(dom.a) + self.parts(dom.b)
+        return [dom]
+
+    def parts_decl(self, dom) -> tuple[list[str], str]:
+        """The names of a set's parts and their declarations, worked out in order before any
+        element is looked at, as Python makes the joined list first (so each fails alike)."""
+        names, decls = [], []
+        for part in self.parts(dom):
+            d = self.fresh_c("d")
+            names.append(d)
+            decls.append(f"{self.domain_decl(d, part)}; ")
+        return names, "".join(decls)
+
+    def each(self, names: list[str], var: str, inner: str, mark: str | None = None, stop: str | None = None) -> str:
+        """`inner` for each element of the parts in turn, bound to `var`; with `stop`, a flag
+        that `inner` sets before it breaks: the parts after are not looked at either. With
+        `mark`, each turn's own collections are let go at the next turn."""
+        out = []
+        for k, d in enumerate(names):
+            i = self.fresh_c("i")
+            guard = f"if (!{stop}) " if stop is not None and k else ""
+            reset = f"x->top = {mark}; " if mark is not None else ""
+            out.append(f"{guard}for (int64_t {i} = 0; {i} < {d}.n; {i}++) {{ {reset}"
+                       f"int64_t {var} = {d}.v[{i}]; (void){var}; {inner}}} ")
+        return "".join(out)
+
     def x_Guarded(self, e):
         return self.ex(e.loop)  # the loop form: what the mask form computes, in C as fast
 
@@ -362,34 +399,54 @@ class Expr:
         fast = self.mask_aggregate(e) if getattr(self, "use_masks", False) else None
         if fast is not None:
             return fast
-        d, i, acc = self.fresh_c("d"), self.fresh_c("i"), self.fresh_c("r")
+        acc, stop = self.fresh_c("r"), self.fresh_c("s")
         var = self.ex(e.var)
-        where = f"if (!{self.truth(e.where)}) continue; " if e.where is not None else ""
-        head = f"{self.domain_decl(d, e.domain)}; "
         mark = self.fresh_c("m")  # each turn's own collections are let go at the next turn
-        loop = (f"int64_t {mark} = x->top; for (int64_t {i} = 0; {i} < {d}.n; {i}++) {{ x->top = {mark}; "
-                f"int64_t {var} = {d}.v[{i}]; (void){var}; {where}")
+        bits = self.bit_loop(e) if getattr(self, "use_masks", False) else None
+        if bits is not None:  # the cards that pass the mask part of the test, in the set's order
+            mask, rest = bits
+            b = self.fresh_c("b")
+            head, total, stop = f"cr_mask {b} = {mask}; ", f"cr_m_count({b})", None
+            test = " && ".join(self.truth(t) for t in rest) or None
+
+            def loop(inner: str) -> str:
+                return (f"int64_t {mark} = x->top; for (int64_t {var}; ({var} = cr_m_pop(C, &{b})) >= 0; ) "
+                        f"{{ x->top = {mark}; {inner}}} ")
+        else:
+            names, head = self.parts_decl(e.domain)
+            total = " + ".join(f"{d}.n" for d in names)
+            if len(names) > 1:
+                total = f"({total})"
+            else:
+                stop = None
+            head += "" if stop is None else f"int {stop} = 0; "
+            test = None if e.where is None else self.truth(e.where)
+
+            def loop(inner: str) -> str:
+                return f"int64_t {mark} = x->top; " + self.each(names, var, inner, mark, stop)
+        brk = "break;" if stop is None else f"{stop} = 1; break;"
+        where = f"if (!({test})) continue; " if test is not None else ""
         a = e.agg
         if a in ("any", "no") and e.where is None:
-            return f"({{ {head}(int64_t)({d}.n {'>' if a == 'any' else '=='} 0); }})"
+            return f"({{ {head}(int64_t)({total} {'>' if a == 'any' else '=='} 0); }})"
         if a == "count" and e.where is None:
-            return f"({{ {head}{d}.n; }})"
+            return f"({{ {head}{total}; }})"
         if a == "all":
-            return f"({{ {head}int64_t {acc} = 1; {loop}if (!{self.truth(e.body)}) {{ {acc} = 0; break; }} }} {acc}; }})"
-        if a in ("any", "no"):
-            loop = loop.replace(where, "")  # any(where for ...): the test is the body
-            return (f"({{ {head}int64_t {acc} = 0; {loop}if ({self.truth(e.where)}) {{ {acc} = 1; break; }} }} "
+            return (f"({{ {head}int64_t {acc} = 1; {loop(f'{where}if (!{self.truth(e.body)}) {{ {acc} = 0; {brk} }} ')}"
+                    f"{acc}; }})")
+        if a in ("any", "no"):  # any(where for ...): the test is the body
+            return (f"({{ {head}int64_t {acc} = 0; {loop(f'if ({test or 1}) {{ {acc} = 1; {brk} }} ')}"
                     f"(int64_t)({'' if a == 'any' else '!'}{acc}); }})")
         if a == "count":
-            return f"({{ {head}int64_t {acc} = 0; {loop}{acc}++; }} {acc}; }})"
+            return f"({{ {head}int64_t {acc} = 0; {loop(f'{where}{acc}++; ')}{acc}; }})"
         if a == "sum":
-            return f"({{ {head}int64_t {acc} = 0; {loop}{acc} = cr_add(x, {acc}, {self.scalar(e.body)}); }} {acc}; }})"
+            return f"({{ {head}int64_t {acc} = 0; {loop(f'{where}{acc} = cr_add(x, {acc}, {self.scalar(e.body)}); ')}{acc}; }})"
+        collect = f"cr_list {acc} = cr_alloc(x, {total}); {loop(f'{where}{acc}.v[{acc}.n++] = {var}; ')}x->top = {mark}; "
         if a == "those":
-            return f"({{ {head}cr_list {acc} = cr_alloc(x, {d}.n); {loop}{acc}.v[{acc}.n++] = {var}; }} x->top = {mark}; {acc}; }})"
+            return f"({{ {head}{collect}{acc}; }})"
         # highest, lowest: the first of the best (max and min keep the first they meet)
         cards = 1 if e.t == "card" else 0
-        return (f"({{ {head}cr_list {acc} = cr_alloc(x, {d}.n); {loop}{acc}.v[{acc}.n++] = {var}; }} "
-                f"x->top = {mark}; cr_extreme(x, {acc}, {1 if a == 'highest' else 0}, {cards}); }})")
+        return f"({{ {head}{collect}cr_extreme(x, {acc}, {1 if a == 'highest' else 0}, {cards}); }})"
 
     def x_Subsets(self, e):
         """An action's legal sets of cards (compiler/runtime.py:_subsets), each as a mask over the

@@ -54,6 +54,39 @@ class Masks:
             return f"((int64_t)!cr_m_some(cr_m_and(cr_m_and({dom}, {where}), cr_m_not({body}))))"
         return f"cr_m_{'high' if e.agg == 'highest' else 'low'}(C, cr_m_and({dom}, {where}))"
 
+    def bit_loop(self, e) -> tuple[str, list] | None:
+        """An aggregate that keeps its loop, over a set whose cards come in the order of their
+        bits (a card's neighbours, a suit's cards): (the mask of the cards its test can let
+        through, the rest of the test), when the test begins with parts a mask can say (`held(d)
+        and d.owner == c.owner and ...`). The loop then visits those cards alone, in the set's
+        order: the rest of the test and the body see the same cards in the same order as the
+        loop over the set, which skips the others before anything that can fail or draw."""
+        if e.where is None or not isinstance(e.var, o.Local):
+            return None
+        dom = e.domain
+        while isinstance(dom, o.Paren):
+            dom = dom.x
+        if isinstance(dom, o.Neighbours) and _in_bit_order(self.p, getattr(self.p, dom.side)):
+            part = f"cr_m_table(K_M{dom.side.upper()}, cr_idx(x, {self.ex(dom.card)}, NC))"
+            self.sure = {dom.card.name} if isinstance(dom.card, o.Local) else set()
+        elif isinstance(dom, o.CardsOf) and _in_bit_order(self.p, self.p.suit_cards):
+            part = f"cr_m_table(K_MSUIT, cr_idx(x, {self.ex(dom.suit)}, NSUITS))"
+            self.sure = set()
+        else:
+            return None
+        tests = _conjuncts(e.where)
+        masks = []
+        for t in tests:
+            m = self.pred_mask(t, e.var.name, {})
+            if m is None:
+                break
+            masks.append(m)
+        if not masks:
+            return None
+        for m in masks:
+            part = f"cr_m_and({part}, {m})"
+        return part, tests[len(masks):]
+
     # ---- the set: the masks of its parts (each card in one part at most, as a zone holds a card once)
     def domain_masks(self, e) -> list[str] | None:
         if isinstance(e, o.Paren):
@@ -181,6 +214,21 @@ class Masks:
         """A name that is never none: an aggregate's or a set's element (`_v_...`), or a card
         known to be one here."""
         return isinstance(e, o.Local) and (e.name.startswith("_v_") or e.name in getattr(self, "sure", ()))
+
+
+def _conjuncts(e) -> list:
+    """`a and b and c` -> [a, b, c], as `and` works them out: left to right, until one is false."""
+    while isinstance(e, o.Paren):
+        e = e.x
+    if isinstance(e, o.Logic) and e.op == "and":
+        return _conjuncts(e.a) + _conjuncts(e.b)
+    return [e]
+
+
+def _in_bit_order(p, rows) -> bool:
+    """Whether each of a table's lists of cards (above, below, a suit's) is in its cards' bit order."""
+    pos = [b.bit_length() - 1 for b in p.card_bit]
+    return all(all(pos[a] < pos[b] for a, b in zip(row, row[1:])) for row in rows)
 
 
 def mask_tables(p) -> list[str]:

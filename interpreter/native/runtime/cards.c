@@ -381,8 +381,10 @@ static void crt_cards_move_distinct(crt_cards *s, const uint16_t *list, uint32_t
             zseen[zw] ^= low;
             pile = zc + (size_t)z * s->n_cards;
             len = zlen[z];
-            for (r = 0; r < len && !crt_mask_has(seen, pile[r]); r++)
-                ;
+            /* the pile below the lowest card leaving it stays as it is (a deal takes the top) */
+            for (r = len, i = 0; i < n; i++)
+                if (czone[list[i]] == z && cpos[list[i]] < r)
+                    r = cpos[list[i]];
             for (wr = r; r < len; r++)
                 if (!crt_mask_has(seen, pile[r])) {
                     pile[wr] = pile[r];

@@ -250,11 +250,16 @@ static int cr_random_players(cr_state *S, crt_rng *rng, int32_t n_rngs, int64_t 
         if (who < 0 || who >= n_rngs) { rc = CR_E_STATE; break; }
         /* bots.RandomBot: one of the moves of the player to act (moves_for) */
         int32_t mine = 0, i = 0;
-        for (int32_t j = 0; j < S->legal_n; j++) mine += S->legal_who[j] == S->actor;
-        if (!mine) break;
-        int32_t pick = (int32_t)crt_choice_index(&rng[who], (size_t)mine);
-        for (int32_t j = 0; j < S->legal_n; j++)
-            if (S->legal_who[j] == S->actor && pick-- == 0) { i = j; break; }
+        if (S->choice >= 0 && S->choice < NCHOICES && !K_SHARED[S->choice]) { /* every move is the actor's */
+            int32_t pick = (int32_t)crt_choice_index(&rng[who], (size_t)S->legal_n);
+            i = pick;
+        } else {
+            for (int32_t j = 0; j < S->legal_n; j++) mine += S->legal_who[j] == S->actor;
+            if (!mine) break;
+            int32_t pick = (int32_t)crt_choice_index(&rng[who], (size_t)mine);
+            for (int32_t j = 0; j < S->legal_n; j++)
+                if (S->legal_who[j] == S->actor && pick-- == 0) { i = j; break; }
+        }
         if (moves && n < cap) {
             int64_t *row = moves + n * (3 + NPARAMS);
             row[0] = S->choice;

@@ -15,6 +15,11 @@ typedef struct cr_keep_slot {
     int64_t key[CR_KEEP_W];
     int64_t val;
 } cr_keep_slot;
+/* a definition's answer for one card or player, and the epoch it holds for */
+typedef struct cr_memo {
+    uint64_t at;
+    int64_t val;
+} cr_memo;
 typedef struct cr_scratch {
     uint64_t epoch, split_gen;
     int64_t arena[CR_ARENA];

@@ -36,9 +36,21 @@ static inline int cr_m_some(cr_mask a) {
     for (int i = 0; i < MW; i++) any |= a.w[i];
     return any != 0;
 }
+/* the bits of a word: the processor's instruction where the build may use it, else a few word
+ * operations in place (not libgcc's table, a call away) */
+static inline int cr_popcount(uint64_t v) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(v);
+#else
+    v = v - ((v >> 1) & UINT64_C(0x5555555555555555));
+    v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
+    v = (v + (v >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (int)((v * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
 static inline int64_t cr_m_count(cr_mask a) {
     int64_t n = 0;
-    for (int i = 0; i < MW; i++) n += __builtin_popcountll(a.w[i]);
+    for (int i = 0; i < MW; i++) n += cr_popcount(a.w[i]);
     return n;
 }
 static inline cr_mask cr_m_load(const uint64_t *w) {
@@ -86,4 +98,15 @@ static inline int64_t cr_m_low(crt_cards *C, cr_mask a) {
     for (int i = 0; i < MW; i++)
         if (a.w[i]) return CRT_CAT(C, uint16_t, off_bit_card)[i * 64 + __builtin_ctzll(a.w[i])];
     return CR_NONE;
+}
+/* the card of a mask's lowest bit, taken out of it; -1 when it is empty (a loop over its cards
+ * in their bits' order) */
+static inline int64_t cr_m_pop(crt_cards *C, cr_mask *a) {
+    for (int i = 0; i < MW; i++)
+        if (a->w[i]) {
+            int b = __builtin_ctzll(a->w[i]);
+            a->w[i] &= a->w[i] - 1;
+            return CRT_CAT(C, uint16_t, off_bit_card)[i * 64 + b];
+        }
+    return -1;
 }
