@@ -78,8 +78,8 @@ def pettingzoo_games(name: str, players: int, games: int, engine: str):
             if termination or truncation:
                 action = None
             else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
+                legal = obs["action_mask"].nonzero()[0]
+                action = int(legal[int(rng.random() * len(legal))])
                 steps += 1
             e.step(action)
         seen.append(total)
@@ -100,7 +100,7 @@ def openspiel_ours(name: str, players: int, games: int, engine: str):
         while not state.is_terminal():
             state.observation_tensor(state.current_player())
             legal = state.legal_actions()
-            state.apply_action(legal[int(rng.integers(len(legal)))])
+            state.apply_action(legal[int(rng.random() * len(legal))])
             steps += 1
         seen.append(state.returns())
     return time.perf_counter() - t, (steps, seen)
