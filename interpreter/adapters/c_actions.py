@@ -22,41 +22,66 @@ MAX_TABLE = 1 << 20  # ids in the table at most (an action over a wider range of
 
 
 class ActionTable:
-    """One spec's table of (choice, action, value) -> action id, on one ruleset's library."""
+    """One spec's table of (choice, action, value) -> action id, on one ruleset's library, and
+    the engine's Move objects of the moves C numbers by it (learnt as the games meet them)."""
 
     def __init__(self, spec, nat):
         self.spec, self.nat = spec, nat
         self.n_actions = len(spec.actions)
-        self.call = ctypes.CDLL(nat.lib._name).cr_step_action_packed  # (its arguments in one array: cr_step_action's)
-        self.out = (ctypes.c_int32 * 2)()  # the move's place; whether C could not map the position whole
-        self.tab = self._table()
+        # (its arguments in one array: cr_step_action's; a PyDLL's function keeps the GIL, which a
+        # decision's few microseconds in C do not repay releasing)
+        self.call = ctypes.PyDLL(nat.lib._name).cr_step_action_packed
+        self.out = (ctypes.c_int32 * 2)()  # the move's place; what C could not map (cr_step_action)
+        self.nums = (ctypes.c_int32 * CAP)()  # each legal move's number
+        self.tab, n_moves = self._table()
+        self.tab_at = self.tab.ctypes.data
+        self.moves: list = [None] * n_moves  # number -> the engine's Move, once met
+        self.have = bytearray(max(n_moves, 1))  # (as C reads it: which numbers have their Move)
+        self._have = (ctypes.c_uint8 * len(self.have)).from_buffer(self.have)
 
-    def _table(self) -> np.ndarray:
+    def _table(self) -> tuple[np.ndarray, int]:
         spec, p = self.spec, self.spec.program
         index = spec.index
         choices = p.choices
         most = max((len(ch.alts) for ch in choices), default=1) or 1
         head = [len(choices), most]
-        entries = np.full((len(choices) * most, 3), -1, np.int64)
+        entries = np.full((len(choices) * most, 4), -1, np.int64)
         ids: list[int] = []
-        at = 2 + 3 * len(choices) * most
+        n_moves = 0
+        at = 2 + 4 * len(choices) * most
         for ci, ch in enumerate(choices):
             for ai, alt in enumerate(ch.alts):
                 if alt.more:  # (several values: Python maps them)
                     continue
                 if alt.values is None or alt.elem is None:
-                    entries[ci * most + ai] = (at + len(ids), NONE, 1)
+                    entries[ci * most + ai] = (at + len(ids), NONE, 1, n_moves)
                     ids.append(index.get((alt.name, None), -1))
+                    n_moves += spec.players
                     continue
                 values = self._values(alt)
-                if not values or len(ids) + (values[-1] - values[0] + 1) > MAX_TABLE:
+                if not values:
                     continue
                 lo, hi = values[0], values[-1]
-                entries[ci * most + ai] = (at + len(ids), lo, hi - lo + 1)
+                if len(ids) + hi - lo + 1 > MAX_TABLE or n_moves + spec.players * (hi - lo + 1) > MAX_TABLE:
+                    continue
+                entries[ci * most + ai] = (at + len(ids), lo, hi - lo + 1, n_moves)
                 for v in range(lo, hi + 1):
                     ids.append(index.get((alt.name, self._text(alt.elem, v)), -1))
-        return np.ascontiguousarray(np.concatenate([np.array(head, np.int64), entries.reshape(-1),
-                                                    np.array(ids, np.int64)]))
+                n_moves += spec.players * (hi - lo + 1)
+        tab = np.concatenate([np.array(head, np.int64), entries.reshape(-1), np.array(ids, np.int64)])
+        return np.ascontiguousarray(tab), n_moves
+
+    def learn(self, legal: list, n: int) -> None:
+        """The Move objects of a position's legal moves (as the view lists them), under the
+        numbers C gave them at its last call."""
+        if len(legal) != n:
+            return
+        nums, moves, have = self.nums, self.moves, self.have
+        for i, m in enumerate(legal):
+            k = nums[i]
+            if k >= 0:
+                moves[k] = m
+                have[k] = 1
 
     def _values(self, alt) -> list[int]:
         """The values (as C holds them) an action's parameter may have an id for, increasing."""
@@ -103,11 +128,13 @@ class GameActions:
 
     def __init__(self, table: ActionTable, game):
         self.table, self.game = table, game
-        self.mask = np.zeros(table.n_actions, np.int8)
+        mask = (ctypes.c_int8 * table.n_actions)()  # (its address without asking NumPy, which costs more)
+        self.mask = np.frombuffer(mask, np.int8)
         self.legal = self.tried = None  # (tried: a position C could not map whole)
-        self._args = (ctypes.c_int64 * 8)(game._addr, ctypes.addressof(game._info), ctypes.addressof(game._ids),
-                                          min(game._cap, CAP), self.mask.ctypes.data, table.n_actions,
-                                          ctypes.addressof(table.out), table.tab.ctypes.data)
+        address = ctypes.addressof
+        self._args = (ctypes.c_int64 * 10)(game._addr, address(game._info), address(game._ids), min(game._cap, CAP),
+                                           address(mask), table.n_actions, address(table.out), table.tab_at,
+                                           address(table.nums), address(table._have))
 
     def valid(self) -> bool:
         """Whether `mask` is the game's position's."""
@@ -115,19 +142,24 @@ class GameActions:
 
     def step(self, action: int) -> int:
         """Action `action` played (none when negative) and the game stepped to its next decision
-        (its view's whose turn and legal moves, as NativeGame._step), the mask written; the
-        place of the move played among the legal moves before it, or -1 when C cannot play it
-        (not legal, or not mapped: the caller goes the long way)."""
+        (its view's whose turn and legal moves, as NativeGame._step, the Move objects looked up
+        by their numbers), the mask written; the place of the move played among the legal moves
+        before it, or -1 when C cannot play it (not legal, or not mapped: the caller goes the long
+        way)."""
         t, g = self.table, self.game
         s = g._view
         n = t.call(action, self._args)
         if n == -2:
             return -1
-        k, whole = t.out[0], not t.out[1]
+        k, flags = t.out[0], t.out[1]
         self.legal = None
         if k >= 0:
             s.history.append(s._legal[k])
-        g._stepped(n)
-        if whole:
+        if flags & 2:  # (a move without a number, or not met yet: looked up by its id, then learnt)
+            g._stepped(n)
+            t.learn(s._legal, n)
+        else:
+            g._stepped(n, list(map(t.moves.__getitem__, t.nums[:n])))
+        if not flags & 1:
             self.legal = s._legal
         return k

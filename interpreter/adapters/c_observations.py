@@ -48,7 +48,7 @@ class CObserver:
         # one game's tensor is written here and copied out: an array's address costs more to ask
         # NumPy for than the copy (cr_observe_one: the arguments in one array, the game's first)
         self.buf = np.zeros(spec.obs_size, np.float32)
-        self.one_call = ctypes.CDLL(nat.lib._name).cr_observe_one
+        self.one_call = ctypes.PyDLL(nat.lib._name).cr_observe_one  # (keeping the GIL: a few microseconds in C)
         self._packed = (ctypes.c_int64 * 8)(0, self.buf.ctypes.data, spec.obs_size, self.head.ctypes.data,
                                             self.place.ctypes.data, self.sees.ctypes.data, self.site_of.ctypes.data,
                                             self.codes.ctypes.data)

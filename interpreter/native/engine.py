@@ -410,9 +410,10 @@ class NativeGame:
         before are looked up."""
         self._stepped(self.np.raw_step(self._pmem, i, self._pinfo, self._pids, self._cap))
 
-    def _stepped(self, n: int) -> None:
+    def _stepped(self, n: int, legal: list | None = None) -> None:
         """After a call that stepped the game as cr_step does (n: its count of legal moves, their
-        ids and the state's info in this game's buffers): the view's whose turn and legal moves."""
+        ids and the state's info in this game's buffers): the view's whose turn and legal moves
+        (`legal`: the caller's list of them, the engine's own Move objects)."""
         pc, finished, actor, choice, _, decisions, err = self._info[:7]
         if n < 0 or err or finished:  # too many moves, a failure, the end: the long way
             return self._after(0)
@@ -420,6 +421,9 @@ class NativeGame:
         self._stale = True
         s.pc, s.decisions = pc, decisions
         s.choice, s.actor = self._choices[choice], actor
+        if legal is not None:
+            s._legal = legal
+            return
         try:
             s._legal = list(map(self._known.__getitem__, self._ids[:n]))
         except KeyError:  # a move not made before
