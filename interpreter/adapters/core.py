@@ -37,12 +37,20 @@ def _compact(v) -> str:
 
 
 
-def _steps(recipe) -> list:
-    out = []
+def _steps(recipe, log: list) -> list:
+    """The steps that rebuild a game: its events (the seed, samples, reseeds: the recipe, each
+    with the number of moves made before it) with the moves of its log between them."""
+    events = []
     while recipe is not None:
-        recipe, step = recipe
+        recipe, step, at = recipe
+        events.append((step, at))
+    events.reverse()
+    out, done = [], 0
+    for step, at in events:
+        out += [("move", m.player, m.action, m.arg) for m, _, _ in log[done:at]]
         out.append(step)
-    out.reverse()
+        done = at
+    out += [("move", m.player, m.action, m.arg) for m, _, _ in log[done:]]
     return out
 
 
@@ -66,16 +74,20 @@ def _rebuild(key: tuple, steps: list) -> "Core":
 class Core:
     """A game in progress for the adapters: the engine's state, what each seat has seen
     happen (the moves, another seat's secret choices only as such), how often each seat made
-    each move, and the recipe that rebuilds it (its seed, moves and samples), which is how it
+    each move, and the recipe that rebuilds it (its seed, moves and samples: the events besides
+    the moves, each with the number of moves before it, and the log of moves), which is how it
     pickles. Copies share what they have in common until one of them moves."""
 
-    __slots__ = ("spec", "state", "recipe", "log", "pub", "sec", "owned", "_legal", "_at", "seeds", "pinned", "memo")
+    __slots__ = ("spec", "state", "recipe", "log", "_pub", "_sec", "counted", "owned", "_legal", "_at", "seeds",
+                 "pinned", "memo")
 
     def __init__(self, spec: Spec, state=None, recipe=None, log=None, pub=None, sec=None, owned: bool = True,
-                 seeds: "Seeds | None" = None):
-        # log: every move made, with whether it was made in secret (each seat's lines: `seen`)
+                 seeds: "Seeds | None" = None, counted: int = 0):
+        # log: every move made, its action id and whether it was made in secret (each seat's lines:
+        # `seen`); pub, sec: how often each seat made each move, in public and in secret, counted
+        # from the log when read (the first `counted` moves of the log are in them)
         self.spec, self.state, self.recipe = spec, state, recipe
-        self.log, self.pub, self.sec, self.owned = log, pub, sec, owned
+        self.log, self._pub, self._sec, self.owned, self.counted = log, pub, sec, owned, counted
         self._legal = self._at = None
         self.seeds = seeds
         self.pinned = None
@@ -85,7 +97,7 @@ class Core:
     def start(cls, spec: Spec, seed: int) -> "Core":
         n, a = spec.players, len(spec.actions)
         state = engines.new_game(spec.program, n, spec.options, seed, engine=spec.native)
-        return cls(spec, state, (None, ("seed", seed)), [], np.zeros((n, a), np.float32), np.zeros((n, a), np.float32))
+        return cls(spec, state, (None, ("seed", seed), 0), [], np.zeros((n, a), np.float32), np.zeros((n, a), np.float32))
 
     @classmethod
     def unborn(cls, spec: Spec, seeds: "Seeds") -> "Core":
@@ -97,8 +109,9 @@ class Core:
     def born(self) -> "Core":
         if self.state is None:
             other = self.seeds.take(self.pinned)
-            self.state, self.recipe, self.log, self.pub, self.sec = other.state, other.recipe, other.log, other.pub, other.sec
+            self.state, self.recipe, self.log, self._pub, self._sec = other.state, other.recipe, other.log, other._pub, other._sec
             self.owned, self._legal, self._at, self.seeds, self.memo = other.owned, None, None, None, other.memo
+            self.counted = other.counted
         return self
 
     def view(self) -> "Core":
@@ -116,7 +129,8 @@ class Core:
     def clone(self) -> "Core":
         self.born()
         self.owned = False
-        c = Core(self.spec, self.state.clone(), self.recipe, self.log, self.pub, self.sec, owned=False)
+        c = Core(self.spec, self.state.clone(), self.recipe, self.log, self._pub, self._sec, owned=False,
+                 counted=self.counted)
         c._legal, c._at, c.memo = self._legal, self._at, self.memo
         return c
 
@@ -127,13 +141,34 @@ class Core:
 
     def __reduce__(self):
         self.born()
-        return (_rebuild, (self.spec.key, _steps(self.recipe)))
+        return (_rebuild, (self.spec.key, _steps(self.recipe, self.log)))
 
     def _own(self) -> None:
         if not self.owned:
             self.log = list(self.log)
-            self.pub, self.sec = self.pub.copy(), self.sec.copy()
+            self._pub, self._sec = self._pub.copy(), self._sec.copy()
             self.owned = True
+
+    @property
+    def pub(self) -> np.ndarray:
+        """(players, actions): how often each seat made each move where everyone saw it."""
+        if self.counted < len(self.log):
+            self._count()
+        return self._pub
+
+    @property
+    def sec(self) -> np.ndarray:
+        """(players, actions): how often each seat made each move in secret."""
+        if self.counted < len(self.log):
+            self._count()
+        return self._sec
+
+    def _count(self) -> None:
+        self._own()
+        pub, sec = self._pub, self._sec
+        for move, a, secret in self.log[self.counted:]:
+            (sec if secret else pub)[move.player, a] += 1
+        self.counted = len(self.log)
 
     # -- what each seat has seen
     @property
@@ -144,7 +179,7 @@ class Core:
 
     def lines(self, player: int) -> list[str]:
         out = []
-        for move, secret in self.log:
+        for move, _, secret in self.log:
             who = seat_name(move.player)
             out.append(f"{who}: (a choice made in secret)" if secret and player != move.player else f"{who}: {move}")
         return out
@@ -223,14 +258,41 @@ class Core:
             mask[a] = 1
         return np.frombuffer(mask, np.int8)
 
+    def observation(self, player: int, info_state: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """What `player` sees (Spec.encode) and the mask of its legal action ids (all zero when
+        it is not to decide), in one call: a native game's straight from C."""
+        s = self.state
+        g = s.native if s is not None else None
+        if g is None or info_state:
+            obs = self.spec.encode(self, player, info_state=info_state)
+            return obs, (self.mask() if self.current() == player else np.zeros(len(self.spec.actions), np.int8))
+        spec = self.spec
+        ob = spec._c_observer
+        if ob is None or ob.nat is not g.np:
+            ob = spec.c_observer(g.np)
+        obs = ob.one(g, player).copy()
+        if s.finished or not s._legal or s.actor is None or s.decisions >= spec.max_length:  # (terminal)
+            if not s.finished:  # (cut short, or nobody can move: C knows no such end)
+                spec.mark_over(obs)
+            return obs, np.zeros(len(spec.actions), np.int8)
+        if s.actor != player:
+            return obs, np.zeros(len(spec.actions), np.int8)
+        acts = g.actions
+        if acts is not None and acts.legal is s._legal:
+            return obs, acts.mask.copy()
+        return obs, self.mask()
+
     def apply_id(self, action_id: int) -> None:
         s = self.state
-        if s is not None and s.native is not None and not self.terminal():
-            acts = self._in_c()
+        g = s.native if s is not None else None
+        if g is not None and s.decisions < self.spec.max_length:  # (not cut short; over: the mask is empty)
+            acts = g.actions
+            if acts is None or acts.legal is not s._legal:
+                acts = None if self.terminal() else self._in_c()
             if acts is not None:  # C maps the action id to its move
                 a = int(action_id)
                 if 0 <= a < acts.table.n_actions and acts.mask[a]:
-                    secret = in_secret(s)
+                    secret = s.choice is not None and not s.finished and s.choice.secret  # (engine.in_secret)
                     if acts.step(a) >= 0:
                         self._moved(s.history[-1], a, secret)
                         return
@@ -255,11 +317,11 @@ class Core:
         self._moved(move, action_id, secret)
 
     def _moved(self, move: Move, action_id: int, secret: bool) -> None:
-        """What the adapters keep of a move made: what each seat saw, the counts, the recipe."""
-        self._own()
-        self.log.append((move, secret))
-        (self.sec if secret else self.pub)[move.player, action_id] += 1
-        self.recipe = (self.recipe, ("move", move.player, move.action, move.arg))
+        """What the adapters keep of a move made: what each seat saw (the log, which the counts and
+        the recipe read too)."""
+        if not self.owned:
+            self._own()
+        self.log.append((move, action_id, secret))
         self._legal = self._at = None
         self.memo = {}
 
@@ -285,7 +347,8 @@ class Core:
             g.load(st, adopt=True)
             st = g._view
         self.owned = False
-        return Core(self.spec, st, (self.recipe, ("sample", player, seed)), self.log, self.pub, self.sec, owned=False)
+        return Core(self.spec, st, (self.recipe, ("sample", player, seed), len(self.log)), self.log, self._pub, self._sec, owned=False,
+                    counted=self.counted)
 
     def reseed(self, seed: int) -> None:
         """Draw the future chance from `seed` from now on (a copy otherwise foresees the
@@ -298,7 +361,7 @@ class Core:
             native.load(st, adopt=True)
         else:
             self.state.rng, self.state.rng_shared = random.Random(seed), None
-        self.recipe = (self.recipe, ("reseed", seed))
+        self.recipe = (self.recipe, ("reseed", seed), len(self.log))
         self.memo = {}
 
     def vars_text(self) -> str:

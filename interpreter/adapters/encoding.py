@@ -89,6 +89,7 @@ INT_CLIP = 1e9
 MAX_INT_SPAN = 100_000
 MAX_SET_DECK = 12  # a set of cards is numbered by its mask over the deck: 2**12 - 1 sets at most
 SAMPLE_TRIES = 20
+CR_NONE = -(2 ** 63)  # the native engine's none (a score C cannot work out)
 MAX_KNOWN_MOVES = 1 << 16  # Spec.learn_move's memory, forgotten when full
 
 _RULESETS: dict = {}
@@ -486,6 +487,16 @@ class Spec:
         """The tensor of what `player` sees (None: what everybody sees), written into `out`
         (a flat float32 array of the right size) or a new array."""
         native = core.state.native if core.state is not None else None
+        if native is not None and not info_state:  # written by C (every entry), no view made; kept
+            ob = self._c_observer                  # nowhere: C writes it again sooner than a copy is kept
+            if ob is None or ob.nat is not native.np:
+                ob = self.c_observer(native.np)
+            t = ob.one(native, player, out)
+            if out is None:
+                out = t.copy()
+            if not core.state.finished and core.terminal():  # (cut short, or nobody can move: C knows no such end)
+                self.mark_over(out)
+            return out
         if native is None:
             core = core.view()
         memo = core.memo
@@ -496,21 +507,11 @@ class Spec:
                 return hit.copy()
             out[:] = hit
             return out
-        if native is not None and not info_state:  # written by C (every entry), no view made
-            ob = self._c_observer
-            if ob is None or ob.nat is not native.np:
-                ob = self.c_observer(native.np)
-            t = ob.one(native, player, out)
-            if out is None:
-                out = t.copy()
-            if not core.state.finished and core.terminal():  # (cut short, or nobody can move: C knows no such end)
-                self.mark_over(out)
+        if out is None:
+            out = np.zeros(self.info_size if info_state else self.obs_size, np.float32)
         else:
-            if out is None:
-                out = np.zeros(self.info_size if info_state else self.obs_size, np.float32)
-            else:
-                out.fill(0.0)
-            self._encode(core, player, out, info_state)
+            out.fill(0.0)
+        self._encode(core, player, out, info_state)
         memo[key] = out.copy()
         return out
 
@@ -663,6 +664,11 @@ class Spec:
 
     # -- returns
     def returns(self, core: "Core") -> list[float]:
+        st = core.state
+        if st is not None and st.native is not None and core.terminal():  # (read from C, no view made)
+            paid = self._returns_in_c(st.native)
+            if paid is not None:
+                return paid
         core = core.view()
         n = self.players
         s = core.state
@@ -672,6 +678,32 @@ class Spec:
             return _standing(s, n)
         o = outcome(s)
         return self.payoff(o.winners if o is not None else ())
+
+    def _returns_in_c(self, g) -> list[float] | None:
+        """The returns of a native game that is over, from its C state (the scores by cr_score, the
+        winners declared), as `returns` gives them; None when C cannot say (a score it cannot
+        work out: the Python engine's, or its error, then)."""
+        n, p = self.players, self.program
+        if not g._view.finished:  # (cut short)
+            return [0.0] * n
+        lib = g.np.lib
+        values = None
+        if p.score is not None:
+            values = [lib.cr_score(g.mem, q) for q in range(n)]
+            if CR_NONE in values:
+                return None
+        if self.returns_mode == "score":
+            return _placed(values, n, p.winner_rule) if values is not None else [0.5] * n
+        info = g._info
+        lib.cr_info(g.mem, info)
+        if info[7]:  # (declared)
+            winners = [q for q in range(n) if info[8] >> q & 1]
+        elif values is None:
+            winners = []
+        else:
+            best = max(values) if p.winner_rule == "most" else min(values)
+            winners = [q for q, v in enumerate(values) if v == best]
+        return self.payoff(winners)
 
     def payoff(self, winners, values=None) -> list[float]:
         """The returns of a game the rules ended, from its winners (or, with `returns="score"`,
