@@ -93,18 +93,15 @@ class CardEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._cleared = False  # every reward is the 0 _clear_rewards writes (not 0.0)
         if self.core.terminal():  # a game over before anyone decides
             self._finish(0)
         else:
             self.agent_selection = self.possible_agents[self.core.current()]
 
     def observe(self, agent):
-        i = self.agent_name_mapping[agent]
-        core = self.core
-        obs = self.spec.encode(core, i, info_state=self.history)
-        if core.current() == i:
-            return {"observation": obs, "action_mask": core.mask()}
-        return {"observation": obs, "action_mask": np.zeros(self.spec.num_distinct_actions, np.int8)}
+        obs, mask = self.core.observation(self.agent_name_mapping[agent], self.history)
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -125,7 +122,17 @@ class CardEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _clear_rewards(self) -> None:
+        if not self._cleared:  # (rewards are paid only at the end: most steps have nothing to clear)
+            super()._clear_rewards()
+            self._cleared = True
+
+    def _accumulate_rewards(self) -> None:
+        if not self._cleared:  # (adding 0 to every seat changes nothing)
+            super()._accumulate_rewards()
+
     def _finish(self, last: int) -> None:
+        self._cleared = False
         s = self.core.state
         cut = not s.finished and s.decisions >= self.spec.max_length  # cut short by the length bound
         for a, r in zip(self.possible_agents, self.core.returns()):
