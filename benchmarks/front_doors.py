@@ -4,8 +4,17 @@ command (the imports, the plots and the report left out), the engines alternatin
 in one run, so that a busy machine slows both alike. Prints each engine's median seconds and the
 ratio; the results must be the same on both (checked). Figures only, nothing asserted.
 
-    python benchmarks/front_doors.py [--job balance|fuzz|all] [--ruleset NAME] [--players N]
-                                     [--games K] [--strong BOT] [--rounds R]
+`--job pettingzoo` measures the README's PettingZoo rows: `env(name, players=P, engine=E)`, reset
+with a seed, then at each agent's turn `env.last()`, a random legal action drawn from the
+observation's action mask (NumPy, seeded) and `env.step(action)`, to the end of each game; steps
+(actions taken) a second on each engine, for Ganjifa 3p, Crazy Eights 5p, Goofspiel 2p and Hearts
+4p (or --ruleset/--players), with OpenSpiel's own C++ game stepped from Python (an observation
+tensor, `legal_actions` and `apply_action` a decision) beside it where it has the game.
+`--job openspiel` is the same loop through our OpenSpiel game: `load_game(name, players=P,
+engine=E)`, `observation_tensor`, `legal_actions`, `apply_action`.
+
+    python benchmarks/front_doors.py [--job balance|fuzz|pettingzoo|openspiel|all] [--ruleset NAME]
+                                     [--players N] [--games K] [--strong BOT] [--rounds R]
 """
 
 from __future__ import annotations
@@ -27,6 +36,10 @@ from interpreter.engines import choose  # noqa: E402
 from interpreter.fuzz.command import fuzz_ruleset  # noqa: E402
 
 ENGINES = ("python", "native")
+# the adapters' jobs: (ruleset, players, games a round, OpenSpiel's own game or None)
+ADAPTER_GAMES = (("ganjifa", 3, 40, None), ("classic/crazy-eights", 5, 60, "crazy_eights"),
+                 ("classic/goofspiel", 2, 60, "goofspiel(num_cards=13,imp_info=True,points_order=random)"),
+                 ("classic/hearts", 4, 20, "hearts"))
 
 
 def balance_games(ruleset: str, players: int | None, games: int, strong: str | None, engine: str):
@@ -44,6 +57,112 @@ def fuzz_games(ruleset: str, games: int, engine: str):
     t = time.perf_counter()
     report = fuzz_ruleset(ruleset, games=games, seed=0, engine=engine)
     return time.perf_counter() - t, ([f.to_json() for f in report.findings], report.fired, report.games)
+
+
+def pettingzoo_games(name: str, players: int, games: int, engine: str):
+    """`games` games through the PettingZoo environment as a learner's loop plays them, one
+    environment, reset with seeds 0, 1, ...: (seconds, steps), and what was seen (checked equal
+    on both engines)."""
+    import numpy as np
+    from interpreter.adapters.pettingzoo import env as make_env
+    e = make_env(name, players=players, engine=engine)  # (built or loaded before the clock)
+    rng = np.random.default_rng(0)
+    steps, seen = 0, []
+    t = time.perf_counter()
+    for seed in range(games):
+        e.reset(seed=seed)
+        total = 0.0
+        for _agent in e.agent_iter():
+            obs, reward, termination, truncation, info = e.last()
+            total += reward
+            if termination or truncation:
+                action = None
+            else:
+                legal = obs["action_mask"].nonzero()[0]
+                action = int(legal[int(rng.random() * len(legal))])
+                steps += 1
+            e.step(action)
+        seen.append(total)
+    return time.perf_counter() - t, (steps, seen)
+
+
+def openspiel_ours(name: str, players: int, games: int, engine: str):
+    """`games` games through our OpenSpiel game: an observation tensor, the legal actions and a
+    random one applied each decision: (seconds, steps), and what was seen."""
+    import numpy as np
+    from interpreter.adapters.openspiel import load_game
+    game = load_game(name, players=players, engine=engine)
+    rng = np.random.default_rng(0)
+    steps, seen = 0, []
+    t = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            steps += 1
+        seen.append(state.returns())
+    return time.perf_counter() - t, (steps, seen)
+
+
+def openspiel_theirs(game_name: str, games: int):
+    """OpenSpiel's own C++ game stepped from Python the same way (its information-state tensor
+    where it has no observation tensor, as Hearts; chance nodes drawn, not counted; a
+    simultaneous node counts each player's decision): steps a second, or None without pyspiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    import random
+    game = pyspiel.load_game(game_name)
+    see = "observation_tensor" if game.get_type().provides_observation_tensor else "information_state_tensor"
+    rng, n = random.Random(0), 0
+    t = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            elif state.is_simultaneous_node():
+                for p in range(game.num_players()):
+                    getattr(state, see)(p)
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+                n += game.num_players()
+            else:
+                getattr(state, see)(state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+                n += 1
+    return n / (time.perf_counter() - t)
+
+
+def measure_rates(label: str, job, rounds: int, peer=None) -> None:
+    """Steps a second on each engine, alternating round by round (job(engine, games) returns
+    seconds and (steps, results)); OpenSpiel's own game in the same rounds when `peer` gives its rate."""
+    rates = {e: [] for e in ENGINES}
+    theirs, results = [], {}
+    job("python", 2), job("native", 2)  # (built, loaded and warm before the clock)
+    for r in range(rounds):
+        for e in (ENGINES if r % 2 == 0 else ENGINES[::-1]):
+            seconds, result = job(e, None)
+            rates[e].append(result[0] / seconds)
+            results.setdefault(e, result)
+            if result != results[e]:
+                raise SystemExit(f"{label}: two runs on {e} differ")
+        if peer is not None:
+            rate = peer()
+            if rate is not None:
+                theirs.append(rate)
+    if results["python"] != results["native"]:
+        raise SystemExit(f"{label}: the engines' results differ")
+    py, nat = (statistics.median(rates[e]) for e in ENGINES)
+    line = (f"{label}: python {py:,.0f} steps/s, native {nat:,.0f} steps/s: native {nat / py:.2f}x "
+            f"(median of {rounds} rounds, {results['python'][0]} steps a round, the same games)")
+    if theirs:
+        os_rate = statistics.median(theirs)
+        line += f"; OpenSpiel's own game {os_rate:,.0f} steps/s (native {nat / os_rate:.2f}x of it)"
+    print(line, flush=True)
 
 
 def measure(label: str, job, rounds: int) -> None:
@@ -65,10 +184,10 @@ def measure(label: str, job, rounds: int) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--job", choices=("balance", "fuzz", "all"), default="all")
-    ap.add_argument("--ruleset", default=None, help="default: ganjifa for balance, kendra-kari for fuzz")
+    ap.add_argument("--job", choices=("balance", "fuzz", "pettingzoo", "openspiel", "all"), default="all")
+    ap.add_argument("--ruleset", default=None, help="default: ganjifa for balance, kendra-kari for fuzz; four games for pettingzoo and openspiel")
     ap.add_argument("--players", type=int, default=None)
-    ap.add_argument("--games", type=int, default=None, help="default: 200 for balance, 20 for fuzz")
+    ap.add_argument("--games", type=int, default=None, help="default: 200 for balance, 20 for fuzz; 20-60 a round for pettingzoo and openspiel")
     ap.add_argument("--strong", default="greedy", help="the skill games' player ('none' for none)")
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args(argv)
@@ -84,6 +203,17 @@ def main(argv=None) -> int:
         games = a.games or 20
         measure(f"fuzz {Path(path).stem} -k {games} (its games and checks)",
                 lambda e: fuzz_games(path, games, e), a.rounds)
+    for job in ("pettingzoo", "openspiel"):
+        if a.job not in (job, "all"):
+            continue
+        table = ADAPTER_GAMES if a.ruleset is None else ((a.ruleset, a.players, a.games or 20, None),)
+        for name, players, games, peer in table:
+            games = a.games or games
+            play = pettingzoo_games if job == "pettingzoo" else openspiel_ours
+            label = (f"{job} {name} {players}p, {games} games: `env(name, players={players}, engine=E)`" if job == "pettingzoo"
+                     else f"{job} {name} {players}p, {games} games: `load_game(name, players={players}, engine=E)`")
+            measure_rates(label, lambda e, k, n=name, p=players, g=games, f=play: f(n, p, k or g, e), a.rounds,
+                          (lambda pg=peer, g=games: openspiel_theirs(pg, g)) if peer and job == "pettingzoo" else None)
     return 0
 
 

@@ -2,7 +2,8 @@
 the tensor (adapters/c_observations.py: the cards' zones, what is known, the piles' lengths and
 tops, the variables), not read from a Python view brought up to date after every move; they are
 the Python engine's, entry for entry, for every seat (and with the history of moves,
-`info_state`), and for everyone, in every bundled ruleset."""
+`info_state`), and for everyone, in every bundled ruleset; so are the masks of the seat to act
+(on native, written by C: adapters/c_actions.py)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ def observed(name: str, engine: str, steps: int = 24) -> list:
             for info in (False, True):
                 out.append((seat, info, spec.encode(core, seat, info_state=info).tobytes()))
         out.append(spec.encode(core, None).tobytes())
+        out.append(core.mask().tobytes())  # (on native, the mask C wrote as it stepped here)
         assert engine == "python" or core.state.native._stale  # (no view was brought up to date)
         e.step(rng.choice(sorted(core.legal())))
     return out

@@ -45,9 +45,13 @@ class CObserver:
         self.tables = (p(self.head.ctypes.data), p(self.place.ctypes.data), p(self.sees.ctypes.data),
                        p(self.site_of.ctypes.data), p(self.codes.ctypes.data))
         self.call = ctypes.CDLL(nat.lib._name).cr_observe_many  # (ready pointers: ctypes converts nothing)
-        self._one = np.zeros(1, np.int32)
-        self._one_ptr = p(self._one.ctypes.data)
-        self._width = ctypes.c_int64(spec.obs_size)
+        # one game's tensor is written here and copied out: an array's address costs more to ask
+        # NumPy for than the copy (cr_observe_one: the arguments in one array, the game's first)
+        self.buf = np.zeros(spec.obs_size, np.float32)
+        self.one_call = ctypes.PyDLL(nat.lib._name).cr_observe_one  # (keeping the GIL: a few microseconds in C)
+        self._packed = (ctypes.c_int64 * 8)(0, self.buf.ctypes.data, spec.obs_size, self.head.ctypes.data,
+                                            self.place.ctypes.data, self.sees.ctypes.data, self.site_of.ctypes.data,
+                                            self.codes.ctypes.data)
 
     def many(self, base: int, stride: int, n: int, who: np.ndarray, out: np.ndarray) -> tuple:
         """The arguments of the call for a batch (made once: the arrays stay where they are)."""
@@ -63,13 +67,19 @@ class CObserver:
         self.call(p(base), ctypes.c_int64(stride), p(games.ctypes.data), len(games), p(who.ctypes.data),
                   p(out.ctypes.data), ctypes.c_int64(out.shape[1]), *self.tables)
 
-    def one(self, game, player: int | None, out: np.ndarray) -> None:
-        """One native game (a NativeGame) as `player` sees it (None: everyone), into `out` (a
-        contiguous float32 array at least obs_size long); the collection variables too."""
-        self._one[0] = -1 if player is None else player
-        self.call(game._pmem, ctypes.c_int64(0), None, 1, self._one_ptr, ctypes.c_void_p(out.ctypes.data), self._width,
-                  *self.tables)
+    def one(self, game, player: int | None, out: np.ndarray | None = None) -> np.ndarray:
+        """One native game (a NativeGame) as `player` sees it (None: everyone), into the first
+        obs_size entries of `out`, the collection variables too; without `out`, into `buf`, which
+        the next call overwrites. Returns what it wrote into."""
+        packed = self._packed
+        packed[0] = game._addr
+        self.one_call(-1 if player is None else player, packed)
+        if out is None:
+            out = self.buf
+        else:
+            out[:self.spec.obs_size] = self.buf
         self.collections(game, 0 if player is None else player, out)
+        return out
 
     def collections(self, game, seat: int, out: np.ndarray) -> None:
         """The variables C leaves to Python (collections) of one native game, as `seat` sees

@@ -23,7 +23,7 @@ import random
 import numpy as np
 
 from .. import engines
-from ..engine import Move, apply, determinise, in_secret, moves_for, public_vars, seat_name
+from ..engine import Move, apply, determinise, in_secret, public_vars, seat_name
 from ..errors import GameRuntimeError
 from .encoding import SAMPLE_TRIES, Spec, spec_from_key
 
@@ -37,12 +37,20 @@ def _compact(v) -> str:
 
 
 
-def _steps(recipe) -> list:
-    out = []
+def _steps(recipe, log: list) -> list:
+    """The steps that rebuild a game: its events (the seed, samples, reseeds: the recipe, each
+    with the number of moves made before it) with the moves of its log between them."""
+    events = []
     while recipe is not None:
-        recipe, step = recipe
+        recipe, step, at = recipe
+        events.append((step, at))
+    events.reverse()
+    out, done = [], 0
+    for step, at in events:
+        out += [("move", m.player, m.action, m.arg) for m, _, _ in log[done:at]]
         out.append(step)
-    out.reverse()
+        done = at
+    out += [("move", m.player, m.action, m.arg) for m, _, _ in log[done:]]
     return out
 
 
@@ -66,16 +74,21 @@ def _rebuild(key: tuple, steps: list) -> "Core":
 class Core:
     """A game in progress for the adapters: the engine's state, what each seat has seen
     happen (the moves, another seat's secret choices only as such), how often each seat made
-    each move, and the recipe that rebuilds it (its seed, moves and samples), which is how it
+    each move, and the recipe that rebuilds it (its seed, moves and samples: the events besides
+    the moves, each with the number of moves before it, and the log of moves), which is how it
     pickles. Copies share what they have in common until one of them moves."""
 
-    __slots__ = ("spec", "state", "recipe", "seen", "pub", "sec", "owned", "_legal", "seeds", "pinned", "memo")
+    __slots__ = ("spec", "state", "recipe", "log", "_pub", "_sec", "counted", "owned", "_legal", "_at", "seeds",
+                 "pinned", "memo")
 
-    def __init__(self, spec: Spec, state=None, recipe=None, seen=None, pub=None, sec=None, owned: bool = True,
-                 seeds: "Seeds | None" = None):
+    def __init__(self, spec: Spec, state=None, recipe=None, log=None, pub=None, sec=None, owned: bool = True,
+                 seeds: "Seeds | None" = None, counted: int = 0):
+        # log: every move made, its action id and whether it was made in secret (each seat's lines:
+        # `seen`); pub, sec: how often each seat made each move, in public and in secret, counted
+        # from the log when read (the first `counted` moves of the log are in them)
         self.spec, self.state, self.recipe = spec, state, recipe
-        self.seen, self.pub, self.sec, self.owned = seen, pub, sec, owned
-        self._legal = None
+        self.log, self._pub, self._sec, self.owned, self.counted = log, pub, sec, owned, counted
+        self._legal = self._at = None
         self.seeds = seeds
         self.pinned = None
         self.memo = {}  # what was worked out from this position (tensors, texts); replaced on a move
@@ -84,8 +97,7 @@ class Core:
     def start(cls, spec: Spec, seed: int) -> "Core":
         n, a = spec.players, len(spec.actions)
         state = engines.new_game(spec.program, n, spec.options, seed, engine=spec.native)
-        return cls(spec, state, (None, ("seed", seed)), [[] for _ in range(n)], np.zeros((n, a), np.float32),
-                   np.zeros((n, a), np.float32))
+        return cls(spec, state, (None, ("seed", seed), 0), [], np.zeros((n, a), np.float32), np.zeros((n, a), np.float32))
 
     @classmethod
     def unborn(cls, spec: Spec, seeds: "Seeds") -> "Core":
@@ -97,8 +109,9 @@ class Core:
     def born(self) -> "Core":
         if self.state is None:
             other = self.seeds.take(self.pinned)
-            self.state, self.recipe, self.seen, self.pub, self.sec = other.state, other.recipe, other.seen, other.pub, other.sec
-            self.owned, self._legal, self.seeds, self.memo = other.owned, None, None, other.memo
+            self.state, self.recipe, self.log, self._pub, self._sec = other.state, other.recipe, other.log, other._pub, other._sec
+            self.owned, self._legal, self._at, self.seeds, self.memo = other.owned, None, None, None, other.memo
+            self.counted = other.counted
         return self
 
     def view(self) -> "Core":
@@ -116,8 +129,9 @@ class Core:
     def clone(self) -> "Core":
         self.born()
         self.owned = False
-        c = Core(self.spec, self.state.clone(), self.recipe, self.seen, self.pub, self.sec, owned=False)
-        c._legal, c.memo = self._legal, self.memo
+        c = Core(self.spec, self.state.clone(), self.recipe, self.log, self._pub, self._sec, owned=False,
+                 counted=self.counted)
+        c._legal, c._at, c.memo = self._legal, self._at, self.memo
         return c
 
     def __deepcopy__(self, memo) -> "Core":
@@ -127,18 +141,53 @@ class Core:
 
     def __reduce__(self):
         self.born()
-        return (_rebuild, (self.spec.key, _steps(self.recipe)))
+        return (_rebuild, (self.spec.key, _steps(self.recipe, self.log)))
 
     def _own(self) -> None:
         if not self.owned:
-            self.seen = [list(lines) for lines in self.seen]
-            self.pub, self.sec = self.pub.copy(), self.sec.copy()
+            self.log = list(self.log)
+            self._pub, self._sec = self._pub.copy(), self._sec.copy()
             self.owned = True
+
+    @property
+    def pub(self) -> np.ndarray:
+        """(players, actions): how often each seat made each move where everyone saw it."""
+        if self.counted < len(self.log):
+            self._count()
+        return self._pub
+
+    @property
+    def sec(self) -> np.ndarray:
+        """(players, actions): how often each seat made each move in secret."""
+        if self.counted < len(self.log):
+            self._count()
+        return self._sec
+
+    def _count(self) -> None:
+        self._own()
+        pub, sec = self._pub, self._sec
+        for move, a, secret in self.log[self.counted:]:
+            (sec if secret else pub)[move.player, a] += 1
+        self.counted = len(self.log)
+
+    # -- what each seat has seen
+    @property
+    def seen(self) -> list[list[str]]:
+        """Each seat's lines, one a move: `P2: play 7-Swords`, or `P2: (a choice made in secret)`
+        for another seat's secret choice (written when asked for, not at every move)."""
+        return [self.lines(q) for q in range(self.spec.players)]
+
+    def lines(self, player: int) -> list[str]:
+        out = []
+        for move, _, secret in self.log:
+            who = seat_name(move.player)
+            out.append(f"{who}: (a choice made in secret)" if secret and player != move.player else f"{who}: {move}")
+        return out
 
     # -- playing
     def terminal(self) -> bool:
-        s = self.state
-        return s.finished or s.current_player is None or s.decisions >= self.spec.max_length
+        s = self.state  # (over, nobody to move: State.current_player is None, or at the length bound)
+        return s.finished or not s._legal or s.actor is None or s.decisions >= self.spec.max_length
 
     def truncated(self) -> bool:
         """Cut short: over without the rules ending it (the length bound, or nobody can move)."""
@@ -151,40 +200,129 @@ class Core:
     def legal(self) -> dict[int, Move]:
         """{action id: Move} of the seat to decide, by increasing id; empty at the end."""
         if self._legal is None:
-            out = {}
+            out, at = {}, {}
             if not self.terminal():
-                index = self.spec.index
-                for m in moves_for(self.state):
-                    a = index.get((m.action, m.arg))
-                    if a is None:
-                        raise GameRuntimeError(
-                            f"the legal move {m} has no action id: its number is outside the range the ids cover "
-                            f"(give int_range=(low, high) that includes it)")
-                    out[a] = m
+                s = self.spec
+                known, index = s.move_ids, s.index
+                actor = self.state.actor
+                for i, m in enumerate(self.state._legal):
+                    if m.player != actor:  # (another seat's, at a `choose by each`)
+                        continue
+                    hit = known.get(id(m))
+                    if hit is not None and hit[0] is m:
+                        a = hit[1]
+                    else:
+                        a = index.get((m.action, m.arg))
+                        if a is None:
+                            raise GameRuntimeError(
+                                f"the legal move {m} has no action id: its number is outside the range the ids cover "
+                                f"(give int_range=(low, high) that includes it)")
+                        s.learn_move(m, a)
+                    if out.get(a) is not m:  # (two moves of one id: the last, as C's cr_step_action picks)
+                        out[a] = m
+                        at[a] = i
             self._legal = dict(sorted(out.items()))
+            self._at = at
         return self._legal
 
-    def apply_id(self, action_id: int) -> None:
-        move = self.legal().get(int(action_id))
-        if move is None:
-            what = self.spec.action_text(action_id) if 0 <= int(action_id) < len(self.spec.actions) else "no action"
-            raise ValueError(f"action {action_id} ({what}) is not legal now; legal: "
-                             + ", ".join(f"{a} ({m})" for a, m in self.legal().items()))
-        self.apply_move(move, int(action_id))
+    def _in_c(self):
+        """A native game's GameActions (c_actions.py) holding this position's mask, or None: the
+        Python engine, or a position C cannot map whole."""
+        s = self.state
+        g = s.native
+        if g is None:
+            return None
+        acts = g.actions
+        if acts is None:
+            from .c_actions import GameActions
+            acts = g.actions = GameActions(self.spec.c_actions(g.np), g)
+        if acts.legal is not s._legal:
+            if acts.tried is s._legal:
+                return None
+            acts.step(-1)  # (nothing played: the position's mask, its legal moves listed anew)
+            if acts.legal is not s._legal:
+                acts.tried = s._legal
+                return None
+        return acts
 
-    def apply_move(self, move: Move, action_id: int) -> None:
+    def mask(self) -> np.ndarray:
+        """The legal action ids of the seat to decide as an int8 mask over the action ids (all
+        zero at the end): on a native game, the mask C wrote as it stepped there."""
+        if self.terminal():
+            return np.zeros(len(self.spec.actions), np.int8)
+        acts = self._in_c()
+        if acts is not None:
+            return acts.mask.copy()
+        mask = bytearray(self.spec.no_mask)  # (cheaper than NumPy's fancy indexing for a few ids)
+        for a in self.legal():
+            mask[a] = 1
+        return np.frombuffer(mask, np.int8)
+
+    def observation(self, player: int, info_state: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """What `player` sees (Spec.encode) and the mask of its legal action ids (all zero when
+        it is not to decide), in one call: a native game's straight from C."""
+        s = self.state
+        g = s.native if s is not None else None
+        if g is None or info_state:
+            obs = self.spec.encode(self, player, info_state=info_state)
+            return obs, (self.mask() if self.current() == player else np.zeros(len(self.spec.actions), np.int8))
+        spec = self.spec
+        ob = spec._c_observer
+        if ob is None or ob.nat is not g.np:
+            ob = spec.c_observer(g.np)
+        obs = ob.one(g, player).copy()
+        if s.finished or not s._legal or s.actor is None or s.decisions >= spec.max_length:  # (terminal)
+            if not s.finished:  # (cut short, or nobody can move: C knows no such end)
+                spec.mark_over(obs)
+            return obs, np.zeros(len(spec.actions), np.int8)
+        if s.actor != player:
+            return obs, np.zeros(len(spec.actions), np.int8)
+        acts = g.actions
+        if acts is not None and acts.legal is s._legal:
+            return obs, acts.mask.copy()
+        return obs, self.mask()
+
+    def apply_id(self, action_id: int) -> None:
+        s = self.state
+        g = s.native if s is not None else None
+        if g is not None and s.decisions < self.spec.max_length:  # (not cut short; over: the mask is empty)
+            acts = g.actions
+            if acts is None or acts.legal is not s._legal:
+                acts = None if self.terminal() else self._in_c()
+            if acts is not None:  # C maps the action id to its move
+                a = int(action_id)
+                if 0 <= a < acts.table.n_actions and acts.mask[a]:
+                    secret = s.choice is not None and not s.finished and s.choice.secret  # (engine.in_secret)
+                    if acts.step(a) >= 0:
+                        self._moved(s.history[-1], a, secret)
+                        return
+        move = self.legal().get(action_id)
+        if move is None:
+            move = self._legal.get(int(action_id))
+            if move is None:
+                what = self.spec.action_text(action_id) if 0 <= int(action_id) < len(self.spec.actions) else "no action"
+                raise ValueError(f"action {action_id} ({what}) is not legal now; legal: "
+                                 + ", ".join(f"{a} ({m})" for a, m in self.legal().items()))
+        action_id = int(action_id)
+        self.apply_move(move, action_id, self._at[action_id])
+
+    def apply_move(self, move: Move, action_id: int, at: int | None = None) -> None:
+        """`move` (action `action_id`), the at-th of the state's legal moves when `at` is given."""
         s = self.state
         secret = in_secret(s)
-        apply(s, move)
-        self._own()
-        who = seat_name(move.player)
-        text = f"{who}: {move}"
-        hidden = f"{who}: (a choice made in secret)"
-        for q, lines in enumerate(self.seen):
-            lines.append(text if not secret or q == move.player else hidden)
-        (self.sec if secret else self.pub)[move.player, action_id] += 1
-        self.recipe = (self.recipe, ("move", move.player, move.action, move.arg))
-        self._legal = None
+        if at is not None and s.native is not None:  # (engine.apply, without looking the move up again)
+            s.native.play_at(at)
+        else:
+            apply(s, move)
+        self._moved(move, action_id, secret)
+
+    def _moved(self, move: Move, action_id: int, secret: bool) -> None:
+        """What the adapters keep of a move made: what each seat saw (the log, which the counts and
+        the recipe read too)."""
+        if not self.owned:
+            self._own()
+        self.log.append((move, action_id, secret))
+        self._legal = self._at = None
         self.memo = {}
 
     def returns(self) -> list[float]:
@@ -209,7 +347,8 @@ class Core:
             g.load(st, adopt=True)
             st = g._view
         self.owned = False
-        return Core(self.spec, st, (self.recipe, ("sample", player, seed)), self.seen, self.pub, self.sec, owned=False)
+        return Core(self.spec, st, (self.recipe, ("sample", player, seed), len(self.log)), self.log, self._pub, self._sec, owned=False,
+                    counted=self.counted)
 
     def reseed(self, seed: int) -> None:
         """Draw the future chance from `seed` from now on (a copy otherwise foresees the
@@ -222,7 +361,7 @@ class Core:
             native.load(st, adopt=True)
         else:
             self.state.rng, self.state.rng_shared = random.Random(seed), None
-        self.recipe = (self.recipe, ("reseed", seed))
+        self.recipe = (self.recipe, ("reseed", seed), len(self.log))
         self.memo = {}
 
     def vars_text(self) -> str:
@@ -235,7 +374,7 @@ class Core:
 
     def info_text(self, player: int) -> str:
         """What `player` sees now and every move as they saw it, one a line."""
-        return self.spec.view_text(self, player) + "\nmoves:\n" + "\n".join(self.seen[player])
+        return self.spec.view_text(self, player) + "\nmoves:\n" + "\n".join(self.lines(player))
 
 
 class Seeds:

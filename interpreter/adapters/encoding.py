@@ -89,6 +89,8 @@ INT_CLIP = 1e9
 MAX_INT_SPAN = 100_000
 MAX_SET_DECK = 12  # a set of cards is numbered by its mask over the deck: 2**12 - 1 sets at most
 SAMPLE_TRIES = 20
+CR_NONE = -(2 ** 63)  # the native engine's none (a score C cannot work out)
+MAX_KNOWN_MOVES = 1 << 16  # Spec.learn_move's memory, forgotten when full
 
 _RULESETS: dict = {}
 _SPECS: dict = {}
@@ -197,7 +199,10 @@ class Spec:
         self.card_names = program.card_names
         self._places(probe)
         self.choice_index = {id(c): i for i, c in enumerate(program.choices)}
+        self.move_ids: dict[int, tuple] = {}  # id(an engine's Move) -> (the Move, its action id): learn_move
+        self._c_observer = self._c_actions = None
         self._action_table()
+        self.no_mask = bytes(len(self.actions))  # (the mask of a seat not to act)
         self._layout()
 
     # -- the game's type
@@ -319,6 +324,14 @@ class Spec:
             return self.index[(action, arg)]
         except KeyError:
             raise OptionError(f"{action}{'' if arg is None else ' ' + arg} has no action id in {self.title}") from None
+
+    def learn_move(self, move, action_id: int) -> None:
+        """Remember an engine's Move object's action id, so that the next time it is legal its id
+        is one look-up by identity (the engines make each move once per program and keep it; the
+        object is kept here too, so that its id() is not reused)."""
+        if len(self.move_ids) >= MAX_KNOWN_MOVES:
+            self.move_ids.clear()
+        self.move_ids[id(move)] = (move, action_id)
 
     def action_text(self, action_id: int) -> str:
         name, arg = self.actions[action_id]
@@ -445,11 +458,19 @@ class Spec:
         """The observations written by C (c_observations.py) on a ruleset's library (`nat`, a
         NativeProgram; default: the one this spec's games are played on)."""
         nat = nat or self.native
-        ob = getattr(self, "_c_observer", None)
+        ob = self._c_observer
         if ob is None or ob.nat is not nat:
             from .c_observations import CObserver
             ob = self._c_observer = CObserver(self, nat)
         return ob
+
+    def c_actions(self, nat):
+        """The action ids worked out by C (c_actions.py) on a ruleset's library (`nat`, a NativeProgram)."""
+        t = self._c_actions
+        if t is None or t.nat is not nat:
+            from .c_actions import ActionTable
+            t = self._c_actions = ActionTable(self, nat)
+        return t
 
     def bounds(self, info_state: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """The lowest and highest value of each entry of the (flat) tensor."""
@@ -466,28 +487,38 @@ class Spec:
         """The tensor of what `player` sees (None: what everybody sees), written into `out`
         (a flat float32 array of the right size) or a new array."""
         native = core.state.native if core.state is not None else None
+        if native is not None and not info_state:  # written by C (every entry), no view made; kept
+            ob = self._c_observer                  # nowhere: C writes it again sooner than a copy is kept
+            if ob is None or ob.nat is not native.np:
+                ob = self.c_observer(native.np)
+            t = ob.one(native, player, out)
+            if out is None:
+                out = t.copy()
+            if not core.state.finished and core.terminal():  # (cut short, or nobody can move: C knows no such end)
+                self.mark_over(out)
+            return out
         if native is None:
             core = core.view()
-        size = self.info_size if info_state else self.obs_size
         memo = core.memo
-        hit = memo.get((player, info_state))
+        key = (player, info_state)
+        hit = memo.get(key)
         if hit is not None:
             if out is None:
                 return hit.copy()
             out[:] = hit
             return out
         if out is None:
-            out = np.zeros(size, np.float32)
+            out = np.zeros(self.info_size if info_state else self.obs_size, np.float32)
         else:
             out.fill(0.0)
         self._encode(core, player, out, info_state)
-        memo[(player, info_state)] = out.copy()
+        memo[key] = out.copy()
         return out
 
     def _encode(self, core: "Core", player: int | None, out: np.ndarray, info_state: bool) -> None:
         s = core.state
         o = self.offsets
-        if s.native is not None and out.dtype == np.float32 and out.flags.c_contiguous:  # written by C, no view made
+        if s.native is not None:  # written by C, no view made
             self.c_observer(s.native.np).one(s.native, player, out)
             if not s.finished and core.terminal():  # (cut short, or nobody can move: C knows no such end)
                 self.mark_over(out)
@@ -633,6 +664,11 @@ class Spec:
 
     # -- returns
     def returns(self, core: "Core") -> list[float]:
+        st = core.state
+        if st is not None and st.native is not None and core.terminal():  # (read from C, no view made)
+            paid = self._returns_in_c(st.native)
+            if paid is not None:
+                return paid
         core = core.view()
         n = self.players
         s = core.state
@@ -642,6 +678,32 @@ class Spec:
             return _standing(s, n)
         o = outcome(s)
         return self.payoff(o.winners if o is not None else ())
+
+    def _returns_in_c(self, g) -> list[float] | None:
+        """The returns of a native game that is over, from its C state (the scores by cr_score, the
+        winners declared), as `returns` gives them; None when C cannot say (a score it cannot
+        work out: the Python engine's, or its error, then)."""
+        n, p = self.players, self.program
+        if not g._view.finished:  # (cut short)
+            return [0.0] * n
+        lib = g.np.lib
+        values = None
+        if p.score is not None:
+            values = [lib.cr_score(g.mem, q) for q in range(n)]
+            if CR_NONE in values:
+                return None
+        if self.returns_mode == "score":
+            return _placed(values, n, p.winner_rule) if values is not None else [0.5] * n
+        info = g._info
+        lib.cr_info(g.mem, info)
+        if info[7]:  # (declared)
+            winners = [q for q in range(n) if info[8] >> q & 1]
+        elif values is None:
+            winners = []
+        else:
+            best = max(values) if p.winner_rule == "most" else min(values)
+            winners = [q for q, v in enumerate(values) if v == best]
+        return self.payoff(winners)
 
     def payoff(self, winners, values=None) -> list[float]:
         """The returns of a game the rules ended, from its winners (or, with `returns="score"`,

@@ -38,6 +38,7 @@ try:
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("interpreter.adapters.pettingzoo needs PettingZoo: pip install 'cardrules[pettingzoo]' "
                       f"(or pip install pettingzoo gymnasium); {e}") from e
@@ -92,18 +93,14 @@ class CardEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._cleared = False  # every reward is the 0 _clear_rewards writes (not 0.0)
         if self.core.terminal():  # a game over before anyone decides
             self._finish(0)
         else:
             self.agent_selection = self.possible_agents[self.core.current()]
 
     def observe(self, agent):
-        i = self.agent_name_mapping[agent]
-        core = self.core
-        obs = self.spec.encode(core, i, info_state=self.history)
-        mask = np.zeros(self.spec.num_distinct_actions, np.int8)
-        if not core.terminal() and core.current() == i:
-            mask[list(core.legal())] = 1
+        obs, mask = self.core.observation(self.agent_name_mapping[agent], self.history)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action) -> None:
@@ -114,17 +111,28 @@ class CardEnv(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to act: give an action id, not None")
         self._cumulative_rewards[agent] = 0.0
-        self.core.apply_id(int(action))
+        core = self.core
+        core.apply_id(action)
         self._clear_rewards()
-        if self.core.terminal():
+        if core.terminal():
             self._finish(self.agent_name_mapping[agent])
         else:
-            self.agent_selection = self.possible_agents[self.core.current()]
+            self.agent_selection = self.possible_agents[core.state.actor]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
+    def _clear_rewards(self) -> None:
+        if not self._cleared:  # (rewards are paid only at the end: most steps have nothing to clear)
+            super()._clear_rewards()
+            self._cleared = True
+
+    def _accumulate_rewards(self) -> None:
+        if not self._cleared:  # (adding 0 to every seat changes nothing)
+            super()._accumulate_rewards()
+
     def _finish(self, last: int) -> None:
+        self._cleared = False
         s = self.core.state
         cut = not s.finished and s.decisions >= self.spec.max_length  # cut short by the length bound
         for a, r in zip(self.possible_agents, self.core.returns()):
@@ -153,6 +161,50 @@ class CardEnv(AECEnv):
         pass
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper, with the calls of a learner's loop (`last`, `step`,
+    the agent iterator) handed straight to the environment once it has been reset: the same
+    checks, errors and results, without the wrapper's attribute look-ups (each a miss and its
+    __getattr__), which cost a third of a native game's step."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            return super().last(observe)  # (the error PettingZoo gives)
+        return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # (the error PettingZoo gives)
+        return _Iterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)  # (as OrderEnforcingWrapper shows itself)
+
+
+class _Iterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):
+    def __next__(self):
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection
+
+
 def raw_env(path_or_name, players: int | None = None, options: dict | None = None, seed: int = 0, **kwargs) -> CardEnv:
     """The environment without PettingZoo's order-checking wrapper."""
     return CardEnv(path_or_name, players, options, seed, **kwargs)
@@ -163,4 +215,4 @@ def env(path_or_name, players: int | None = None, options: dict | None = None, s
     (default: the fewest it allows), with `options` ({name: value}); keyword arguments:
     returns, max_decisions, int_range, history, render_mode, engine ("auto", "python" or "native":
     the same games; "native" that cannot be had raises OptionError)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(path_or_name, players, options, seed, **kwargs))
+    return _OrderEnforcing(raw_env(path_or_name, players, options, seed, **kwargs))

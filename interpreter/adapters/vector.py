@@ -358,7 +358,7 @@ class _Batch:
             g = self.game(i)
             g._after(0)
             n, a = self.spec.players, len(self.spec.actions)
-            c = self.cores[i] = Core(self.spec, g._view, None, [[] for _ in range(n)], np.zeros((n, a), np.float32),
+            c = self.cores[i] = Core(self.spec, g._view, None, [], np.zeros((n, a), np.float32),
                                      np.zeros((n, a), np.float32))
         return c
 

@@ -217,6 +217,7 @@ class NativeGame:
         self._origin = (options, seed)  # the game's start: a failure is played again from it in Python
         self._view.native = self  # the engine's functions read the view through sync()
         self._stale = True
+        self.actions = None  # an adapter's action ids in C (adapters/c_actions.py: GameActions)
         lib = self.np.lib
         size = lib.cr_state_bytes(players)
         self.mem = (ctypes.c_uint64 * ((size + 7) // 8))() if mem is None else mem
@@ -234,6 +235,7 @@ class NativeGame:
     def _bind(self) -> None:
         """The pointers a decision's call into C takes, made once for the game."""
         self._pmem = ctypes.c_void_p(ctypes.addressof(self.mem))
+        self._addr = ctypes.addressof(self.mem)
         self._pinfo = ctypes.c_void_p(ctypes.addressof(self._info))
         self._pids = ctypes.c_void_p(ctypes.addressof(self._ids))
         self._known = self.np.moves_by_id.setdefault(self._view.n_players, {})
@@ -258,6 +260,12 @@ class NativeGame:
         s.history.append(m)
         self._step(i)
 
+    def play_at(self, i: int) -> None:
+        """The i-th legal move (engine.apply, the move's place known)."""
+        s = self._view
+        s.history.append(s._legal[i])
+        self._step(i)
+
     def clone(self) -> "NativeGame":
         """A game of its own from here: the C state copied (no pointers inside: a memmove)."""
         g = NativeGame.__new__(NativeGame)
@@ -278,11 +286,13 @@ class NativeGame:
         g._view = c
         g._view.native = g
         g._pmem = ctypes.c_void_p(ctypes.addressof(g.mem))  # (_bind, the rest as the game cloned)
+        g._addr = ctypes.addressof(g.mem)
         g._pinfo = ctypes.c_void_p(ctypes.addressof(g._info))
         g._pids = ctypes.c_void_p(ctypes.addressof(g._ids))
         g._known, g._choices, g._cap, g._arrays = self._known, self._choices, self._cap, None
         g._stale = True
         g._origin = self._origin
+        g.actions = None
         return g
 
     def load(self, s: State, adopt: bool = False) -> None:
@@ -405,7 +415,12 @@ class NativeGame:
     def _step(self, i: int) -> None:
         """Move i (none when i < 0) and what follows it, in one call into C; the moves made
         before are looked up."""
-        n = self.np.raw_step(self._pmem, i, self._pinfo, self._pids, self._cap)
+        self._stepped(self.np.raw_step(self._pmem, i, self._pinfo, self._pids, self._cap))
+
+    def _stepped(self, n: int, legal: list | None = None) -> None:
+        """After a call that stepped the game as cr_step does (n: its count of legal moves, their
+        ids and the state's info in this game's buffers): the view's whose turn and legal moves
+        (`legal`: the caller's list of them, the engine's own Move objects)."""
         pc, finished, actor, choice, _, decisions, err = self._info[:7]
         if n < 0 or err or finished:  # too many moves, a failure, the end: the long way
             return self._after(0)
@@ -413,6 +428,9 @@ class NativeGame:
         self._stale = True
         s.pc, s.decisions = pc, decisions
         s.choice, s.actor = self._choices[choice], actor
+        if legal is not None:
+            s._legal = legal
+            return
         try:
             s._legal = list(map(self._known.__getitem__, self._ids[:n]))
         except KeyError:  # a move not made before

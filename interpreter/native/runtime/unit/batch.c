@@ -154,3 +154,81 @@ void cr_observe_many(void *base, int64_t stride, const int64_t *games, int32_t n
         }
     }
 }
+
+/* ================================================================ one game, action ids and mask */
+/* the place of legal move i's action in tab (adapters/c_actions.py: ActionTable): the number of
+ * choices and the most actions one has, then for each choice's each action (offset of its ids,
+ * lowest value, how many values, offset of its moves' numbers), then the ids and the numbers'
+ * offsets. An action's ids are tab[offset + value - lowest] (-1 for none), its moves are numbered
+ * moves + who * (how many values) + value - lowest; an action without a parameter (lowest
+ * CR_NONE) has the one value; an offset below 0: a move of several values, or none mapped.
+ * Returns the index of the value (0 .. how many - 1), or -1; *e the action's entry. */
+static int64_t ca_place(const cr_state *S, int32_t i, const int64_t *tab, const int64_t **e) {
+    int64_t ch = S->choice, a = S->legal_alt[i], v = S->legal_val[i][0];
+    if (ch < 0 || ch >= tab[0] || a < 0 || a >= tab[1]) return -1;
+    if (NPARAMS > 1 && S->legal_val[i][NPARAMS > 1 ? 1 : 0] != CR_NONE) return -1;
+    const int64_t *x = tab + 2 + 4 * (ch * tab[1] + a);
+    *e = x;
+    if (x[0] < 0) return -1;
+    if (x[1] == CR_NONE) return v == CR_NONE ? 0 : -1;
+    if (v == CR_NONE || v < x[1] || v - x[1] >= x[2]) return -1;
+    return v - x[1];
+}
+
+/* one game's decision for an adapter (adapters/c_actions.py): the legal move of the seat to act
+ * whose action id is act played (none when act < 0; of several such moves the last, the first
+ * place of it when one move is listed twice, as the Python side picks it), then as cr_step (info,
+ * the move ids, cap of them at most); that seat's mask over the n_actions action ids after it,
+ * and each legal move's number (nums; -1 for none), which Python has a Move object for when
+ * have[number]. out[0]: the place of the move played among the legal moves before it; out[1]:
+ * bit 1 when the mask is not whole and Python must map the moves itself (a move of several values
+ * or without an id, more than cap moves), bit 2 when a legal move has no number or no Move yet.
+ * Returns the number of legal moves (as cr_step), or -2 when act is not legal (nothing played). */
+int32_t cr_step_action(void *mem, int32_t act, int64_t *info, int64_t *ids, int32_t cap, int8_t *mask,
+                       int32_t n_actions, int32_t *out, const int64_t *tab, int32_t *nums, const uint8_t *have) {
+    cr_state *S = (cr_state *)mem;
+    const int64_t *e = NULL;
+    int32_t k = -1;
+    if (act >= 0) {
+        for (int32_t i = 0; i < S->legal_n; i++) {
+            if (S->legal_who[i] != S->actor) continue;
+            int64_t at = ca_place(S, i, tab, &e);
+            if (at >= 0 && tab[e[0] + at] == act
+                && (k < 0 || S->legal_alt[i] != S->legal_alt[k] || S->legal_val[i][0] != S->legal_val[k][0]))
+                k = i;
+        }
+        if (k < 0) return -2;
+    }
+    int32_t c = cr_step(mem, k, info, ids, cap);
+    out[0] = k;
+    out[1] = c < 0 ? 3 : 0;
+    memset(mask, 0, (size_t)n_actions);
+    for (int32_t i = 0; i < c; i++) {
+        int64_t at = ca_place(S, i, tab, &e);
+        if (at < 0) { nums[i] = -1; out[1] |= 2; if (S->legal_who[i] == S->actor) out[1] |= 1; continue; }
+        int64_t num = e[3] + (int64_t)S->legal_who[i] * e[2] + at;
+        nums[i] = (int32_t)num;
+        if (!have[num]) out[1] |= 2;
+        if (S->legal_who[i] != S->actor) continue; /* (another seat's, at a `choose by each`) */
+        int64_t a = tab[e[0] + at];
+        if (a < 0 || a >= n_actions) out[1] |= 1;
+        else mask[a] = 1;
+    }
+    return c;
+}
+
+/* cr_step_action and one game's cr_observe_many with their arguments packed in one array (each a
+ * number or an address): a call from Python then converts two arguments, not a dozen.
+ * a: mem, info, ids, cap, mask, n_actions, out, tab, nums, have */
+int32_t cr_step_action_packed(int32_t act, const int64_t *a) {
+    return cr_step_action((void *)(intptr_t)a[0], act, (int64_t *)(intptr_t)a[1], (int64_t *)(intptr_t)a[2],
+                          (int32_t)a[3], (int8_t *)(intptr_t)a[4], (int32_t)a[5], (int32_t *)(intptr_t)a[6],
+                          (const int64_t *)(intptr_t)a[7], (int32_t *)(intptr_t)a[8], (const uint8_t *)(intptr_t)a[9]);
+}
+
+/* a: mem, obs, width, head, place, sees, site_of, codes; the game as seat who sees it (-1: everyone) */
+void cr_observe_one(int32_t who, const int64_t *a) {
+    cr_observe_many((void *)(intptr_t)a[0], 0, NULL, 1, &who, (float *)(intptr_t)a[1], a[2],
+                    (const int64_t *)(intptr_t)a[3], (const int32_t *)(intptr_t)a[4], (const uint8_t *)(intptr_t)a[5],
+                    (const int32_t *)(intptr_t)a[6], (const int64_t *)(intptr_t)a[7]);
+}
