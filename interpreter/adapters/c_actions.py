@@ -124,17 +124,24 @@ class GameActions:
     `step` (valid while `legal` is that position's list of legal moves: any other way of moving
     the game replaces the list), and the call's ready arguments."""
 
-    __slots__ = ("table", "game", "mask", "legal", "tried", "_args")
+    __slots__ = ("table", "game", "mask", "cmask", "legal", "tried", "obs", "seen", "_args")
 
-    def __init__(self, table: ActionTable, game):
+    def __init__(self, table: ActionTable, game, observer=None):
+        """`observer`: a CObserver whose tensor C writes for the seat to act at each step (into
+        `obs`, valid while `seen` is the position's list of legal moves), or None."""
         self.table, self.game = table, game
-        mask = (ctypes.c_int8 * table.n_actions)()  # (its address without asking NumPy, which costs more)
+        self.cmask = mask = (ctypes.c_int8 * table.n_actions)()  # (its address without asking NumPy, which costs more)
         self.mask = np.frombuffer(mask, np.int8)
-        self.legal = self.tried = None  # (tried: a position C could not map whole)
+        self.legal = self.tried = self.seen = None  # (tried: a position C could not map whole)
         address = ctypes.addressof
-        self._args = (ctypes.c_int64 * 10)(game._addr, address(game._info), address(game._ids), min(game._cap, CAP),
+        watch = (0,) * 7
+        if observer is not None and not observer.slow_vars:
+            obs = (ctypes.c_float * observer.spec.obs_size)()
+            self.obs = np.frombuffer(obs, np.float32)
+            watch = (address(obs), observer.spec.obs_size, *observer.tables_at)
+        self._args = (ctypes.c_int64 * 17)(game._addr, address(game._info), address(game._ids), min(game._cap, CAP),
                                            address(mask), table.n_actions, address(table.out), table.tab_at,
-                                           address(table.nums), address(table._have))
+                                           address(table.nums), address(table._have), *watch)
 
     def valid(self) -> bool:
         """Whether `mask` is the game's position's."""
@@ -152,7 +159,7 @@ class GameActions:
         if n == -2:
             return -1
         k, flags = t.out[0], t.out[1]
-        self.legal = None
+        self.legal = self.seen = None
         if k >= 0:
             s.history.append(s._legal[k])
         if flags & 2:  # (a move without a number, or not met yet: looked up by its id, then learnt)
@@ -162,4 +169,6 @@ class GameActions:
             g._stepped(n, list(map(t.moves.__getitem__, t.nums[:n])))
         if not flags & 1:
             self.legal = s._legal
+        if n > 0 and not s.finished:  # (C wrote the seat to act's observation)
+            self.seen = s._legal
         return k

@@ -52,6 +52,7 @@ class CObserver:
         self._packed = (ctypes.c_int64 * 8)(0, self.buf.ctypes.data, spec.obs_size, self.head.ctypes.data,
                                             self.place.ctypes.data, self.sees.ctypes.data, self.site_of.ctypes.data,
                                             self.codes.ctypes.data)
+        self.tables_at = tuple(self._packed[3:8])  # (the layout's arrays, for cr_step_action_packed)
 
     def many(self, base: int, stride: int, n: int, who: np.ndarray, out: np.ndarray) -> tuple:
         """The arguments of the call for a batch (made once: the arrays stay where they are)."""
