@@ -134,7 +134,7 @@ class GameActions:
         self.mask = np.frombuffer(mask, np.int8)
         self.legal = self.tried = self.seen = None  # (tried: a position C could not map whole)
         address = ctypes.addressof
-        watch = (0,) * 7
+        watch, self.obs = (0,) * 7, None
         if observer is not None and not observer.slow_vars:
             obs = (ctypes.c_float * observer.spec.obs_size)()
             self.obs = np.frombuffer(obs, np.float32)
@@ -169,6 +169,6 @@ class GameActions:
             g._stepped(n, list(map(t.moves.__getitem__, t.nums[:n])))
         if not flags & 1:
             self.legal = s._legal
-        if n > 0 and not s.finished:  # (C wrote the seat to act's observation)
+        if n > 0 and not s.finished and self.obs is not None:  # (C wrote the seat to act's observation)
             self.seen = s._legal
         return k
