@@ -25,6 +25,7 @@ GAMES = [("ganjifa", 3, {}, "a card"),
          ("classic/goofspiel", 2, {}, "secret choices by each"),
          ("classic/hearts", 4, {"returns": "score", "history": True}, "scores, the information state"),
          ("classic/gin-rummy", 2, {"max_decisions": 60}, "a rank; cut short"),
+         ("classic/pinochle", 2, {"max_decisions": 60}, "collection variables (their part of the tensor: Python's)"),
          ("classic/hanabi", 2, {}, "several values: mapped in Python")]
 # (every bundled ruleset's masks, numbers and zones among them, are compared on both engines in
 # test_native_observations.py)
@@ -62,10 +63,11 @@ def test_a_pettingzoo_game_is_the_same_on_both_engines_and_c_writes_the_masks(na
     native, in_c, steps = play(name, players, kwargs, "native")
     python, _, _ = play(name, players, kwargs, "python")
     assert native == python and steps
-    if "Python" in what:
+    if what.startswith("several values"):
         assert in_c == 0  # (a move of several values: the position is mapped the long way)
     else:
-        assert in_c >= 0.9 * steps, (in_c, steps)  # (each game's first position is mapped in Python)
+        assert in_c >= 0.8 * steps, (in_c, steps)  # (each game's first position is mapped in Python, and a
+        # position where the seat has a move of several values)
 
 
 def test_a_game_stepped_in_c_pickles_copies_and_reads_as_the_python_engines():
