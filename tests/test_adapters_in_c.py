@@ -130,3 +130,30 @@ def test_env_checks_the_order_of_calls_as_pettingzoos_own_wrapper():
         out.append((e.agent_selection, next(it), e.rewards, e._cumulative_rewards))
         return out
     assert calls(make_env("kendra-kari", players=3)) == calls(wrappers.OrderEnforcingWrapper(raw_env("kendra-kari", players=3)))
+
+
+def test_games_of_one_ruleset_played_by_several_threads_are_each_their_own():
+    """Each game keeps its own room in C's calls (the move's place, the moves' numbers, the mask,
+    the observation; the observer's array is each thread's): games of one spec played by threads
+    that switch as often as Python lets them are each the game played alone."""
+    import sys
+    import threading
+    alone = {seed: play("classic/crazy-eights", 5, {}, "native", seeds=(seed,))[0] for seed in (1, 2, 3)}
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    together, failed = {}, []
+
+    def run(seed):
+        try:
+            together[seed] = play("classic/crazy-eights", 5, {}, "native", seeds=(seed,))[0]
+        except Exception as e:  # noqa: BLE001 - reported below
+            failed.append(e)
+    try:
+        threads = [threading.Thread(target=run, args=(seed,)) for seed in (1, 2, 3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not failed and together == alone
