@@ -1,7 +1,9 @@
 """The action ids (encoding.py) of a game the native engine plays, worked out by C: one call a
-decision (native/runtime/unit/batch.c: cr_step_action) plays the move of an action id, steps the
-game to its next decision and writes the mask of the seat to act, so that an adapter's step
-(PettingZoo's `step` and `observe`) does no work per legal move in Python.
+decision (native/runtime/unit/batch.c: cr_step_action_packed) plays the move of an action id,
+steps the game to its next decision, writes the mask of the seat to act and that seat's
+observation tensor, and numbers the legal moves, so that an adapter's step (PettingZoo's `step`
+and `observe`) does no work per legal move in Python but look the engine's Move objects up by
+their numbers (the view's list of legal moves, which the engine's functions read).
 
 C knows nothing of action ids: Python gives it, once per spec, a table of each action of each
 choice (its value, as C holds it, to its id), made from the same texts as the ids themselves (a
