@@ -25,6 +25,7 @@ GAMES = [("ganjifa", 3, {}, "a card"),
          ("classic/goofspiel", 2, {}, "secret choices by each"),
          ("classic/hearts", 4, {"returns": "score", "history": True}, "scores, the information state"),
          ("classic/gin-rummy", 2, {"max_decisions": 60}, "a rank; cut short"),
+         ("classic/pinochle", 2, {"max_decisions": 60}, "collection variables (their part of the tensor: Python's)"),
          ("classic/hanabi", 2, {}, "several values: mapped in Python")]
 # (every bundled ruleset's masks, numbers and zones among them, are compared on both engines in
 # test_native_observations.py)
@@ -62,10 +63,11 @@ def test_a_pettingzoo_game_is_the_same_on_both_engines_and_c_writes_the_masks(na
     native, in_c, steps = play(name, players, kwargs, "native")
     python, _, _ = play(name, players, kwargs, "python")
     assert native == python and steps
-    if "Python" in what:
+    if what.startswith("several values"):
         assert in_c == 0  # (a move of several values: the position is mapped the long way)
     else:
-        assert in_c >= 0.9 * steps, (in_c, steps)  # (each game's first position is mapped in Python)
+        assert in_c >= 0.8 * steps, (in_c, steps)  # (each game's first position is mapped in Python, and a
+        # position where the seat has a move of several values)
 
 
 def test_a_game_stepped_in_c_pickles_copies_and_reads_as_the_python_engines():
@@ -128,3 +130,30 @@ def test_env_checks_the_order_of_calls_as_pettingzoos_own_wrapper():
         out.append((e.agent_selection, next(it), e.rewards, e._cumulative_rewards))
         return out
     assert calls(make_env("kendra-kari", players=3)) == calls(wrappers.OrderEnforcingWrapper(raw_env("kendra-kari", players=3)))
+
+
+def test_games_of_one_ruleset_played_by_several_threads_are_each_their_own():
+    """Each game keeps its own room in C's calls (the move's place, the moves' numbers, the mask,
+    the observation; the observer's array is each thread's): games of one spec played by threads
+    that switch as often as Python lets them are each the game played alone."""
+    import sys
+    import threading
+    alone = {seed: play("classic/crazy-eights", 5, {}, "native", seeds=(seed,))[0] for seed in (1, 2, 3)}
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    together, failed = {}, []
+
+    def run(seed):
+        try:
+            together[seed] = play("classic/crazy-eights", 5, {}, "native", seeds=(seed,))[0]
+        except Exception as e:  # noqa: BLE001 - reported below
+            failed.append(e)
+    try:
+        threads = [threading.Thread(target=run, args=(seed,)) for seed in (1, 2, 3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not failed and together == alone

@@ -80,3 +80,17 @@ def test_the_front_doors_benchmark_times_both_engines_on_the_same_games(capsys):
     assert front_doors.main(["--job", "balance", "--games", "2", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert "balance ganjifa -n 3 -k 2 --strong greedy (its games): python " in out and "the same results" in out
+
+
+def test_the_front_doors_adapter_jobs_step_the_same_games_on_both_engines(capsys):
+    import front_doors
+    if find_compiler() is None:
+        pytest.skip("no C compiler")
+    pytest.importorskip("pettingzoo")
+    args = ["--ruleset", "classic/goofspiel", "--players", "2", "--games", "2", "--rounds", "1"]
+    assert front_doors.main(["--job", "pettingzoo", *args]) == 0
+    out = capsys.readouterr().out
+    assert "pettingzoo classic/goofspiel 2p, 2 games" in out and "steps/s: native" in out and "the same games" in out
+    pytest.importorskip("pyspiel")
+    assert front_doors.main(["--job", "openspiel", *args]) == 0
+    assert "openspiel classic/goofspiel 2p, 2 games" in capsys.readouterr().out

@@ -281,6 +281,52 @@ def batch_driver(p) -> str:
             "    free(block);\n")
 
 
+def action_driver(p) -> str:
+    """C that plays two Ganjifa games by action ids as an adapter does (adapters/c_actions.py):
+    each decision one cr_step_action_packed call with the spec's table of action ids, the mask and
+    move numbers written and the seat to act's observation with them, the move played the mask's
+    first (then, at a later decision, an action that is not legal, which must play nothing)."""
+    from interpreter.adapters.encoding import spec_for
+    spec = spec_for("ganjifa", 3, engine="native")
+    ob, tab = spec.c_observer(), spec.c_actions(spec.native)
+    width, actions = spec.obs_size, len(spec.actions)
+    return (f"    static const int64_t tab[] = {{{', '.join(str(int(x)) for x in tab.tab)}}};\n"
+            f"    static uint8_t have[{len(tab.have)}];\n"
+            f"    static int64_t ainfo[10], aids[256], apacked[17];\n"
+            f"    static int32_t anums[256], aout[2];\n"
+            f"    static int8_t amask[{actions}];\n"
+            f"    static float aobs[{width}];\n"
+            f"    static const int64_t ahead[] = {{{', '.join(str(int(x)) for x in ob.head)}}};\n"
+            f"    static const int32_t aplace[] = {{{', '.join(str(int(x)) for x in ob.place.reshape(-1))}}};\n"
+            f"    static const uint8_t asees[] = {{{', '.join(str(int(x)) for x in ob.sees.reshape(-1))}}};\n"
+            f"    static const int32_t asite[] = {{{', '.join(str(int(x)) for x in ob.site_of)}}};\n"
+            f"    static const int64_t acodes[] = {{{', '.join(str(int(x)) for x in ob.codes)}}};\n"
+            "    for (uint32_t game = 0; game < 2; game++) {\n"
+            "        uint32_t sd[1] = {game + 7};\n"
+            "        if (cr_new(mem, bytes, 3, sd, 1, opts)) return 30;\n"
+            "        int64_t *a = apacked;\n"
+            "        a[0] = (int64_t)(intptr_t)mem; a[1] = (int64_t)(intptr_t)ainfo; a[2] = (int64_t)(intptr_t)aids;\n"
+            f"        a[3] = 256; a[4] = (int64_t)(intptr_t)amask; a[5] = {actions}; a[6] = (int64_t)(intptr_t)aout;\n"
+            "        a[7] = (int64_t)(intptr_t)tab; a[8] = (int64_t)(intptr_t)anums; a[9] = (int64_t)(intptr_t)have;\n"
+            f"        a[10] = (int64_t)(intptr_t)aobs; a[11] = {width}; a[12] = (int64_t)(intptr_t)ahead;\n"
+            "        a[13] = (int64_t)(intptr_t)aplace; a[14] = (int64_t)(intptr_t)asees;\n"
+            "        a[15] = (int64_t)(intptr_t)asite; a[16] = (int64_t)(intptr_t)acodes;\n"
+            "        int32_t act = -1;\n"
+            "        for (int step = 0; step < 2000; step++) {\n"
+            "            int32_t n = cr_step_action_packed(act, a);\n"
+            "            if (n == -2 || ainfo[6]) return 31;\n"
+            "            if (ainfo[1]) break;\n"
+            "            if (n <= 0 || (aout[1] & 1)) return 32;\n"
+            "            for (int32_t i = 0; i < n; i++) if (anums[i] >= 0) have[anums[i]] = 1;\n"
+            f"            act = -1;\n"
+            f"            for (int32_t k = 0; k < {actions} && act < 0; k++) if (amask[k]) act = k;\n"
+            f"            if (step == 50) {{ for (int32_t k = 0; k < {actions}; k++) if (!amask[k]) {{\n"
+            "                if (cr_step_action_packed(k, a) != -2) return 33;\n"
+            "                break; } }\n"
+            "        }\n"
+            "    }\n")
+
+
 def fuzz_driver(p) -> str:
     """The fuzzer's checks in C on a new game in `mem`: at each decision the rule seeker's look-ahead
     over every legal move, each seat's hidden-card check, the cards' bookkeeping and what each seat
@@ -344,7 +390,7 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
             "        for (int32_t k = 1; k < n; k++) if (rows[3 * k + 2] > rows[3 * best + 2]) best = k;\n"
             "        if (cr_apply(mem, (int32_t)rows[3 * best])) return 6;\n"
             "    }\n"
-            + fuzz_driver(p) +
+            + fuzz_driver(p) + action_driver(p) +
             "    free(mem);\n"
             + batch_driver(p) +
             "    return 0;\n}\n")

@@ -1,7 +1,9 @@
 """The action ids (encoding.py) of a game the native engine plays, worked out by C: one call a
-decision (native/runtime/unit/batch.c: cr_step_action) plays the move of an action id, steps the
-game to its next decision and writes the mask of the seat to act, so that an adapter's step
-(PettingZoo's `step` and `observe`) does no work per legal move in Python.
+decision (native/runtime/unit/batch.c: cr_step_action_packed) plays the move of an action id,
+steps the game to its next decision, writes the mask of the seat to act and that seat's
+observation tensor, and numbers the legal moves, so that an adapter's step (PettingZoo's `step`
+and `observe`) does no work per legal move in Python but look the engine's Move objects up by
+their numbers (the view's list of legal moves, which the engine's functions read).
 
 C knows nothing of action ids: Python gives it, once per spec, a table of each action of each
 choice (its value, as C holds it, to its id), made from the same texts as the ids themselves (a
@@ -31,8 +33,6 @@ class ActionTable:
         # (its arguments in one array: cr_step_action's; a PyDLL's function keeps the GIL, which a
         # decision's few microseconds in C do not repay releasing)
         self.call = ctypes.PyDLL(nat.lib._name).cr_step_action_packed
-        self.out = (ctypes.c_int32 * 2)()  # the move's place; what C could not map (cr_step_action)
-        self.nums = (ctypes.c_int32 * CAP)()  # each legal move's number
         self.tab, n_moves = self._table()
         self.tab_at = self.tab.ctypes.data
         self.moves: list = [None] * n_moves  # number -> the engine's Move, once met
@@ -71,12 +71,12 @@ class ActionTable:
         tab = np.concatenate([np.array(head, np.int64), entries.reshape(-1), np.array(ids, np.int64)])
         return np.ascontiguousarray(tab), n_moves
 
-    def learn(self, legal: list, n: int) -> None:
+    def learn(self, legal: list, nums, n: int) -> None:
         """The Move objects of a position's legal moves (as the view lists them), under the
-        numbers C gave them at its last call."""
+        numbers C gave them (`nums`)."""
         if len(legal) != n:
             return
-        nums, moves, have = self.nums, self.moves, self.have
+        moves, have = self.moves, self.have
         for i, m in enumerate(legal):
             k = nums[i]
             if k >= 0:
@@ -124,17 +124,28 @@ class GameActions:
     `step` (valid while `legal` is that position's list of legal moves: any other way of moving
     the game replaces the list), and the call's ready arguments."""
 
-    __slots__ = ("table", "game", "mask", "legal", "tried", "_args")
+    __slots__ = ("table", "game", "mask", "cmask", "legal", "tried", "obs", "seen", "out", "nums", "_args")
 
-    def __init__(self, table: ActionTable, game):
+    def __init__(self, table: ActionTable, game, observer=None):
+        """`observer`: a CObserver whose tensor C writes for the seat to act at each step (into
+        `obs`, valid while `seen` is the position's list of legal moves), or None."""
         self.table, self.game = table, game
-        mask = (ctypes.c_int8 * table.n_actions)()  # (its address without asking NumPy, which costs more)
+        self.cmask = mask = (ctypes.c_int8 * table.n_actions)()  # (its address without asking NumPy, which costs more)
         self.mask = np.frombuffer(mask, np.int8)
-        self.legal = self.tried = None  # (tried: a position C could not map whole)
+        self.legal = self.tried = self.seen = None  # (tried: a position C could not map whole)
+        # the move's place, what C could not map (cr_step_action), each legal move's number: the
+        # game's own, as its view is (a table's games may be played by several threads)
+        self.out = (ctypes.c_int32 * 2)()
+        self.nums = (ctypes.c_int32 * CAP)()
         address = ctypes.addressof
-        self._args = (ctypes.c_int64 * 10)(game._addr, address(game._info), address(game._ids), min(game._cap, CAP),
-                                           address(mask), table.n_actions, address(table.out), table.tab_at,
-                                           address(table.nums), address(table._have))
+        watch, self.obs = (0,) * 7, None
+        if observer is not None and not observer.slow_vars:
+            obs = (ctypes.c_float * observer.spec.obs_size)()
+            self.obs = np.frombuffer(obs, np.float32)
+            watch = (address(obs), observer.spec.obs_size, *observer.tables_at)
+        self._args = (ctypes.c_int64 * 17)(game._addr, address(game._info), address(game._ids), min(game._cap, CAP),
+                                           address(mask), table.n_actions, address(self.out), table.tab_at,
+                                           address(self.nums), address(table._have), *watch)
 
     def valid(self) -> bool:
         """Whether `mask` is the game's position's."""
@@ -151,15 +162,17 @@ class GameActions:
         n = t.call(action, self._args)
         if n == -2:
             return -1
-        k, flags = t.out[0], t.out[1]
-        self.legal = None
+        k, flags = self.out[0], self.out[1]
+        self.legal = self.seen = None
         if k >= 0:
             s.history.append(s._legal[k])
         if flags & 2:  # (a move without a number, or not met yet: looked up by its id, then learnt)
             g._stepped(n)
-            t.learn(s._legal, n)
+            t.learn(s._legal, self.nums, n)
         else:
-            g._stepped(n, list(map(t.moves.__getitem__, t.nums[:n])))
+            g._stepped(n, list(map(t.moves.__getitem__, self.nums[:n])))
         if not flags & 1:
             self.legal = s._legal
+        if n > 0 and not s.finished and self.obs is not None:  # (C wrote the seat to act's observation)
+            self.seen = s._legal
         return k

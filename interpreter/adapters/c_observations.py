@@ -9,6 +9,7 @@ variable (a list, a set of cards) C leaves to Python, which writes it after."""
 from __future__ import annotations
 
 import ctypes
+import threading
 
 import numpy as np
 
@@ -45,13 +46,20 @@ class CObserver:
         self.tables = (p(self.head.ctypes.data), p(self.place.ctypes.data), p(self.sees.ctypes.data),
                        p(self.site_of.ctypes.data), p(self.codes.ctypes.data))
         self.call = ctypes.CDLL(nat.lib._name).cr_observe_many  # (ready pointers: ctypes converts nothing)
-        # one game's tensor is written here and copied out: an array's address costs more to ask
-        # NumPy for than the copy (cr_observe_one: the arguments in one array, the game's first)
-        self.buf = np.zeros(spec.obs_size, np.float32)
         self.one_call = ctypes.PyDLL(nat.lib._name).cr_observe_one  # (keeping the GIL: a few microseconds in C)
-        self._packed = (ctypes.c_int64 * 8)(0, self.buf.ctypes.data, spec.obs_size, self.head.ctypes.data,
-                                            self.place.ctypes.data, self.sees.ctypes.data, self.site_of.ctypes.data,
-                                            self.codes.ctypes.data)
+        self.tables_at = (self.head.ctypes.data, self.place.ctypes.data, self.sees.ctypes.data,
+                          self.site_of.ctypes.data, self.codes.ctypes.data)  # (the layout's arrays, for C)
+        self._local = threading.local()
+
+    def _room(self) -> tuple:
+        """This thread's array for one game's tensor and the call's arguments, which point at it
+        (cr_observe_one: the arguments in one array, the game's first). The tensor is written
+        there and copied out: an array's address costs more to ask NumPy for than the copy."""
+        room = getattr(self._local, "room", None)
+        if room is None:
+            buf = np.zeros(self.spec.obs_size, np.float32)
+            room = self._local.room = (buf, (ctypes.c_int64 * 8)(0, buf.ctypes.data, self.spec.obs_size, *self.tables_at))
+        return room
 
     def many(self, base: int, stride: int, n: int, who: np.ndarray, out: np.ndarray) -> tuple:
         """The arguments of the call for a batch (made once: the arrays stay where they are)."""
@@ -69,15 +77,15 @@ class CObserver:
 
     def one(self, game, player: int | None, out: np.ndarray | None = None) -> np.ndarray:
         """One native game (a NativeGame) as `player` sees it (None: everyone), into the first
-        obs_size entries of `out`, the collection variables too; without `out`, into `buf`, which
-        the next call overwrites. Returns what it wrote into."""
-        packed = self._packed
+        obs_size entries of `out`, the collection variables too; without `out`, into this
+        thread's array, which its next call overwrites. Returns what it wrote into."""
+        buf, packed = self._room()
         packed[0] = game._addr
         self.one_call(-1 if player is None else player, packed)
         if out is None:
-            out = self.buf
+            out = buf
         else:
-            out[:self.spec.obs_size] = self.buf
+            out[:self.spec.obs_size] = buf
         self.collections(game, 0 if player is None else player, out)
         return out
 

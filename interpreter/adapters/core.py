@@ -235,7 +235,7 @@ class Core:
         acts = g.actions
         if acts is None:
             from .c_actions import GameActions
-            acts = g.actions = GameActions(self.spec.c_actions(g.np), g)
+            acts = g.actions = GameActions(self.spec.c_actions(g.np), g, self.spec.c_observer(g.np))
         if acts.legal is not s._legal:
             if acts.tried is s._legal:
                 return None
@@ -267,6 +267,10 @@ class Core:
             obs = self.spec.encode(self, player, info_state=info_state)
             return obs, (self.mask() if self.current() == player else np.zeros(len(self.spec.actions), np.int8))
         spec = self.spec
+        acts = g.actions
+        if (acts is not None and acts.legal is s._legal and acts.seen is s._legal and s.actor == player
+                and s.decisions < spec.max_length):  # (C wrote both as it stepped here: the seat to act's)
+            return acts.obs.copy(), acts.mask.copy()
         ob = spec._c_observer
         if ob is None or ob.nat is not g.np:
             ob = spec.c_observer(g.np)
@@ -277,7 +281,6 @@ class Core:
             return obs, np.zeros(len(spec.actions), np.int8)
         if s.actor != player:
             return obs, np.zeros(len(spec.actions), np.int8)
-        acts = g.actions
         if acts is not None and acts.legal is s._legal:
             return obs, acts.mask.copy()
         return obs, self.mask()
@@ -291,7 +294,7 @@ class Core:
                 acts = None if self.terminal() else self._in_c()
             if acts is not None:  # C maps the action id to its move
                 a = int(action_id)
-                if 0 <= a < acts.table.n_actions and acts.mask[a]:
+                if 0 <= a < acts.table.n_actions and acts.cmask[a]:
                     secret = s.choice is not None and not s.finished and s.choice.secret  # (engine.in_secret)
                     if acts.step(a) >= 0:
                         self._moved(s.history[-1], a, secret)

@@ -219,11 +219,23 @@ int32_t cr_step_action(void *mem, int32_t act, int64_t *info, int64_t *ids, int3
 
 /* cr_step_action and one game's cr_observe_many with their arguments packed in one array (each a
  * number or an address): a call from Python then converts two arguments, not a dozen.
- * a: mem, info, ids, cap, mask, n_actions, out, tab, nums, have */
+ * a: mem, info, ids, cap, mask, n_actions, out, tab, nums, have; then, unless a[10] is 0, where
+ * the observation of the seat to act is written when the game goes on (cr_observe_many's obs,
+ * width, head, place, sees, site_of, codes): the observation an adapter asks for next, without
+ * a call of its own */
 int32_t cr_step_action_packed(int32_t act, const int64_t *a) {
-    return cr_step_action((void *)(intptr_t)a[0], act, (int64_t *)(intptr_t)a[1], (int64_t *)(intptr_t)a[2],
-                          (int32_t)a[3], (int8_t *)(intptr_t)a[4], (int32_t)a[5], (int32_t *)(intptr_t)a[6],
-                          (const int64_t *)(intptr_t)a[7], (int32_t *)(intptr_t)a[8], (const uint8_t *)(intptr_t)a[9]);
+    int32_t c = cr_step_action((void *)(intptr_t)a[0], act, (int64_t *)(intptr_t)a[1], (int64_t *)(intptr_t)a[2],
+                               (int32_t)a[3], (int8_t *)(intptr_t)a[4], (int32_t)a[5], (int32_t *)(intptr_t)a[6],
+                               (const int64_t *)(intptr_t)a[7], (int32_t *)(intptr_t)a[8], (const uint8_t *)(intptr_t)a[9]);
+    const cr_state *S = (const cr_state *)(intptr_t)a[0];
+    if (a[10] && c > 0 && !S->finished && !S->err) {
+        int32_t who = S->actor;
+        cr_observe_many((void *)(intptr_t)a[0], 0, NULL, 1, &who, (float *)(intptr_t)a[10], a[11],
+                        (const int64_t *)(intptr_t)a[12], (const int32_t *)(intptr_t)a[13],
+                        (const uint8_t *)(intptr_t)a[14], (const int32_t *)(intptr_t)a[15],
+                        (const int64_t *)(intptr_t)a[16]);
+    }
+    return c;
 }
 
 /* a: mem, obs, width, head, place, sees, site_of, codes; the game as seat who sees it (-1: everyone) */
