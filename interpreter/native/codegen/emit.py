@@ -538,6 +538,8 @@ class Module(Masks, Expr):
                     body.append(f"{decls}cr_list _k = cr_alloc(x, {total}); "
                                 f"{self.each(parts, var, f'{test}_k.v[_k.n++] = {var}; ')}{dedupe}"
                                 f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
+                elif not test and all(isinstance(part, o.ZoneCards) for part in self.parts(v.domain)):
+                    body.append(decls + "".join(f"cr_offer_view(x, S, {i}, who, {d}); " for d in parts))
                 else:  # each offered as it passes: a failure on the way throws the moves away
                     body.append(f"{decls}{self.each(parts, var, f'{test}cr_offer1(x, S, {i}, who, {var}); ')}")
             if alt.when is not None:
