@@ -276,6 +276,10 @@ class Module(Masks, Expr):
                 f"int _up = {self.face_up(s.face_up)}; {move} }}")
 
     def s_MoveCards(self, s):
+        if isinstance(s.cards, o.ZoneCards):  # a whole zone: its cards as they lie, none of them none or twice
+            return (f"{{ int64_t _from = cr_zone(x, S, {self.scalar(s.cards.zone)}); "
+                    f"int64_t _to = cr_zone(x, S, {self.scalar(s.to)}); int _up = {self.face_up(s.face_up)}; "
+                    f"cr_check(x, crt_cards_move_zone(C, (int32_t)_from, (int32_t)_to, _up, {int(s.under)})); }}")
         return (f"{{ cr_list _l = cr_copy(x, {self.lst(s.cards)}); int64_t _to = cr_zone(x, S, {self.scalar(s.to)}); "
                 f"int _up = {self.face_up(s.face_up)}; int32_t *_w = cr_ints32(x, _l); "
                 f"for (int64_t _i = 0; _i < _l.n; _i++) if (_w[_i] < 0) cr_fail(x, CR_E_NONE); "
