@@ -180,6 +180,22 @@ class Module(Masks, Expr):
                 f"    if (_s) {{ _s->len = _kn; memcpy(_s->key, _k, sizeof(int64_t) * (size_t)_kn); _s->val = r; }}\n"
                 f"    return r;\n}}\n")
             return
+        if size is None and is_list(t) and not params and self.loops(body):
+            # a collection of none (`those q in players where ...`): kept for the epoch (room for
+            # LCAP values; a longer one is worked out each time), looked up where it is asked. The
+            # answer is read only, as every list but one just made is (helpers.c: cr_const)
+            self.memos.append(f"cr_lmemo {fn};")
+            m = f"x->sc->{fn}"
+            self.define_src.append(
+                f"{proto.replace(f' {fn}(', f' {fn}_work(', 1)} {{\n    (void)S; (void)C;\n"
+                f"    cr_list r = {code};\n"
+                f"    if (r.n <= LCAP) {{ {m}.at = cr_epoch; {m}.n = r.n; "
+                f"if (r.n) memmove({m}.v, r.v, sizeof(int64_t) * (size_t)r.n); }}\n"
+                f"    return r;\n}}\n"
+                f"{proto.replace('static ', 'static inline ', 1)} {{\n"
+                f"    if ({m}.at == cr_epoch) {{ cr_list l; l.n = {m}.n; l.v = {m}.v; return l; }}\n"
+                f"    return {fn}_work(x, S, C);\n}}\n")
+            return
         if size is None:
             if is_list(t):
                 self.define_src.append(f"{proto} {{\n    (void)S; (void)C;{unused}\n    return {code};\n}}\n")
@@ -229,13 +245,18 @@ class Module(Masks, Expr):
         return (any(isinstance(op, o.Call) and op.fn[:2] in ("D_", "U_") for op in ops)
                 or sum(isinstance(op, (o.AggLoop, o.Guarded, o.Extreme)) for op in ops) >= 2)
 
+    def loops(self, body) -> bool:
+        """Whether working a definition out loops or asks other definitions (else it costs what
+        looking its answer up does)."""
+        return any(isinstance(op, (o.AggLoop, o.Call, o.Extreme, o.KindCards, o.Guarded)) for op in walk(body))
+
     def memo_size(self, params, body, t):
         """How many answers a definition keeps (None: it is cheaper to work out again): one per
         card or player for a definition of one, one for a definition of none, when it loops or
         asks other definitions."""
         if is_list(t) or len(params) > 1:
             return None
-        if not any(isinstance(op, (o.AggLoop, o.Call, o.Extreme, o.KindCards, o.Guarded)) for op in walk(body)):
+        if not self.loops(body):
             return None
         if not params:
             return 1
