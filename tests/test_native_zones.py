@@ -92,6 +92,7 @@ SIGNATURES = [
     ("crt_cards_shuffle", ctypes.c_int, [VP, VP, ctypes.c_int32]),
     ("crt_cards_move_card", ctypes.c_int, [VP, ctypes.c_int32, ctypes.c_int32, ctypes.c_int]),
     ("crt_cards_move", ctypes.c_int, [VP, I32P, ctypes.c_int32, ctypes.c_int32, ctypes.c_int, ctypes.c_int]),
+    ("crt_cards_move_zone", ctypes.c_int, [VP, ctypes.c_int32, ctypes.c_int32, ctypes.c_int, ctypes.c_int]),
     ("crt_cards_deal", ctypes.c_int, [VP, ctypes.c_int64, ctypes.c_int32, ctypes.c_int32, ctypes.c_int, ctypes.c_int64]),
     ("crt_cards_reveal", ctypes.c_int, [VP, I32P, ctypes.c_int32]),
     ("crt_cards_recount", ctypes.c_int, [VP]),
@@ -265,6 +266,11 @@ def random_effect(rnd: random.Random, st, cs):
     if r < 0.75:
         cards = pick_cards(rnd, st)
         to, up, under = rnd.randrange(n_zones), rnd.random() < 0.3, rnd.random() < 0.35
+        if r >= 0.7:  # a whole zone by its number, as the native engine moves `move trick to won(p)`
+            z = rnd.randrange(n_zones)
+            assert lib.crt_cards_move_zone(cs.mem, z, to, up, under) == 0
+            st.move(st.zones[z], to, up, under)
+            return f"move_zone({z}, {to}, {up}, under={under})"
         text = f"move({list(cards)}, {to}, {up}, under={under})"
         assert lib.crt_cards_move(cs.mem, arr(ctypes.c_int32, cards), len(cards), to, up, under) == 0
         st.move(cards, to, up, under)
@@ -325,7 +331,7 @@ def test_every_effect_leaves_the_same_cards_masks_faces_and_draws_as_python(lib,
         lib.crt_get_state(cs.rng, out)
         assert list(out) == state_words(st.rng), f"seed {seed}"
         assert lib.crt_genrand32(cs.rng) == st.rng.getrandbits(32), f"seed {seed}"
-    assert kinds == {"shuffle", "move_card", "move", "deal", "reveal", "recount"}
+    assert kinds == {"shuffle", "move_card", "move", "move_zone", "deal", "reveal", "recount"}
 
 
 def test_a_new_state_is_the_fresh_python_state(lib, rulesets):
@@ -430,6 +436,8 @@ def test_out_of_range_arguments_return_a_code_and_change_nothing(lib, rulesets):
         (lib.crt_cards_move, (m, arr(ctypes.c_int32, [good]), 1, nz, 0, 0), E_ZONE),
         (lib.crt_cards_move, (m, arr(ctypes.c_int32, [good]), -1, 0, 0, 0), E_ARG),
         (lib.crt_cards_move, (m, None, 3, 0, 0, 0), E_ARG),
+        (lib.crt_cards_move_zone, (m, 0, nz, 0, 0), E_ZONE), (lib.crt_cards_move_zone, (m, -1, 0, 0, 1), E_ZONE),
+        (lib.crt_cards_move_zone, (m, nz, 0, 0, 0), E_ZONE),
         (lib.crt_cards_deal, (m, 3, nz, 0, 0, 0), E_ZONE), (lib.crt_cards_deal, (m, 3, -1, 0, 0, 0), E_ZONE),
         (lib.crt_cards_deal, (m, 3, 0, nk, 0, 0), E_KIND), (lib.crt_cards_deal, (m, 3, 0, -1, 0, 0), E_KIND),
         (lib.crt_cards_reveal, (m, arr(ctypes.c_int32, [good, -2]), 2), E_CARD),

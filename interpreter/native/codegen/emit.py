@@ -180,6 +180,22 @@ class Module(Masks, Expr):
                 f"    if (_s) {{ _s->len = _kn; memcpy(_s->key, _k, sizeof(int64_t) * (size_t)_kn); _s->val = r; }}\n"
                 f"    return r;\n}}\n")
             return
+        if size is None and is_list(t) and not params and self.loops(body):
+            # a collection of none (`those q in players where ...`): kept for the epoch (room for
+            # LCAP values; a longer one is worked out each time), looked up where it is asked. The
+            # answer is read only, as every list but one just made is (helpers.c: cr_const)
+            self.memos.append(f"cr_lmemo {fn};")
+            m = f"x->sc->{fn}"
+            self.define_src.append(
+                f"{proto.replace(f' {fn}(', f' {fn}_work(', 1)} {{\n    (void)S; (void)C;\n"
+                f"    cr_list r = {code};\n"
+                f"    if (r.n <= LCAP) {{ {m}.at = cr_epoch; {m}.n = r.n; "
+                f"if (r.n) memmove({m}.v, r.v, sizeof(int64_t) * (size_t)r.n); }}\n"
+                f"    return r;\n}}\n"
+                f"{proto.replace('static ', 'static inline ', 1)} {{\n"
+                f"    if ({m}.at == cr_epoch) {{ cr_list l; l.n = {m}.n; l.v = {m}.v; return l; }}\n"
+                f"    return {fn}_work(x, S, C);\n}}\n")
+            return
         if size is None:
             if is_list(t):
                 self.define_src.append(f"{proto} {{\n    (void)S; (void)C;{unused}\n    return {code};\n}}\n")
@@ -229,13 +245,18 @@ class Module(Masks, Expr):
         return (any(isinstance(op, o.Call) and op.fn[:2] in ("D_", "U_") for op in ops)
                 or sum(isinstance(op, (o.AggLoop, o.Guarded, o.Extreme)) for op in ops) >= 2)
 
+    def loops(self, body) -> bool:
+        """Whether working a definition out loops or asks other definitions (else it costs what
+        looking its answer up does)."""
+        return any(isinstance(op, (o.AggLoop, o.Call, o.Extreme, o.KindCards, o.Guarded)) for op in walk(body))
+
     def memo_size(self, params, body, t):
         """How many answers a definition keeps (None: it is cheaper to work out again): one per
         card or player for a definition of one, one for a definition of none, when it loops or
         asks other definitions."""
         if is_list(t) or len(params) > 1:
             return None
-        if not any(isinstance(op, (o.AggLoop, o.Call, o.Extreme, o.KindCards, o.Guarded)) for op in walk(body)):
+        if not self.loops(body):
             return None
         if not params:
             return 1
@@ -276,6 +297,10 @@ class Module(Masks, Expr):
                 f"int _up = {self.face_up(s.face_up)}; {move} }}")
 
     def s_MoveCards(self, s):
+        if isinstance(s.cards, o.ZoneCards):  # a whole zone: its cards as they lie, none of them none or twice
+            return (f"{{ int64_t _from = cr_zone(x, S, {self.scalar(s.cards.zone)}); "
+                    f"int64_t _to = cr_zone(x, S, {self.scalar(s.to)}); int _up = {self.face_up(s.face_up)}; "
+                    f"cr_check(x, crt_cards_move_zone(C, (int32_t)_from, (int32_t)_to, _up, {int(s.under)})); }}")
         return (f"{{ cr_list _l = cr_copy(x, {self.lst(s.cards)}); int64_t _to = cr_zone(x, S, {self.scalar(s.to)}); "
                 f"int _up = {self.face_up(s.face_up)}; int32_t *_w = cr_ints32(x, _l); "
                 f"for (int64_t _i = 0; _i < _l.n; _i++) if (_w[_i] < 0) cr_fail(x, CR_E_NONE); "
@@ -538,6 +563,8 @@ class Module(Masks, Expr):
                     body.append(f"{decls}cr_list _k = cr_alloc(x, {total}); "
                                 f"{self.each(parts, var, f'{test}_k.v[_k.n++] = {var}; ')}{dedupe}"
                                 f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
+                elif not test and all(isinstance(part, o.ZoneCards) for part in self.parts(v.domain)):
+                    body.append(decls + "".join(f"cr_offer_view(x, S, {i}, who, {d}); " for d in parts))
                 else:  # each offered as it passes: a failure on the way throws the moves away
                     body.append(f"{decls}{self.each(parts, var, f'{test}cr_offer1(x, S, {i}, who, {var}); ')}")
             if alt.when is not None:

@@ -209,6 +209,8 @@ int crt_cards_move_card(crt_cards *s, int32_t card, int32_t to, int face_up);
 /* cards[0..n-1] to zone `to`, one after another (on top, or with under each to the bottom, so
  * they end reversed below the others). A card may be named twice (it moves twice, as in Python). */
 int crt_cards_move(crt_cards *s, const int32_t *cards, int32_t n, int32_t to, int face_up, int under);
+/* crt_cards_move of every card of zone `from`, bottom first (`move trick to won(p)`) */
+int crt_cards_move_zone(crt_cards *s, int32_t from, int32_t to, int face_up, int under);
 /* State.deal: to each zone of kind `kind` in turn, from instance (first mod count) on, the top
  * n cards of zone src at once (fewer when it runs short), the top card first; 0 deals nothing
  * (each zone still counts a move, as in Python); n < 0 is CRT_E_ARG and changes nothing (the

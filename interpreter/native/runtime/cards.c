@@ -466,6 +466,27 @@ int crt_cards_move(crt_cards *s, const int32_t *cards, int32_t n, int32_t to, in
     return CRT_OK;
 }
 
+int crt_cards_move_zone(crt_cards *s, int32_t from, int32_t to, int face_up, int under)
+{
+    uint16_t *scratch;
+    uint32_t n;
+    if (!crt_cards_ok(s))
+        return CRT_E_STATE;
+    if (from < 0 || (uint32_t)from >= s->n_zones || to < 0 || (uint32_t)to >= s->n_zones)
+        return CRT_E_ZONE;
+    n = CRT_AT(s, uint16_t, off_zone_len)[from];
+    s->zver++;
+    if (n == 1 && !under) /* as crt_cards_move counts it */
+        s->zver++;
+    if (n == 0)
+        return CRT_OK;
+    /* a zone's cards are distinct: no card moves twice */
+    scratch = CRT_AT(s, uint16_t, off_scratch);
+    memcpy(scratch, CRT_AT(s, uint16_t, off_zone_cards) + (size_t)from * s->n_cards, n * sizeof *scratch);
+    crt_cards_move_distinct(s, scratch, n, (uint32_t)to, face_up, under);
+    return CRT_OK;
+}
+
 int crt_cards_deal(crt_cards *s, int64_t n, int32_t src, int32_t kind, int face_up, int64_t first)
 {
     return crt_cards_deal_some(s, n, src, kind, face_up, first, 0);

@@ -123,6 +123,8 @@ static inline int64_t cr_floordiv(cr_ctx *x, int64_t a, int64_t b) {
 static inline int64_t cr_mod(cr_ctx *x, int64_t a, int64_t b) {
     if (a == CR_NONE || b == CR_NONE) cr_fail(x, CR_E_NONE);
     if (b == 0) cr_fail(x, CR_E_ZERO);
+    if (a >= 0 && a < b) return a; /* the next seat and the like: no division */
+    if (b > 0 && a >= b && a - b < b) return a - b;
     if (b == -1) return 0;
     int64_t r = a % b;
     return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;

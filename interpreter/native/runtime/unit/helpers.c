@@ -20,6 +20,12 @@ typedef struct cr_memo {
     uint64_t at;
     int64_t val;
 } cr_memo;
+/* a definition's collection, and the epoch it holds for (a definition of none) */
+typedef struct cr_lmemo {
+    uint64_t at;
+    int64_t n;
+    int64_t v[LCAP];
+} cr_lmemo;
 typedef struct cr_scratch {
     uint64_t epoch, split_gen;
     int64_t arena[CR_ARENA];

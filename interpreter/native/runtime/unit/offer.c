@@ -18,6 +18,21 @@ static inline void cr_offer1(cr_ctx *x, cr_state *S, int32_t alt, int32_t who, i
     cr_offer(x, S, alt, who, &v, 1);
 }
 
+/* every card of a zone (read in place) offered as a move of one value; `alt` kept opaque to the
+ * compiler, which would otherwise call memset for the few actions numbered 0 */
+static inline void cr_offer_view(cr_ctx *x, cr_state *S, int32_t alt, int32_t who, cr_zview d) {
+    if (d.n > MAXM - S->legal_n) cr_fail(x, CR_E_LIST);
+    int32_t k = S->legal_n;
+    for (int64_t i = 0; i < d.n; i++, k++) {
+        __asm__("" : "+r"(alt));
+        S->legal_alt[k] = alt;
+        S->legal_who[k] = who;
+        S->legal_val[k][0] = d.v[i];
+        for (int j = 1; j < NPARAMS; j++) S->legal_val[k][j] = CR_NONE;
+    }
+    S->legal_n = k;
+}
+
 /* the moves from `first` on (one action's) without repeats, each where it first comes */
 static inline void cr_dedupe_legal(cr_state *S, int32_t first) {
     int32_t k = first;
