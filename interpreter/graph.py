@@ -616,6 +616,28 @@ def child_blocks(stmt) -> list[tuple]:
     return [body] if isinstance(body, tuple) else []
 
 
+
+def nodes_below(node):
+    """Every node below a rule-graph node (pydantic models, tuples, dicts), the node too."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        else:
+            fields = getattr(type(x), "model_fields", None)
+            if fields is not None:
+                yield x
+                stack.extend(getattr(x, f) for f in fields)
+
+
+def draws_at_random(ruleset) -> bool:
+    """Whether the rules ever leave something to chance (a shuffle, `random`)."""
+    return any(getattr(x, "kind", None) == "shuffle" or (getattr(x, "kind", None) == "call" and x.func == "random")
+               for x in nodes_below(ruleset))
+
 for _cls in list(globals().values()):
     if isinstance(_cls, type) and issubclass(_cls, Node) and _cls is not Node:
         _cls.model_rebuild()
