@@ -557,6 +557,15 @@ class Winner(Located):
     score: str
 
 
+class Sides(Located):
+    """Who plays together: the players for whom the definition `by` (one player parameter) gives
+    the same value form one side, worked out where it is asked (a side may change from hand to
+    hand, as a declarer against the others does). Rules never read it; the solver, the players
+    and the rulebook do."""
+
+    by: str
+
+
 class Change(Node):
     """One thing a variant changes in its base, for the rulebook."""
 
@@ -597,6 +606,7 @@ class Ruleset(Located):
     interpretations: tuple[Interpretation, ...] = ()
     advice: tuple[Advice, ...] = ()
     winner: Winner | None = None
+    sides: Sides | None = None
     texts: tuple[str, ...] = ()
     variant_texts: tuple[str, ...] = Field(default=(), description="What a variant says about itself.")
     notes: tuple[str, ...] = ()

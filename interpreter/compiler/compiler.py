@@ -241,6 +241,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
             if t != "int":
                 raise _err(f"{w.score!r} must give a number for each player; it gives {word(t)}", w)
             p.score_name, p.winner_rule = fname, w.rule
+        if rs.sides is not None:
+            self.sides(rs.sides)
         advice_fns = []
         for a in rs.advice:  # a number per player that the rules never read: the bots do
             prm = a.params[0]
@@ -257,6 +259,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
         p.advice = [(name, self.ns[fname], node) for name, fname, node in advice_fns]
         if rs.winner is not None:
             p.score = self.ns[p.score_name]
+        if rs.sides is not None:
+            p.sides = self.ns[p.sides_name]
         p.namespace = self.ns
         p.start = phase_start[rs.phases[0].name]
         p.phase_start = phase_start
@@ -277,6 +281,23 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
         if p.fast:
             p.code = trace(p.code, entries, self.ns, self.lam_src)
         return p
+
+    def sides(self, sd: g.Sides) -> None:
+        """`sides by NAME`: NAME a definition of one player giving one plain value (players with
+        equal values play together)."""
+        d = self.defines.get(sd.by)
+        if d is None:
+            raise _err(f"the sides line names {sd.by!r}, which is not a definition; players play together when "
+                       f"it gives them the same value, like: define {sd.by}(p: player) = p == seat(1) or p == seat(3)",
+                       sd)
+        if len(d.params) != 1 or d.params[0].type != "player":
+            raise _err(f"{sd.by!r} must take one player, like: define {sd.by}(p: player) = ...", sd)
+        self.call_define(d, [], sd)
+        fname, t, _ = self.def_cache[d.name]
+        if t in COLLECTION_TYPES:
+            raise _err(f"{sd.by!r} must give one value for each player (a player, a number, true or false...), "
+                       f"not {word(t)}", sd)
+        self.p.sides_name = fname
 
     def winner_by_var(self, var, w) -> g.Define:
         """`winner most score` where score is a per-player variable: the score is that variable,

@@ -25,7 +25,7 @@ def solve_command(
     option: Annotated[list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set a game option (repeatable).")] = None,
     after: Annotated[int | None, typer.Option("--after", metavar="N", min=0, help="Solve the position after N decisions (default: the first decision, not made in secret, where a card is chosen: the opening lead after an auction).")] = None,
     moves: Annotated[str | None, typer.Option("--moves", metavar="'MOVE; MOVE; ...'", help="Reach the position by these moves (as `play --human` takes them, each by the player to act) instead of random players.")] = None,
-    sides: Annotated[str | None, typer.Option("--sides", metavar="'1+3, 2+4'", help="Seats that play together, side by side (default: each seat for itself). Two sides are solved by alpha-beta, more by max^n.")] = None,
+    sides: Annotated[str | None, typer.Option("--sides", metavar="'1+3, 2+4'", help="Seats that play together, side by side (default: the ruleset's `sides` line at the position, else each seat for itself). Two sides are solved by alpha-beta, more by max^n.")] = None,
     nodes: Annotated[int, typer.Option("--nodes", min=1, help="Positions looked at, at most.")] = DEFAULT_NODES,
     seconds: Annotated[float, typer.Option("--seconds", min=0.0, help="Time allowed, a safety net: the answer is the deepest search that finished.")] = DEFAULT_SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as one JSON object, and nothing else.")] = False,
@@ -62,6 +62,9 @@ def solve_command(
         state, how = reach(rs, n, opts, seed, after, moves)
         from .minimax import Solver
         started = time.monotonic()
+        if side_list is None:
+            from ..engine import sides as sides_now
+            side_list = [list(side) for side in sides_now(state)]  # the ruleset's `sides`, as they stand here
         sol = Solver(n, side_list, nodes, seconds).solve(state)
         took = time.monotonic() - started
     except OptionError as e:

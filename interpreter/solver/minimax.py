@@ -37,6 +37,7 @@ import time
 from dataclasses import dataclass
 
 from ..engine import advice, apply, moves_for, outcome, scores
+from ..engine import sides as ruleset_sides
 from ..errors import GameTooLong, OptionError
 from ..graph import draws_at_random
 
@@ -336,7 +337,10 @@ def _sides_text(sides) -> str:
 
 
 def solve(state, sides=None, nodes: int = 1_000_000, seconds: float | None = None) -> Solution:
-    """Solve `state` with every card shown (the state itself is left as it is)."""
+    """Solve `state` with every card shown (the state itself is left as it is). `sides`: lists
+    of seats that play together; by default the ruleset's `sides` as they stand in `state`."""
     if state.native is not None:
         raise OptionError("the solver in Python reads a game of the Python engine")
+    if sides is None:
+        sides = [list(side) for side in ruleset_sides(state)]
     return Solver(state.n_players, sides, nodes, seconds).solve(state)
