@@ -1,7 +1,7 @@
 """The sampling player (`pimc`, perfect-information Monte Carlo): it draws possible truths
 consistent with all the seat has seen, solves each with every card shown (the solver of
-minimax.py), and plays the move with the best mean value over them. This is how the strong
-bridge and Skat programs play. It is the Python reference; slow is fine.
+minimax.py), and plays the move with the best mean value over them. This is how the strongest
+programs for trick-taking games play. It is the Python reference; slow is fine.
 
 **What a truth keeps.** A truth differs from the real game only in the cards this seat has never
 seen. A card it has seen keeps its name: every card in a zone it may look into, every card face
