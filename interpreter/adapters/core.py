@@ -68,6 +68,12 @@ def _rebuild(key: tuple, steps: list) -> "Core":
             core = core._sample(step[1], step[2])
         elif step[0] == "reseed":
             core.reseed(step[1])
+        elif step[0] == "explicit":  # explicit chance (chance.py): the set-up's draws, then each move's
+            from .chance import root_with
+            core = root_with(spec, step[1])
+        elif step[0] == "draws":
+            from .chance import replay_draws
+            replay_draws(core, step[1])
     return core
 
 
