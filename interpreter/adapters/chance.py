@@ -83,6 +83,9 @@ class Pending(NamedTuple):
     drawn: tuple
     need: int
 
+    def __deepcopy__(self, memo) -> "Pending":
+        return self
+
 
 def _refused(spec, what: str) -> OptionError:
     return OptionError(f"{spec.title} ({spec.ref}) draws {what}, which explicit chance cannot enumerate: "
@@ -176,6 +179,39 @@ def draw(core: Core, pending: Pending, outcome: int) -> tuple[Core, Pending | No
     if pending.step is None:
         return _start(core.spec, drawn)
     return _move(core, pending.step, drawn)
+
+
+class Walk:
+    """The steps one game object has worked out (position and chance node, action -> the next),
+    so that an algorithm walking the tree again and again (CFR: every iteration) plays each step
+    once. Up to `limit` nodes are kept, then all are forgotten and the count begins again. Copies
+    of a state share it; it does not pickle (a state unpickled starts an empty one)."""
+
+    __slots__ = ("next", "limit")
+
+    def __init__(self, limit: int = 100_000):
+        self.next: dict = {}
+        self.limit = limit
+
+    def __deepcopy__(self, memo) -> "Walk":
+        return self
+
+    def __reduce__(self):
+        return (Walk, (self.limit,))
+
+    def step(self, core: Core, pending: Pending | None, action: int) -> tuple[Core, Pending | None]:
+        key = (id(core), pending)  # (the entry keeps `core` alive, so its id stays its own)
+        hit = self.next.get(key)
+        if hit is None:
+            if len(self.next) >= self.limit:
+                self.next.clear()
+            hit = self.next[key] = (core, {})
+        kids = hit[1]
+        out = kids.get(action)
+        if out is None:
+            out = draw(core, pending, action) if pending is not None else decide(core, action)
+            kids[action] = out
+        return out
 
 
 def replay_draws(core: Core, drawn: tuple) -> None:

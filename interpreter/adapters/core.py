@@ -383,7 +383,10 @@ class Core:
 
     def info_text(self, player: int) -> str:
         """What `player` sees now and every move as they saw it, one a line."""
-        return self.spec.view_text(self, player) + "\nmoves:\n" + "\n".join(self.lines(player))
+        text = self.memo.get(("info", player))
+        if text is None:
+            text = self.memo[("info", player)] = self.spec.view_text(self, player) + "\nmoves:\n" + "\n".join(self.lines(player))
+        return text
 
 
 class Seeds:

@@ -141,6 +141,7 @@ class CardGame(pyspiel.Game):
         super().__init__(game_type, game_info, canonical)
         self.seeds = Seeds(spec, int(p["seed"]))
         self._root = None  # explicit chance: the first node, worked out once
+        self._walk = explicit.Walk() if self.explicit else None  # and the steps from each node
 
     def root(self) -> tuple:
         """Explicit chance: the first node (its position, and its chance node if it draws)."""
@@ -175,14 +176,16 @@ class CardGame(pyspiel.Game):
 class CardState(pyspiel.State):
     """A game in progress. Its Python attributes: `_core`, which copies as a state copy and
     pickles as the game's recipe (seed or draws, moves, samples), and, with explicit chance,
-    `_chance`, the chance node (chance.Pending) the position `_core` is waiting on, or None;
-    that is how OpenSpiel's clone and serialisation carry them."""
+    `_chance`, the chance node (chance.Pending) the position `_core` is waiting on, or None,
+    and `_walk`, the game's chance.Walk; that is how OpenSpiel's clone and serialisation carry
+    them."""
 
     def __init__(self, game: CardGame, core: Core | None = None, pending: "explicit.Pending | None" = None):
         super().__init__(game)
         self._core = core if core is not None else Core.unborn(game.spec, game.seeds)
         self._explicit = game.explicit
         self._chance = pending
+        self._walk = game._walk
 
     def _c(self) -> Core:
         core = self._core
@@ -214,10 +217,8 @@ class CardState(pyspiel.State):
         return [(o, 1.0 / n) for o in range(n)]
 
     def _apply_action(self, action):
-        if self._chance is not None:
-            self._core, self._chance = explicit.draw(self._core, self._chance, action)
-        elif self._explicit:
-            self._core, self._chance = explicit.decide(self._core, action)
+        if self._explicit:
+            self._core, self._chance = self._walk.step(self._core, self._chance, int(action))
         else:
             self._c().apply_id(action)
 
@@ -232,6 +233,12 @@ class CardState(pyspiel.State):
     def returns(self):
         if self._chance is not None:
             return [0.0] * self._core.spec.players
+        if self._explicit:  # (a position that never changes: its returns worked out once)
+            memo = self._core.memo
+            paid = memo.get("returns")
+            if paid is None:
+                paid = memo["returns"] = self._core.returns()
+            return paid
         return self._c().returns()
 
     def __str__(self):
