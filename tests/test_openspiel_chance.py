@@ -215,3 +215,15 @@ def test_a_random_walk_reaches_only_equal_chance_and_legal_moves():
             assert not s.is_chance_node()
             s.apply_action(rng.choice(s.legal_actions()))
         assert sum(s.returns()) == pytest.approx(0)
+
+
+def test_the_readme_cfr_example_runs_as_written(capsys):
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Solve a small game with OpenSpiel's CFR+")
+    section = text[start:text.find("\n## ", start + 4)]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    exec(compile(block, "README.md", "exec"), {})
+    expl, values = capsys.readouterr().out.split(" ", 1)
+    assert float(expl) < 0.001 and float(values.strip("[]\n").split(",")[0]) == pytest.approx(-1 / 18, abs=0.001)

@@ -6,7 +6,7 @@
     state.apply_action(state.legal_actions()[0])
 
 `load_game(path_or_name, players=None, options=None, *, seed=0, returns="win",
-max_decisions=None, int_range=None)` returns a `pyspiel.Game`; so does `pyspiel.load_game`
+max_decisions=None, int_range=None, engine="auto", chance="sampled")` returns a `pyspiel.Game`; so does `pyspiel.load_game`
 with the game's string (`str(game)`), as OpenSpiel's deserialisation does: the game is
 registered as `cardrules` with the parameters `ruleset` (a bundled name or a path), `players`
 (0: the fewest the ruleset allows), `options` (`name:value;name:value`), `seed`, `returns`,
@@ -14,7 +14,7 @@ registered as `cardrules` with the parameters `ruleset` (a bundled name or a pat
 ruleset compiled to C, an OptionError when it cannot be had; `python`; `auto`, the default:
 native wherever a C compiler builds the ruleset, else Python; the observations are written by C
 (c_observations.py); the same games on both: `game.engine` says which, `game.spec.engine.line`
-why).
+why) and `chance` (`sampled` or `explicit`, below).
 
 The game's type, from the ruleset:
 
@@ -22,12 +22,20 @@ The game's type, from the ruleset:
   after another, the first still to decide being the current player (a choice made in secret
   stays in the others' history as "a choice made in secret"; its effect shows once all have
   chosen);
-* chance: sampled stochastic (shuffles happen inside `apply_action`, drawn from the state's
-  seeded generator: game k from one game object uses seed `seed + k`; there are no chance
-  nodes); deterministic when the rules never shuffle or draw at random;
+* chance: with `chance="sampled"` (the default) sampled stochastic (shuffles happen inside
+  `apply_action`, drawn from the state's seeded generator: game k from one game object uses seed
+  `seed + k`; there are no chance nodes); with `chance="explicit"` explicit stochastic, for
+  algorithms that walk the tree (CFR, best responses, exploitability): every draw the rules make
+  is a chance node (`current_player()` is PlayerId.CHANCE, `chance_outcomes()` lists the n
+  equally likely outcomes 0..n-1, `legal_actions()` those ids, `action_to_string` "draw k";
+  `max_chance_outcomes`: the most cards, players or numbers one draw can choose among), the step
+  replayed in Python with the outcomes chosen (chance.py); it needs the Python engine (native
+  with it is an OptionError, auto plays Python), has no seed, and refuses resampling and reseeding.
+  Deterministic when the rules never shuffle or draw at random;
 * information: imperfect when any zone is hidden or private or a choice is made in secret;
 * utility: zero-sum with `returns="win"` (a sole winner 1, each loser -1/(n-1); a shared win
-  split; no winner 0), general-sum for a solitaire and with `returns="score"` (scores placed
+  split; no winner 0) and `returns="points"` (each seat's score less the table's mean: chips won
+  and lost as they are), general-sum for a solitaire and with `returns="score"` (scores placed
   between 0 and 1); terminal rewards only;
 * actions: the stable encoding of `interpreter.adapters.encoding` (`num_distinct_actions`
   ids per ruleset and player count); `max_game_length`: the ruleset's `at most N decisions`.
@@ -39,7 +47,8 @@ and `information_state_tensor` (the layouts in `encoding`, also by piece through
 know (and the future chance) afresh, as OpenSpiel's information-set search wants;
 `resampler(seed)` gives a seeded one for `ISMCTSBot.set_resampler`. A state's copy draws the
 same future chance as the original: a search that must not foresee shuffles should resample
-or call `state.reseed(n)`. States pickle and serialise (as their seed, moves and samples)."""
+or call `state.reseed(n)`. States pickle and serialise (as their seed, moves and samples; with
+explicit chance, as their draws and moves)."""
 
 from __future__ import annotations
 
