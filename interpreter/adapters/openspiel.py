@@ -189,12 +189,13 @@ class CardState(pyspiel.State):
     and `_walk`, the game's chance.Walk; that is how OpenSpiel's clone and serialisation carry
     them."""
 
+    _explicit, _chance, _walk = False, None, None  # (sampled chance: a state's own attributes are `_core` alone)
+
     def __init__(self, game: CardGame, core: Core | None = None, pending: "explicit.Pending | None" = None):
         super().__init__(game)
         self._core = core if core is not None else Core.unborn(game.spec, game.seeds)
-        self._explicit = game.explicit
-        self._chance = pending
-        self._walk = game._walk
+        if game.explicit:
+            self._explicit, self._chance, self._walk = True, pending, game._walk
 
     def _c(self) -> Core:
         core = self._core
