@@ -227,3 +227,27 @@ def test_the_readme_cfr_example_runs_as_written(capsys):
     exec(compile(block, "README.md", "exec"), {})
     expl, values = capsys.readouterr().out.split(" ", 1)
     assert float(expl) < 0.001 and float(values.strip("[]\n").split(",")[0]) == pytest.approx(-1 / 18, abs=0.001)
+
+
+def test_points_are_the_scores_less_their_mean_within_the_declared_bounds():
+    """returns="points": Kuhn poker's chips as they are (they sum to 0); scores further apart than
+    the bounds int_range gives stop the game with an error rather than break the declared range."""
+    from interpreter.errors import GameRuntimeError
+    game = load_game("kuhn-poker-three", chance="explicit", returns="points")
+    assert (game.min_utility(), game.max_utility()) == (-200 / 3, 200 / 3)  # (int_range (0, 100): 100 * 2/3)
+    s = game.new_initial_state()
+    for outcome in (3, 2, 1):  # the Ace, the King and the Queen from the top
+        s.apply_action(outcome)
+    named = {s.action_to_string(a): a for a in s.legal_actions()}
+    s.apply_action(named["bet"])
+    for _ in range(2):
+        s.apply_action({s.action_to_string(a): a for a in s.legal_actions()}["call"])
+    assert s.is_terminal() and s.returns() == [4.0, -2.0, -2.0]  # (the Ace takes three antes and three bets)
+    narrow = load_game("kuhn-poker", chance="explicit", returns="points", int_range=(0, 1))
+    s = narrow.new_initial_state()
+    s.apply_action(2)
+    s.apply_action(1)
+    for _ in range(2):  # check, check: one chip won and lost, two apart
+        s.apply_action({s.action_to_string(a): a for a in s.legal_actions()}["check"])
+    with pytest.raises(GameRuntimeError, match="further apart than the utility bounds"):
+        s.returns()
