@@ -255,9 +255,11 @@ class CardState(pyspiel.State):
         c = self._core.view()
         text = c.spec.referee_text(c)
         ch = self._chance
-        if ch is not None:
+        if ch is not None:  # (chance to move: in place of the line that says who moves, or how it ended)
             step = "the set-up" if ch.step is None else c.spec.action_text(ch.step)
-            text += f"\nchance: {step} has drawn {list(ch.drawn)}; its next draw is among {ch.need}"
+            lines = text.split("\n")
+            lines[1] = f"chance: {step} has drawn {list(ch.drawn)}; its next draw is among {ch.need}"
+            text = "\n".join(lines)
         return text
 
     def resample_from_infostate(self, player_id, probability_sampler):
