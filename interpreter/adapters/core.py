@@ -385,7 +385,8 @@ class Core:
         """What `player` sees now and every move as they saw it, one a line."""
         text = self.memo.get(("info", player))
         if text is None:
-            text = self.memo[("info", player)] = self.spec.view_text(self, player) + "\nmoves:\n" + "\n".join(self.lines(player))
+            lines = "\n".join(self.lines(player))
+            text = self.memo[("info", player)] = self.spec.view_text(self, player) + "\nmoves:\n" + lines
         return text
 
 

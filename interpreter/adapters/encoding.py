@@ -727,7 +727,7 @@ class Spec:
         lo, hi = self.utility_range
         if any(not lo <= x <= hi for x in paid):
             raise GameRuntimeError(f"returns='points': the scores {list(values)} lie further apart than the "
-                                   f"utility bounds ({lo}, {hi}) allow: give an int_range as wide as the scores' spread")
+                                   f"utility bounds ({lo}, {hi}) allow: give an int_range as wide as their spread")
         return paid
 
     def payoff(self, winners, values=None) -> list[float]:

@@ -6,15 +6,15 @@
     state.apply_action(state.legal_actions()[0])
 
 `load_game(path_or_name, players=None, options=None, *, seed=0, returns="win",
-max_decisions=None, int_range=None, engine="auto", chance="sampled")` returns a `pyspiel.Game`; so does `pyspiel.load_game`
-with the game's string (`str(game)`), as OpenSpiel's deserialisation does: the game is
-registered as `cardrules` with the parameters `ruleset` (a bundled name or a path), `players`
-(0: the fewest the ruleset allows), `options` (`name:value;name:value`), `seed`, `returns`,
-`max_decisions` (0: the ruleset's own bound), `int_low`/`int_high` and `engine` (`native`: the
-ruleset compiled to C, an OptionError when it cannot be had; `python`; `auto`, the default:
-native wherever a C compiler builds the ruleset, else Python; the observations are written by C
-(c_observations.py); the same games on both: `game.engine` says which, `game.spec.engine.line`
-why) and `chance` (`sampled` or `explicit`, below).
+max_decisions=None, int_range=None, engine="auto", chance="sampled")` returns a `pyspiel.Game`;
+so does `pyspiel.load_game` with the game's string (`str(game)`), as OpenSpiel's deserialisation
+does: the game is registered as `cardrules` with the parameters `ruleset` (a bundled name or a
+path), `players` (0: the fewest the ruleset allows), `options` (`name:value;name:value`), `seed`,
+`returns`, `max_decisions` (0: the ruleset's own bound), `int_low`/`int_high`, `engine`
+(`native`: the ruleset compiled to C, an OptionError when it cannot be had; `python`; `auto`, the
+default: native wherever a C compiler builds the ruleset, else Python; the observations are
+written by C (c_observations.py); the same games on both: `game.engine` says which,
+`game.spec.engine.line` why) and `chance` (`sampled`, the default, or `explicit`: below).
 
 The game's type, from the ruleset:
 
