@@ -68,6 +68,12 @@ def _rebuild(key: tuple, steps: list) -> "Core":
             core = core._sample(step[1], step[2])
         elif step[0] == "reseed":
             core.reseed(step[1])
+        elif step[0] == "explicit":  # explicit chance (chance.py): the set-up's draws, then each move's
+            from .chance import root_with
+            core = root_with(spec, step[1])
+        elif step[0] == "draws":
+            from .chance import replay_draws
+            replay_draws(core, step[1])
     return core
 
 
@@ -377,7 +383,11 @@ class Core:
 
     def info_text(self, player: int) -> str:
         """What `player` sees now and every move as they saw it, one a line."""
-        return self.spec.view_text(self, player) + "\nmoves:\n" + "\n".join(self.lines(player))
+        text = self.memo.get(("info", player))
+        if text is None:
+            lines = "\n".join(self.lines(player))
+            text = self.memo[("info", player)] = self.spec.view_text(self, player) + "\nmoves:\n" + lines
+        return text
 
 
 class Seeds:
