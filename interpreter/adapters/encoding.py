@@ -85,6 +85,7 @@ import numpy as np
 from ..bundled import bundled_name, resolve
 from ..engine import Move, new_game, outcome, program_of, resolve_options, scores, seat_name, waiting
 from ..errors import CardRulesError, GameRuntimeError, OptionError
+from ..graph import draws_at_random
 from ..graph import sees as g_sees
 
 RETURNS = ("win", "score", "points")
@@ -163,22 +164,6 @@ def spec_from_key(key: tuple) -> "Spec":
                     engine=engine)
 
 
-def _walk(node):
-    """Every node below a rule-graph node (pydantic models, tuples, dicts)."""
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (tuple, list)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        else:
-            fields = getattr(type(x), "model_fields", None)
-            if fields is not None:
-                yield x
-                stack.extend(getattr(x, f) for f in fields)
-
-
 class Spec:
     """One ruleset at one player count with its options: the action table, the observation
     layout, the returns and the game's type, computed once."""
@@ -194,8 +179,7 @@ class Spec:
         # the engine stops a game at its bound (program.max_decisions: the declared one, else
         # DEFAULT_MAX_DECISIONS) with an error; max_decisions cuts it short before that
         self.max_length = min(program.max_decisions, self.max_decisions or program.max_decisions)
-        self.chance = any(getattr(x, "kind", None) == "shuffle"
-                          or (getattr(x, "kind", None) == "call" and x.func == "random") for x in _walk(ruleset))
+        self.chance = draws_at_random(ruleset)
         self.imperfect = (any(z.visibility != "public" for z in program.zones)
                           or any(c.secret for c in program.choices))
         probe = new_game(program, players, options, 0)
