@@ -25,7 +25,7 @@ import numpy as np
 
 from ..engine import _fresh, _run
 from ..errors import OptionError
-from .core import Core
+from .core import Core, _steps, replay_step, spec_from_key
 
 
 class NeedDraw(BaseException):
@@ -135,6 +135,25 @@ class Fixed(Core):
     def __copy__(self) -> "Fixed":
         return self
 
+    def __reduce__(self):
+        self.born()
+        return (_rebuild, (self.spec.key, _steps(self.recipe, self.log)))
+
+
+def _rebuild(key: tuple, steps: list) -> Core:
+    """A game with explicit chance from its recipe: the set-up's draws, then each move's, the
+    other steps as core.py replays them."""
+    spec = spec_from_key(key)
+    core = None
+    for step in steps:
+        if step[0] == "explicit":
+            core = _start(spec, step[1])[0]
+        elif step[0] == "draws":  # the next move's draws
+            core.state.rng, core.state.rng_shared = Draws(step[1]), None
+        else:
+            core = replay_step(spec, core, step)
+    return core
+
 
 def _core(spec, state, drawn: tuple) -> Core:
     n, a = spec.players, len(spec.actions)
@@ -212,14 +231,3 @@ class Walk:
             out = draw(core, pending, action) if pending is not None else decide(core, action)
             kids[action] = out
         return out
-
-
-def replay_draws(core: Core, drawn: tuple) -> None:
-    """Rebuilding a pickled game: the next move's draws are `drawn`."""
-    core.state.rng, core.state.rng_shared = Draws(drawn), None
-
-
-def root_with(spec, drawn: tuple) -> Core:
-    """Rebuilding a pickled game: the position after the set-up with `drawn` as its draws (the
-    table before the rules ran, when they need more)."""
-    return _start(spec, drawn)[0]

@@ -59,21 +59,24 @@ def _rebuild(key: tuple, steps: list) -> "Core":
     spec = spec_from_key(key)
     core = None
     for step in steps:
-        if step[0] == "seed":
-            core = Core.start(spec, step[1])
-        elif step[0] == "move":
-            _, player, action, arg = step
-            core.apply_move(Move(player, action, arg), spec.action_id(action, arg))
-        elif step[0] == "sample":
-            core = core._sample(step[1], step[2])
-        elif step[0] == "reseed":
-            core.reseed(step[1])
-        elif step[0] == "explicit":  # explicit chance (chance.py): the set-up's draws, then each move's
-            from .chance import root_with
-            core = root_with(spec, step[1])
-        elif step[0] == "draws":
-            from .chance import replay_draws
-            replay_draws(core, step[1])
+        core = replay_step(spec, core, step)
+    return core
+
+
+def replay_step(spec, core: "Core | None", step: tuple) -> "Core":
+    """One step of a recipe replayed (a game with explicit chance replays its draws itself:
+    chance.py)."""
+    if step[0] == "seed":
+        core = Core.start(spec, step[1])
+    elif step[0] == "move":
+        _, player, action, arg = step
+        core.apply_move(Move(player, action, arg), spec.action_id(action, arg))
+    elif step[0] == "sample":
+        core = core._sample(step[1], step[2])
+    elif step[0] == "reseed":
+        core.reseed(step[1])
+    else:
+        raise ValueError(f"a game's recipe holds a step this adapter does not know: {step[0]!r}")
     return core
 
 
