@@ -39,8 +39,8 @@ def test_the_c_backend_lowers_a_generic_form_or_says_why_not():
     rows = o.Combinations(("_v_arg0",), (o.Global("ALLCARDS", t="cards"),), ((),), t="rows")
     with pytest.raises(NativeUnsupported, match="ir.Combos"):
         c.ex(o.Paired("_agg1", ("_v_arg0",), (), (), (), (), (), rows, t="rows"))  # its plain form
-    with pytest.raises(NativeUnsupported, match="the mask form MaskBin .*Guarded.loop"):
-        c.ex(o.MaskBin("&", o.AllMask(t="mask"), o.UpMask(t="mask"), t="mask"))
+    with pytest.raises(NativeUnsupported, match="Program.var_ir"):
+        c.ex(o.EachSeat(o.Lit(0, t="int"), t="ints"))
 
 
 def test_an_op_is_a_frozen_value():
