@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...compiler.ir import ops as o
 from ...compiler.program import MAX_SET_CARDS, MAX_SETS, MAX_TRIED
 from ...errors import CardRulesError
+from ...compiler.ir.visit import OpVisitor
 
 LIST_TYPES = {"cards", "players", "ints", "suits", "ranks", "zones", "zonekind", "sets"}
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
@@ -33,9 +34,47 @@ def int_literal(v) -> str:
     return f"INT64_C({v})"
 
 
-class Expr:
+class FastPathForms(OpVisitor):
+    """The C backend's methods for the forms the Python fast path adds (Expr, below, overrides
+    those it translates): each lowers the op's generic form, or says what the C emitter does
+    instead."""
+    prefix = "x_"
+
+    def x_Paired(self, e):
+        return self.ex(e.plain)  # the same rows, worked out plainly
+
+    def x_Combinations(self, e):
+        raise NativeUnsupported("the rows of an action's parameters as one expression (the C emitter lists "
+                                "them from the choice's ir.Combos)")
+
+    def x_Dedupe(self, e):
+        raise NativeUnsupported("a collection made distinct as one expression (the C emitter lists a "
+                                "choice's values once each from its ir.Values)")
+
+    def x_SetCall(self, e):
+        raise NativeUnsupported("a set test asked of many cards at once (the C backend keeps an "
+                                "aggregate's loop form, Guarded.loop)")
+
+    def x_EachSeat(self, e):
+        raise NativeUnsupported("a per-player variable's first values as one expression (the C emitter "
+                                "sets each seat's from Program.var_ir)")
+
+    def x_LoopMore(self, e):
+        raise NativeUnsupported("a statement loop's test as an expression (the C emitter writes ir.LoopTest)")
+
+    def _mask_form(self, e):
+        raise NativeUnsupported(f"the mask form {type(e).__name__} (the C backend keeps an aggregate's loop "
+                                "form, Guarded.loop)")
+
+    x_AllMask = x_ZoneMask = x_ZoneMaskOf = x_KindMask = x_OwnerMask = x_UpMask = x_SuitMask = x_RankMask = \
+        x_OrderMask = x_NeighbourMask = x_CardMask = x_OrderFrom = x_MaskBin = x_MaskNot = x_MaskUnion = \
+        x_MaskChain = x_PopCount = x_AddAll = x_MaskCard = x_MaskLoop = x_BitsIn = _mask_form
+
+
+class Expr(FastPathForms):
     """Mixed into the module emitter (emit.py), which gives `p` (the Program), `slot_kind`,
-    `list_index`, `pv_index`, `const_list`, `define_fn` and `enum_index`."""
+    `list_index`, `pv_index`, `const_list`, `define_fn` and `enum_index`. The C backend's
+    visitor: one `x_<Op>` method per op class."""
 
     def fresh_c(self, base: str) -> str:
         self.n_tmp += 1
