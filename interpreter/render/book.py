@@ -567,14 +567,9 @@ class BookBuilder:
     def sides_sentence(self) -> str | None:
         """Who plays together (`sides by NAME`), in the definition's words."""
         sd = self.rs.sides
-        if sd is None:
-            return None
-        d = self.en.defines.get(sd.by)
-        term = self.en.term(sd.by)
-        if d is not None and d.texts:
-            return (f"The players play in sides. A player's {term} is {' '.join(d.texts).rstrip('.')}: "
-                    f"players with the same {term} are partners.")
-        return f"The players play in sides: players with the same {term} are partners."
+        d, term = (self.en.defines.get(sd.by), self.en.term(sd.by)) if sd else (None, None)
+        said = f". A player's {term} is {' '.join(d.texts).rstrip('.')}: " if d is not None and d.texts else ": "
+        return f"The players play in sides{said}players with the same {term} are partners." if sd else None
 
     def build(self, picture: bool = True) -> dict:
         """The book's data for the templates; without `picture`, no picture of the turn (the
