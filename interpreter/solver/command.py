@@ -29,9 +29,16 @@ def solve_command(
     nodes: Annotated[int, typer.Option("--nodes", min=1, help="Positions looked at, at most.")] = DEFAULT_NODES,
     seconds: Annotated[float, typer.Option("--seconds", min=0.0, help="Time allowed, a safety net: the answer is the deepest search that finished.")] = DEFAULT_SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as one JSON object, and nothing else.")] = False,
+    equilibrium: Annotated[bool, typer.Option("--equilibrium", help="Instead: solve the whole game as it is played, hidden cards hidden, by CFR+ over its tree (small games only), and print each seat's value and the strategy's exploitability.")] = False,
+    iterations: Annotated[int, typer.Option("--iterations", min=1, help="With --equilibrium: CFR+ iterations.")] = 1000,
+    returns: Annotated[str | None, typer.Option("--returns", metavar="points|win", help="With --equilibrium: what a seat is paid, its score less the table's mean (points; the default where the game keeps a score) or its share of a win.")] = None,
+    policy_out: Annotated[Path | None, typer.Option("--policy", metavar="FILE", help="With --equilibrium: write the strategy found here, as JSON.")] = None,
 ) -> None:
     """Solve a position with every card shown: the value under best play by everyone (for a
-    trick-taking game, the double-dummy result), the best line and the scores it ends with."""
+    trick-taking game, the double-dummy result), the best line and the scores it ends with.
+    With --equilibrium, solve the whole game with its secrets kept instead."""
+    if equilibrium:
+        return _equilibrium(path, players, option, iterations, returns, policy_out, as_json)
     from .. import load_ruleset
     from ..args import parse_options
     from ..bundled import resolve
@@ -179,3 +186,48 @@ def text_report(r: dict) -> str:
         lines.append("  then: " + ", ".join(f"{k} = {v}" for k, v in list(shown.items())[:12]))
     lines.append("  the best line: " + ("; ".join(r["line"]) if r["line"] else "(none)"))
     return "\n".join(lines)
+
+
+def _equilibrium(path: Path, players, option, iterations: int, returns, policy_out, as_json: bool) -> None:
+    """`--equilibrium`: CFR+ over the game's whole tree (equilibrium.py)."""
+    from ..args import parse_options
+    from .equilibrium import solve_equilibrium
+    try:
+        from ..adapters.encoding import spec_for
+        from ..bundled import resolve
+        from .. import load_ruleset
+        from ..engine import program_of
+        rs = load_ruleset(resolve(path))
+        if returns is None:
+            returns = "points" if program_of(rs).score is not None else "win"
+        spec = spec_for(path, players, parse_options(option or []), returns=returns, engine="python")
+        eq = solve_equilibrium(spec, iterations)
+    except OptionError as e:
+        _fail(f"error: {e.message}", 2)
+    except CardRulesError as e:
+        _fail(e.render(), 1)
+    except OSError as e:
+        _fail(f"{path}: error: cannot read the ruleset: {e.strerror or e}", 1)
+    out = {"ruleset": spec.title, "players": spec.players, "returns": returns, "iterations": eq.iterations,
+           "values": list(eq.values), "exploitability": eq.exploitability,
+           "exploitability_is": "mean of the best replies' gains" if spec.players == 2 else "NashConv: their sum",
+           "positions": eq.nodes, "information_sets": eq.infosets, "seconds": round(eq.seconds, 3)}
+    if policy_out is not None:
+        from ..files import write_atomic
+        try:
+            write_atomic(policy_out, json.dumps({"ruleset": spec.title, "players": spec.players,
+                                                  "policy": eq.policy}, indent=1) + "\n")
+        except OSError as e:
+            _fail(f"error: the strategy was not written to {policy_out}: {e.strerror or e}", 1)
+        out["policy_file"] = str(policy_out)
+    if as_json:
+        typer.echo(json.dumps(out, indent=2))
+        return
+    what = "the mean of the best replies' gains" if spec.players == 2 else "NashConv, the sum of the best replies' gains"
+    typer.echo(f"{spec.title}, {spec.players} players, hidden cards hidden: CFR+, {eq.iterations:,} iterations over "
+               f"{eq.nodes:,} positions ({eq.infosets:,} information sets) in {eq.seconds:.2f} s")
+    typer.echo("  values (" + ("score less the table's mean" if returns == "points" else "share of a win") + "): "
+               + ", ".join(f"P{k + 1} {v:+.5f}" for k, v in enumerate(eq.values)))
+    typer.echo(f"  exploitability: {eq.exploitability:.6f} ({what})")
+    if policy_out is not None:
+        typer.echo(f"  strategy written to {policy_out}")

@@ -1,0 +1,228 @@
+"""Equilibria of small games (`cardrules solve FILE --equilibrium`): CFR+ over the whole tree of
+a ruleset, each draw of its deal a chance node (adapters/chance.py), each seat's information
+sets told apart by what it has seen (the adapters' information strings).
+
+The tree is walked once into flat lists (which node is whose, its information set, its
+children, a chance node's odds, an end's payoffs). CFR+ then runs on those lists, so the
+engine is not asked again. Each seat's payoff is its score less the table's mean (the
+adapters' returns='points': a poker game pays its chips), or the win share with `--returns
+win`. The answer is the average strategy: every seat's value under it, how much a best reply
+to it gains (exploitability: for two seats, the mean of the two gains, as OpenSpiel counts
+it; NashConv, their sum, for more), and the strategy itself, information set by set.
+
+Only a tree that fits in memory can be walked: `MAX_NODES` is a guard, and a larger game is
+refused with an error that gives the count reached."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..errors import OptionError
+
+MAX_NODES = 2_000_000
+CHANCE, DECISION, END = 0, 1, 2
+
+
+@dataclass
+class Tree:
+    """The game as flat lists: per node its kind, player (decision), information set (index),
+    children (node indexes, in action order), actions (ids), odds (chance) and payoffs (end)."""
+
+    kind: list
+    player: list
+    infoset: list
+    children: list
+    actions: list
+    odds: list
+    payoff: list
+    infosets: list      # (player, the information string) of each information set
+    labels: list        # each information set's action labels, in order
+    players: int
+
+
+def build_tree(spec, limit: int = MAX_NODES) -> Tree:
+    """Walk every history of the game (explicit chance) into a Tree."""
+    from ..adapters.chance import Walk, root
+    walk = Walk(limit=limit + 1)
+    t = Tree([], [], [], [], [], [], [], [], [], spec.players)
+    index: dict = {}
+    first = root(spec)
+    stack = [(first, -1, -1)]  # (node, parent index, slot in the parent's children)
+    while stack:
+        (core, pending), parent, slot = stack.pop()
+        k = len(t.kind)
+        if k >= limit:
+            raise OptionError(f"{spec.title} has more than {limit:,} positions (chance included): too large a "
+                              "tree to solve whole")
+        if parent >= 0:
+            t.children[parent][slot] = k
+        if pending is not None:
+            n = pending.need
+            t.kind.append(CHANCE), t.player.append(-1), t.infoset.append(-1)
+            t.children.append([0] * n), t.actions.append(list(range(n))), t.odds.append([1.0 / n] * n)
+            t.payoff.append(None)
+            for o in reversed(range(n)):
+                stack.append((walk.step(core, pending, o), k, o))
+        elif core.terminal():
+            t.kind.append(END), t.player.append(-1), t.infoset.append(-1)
+            t.children.append([]), t.actions.append([]), t.odds.append(None)
+            t.payoff.append(tuple(float(x) for x in core.returns()))
+        else:
+            p = core.current()
+            legal = core.legal()
+            key = (p, core.info_text(p))
+            i = index.get(key)
+            if i is None:
+                i = index[key] = len(t.infosets)
+                t.infosets.append(key)
+                t.labels.append([str(m) for m in legal.values()])
+            ids = list(legal)
+            t.kind.append(DECISION), t.player.append(p), t.infoset.append(i)
+            t.children.append([0] * len(ids)), t.actions.append(ids), t.odds.append(None), t.payoff.append(None)
+            for j in reversed(range(len(ids))):
+                stack.append((walk.step(core, None, ids[j]), k, j))
+    return t
+
+
+class CFRPlus:
+    """CFR+ as OpenSpiel's CFRPlusSolver runs it: each iteration one walk per seat in turn; a
+    seat's regrets summed over its walk, then the negative ones set to 0 (regret matching+) and
+    its strategy made from them for the walks after; the average weighted by the iteration
+    (linear averaging)."""
+
+    def __init__(self, tree: Tree):
+        self.t = tree
+        widths = [len(x) for x in tree.labels]
+        self.regret = [[0.0] * w for w in widths]
+        self.total = [[0.0] * w for w in widths]
+        self.iterations = 0
+        self.sigma = [[1.0 / w] * w for w in widths]
+        self.of = [[i for i, (who, _) in enumerate(tree.infosets) if who == p] for p in range(tree.players)]
+
+    def average(self, i: int) -> list:
+        a = self.total[i]
+        s = sum(a)
+        return [x / s for x in a] if s > 0 else [1.0 / len(a)] * len(a)
+
+    def run(self, iterations: int) -> None:
+        t = self.t
+        for _ in range(iterations):
+            self.iterations += 1
+            for p in range(t.players):
+                self._walk(0, p, 1.0, 1.0)
+                for i in self.of[p]:  # regret matching+, and the seat's strategy from now on
+                    r = self.regret[i] = [x if x > 0 else 0.0 for x in self.regret[i]]
+                    s = sum(r)
+                    self.sigma[i] = [x / s for x in r] if s > 0 else [1.0 / len(r)] * len(r)
+
+    def _walk(self, k: int, p: int, mine: float, others: float) -> float:
+        """Node k's value to p, p's regrets and average updated (mine: p's own reach; others:
+        chance's and the other seats')."""
+        t = self.t
+        kind = t.kind[k]
+        if kind == END:
+            return t.payoff[k][p]
+        kids = t.children[k]
+        if kind == CHANCE:
+            return sum(o * self._walk(c, p, mine, others * o) for c, o in zip(kids, t.odds[k]))
+        i = t.infoset[k]
+        sigma = self.sigma[i]
+        if t.player[k] != p:
+            return sum(s * self._walk(c, p, mine, others * s) for c, s in zip(kids, sigma) if s > 0)
+        values = [self._walk(c, p, mine * s, others) for c, s in zip(kids, sigma)]
+        v = sum(s * x for s, x in zip(sigma, values))
+        r, tot, w = self.regret[i], self.total[i], self.iterations * mine
+        for j, x in enumerate(values):
+            r[j] += others * (x - v)
+            tot[j] += w * sigma[j]
+        return v
+
+
+def values(tree: Tree, strategy) -> list[float]:
+    """Every seat's expected payoff when all play `strategy(infoset) -> probabilities`."""
+    def walk(k):
+        kind = tree.kind[k]
+        if kind == END:
+            return tree.payoff[k]
+        kids = tree.children[k]
+        weights = tree.odds[k] if kind == CHANCE else strategy(tree.infoset[k])
+        out = [0.0] * tree.players
+        for c, w in zip(kids, weights):
+            if w:
+                for j, x in enumerate(walk(c)):
+                    out[j] += w * x
+        return out
+    return walk(0)
+
+
+def best_reply(tree: Tree, strategy, p: int) -> float:
+    """What seat p gains at most against the others' `strategy` (its best reply's value)."""
+    # the histories of each of p's information sets with the others' and chance's reach to them
+    members: dict[int, list] = {}
+
+    def gather(k, reach):
+        kind = tree.kind[k]
+        if kind == END:
+            return
+        kids = tree.children[k]
+        if kind == CHANCE:
+            for c, o in zip(kids, tree.odds[k]):
+                gather(c, reach * o)
+            return
+        if tree.player[k] == p:
+            members.setdefault(tree.infoset[k], []).append((k, reach))
+            for c in kids:
+                gather(c, reach)
+            return
+        for c, s in zip(kids, strategy(tree.infoset[k])):
+            gather(c, reach * s)
+    gather(0, 1.0)
+    choice: dict[int, int] = {}
+
+    def value(k):
+        """k's value to p when p plays its best reply below k."""
+        kind = tree.kind[k]
+        if kind == END:
+            return tree.payoff[k][p]
+        kids = tree.children[k]
+        if kind == CHANCE:
+            return sum(o * value(c) for c, o in zip(kids, tree.odds[k]))
+        i = tree.infoset[k]
+        if tree.player[k] == p:
+            j = choice.get(i)
+            if j is None:
+                totals = [0.0] * len(kids)
+                for h, reach in members[i]:
+                    for a, c in enumerate(tree.children[h]):
+                        totals[a] += reach * value(c)
+                j = choice[i] = max(range(len(kids)), key=totals.__getitem__)
+            return value(kids[j])
+        return sum(s * value(c) for c, s in zip(kids, strategy(i)) if s)
+    return value(0)
+
+
+@dataclass(frozen=True)
+class Equilibrium:
+    values: tuple          # each seat's value under the average strategy
+    exploitability: float  # two seats: the mean of the best replies' gains; more: their sum (NashConv)
+    iterations: int
+    seconds: float
+    nodes: int
+    infosets: int
+    policy: dict           # "P1: <information string>" -> {action label: probability}
+
+
+def solve_equilibrium(spec, iterations: int = 1000, limit: int = MAX_NODES) -> Equilibrium:
+    """CFR+ on the whole tree of `spec`'s game (explicit chance; the Python engine)."""
+    started = time.perf_counter()
+    tree = build_tree(spec, limit)
+    cfr = CFRPlus(tree)
+    cfr.run(iterations)
+    avg = cfr.average
+    v = values(tree, avg)
+    gains = [best_reply(tree, avg, p) - v[p] for p in range(tree.players)]
+    expl = sum(gains) / 2 if tree.players == 2 else sum(gains)
+    policy = {f"P{p + 1}: {text}": dict(zip(tree.labels[i], avg(i))) for i, (p, text) in enumerate(tree.infosets)}
+    return Equilibrium(tuple(v), max(expl, 0.0), iterations, time.perf_counter() - started, len(tree.kind),
+                       len(tree.infosets), policy)

@@ -1,0 +1,75 @@
+"""Equilibria of small games (`cardrules solve --equilibrium`): CFR+ over the whole tree, each
+draw of the deal a chance node, checked against what is known of Kuhn poker."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from interpreter.adapters.encoding import spec_for
+from interpreter.cli import app
+from interpreter.errors import OptionError
+from interpreter.solver.equilibrium import CHANCE, DECISION, END, best_reply, build_tree, solve_equilibrium, values
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return spec_for("kuhn-poker", 2, returns="points", engine="python")
+
+
+def test_the_tree_of_kuhn_poker_is_openspiels(kuhn):
+    """58 positions: 4 chance nodes (a shuffle of three cards, 3 then 2 outcomes: six deals), 24
+    decisions in 12 information sets (each seat's card and what it saw), 30 ends."""
+    t = build_tree(kuhn)
+    assert len(t.kind) == 58
+    assert [t.kind.count(k) for k in (CHANCE, DECISION, END)] == [4, 24, 30]
+    assert len(t.infosets) == 12 and sorted(t.odds[0]) == [1 / 3] * 3
+
+
+def test_a_uniform_strategy_is_exploitable_as_openspiel_counts_it(kuhn):
+    t = build_tree(kuhn)
+    uniform = lambda i: [1 / len(t.labels[i])] * len(t.labels[i])  # noqa: E731
+    v = values(t, uniform)
+    assert v == pytest.approx([0.125, -0.125])
+    gains = [best_reply(t, uniform, p) - v[p] for p in range(2)]
+    assert sum(gains) / 2 == pytest.approx(0.458333333, abs=1e-9)
+
+
+def test_cfr_plus_finds_kuhn_pokers_value(kuhn):
+    """The first player's value is -1/18; a thousand iterations bring the strategy within 0.0001
+    of an equilibrium, as OpenSpiel's CFR+ does (0.00009)."""
+    eq = solve_equilibrium(kuhn, 1000)
+    assert eq.values[0] == pytest.approx(-1 / 18, abs=1e-4) and eq.values[1] == pytest.approx(1 / 18, abs=1e-4)
+    assert eq.exploitability < 1e-4
+    jack = next(v for k, v in eq.policy.items() if k.startswith("P1: ") and "hand-P1: Jack" in k and "moves:\n" == k[-7:])
+    assert 0 <= jack["bet"] <= 1 / 3 + 0.01  # the first player bluffs with the Jack at most a third of the time
+    assert solve_equilibrium(kuhn, 10).exploitability > eq.exploitability
+
+
+def test_three_player_kuhn_is_walked_whole():
+    spec = spec_for("kuhn-poker-three", 3, returns="points", engine="python")
+    t = build_tree(spec)
+    assert [t.kind.count(k) for k in (CHANCE, DECISION, END)] == [17, 288, 312]
+    eq = solve_equilibrium(spec, 20)
+    assert sum(eq.values) == pytest.approx(0, abs=1e-9) and eq.exploitability >= 0
+
+
+def test_a_tree_too_large_is_refused_with_its_count(kuhn):
+    with pytest.raises(OptionError, match="more than 30 positions"):
+        build_tree(kuhn, limit=30)
+
+
+def test_solve_equilibrium_command(tmp_path):
+    out = tmp_path / "policy.json"
+    r = CliRunner().invoke(app, ["solve", "kuhn-poker", "--equilibrium", "--iterations", "300", "--policy", str(out),
+                                 "--json"])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.output)
+    assert got["values"][0] == pytest.approx(-1 / 18, abs=1e-3) and got["exploitability"] < 1e-3
+    assert got["positions"] == 58 and got["information_sets"] == 12 and got["returns"] == "points"
+    policy = json.loads(out.read_text())["policy"]
+    assert len(policy) == 12 and all(sum(p.values()) == pytest.approx(1) for p in policy.values())
+    r = CliRunner().invoke(app, ["solve", "kuhn-poker", "--equilibrium", "--returns", "nothing"])
+    assert r.exit_code == 2 and "returns is one of" in r.output
