@@ -185,7 +185,8 @@ class GreedyBot:
 BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
                                  "ismcts": None,  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
                                  "plan": None,    # the planning player, in plan.py: 'plan' or 'plan:POSITIONS'
-                                 "pimc": None}    # the sampling player, in solver/pimc.py: 'pimc[:WORLDS[:NODES]]'
+                                 "pimc": None,    # the sampling player, in solver/pimc.py: 'pimc[:WORLDS[:NODES]]'
+                                 "cfr": None}     # a small game's equilibrium, in solver/equilibrium.py: 'cfr[:ITERATIONS]'
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
@@ -198,11 +199,14 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     if key.partition(":")[0] == "plan":
         from .plan import make_plan_bot
         return make_plan_bot(key, seed)
+    if key.partition(":")[0] == "cfr":
+        from .solver.equilibrium import make_cfr_bot  # the strategy CFR+ finds for a small game
+        return make_cfr_bot(key, seed)
     if key.partition(":")[0] == "pimc":
         from .solver.pimc import make_pimc_bot  # the sampling player solves truths: solver/
         return make_pimc_bot(key, seed)
     cls = BOTS.get(key)
     if cls is None:
         raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS), "
-                          "plan (or plan:POSITIONS), pimc (or pimc:WORLDS or pimc:WORLDS:NODES)")
+                          "plan (or plan:POSITIONS), pimc (or pimc:WORLDS or pimc:WORLDS:NODES), cfr (or cfr:ITERATIONS)")
     return cls(seed)

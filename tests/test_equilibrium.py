@@ -73,3 +73,33 @@ def test_solve_equilibrium_command(tmp_path):
     assert len(policy) == 12 and all(sum(p.values()) == pytest.approx(1) for p in policy.values())
     r = CliRunner().invoke(app, ["solve", "kuhn-poker", "--equilibrium", "--returns", "nothing"])
     assert r.exit_code == 2 and "returns is one of" in r.output
+
+
+def test_the_cfr_bot_plays_the_strategy_found():
+    from interpreter import load_ruleset
+    from interpreter.bots import bot_seed, make_bot
+    from interpreter.engine import apply, new_game
+    from interpreter.solver.equilibrium import CfrBot
+    rs = load_ruleset("rulesets/classic/kuhn-poker.cards")
+    bot = make_bot("cfr:300", 4)
+    assert isinstance(bot, CfrBot)
+    _, policy = bot._policy(new_game(rs, 2, None, 0))
+    made = []
+    for seed in range(60):
+        s = new_game(rs, 2, None, seed)
+        other = make_bot("random", bot_seed(seed, 0))
+        while not s.finished:
+            if s.actor == 1:  # the bot in the second seat: every move it makes has odds in the strategy
+                m = bot.choose(s)
+                made.append(str(m))
+            else:
+                m = other.choose(s)
+            apply(s, m)
+    assert bot.missed == 0 and len(made) >= 60 and {"bet", "check"} <= set(made)
+    again = make_bot("cfr:300", 4)
+    s = new_game(rs, 2, None, 1)
+    apply(s, make_bot("random", bot_seed(1, 0)).choose(s))
+    assert str(again.choose(s)) == str(make_bot("cfr:300", 4).choose(s))
+    for spec in ("cfr:0", "cfr:x", "cfr:1:2"):
+        with pytest.raises(OptionError):
+            make_bot(spec)

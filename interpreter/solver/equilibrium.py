@@ -226,3 +226,68 @@ def solve_equilibrium(spec, iterations: int = 1000, limit: int = MAX_NODES) -> E
     policy = {f"P{p + 1}: {text}": dict(zip(tree.labels[i], avg(i))) for i, (p, text) in enumerate(tree.infosets)}
     return Equilibrium(tuple(v), max(expl, 0.0), iterations, time.perf_counter() - started, len(tree.kind),
                        len(tree.infosets), policy)
+
+
+class CfrBot:
+    """Plays the strategy CFR+ finds for the game (worked out on first use, once per game,
+    rules and options in this process): at each decision the moves' odds at the seat's
+    information set, drawn with the bot's seeded generator. An information set the tree does not
+    hold (it cannot happen in the game as walked) is played uniformly, and counted in `missed`."""
+
+    name = "cfr"
+    _solved: dict = {}
+
+    def __init__(self, seed: int = 0, iterations: int = 1000):
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise OptionError(f"the equilibrium player needs a positive number of iterations, not {iterations!r}")
+        import random
+        self.seed, self.iterations = seed, iterations
+        self.rng = random.Random(seed)
+        self.missed = 0
+
+    def __repr__(self) -> str:
+        return f"CfrBot({self.seed}, iterations={self.iterations})"
+
+    def choose(self, state):
+        from ..adapters.core import Core
+        from ..engine import moves_for
+        moves = moves_for(state)
+        if len(moves) <= 1:
+            if not moves:
+                from ..errors import GameRuntimeError
+                raise GameRuntimeError("no legal move to choose from")
+            return moves[0]
+        spec, policy = self._policy(state)
+        core = Core.start(spec, state.seed)  # the game as the seat has seen it, for its information string
+        for m in state.history:
+            core.apply_move(m, spec.action_id(m.action, m.arg))
+        me = state.actor
+        odds = policy.get(f"P{me + 1}: {core.info_text(me)}")
+        if odds is None:
+            self.missed += 1
+            return moves[self.rng.randrange(len(moves))]
+        x, acc = self.rng.random(), 0.0
+        for m in moves:
+            acc += odds.get(str(m), 0.0)
+            if x < acc:
+                return m
+        return moves[-1]
+
+    def _policy(self, state):
+        from ..adapters.encoding import spec_for
+        rs = state.program.ruleset
+        returns = "points" if state.program.score is not None else "win"
+        key = (rs.source, state.n_players, tuple(sorted(state.options.items())), returns, self.iterations)
+        got = CfrBot._solved.get(key)
+        if got is None:
+            spec = spec_for(rs.source, state.n_players, dict(state.options), returns=returns, engine="python")
+            got = CfrBot._solved[key] = (spec, solve_equilibrium(spec, self.iterations).policy)
+        return got
+
+
+def make_cfr_bot(spec: str, seed: int = 0) -> CfrBot:
+    """'cfr' or 'cfr:ITERATIONS'; OptionError for anything else."""
+    parts = spec.strip().lower().split(":")
+    if parts[0] != "cfr" or len(parts) > 2 or not all(x.isdigit() for x in parts[1:]):
+        raise OptionError(f"the equilibrium player is 'cfr' or 'cfr:ITERATIONS', not {spec!r}")
+    return CfrBot(seed, *[int(x) for x in parts[1:]])
