@@ -103,3 +103,14 @@ def test_the_cfr_bot_plays_the_strategy_found():
     for spec in ("cfr:0", "cfr:x", "cfr:1:2"):
         with pytest.raises(OptionError):
             make_bot(spec)
+
+
+def test_cfr_on_arrays_is_the_same_cfr(kuhn):
+    """The NumPy walk (for large trees) updates exactly as the plain one."""
+    from interpreter.solver.equilibrium import CFRPlus, CFRPlusArrays
+    t = build_tree(kuhn)
+    a, b = CFRPlus(t), CFRPlusArrays(t)
+    a.run(200)
+    b.run(200)
+    for i in range(len(t.labels)):
+        assert a.average(i) == pytest.approx(b.average(i), abs=1e-12)
