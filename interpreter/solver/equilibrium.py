@@ -16,6 +16,7 @@ refused with an error that gives the count reached."""
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass
 
 from ..errors import OptionError
@@ -49,9 +50,10 @@ def build_tree(spec, limit: int = MAX_NODES) -> Tree:
     t = Tree([], [], [], [], [], [], [], [], [], spec.players)
     index: dict = {}
     first = root(spec)
-    stack = [(first, -1, -1)]  # (node, parent index, slot in the parent's children)
-    while stack:
-        (core, pending), parent, slot = stack.pop()
+    # breadth first: each level of the tree, and each node's children, numbered in a row
+    queue = deque([(first, -1, -1)])  # (node, parent index, slot in the parent's children)
+    while queue:
+        (core, pending), parent, slot = queue.popleft()
         k = len(t.kind)
         if k >= limit:
             raise OptionError(f"{spec.title} has more than {limit:,} positions (chance included): too large a "
@@ -63,8 +65,8 @@ def build_tree(spec, limit: int = MAX_NODES) -> Tree:
             t.kind.append(CHANCE), t.player.append(-1), t.infoset.append(-1)
             t.children.append([0] * n), t.actions.append(list(range(n))), t.odds.append([1.0 / n] * n)
             t.payoff.append(None)
-            for o in reversed(range(n)):
-                stack.append((walk.step(core, pending, o), k, o))
+            for o in range(n):
+                queue.append((walk.step(core, pending, o), k, o))
         elif core.terminal():
             t.kind.append(END), t.player.append(-1), t.infoset.append(-1)
             t.children.append([]), t.actions.append([]), t.odds.append(None)
@@ -81,8 +83,8 @@ def build_tree(spec, limit: int = MAX_NODES) -> Tree:
             ids = list(legal)
             t.kind.append(DECISION), t.player.append(p), t.infoset.append(i)
             t.children.append([0] * len(ids)), t.actions.append(ids), t.odds.append(None), t.payoff.append(None)
-            for j in reversed(range(len(ids))):
-                stack.append((walk.step(core, None, ids[j]), k, j))
+            for j in range(len(ids)):
+                queue.append((walk.step(core, None, ids[j]), k, j))
     return t
 
 
@@ -179,6 +181,29 @@ class CFRPlusArrays:
         self.of = [np.array([i for i, (who, _) in enumerate(tree.infosets) if who == q], dtype=np.int64)
                    for q in range(tree.players)]
         self.decision = np.flatnonzero(self.kind == DECISION)
+        w = self.regret.shape[1]
+        self.uniform = np.zeros_like(self.regret)
+        for i, k in enumerate(self.widths):
+            self.uniform[i, :k] = 1.0 / k
+        # per level: its nodes, their parents, which of those decide, the strategy's cell of each move
+        self.level_parts = []
+        for level in self.levels:
+            up = parent[level]
+            dec = self.kind[up] == DECISION
+            self.level_parts.append((level, up, dec, self.infoset[up[dec]] * w + slot[level][dec]))
+        # per level, for the values back up: the parents' span (a level's parents are one level up)
+        self.level_ups = []
+        for level in self.levels:
+            up = parent[level]
+            self.level_ups.append((level, up, int(up.min()), int(up.max()) + 1))
+        self.ends_value = [np.where(self.kind == END, self.payoff[:, q], 0.0) for q in range(tree.players)]
+        # per seat: the moves out of its decisions (child, parent, the strategy's cell)
+        self.moves_of = []
+        for q in range(tree.players):
+            kids = np.flatnonzero((parent >= 0) & (self.kind[np.maximum(parent, 0)] == DECISION)
+                                  & (self.player[np.maximum(parent, 0)] == q))
+            up = parent[kids]
+            self.moves_of.append((kids, up, self.infoset[up] * w + slot[kids]))
 
     def average(self, i: int) -> list:
         a = self.total[i, :self.widths[i]]
@@ -197,35 +222,30 @@ class CFRPlusArrays:
         parent, slot, kind = self.parent, self.slot, self.kind
         mine, others = np.ones(n), np.ones(n)
         prob = np.zeros(n)  # the odds of the move into each node from its parent
-        for level in self.levels:
-            up = parent[level]
-            dec = kind[up] == DECISION
+        flat_sigma = self.sigma.ravel()
+        for level, up, dec, cell in self.level_parts:
             pr = self.odds[level].copy()
-            pr[dec] = self.sigma[self.infoset[up[dec]], slot[level][dec]]
+            pr[dec] = flat_sigma[cell]
             prob[level] = pr
             own = dec & (self.player[up] == p)
             mine[level] = mine[up] * np.where(own, pr, 1.0)
             others[level] = others[up] * np.where(own, 1.0, pr)
-        value = self.payoff[:, p].copy()
-        value[kind != END] = 0.0
-        for level in reversed(self.levels):
-            np.add.at(value, parent[level], prob[level] * value[level])
+        value = self.ends_value[p].copy()
+        for level, up, lo, hi in reversed(self.level_ups):
+            value[lo:hi] += np.bincount(up - lo, prob[level] * value[level], minlength=hi - lo)
         # p's regrets: each move's value less its node's, weighted by the others' reach to the node
-        ks = self.decision[self.player[self.decision] == p]
-        kids = np.flatnonzero((parent >= 0) & np.isin(parent, ks)) if len(ks) else np.zeros(0, dtype=np.int64)
+        kids, up, cells = self.moves_of[p]
         if len(kids):
-            up = parent[kids]
-            rows, cols = self.infoset[up], slot[kids]
-            np.add.at(self.regret, (rows, cols), others[up] * (value[kids] - value[up]))
-            np.add.at(self.total, (rows, cols), self.iterations * mine[up] * self.sigma[rows, cols])
+            size = self.regret.size
+            self.regret += np.bincount(cells, others[up] * (value[kids] - value[up]), minlength=size).reshape(
+                self.regret.shape)
+            self.total += np.bincount(cells, self.iterations * mine[up] * flat_sigma[cells], minlength=size).reshape(
+                self.total.shape)
         mine_sets = self.of[p]
         r = np.maximum(self.regret[mine_sets], 0.0)
         self.regret[mine_sets] = r
         sums = r.sum(axis=1, keepdims=True)
-        uniform = np.zeros_like(r)
-        for row, i in enumerate(mine_sets):
-            uniform[row, :self.widths[i]] = 1.0 / self.widths[i]
-        self.sigma[mine_sets] = np.where(sums > 0, r / np.where(sums > 0, sums, 1.0), uniform)
+        self.sigma[mine_sets] = np.where(sums > 0, r / np.where(sums > 0, sums, 1.0), self.uniform[mine_sets])
 
 
 def values(tree: Tree, strategy) -> list[float]:
