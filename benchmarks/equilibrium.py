@@ -1,7 +1,8 @@
 """OpenSpiel's CFR+ over a ruleset with explicit chance (`chance="explicit"`, `returns="points"`),
-beside OpenSpiel's own game of the same name when there is one: the tree's size, the seconds the
-iterations took, the average policy's exploitability and each seat's value. Figures only,
-nothing asserted (tests/test_openspiel_chance.py asserts the small games).
+beside OpenSpiel's own game of the same name when there is one, and `cardrules solve
+--equilibrium`'s own CFR+ on the ruleset: the tree's size, the seconds the iterations took, the
+average policy's exploitability and each seat's value. Figures only, nothing asserted
+(tests/test_openspiel_chance.py and tests/test_equilibrium.py assert the small games).
 
     python benchmarks/equilibrium.py [--ruleset NAME] [--players N] [--iterations N]
                                      [--openspiel GAME] [--no-count]
@@ -76,7 +77,30 @@ def main(argv=None) -> int:
         params = {"players": ours.num_players()} if a.players else {}
         report(f"OpenSpiel's {theirs}", pyspiel.load_game(theirs, params), a.iterations, not a.no_count)
     report(f"cardrules {a.ruleset}", ours, a.iterations, not a.no_count)
+    ours_cfr(a.ruleset, a.players, a.iterations)
     return 0
+
+
+def ours_cfr(ruleset: str, players, iterations: int) -> None:
+    """`cardrules solve --equilibrium`'s CFR+ (interpreter/solver/equilibrium.py) on the same tree:
+    the walk into flat lists, then the iterations, timed apart."""
+    from interpreter.adapters.encoding import spec_for
+    from interpreter.solver.equilibrium import ARRAYS_FROM, CFRPlus, CFRPlusArrays, best_reply, build_tree, values
+    spec = spec_for(ruleset, players, returns="points", engine="python")
+    t = time.perf_counter()
+    tree = build_tree(spec)
+    walked = time.perf_counter() - t
+    cfr = CFRPlus(tree) if len(tree.kind) < ARRAYS_FROM else CFRPlusArrays(tree)
+    t = time.perf_counter()
+    cfr.run(iterations)
+    took = time.perf_counter() - t
+    v = values(tree, cfr.average)
+    gains = [best_reply(tree, cfr.average, p) - v[p] for p in range(tree.players)]
+    expl = sum(gains) / 2 if tree.players == 2 else sum(gains)
+    print(f"cardrules solve --equilibrium {ruleset}: the tree ({len(tree.kind):,} positions, {len(tree.infosets):,} "
+          f"information sets) walked in {walked:.1f} s; CFR+ {iterations} iterations in {took:.1f} s "
+          f"({type(cfr).__name__}); exploitability {expl:.5f}"
+          f"{'' if tree.players == 2 else ' (NashConv)'}; values {', '.join(f'{x:+.5f}' for x in v)}", flush=True)
 
 
 if __name__ == "__main__":
