@@ -145,6 +145,13 @@ class Solver:
         if s.finished:
             u = utilities(s)
             return Solution(self._value(u, s), u, (), s, True, 0, 0, self.sides)
+        if s.native is not None:  # the same search in C; what C gives back is solved here, on a copy
+            from ..native.solve import solve_in_c
+            got = solve_in_c(self, s)
+            if got is not None:
+                return got
+            s = s.native.python_copy()
+            self.nodes, self.table = 0, {}
         depth, best, stopped = 1, None, None
         while True:
             try:
@@ -337,10 +344,9 @@ def _sides_text(sides) -> str:
 
 
 def solve(state, sides=None, nodes: int = 1_000_000, seconds: float | None = None) -> Solution:
-    """Solve `state` with every card shown (the state itself is left as it is). `sides`: lists
-    of seats that play together; by default the ruleset's `sides` as they stand in `state`."""
-    if state.native is not None:
-        raise OptionError("the solver in Python reads a game of the Python engine")
+    """Solve `state` with every card shown (the state itself is left as it is), in C when it is
+    a game of the native engine. `sides`: lists of seats that play together; by default the
+    ruleset's `sides` as they stand in `state`."""
     if sides is None:
         sides = [list(side) for side in ruleset_sides(state)]
     return Solver(state.n_players, sides, nodes, seconds).solve(state)
