@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from ..errors import CardRulesError, OptionError
+from ..runner import ENGINE_HELP
 
 DEFAULT_NODES = 1_000_000
 DEFAULT_SECONDS = 60.0
@@ -29,6 +30,7 @@ def solve_command(
     nodes: Annotated[int, typer.Option("--nodes", min=1, help="Positions looked at, at most.")] = DEFAULT_NODES,
     seconds: Annotated[float, typer.Option("--seconds", min=0.0, help="Time allowed, a safety net: the answer is the deepest search that finished.")] = DEFAULT_SECONDS,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as one JSON object, and nothing else.")] = False,
+    engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP + " (On the native engine the solver runs in C.)")] = "auto",
 ) -> None:
     """Solve a position with every card shown: the value under best play by everyone (for a
     trick-taking game, the double-dummy result), the best line and the scores it ends with."""
@@ -36,6 +38,7 @@ def solve_command(
     from ..args import parse_options
     from ..bundled import resolve
     from ..engine import program_of, resolve_options
+    from ..engines import choose
 
     try:
         path = resolve(path)
@@ -56,10 +59,13 @@ def solve_command(
         side_list = parse_sides(sides, n) if sides is not None else None
         if after is not None and moves is not None:
             raise OptionError("give --after or --moves, not both")
+        choice = choose(program_of(rs), engine_name)
     except OptionError as e:
         _fail(f"error: {e.message}", 2)
+    if not as_json:
+        print(choice.line, file=sys.stderr)
     try:
-        state, how = reach(rs, n, opts, seed, after, moves)
+        state, how = reach(rs, n, opts, seed, after, moves, choice)
         from .minimax import Solver
         started = time.monotonic()
         if side_list is None:
@@ -97,11 +103,13 @@ def parse_sides(text: str, players: int) -> list[list[int]]:
     return sides
 
 
-def reach(rs, players: int, options: dict, seed: int, after: int | None, moves: str | None):
-    """The position to solve, and how it was reached (words for the report)."""
+def reach(rs, players: int, options: dict, seed: int, after: int | None, moves: str | None, engine=None):
+    """The position to solve, and how it was reached (words for the report), on the engine chosen
+    (an EngineChoice; None: Python)."""
     from ..bots import bot_seed, make_bot
-    from ..engine import Move, apply, in_secret, moves_for, new_game, offered
-    s = new_game(rs, players, options, seed)
+    from ..engine import Move, apply, in_secret, moves_for, offered
+    from ..engines import new_game
+    s = new_game(rs, players, options, seed, engine=engine)
     given = after
     if moves is not None:
         texts = [m.strip() for m in moves.split(";") if m.strip()]

@@ -94,12 +94,18 @@ def position_key(s) -> tuple:
     key = (s.pc, tuple(s.stack), s.actor, s.finished, slots, tuple(map(tuple, s.zones)), tuple(s.known),
            tuple(s.played_by), s.declared,
            tuple(sorted((k, tuple(v)) for k, v in s.pending.items())) if s.pending else (),
-           tuple(sorted((k, (tuple(o), tuple(sorted(c.items())))) for k, (o, c) in s.sealed.items()))
+           tuple(sorted((k, (tuple(o), tuple((p, id(a), _frozen(v) if v.__class__ in (list, tuple) else v)
+                                             for p, (a, v) in sorted(c.items(), key=_first))))
+                        for k, (o, c) in s.sealed.items()))
            if s.sealed else (),
            tuple(s.told) if s.told is not None else ())
     if s.rng is not None and _draws(s.program):
         key += (hash(s.rng.getstate()),)
     return key
+
+
+def _first(item):
+    return item[0]
 
 
 def _frozen(v):
