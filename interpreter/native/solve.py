@@ -12,7 +12,7 @@ from ..engine import apply, moves_for
 from ..errors import GameTooLong
 from .engine import check_signals, want_guard
 
-MAX_LINE = 1 << 20  # moves of a best line read back from C; a longer one is solved in Python
+MAX_LINE = 1 << 16  # moves of a best line read back from C; a longer one is solved in Python
 STOPPED = {0: None, 1: "nodes", 2: "seconds"}
 
 

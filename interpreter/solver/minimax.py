@@ -1,6 +1,7 @@
 """The perfect-information solver, in Python: what a position is worth when every card is shown
-to every player and each plays as well as can be. This is the reference that a faster solver
-is tested against. It is slow, and that is fine for the small positions the tests use.
+to every player and each plays as well as can be. This is the reference that the solver in C
+(native/runtime/unit/solve.c, which solves a game of the native engine) is tested against, node
+for node. It is slow, and that is fine for the small positions the tests use.
 
 With every card shown there is nothing left to guess, so the game below a position is a tree
 of decisions. The solver looks at it in one of two ways:
