@@ -35,7 +35,7 @@ typedef struct sv_entry {
 /* a level of the recursion: the children of the position searched there */
 typedef struct sv_level {
     uint64_t *buf; int32_t cap;
-    int32_t *idx, *order, *stop; int64_t *rank; int32_t room;
+    int32_t *idx, *order, *stop; int64_t *rank; pl_view *rng; int32_t room;
 } sv_level;
 
 typedef struct sv {
@@ -51,8 +51,20 @@ typedef struct sv {
     sv_level level[SV_MAXLEVEL + 2];
 } sv;
 
-/* minimax.py:position_key, hashed: everything the rest of the game can depend on */
-static pl_view sv_key(const cr_state *S, int draws) {
+/* the generator's state as Python's getstate() gives it, hashed (0, 0 when the rules never draw) */
+static pl_view sv_rng_hash(const cr_state *S, int draws) {
+    pl_view h = {0, 0};
+    if (!draws) return h;
+    uint32_t w[CRT_STATE_WORDS];
+    crt_get_state(&S->rng, w);
+    for (int32_t k = 0; k < CRT_STATE_WORDS; k += 2)
+        pl_mix(&h, (uint64_t)w[k] << 32 | (k + 1 < CRT_STATE_WORDS ? w[k + 1] : 0));
+    return h;
+}
+
+/* minimax.py:position_key, hashed: everything the rest of the game can depend on (`rng` the
+ * generator's hash, sv_rng_hash); the cards packed four to a word, each zone after its length */
+static pl_view sv_key(const cr_state *S, pl_view rng) {
     crt_cards *C = CARDS((cr_state *)S);
     const uint8_t *known = CRT_CAT(C, uint8_t, off_known);
     const int16_t *by = CRT_CAT(C, int16_t, off_played_by);
@@ -65,11 +77,19 @@ static pl_view sv_key(const cr_state *S, int draws) {
     pl_slots(&h, S);
     for (int32_t z = 0; z < S->n_zones; z++) {
         const uint16_t *d = CR_ZONE_DATA(C, z);
-        int32_t n = CR_ZONE_LEN(C, z);
+        int32_t n = CR_ZONE_LEN(C, z), k = 0;
         pl_mix(&h, (uint64_t)n);
-        for (int32_t k = 0; k < n; k++) pl_mix(&h, d[k]);
+        for (; k + 4 <= n; k += 4)
+            pl_mix(&h, (uint64_t)d[k] | (uint64_t)d[k + 1] << 16 | (uint64_t)d[k + 2] << 32 | (uint64_t)d[k + 3] << 48);
+        uint64_t w = 0;
+        for (int32_t j = 0; k < n; k++, j++) w |= (uint64_t)d[k] << (16 * j);
+        if (n & 3) pl_mix(&h, w);
     }
-    for (uint32_t c = 0; c < C->n_cards; c++) pl_mix(&h, (uint64_t)known[c] << 32 | (uint16_t)by[c]);
+    for (uint32_t c = 0; c < C->n_cards; c += 2) { /* each card's face and who played it: 32 bits */
+        uint64_t w = (uint64_t)known[c] << 16 | (uint16_t)by[c];
+        if (c + 1 < C->n_cards) w |= ((uint64_t)known[c + 1] << 16 | (uint16_t)by[c + 1]) << 32;
+        pl_mix(&h, w);
+    }
     pl_mix(&h, (uint64_t)S->declared_set);
     if (S->declared_set) pl_mix(&h, S->declared);
     /* pending and sealed choices, as native/engine.py's _sites reads them */
@@ -91,12 +111,8 @@ static pl_view sv_key(const cr_state *S, int draws) {
 #if TELLS
     for (int32_t i = 0; i < (int32_t)C->n_cards * S->n_players; i++) pl_mix(&h, (uint64_t)(int64_t)S->told[i]);
 #endif
-    if (draws) {
-        uint32_t w[CRT_STATE_WORDS];
-        crt_get_state(&S->rng, w);
-        for (int32_t k = 0; k < CRT_STATE_WORDS; k += 2)
-            pl_mix(&h, (uint64_t)w[k] << 32 | (k + 1 < CRT_STATE_WORDS ? w[k + 1] : 0));
-    }
+    pl_mix(&h, rng.a);
+    pl_mix(&h, rng.b);
     h.a ^= h.a >> 33; h.a *= 0xFF51AFD7ED558CCDULL; h.a ^= h.a >> 33;
     h.b ^= h.b >> 29; h.b *= 0xC4CEB9FE1A85EC53ULL; h.b ^= h.b >> 32;
     h.a |= 1; /* never the empty slot's (0, 0) */
@@ -268,7 +284,7 @@ static int sv_same_move(const cr_state *S, int32_t i, int32_t j) {
 /* minimax.py:Solver._children: each of the mover's moves played on a copy (kept at this level),
  * the table's move first, then with advice the moves best for the mover (stable sorts); their
  * number, or SV_FAIL (the rules fail in a copy, the advice fails, no room) */
-static int32_t sv_children(sv *v, cr_state *S, int32_t hint, int32_t level) {
+static int32_t sv_children(sv *v, cr_state *S, pl_view rng, int32_t hint, int32_t level) {
     sv_level *L = &v->level[level];
     int32_t n = 0, mover = S->actor;
     for (int32_t i = 0; i < S->legal_n; i++) n += S->legal_who[i] == mover;
@@ -276,9 +292,11 @@ static int32_t sv_children(sv *v, cr_state *S, int32_t hint, int32_t level) {
         int32_t room = n + 8;
         int32_t *idx = (int32_t *)realloc(L->idx, sizeof(int32_t) * (size_t)room * 3);
         int64_t *rank = (int64_t *)realloc(L->rank, sizeof(int64_t) * (size_t)room);
+        pl_view *rng = (pl_view *)realloc(L->rng, sizeof(pl_view) * (size_t)room);
         if (idx) L->idx = idx;
         if (rank) L->rank = rank;
-        if (!idx || !rank) return SV_FAIL;
+        if (rng) L->rng = rng;
+        if (!idx || !rank || !rng) return SV_FAIL;
         L->order = L->idx + room; L->stop = L->idx + 2 * room; L->room = room;
     }
     if (n > L->cap) {
@@ -297,6 +315,8 @@ static int32_t sv_children(sv *v, cr_state *S, int32_t hint, int32_t level) {
         else L->stop[n] = 0;
         L->idx[n] = i;
         L->order[n] = n;
+        /* the generator's hash worked out again only when the move drew from it */
+        L->rng[n] = !v->draws || !memcmp(&T->rng, &S->rng, sizeof T->rng) ? rng : sv_rng_hash(T, 1);
         n++;
     }
     int32_t first = 0;
@@ -333,7 +353,7 @@ static int32_t sv_first_alike(const cr_state *S, int32_t i) {
 }
 
 /* minimax.py:Solver._ab: 0 (the value in *out, complete in *complete), SV_NODES/SV_SECONDS, SV_FAIL */
-static int sv_ab(sv *v, cr_state *S, int stopped, int32_t depth, double alpha, double beta, int32_t level,
+static int sv_ab(sv *v, cr_state *S, pl_view rng, int stopped, int32_t depth, double alpha, double beta, int32_t level,
                  double *out, int *complete) {
     int rc = sv_tick(v);
     if (rc) return rc;
@@ -348,7 +368,7 @@ static int sv_ab(sv *v, cr_state *S, int stopped, int32_t depth, double alpha, d
         *complete = 0;
         return 0;
     }
-    pl_view key = sv_key(S, v->draws);
+    pl_view key = sv_key(S, rng);
     if (sv_on_path(v, key)) {
         if (sv_utilities(S, &u) || sv_margin(v, &u, out)) return SV_FAIL;
         *complete = 1;
@@ -371,7 +391,7 @@ static int sv_ab(sv *v, cr_state *S, int stopped, int32_t depth, double alpha, d
     double a0 = alpha, b0 = beta, best = maximizing ? -INFINITY : INFINITY;
     int32_t best_move = -1;
     int all = 1;
-    int32_t n = sv_children(v, S, hint, level);
+    int32_t n = sv_children(v, S, rng, hint, level);
     if (n < 0) return SV_FAIL;
     sv_level *L = &v->level[level];
     sv_push(v, key);
@@ -379,7 +399,7 @@ static int sv_ab(sv *v, cr_state *S, int stopped, int32_t depth, double alpha, d
         int32_t k = L->order[j];
         double cv;
         int cc;
-        rc = sv_ab(v, sv_child(v, level, k), L->stop[k], depth - 1, alpha, beta, level + 1, &cv, &cc);
+        rc = sv_ab(v, sv_child(v, level, k), L->rng[k], L->stop[k], depth - 1, alpha, beta, level + 1, &cv, &cc);
         if (rc) { sv_pop(v); return rc; }
         all = all && cc;
         if (maximizing ? cv > best : cv < best) { best = cv; best_move = L->idx[k]; }
@@ -406,7 +426,7 @@ static int sv_ab(sv *v, cr_state *S, int stopped, int32_t depth, double alpha, d
 }
 
 /* minimax.py:Solver._maxn: 0 (the vector in *out), SV_NODES/SV_SECONDS, or SV_FAIL */
-static int sv_maxn(sv *v, cr_state *S, int stopped, int32_t depth, int32_t level, sv_vec *out, int *complete) {
+static int sv_maxn(sv *v, cr_state *S, pl_view rng, int stopped, int32_t depth, int32_t level, sv_vec *out, int *complete) {
     int rc = sv_tick(v);
     if (rc) return rc;
     if (stopped || S->finished) {
@@ -417,7 +437,7 @@ static int sv_maxn(sv *v, cr_state *S, int stopped, int32_t depth, int32_t level
         *complete = 0;
         return sv_guess(S, out) ? SV_FAIL : 0;
     }
-    pl_view key = sv_key(S, v->draws);
+    pl_view key = sv_key(S, rng);
     if (sv_on_path(v, key)) {
         *complete = 1;
         return sv_utilities(S, out) ? SV_FAIL : 0;
@@ -436,14 +456,14 @@ static int sv_maxn(sv *v, cr_state *S, int stopped, int32_t depth, int32_t level
     int32_t mover = S->actor, best_move = -1;
     sv_vec best, got;
     int all = 1;
-    int32_t n = sv_children(v, S, hint, level);
+    int32_t n = sv_children(v, S, rng, hint, level);
     if (n < 0) return SV_FAIL;
     sv_level *L = &v->level[level];
     sv_push(v, key);
     for (int32_t j = 0; j < n; j++) {
         int32_t k = L->order[j];
         int cc;
-        rc = sv_maxn(v, sv_child(v, level, k), L->stop[k], depth - 1, level + 1, &got, &cc);
+        rc = sv_maxn(v, sv_child(v, level, k), L->rng[k], L->stop[k], depth - 1, level + 1, &got, &cc);
         if (rc) { sv_pop(v); return rc; }
         all = all && cc;
         if (best_move < 0 || got.u[mover] > best.u[mover]) { best = got; best_move = L->idx[k]; }
@@ -477,12 +497,13 @@ static int sv_maxn(sv *v, cr_state *S, int stopped, int32_t depth, int32_t level
 static int sv_root(sv *v, cr_state *S, int32_t depth, double *value, int32_t *ints, int *complete) {
     v->path_n = 0;
     for (int32_t b = 0; b < SV_PATH_BUCKETS; b++) v->bucket[b] = -1;
+    pl_view rng = sv_rng_hash(S, v->draws);
     if (v->two) {
         *ints = 0;
-        return sv_ab(v, S, 0, depth, -INFINITY, INFINITY, 0, value, complete);
+        return sv_ab(v, S, rng, 0, depth, -INFINITY, INFINITY, 0, value, complete);
     }
     sv_vec u;
-    int rc = sv_maxn(v, S, 0, depth, 0, &u, complete);
+    int rc = sv_maxn(v, S, rng, 0, depth, 0, &u, complete);
     if (!rc) { *value = u.u[S->actor]; *ints = u.ints; }
     return rc;
 }
@@ -521,7 +542,7 @@ static int sv_run(sv *v, cr_state *S, int32_t *out_line, int32_t cap, double *ou
         int32_t left = best_depth;
         int rc = 0;
         while (!T->finished && (best_complete || left > 0)) {
-            pl_view key = sv_key(T, v->draws);
+            pl_view key = sv_key(T, sv_rng_hash(T, v->draws));
             sv_entry *e = sv_find(v, key);
             if (!e || (v->two && e->flag != SV_EXACT)) {
                 double value;
@@ -589,7 +610,7 @@ int32_t cr_solve(const void *mem, const int32_t *sides, const int32_t *starts, i
         cr_guard_leave();
     }
     free(root);
-    for (int32_t l = 0; l < SV_MAXLEVEL + 2; l++) { free(v->level[l].buf); free(v->level[l].idx); free(v->level[l].rank); }
+    for (int32_t l = 0; l < SV_MAXLEVEL + 2; l++) { free(v->level[l].buf); free(v->level[l].idx); free(v->level[l].rank); free(v->level[l].rng); }
     free(v->table);
     free(v->vecs);
     free(v);
