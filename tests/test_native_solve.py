@@ -7,12 +7,14 @@ solver's C runs clean under the sanitizers."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 import procs
-from interpreter import load_ruleset
+from interpreter import load_ruleset, loads_ruleset
 from interpreter.bots import bot_seed, make_bot
 from interpreter.cli import app
 from interpreter.engine import apply, moves_for, new_game
@@ -118,6 +120,19 @@ def test_a_patience_the_budget_stops():
     s = new_game(load_ruleset(UDVASA), 1, None, 2)
     sol = _same(s, 2, nodes=2000)
     assert not sol.complete and sol.stopped == "nodes" and len(sol.sides) == 1
+
+
+def test_a_move_that_reaches_the_decision_cap_is_a_leaf():
+    """A patience cut to 5 decisions: the lines that reach the cap are judged by the scores there
+    (and the best line stops at the move that reaches it), on both engines alike."""
+    text = Path(UDVASA).read_text(encoding="utf-8")
+    rs = loads_ruleset(re.sub(r"at most [0-9,]+ decisions", "at most 5 decisions", text), "udvasa-short.cards")
+    s = new_game(rs, 1, None, 1)
+    n = new_native_game(rs, 1, None, 1)
+    python = Solver(1, None, 20000).solve(s)
+    in_c = solve_in_c(Solver(1, None, 20000), n)
+    assert in_c is not None and _answer(in_c) == _answer(python)
+    assert python.complete and len(python.line) == 5 and not python.end.finished
 
 
 def test_choices_made_in_secret_are_part_of_a_position():

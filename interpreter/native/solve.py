@@ -22,6 +22,9 @@ def solve_in_c(solver, s):
     from ..solver.minimax import Solution, _draws, _guess, utilities
     if sys.version_info >= (3, 12) and any(len(side) > 2 for side in solver.sides):
         return None  # sum() of floats compensates from 3.12 on; C adds them plainly
+    names = [name for name, *_ in s.program.advice]
+    if len(set(names)) < len(names):
+        return None  # Python sums the advice by name, a value a name; C sums every one
     g = s.native
     lib = g.np.lib
     want_guard(lib)
