@@ -146,20 +146,17 @@ static int sv_utilities(cr_state *S, sv_vec *out) {
     return 0;
 }
 
+#if GR_NADVICE
 /* the sum of `seat`'s advice values (a none, a failure, a sum past 64 bits: SV_FAIL) */
 static int sv_advice(cr_state *S, int32_t seat, int64_t *sum) {
-#if GR_NADVICE
     int64_t adv[GR_NADVICE];
     if (gr_advice(S, seat, adv)) return SV_FAIL;
     *sum = 0;
     for (int32_t k = 0; k < GR_NADVICE; k++)
         if (adv[k] == CR_NONE || __builtin_add_overflow(*sum, adv[k], sum)) return SV_FAIL;
     return 0;
-#else
-    (void)S; (void)seat; *sum = 0;
-    return 0;
-#endif
 }
+#endif
 
 /* minimax.py:_guess: the advice per seat, else the utilities now */
 static int sv_guess(cr_state *S, sv_vec *out) {
