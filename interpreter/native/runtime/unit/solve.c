@@ -40,7 +40,7 @@ typedef struct sv_level {
 
 typedef struct sv {
     int32_t two, n_sides, draws, P;
-    int32_t side_of[MAXP], side_seats[MAXP], side_start[MAXP + 1];
+    int32_t side_of[MAXP], side_seats[MAXP], side_start[MAXP + 2]; /* (two sides' bounds: room for them with one seat) */
     int64_t nodes, budget;
     double deadline;
     size_t words;
