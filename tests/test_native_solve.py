@@ -185,6 +185,19 @@ def test_solve_command_says_which_engine():
     assert r.exit_code == 2 and "--engine is one of auto, python, native, not 'warp'" in r.stderr
 
 
+def test_solve_command_where_c_cannot_build_the_ruleset(monkeypatch, tmp_path):
+    """auto solves in Python then, and says why; native is refused in one line (exit 2)."""
+    import interpreter.native.codegen.expr as expr
+    f = tmp_path / "k.cards"
+    f.write_text(Path(KUHN).read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.delattr(expr.Expr, "x_AggLoop")  # a construct the backend would not know
+    r = runner.invoke(app, ["solve", str(f), "--seed", "5"])
+    assert r.exit_code == 0 and r.stderr == "engine: python (no native engine: the operation AggLoop)\n"
+    assert "the best line: P1 bet; P2 fold" in r.stdout
+    r = runner.invoke(app, ["solve", str(f), "--engine", "native"])
+    assert r.exit_code == 2 and r.stderr == "error: the operation AggLoop\n"
+
+
 # ---- the sanitizers
 
 def test_the_solver_runs_clean_under_the_sanitizers(tmp_path):
