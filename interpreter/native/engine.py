@@ -153,6 +153,9 @@ class NativeProgram:
         lib.cr_plan_view.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
         lib.cr_plan_view_after.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
         lib.cr_plan_view_after.restype = ctypes.c_int32
+        lib.cr_solve.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64,
+                                 ctypes.c_double, i32p, ctypes.c_int32, ctypes.POINTER(ctypes.c_double), i64p]
+        lib.cr_solve.restype = ctypes.c_int32
         lib.crt_cards_zone_data.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_zone_data.restype = ctypes.POINTER(ctypes.c_uint16)
         lib.crt_cards_face_up.argtypes = [ctypes.c_void_p, ctypes.c_int32]

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from ..errors import CardRulesError, OptionError
+from ..runner import ENGINE_HELP
 
 DEFAULT_NODES = 1_000_000
 DEFAULT_SECONDS = 60.0
@@ -33,6 +34,7 @@ def solve_command(
     iterations: Annotated[int, typer.Option("--iterations", min=1, help="With --equilibrium: CFR+ iterations.")] = 1000,
     returns: Annotated[str | None, typer.Option("--returns", metavar="points|win", help="With --equilibrium: what a seat is paid, its score less the table's mean (points; the default where the game keeps a score) or its share of a win.")] = None,
     policy_out: Annotated[Path | None, typer.Option("--policy", metavar="FILE", help="With --equilibrium: write the strategy found here, as JSON.")] = None,
+    engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP + " (On the native engine the solver runs in C.)")] = "auto",
 ) -> None:
     """Solve a position with every card shown: the value under best play by everyone (for a
     trick-taking game, the double-dummy result), the best line and the scores it ends with.
@@ -43,6 +45,7 @@ def solve_command(
     from ..args import parse_options
     from ..bundled import resolve
     from ..engine import program_of, resolve_options
+    from ..engines import choose
 
     try:
         path = resolve(path)
@@ -63,10 +66,13 @@ def solve_command(
         side_list = parse_sides(sides, n) if sides is not None else None
         if after is not None and moves is not None:
             raise OptionError("give --after or --moves, not both")
+        choice = choose(program_of(rs), engine_name)
     except OptionError as e:
         _fail(f"error: {e.message}", 2)
+    if not as_json:
+        print(choice.line, file=sys.stderr)
     try:
-        state, how = reach(rs, n, opts, seed, after, moves)
+        state, how = reach(rs, n, opts, seed, after, moves, choice)
         from .minimax import Solver
         started = time.monotonic()
         if side_list is None:
@@ -104,11 +110,13 @@ def parse_sides(text: str, players: int) -> list[list[int]]:
     return sides
 
 
-def reach(rs, players: int, options: dict, seed: int, after: int | None, moves: str | None):
-    """The position to solve, and how it was reached (words for the report)."""
+def reach(rs, players: int, options: dict, seed: int, after: int | None, moves: str | None, engine=None):
+    """The position to solve, and how it was reached (words for the report), on the engine chosen
+    (an EngineChoice; None: Python)."""
     from ..bots import bot_seed, make_bot
-    from ..engine import Move, apply, in_secret, moves_for, new_game, offered
-    s = new_game(rs, players, options, seed)
+    from ..engine import Move, apply, in_secret, moves_for, offered
+    from ..engines import new_game
+    s = new_game(rs, players, options, seed, engine=engine)
     given = after
     if moves is not None:
         texts = [m.strip() for m in moves.split(";") if m.strip()]

@@ -1,6 +1,7 @@
 """The perfect-information solver, in Python: what a position is worth when every card is shown
-to every player and each plays as well as can be. This is the reference that a faster solver
-is tested against. It is slow, and that is fine for the small positions the tests use.
+to every player and each plays as well as can be. This is the reference that the solver in C
+(native/runtime/unit/solve.c, which solves a game of the native engine) is tested against, node
+for node. It is slow, and that is fine for the small positions the tests use.
 
 With every card shown there is nothing left to guess, so the game below a position is a tree
 of decisions. The solver looks at it in one of two ways:
@@ -94,12 +95,18 @@ def position_key(s) -> tuple:
     key = (s.pc, tuple(s.stack), s.actor, s.finished, slots, tuple(map(tuple, s.zones)), tuple(s.known),
            tuple(s.played_by), s.declared,
            tuple(sorted((k, tuple(v)) for k, v in s.pending.items())) if s.pending else (),
-           tuple(sorted((k, (tuple(o), tuple(sorted(c.items())))) for k, (o, c) in s.sealed.items()))
+           tuple(sorted((k, (tuple(o), tuple((p, id(a), _frozen(v) if v.__class__ in (list, tuple) else v)
+                                             for p, (a, v) in sorted(c.items(), key=_first))))
+                        for k, (o, c) in s.sealed.items()))
            if s.sealed else (),
            tuple(s.told) if s.told is not None else ())
     if s.rng is not None and _draws(s.program):
         key += (hash(s.rng.getstate()),)
     return key
+
+
+def _first(item):
+    return item[0]
 
 
 def _frozen(v):
@@ -145,6 +152,13 @@ class Solver:
         if s.finished:
             u = utilities(s)
             return Solution(self._value(u, s), u, (), s, True, 0, 0, self.sides)
+        if s.native is not None:  # the same search in C; what C gives back is solved here, on a copy
+            from ..native.solve import solve_in_c
+            got = solve_in_c(self, s)
+            if got is not None:
+                return got
+            s = s.native.python_copy()
+            self.nodes, self.table = 0, {}
         depth, best, stopped = 1, None, None
         while True:
             try:
@@ -337,10 +351,9 @@ def _sides_text(sides) -> str:
 
 
 def solve(state, sides=None, nodes: int = 1_000_000, seconds: float | None = None) -> Solution:
-    """Solve `state` with every card shown (the state itself is left as it is). `sides`: lists
-    of seats that play together; by default the ruleset's `sides` as they stand in `state`."""
-    if state.native is not None:
-        raise OptionError("the solver in Python reads a game of the Python engine")
+    """Solve `state` with every card shown (the state itself is left as it is), in C when it is
+    a game of the native engine. `sides`: lists of seats that play together; by default the
+    ruleset's `sides` as they stand in `state`."""
     if sides is None:
         sides = [list(side) for side in ruleset_sides(state)]
     return Solver(state.n_players, sides, nodes, seconds).solve(state)

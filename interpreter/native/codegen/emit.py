@@ -836,6 +836,7 @@ class Module(Masks, Expr):
             unit_part("seeker.c"),
             unit_part("plan.c"),
             plan_slots,
+            unit_part("solve.c"),
             unit_part("batch.c"),
         ])
 

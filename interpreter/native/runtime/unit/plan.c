@@ -64,6 +64,7 @@ static pl_view pl_view_of(cr_state *S, const uint8_t *unseen) {
 static int pl_value(cr_state *S, int32_t me, double *v) {
     int32_t P = S->n_players;
     int64_t sc[MAXP];
+    (void)sc; /* (unused where the ruleset has advice but no score) */
     if (S->finished) {
         uint64_t w = 0;
         if (S->declared_set) w = S->declared;
