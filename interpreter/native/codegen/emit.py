@@ -108,15 +108,13 @@ class Module(Expr):
         test = self.p.set_ir.get(name)
         if test is None:
             raise NativeUnsupported(f"the set test {name}")
-        fn = self.set_fns[name] = f"s{len(self.set_fns)}"
         types = local_types((test.mask,))
-        if any(is_list(types.get(v.name)) for v in test.free):
-            raise NativeUnsupported("a set test handed a collection")
-        if len(test.free) > 4:
-            raise NativeUnsupported("a set test handed more than 4 values")
+        if any(is_list(types.get(v.name)) for v in test.free) or len(test.free) > 4:
+            raise NativeUnsupported("a set test handed a collection, or more than 4 values")
+        fn = self.set_fns[name] = f"s{len(self.set_fns)}"
         free = [self.local(v.name) for v in test.free]
         cand = self.local("cand")
-        proto = (f"static cr_mask {fn}(cr_ctx *x, cr_state *S, crt_cards *C, cr_mask {cand}"
+        proto = (f"static __attribute__((unused)) cr_mask {fn}(cr_ctx *x, cr_state *S, crt_cards *C, cr_mask {cand}"
                  + "".join(f", int64_t {v}" for v in free) + ")")
         fail = self.mask(test.mask)
         if test.keep is None:
@@ -841,7 +839,8 @@ class Module(Expr):
             "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
             "MAX_DECISIONS": f"INT64_C({min(p.max_decisions, 1 << 62)})", "CR_MAX_RANGE": limits.MAX_RANGE,
             "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
-            "NPARAMS": self.nparams, "MW": max(1, (nc + 63) // 64), "NORD": max(p.card_order, default=0) + 1, "NSF": 4, "TELLS": int(p.tells), "NTOLD": nc * maxp if p.tells else 1, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
+            "NPARAMS": self.nparams, "MW": max(1, (nc + 63) // 64), "NORD": max(p.card_order, default=0) + 1, "NSF": 4,  # the values a set test is handed, at most (set_fn)
+            "TELLS": int(p.tells), "NTOLD": nc * maxp if p.tells else 1, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
         }
         score = p.score_name[2:] if p.score_name and p.score_name[:2] in ("D_", "U_") else None
         if p.score_name and score is None:

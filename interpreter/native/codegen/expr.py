@@ -400,23 +400,28 @@ class Expr:
         such a failure."""
         if not getattr(self, "use_masks", True) or is_list(e.t):
             return self.ex(e.loop)
+        fn = self.guard_fns.get(e.fn)
+        if fn is not None:
+            return f"{fn}(x, S, C{''.join(', ' + self.local(v.name) for v in e.free)})"
+        try:  # a mask form C cannot read (a set test handed many values): the loop form
+            fast = self.fast_form(e.fast)
+        except NativeUnsupported:
+            return self.ex(e.loop)
         if not self.may_fail(e.fast, frozenset()):
-            return self.fast_form(e.fast)
+            return fast
         checks = self.set_checks(e)
         if checks is not None:
-            return f"({{ {''.join(f'(void){c}; ' for c in checks)}{self.fast_form(e.fast)}; }})"
-        fn = self.guard_fns.get(e.fn)
-        if fn is None:
-            fn = self.guard_fns[e.fn] = f"g{len(self.guard_fns)}"
-            self.emit_guarded(fn, e)
+            return f"({{ {''.join(f'(void){c}; ' for c in checks)}{fast}; }})"
+        fn = self.guard_fns[e.fn] = f"g{len(self.guard_fns)}"
+        self.emit_guarded(fn, e, fast)
         return f"{fn}(x, S, C{''.join(', ' + self.local(v.name) for v in e.free)})"
 
-    def emit_guarded(self, fn: str, e) -> None:
+    def emit_guarded(self, fn: str, e, fast: str) -> None:
         types = local_types((e.fast, e.loop))
         args = "".join(f", {'cr_list' if is_list(types.get(v.name)) else 'int64_t'} {self.local(v.name)}" for v in e.free)
         proto = f"static int64_t {fn}(cr_ctx *x, cr_state *S, crt_cards *C{args})"
         unused = "".join(f" (void){self.local(v.name)};" for v in e.free)
-        fast, loop = self.fast_form(e.fast), self.ex(e.loop)
+        loop = self.ex(e.loop)
         self.define_protos.append(proto + ";")
         self.define_src.append(
             f"{proto} {{\n    (void)S; (void)C;{unused}\n"
