@@ -9,7 +9,7 @@ Nothing from the ruleset's text reaches the C source: names are numbered, number
 from __future__ import annotations
 
 from ...compiler.ir import ops as o
-from ...compiler.ir.reads import unparen, walk as walk_ops
+from ...compiler.ir.reads import replace, unparen, walk as walk_ops
 from ...compiler.program import MAX_SET_CARDS, MAX_SETS, MAX_TRIED
 from ...errors import CardRulesError
 
@@ -394,10 +394,10 @@ class Expr:
     def x_Guarded(self, e):
         """The mask form, falling back to the loop form exactly where Python's does (pyemit.py:
         guarded_def): when working the mask form out meets a none or an index out of range.
-        Written in place when it cannot fail, or can fail only where the loop's set fails first
-        (above(c) with c none: the same failure either way, checked before it); else a function
-        of its own that tries it (a setjmp of its own, x->jp) and works the loop form out after
-        such a failure."""
+        Written in place when it cannot fail, or when it can fail only on the values its loop's set
+        is worked out from (checked first: the loop would fail on them alike) or on cards it reads
+        whatever happens (tested first: the loop form where one is none); else a function of its
+        own that tries it (a setjmp of its own, x->jp), the loop form after such a failure."""
         if not getattr(self, "use_masks", True) or is_list(e.t):
             return self.ex(e.loop)
         fn = self.guard_fns.get(e.fn)
@@ -409,9 +409,17 @@ class Expr:
             return self.ex(e.loop)
         if not self.may_fail(e.fast, frozenset()):
             return fast
-        checks = self.set_checks(e)
-        if checks is not None:
-            return f"({{ {''.join(f'(void){c}; ' for c in checks)}{fast}; }})"
+        plan = self.guard_plan(e)
+        if plan is not None:
+            checks, cards = plan
+            head = "".join(f"(void){c}; " for c in checks)
+            if not cards:
+                return f"({{ {head}{fast}; }})"
+            temps = {v: o.Local(self.fresh_c("gc"), t="card") for v in cards}
+            form = replace(e.fast, lambda y: temps.get(unparen(y)))
+            head += "".join(f"int64_t {self.local(t.name)} = {self.scalar(v)}; " for v, t in temps.items())
+            valid = " && ".join(f"{self.local(t.name)} >= 0 && {self.local(t.name)} < NC" for t in temps.values())
+            return f"({{ {head}({valid}) ? {self.fast_form(form)} : {self.ex(e.loop)}; }})"
         fn = self.guard_fns[e.fn] = f"g{len(self.guard_fns)}"
         self.emit_guarded(fn, e, fast)
         return f"{fn}(x, S, C{''.join(', ' + self.local(v.name) for v in e.free)})"
@@ -673,6 +681,17 @@ class Expr:
         if isinstance(e, o.OwnerMask):  # a card's owner is a seat or none
             w = unparen(e.who)
             return not (w in sure or isinstance(w, o.CardAttr) and w.attr == "owner" and unparen(w.card) in sure)
+        if isinstance(e, o.OrderFrom):  # a card's place in its suit's ranking is a number
+            k = unparen(e.k)
+            return not (isinstance(k, o.CardAttr) and k.attr == "order" and unparen(k.card) in sure
+                        or isinstance(k, o.Lit) and type(k.value) is int)
+        if isinstance(e, o.CardOf):  # a card of the deck named by its rank and suit
+            r, su = unparen(e.rank), unparen(e.suit)
+            return not (isinstance(r, o.Lit) and isinstance(su, o.Lit) and (r.value, su.value) in self.p.card_of)
+        if isinstance(e, o.ZoneCards):  # a shared kind's zone is one
+            return not isinstance(unparen(e.zone), o.ZoneBase)
+        if isinstance(e, o.End):  # the first or last element, none when there is none
+            return self.may_fail(e.coll, sure)
         if isinstance(e, o.SetCall):  # its test asked owner by owner: each a seat or none
             test = self.p.set_ir.get(e.fn)
             inner = frozenset() if test is None or test.owner is None else frozenset({unparen(test.owner)})
@@ -681,26 +700,27 @@ class Expr:
             return True
         return self.may_fail(tuple(e.operands()), sure)
 
-    def set_checks(self, e) -> list[str] | None:
-        """The checks of a guarded aggregate's set (its cards' card, its zones) when its mask form
-        can fail only where the set does: every value the set is worked out from is read by the
-        mask form whatever happens (so a bad one makes it fail, and the loop form then fails
-        working the set out, first thing). Checked first, in the set's order, they fail as the
-        loop form would; past them, the mask form cannot fail. None otherwise."""
+    def guard_plan(self, e) -> tuple[list[str], list] | None:
+        """How a mask form that may fail is written in place, or None: (the checks of its loop's
+        set, the cards to test first). The set's values (the card of above(c), a zone) when the
+        mask form reads each whatever happens: a bad one makes it fail, and the loop form then fails
+        working the set out, first thing, so checking them first fails alike. Cards the mask form
+        reads whatever happens, worked out by what cannot fail (a variable, the first card of a
+        pile): one that is none sends it to its loop form, as the failure it meets would. Past
+        both, the mask form must be unable to fail."""
+        read = list(dict.fromkeys(forced_reads(e.fast)))
         leaves = set_leaves(e.loop.domain) if isinstance(e.loop, o.AggLoop) else None
-        if not leaves:
+        sure, checks = set(), []
+        if leaves and all(v in {r for _, r in read} for _, v in leaves):
+            size = {"card": "NC", "suit": "NSUITS"}
+            for k, v in leaves:  # a card read on the way (hand(c.owner)) is one too
+                sure |= {v} | {unparen(x.card) for x in walk_ops(v) if isinstance(x, o.CardAttr)}
+                checks.append(f"cr_zone(x, S, {self.scalar(v)})" if k == "zone" else
+                              f"cr_idx(x, {self.scalar(v)}, {size[k]})")
+        cards = [v for k, v in read if k == "card" and v not in sure and not self.may_fail(v, frozenset())]
+        if self.may_fail(e.fast, frozenset(sure | set(cards))):
             return None
-        read = set(forced_reads(e.fast))
-        if any(v not in read for _, v in leaves):
-            return None
-        sure = {v for _, v in leaves}
-        for _, v in leaves:  # a card read on the way (hand(c.owner)) is one too
-            sure |= {unparen(x.card) for x in walk_ops(v) if isinstance(x, o.CardAttr)}
-        if self.may_fail(e.fast, frozenset(sure)):
-            return None
-        size = {"card": "NC", "suit": "NSUITS"}
-        return [f"cr_zone(x, S, {self.scalar(v)})" if k == "zone" else f"cr_idx(x, {self.scalar(v)}, {size[k]})"
-                for k, v in leaves]
+        return checks, cards
 
 
 # ops a mask form is made of whose C cannot fail when their operands cannot
@@ -744,13 +764,13 @@ def set_leaves(dom) -> list | None:
 
 
 def forced_reads(e):
-    """The cards and zones a mask form reads whatever happens (not under a branch): those it
-    fails on when they are none, or no card or zone."""
+    """The cards and zones a mask form reads whatever happens (not under a branch), as (kind,
+    value): those it fails on when they are none, or no card or zone."""
     e = unparen(e)
-    if isinstance(e, (o.CardAttr, o.NeighbourMask)) and e.card is not None:
-        yield unparen(e.card)
+    if isinstance(e, (o.CardAttr, o.NeighbourMask)) and (not isinstance(e, o.CardAttr) or e.attr in _CARD_READS):
+        yield "card", unparen(e.card)
     if isinstance(e, o.ZoneMask):
-        yield unparen(e.zone)
+        yield "zone", unparen(e.zone)
     if isinstance(e, o.Cond):
         yield from forced_reads(e.test)
         return
