@@ -44,6 +44,7 @@ var held: int
 var evens: int
 var red_sum: int
 var low_ones: int
+var held_low: int
 
 define ones_or_led(p: player) = count c in hand(p) where c.rank == 1 or c.suit == led.suit
 define lowest_played = lowest c in pile
@@ -52,6 +53,7 @@ define past_led = count c in pile where c > led
 define highest_led = highest c in pile where c.suit == led.suit
 define safe(c: card) = all d in above(c): not (d in hand) or d.owner == c.owner
 define held_safe(p: player) = count c in hand(p) where safe(c)
+define held_safe_low(p: player) = count c in hand(p) where safe(c) and c.suit == lowest_played.suit
 define even_reds(p: player) = count c in hand(p) where c.suit == Red and c.order mod 2 == 0
 define red_orders(p: player) = sum c in hand(p) where c.suit == Red and c.order mod 2 == 0: c.order
 define score(p: player) = count(hand(p))
@@ -80,6 +82,7 @@ phase play "Play":
                         set past = past_led
                         set top_led = highest_led
                         set held = held_safe(p)
+                        set held_low = held_safe_low(p)
                         set evens = even_reds(p)
                         set red_sum = red_orders(p)
 """
@@ -101,13 +104,16 @@ def rules(text: str = FALLBACK):
 def test_the_mask_forms_are_translated_and_one_is_tried():
     """C reads the compiler's mask forms: in place, the variable `led` tested first where a none
     would make the mask form fail; a function that tries the mask form where a definition works
-    the none out (ones_or_lowest); a set test of its own for the quantifier over the cards above."""
+    the none out (ones_or_lowest, held_safe_low); a set test of its own for the quantifier over
+    the cards above (held_safe_low's: held_safe's mask form cannot fail, so C loops there)."""
     p = play.program_of(rules())
     assert all(isinstance(p.def_ir[d][1], o.Guarded) for d in ("ones_or_led", "past_led", "highest_led", "safe",
-                                                              "held_safe", "even_reds", "red_orders", "ones_or_lowest"))
+                                                              "held_safe", "even_reds", "red_orders", "ones_or_lowest",
+                                                              "held_safe_low"))
     module = native_program(p).module
     assert module.set_fns
-    assert p.def_ir["ones_or_lowest"][1].fn in module.guard_fns and p.def_ir["ones_or_led"][1].fn not in module.guard_fns
+    tried = {d for d in p.def_ir if isinstance(p.def_ir[d][1], o.Guarded) and p.def_ir[d][1].fn in module.guard_fns}
+    assert {"ones_or_lowest", "held_safe_low"} <= tried and not {"ones_or_led", "held_safe"} & tried
 
 
 @pytest.mark.parametrize("seed", range(4))
