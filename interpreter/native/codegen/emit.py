@@ -18,6 +18,7 @@ from ...compiler.ir.reads import called
 from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_SETS, MAX_STEPS, RET
 from ..build import unit_halves, unit_part
 from .expr import Expr, NativeUnsupported, int_literal, is_list, local_types
+from .tables import mask_tables
 from .greedy_c import greedy_parts
 from .search_c import search_parts
 from .plan_c import plan_parts
@@ -890,41 +891,6 @@ class Module(Expr):
             plan_slots,
             unit_part("batch.c"),
         ])
-
-
-def mask_tables(p, consts: dict) -> list[str]:
-    """The program's constant masks, as the compiler's namespace has them (compiler.py: ALLM,
-    SUITM, RANKM, ORDM, _order_from's table, ABOVEM, BELOWM, and the constants of the mask forms):
-    every card, each suit's, rank's and order's cards, the cards at least k places up their
-    suits' rankings, above and below each card, then `consts` (value -> row)."""
-    nc = p.n_cards
-    mw = max(1, (nc + 63) // 64)
-    pos = [b.bit_length() - 1 for b in p.card_bit]
-    top = max(p.card_order, default=0)
-
-    def words(cards) -> list[int]:
-        w = [0] * mw
-        for c in cards:
-            w[pos[c] >> 6] |= 1 << (pos[c] & 63)
-        return w
-
-    def table(name, rows) -> str:
-        flat = [v for row in rows for v in row] or [0]
-        return (f"static const uint64_t {name}[] __attribute__((unused)) = {{"
-                + ", ".join(f"UINT64_C({v})" for v in flat) + "};")
-    n_suits, n_ranks = len(p.ruleset.deck.suits), len(p.ruleset.deck.ranks)
-    mask = (1 << 64) - 1
-    by_value = sorted(consts, key=consts.get)
-    return [
-        table("K_MALL", [words(range(nc))]),
-        table("K_MSUIT", [words(c for c in range(nc) if p.card_suit[c] == s) for s in range(n_suits)]),
-        table("K_MRANK", [words(c for c in range(nc) if p.card_rank[c] == r) for r in range(n_ranks)]),
-        table("K_MORD", [words(c for c in range(nc) if p.card_order[c] == k) for k in range(top + 1)]),
-        table("K_MFROM", [words(c for c in range(nc) if p.card_order[c] >= k) for k in range(top + 2)]),
-        table("K_MABOVE", [words(p.above[c]) for c in range(nc)]),
-        table("K_MBELOW", [words(p.below[c]) for c in range(nc)]),
-        table("K_MK", [[v >> (64 * i) & mask for i in range(mw)] for v in by_value]),
-    ]
 
 
 def filled(name: str, lines) -> str:

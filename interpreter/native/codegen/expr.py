@@ -412,8 +412,8 @@ class Expr:
         if (safe or plan is not None) and any(isinstance(y, o.SetCall) for y in walk_ops(e.fast)):
             # a set test works out, for every card of a hand at once, what C's loop asks of the few
             # cards its earlier tests let through, each answer kept per card: C runs the loop form
-            # (the same value: the mask form cannot fail here). Whole Ganjifa games: 0.86x with
-            # the set tests, 1.01x without, against C's loops before (issue 39, step 4).
+            # (the same value: the mask form cannot fail here). Measured on whole games of the
+            # bundled ruleset with set tests: 0.86x with them, 1.01x without (issue 39, step 4)
             return self.ex(e.loop)
         if safe:
             return fast
