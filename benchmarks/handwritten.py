@@ -1,5 +1,6 @@
-"""Games written by hand in C against the native engine's generated C (issue 39, step 0): the
-baselines the generated code is measured against, figures only (nothing here asserts a speed).
+"""Games written by hand in C (and Ganjifa in Python too) against the native engine's generated C
+(issue 39, step 0): the baselines the generated code is measured against, figures only (nothing
+here asserts a speed).
 
     python benchmarks/handwritten.py [--seconds T] [--rounds R] [--check N] [--game NAME]
 
@@ -187,7 +188,53 @@ def main(argv: list[str] | None = None) -> int:
               f"by hand in C {r['hand_games_s']:,.0f} games/s, the native engine (cr_play_many) "
               f"{r['engine_games_s']:,.0f} games/s: the generated C is {r['ratio']:.3f} of the hand-written",
               flush=True)
+        by_python = PYTHON_BASELINES.get(name)
+        if by_python is not None:
+            py = by_python()
+            check_python(py, b, rs, args.check)
+            p = measure_python(py, b, rs, args.seconds, args.rounds)
+            print(f"{name}: by hand in Python (benchmarks/{py.__name__}.py) {p['python_games_s']:,.0f} games/s, "
+                  f"{args.check} games identical; the native engine {p['engine_games_s']:,.0f} games/s, "
+                  f"{p['ratio']:.1f}x the hand-written Python", flush=True)
     return 0
+
+
+def _ganjifa_python():
+    import ganjifa_python
+    return ganjifa_python
+
+
+# the same games written by hand in Python (a module with game(seed) and play_many(seed0, n))
+PYTHON_BASELINES = {"ganjifa": _ganjifa_python}
+
+
+def check_python(py, b: Baseline, rs, games: int, moves: int = 5) -> None:
+    """The games written by hand in Python are the engine's: scores of `games` seeds, moves of `moves`."""
+    eng = engine_scores(rs, b.players, 0, games)
+    for seed, (x, y) in enumerate(zip(py.play_many(0, games), eng)):
+        assert x == y, f"{b.name}, seed {seed}: scores {x} by hand in Python, {y} on the engine"
+    for seed in range(moves):
+        x, y = py.game(seed), engine_moves(rs, b, seed)
+        assert x == y, f"{b.name}, seed {seed}: by hand in Python {x}, on the engine {y}"
+
+
+def measure_python(py, b: Baseline, rs, seconds: float, rounds: int) -> dict:
+    """The native engine's whole games against the Python written by hand, alternating."""
+    run, _ = engine_many(rs, b.players)
+    chunk = 64
+
+    def engine(k):
+        run(k * chunk * 16, chunk * 16)
+        return chunk * 16
+
+    def by_hand(k):
+        return len(py.play_many(k * chunk, chunk))
+    sides: dict[str, list[float]] = {"engine": [], "python": []}
+    for _ in range(rounds):
+        sides["engine"].append(timed(engine, seconds))
+        sides["python"].append(timed(by_hand, seconds))
+    med = {k: statistics.median(v) for k, v in sides.items()}
+    return {"engine_games_s": med["engine"], "python_games_s": med["python"], "ratio": med["engine"] / med["python"]}
 
 
 if __name__ == "__main__":

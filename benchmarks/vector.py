@@ -56,26 +56,14 @@ def openspiel_rate(game_name: str, seconds: float) -> float | None:
         import pyspiel
     except ImportError:
         return None
+    from peers import observing, random_game
     game = pyspiel.load_game(game_name)
     rng = random.Random(0)
-    see = ("observation_tensor" if game.get_type().provides_observation_tensor else "information_state_tensor")
+    see = observing(game)
     n = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            elif state.is_simultaneous_node():
-                for p in range(game.num_players()):
-                    getattr(state, see)(p)
-                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
-                n += game.num_players()
-            else:
-                getattr(state, see)(state.current_player())
-                state.apply_action(rng.choice(state.legal_actions()))
-                n += 1
+        n += random_game(game, rng, see)
     return n / (time.perf_counter() - t0)
 
 

@@ -41,6 +41,8 @@ def _collect(items, filename):
             single["deck"] = it
         elif isinstance(it, g.Winner):
             single["winner"] = it
+        elif isinstance(it, g.Sides):
+            single["sides"] = it
         elif isinstance(it, _Item):
             if it.kind == "option_default":
                 parts["option_defaults"].append(it)
@@ -96,7 +98,7 @@ def _assemble_game(header: _Item, items, filename: str) -> g.Ruleset:
     return g.Ruleset(
         name=name, title=title, source=filename, loc=header.loc, players_min=lo, players_max=hi,
         direction=single["direction"].value if "direction" in single else "clockwise",
-        deck=deck, winner=single.get("winner"),
+        deck=deck, winner=single.get("winner"), sides=single.get("sides"),
         max_decisions=single["bound"].value if "bound" in single else None,
         texts=tuple(parts["texts"]), notes=tuple(parts["notes"]),
         **{k: tuple(parts[k]) for k in _MERGEABLE})
@@ -220,6 +222,9 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
     if "winner" in single:
         upd["winner"] = single["winner"]
         changes.append(g.Change(what="winner", name="winner", action="replaced"))
+    if "sides" in single:
+        upd["sides"] = single["sides"]
+        changes.append(g.Change(what="sides", name="sides", action="replaced" if base.sides else "added"))
     upd.update(name=name, title=title, base=base.name, base_title=base.title or base.name, source=filename,
                loc=loc, texts=base.texts, variant_texts=base.variant_texts + tuple(parts["texts"]),
                notes=base.notes + tuple(parts["notes"]))

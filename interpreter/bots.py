@@ -63,7 +63,12 @@ class GreedyBot:
     decision) and keep the move that leaves this seat best placed by the ruleset's advice
     when it gives some, then furthest ahead of its best rival by the game's own scoring.
     Ties: play the lowest-ranked card first (keep high cards), then moves with another kind
-    of argument, then moves without one; then a seeded coin."""
+    of argument, then moves without one; then a seeded coin.
+
+    While it decides several times in a row (a patience, a turn of many moves), it never moves
+    back to a position it has already left in that run, as this seat sees it, unless every move
+    would: a card carried to and fro looks no worse after each trip, and the player would carry it
+    until the game's bound stopped it."""
 
     name = "greedy"
 
@@ -72,6 +77,8 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self._order: dict | None = None
         self._program = None
+        self._left: set = set()       # the positions left in this run of decisions (as this seat sees them)
+        self._run_at: tuple | None = None  # (game, moves made) when this seat last decided
 
     def _card_order(self, state: State) -> dict[str, int]:
         p = state.program
@@ -96,8 +103,8 @@ class GreedyBot:
             return moves[0]
         me = state.actor
         order = self._card_order(state)
-        best_key, best = None, []
         advised = bool(state.program.advice)
+        keys = []
         for m, value in zip(moves, self._values(state, moves, me, advised)):
             if m.arg is None:
                 kind, rank = 2, 0
@@ -105,12 +112,51 @@ class GreedyBot:
                 kind, rank = 0, order[m.arg]
             else:
                 kind, rank = 1, 0
-            key = (value, -kind, -rank)
-            if best_key is None or key > best_key:
-                best_key, best = key, [m]
-            elif key == best_key:
-                best.append(m)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+            keys.append((value, -kind, -rank))
+        run = self._in_run(state, me)
+        left = set()  # the moves found to lead back
+        while True:
+            top = max(keys[k] for k in range(len(moves)) if k not in left)
+            best = [k for k in range(len(moves)) if k not in left and keys[k] == top]
+            if run:  # only the best are looked at: most of the time the best move goes somewhere new
+                back = [k for k in best if self._goes_back(state, moves[k], me)]
+                left.update(back)
+                best = [k for k in best if k not in back]
+            if best:
+                break
+            if len(left) == len(moves):  # every move leads back: the best of them all
+                top = max(keys)
+                best = [k for k in range(len(moves)) if keys[k] == top]
+                break
+        return moves[best[0]] if len(best) == 1 else self.rng.choice([moves[k] for k in best])
+
+    def _in_run(self, state: State, me: int) -> bool:
+        """Whether this seat decided the move just made too (a run of decisions goes on); the
+        position it leaves now is remembered either way."""
+        n = len(state.history)
+        run = self._run_at is not None and self._run_at[0] is state.program and self._run_at[1] == n - 1
+        self._run_at = (state.program, n)
+        if not run:
+            self._left = set()
+        from .plan import seat_view
+        self._left.add(seat_view(state, me))
+        return run
+
+    def _goes_back(self, state: State, m: Move, me: int) -> bool:
+        """Whether move m brings this seat, still deciding, to a position it has left in this run."""
+        from .plan import seat_view
+        if state.native is not None:  # asked of a copy in C
+            from .native.plan import view_after
+            k = next(k for k, x in enumerate(state._legal) if x is m)
+            v = view_after(state.native, k, me)
+            if v is not False:
+                return v is not None and v in self._left
+        after = state.clone()
+        try:
+            apply(after, m)
+        except GameRuntimeError:
+            return False
+        return not after.finished and after.actor == me and seat_view(after, me) in self._left
 
     def _values(self, state: State, moves: list[Move], me: int, advised: bool):
         """Each move's value for `me` one step on: the advice after it (when the ruleset gives
@@ -138,7 +184,8 @@ class GreedyBot:
 
 BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
                                  "ismcts": None,  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
-                                 "plan": None}    # the planning player, in plan.py: 'plan' or 'plan:POSITIONS'
+                                 "plan": None,    # the planning player, in plan.py: 'plan' or 'plan:POSITIONS'
+                                 "pimc": None}    # the sampling player, in solver/pimc.py: 'pimc[:WORLDS[:NODES]]'
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
@@ -151,8 +198,11 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     if key.partition(":")[0] == "plan":
         from .plan import make_plan_bot
         return make_plan_bot(key, seed)
+    if key.partition(":")[0] == "pimc":
+        from .solver.pimc import make_pimc_bot  # the sampling player solves truths: solver/
+        return make_pimc_bot(key, seed)
     cls = BOTS.get(key)
     if cls is None:
         raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS), "
-                          "plan (or plan:POSITIONS)")
+                          "plan (or plan:POSITIONS), pimc (or pimc:WORLDS or pimc:WORLDS:NODES)")
     return cls(seed)

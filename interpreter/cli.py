@@ -674,13 +674,14 @@ def rulebook(
 
 
 def _register_stage_commands() -> None:
-    """Commands whose stage lives in its own module (diff, fuzz, balance, serve in web/ and
-    studio in studio/) register here."""
+    """Commands whose stage lives in its own module (diff, fuzz, balance, solve in solver/, serve
+    in web/ and studio in studio/) register here."""
     import importlib
     for mod, name, short in (
             ("diff", "diff", "Compare two rulesets by meaning, not by text."),
             ("fuzz", "fuzz", "Hunt for flaws in rulesets by playing and reading them."),
             ("balance", "balance", "Play many games and write a report on fairness and play."),
+            ("solver.command", "solve", "Solve a position with every card shown."),
             ("web.serve", "serve", "Open the browser table to play with people and bots."),
             ("studio.command", "studio", "Write, read, play and measure a game on one page.")):
         try:

@@ -557,6 +557,15 @@ class Winner(Located):
     score: str
 
 
+class Sides(Located):
+    """Who plays together: the players for whom the definition `by` (one player parameter) gives
+    the same value form one side, worked out where it is asked (a side may change from hand to
+    hand, as a declarer against the others does). Rules never read it; the solver, the players
+    and the rulebook do."""
+
+    by: str
+
+
 class Change(Node):
     """One thing a variant changes in its base, for the rulebook."""
 
@@ -597,6 +606,7 @@ class Ruleset(Located):
     interpretations: tuple[Interpretation, ...] = ()
     advice: tuple[Advice, ...] = ()
     winner: Winner | None = None
+    sides: Sides | None = None
     texts: tuple[str, ...] = ()
     variant_texts: tuple[str, ...] = Field(default=(), description="What a variant says about itself.")
     notes: tuple[str, ...] = ()
@@ -615,6 +625,28 @@ def child_blocks(stmt) -> list[tuple]:
     body = getattr(stmt, "body", None)
     return [body] if isinstance(body, tuple) else []
 
+
+
+def nodes_below(node):
+    """Every node below a rule-graph node (pydantic models, tuples, dicts), the node too."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        else:
+            fields = getattr(type(x), "model_fields", None)
+            if fields is not None:
+                yield x
+                stack.extend(getattr(x, f) for f in fields)
+
+
+def draws_at_random(ruleset) -> bool:
+    """Whether the rules ever leave something to chance (a shuffle, `random`)."""
+    return any(getattr(x, "kind", None) == "shuffle" or (getattr(x, "kind", None) == "call" and x.func == "random")
+               for x in nodes_below(ruleset))
 
 for _cls in list(globals().values()):
     if isinstance(_cls, type) and issubclass(_cls, Node) and _cls is not Node:

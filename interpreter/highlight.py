@@ -18,7 +18,7 @@ KEYWORDS = (
     "game", "group", "highest", "if", "in", "interpretation", "into", "let", "lowest", "mod", "most", "move", "new",
     "next", "no", "not", "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "play",
     "player", "private", "procedure", "remove", "repeat", "reveal", "round", "rule", "secretly", "set", "shuffle",
-    "split", "starting", "subset", "sum", "tell", "text", "the", "then", "those", "to", "turn", "under", "up",
+    "sides", "split", "starting", "subset", "sum", "tell", "text", "the", "then", "those", "to", "turn", "under", "up",
     "value", "var", "variant", "when", "where", "while", "winner", "zone",
 )
 # names the language gives a meaning without a declaration (interpreter/language.py's built-ins)

@@ -493,6 +493,12 @@ _WINNING = Section("winning", "Winning", "Who wins when the game ends.", (
           "a definition with one player parameter, or a whole-number variable kept per player "
           "(`var score(p: player): int = 0`). Tied players share the win.",
           "winner fewest score", "item"),
+    Entry("sides", "sides by NAME",
+          "Who plays together: NAME is a definition with one player parameter, and players for whom it gives the "
+          "same value are partners, on one side. It is worked out where it is asked, so a side can change from "
+          "hand to hand (a declarer against the others). The rules never read it; the solver (`cardrules solve`) "
+          "and the rulebook do. Without it, every player plays for themself.",
+          "sides by score", "item"),
     Entry("declare winner", "declare winner PLAYER | declare winner PLAYERS | declare winner none",
           "Names the winner, or winners, outright; that decides the game whatever the `winner` line says. "
           "Usually followed by `end game`.",

@@ -71,6 +71,15 @@ class _Eyes:
         return (s.pc, tuple(s.stack), s.actor, slots, where, tuple(hid))
 
 
+def seat_view(state, who: int):
+    """What `who` sees of a position, as one hashable value: `_Eyes.view`, or its 128-bit hash
+    in C for a game the native engine plays (equal views, equal values, on either engine)."""
+    if state.native is not None:
+        from .native.plan import view
+        return view(state.native, who)
+    return _Eyes(state, who).view(state)
+
+
 def _frozen(v):
     """A variable's value as a hashable one: a collection kept per player is a list of lists."""
     return tuple([_frozen(x) if x.__class__ in (list, tuple) else x for x in v])

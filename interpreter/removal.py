@@ -35,7 +35,8 @@ class Removal:
 
 # string fields that refer to a name, per node type (everything else is prose or binds a name)
 _REFS = {g.Name: ("name",), g.Call: ("func",), g.Perform: ("name",), g.Set: ("name",),
-         g.SplitGroup: ("define",), g.Split: ("score",), g.Deal: ("target",), g.Winner: ("score",)}
+         g.SplitGroup: ("define",), g.Split: ("score",), g.Deal: ("target",), g.Winner: ("score",),
+         g.Sides: ("by",)}
 # string fields that bind a local name (a definition's parameter, a `let`, an aggregate's variable, ...)
 _BINDS = {g.Param: ("name",), g.Let: ("name",), g.Agg: ("var",), g.ForPlayers: ("var",), g.ForEach: ("var",),
           g.Action: ("var",), g.ActionParam: ("var",), g.Choose: ("each",)}
@@ -80,6 +81,8 @@ def _items(rs: g.Ruleset):
         yield "phase", ph.name, ph
     if rs.winner is not None:
         yield "winner", "winner", rs.winner
+    if rs.sides is not None:
+        yield "sides", "sides", rs.sides
 
 
 def first_use(rs: g.Ruleset, name: str):

@@ -336,6 +336,9 @@ class ToGraph(Transformer):
                                self.file, ch[0].line, ch[0].column)
         return g.Winner(rule=rule, score=str(ch[1]), loc=self._loc(meta))
 
+    def sides(self, meta, ch):
+        return g.Sides(by=str(ch[0]), loc=self._loc(meta))
+
     def phase(self, meta, ch):
         body, texts, notes = self._split(ch[3])
         return g.Phase(name=str(ch[0]), title=_s(ch[1]) if ch[1] else None,

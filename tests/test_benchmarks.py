@@ -73,6 +73,15 @@ def test_the_games_written_by_hand_in_c_are_the_engines_games(name, capsys):
     assert "games identical" in capsys.readouterr().out
 
 
+def test_the_ganjifa_written_by_hand_in_python_plays_the_engines_games():
+    """benchmarks/ganjifa_python.py, the hand-written Python the engine's whole games are measured
+    against: the same scores as the native engine's games, the same moves as the Python engine's."""
+    if find_compiler() is None:
+        pytest.skip("no C compiler")
+    b = handwritten.BASELINES["ganjifa"]
+    handwritten.check_python(handwritten.PYTHON_BASELINES["ganjifa"](), b, handwritten.ruleset(b), games=30, moves=3)
+
+
 def test_the_front_doors_benchmark_times_both_engines_on_the_same_games(capsys):
     import front_doors
     if find_compiler() is None:

@@ -148,11 +148,9 @@ def test_the_ops_no_bundled_game_makes_print_too():
 
 
 def _sample(cls, fields):
-    """An instance with every field set to an op (not built through the Python text, which reads
-    some fields as words)."""
-    x = str.__new__(cls, "")
-    x.__dict__.update({f: o.Slot(i, t="int") for i, f in enumerate(fields)}, t="int")
-    return x
+    """An instance with every field set to an op (never written as Python, which reads some
+    fields as words)."""
+    return cls(*(o.Slot(i, t="int") for i in range(len(fields))), t="int")
 
 
 def test_every_field_of_every_class_is_shown():

@@ -89,6 +89,13 @@ def test_returns_by_score_are_paid_as_the_single_games_pay_them(name):
     assert alongside(bundled()[name], "native", n=4, steps=60, returns="score") >= 2
 
 
+@native
+@pytest.mark.parametrize("name", ["classic/goofspiel", "classic/kuhn-poker-three"])
+def test_returns_by_points_are_paid_as_the_single_games_pay_them(name):
+    # (each seat's score less the mean: the points won in Goofspiel, the chips in Kuhn poker)
+    assert alongside(bundled()[name], "native", n=4, steps=60, returns="points") >= 2
+
+
 @pytest.mark.parametrize("name", ["classic/kuhn-poker", "classic/goofspiel"])
 def test_the_python_engine_plays_the_same_batch(name):
     assert alongside(bundled()[name], "python", n=3, steps=25, max_decisions=7) >= 3

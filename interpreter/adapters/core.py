@@ -59,15 +59,24 @@ def _rebuild(key: tuple, steps: list) -> "Core":
     spec = spec_from_key(key)
     core = None
     for step in steps:
-        if step[0] == "seed":
-            core = Core.start(spec, step[1])
-        elif step[0] == "move":
-            _, player, action, arg = step
-            core.apply_move(Move(player, action, arg), spec.action_id(action, arg))
-        elif step[0] == "sample":
-            core = core._sample(step[1], step[2])
-        elif step[0] == "reseed":
-            core.reseed(step[1])
+        core = replay_step(spec, core, step)
+    return core
+
+
+def replay_step(spec, core: "Core | None", step: tuple) -> "Core":
+    """One step of a recipe replayed (a game with explicit chance replays its draws itself:
+    chance.py)."""
+    if step[0] == "seed":
+        core = Core.start(spec, step[1])
+    elif step[0] == "move":
+        _, player, action, arg = step
+        core.apply_move(Move(player, action, arg), spec.action_id(action, arg))
+    elif step[0] == "sample":
+        core = core._sample(step[1], step[2])
+    elif step[0] == "reseed":
+        core.reseed(step[1])
+    else:
+        raise ValueError(f"a game's recipe holds a step this adapter does not know: {step[0]!r}")
     return core
 
 
@@ -377,7 +386,11 @@ class Core:
 
     def info_text(self, player: int) -> str:
         """What `player` sees now and every move as they saw it, one a line."""
-        return self.spec.view_text(self, player) + "\nmoves:\n" + "\n".join(self.lines(player))
+        text = self.memo.get(("info", player))
+        if text is None:
+            lines = "\n".join(self.lines(player))
+            text = self.memo[("info", player)] = self.spec.view_text(self, player) + "\nmoves:\n" + lines
+        return text
 
 
 class Seeds:

@@ -67,7 +67,11 @@ each; k winners split the win (each winner n/k-1 over n-1), so the returns alway
 A solitaire gets 1 for a win and 0 otherwise (general sum). `returns="score"`: each seat's
 score placed between the worst (0) and the best (1) at the table by the game's winner rule,
 0.5 for everyone when all scores are equal (general sum, for games where the margin
-matters). Nothing is paid before the end.
+matters). `returns="points"`: each seat's score less the table's mean score, so the returns
+sum to 0 (zero-sum; a game whose scores already sum to 0, chips won and lost, pays them as they
+are); the scores are taken to lie at most `int_high - int_low` apart (the utility bounds say so,
+and a game past them stops with a GameRuntimeError), and a solitaire is paid its score.
+Nothing is paid before the end.
 
 `Core`, a game in progress seen through a spec, and how chance and length work: core.py."""
 
@@ -80,10 +84,11 @@ import numpy as np
 
 from ..bundled import bundled_name, resolve
 from ..engine import Move, new_game, outcome, program_of, resolve_options, scores, seat_name, waiting
-from ..errors import CardRulesError, OptionError
+from ..errors import CardRulesError, GameRuntimeError, OptionError
+from ..graph import draws_at_random
 from ..graph import sees as g_sees
 
-RETURNS = ("win", "score")
+RETURNS = ("win", "score", "points")
 DEFAULT_INT_RANGE = (0, 100)
 INT_CLIP = 1e9
 MAX_INT_SPAN = 100_000
@@ -132,6 +137,8 @@ def spec_for(ruleset, players: int | None = None, options: dict | None = None, *
     given = tuple(sorted((o.name, _option_text(v)) for o, v in zip(program.options, values) if v != o.default))
     if returns not in RETURNS:
         raise OptionError(f"returns is one of {', '.join(RETURNS)}, not {returns!r}")
+    if returns == "points" and program.score is None:
+        raise OptionError(f"returns='points' pays each seat's score, and {rs.title or rs.name} counts none")
     if max_decisions in (None, 0):
         max_decisions = None
     elif isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1:
@@ -157,22 +164,6 @@ def spec_from_key(key: tuple) -> "Spec":
                     engine=engine)
 
 
-def _walk(node):
-    """Every node below a rule-graph node (pydantic models, tuples, dicts)."""
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (tuple, list)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        else:
-            fields = getattr(type(x), "model_fields", None)
-            if fields is not None:
-                yield x
-                stack.extend(getattr(x, f) for f in fields)
-
-
 class Spec:
     """One ruleset at one player count with its options: the action table, the observation
     layout, the returns and the game's type, computed once."""
@@ -188,8 +179,7 @@ class Spec:
         # the engine stops a game at its bound (program.max_decisions: the declared one, else
         # DEFAULT_MAX_DECISIONS) with an error; max_decisions cuts it short before that
         self.max_length = min(program.max_decisions, self.max_decisions or program.max_decisions)
-        self.chance = any(getattr(x, "kind", None) == "shuffle"
-                          or (getattr(x, "kind", None) == "call" and x.func == "random") for x in _walk(ruleset))
+        self.chance = draws_at_random(ruleset)
         self.imperfect = (any(z.visibility != "public" for z in program.zones)
                           or any(c.secret for c in program.choices))
         probe = new_game(program, players, options, 0)
@@ -212,12 +202,16 @@ class Spec:
 
     @property
     def zero_sum(self) -> bool:
-        return self.returns_mode == "win" and self.players > 1
+        return self.returns_mode in ("win", "points") and self.players > 1
 
     @property
     def utility_range(self) -> tuple[float, float]:
+        n = self.players
+        if self.returns_mode == "points":  # (scores at most int_high - int_low apart)
+            lo, hi = self.int_range
+            return (float(lo), float(hi)) if n == 1 else (-(hi - lo) * (n - 1) / n, (hi - lo) * (n - 1) / n)
         if self.zero_sum:
-            return (-1.0 / (self.players - 1), 1.0)
+            return (-1.0 / (n - 1), 1.0)
         return (0.0, 1.0)
 
     # -- places: where a card can be, as an observer numbers them
@@ -676,6 +670,8 @@ class Spec:
             return [0.0] * n
         if self.returns_mode == "score":
             return _standing(s, n)
+        if self.returns_mode == "points":
+            return self.points(scores(s))
         o = outcome(s)
         return self.payoff(o.winners if o is not None else ())
 
@@ -694,6 +690,8 @@ class Spec:
                 return None
         if self.returns_mode == "score":
             return _placed(values, n, p.winner_rule) if values is not None else [0.5] * n
+        if self.returns_mode == "points":
+            return self.points(values)
         info = g._info
         lib.cr_info(g.mem, info)
         if info[7]:  # (declared)
@@ -704,6 +702,17 @@ class Spec:
             best = max(values) if p.winner_rule == "most" else min(values)
             winners = [q for q, v in enumerate(values) if v == best]
         return self.payoff(winners)
+
+    def points(self, values) -> list[float]:
+        """`returns="points"`: each seat's score less the mean (a solitaire's score as it is)."""
+        n = self.players
+        mean = sum(values) / n if n > 1 else 0.0
+        paid = [float(v - mean) for v in values]
+        lo, hi = self.utility_range
+        if any(not lo <= x <= hi for x in paid):
+            raise GameRuntimeError(f"returns='points': the scores {list(values)} lie further apart than the "
+                                   f"utility bounds ({lo}, {hi}) allow: give an int_range as wide as their spread")
+        return paid
 
     def payoff(self, winners, values=None) -> list[float]:
         """The returns of a game the rules ended, from its winners (or, with `returns="score"`,

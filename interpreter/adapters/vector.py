@@ -312,6 +312,10 @@ class _Batch:
                 span = np.where(hi == lo, 1, hi - lo)
                 placed = (hi - values) / span if spec.program.winner_rule == "fewest" else (values - lo) / span
                 paid[:] = np.where(hi == lo, 0.5, placed)
+        elif spec.returns_mode == "points":  # (encoding.Spec.points; the bounds checked by the slow path)
+            paid[:] = values - values.mean(1, keepdims=True) if players > 1 else values
+            lo, hi = spec.utility_range
+            slow = slow | (finished & ((paid < lo) | (paid > hi)).any(1))
         else:  # (encoding.Spec.payoff: the winners declared, else the best score)
             declared = info[:, 7] != 0
             win = np.zeros((k, players), bool)

@@ -3,8 +3,8 @@ names to indices once, and turns expressions into generated Python functions and
 into a flat list of instructions, so the engine never walks the graph while playing.
 
 The stages, one module each: checks (deck, names, phases), expressions and definitions
-(source text for every expression), masks (card sets as bit masks), statements (lowering
-to instructions)."""
+(the ops of every expression, ir/ops.py, which pyemit.py writes as Python), masks (card sets
+as bit masks), statements (lowering to instructions)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .fuse import fuse, trace
 from .ir import ops as o
 from .ir.reads import CARD_READS, STATE_FNS, STATE_READS, masks_kept, masks_pay, state_reads
 from .masks import Masks, bit_tables, make_order_runtime, make_runtime, make_suffix_runtime
+from .pyemit import py
 from .program import _MISS, COLLECTION_TYPES, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
 from .moves_left import MovesLeft
@@ -98,7 +99,6 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
         self._check_names()
         self.slots = 0
         self.var_slots: dict[str, tuple[int, str]] = {}
-        self.hidden_src: dict[str, str] = {}  # generated aggregate function -> the code inside it
         self.guards: dict[str, tuple] = {}  # generated aggregate -> (mask form, loop form), ops
         self.gen_ir: dict[str, o.Op] = {}  # generated definition function (D_, U_, ADVICE_) -> its body
         self.gen_memo: dict[str, str] = {}  # generated definition function -> the memo it keeps answers in
@@ -120,6 +120,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
         self.lam_cache: dict[str, Callable] = {}
         self.lam_src: dict[int, str] = {}  # id of a generated function -> its source
         self.lam_ir: dict[int, object] = {}  # id of a generated function -> its ops (ir/ops.py), or None
+        self.lam_ops: list = []  # the ops of every expression made a function (lam), once each text
         self.keep: list = []  # functions made here whose ids lam_ir holds
         p = self.p
         if rs.max_decisions is not None:
@@ -241,6 +242,8 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
             if t != "int":
                 raise _err(f"{w.score!r} must give a number for each player; it gives {word(t)}", w)
             p.score_name, p.winner_rule = fname, w.rule
+        if rs.sides is not None:
+            self.sides(rs.sides)
         advice_fns = []
         for a in rs.advice:  # a number per player that the rules never read: the bots do
             prm = a.params[0]
@@ -248,7 +251,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
             src, _ = self.sx_typed(a.body, {prm.name: (a0, prm.type)}, "int", f"the advice {a.name!r}")
             fname = f"ADVICE_{a.name}"
             p.advice_ir.append((a.name, (a0,), src, "int"))
-            self.def_src.append(f"def {fname}(st, a0):\n    return {src}\n")
+            self.def_src.append(f"def {fname}(st, a0):\n    return {py(src)}\n")
             self.gen_ir[fname] = src
             advice_fns.append((a.name, fname, a))
         src = "\n".join(self.def_src)
@@ -257,13 +260,15 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
         p.advice = [(name, self.ns[fname], node) for name, fname, node in advice_fns]
         if rs.winner is not None:
             p.score = self.ns[p.score_name]
+        if rs.sides is not None:
+            p.sides = self.ns[p.sides_name]
         p.namespace = self.ns
         p.start = phase_start[rs.phases[0].name]
         p.phase_start = phase_start
         p.n_slots = self.slots
         p.code = [tuple(ins) for ins in p.code]
         # everything generated: the definitions' functions, every expression's, the aggregates' and set tests'
-        generated = [*self.gen_ir.values(), *self.lam_cache, *(x for forms in self.guards.values() for x in forms),
+        generated = [*self.gen_ir.values(), *self.lam_ops, *(x for forms in self.guards.values() for x in forms),
                      *(t.mask for t in p.set_ir.values())]
         p.masks = masks_kept(generated)
         self.masks_pay = masks_pay(generated)
@@ -277,6 +282,23 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
         if p.fast:
             p.code = trace(p.code, entries, self.ns, self.lam_src)
         return p
+
+    def sides(self, sd: g.Sides) -> None:
+        """`sides by NAME`: NAME a definition of one player giving one plain value (players with
+        equal values play together)."""
+        d = self.defines.get(sd.by)
+        if d is None:
+            raise _err(f"the sides line names {sd.by!r}, which is not a definition; players play together when "
+                       f"it gives them the same value, like: define {sd.by}(p: player) = p == seat(1) or p == seat(3)",
+                       sd)
+        if len(d.params) != 1 or d.params[0].type != "player":
+            raise _err(f"{sd.by!r} must take one player, like: define {sd.by}(p: player) = ...", sd)
+        self.call_define(d, [], sd)
+        fname, t, _ = self.def_cache[d.name]
+        if t in COLLECTION_TYPES:
+            raise _err(f"{sd.by!r} must give one value for each player (a player, a number, true or false...), "
+                       f"not {word(t)}", sd)
+        self.p.sides_name = fname
 
     def winner_by_var(self, var, w) -> g.Define:
         """`winner most score` where score is a per-player variable: the score is that variable,

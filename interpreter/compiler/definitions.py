@@ -7,6 +7,7 @@ from .. import graph as g
 from .ir import ops as o
 from .ir.reads import cheap, light, reads_loop_var
 from .program import ELEM, TYPE_WORDS, _err
+from .pyemit import py
 
 
 class Definitions:
@@ -197,7 +198,7 @@ class Definitions:
                 self.def_stack.pop()
             finally:
                 self.bare_mode = was
-            self.def_src.append(f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n    return {body}\n")
+            self.def_src.append(f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n    return {py(body)}\n")
             self.gen_ir[f"U_{d.name}"] = body
         return f"U_{d.name}"
 
@@ -244,7 +245,7 @@ class Definitions:
                 # a few table look-ups and bit operations cost less than the memo would (even one
                 # kept for good)
                 if isinstance(body, o.Guarded):  # one aggregate: its mask form and fallback are the definition itself
-                    fast, loop = body.fast, body.loop
+                    fast, loop = py(body.fast), py(body.loop)
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                         f"    try:\n"
                                         f"        return {fast}\n"
@@ -252,11 +253,11 @@ class Definitions:
                                         f"        return {loop}\n")
                 else:
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
-                                        f"    return {body}\n")
+                                        f"    return {py(body)}\n")
             else:
                 if self.p.fast and not static and light(body, self.memoised):
                     self.unmemoised[d.name] = (f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n"
-                                               f"    return {body}\n", body)
+                                               f"    return {py(body)}\n", body)
                 self.memoised.add(fname)
                 if not static:
                     self.gen_memo[fname] = memo[3:]  # the memo its function reads (st.memo or st.cmemo)
@@ -268,7 +269,7 @@ class Definitions:
                                     f"    r = m.get({key}, MISS)\n"
                                     f"    if r is MISS:\n"
                                     f"{limit}"
-                                    f"        r = m[{key}] = {body}\n"
+                                    f"        r = m[{key}] = {py(body)}\n"
                                     f"    return r\n")
             self.def_cache[d.name] = (fname, t, len(params))
             if static and self.p.fast and len(params) == 1 and d.params[0].type == "card" and d.name not in self.untabled:

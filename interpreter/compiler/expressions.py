@@ -1,4 +1,4 @@
-"""Expressions -> Python source text with a type. Names, attributes, operators, calls and
+"""Expressions -> the IR's ops (ir/ops.py) with a type. Names, attributes, operators, calls and
 the built-in functions; aggregates and definitions live in definitions.py, bit masks in masks.py."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from ..unparse import unparse
 from .cse import cse_expr
 from .definitions import _has_agg
 from .ir import ops as o
-from .ir.reads import never_none, plain_name
-from . import pyemit  # noqa: F401  (registers the ops' Python text)
+from .ir.reads import never_none, plain_name, walk_shown
+from .pyemit import py
 from .program import COLLECTIONS, ELEM, _CARD_ATTRS, _compatible, _err, word
 
 
@@ -21,10 +21,10 @@ INLINE_MAX = 240  # characters of generated source a definition may take when wr
 
 class Expressions:
     # ------------------------------------------------------------- expressions
-    # Expressions compile to Python source text, which is turned into functions once:
-    # one Python function per definition, one lambda per expression a statement uses.
-    # A scope maps a name to (slot number, type) for locals kept in the state, or to
-    # (Python source, type) for names bound inside generated code.
+    # Expressions compile to ops, which the Python emitter (pyemit.py) writes as text turned
+    # into functions once: one Python function per definition, one lambda per expression a
+    # statement uses. A scope maps a name to (slot number, type) for locals kept in the state,
+    # or to (an op, type) for names bound inside generated code.
 
     def expr(self, e, scope: dict) -> tuple[Callable, str]:
         src, t = self.sx(e, scope)
@@ -40,13 +40,16 @@ class Expressions:
         src, _ = self.sx_typed(e, scope, "bool", what)
         return self.lam(src)
 
-    def lam(self, src: str) -> Callable:
+    def lam(self, x: o.Op) -> Callable:
+        """The function of an expression's ops, one per text (equal text, equal work)."""
+        src = py(x)
         fn = self.lam_cache.get(src)
         if fn is None:
             fast = cse_expr(src) if self.p.fast else src  # the plain evaluator stays as written
             fn = self.lam_cache[src] = eval(f"lambda st: {fast}", self.ns)
             self.lam_src[id(fn)] = fast
-            self.lam_ir[id(fn)] = src if isinstance(src, o.Op) else None
+            self.lam_ir[id(fn)] = x
+            self.lam_ops.append(x)
         return fn
 
     def ir_of(self, fn):
@@ -59,7 +62,7 @@ class Expressions:
 
     def sx(self, e, scope) -> tuple[str, str]:
         src, t = getattr(self, "e_" + type(e).__name__)(e, scope)
-        if self.probe and t == "bool" and not isinstance(e, g.Name) and "st.opts[" in src:
+        if self.probe and t == "bool" and not isinstance(e, g.Name) and any(isinstance(y, o.Opt) for y in walk_shown(src)):
             return self.probed(src), t
         return src, t
 
@@ -69,7 +72,7 @@ class Expressions:
         never changed the value of a test it was read in was never put to the test, however
         often it was read."""
         self.probes += 1
-        return o.Call("_probe", (o.Lit(self.probes - 1), "_pin(st)", src), t="bool")
+        return o.Call("_probe", (o.Lit(self.probes - 1), o.Call("_pin", ()), src), t="bool")
 
     def sx_typed(self, e, scope, want: str, what: str):
         src, t = self.sx(e, scope)
@@ -160,7 +163,7 @@ class Expressions:
                 raise _err(f"{n!r} needs {len(d.params)} argument(s): write {n}(...)", e)
             if self.p.fast and not _has_agg(d.body):  # a few look-ups: written out in place
                 src, t = self.inline_define(d, [], e)
-                if len(src) <= 80:  # (a definition with no parameters is asked of one state only)
+                if len(py(src)) <= 80:  # (a definition with no parameters is asked of one state only)
                     return src, t
             return self.call_define(d, [], e)
         if n in p.zone_index:
@@ -361,7 +364,7 @@ class Expressions:
                 src, t = self.inline_define(d, srcs, e)
                 # written out in place while that stays short: definitions built on
                 # definitions would otherwise grow with every layer, each copy worked out anew
-                if not self.p.fast or len(src) <= INLINE_MAX:
+                if not self.p.fast or len(py(src)) <= INLINE_MAX:
                     return src, t
             return self.call_define(d, srcs, e)
         if n in self.player_vars:

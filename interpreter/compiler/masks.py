@@ -10,7 +10,7 @@ and/or/not, becomes one mask expression; an aggregate over such a predicate beco
 stays a loop, over the cards that pass the translated part of the condition only.
 
 Mask forms are built as IR ops (compiler/ir/ops.py: `ZoneMask`, `SuitMask`, `MaskBin`,
-`MaskLoop`, `SetCall`, ...), each with its Python text in pyemit.py, so a `Guarded` op's
+`MaskLoop`, `SetCall`, ...), which the Python emitter (pyemit.py) writes as text, so a `Guarded` op's
 fast form is IR that an emitter other than Python's can read, and the questions asked of
 them (which names a form's function is handed, what it reads) are walks over ops
 (ir/reads.py).
@@ -91,7 +91,6 @@ class Masks:
         loop decides what happens then (a value, or the same error in the same place)."""
         free = _locals(free_names(fast, loop))
         name = self.fresh("agg")
-        self.hidden_src[name] = fast + " " + loop  # the code inside it, to read
         self.guards[name] = (fast, loop)
         x = o.Guarded(name, free, fast, loop, t=getattr(loop, "t", None))
         exec(cse_module(guarded_def(x)), self.ns)
@@ -366,14 +365,12 @@ class Masks:
         # work per card, asked again and again (a rule's test, its moves, other tests): the
         # definition's cards, once per state and set of cards
         free = _locals(free_names(m))
-        args = "".join(", " + x for x in free)
-        name = self.set_helpers.get(("define", m, args))
+        name = self.set_helpers.get(("define", m, free))
         if name is None:
-            name = self.set_helpers[("define", m, args)] = self.fresh("set")
+            name = self.set_helpers[("define", m, free)] = self.fresh("set")
             memo = self.memo_of(m)
             self.p.set_ir[name] = x = o.SetTest(name, m, free, memo)
             exec(cse_module(set_def(x)), self.ns)
-            self.hidden_src[name] = m
         return o.SetCall(name, cand, free, t="mask")
 
     def _suffix_mask(self, e, var, scope, cand):
@@ -406,10 +403,9 @@ class Masks:
             return None  # reads the card some other way: no mask
         keep = dom.func
         free = _locals(free_names(fail) - {owner.name})
-        args = "".join(", " + x for x in free)
         by_owner = any(x == owner and isinstance(x, o.Local) for x in walk_shown(fail))
         anyone = replace(fail, lambda x: o.Local("_OWNER", t="player") if isinstance(x, o.Local) and x == owner else None)
-        same = (keep, anyone, args)  # the same question asked elsewhere
+        same = (keep, anyone, free)  # the same question asked elsewhere
         name = self.set_helpers.get(same)
         if name is not None:
             call = o.SetCall(name, cand, free, t="mask")
@@ -420,7 +416,6 @@ class Masks:
         memo = self.memo_of(fail)
         self.p.set_ir[name] = x = o.SetTest(name, fail, free, memo, keep, owner if by_owner else None)
         exec(cse_module(set_def(x)), self.ns)
-        self.hidden_src[name] = fail
         call = o.SetCall(name, cand, free, t="mask")
         return call if e.op in ("all", "no") else o.MaskNot(call, t="mask")
 

@@ -155,6 +155,8 @@ class Program:
     score: Callable | None = None  # score(state, seat) -> int
     tells: bool = False  # some statement tells a player about cards (`tell`): states keep what each was told
     score_name: str | None = None
+    sides: Callable | None = None  # sides(state, seat) -> a value equal for the players of one side
+    sides_name: str | None = None
     advice: list = field(default_factory=list)  # (name, fn(state, seat) -> int, graph node)
     namespace: dict = field(default_factory=dict)
     winner_rule: str | None = None

@@ -9,7 +9,7 @@ from .cse import cse_module
 from .ir import ops as o
 from .ir import stmts as ir
 from .masks import mentions
-from .pyemit import paired_def, paired_lines
+from .pyemit import paired_def
 from .program import (CALL, CHOOSE, CHOOSE_EACH, ELEM, END, EXEC, JIF, JUMP, RET, Alt, Choice, _err,
                       _runtime, word)
 
@@ -121,7 +121,7 @@ class Statements:
             csrc, tsrc = self.src_of(what), self.src_of(to)
             usrc = "False" if up is None else self.src_of(up)
             if None not in (csrc, tsrc, usrc):
-                csrc = self.coll_src(f"({csrc})", t if t == "zone" else "cards")
+                csrc = f"st.zones[({csrc})]" if t == "zone" else f"({csrc})"
                 run.src = f"st.move(list({csrc}), ({tsrc}), bool({usrc}), {under})"
             run.ir = ir.MoveCards(self.ir_of(coll), self.ir_of(to), self.ir_of(up), under)
         self.emit(EXEC, run)
@@ -550,7 +550,6 @@ class Statements:
         name = self.fresh("agg")
         x = o.Paired(name, tuple(names), tuple(domains), tuple(tuple(src for _, src in tests_at[i]) for i in range(len(names) - 1)),
                      tuple(terms), tuple(own), tuple(mixed), plain, t="rows")
-        self.hidden_src[name] = "\n".join(paired_lines(x)) + " " + plain  # the code inside it, to read
         exec(cse_module(paired_def(x)), self.ns)
         return x
 

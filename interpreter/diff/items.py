@@ -9,7 +9,7 @@ from ..unparse import unparse
 from .lines import _PROSE, _Side, _ekey, _fields, _params_env, _params_key
 from .model import Detail
 from .words import (_advice_source, _allowed, _and, _cap, _define_source, _fmt, _human, _order_change, _params_words,
-                    _players, _q, _src, _var, _winner)
+                    _players, _q, _sides, _src, _var, _winner)
 
 
 class _ItemChanges:
@@ -50,6 +50,9 @@ class _ItemChanges:
                                      (a.winner.rule, a.winner.score) != (b.winner.rule, b.winner.score)):
             self.add("winner", "winner", "changed" if a.winner and b.winner else ("added" if b.winner else "removed"),
                      f"Winning: {_winner(b.winner)} (was: {_winner(a.winner)})")
+        if (a.sides and a.sides.by) != (b.sides and b.sides.by):
+            self.add("sides", "sides", "changed" if a.sides and b.sides else ("added" if b.sides else "removed"),
+                     f"Sides: {_sides(b.sides)} (was: {_sides(a.sides)})")
         first_a = a.phases[0].name if a.phases else None
         first_b = b.phases[0].name if b.phases else None
         if first_a != first_b and first_a in self.B.phases and first_b in self.A.phases:
@@ -57,7 +60,7 @@ class _ItemChanges:
                      f"The game now starts with phase {code(first_b)} (was {code(first_a)})")
         handled = {"loc", "name", "title", "base", "base_title", "source", "players_min", "players_max",
                    "direction", "max_decisions", "deck", "zones", "options", "vars", "defines", "procedures",
-                   "phases", "interpretations", "winner", "texts", "variant_texts", "notes", "changes", "advice"}
+                   "phases", "interpretations", "winner", "sides", "texts", "variant_texts", "notes", "changes", "advice"}
         for f in type(a).model_fields:
             if f not in handled and _ekey(getattr(a, f), {}) != _ekey(getattr(b, f), {}):
                 self.add("game", f, "changed", f"The game's {_human(f)} changed")

@@ -76,7 +76,7 @@ class Diff:
 
 # The sections of a report, in order, and the kinds of change each holds.
 SECTIONS = [
-    ("game", "The game", ("game", "players", "direction", "bound", "start", "winner", "text")),
+    ("game", "The game", ("game", "players", "direction", "bound", "start", "winner", "sides", "text")),
     ("cards", "The cards", ("deck", "deck order")),
     ("zones", "Where the cards lie", ("zone",)),
     ("options", "Options", ("option",)),

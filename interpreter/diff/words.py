@@ -90,6 +90,12 @@ def _players(lo: int, hi: int, short: bool = False) -> str:
     return text if short else text + (" player" if lo == hi == 1 else " players")
 
 
+def _sides(sd: g.Sides | None) -> str:
+    if sd is None:
+        return "each player for themself"
+    return f"players with the same {code(sd.by)} play together"
+
+
 def _winner(w: g.Winner | None) -> str:
     if w is None:
         return "no winner rule"

@@ -501,6 +501,28 @@ def scores(s: State) -> tuple[int, ...]:
     return tuple(p.score(s, seat) for seat in s.seats)
 
 
+def sides(s: State) -> tuple[tuple[int, ...], ...]:
+    """The players grouped by the ruleset's `sides` line as they stand now (the players for whom
+    its definition gives one value play together), each side in seat order and the sides by their
+    first seat; every player alone when the ruleset has no such line."""
+    _synced(s)
+    p = s.program
+    if p.sides is None:
+        return tuple((seat,) for seat in s.seats)
+    groups: dict = {}
+    for seat in s.seats:
+        try:
+            key = p.sides(s, seat)
+        except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+            loc = p.ruleset.sides.loc
+            raise GameRuntimeError(f"the sides ({p.ruleset.sides.by!r}) cannot be worked out here: it met a card or "
+                                   "player that is none, or something impossible",
+                                   loc.file if loc else None, loc.line if loc else None,
+                                   loc.column if loc else None, source_line(loc)) from None
+        groups.setdefault(key, []).append(seat)
+    return tuple(tuple(g) for g in groups.values())
+
+
 def advice_values(s: State, seat: int) -> dict[str, int]:
     """Each of the ruleset's advice values for `seat` now (higher is better for that seat)."""
     _synced(s)

@@ -246,6 +246,9 @@ class Static:
         if rs.winner is not None and rs.winner.score in self.defines:
             used_d.append(rs.winner.score)
             todo.append(self.defines[rs.winner.score])
+        if rs.sides is not None and rs.sides.by in self.defines and rs.sides.by not in used_d:
+            used_d.append(rs.sides.by)
+            todo.append(self.defines[rs.sides.by])
         while todo:
             node = todo.pop()
             for n in sorted(_names(node, set())):

@@ -174,6 +174,8 @@ class Indexer:
             self.declare("interpretation", ch[0], "interpretation", full, f"interpretation {ch[0]}", outline=top)
         elif d == "winner":
             self.ref("value", ch[1], role="winner")
+        elif d == "sides":
+            self.ref("value", ch[0], role="sides")
         elif d == "rule_stmt":
             self.stmt(t, {}, top)
 

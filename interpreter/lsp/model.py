@@ -38,7 +38,7 @@ for _sec in CONSTRUCTS:
             KEYWORD_DOC[_w] = _e
 
 TOP_KEYWORDS = ("game", "variant", "players", "turn order", "at most", "deck", "zone", "option", "var", "define",
-                "advice", "procedure", "phase", "interpretation", "winner", "text", "note", "new define",
+                "advice", "procedure", "phase", "interpretation", "winner", "sides by", "text", "note", "new define",
                 "new procedure", "new advice", "private var", "rule", "order for")
 DECK_KEYWORDS = ("suits", "ranks", "copies", "cards", "group", "order for", "value", "text", "note")
 STATEMENT_KEYWORDS = ("shuffle", "deal", "move", "reveal", "turn", "tell", "let", "set", "declare winner", "perform",

@@ -151,6 +151,8 @@ class NativeProgram:
                                 ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32]
         lib.cr_plan.restype = ctypes.c_int32
         lib.cr_plan_view.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
+        lib.cr_plan_view_after.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
+        lib.cr_plan_view_after.restype = ctypes.c_int32
         lib.crt_cards_zone_data.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_zone_data.restype = ctypes.POINTER(ctypes.c_uint16)
         lib.crt_cards_face_up.argtypes = [ctypes.c_void_p, ctypes.c_int32]
@@ -180,6 +182,15 @@ class NativeProgram:
             b = self._local.buffers = ((ctypes.c_int32 * n)(), (ctypes.c_int32 * n)(),
                                        (ctypes.c_int64 * (n * self.nparams))(), (ctypes.c_int64 * n)())
         return b
+
+    def view_layout(self, mem) -> list:
+        """Where the cards' arrays lie in a game's memory (cr_view_layout: offsets in bytes, then
+        the words of a mask), read into this thread's room."""
+        b = getattr(self._local, "layout", None)
+        if b is None:
+            b = self._local.layout = (ctypes.c_int64 * 10)()
+        self.lib.cr_view_layout(mem, b)
+        return b[:]
 
     def stack_buffer(self) -> ctypes.Array:
         """This thread's room for reading a game's procedure stack out of C (256 entries)."""
@@ -573,26 +584,28 @@ class NativeGame:
         s.zver += 1
 
     def _layout(self) -> tuple:
-        """The cards' arrays in C, where they lie in this game's memory (cr_view_layout): each
-        zone's length and cards, which cards are known, who played each, each card's zone
-        (memoryviews over the memory), and a function reading every mask (each zone's, each
-        kind's, each owner's, the cards face up: in that order, as ints)."""
+        """The cards' arrays in C, where they lie in this game's memory (cr_view_layout, asked once
+        per program: the same offsets in every game's memory): each zone's length and cards, which
+        cards are known, who played each, each card's zone (memoryviews over the memory), and a
+        function reading every mask (each zone's, each kind's, each owner's, the cards face up: in
+        that order, as ints). Sliced from one view of the memory: a game cloned to be moved on
+        (a table's every move) makes them again."""
         at = self._arrays
         if at is None:
             s, nc = self._view, self.np.p.n_cards
-            lay = (ctypes.c_int64 * 10)()
-            self.np.lib.cr_view_layout(self.mem, lay)
-            base, w = ctypes.addressof(self.mem), lay[9]
+            lay = self.np.view_layout(self.mem)
             nz = len(s.zkind)
             nk, owners = len(s.program.zones), s.n_players + 1
+            w = lay[9]
+            mem = memoryview(self.mem).cast("B")
 
-            def view(off, ctype, n, fmt):
-                return memoryview((ctype * n).from_address(base + off)).cast("B").cast(fmt)
+            def view(off, size, n, fmt):
+                return mem[off:off + size * n].cast(fmt)
             counts = (nz, nk, owners, 1)
             starts = [lay[5 + k] for k in range(4)]
             whole = all(starts[k + 1] == starts[k] + counts[k] * 8 * w for k in range(3))
             if whole:  # (the runtime lays them out one after another)
-                words = view(starts[0], ctypes.c_uint64, sum(counts) * w, "Q")
+                words = view(starts[0], 8, sum(counts) * w, "Q")
                 if w == 1:
                     masks = words.tolist
                 elif w == 2:
@@ -607,12 +620,12 @@ class NativeGame:
                 def masks():
                     out = []
                     for start, k in zip(starts, counts):
-                        raw = ctypes.string_at(base + start, k * 8 * w)
+                        raw = mem[start:start + k * 8 * w].tobytes()
                         out += [int.from_bytes(raw[i * 8 * w:(i + 1) * 8 * w], "little") for i in range(k)]
                     return out
-            at = self._arrays = (view(lay[0], ctypes.c_uint16, nz, "H"), view(lay[1], ctypes.c_uint16, nz * nc, "H"),
-                                 view(lay[2], ctypes.c_uint8, nc, "B"), view(lay[3], ctypes.c_int16, nc, "h"),
-                                 view(lay[4], ctypes.c_uint16, nc, "H"), masks)
+            at = self._arrays = (view(lay[0], 2, nz, "H"), view(lay[1], 2, nz * nc, "H"),
+                                 view(lay[2], 1, nc, "B"), view(lay[3], 2, nc, "h"),
+                                 view(lay[4], 2, nc, "H"), masks)
         return at
 
     def cards_check(self) -> int:

@@ -38,6 +38,17 @@ def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None) -
     return line
 
 
+def view_after(g: NativeGame, i: int, who: int):
+    """What `who` sees after legal move i, worked out on a copy in C, as `view` gives it: None
+    when the game ends or another seat decides then; False when C cannot say (the rules fail in
+    the copy: the caller asks the Python engine)."""
+    out = (ctypes.c_uint64 * 2)()
+    rc = g.np.lib.cr_plan_view_after(g.mem, i, who, out)
+    if rc < 0:
+        return False
+    return out[0] << 64 | out[1] if rc else None
+
+
 def view(g: NativeGame, who: int) -> int:
     """What `who` sees of the game now, as the search's hash of plan.py's view."""
     out = (ctypes.c_uint64 * 2)()

@@ -222,7 +222,8 @@ class BookBuilder:
         w = what.lower()
         for key, word in (("def", "define"), ("opt", "option"), ("rule", "rule"), ("proc", "procedure"),
                           ("phase", "phase"), ("zone", "zone"), ("var", "var"), ("interp", "interpretation"),
-                          ("deck", "deck"), ("win", "winner"), ("player", "players"), ("turn", "direction")):
+                          ("deck", "deck"), ("win", "winner"), ("sides", "sides"), ("player", "players"),
+                          ("turn", "direction")):
             if w.startswith(key):
                 return word
         return w
@@ -267,6 +268,8 @@ class BookBuilder:
             return line + (f" \u2014 in {base}: \u201c{c.detail}\u201d" if c.detail else f": {base} has it, this game does not")
         if kind == "winner":
             return f"The winner rule is {c.action}"
+        if kind == "sides":
+            return f"The sides are {'now set' if c.action == 'added' else 'changed'}: {self.sides_sentence()}"
         if kind == "define" and c.name in self.en.defines:
             d = self.en.defines[c.name]
             with self.en.bound(**{p.name: p.type for p in d.params}):
@@ -538,7 +541,8 @@ class BookBuilder:
             lead = ("The rules " + _plain_list(em(t) for t in declaring) if len(declaring) > 1
                     else "The rule " + em(declaring[0])) + " can name the winner outright, and that decides the game. "
         if w is None:
-            return {"sentence": lead.strip() or "This game names no winner.", "explain": None}
+            return {"sentence": lead.strip() or "This game names no winner.", "explain": None,
+                    "sides": self.sides_sentence()}
         d = self.en.defines.get(w.score)
         if self.rs.players_max == 1:  # one player: no "player(s) with the most" to be
             better = "higher" if w.rule == "most" else "lower"
@@ -558,7 +562,14 @@ class BookBuilder:
                           f"for a player {em(p)}, {formal}."
         elif w.score in self.en.vars and self.en.vars[w.score].texts:  # `winner most VAR`: the variable's own words
             explain = f"A player's {self.en.term(w.score)} is {' '.join(self.en.vars[w.score].texts).rstrip('.')}."
-        return {"sentence": sentence, "explain": explain}
+        return {"sentence": sentence, "explain": explain, "sides": self.sides_sentence()}
+
+    def sides_sentence(self) -> str | None:
+        """Who plays together (`sides by NAME`), in the definition's words."""
+        sd = self.rs.sides
+        d, term = (self.en.defines.get(sd.by), self.en.term(sd.by)) if sd else (None, None)
+        said = f". A player's {term} is {' '.join(d.texts).rstrip('.')}: " if d is not None and d.texts else ": "
+        return f"The players play in sides{said}players with the same {term} are partners." if sd else None
 
     def build(self, picture: bool = True) -> dict:
         """The book's data for the templates; without `picture`, no picture of the turn (the

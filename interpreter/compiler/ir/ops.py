@@ -4,42 +4,71 @@ An op holds its operands (ops, or plain values: numbers, names of generated func
 the cardrules type of its value (`t`: 'int', 'card', 'cards', ...). Operands are evaluated
 left to right unless the op says otherwise (`Logic`, `Cond`, `AggLoop`, `Guarded`).
 
-While the compiler moves to the IR (milestone (a) of docs/native-plan.md) an op is also its
-own Python text: `Op` is a `str` whose value is what the Python emitter (`pyemit.py`) writes
-for it, so the passes that still work on text (masks, cse, fuse) run unchanged. Text joined
-by hand is a plain `str`: the C emitter refuses it as a construct it cannot lower yet
-(`opaque`). Every expression the compiler generates is now ops, the mask forms too
-(tests/test_ir_analyses.py checks every bundled program); the analyses over them are in
-`reads.py`."""
+An op is data, equal to another of its class with equal operands and type, and has no text of
+its own: each backend reads it through a visitor (`visit.py`), the Python emitter
+(`compiler/pyemit.py`: `py(x)`), the C emitter (`native/codegen/expr.py`) and the printer
+(`pprint.py`), so formatting an op into text by hand raises. Every expression the compiler
+generates is ops, the mask forms too (tests/test_ir_analyses.py checks every bundled program);
+the analyses over them are in `reads.py`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
-# the Python emitter registers a text function per op class (pyemit.py)
-PY_TEXT: dict[type, Callable[["Op"], str]] = {}
+ALL: list[type] = []  # every op class, in the order declared (the visitors must cover each)
 
 
-class Op(str):
+class Op:
+    """A frozen value: its operands by name (`fields`), and `t`, the type of its value."""
+    __slots__ = ("t", "_key", "_hash", "_py")
     fields: ClassVar[tuple[str, ...]] = ()
 
-    def __new__(cls, *args: Any, t: str | None = None) -> "Op":
-        if len(args) != len(cls.fields):
-            raise TypeError(f"{cls.__name__} takes {', '.join(cls.fields) or 'nothing'}; given {len(args)} operands")
-        values = dict(zip(cls.fields, args))
-        proto = object.__new__(_Fields)
-        proto.__dict__.update(values, t=t)
-        self = str.__new__(cls, PY_TEXT[cls](proto))
-        self.__dict__.update(values)
-        self.__dict__["t"] = t
-        return self
+    def __init__(self, *args: Any, t: str | None = None):
+        if len(args) != len(self.fields):
+            raise TypeError(f"{type(self).__name__} takes {', '.join(self.fields) or 'nothing'}; given {len(args)} operands")
+        put = object.__setattr__
+        for f, v in zip(self.fields, args):
+            put(self, f, v)
+        put(self, "t", t)
+        put(self, "_key", None)
+        put(self, "_hash", None)
+        put(self, "_py", None)  # the Python emitter's text, written once (pyemit.py)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is frozen")
 
-    def __reduce__(self):  # pickled as its text: an op's structure is for the emitters, not for storage
-        return (str, (str.__str__(self),))
+    def key(self) -> tuple:
+        """What makes two ops equal: the class, the operands (a constant with its Python type:
+        1 and True are two constants) and the type."""
+        k = self._key
+        if k is None:
+            vals = tuple(getattr(self, f) for f in self.fields)
+            if type(self) is Lit:
+                vals = (type(vals[0]), vals[0])
+            k = (type(self).__name__, vals, self.t)
+            object.__setattr__(self, "_key", k)
+        return k
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if type(other) is not type(self):
+            return NotImplemented if not isinstance(other, Op) else False
+        return hash(self) == hash(other) and self.key() == other.key()
+
+    def __hash__(self):
+        h = self._hash
+        if h is None:
+            h = hash(self.key())
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __reduce__(self):  # pickled as its class and operands
+        return (_rebuild, (type(self), tuple(getattr(self, f) for f in self.fields), self.t))
+
+    def __format__(self, spec):
+        raise TypeError(f"an op has no text of its own; the Python emitter writes it: pyemit.py(x) ({self!r})")
 
     def operands(self) -> list:
         out = []
@@ -51,18 +80,16 @@ class Op(str):
     def __repr__(self):
         return f"{type(self).__name__}({', '.join(repr(getattr(self, f)) for f in self.fields)})"
 
-
-class _Fields:
-    """The operands by name, for the text function before the op exists."""
+    __str__ = __repr__
 
 
-def opaque(x) -> bool:
-    """Text the compiler joined by hand: no emitter but Python's can read it."""
-    return isinstance(x, str) and not isinstance(x, Op)
+def _rebuild(cls, args, t):
+    return cls(*args, t=t)
 
 
 def op(name: str, *fields: str, doc: str = "") -> type:
-    cls = type(name, (Op,), {"fields": fields, "__doc__": doc, "__module__": __name__})
+    cls = type(name, (Op,), {"fields": fields, "__doc__": doc, "__module__": __name__, "__slots__": fields})
+    ALL.append(cls)
     return cls
 
 

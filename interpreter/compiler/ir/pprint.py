@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, RET
 from . import ops as o
+from .visit import OpVisitor
 
 WIDTH = 100  # an op that would make its line longer is broken into lines
 GOLDEN = Path(__file__).resolve().parents[3] / "tests" / "ir"
@@ -46,8 +47,10 @@ class Unprintable(TypeError):
     that may hold an address, the printout fails and says where."""
 
 
-class Printer:
-    """Ops written flat once each (shared subtrees are common), broken into lines where too long."""
+class Printer(OpVisitor):
+    """Ops written flat once each (shared subtrees are common), broken into lines where too long.
+    Its visitor methods give an op's fields to write, (name, value) each: every op class is
+    written alike, so each has the same method (set after the class)."""
 
     def __init__(self, width: int = WIDTH):
         self.width = width
@@ -75,11 +78,16 @@ class Printer:
                                                        for f, v in _dc_fields(x)) + ")"
         raise Unprintable(f"the IR printer has no text for a {type(x).__name__}" + (f" (in {where})" if where else ""))
 
+    def fields_of(self, x) -> list[tuple[str, object]]:
+        """An op's fields in order, by name."""
+        return [(f, getattr(x, f)) for f in x.fields]
+
     def _flat_fields(self, x) -> list[str]:
         name = type(x).__name__
-        if len(x.fields) == 1:
-            return [self.flat(getattr(x, x.fields[0]), f"{name}.{x.fields[0]}")]
-        return [f"{f}={self.flat(getattr(x, f), f'{name}.{f}')}" for f in x.fields]
+        pairs = self.visit(x)
+        if len(pairs) == 1:
+            return [self.flat(pairs[0][1], f"{name}.{pairs[0][0]}")]
+        return [f"{f}={self.flat(v, f'{name}.{f}')}" for f, v in pairs]
 
     def show(self, x, indent: int, col: int, after: int = 0) -> str:
         """x written from column `col` of a line indented `indent` (`after`: the characters that
@@ -91,7 +99,8 @@ class Printer:
         inner = indent + 4
         if isinstance(x, o.Op) and x.fields:
             head, tail = f"{type(x).__name__}(", ")" + _type(x)
-            named = [("" if len(x.fields) == 1 else f"{f}=", getattr(x, f)) for f in x.fields]
+            pairs = self.visit(x)
+            named = [("" if len(pairs) == 1 else f"{f}=", v) for f, v in pairs]
         elif isinstance(x, (tuple, list)) and x:
             head, tail = "(", ")"
             named = [("", v) for v in x]
@@ -205,6 +214,10 @@ class Printer:
                 if fn is not None or x is not None:
                     out.append(self.line(f"{pad}    {label}: ", _lowered(x, fn), 20))
         return out
+
+
+for _cls in o.ALL:  # every op written by its fields
+    setattr(Printer, Printer.prefix + _cls.__name__, Printer.fields_of)
 
 
 def _type(x) -> str:

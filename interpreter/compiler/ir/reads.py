@@ -233,14 +233,19 @@ def light(body, memoised: set) -> bool:
 def _bound(x) -> list[str]:
     """The names an op's own text binds (`for NAME in`)."""
     if isinstance(x, o.AggLoop):
-        return [x.var] if _loops(x) else []
+        return [_name(x.var)] if _loops(x) else []
     if isinstance(x, (o.MaskLoop, o.BitsIn)):
-        return ["_m", x.var]
+        return ["_m", _name(x.var)]
     if isinstance(x, o.Combinations):
-        return list(x.names)
+        return [_name(n) for n in x.names]
     if isinstance(x, o.EachSeat):
         return ["_vp"]
     return []
+
+
+def _name(v) -> str:
+    """A bound variable's name (a Local, or the name itself)."""
+    return v.name if isinstance(v, o.Local) else v
 
 
 def free_names(*xs) -> set[str]:
@@ -252,7 +257,7 @@ def free_names(*xs) -> set[str]:
         for y in walk_shown(x):
             if isinstance(y, o.Local) and y.name != "cand":
                 names.add(y.name)
-            bound.update(str(b) for b in _bound(y))
+            bound.update(_bound(y))
     return names - bound
 
 

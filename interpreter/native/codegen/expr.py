@@ -12,6 +12,7 @@ from ...compiler.ir import ops as o
 from ...compiler.ir.reads import replace, unparen, walk as walk_ops
 from ...compiler.program import MAX_SET_CARDS, MAX_SETS, MAX_TRIED
 from ...errors import CardRulesError
+from ...compiler.ir.visit import OpVisitor
 
 LIST_TYPES = {"cards", "players", "ints", "suits", "ranks", "zones", "zonekind", "sets"}
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
@@ -34,9 +35,35 @@ def int_literal(v) -> str:
     return f"INT64_C({v})"
 
 
-class Expr:
+class FastPathForms(OpVisitor):
+    """The C backend's methods for the forms the Python fast path adds around a choice's moves and
+    statement loops (the mask forms are Expr's, below): each lowers the op's generic form, or says
+    what the C emitter does instead."""
+    prefix = "x_"
+
+    def x_Paired(self, e):
+        return self.ex(e.plain)  # the same rows, worked out plainly
+
+    def x_Combinations(self, e):
+        raise NativeUnsupported("the rows of an action's parameters as one expression (the C emitter lists "
+                                "them from the choice's ir.Combos)")
+
+    def x_Dedupe(self, e):
+        raise NativeUnsupported("a collection made distinct as one expression (the C emitter lists a "
+                                "choice's values once each from its ir.Values)")
+
+    def x_EachSeat(self, e):
+        raise NativeUnsupported("a per-player variable's first values as one expression (the C emitter "
+                                "sets each seat's from Program.var_ir)")
+
+    def x_LoopMore(self, e):
+        raise NativeUnsupported("a statement loop's test as an expression (the C emitter writes ir.LoopTest)")
+
+
+class Expr(FastPathForms):
     """Mixed into the module emitter (emit.py), which gives `p` (the Program), `slot_kind`,
-    `list_index`, `pv_index`, `const_list`, `define_fn` and `enum_index`."""
+    `list_index`, `pv_index`, `const_list`, `define_fn` and `enum_index`. The C backend's
+    visitor: one `x_<Op>` method per op class."""
 
     def fresh_c(self, base: str) -> str:
         self.n_tmp += 1

@@ -370,6 +370,31 @@ int32_t cr_plan(const void *mem, int32_t me, int64_t nodes, uint32_t *rng_words,
 }
 
 /* plan.py:_Eyes.view of the game in mem for seat `who`, hashed as the search hashes it (two words) */
+/* the greedy player's question in a run of its own decisions (bots.py:GreedyBot._goes_back): after
+ * legal move i, played on a copy, does `who` decide next in a game still going, and what does it
+ * see then (the hash in out[0..1])? 1 yes, 0 no (the game ends or another seat decides), -1 the
+ * rules fail in the copy, or no room for one */
+int32_t cr_plan_view_after(const void *mem, int32_t i, int32_t who, uint64_t *out) {
+    const cr_state *S = (const cr_state *)mem;
+    if (i < 0 || i >= S->legal_n) return -1;
+    uint64_t *copy = malloc((size_t)S->bytes);
+    if (!copy) return -1;
+    int32_t rc = -1;
+    if (pl_play(copy, S, i) == 0) {
+        cr_state *T = (cr_state *)copy;
+        rc = 0;
+        if (!T->finished && T->actor == who) {
+            uint8_t unseen[MAXZ];
+            pl_unseen(T, who, unseen);
+            pl_view v = pl_view_of(T, unseen);
+            out[0] = v.a; out[1] = v.b;
+            rc = 1;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
 void cr_plan_view(const void *mem, int32_t who, uint64_t *out) {
     cr_state *S = (cr_state *)mem;
     uint8_t unseen[MAXZ];
