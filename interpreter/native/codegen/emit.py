@@ -17,7 +17,8 @@ from ...compiler.ir import stmts as ir
 from ...compiler.ir.reads import called
 from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_SETS, MAX_STEPS, RET
 from ..build import unit_halves, unit_part
-from .expr import Expr, NativeUnsupported, int_literal, is_list, local_types
+from .expr import Expr, NativeUnsupported, int_literal, is_list
+from .maskforms import MaskForms, local_types
 from .tables import mask_tables
 from .greedy_c import greedy_parts
 from .search_c import search_parts
@@ -48,7 +49,7 @@ def walk(x):
                 yield from walk(getattr(x, name))
 
 
-class Module(Expr):
+class Module(Expr, MaskForms):
     def __init__(self, p, masks: bool = True):
         self.p = p
         self.use_masks = masks  # the compiler's mask forms (compiler/masks.py), else their loop forms
