@@ -18,7 +18,8 @@ from ...compiler.ir.reads import called
 from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_SETS, MAX_STEPS, RET
 from ..build import unit_halves, unit_part
 from .expr import Expr, NativeUnsupported, int_literal, is_list
-from .masks import Masks, mask_tables
+from .maskforms import MaskForms, local_types
+from .tables import mask_tables
 from .greedy_c import greedy_parts
 from .search_c import search_parts
 from .plan_c import plan_parts
@@ -48,10 +49,13 @@ def walk(x):
                 yield from walk(getattr(x, name))
 
 
-class Module(Masks, Expr):
+class Module(Expr, MaskForms):
     def __init__(self, p, masks: bool = True):
         self.p = p
-        self.use_masks = masks  # aggregates over cards as bit masks where they can be (masks.py)
+        self.use_masks = masks  # the compiler's mask forms (compiler/masks.py), else their loop forms
+        self.guard_fns: dict[str, str] = {}  # a guarded aggregate's function (expr.py: x_Guarded) by its name
+        self.set_fns: dict[str, str] = {}  # a set test's (ops.SetTest) by its name
+        self.mask_consts: dict[int, int] = {}  # a constant mask (ops.Global) -> its row of K_MK
         self.n_tmp = 0
         self.locals: dict[str, str] = {}
         self.consts: dict[tuple, str] = {}
@@ -92,6 +96,55 @@ class Module(Masks, Expr):
             body = ", ".join(int_literal(int(v)) for v in values) or "0"
             self.tables.append(f"static const int64_t {name}[] __attribute__((unused)) = {{{body}}};")
         return f"cr_const(x, {name}, {len(values)})"
+
+    def mask_const(self, value: int) -> int:
+        """The row of K_MK holding a constant mask (a group of ranks' cards, say)."""
+        return self.mask_consts.setdefault(int(value), len(self.mask_consts))
+
+    def set_fn(self, name: str) -> str:
+        """A set test's C function (ops.SetTest, Program.set_ir): the cards of its `cand` that
+        pass, kept for the epoch (cr_smemo, a few answers per test)."""
+        fn = self.set_fns.get(name)
+        if fn is not None:
+            return fn
+        test = self.p.set_ir.get(name)
+        if test is None:
+            raise NativeUnsupported(f"the set test {name}")
+        types = local_types((test.mask,))
+        if any(is_list(types.get(v.name)) for v in test.free) or len(test.free) > 4:
+            raise NativeUnsupported("a set test handed a collection, or more than 4 values")
+        fn = self.set_fns[name] = f"s{len(self.set_fns)}"
+        free = [self.local(v.name) for v in test.free]
+        cand = self.local("cand")
+        proto = (f"static __attribute__((unused)) cr_mask {fn}(cr_ctx *x, cr_state *S, crt_cards *C, cr_mask {cand}"
+                 + "".join(f", int64_t {v}" for v in free) + ")")
+        fail = self.mask(test.mask)
+        if test.keep is None:
+            work = f"    cr_mask r = {fail};\n"
+        else:
+            above = int(test.keep == "above")
+            if test.owner is None:
+                work = f"    cr_mask r = cr_m_none_beyond(C, {fail}, {cand}, {above});\n"
+            else:  # owner by owner (st.omask's: none, then each seat), the owner fixed in the test
+                ow = self.local(test.owner.name)
+                work = (f"    cr_mask r = cr_m_none();\n"
+                        f"    for (int64_t _w = -1; _w < S->n_players; _w++) {{\n"
+                        f"        int64_t {ow} = _w < 0 ? CR_NONE : _w;\n"
+                        f"        cr_mask _p = cr_m_and({cand}, cr_m_owner_of(x, S, C, {ow}));\n"
+                        f"        if (cr_m_some(_p)) r = cr_m_or(r, cr_m_none_beyond(C, {fail}, _p, {above}));\n"
+                        f"    }}\n")
+        args = ", ".join(free) or "0"
+        self.memos.append(f"cr_smemo {fn}[CR_SM_N];")
+        self.define_protos.append(proto + ";")
+        self.define_src.append(
+            f"{proto} {{\n    (void)S; (void)C;\n"
+            f"    int64_t _a[NSF] = {{{args}}};\n"
+            f"    cr_smemo *_m = cr_sm_slot(x->sc->{fn}, {cand}, _a, {len(free)});\n"
+            f"    if (cr_sm_hit(x, _m, {cand}, _a, {len(free)})) return _m->val;\n"
+            f"{work}"
+            f"    _m->at = cr_epoch; _m->cand = {cand}; _m->val = r; memcpy(_m->arg, _a, sizeof _a);\n"
+            f"    return r;\n}}\n")
+        return fn
 
     def card_lists(self, which: str) -> str:
         return {"above": "K_ABOVE", "below": "K_BELOW", "suit": "K_SUIT_CARDS"}[which]
@@ -788,7 +841,8 @@ class Module(Masks, Expr):
             "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
             "MAX_DECISIONS": f"INT64_C({min(p.max_decisions, 1 << 62)})", "CR_MAX_RANGE": limits.MAX_RANGE,
             "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
-            "NPARAMS": self.nparams, "TELLS": int(p.tells), "NTOLD": nc * maxp if p.tells else 1, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
+            "NPARAMS": self.nparams, "MW": max(1, (nc + 63) // 64), "NORD": max(p.card_order, default=0) + 1, "NSF": 4,  # the values a set test is handed, at most (set_fn)
+            "TELLS": int(p.tells), "NTOLD": nc * maxp if p.tells else 1, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
         }
         score = p.score_name[2:] if p.score_name and p.score_name[:2] in ("D_", "U_") else None
         if p.score_name and score is None:
@@ -817,7 +871,7 @@ class Module(Masks, Expr):
             *tables, *self.tables,
             filled("helpers.c", scratch),
             unit_part("keep.c") if self.keeps else "",
-            *mask_tables(p),
+            *mask_tables(p, self.mask_consts),
             unit_part("masks.c"),
             unit_part("split.c"),
             unit_part("offer.c"),

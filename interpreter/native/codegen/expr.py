@@ -35,9 +35,9 @@ def int_literal(v) -> str:
 
 
 class FastPathForms(OpVisitor):
-    """The C backend's methods for the forms the Python fast path adds (Expr, below, overrides
-    those it translates): each lowers the op's generic form, or says what the C emitter does
-    instead."""
+    """The C backend's methods for the forms the Python fast path adds around a choice's moves and
+    statement loops (the mask forms' are in maskforms.py): each lowers the op's generic form, or says
+    what the C emitter does instead."""
     prefix = "x_"
 
     def x_Paired(self, e):
@@ -51,10 +51,6 @@ class FastPathForms(OpVisitor):
         raise NativeUnsupported("a collection made distinct as one expression (the C emitter lists a "
                                 "choice's values once each from its ir.Values)")
 
-    def x_SetCall(self, e):
-        raise NativeUnsupported("a set test asked of many cards at once (the C backend keeps an "
-                                "aggregate's loop form, Guarded.loop)")
-
     def x_EachSeat(self, e):
         raise NativeUnsupported("a per-player variable's first values as one expression (the C emitter "
                                 "sets each seat's from Program.var_ir)")
@@ -62,19 +58,11 @@ class FastPathForms(OpVisitor):
     def x_LoopMore(self, e):
         raise NativeUnsupported("a statement loop's test as an expression (the C emitter writes ir.LoopTest)")
 
-    def _mask_form(self, e):
-        raise NativeUnsupported(f"the mask form {type(e).__name__} (the C backend keeps an aggregate's loop "
-                                "form, Guarded.loop)")
-
-    x_AllMask = x_ZoneMask = x_ZoneMaskOf = x_KindMask = x_OwnerMask = x_UpMask = x_SuitMask = x_RankMask = \
-        x_OrderMask = x_NeighbourMask = x_CardMask = x_OrderFrom = x_MaskBin = x_MaskNot = x_MaskUnion = \
-        x_MaskChain = x_PopCount = x_AddAll = x_MaskCard = x_MaskLoop = x_BitsIn = _mask_form
-
 
 class Expr(FastPathForms):
     """Mixed into the module emitter (emit.py), which gives `p` (the Program), `slot_kind`,
     `list_index`, `pv_index`, `const_list`, `define_fn` and `enum_index`. The C backend's
-    visitor: one `x_<Op>` method per op class."""
+    visitor: one `x_<Op>` method per op class (the mask forms' in maskforms.py)."""
 
     def fresh_c(self, base: str) -> str:
         self.n_tmp += 1
@@ -429,46 +417,42 @@ class Expr(FastPathForms):
                        f"int64_t {var} = {d}.v[{i}]; (void){var}; {inner}}} ")
         return "".join(out)
 
-    def x_Guarded(self, e):
-        return self.ex(e.loop)  # the loop form: what the mask form computes, in C as fast
-
     def x_AggLoop(self, e):
         if e.agg not in _AGGS:
             raise NativeUnsupported(f"the aggregate {e.agg}")
-        fast = self.mask_aggregate(e) if getattr(self, "use_masks", False) else None
-        if fast is not None:
-            return fast
-        acc, stop = self.fresh_c("r"), self.fresh_c("s")
         var = self.ex(e.var)
+        names, head = self.parts_decl(e.domain)
+        test = None if e.where is None else self.truth(e.where)
+        return self.agg_code(e, var, names, head, test)
+
+    def agg_code(self, e, var: str, names: list, head: str, test: str | None, bits: str | None = None) -> str:
+        """An aggregate's loop over the parts `names` declared in `head` (or, with `bits`, over the
+        cards of that mask in their bits' order), the elements that pass `test` counted, summed,
+        tested or kept as e.agg says."""
+        acc, stop = self.fresh_c("r"), self.fresh_c("s")
         mark = self.fresh_c("m")  # each turn's own collections are let go at the next turn
-        bits = self.bit_loop(e) if getattr(self, "use_masks", False) else None
-        if bits is not None:  # the cards that pass the mask part of the test, in the set's order
-            mask, rest = bits
-            b = self.fresh_c("b")
-            head, total, stop = f"cr_mask {b} = {mask}; ", f"cr_m_count({b})", None
-            test = " && ".join(self.truth(t) for t in rest) or None
+        if bits is not None:
+            total, stop = f"cr_m_count({bits})", None
 
             def loop(inner: str) -> str:
-                return (f"int64_t {mark} = x->top; for (int64_t {var}; ({var} = cr_m_pop(C, &{b})) >= 0; ) "
+                return (f"int64_t {mark} = x->top; for (int64_t {var}; ({var} = cr_m_pop(C, &{bits})) >= 0; ) "
                         f"{{ x->top = {mark}; {inner}}} ")
         else:
-            names, head = self.parts_decl(e.domain)
             total = " + ".join(f"{d}.n" for d in names)
             if len(names) > 1:
                 total = f"({total})"
             else:
                 stop = None
             head += "" if stop is None else f"int {stop} = 0; "
-            test = None if e.where is None else self.truth(e.where)
 
             def loop(inner: str) -> str:
                 return f"int64_t {mark} = x->top; " + self.each(names, var, inner, mark, stop)
         brk = "break;" if stop is None else f"{stop} = 1; break;"
         where = f"if (!({test})) continue; " if test is not None else ""
         a = e.agg
-        if a in ("any", "no") and e.where is None:
+        if a in ("any", "no") and test is None:
             return f"({{ {head}(int64_t)({total} {'>' if a == 'any' else '=='} 0); }})"
-        if a == "count" and e.where is None:
+        if a == "count" and test is None:
             return f"({{ {head}{total}; }})"
         if a == "all":
             return (f"({{ {head}int64_t {acc} = 1; {loop(f'{where}if (!{self.truth(e.body)}) {{ {acc} = 0; {brk} }} ')}"

@@ -50,13 +50,18 @@ struct cr_scratch;
 
 typedef struct cr_ctx {
     jmp_buf jb;
+    jmp_buf *jp;    /* where a failure leaves instead of jb: a guarded aggregate's try of its mask form (expr.py: x_Guarded), else NULL */
+    int fail;       /* the kind of the last failure */
     struct cr_scratch *sc;
     int64_t *arena; /* scratch for collections worked out within one instruction */
     int64_t top, cap;
 } cr_ctx;
 
 static void cr_fail(cr_ctx *x, int kind) __attribute__((noreturn, cold));
-static void cr_fail(cr_ctx *x, int kind) { longjmp(x->jb, kind); }
+static void cr_fail(cr_ctx *x, int kind) {
+    x->fail = kind;
+    longjmp(x->jp ? *x->jp : x->jb, kind);
+}
 
 static inline int cr_truth(int64_t v) { return v != 0 && v != CR_NONE; }
 

@@ -26,6 +26,16 @@ typedef struct cr_lmemo {
     int64_t n;
     int64_t v[LCAP];
 } cr_lmemo;
+/* a set of cards as a bit mask (runtime/unit/masks.c: its word operations) */
+typedef struct { uint64_t w[MW]; } cr_mask;
+/* a set test's answer (ops.SetTest: the cards of `cand` that pass, given `arg`) for an epoch;
+ * CR_SM_N of them per test, by a hash of cand and arg */
+typedef struct cr_smemo {
+    uint64_t at;
+    cr_mask cand, val;
+    int64_t arg[NSF];
+} cr_smemo;
+#define CR_SM_N 8
 typedef struct cr_scratch {
     uint64_t epoch, split_gen;
     int64_t arena[CR_ARENA];
@@ -102,6 +112,8 @@ static cr_scratch *cr_scratch_get(void) {
 
 static inline int cr_ctx_init(cr_ctx *x) {
     x->sc = cr_scratch_get();
+    x->jp = NULL;
+    x->fail = 0;
     if (!x->sc) return 0;
     x->arena = x->sc->arena;
     x->cap = CR_ARENA;

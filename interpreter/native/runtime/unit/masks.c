@@ -1,13 +1,17 @@
-/* Card sets as bit masks (cr_mask, cr_m_*): the word operations that the aggregates
- * native/codegen/masks.py writes as masks are made of.
+/* Card sets as bit masks (cr_mask, helpers.c; cr_m_*): the word operations the compiler's mask
+ * forms (compiler/masks.py, ops.ZoneMask ... ops.MaskLoop) are made of, one or a few per op
+ * (native/codegen/expr.py, the x_ methods of the masks).
  *
- * Pasted by native/codegen/emit.py (Module.source) after the program's constant masks (masks.py:
- * mask_tables, MW and K_MALL, K_MSUIT, K_MRANK, K_MABOVE, K_MBELOW), which follow helpers.c (and
- * keep.c). Not compiled on its own: it reads the sizes emit.py defines for each program (NC, MAXP,
- * NS, ...: the names in capitals) and what is pasted before it. */
-
-/* ---- card sets as bit masks (native/codegen/masks.py): bit b is the card K_BITCARD[b] */
-typedef struct { uint64_t w[MW]; } cr_mask;
+ * Each fails where the mask form's Python text raises one of the errors that send a guarded
+ * aggregate to its loop form (TypeError, KeyError, IndexError: CR_E_NONE or CR_E_INDEX here), and
+ * only there, so that a guarded aggregate falls back to its loop form exactly where Python does
+ * (expr.py: x_Guarded; its function tries the mask form under a setjmp of its own, x->jp).
+ *
+ * Pasted by native/codegen/emit.py (Module.source) after the program's constant masks (codegen/tables.py:
+ * mask_tables: K_MALL, K_MSUIT, K_MRANK, K_MORD, K_MFROM, K_MABOVE, K_MBELOW, K_MK), which follow
+ * helpers.c (and keep.c). Not compiled on its own: it reads the sizes emit.py defines for each
+ * program (NC, MW, NORD, NSF, MAXP, NS, ...: the names in capitals) and what is pasted before it.
+ * Bit b is the card off_bit_card[b] (a card's bit: K_CARDPOS). */
 
 static inline cr_mask cr_m_all(void) {
     cr_mask m;
@@ -109,4 +113,79 @@ static inline int64_t cr_m_pop(crt_cards *C, cr_mask *a) {
             return CRT_CAT(C, uint16_t, off_bit_card)[i * 64 + b];
         }
     return -1;
+}
+
+/* ---- what the mask forms add (compiler/pyemit.py writes each op's Python) */
+
+/* the cards of a zone given by a value that may be none (_zmask: none has none; a number out of
+ * range fails as an index, as st.zmask[z] does) */
+static inline cr_mask cr_m_zone_of(cr_ctx *x, cr_state *S, crt_cards *C, int64_t z) {
+    if (z == CR_NONE) return cr_m_none();
+    return cr_m_zone(x, S, C, z);
+}
+/* st.omask[who]: none is the shared zones' cards; a value that is no seat fails (a KeyError) */
+static inline cr_mask cr_m_owner_of(cr_ctx *x, cr_state *S, crt_cards *C, int64_t who) {
+    if (who == CR_NONE) return cr_m_load(CRT_CAT(C, uint64_t, off_omask));
+    if (who < 0 || who >= S->n_players) cr_fail(x, CR_E_INDEX);
+    return cr_m_load(CRT_CAT(C, uint64_t, off_omask) + (size_t)(who + 1) * MW);
+}
+/* _order_from(k): the cards whose place in their suit's ranking is at least k (K_MFROM's rows
+ * 0 .. NORD, the last empty), for any number; none fails as Python's type test does */
+static inline cr_mask cr_m_order_from(cr_ctx *x, int64_t k) {
+    cr_need(x, k);
+    if (k < 0) k = 0;
+    if (k > NORD) k = NORD;
+    return cr_m_table(K_MFROM, k);
+}
+/* BIT[c] & m: whether a card (of a loop's set) is in a mask; none or no card fails as the
+ * lookup of its bit does */
+static inline int cr_m_has(cr_ctx *x, cr_mask m, int64_t c) {
+    int b = K_CARDPOS[cr_idx(x, c, NC)];
+    return (int)(m.w[b >> 6] >> (b & 63) & 1);
+}
+/* the position of a mask's highest (lowest) bit; the mask is not empty */
+static inline int cr_m_hibit(cr_mask a) {
+    for (int i = MW - 1; i > 0; i--)
+        if (a.w[i]) return i * 64 + 63 - __builtin_clzll(a.w[i]);
+    return 63 - __builtin_clzll(a.w[0]);
+}
+static inline int cr_m_lobit(cr_mask a) {
+    for (int i = 0; i < MW - 1; i++)
+        if (a.w[i]) return i * 64 + __builtin_ctzll(a.w[i]);
+    return (MW - 1) * 64 + __builtin_ctzll(a.w[MW - 1]);
+}
+/* _none_above(fail, cand) (_none_below): the cards of cand with no card of fail above (below)
+ * them in their suit's ranking. A suit's bits are in its order, so the highest (lowest) failing
+ * card of each suit decides for all its cards. */
+static inline cr_mask cr_m_none_beyond(crt_cards *C, cr_mask fail, cr_mask cand, int above) {
+    const uint16_t *card_at = CRT_CAT(C, uint16_t, off_bit_card);
+    cr_mask out = cand, rest = cand;
+    while (cr_m_some(rest)) { /* the suits of cand's cards, one by one */
+        cr_mask sm = cr_m_table(K_MSUIT, K_SUIT[card_at[cr_m_lobit(rest)]]);
+        rest = cr_m_and(rest, cr_m_not(sm));
+        cr_mask f = cr_m_and(fail, sm);
+        if (!cr_m_some(f)) continue;
+        if (above) out = cr_m_and(out, cr_m_not(cr_m_table(K_MBELOW, card_at[cr_m_hibit(f)])));
+        else out = cr_m_and(out, cr_m_not(cr_m_table(K_MABOVE, card_at[cr_m_lobit(f)])));
+    }
+    return out;
+}
+/* a set test's answers (cr_smemo): the slot of the cards asked about and the values handed in */
+static inline cr_smemo *cr_sm_slot(cr_smemo *tab, cr_mask cand, const int64_t *arg, int n) {
+    uint64_t h = UINT64_C(0x9E3779B97F4A7C15);
+    for (int i = 0; i < MW; i++) h = (h ^ cand.w[i]) * UINT64_C(0xBF58476D1CE4E5B9);
+    for (int i = 0; i < n; i++) h = (h ^ (uint64_t)arg[i]) * UINT64_C(0xBF58476D1CE4E5B9);
+    return tab + (h >> 61) % CR_SM_N;
+}
+static inline int cr_sm_hit(cr_ctx *x, const cr_smemo *m, cr_mask cand, const int64_t *arg, int n) {
+    if (m->at != cr_epoch || memcmp(m->cand.w, cand.w, sizeof cand.w)) return 0;
+    for (int i = 0; i < n; i++)
+        if (m->arg[i] != arg[i]) return 0;
+    return 1;
+}
+/* after a failure inside a mask form (in the function of a guarded aggregate, expr.py: x_Guarded):
+ * a none or an index out of range sends it to its loop form, as Python's TypeError, KeyError and
+ * IndexError do; any other failure goes on out */
+static inline void cr_m_caught(cr_ctx *x) {
+    if (x->fail != CR_E_NONE && x->fail != CR_E_INDEX) cr_fail(x, x->fail);
 }
