@@ -24,6 +24,7 @@ from interpreter.graph import draws_at_random
 from interpreter.native import find_compiler
 from interpreter.native.engine import c_source, native_program, new_native_game
 from interpreter.native.solve import solve_in_c
+from interpreter.solver.minimax import _draws
 from interpreter.solver import Solver, solve
 from native_support import sanitizers_work
 
@@ -75,13 +76,19 @@ def _answer(sol) -> tuple:
             [(m.player, m.action, m.arg) for m in sol.line], sol.end.finished)
 
 
+def _c_only(solver, n):
+    """C's answer alone (None when C gives the position back), made into a Solution as Solver.solve makes it."""
+    got = solve_in_c(solver.sides, solver.budget, solver.deadline, _draws(n.program), n)
+    return None if got is None else solver._from_c(n, got)
+
+
 def _same(s, seed: int, sides=None, nodes: int = 1_000_000):
     """Python's Solution of `s` and C's of its native twin are the same; C answered itself."""
     n = _native_twin(s, seed)
     if sides is None:
         sides = [list(side) for side in ruleset_sides(s)]
     python = Solver(s.n_players, sides, nodes).solve(s)
-    in_c = solve_in_c(Solver(n.n_players, sides, nodes), n)
+    in_c = _c_only(Solver(n.n_players, sides, nodes), n)
     assert in_c is not None, "C gave the position back"
     assert _answer(in_c) == _answer(python)
     assert _answer(Solver(n.n_players, sides, nodes).solve(n)) == _answer(python)  # and through the front door
@@ -130,7 +137,7 @@ def test_a_move_that_reaches_the_decision_cap_is_a_leaf():
     s = new_game(rs, 1, None, 1)
     n = new_native_game(rs, 1, None, 1)
     python = Solver(1, None, 20000).solve(s)
-    in_c = solve_in_c(Solver(1, None, 20000), n)
+    in_c = _c_only(Solver(1, None, 20000), n)
     assert in_c is not None and _answer(in_c) == _answer(python)
     assert python.complete and len(python.line) == 5 and not python.end.finished
 
@@ -145,7 +152,7 @@ def test_what_c_gives_back_python_solves():
     answer on the native engine too."""
     s = _after(HEARTS, 4, 2, 56)
     n = _native_twin(s, 2)
-    assert solve_in_c(Solver(4, PAIRS), n) is None
+    assert _c_only(Solver(4, PAIRS), n) is None
     with pytest.raises(OptionError, match="partners must share"):
         Solver(4, PAIRS).solve(n)
 

@@ -154,9 +154,9 @@ class Solver:
             return Solution(self._value(u, s), u, (), s, True, 0, 0, self.sides)
         if s.native is not None:  # the same search in C; what C gives back is solved here, on a copy
             from ..native.solve import solve_in_c
-            got = solve_in_c(self, s)
+            got = solve_in_c(self.sides, self.budget, self.deadline, _draws(s.program), s)
             if got is not None:
-                return got
+                return self._from_c(s, got)
             s = s.native.python_copy()
             self.nodes, self.table = 0, {}
         depth, best, stopped = 1, None, None
@@ -178,6 +178,26 @@ class Solver:
         u = utilities(end) if end.finished else _guess(end)
         return Solution(value, u, tuple(line), end, complete, depth, self.nodes, self.sides,
                         None if complete else stopped)
+
+    def _from_c(self, s, got) -> Solution:
+        """The Solution of the search C made (native/solve.py): its best line played again on
+        copies, to its end, where the utilities are read."""
+        value, ints, line, nodes, depth, complete, stopped, have = got
+        self.nodes = nodes
+        if not have:  # not even one decision deep: the position judged as it stands
+            u = _guess(s)
+            return Solution(self._value(u, s), u, (), s, False, 0, nodes, self.sides, stopped)
+        moves, t = [], s
+        for k in line:
+            m = moves_for(t)[k]
+            moves.append(m)
+            t = t.clone()
+            try:
+                apply(t, m)
+            except GameTooLong:
+                break
+        u = utilities(t) if t.finished else _guess(t)
+        return Solution(int(value) if ints else value, u, tuple(moves), t, complete, depth, nodes, self.sides, stopped)
 
     def _value(self, u: tuple, s) -> float:
         if self.two:
