@@ -67,7 +67,7 @@ class _Eyes:
         for i in self.unseen:
             cards = zones[i]
             hid.append(tuple([c if known[c] else -1 for c in cards]) if any(map(known.__getitem__, cards)) else len(cards))
-        slots = tuple([_frozen(v) if v.__class__ is list else v for v in s.slots])
+        slots = tuple([frozen_value(v) if v.__class__ is list else v for v in s.slots])
         return (s.pc, tuple(s.stack), s.actor, slots, where, tuple(hid))
 
 
@@ -80,9 +80,9 @@ def seat_view(state, who: int):
     return _Eyes(state, who).view(state)
 
 
-def _frozen(v):
+def frozen_value(v):
     """A variable's value as a hashable one: a collection kept per player is a list of lists."""
-    return tuple([_frozen(x) if x.__class__ in (list, tuple) else x for x in v])
+    return tuple([frozen_value(x) if x.__class__ in (list, tuple) else x for x in v])
 
 
 def _value(s, who: int) -> float:

@@ -397,7 +397,6 @@ class CfrBot:
 
 def make_cfr_bot(spec: str, seed: int = 0) -> CfrBot:
     """'cfr' or 'cfr:ITERATIONS'; OptionError for anything else."""
-    parts = spec.strip().lower().split(":")
-    if parts[0] != "cfr" or len(parts) > 2 or not all(x.isdigit() for x in parts[1:]):
-        raise OptionError(f"the equilibrium player is 'cfr' or 'cfr:ITERATIONS', not {spec!r}")
-    return CfrBot(seed, *[int(x) for x in parts[1:]])
+    from ..search import spec_count
+    n = spec_count(spec.strip().lower(), "iterations", 1000)
+    return CfrBot(seed) if n is None else CfrBot(seed, n)

@@ -41,6 +41,7 @@ from ..engine import advice, apply, moves_for, outcome, scores
 from ..engine import sides as ruleset_sides
 from ..errors import GameTooLong, OptionError
 from ..graph import draws_at_random
+from ..plan import frozen_value
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -91,11 +92,11 @@ def _guess(s) -> tuple:
 def position_key(s) -> tuple:
     """The whole position as one hashable value: everything the rest of the game can depend on
     (the generator's state too, when the rules can still draw)."""
-    slots = tuple(_frozen(v) if v.__class__ in (list, tuple) else v for v in s.slots)
+    slots = tuple(frozen_value(v) if v.__class__ in (list, tuple) else v for v in s.slots)
     key = (s.pc, tuple(s.stack), s.actor, s.finished, slots, tuple(map(tuple, s.zones)), tuple(s.known),
            tuple(s.played_by), s.declared,
            tuple(sorted((k, tuple(v)) for k, v in s.pending.items())) if s.pending else (),
-           tuple(sorted((k, (tuple(o), tuple((p, id(a), _frozen(v) if v.__class__ in (list, tuple) else v)
+           tuple(sorted((k, (tuple(o), tuple((p, id(a), frozen_value(v) if v.__class__ in (list, tuple) else v)
                                              for p, (a, v) in sorted(c.items(), key=_first))))
                         for k, (o, c) in s.sealed.items()))
            if s.sealed else (),
@@ -107,10 +108,6 @@ def position_key(s) -> tuple:
 
 def _first(item):
     return item[0]
-
-
-def _frozen(v):
-    return tuple(_frozen(x) if x.__class__ in (list, tuple) else x for x in v)
 
 
 def _draws(program) -> bool:
@@ -258,16 +255,14 @@ class Solver:
             except GameTooLong:
                 t = _Stopped(t)  # (judged by its scores where it stopped: see _leaf)
             out.append(((m.action, m.arg), t))
-        if hint is not None:
-            out.sort(key=lambda e: e[0] != hint)
-        if s.program.advice and len(out) > 1:
-            def rank(e):
-                t = e[1]
-                if isinstance(t, _Stopped) or t.finished:
-                    return 0
-                return -(advice(t, mover) or 0)
-            first = out[:1] if hint is not None and out and out[0][0] == hint else []
-            out = first + sorted(out[len(first):], key=rank)
+        advised = s.program.advice and len(out) > 1
+
+        def rank(e):  # (the advice is asked of none but the moves it orders)
+            t = e[1]
+            if not advised or e[0] == hint or isinstance(t, _Stopped) or t.finished:
+                return 0
+            return -(advice(t, mover) or 0)
+        out.sort(key=lambda e: (e[0] != hint, rank(e)))  # (stable: the rules' order among equals)
         return out
 
     def _leaf(self, t) -> tuple:

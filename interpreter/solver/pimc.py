@@ -249,8 +249,10 @@ def _names(program) -> dict:
 
 def make_pimc_bot(spec: str, seed: int = 0) -> PimcBot:
     """'pimc', 'pimc:WORLDS' or 'pimc:WORLDS:NODES'; OptionError for anything else."""
+    from ..search import spec_count
     parts = spec.strip().lower().split(":")
-    if parts[0] != "pimc" or len(parts) > 3 or not all(x.isdigit() for x in parts[1:]):
+    if parts[0] != "pimc" or len(parts) > 3:
         raise OptionError(f"the sampling player is 'pimc', 'pimc:WORLDS' or 'pimc:WORLDS:NODES', not {spec!r}")
-    nums = [int(x) for x in parts[1:]]
+    nums = [spec_count(f"pimc:{x}", what, example) for x, what, example in
+            zip(parts[1:], ("truths", "positions"), (DEFAULT_WORLDS, DEFAULT_NODES))]
     return PimcBot(seed, *nums)
