@@ -4,21 +4,24 @@ legal moves of each choice, and the entry points (`cr_new`, `cr_apply`, `cr_lega
 What is the same in every engine is C in native/runtime/unit/, pasted between the generated parts
 (`Module.source`).
 
+The statements (statements.py), the choices (choices.py), the expressions (expr.py) and the
+mask forms (maskforms.py) are mixed into Module, one file a stage of the lowering.
 It reads only the lowered program (compiler/ir: ops, statements, `Program.def_ir`, `var_ir`)
 and the program's tables; a construct it cannot lower raises NativeUnsupported naming it."""
 
 from __future__ import annotations
 
-import re
-
 from ... import limits
 from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.ir.reads import called
-from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_SETS, MAX_STEPS, RET
+from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_STEPS, RET
 from ..build import unit_halves, unit_part
 from .expr import Expr, NativeUnsupported, int_literal, is_list
+from .choices import Choices
 from .maskforms import MaskForms, local_types
+from .shapes import walk
+from .statements import Statements
 from .tables import mask_tables
 from .greedy_c import greedy_parts
 from .search_c import search_parts
@@ -28,28 +31,7 @@ VIS = {"public": 0, "owner": 1, "hidden": 2, "others": 3}  # runtime's CRT_VIS_*
 MAX_PLAYERS = 64  # a declared set of winners is a 64-bit mask
 
 
-def walk(x):
-    """Every op inside an op or statement (a guarded aggregate's loop form, not its text)."""
-    if isinstance(x, o.Guarded):
-        yield x
-        yield from walk(x.loop)
-        return
-    if isinstance(x, o.Op):
-        yield x
-        for v in x.operands():
-            yield from walk(v)
-        return
-    if isinstance(x, tuple):
-        for v in x:
-            yield from walk(v)
-        return
-    if hasattr(x, "__dataclass_fields__"):
-        for name in x.__dataclass_fields__:
-            if name != "node":
-                yield from walk(getattr(x, name))
-
-
-class Module(Expr, MaskForms):
+class Module(Expr, MaskForms, Statements, Choices):
     def __init__(self, p, masks: bool = True):
         self.p = p
         self.use_masks = masks  # the compiler's mask forms (compiler/masks.py), else their loop forms
@@ -315,137 +297,6 @@ class Module(Expr, MaskForms):
             return 1
         return {"card": "NC", "player": "MAXP"}.get(params[0].t)
 
-    # ---- statements
-    def stmt(self, s) -> str:
-        if s is None:
-            raise NativeUnsupported("a statement the compiler did not lower")
-        return getattr(self, "s_" + type(s).__name__)(s)
-
-    def face_up(self, up) -> str:
-        return "0" if up is None else self.truth(up)
-
-    def s_Shuffle(self, s):
-        return f"cr_check(x, crt_cards_shuffle(C, cr_rng(S), (int32_t)cr_zone(x, S, {self.scalar(s.zone)})));"
-
-    def s_Deal(self, s):
-        first = "0"
-        pre = ""
-        if s.at is not None:
-            pre = f"int64_t _at = {self.scalar(s.at)}; if (_at == CR_NONE) cr_fail(x, CR_E_DEAL_AT); "
-            first = f"cr_add(x, _at, {s.offset})"
-        skip, call = "", f"crt_cards_deal(C, _n, (int32_t)_z, {int(s.kind)}, _up, {first})"
-        if s.skip is not None:  # the seats out of play, as a mask (at most 64 players)
-            skip = (f"cr_list _o = {self.lst(s.skip)}; uint64_t _skip = 0; "
-                    "for (int64_t _i = 0; _i < _o.n; _i++) _skip |= (uint64_t)1 << (_o.v[_i] & 63); ")
-            call = f"crt_cards_deal_some(C, _n, (int32_t)_z, {int(s.kind)}, _up, {first}, _skip)"
-        return (f"{{ {pre}int64_t _n = cr_need(x, {self.scalar(s.count)}); "
-                f"int64_t _z = cr_zone(x, S, {self.scalar(s.source)}); int _up = {self.face_up(s.face_up)}; "
-                f"{skip}cr_check(x, {call}); }}")
-
-    def s_MoveCard(self, s):
-        move = ("{ int32_t _one = (int32_t)_c; cr_check(x, crt_cards_move(C, &_one, 1, (int32_t)_to, _up, 1)); }"
-                if s.under else "cr_check(x, crt_cards_move_card(C, (int32_t)_c, (int32_t)_to, _up));")
-        return (f"{{ int64_t _c = {self.scalar(s.card)}; if (_c == CR_NONE) cr_fail(x, CR_E_MOVE_NONE); "
-                f"cr_idx(x, _c, NC); int64_t _to = cr_zone(x, S, {self.scalar(s.to)}); "
-                f"int _up = {self.face_up(s.face_up)}; {move} }}")
-
-    def s_MoveCards(self, s):
-        if isinstance(s.cards, o.ZoneCards):  # a whole zone: its cards as they lie, none of them none or twice
-            return (f"{{ int64_t _from = cr_zone(x, S, {self.scalar(s.cards.zone)}); "
-                    f"int64_t _to = cr_zone(x, S, {self.scalar(s.to)}); int _up = {self.face_up(s.face_up)}; "
-                    f"cr_check(x, crt_cards_move_zone(C, (int32_t)_from, (int32_t)_to, _up, {int(s.under)})); }}")
-        return (f"{{ cr_list _l = cr_copy(x, {self.lst(s.cards)}); int64_t _to = cr_zone(x, S, {self.scalar(s.to)}); "
-                f"int _up = {self.face_up(s.face_up)}; int32_t *_w = cr_ints32(x, _l); "
-                f"for (int64_t _i = 0; _i < _l.n; _i++) if (_w[_i] < 0) cr_fail(x, CR_E_NONE); "
-                f"cr_check(x, crt_cards_move(C, _w, (int32_t)_l.n, (int32_t)_to, _up, {int(s.under)})); }}")
-
-    def s_Reveal(self, s):
-        fn = "crt_cards_conceal" if s.down else "crt_cards_reveal"
-        if s.single:
-            return (f"{{ int64_t _c = {self.scalar(s.cards)}; if (_c != CR_NONE) {{ int32_t _one = (int32_t)cr_idx(x, _c, NC); "
-                    f"cr_check(x, {fn}(C, &_one, 1)); }} }}")
-        return (f"{{ cr_list _l = {self.lst(s.cards)}; int32_t *_w = cr_ints32(x, _l); "
-                f"cr_check(x, {fn}(C, _w, (int32_t)_l.n)); }}")
-
-    def s_Tell(self, s):
-        """engine/state.py:State.tell: the suit (rank) of each card kept for the player told."""
-        rank = s.what == "rank"
-        keep = ("{ int32_t *_t = &S->told[_c * S->n_players + _q]; "
-                + ("*_t = *_t % 256 + 256 * ((int32_t)K_RANK[_c] + 1); }" if rank else
-                   "*_t = *_t - *_t % 256 + (int32_t)K_SUIT[_c] + 1; }"))
-        to = (f"int64_t _q = {self.scalar(s.to)}; if (_q == CR_NONE) cr_fail(x, CR_E_TELL_NONE); "
-              "cr_idx(x, _q, S->n_players);")
-        if s.single:
-            return (f"{{ int64_t _c = {self.scalar(s.cards)}; {to} "
-                    f"if (_c != CR_NONE) {{ cr_idx(x, _c, NC); {keep} }} cr_epoch++; }}")
-        return (f"{{ cr_list _l = {self.lst(s.cards)}; {to} for (int64_t _i = 0; _i < _l.n; _i++) {{ "
-                f"int64_t _c = _l.v[_i]; if (_c == CR_NONE) continue; cr_idx(x, _c, NC); {keep} }} cr_epoch++; }}")
-
-    def s_SetSlot(self, s):
-        if self.slot_kind[s.slot] == "list":
-            return f"cr_keep(x, S, {self.list_index[s.slot]}, {self.lst(s.value)});"
-        if self.slot_kind[s.slot] in ("pv", "pvl"):
-            raise NativeUnsupported("a per-player variable set as a whole")
-        return f"S->sv[{s.slot}] = {self.scalar(s.value)};"
-
-    def s_SetPlayerVar(self, s):
-        if self.slot_kind[s.slot] == "pvl":
-            return (f"{{ cr_list _v = cr_copy(x, {self.lst(s.value)}); "
-                    f"cr_keep_pv(x, S, {self.pvl_index[s.slot]}, cr_idx(x, {self.scalar(s.who)}, S->n_players), _v); }}")
-        return (f"{{ int64_t _v = {self.scalar(s.value)}; "
-                f"S->pv[{self.pv_index[s.slot]}][cr_idx(x, {self.scalar(s.who)}, CR_SEATS(S))] = _v; }}")
-
-    def s_Declare(self, s):
-        if s.none:
-            return "S->declared_set = 1; S->declared = 0;"
-        if not s.many:
-            return (f"{{ int64_t _w = {self.scalar(s.who)}; S->declared_set = 1; S->declared = 0; "
-                    f"if (_w != CR_NONE) S->declared |= UINT64_C(1) << cr_idx(x, _w, S->n_players); }}")
-        return (f"{{ cr_list _l = {self.lst(s.who)}; uint64_t _m = 0; for (int64_t _i = 0; _i < _l.n; _i++) "
-                f"if (_l.v[_i] != CR_NONE) _m |= UINT64_C(1) << cr_idx(x, _l.v[_i], S->n_players); "
-                f"S->declared_set = 1; S->declared = _m; }}")
-
-    def s_Bind(self, s):
-        parts, sets = [], []
-        for i, (slot, a) in enumerate(zip(s.slots, s.args)):
-            if self.slot_kind[slot] == "list":
-                parts.append(f"cr_list _a{i} = cr_copy(x, {self.lst(a)});")
-                sets.append(f"cr_keep(x, S, {self.list_index[slot]}, _a{i});")
-            else:
-                parts.append(f"int64_t _a{i} = {self.scalar(a)};")
-                sets.append(f"S->sv[{slot}] = _a{i};")
-        return "{ " + " ".join(parts + sets) + " }"
-
-    def s_LoopInit(self, s):
-        return f"cr_keep(x, S, {self.list_index[s.lst]}, {self.lst(s.items)}); S->sv[{s.idx}] = 0;"
-
-    def s_SeatsInit(self, s):
-        at = "0" if s.at is None else self.scalar(s.at)
-        li = self.list_index[s.lst]
-        return (f"{{ int64_t _a = {at}; if (_a == CR_NONE) cr_fail(x, CR_E_SEATS_AT); int64_t _n = S->n_players; "
-                f"S->ln[{li}] = 0; for (int64_t _i = 0; _i < _n - {s.offset}; _i++) "
-                f"S->lv[{li}][S->ln[{li}]++] = cr_mod(x, _a + {s.offset} + _i, _n); S->sv[{s.idx}] = 0; }}")
-
-    def s_LoopStep(self, s):
-        li = self.list_index[s.lst]
-        return f"S->sv[{s.var}] = S->lv[{li}][S->sv[{s.idx}]]; S->sv[{s.idx}] += 1;"
-
-    def s_Fire(self, s):
-        return f"S->fired[{s.rule}] += 1;"
-
-    def test(self, fn) -> str:
-        t = getattr(fn, "ir", None)
-        if t is None:
-            t = self.ir_of_fn(fn)
-        if isinstance(t, ir.LoopTest):
-            return f"S->sv[{t.idx}] < S->ln[{self.list_index[t.lst]}]"
-        if t is None:
-            raise NativeUnsupported("a test the compiler did not lower")
-        return self.truth(t)
-
-    def ir_of_fn(self, fn):
-        return self.p.fn_ir.get(id(fn)) if hasattr(self.p, "fn_ir") else None
-
     # ---- the instruction loop
     def instruction(self, pc: int, ins) -> str:
         op, a, b = ins
@@ -518,247 +369,6 @@ class Module(Expr, MaskForms):
                     break
             self._def_reads = reads
         return self._def_reads
-
-    def site(self, ch) -> int:
-        """The number of a `choose by each` among the program's."""
-        return [c for c in self.p.choices if c.each_slot is not None].index(ch)
-
-    def choose_each(self, pc: int, ch) -> str:
-        """engine/play.py:_exec at a CHOOSE_EACH: the deciders once; when everyone has decided,
-        secret choices carried out one by one in the deciders' order; else everyone's moves."""
-        k, site, each = self.p.choices.index(ch), self.site(ch), ch.each_slot
-        actors = self.lst(getattr(ch, "actor_ir", None))
-        if ch.any:
-            return self.choose_any(pc, k, site, each, actors)
-        secret = int(bool(ch.secret))
-        binds = " ".join(f"case {i}: {self.bind(alt, f'S->chosen_val[{site}][_p]')} S->pc = {alt.body}; break;"
-                         for i, alt in enumerate(ch.alts))
-        return (
-            f"{{ const int site = {site}; "
-            f"if (!S->pend_on[site]) {{ cr_list _l = {actors}; S->pend_n[site] = 0; "
-            f"for (int64_t _i = 0; _i < _l.n; _i++) {{ int64_t _p = _l.v[_i]; if (_p == CR_NONE) continue; "
-            f"cr_idx(x, _p, S->n_players); int _j = 0; while (_j < S->pend_n[site] && S->pend[site][_j] != _p) _j++; "
-            f"if (_j == S->pend_n[site]) S->pend[site][S->pend_n[site]++] = (int32_t)_p; }} S->pend_on[site] = 1; "
-            f"if ({secret}) {{ S->seal_on[site] = 1; S->seal_n[site] = S->pend_n[site]; "
-            f"for (int _j = 0; _j < S->pend_n[site]; _j++) {{ S->seal_order[site][_j] = S->pend[site][_j]; }} "
-            f"memset(S->chosen_on[site], 0, sizeof(S->chosen_on[site])); }} }} "
-            f"if (S->pend_n[site] == 0) {{ "
-            f"if ({secret}) {{ for (int _j = 0; _j < S->seal_n[site]; _j++) {{ int32_t _p = S->seal_order[site][_j]; "
-            f"if (!S->chosen_on[site][_p]) continue; S->chosen_on[site][_p] = 0; S->sv[{each}] = _p; "
-            f"if (S->sp >= MAXDEPTH) cr_fail(x, CR_E_DEPTH); S->stack[S->sp++] = {pc}; "
-            f"switch (S->chosen_alt[site][_p]) {{ {binds} default: cr_fail(x, CR_E_STATE); }} cr_epoch++; goto next{pc}; }} "
-            f"S->seal_on[site] = 0; }} "
-            f"S->pend_on[site] = 0; S->pc = {pc + 1}; continue; }} "
-            f"S->choice = {k}; S->actor = S->pend[site][0]; S->legal_n = 0; "
-            f"for (int _j = 0; _j < S->pend_n[site]; _j++) {{ S->sv[{each}] = S->pend[site][_j]; cr_epoch++; "
-            f"legal{k}(x, S, C, S->pend[site][_j]); }} "
-            f"S->sv[{each}] = S->pend[site][S->pend_n[site] - 1]; return 0; "
-            f"next{pc}: continue; }}")
-
-    def choose_any(self, pc: int, k: int, site: int, each: int, actors: str) -> str:
-        """engine/play.py:_exec at a `choose by any`: the players who have not passed since the
-        last move (all of them after it), everyone's moves; nobody with one: the decision is over."""
-        return (
-            f"{{ const int site = {site}; "
-            f"if (!S->pend_on[site]) {{ cr_list _l = {actors}; S->pend_n[site] = 0; "
-            f"for (int64_t _i = 0; _i < _l.n; _i++) {{ int64_t _p = _l.v[_i]; if (_p == CR_NONE) continue; "
-            f"cr_idx(x, _p, S->n_players); int _j = 0; while (_j < S->pend_n[site] && S->pend[site][_j] != _p) _j++; "
-            f"if (_j == S->pend_n[site]) S->pend[site][S->pend_n[site]++] = (int32_t)_p; }} S->pend_on[site] = 1; }} "
-            f"S->legal_n = 0; "
-            f"for (int _j = 0; _j < S->pend_n[site]; _j++) {{ S->sv[{each}] = S->pend[site][_j]; cr_epoch++; "
-            f"legal{k}(x, S, C, S->pend[site][_j]); }} "
-            f"if (S->pend_n[site]) S->sv[{each}] = S->pend[site][S->pend_n[site] - 1]; "
-            f"if (S->legal_n == 0) {{ S->pend_on[site] = 0; S->pc = {pc + 1}; continue; }} "
-            f"S->choice = {k}; S->actor = S->legal_who[0]; return 0; }}")
-
-    def bind(self, alt, vals: str) -> str:
-        """An action's parameters take the chosen values (engine/play.py:_bind)."""
-        if alt.slot is None:
-            return ""
-        slots = [(alt.slot, alt.elem)] + list(alt.more)
-        out = []
-        for j, (slot, elem) in enumerate(slots):
-            if elem == "cards" and self.slot_kind[slot] == "list":  # a chosen set: its mask's cards, in the deck's order
-                li = self.list_index[slot]
-                out.append(f"{{ uint64_t _m = (uint64_t){vals}[{j}]; S->ln[{li}] = 0; for (int64_t _b = 0; _b < NC; _b++) "
-                           f"if (_m >> _b & 1) S->lv[{li}][S->ln[{li}]++] = _b; }}")
-            else:
-                out.append(f"S->sv[{slot}] = {vals}[{j}];")
-        return " ".join(out)
-
-    def choice(self, k: int, ch) -> str:
-        """legal<k>(who): the moves `who` may make, after those already listed (compute_legal_for)."""
-        lines = [f"static void legal{k}(cr_ctx *x, cr_state *S, crt_cards *C, int32_t who) {{", "    (void)C;",
-                 "    const int32_t first = S->legal_n;", "    (void)first;"]
-        names = {}
-        seen: dict[str, str] = {}  # the actions' `when` tests worked out so far: nothing changes between them
-        for i, alt in enumerate(ch.alts):
-            names.setdefault(alt.name, len(names))
-            if alt.decline:  # `choose by any`: a player with a move may pass (engine/legal.py)
-                lines.append(f"    if (S->legal_n > first) cr_offer1(x, S, {i}, who, CR_NONE);")
-                continue
-            body = []
-            if alt.values is None:
-                body.append(f"cr_offer1(x, S, {i}, who, CR_NONE);")
-            elif alt.more:
-                body.append(self.combos(i, alt))
-            else:
-                v = alt.values_ir
-                if not isinstance(v, ir.Values):
-                    raise NativeUnsupported("an action's values the compiler did not lower")
-                var = self.local(v.var)
-                test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
-                dedupe = ("" if v.domain.t == "zone" or isinstance(v.domain, o.Subsets) or _distinct_cards(v.domain)
-                          else "_k = cr_dedupe(_k); ")
-                parts, decls = self.parts_decl(v.domain)
-                if dedupe:
-                    total = " + ".join(f"{d}.n" for d in parts)
-                    body.append(f"{decls}cr_list _k = cr_alloc(x, {total}); "
-                                f"{self.each(parts, var, f'{test}_k.v[_k.n++] = {var}; ')}{dedupe}"
-                                f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
-                elif not test and all(isinstance(part, o.ZoneCards) for part in self.parts(v.domain)):
-                    body.append(decls + "".join(f"cr_offer_view(x, S, {i}, who, {d}); " for d in parts))
-                else:  # each offered as it passes: a failure on the way throws the moves away
-                    body.append(f"{decls}{self.each(parts, var, f'{test}cr_offer1(x, S, {i}, who, {var}); ')}")
-            if alt.when is not None:
-                when = getattr(alt, "when_ir", None)
-                if when is None:
-                    raise NativeUnsupported("an action's 'when' the compiler did not lower")
-                key = _canonical(when)
-                if key is not None and key in seen:  # the same test as an earlier action's: its answer
-                    lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
-                elif key is not None:
-                    seen[key] = f"_w{len(seen)}"
-                    lines.append(f"    int {seen[key]} = {self.truth(when)};")
-                    lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
-                else:
-                    lines.append(f"    if ({self.truth(when)}) {{ {' '.join(body)} }}")
-            else:
-                lines.append(f"    {{ {' '.join(body)} }}")
-        if ch.shared_names:
-            ids = ", ".join(str(names[a.name]) for a in ch.alts)
-            lines.append(f"    {{ static const int32_t name_of[] = {{{ids}}}; cr_unique(S, first, name_of); }}")
-        lines.append("}")
-        return "\n".join(lines)
-
-    def combos(self, i: int, alt) -> str:
-        """Nested loops over the parameters' sets, each test where its last parameter is bound;
-        rows without repeats (engine: list(dict.fromkeys(...)))."""
-        v = alt.values_ir
-        if not isinstance(v, ir.Combos):
-            raise NativeUnsupported("an action's values the compiler did not lower")
-        w = len(v.params)
-        if w > self.nparams:
-            raise NativeUnsupported("an action with more parameters than the engine has room for")
-        code = ["int32_t _start = S->legal_n; "]
-        close = []
-        cols = []
-        for j, (var, domain, tests) in enumerate(v.params):
-            d, idx = self.fresh_c("d"), self.fresh_c("i")
-            c = self.local(var)
-            if isinstance(domain, o.Subsets):  # a set of cards: its mask in the row, its cards for the tests
-                m = self.fresh_c("s")
-                cols.append(m)
-                code.append(f"cr_list {d} = {self.lst(domain)}; for (int64_t {idx} = 0; {idx} < {d}.n; {idx}++) "
-                            f"{{ int64_t {m} = {d}.v[{idx}]; cr_list {c} = cr_alloc(x, __builtin_popcountll((uint64_t){m})); "
-                            f"for (int64_t _b{m} = 0; _b{m} < NC; _b{m}++) if ((uint64_t){m} >> _b{m} & 1) {c}.v[{c}.n++] = _b{m}; ")
-            else:
-                cols.append(c)
-                code.append(f"cr_list {d} = {self.lst(domain)}; for (int64_t {idx} = 0; {idx} < {d}.n; {idx}++) "
-                            f"{{ int64_t {c} = {d}.v[{idx}]; ")
-            code.extend(f"if (!{self.truth(t)}) continue; " for t in tests)
-            close.append("} ")
-        code.append(f"{{ int64_t _row[{w}] = {{{', '.join(cols)}}}; cr_offer(x, S, {i}, who, _row, {w}); }} ")
-        code.extend(close)
-        code.append("cr_dedupe_legal(S, _start); ")
-        return "{ " + "".join(code) + "}"
-
-    def apply_case(self, k: int, ch) -> str:
-        cases = []
-        for i, alt in enumerate(ch.alts):
-            if alt.decline:  # passes until somebody moves: the decision again, without this player
-                cases.append(f"case {i}: cr_unwait(S, {self.site(ch)}, who); break;")
-            elif ch.any:  # the move is made: after it, everyone may act again
-                site = self.site(ch)
-                cases.append(f"case {i}: {self.bind(alt, 'S->legal_val[i]')} S->pend_on[{site}] = 0; "
-                             f"S->sv[{ch.each_slot}] = who; if (S->sp >= MAXDEPTH) return CR_E_DEPTH; "
-                             f"S->stack[S->sp++] = S->pc; S->pc = {alt.body}; break;")
-            elif ch.each_slot is not None and ch.secret:  # sealed until everyone has chosen
-                site = self.site(ch)
-                cases.append(f"case {i}: cr_unwait(S, {site}, who); S->chosen_on[{site}][who] = 1; "
-                             f"S->chosen_alt[{site}][who] = alt; "
-                             f"memcpy(S->chosen_val[{site}][who], S->legal_val[i], sizeof S->legal_val[i]); break;")
-            elif ch.each_slot is not None:
-                site = self.site(ch)
-                cases.append(f"case {i}: {self.bind(alt, 'S->legal_val[i]')} cr_unwait(S, {site}, who); "
-                             f"S->sv[{ch.each_slot}] = who; if (S->sp >= MAXDEPTH) return CR_E_DEPTH; "
-                             f"S->stack[S->sp++] = S->pc; S->pc = {alt.body}; break;")
-            else:
-                cases.append(f"case {i}: {self.bind(alt, 'S->legal_val[i]')} S->pc = {alt.body}; break;")
-        return f"case {k}: switch (alt) {{ {' '.join(cases)} default: return CR_E_STATE; }} break;"
-
-    def moves_bound(self, ch, lcap: int, maxp: int) -> int:
-        """How many moves a choice can offer at once (every decider's at a `choose by each`)."""
-        total = 0
-        for a in ch.alts:
-            v = a.values_ir
-            if a.values is None:
-                total += 1
-            elif isinstance(v, ir.Combos):
-                n = 1
-                for _, domain, _ in v.params:
-                    n = min(n * self.bound(domain, lcap), 1 << 15)
-                total += n
-            elif isinstance(v, ir.Values):
-                total += self.bound(v.domain, lcap)
-        return total * (maxp if ch.each_slot is not None else 1)
-
-    def bound(self, e, lcap: int) -> int:
-        """How long a collection can be, as far as can be seen before play (lcap: a slot's room)."""
-        rs = self.p.ruleset
-        if isinstance(e, o.Range):
-            lo, hi = self.int_range(e.a), self.int_range(e.b)
-            if lo is not None and hi is not None:
-                return max(hi[1] - lo[0] + 1, 0)
-            return lcap
-        if isinstance(e, o.Concat):
-            return self.bound(e.a, lcap) + self.bound(e.b, lcap)
-        if isinstance(e, o.ListOf):
-            return len(e.items)
-        if isinstance(e, o.Subsets):
-            return MAX_SETS
-        if isinstance(e, (o.AggLoop, o.Paren)):
-            return self.bound(e.domain if isinstance(e, o.AggLoop) else e.x, lcap)
-        if isinstance(e, o.Op) and e.t in ("players", "suits", "ranks"):
-            return max(rs.players_max, len(rs.deck.suits), len(rs.deck.ranks))
-        return lcap
-
-    def int_range(self, e):
-        """The lowest and highest value a number can take, where the ruleset fixes them."""
-        if isinstance(e, o.Lit) and isinstance(e.value, int) and not isinstance(e.value, bool):
-            return e.value, e.value
-        if isinstance(e, o.Opt):
-            opt = self.p.options[e.i]
-            if opt.type == "int" and opt.low is not None:
-                return opt.low, opt.high
-        if isinstance(e, o.NPlayers):
-            return self.p.ruleset.players_min, self.p.ruleset.players_max
-        if isinstance(e, o.Paren):
-            return self.int_range(e.x)
-        if isinstance(e, o.Neg):
-            x = self.int_range(e.x)
-            return None if x is None else (-x[1], -x[0])
-        if isinstance(e, o.Arith) and e.op in ("+", "-", "*"):  # `1..(player_count * 20)`
-            a, b = self.int_range(e.a), self.int_range(e.b)
-            if a is None or b is None:
-                return None
-            if e.op == "+":
-                return a[0] + b[0], a[1] + b[1]
-            if e.op == "-":
-                return a[0] - b[1], a[1] - b[0]
-            ends = [x * y for x in a for y in b]
-            return min(ends), max(ends)
-        return None
 
     # ---- the whole file
     def source(self) -> str:
@@ -899,44 +509,6 @@ def filled(name: str, lines) -> str:
     """A unit file whose middle is the program's: the generated lines in place of its marker line."""
     head, tail = unit_halves(name)
     return head + "".join(line + "\n" for line in lines) + tail
-
-
-def _canonical(e) -> str | None:
-    """An expression's text with the names its aggregates bind numbered in order, so that two
-    copies of one test read alike; None when working it out draws at random (twice is not once)."""
-    bound = []
-    for op in walk(e):
-        if isinstance(op, o.Random):
-            return None
-        if isinstance(op, o.AggLoop) and isinstance(op.var, o.Local) and op.var.name not in bound:
-            bound.append(op.var.name)
-    text = _shape(e)
-    for k, name in enumerate(bound):
-        text = re.sub(rf"'{re.escape(name)}'", f"'#{k}'", text)
-    return text
-
-
-def _shape(x) -> str:
-    """An op's structure as text, a guarded aggregate as its loop form (the form C is written from)."""
-    if isinstance(x, o.Guarded):
-        return _shape(x.loop)
-    if isinstance(x, o.Op):
-        return f"{type(x).__name__}({', '.join(_shape(getattr(x, f)) for f in x.fields)})"
-    if isinstance(x, tuple):
-        return f"({', '.join(_shape(v) for v in x)},)"
-    return repr(x)
-
-
-def _distinct_cards(dom, kinds=None) -> bool:
-    """Whether a collection is the cards of zones of different kinds, one each (a player's hand
-    and the same player's other pile, say): no card lies in two zones, so it has no repeats."""
-    kinds = set() if kinds is None else kinds
-    if isinstance(dom, o.Concat):
-        return _distinct_cards(dom.a, kinds) and _distinct_cards(dom.b, kinds)
-    if isinstance(dom, o.ZoneCards) and isinstance(dom.zone, o.PlayerZone) and dom.zone.kind not in kinds:
-        kinds.add(dom.zone.kind)
-        return True
-    return False
 
 
 def emit_program(p) -> str:
