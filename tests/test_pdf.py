@@ -20,7 +20,7 @@ from typer.testing import CliRunner  # noqa: E402
 from interpreter import load_ruleset, loads_ruleset  # noqa: E402
 from interpreter.cli import app  # noqa: E402
 from interpreter.render import REGENERATE_PY, render_html, render_markdown, write_rulebooks  # noqa: E402
-from interpreter.render.book import BookBuilder  # noqa: E402
+from interpreter.render import book_context  # noqa: E402
 from interpreter.render.pdf import (STAMP, PdfUnavailable, compile_typst, escape_typst, pdf_path,  # noqa: E402
                                     render_pdf, render_typst, source_stamp, stamped, to_typst)
 from interpreter.render.markup import code, em, link  # noqa: E402
@@ -156,7 +156,7 @@ def test_a_pdf_carries_the_stamp_of_its_source_and_a_changed_book_another():
 @pytest.mark.parametrize("path", [p if i < 2 else pytest.param(p, marks=pytest.mark.slow) for i, p in enumerate(SAMPLE)],
                          ids=[p.stem for p in SAMPLE])
 def test_every_phase_and_rule_title_appears(path: Path):
-    book = BookBuilder(load_ruleset(path)).build()
+    book = book_context(load_ruleset(path))
     text = flat(path)
     for ph in book["phases"]:
         assert norm(ph.heading) in text, ph.heading
@@ -180,7 +180,7 @@ def test_running_header_and_page_numbers(path: Path):
 
 @pytest.mark.parametrize("path", SAMPLE, ids=[p.stem for p in SAMPLE])
 def test_contents_lists_the_sections_with_page_numbers(path: Path):
-    book = BookBuilder(load_ruleset(path)).build()
+    book = book_context(load_ruleset(path))
     texts = pages(path)
     where = next(i for i, t in enumerate(texts) if "Contents" in t)
     assert where <= 1
@@ -328,7 +328,7 @@ def test_missing_typst_is_one_line_and_writes_nothing(tmp_path: Path, monkeypatc
 @pytest.mark.parametrize("path", SAMPLE, ids=[p.stem for p in SAMPLE])
 def test_quick_reference_in_html_and_markdown(path: Path):
     rs = load_ruleset(path)
-    book = BookBuilder(rs).build()
+    book = book_context(rs)
     md = render_markdown(rs)
     head = md.split("## Contents")[0]
     assert "## Quick reference" in head and "**How to win.**" in head and "**How play runs.**" in head
@@ -346,14 +346,14 @@ def test_quick_reference_in_html_and_markdown(path: Path):
 
 
 def test_quick_reference_says_who_decides_and_how_to_win():
-    q = BookBuilder(load_ruleset(SAMPLE[0])).build()["quick"]
+    q = book_context(load_ruleset(SAMPLE[0]))["quick"]
     play = q["turn"][-1]
     assert play["repeat"] and play["then"] == "Then the game ends."
     assert [r["who"] for r in play["rules"]][0] == "the leader and each other player decide"
     assert "cards won" in q["goal"][0]["text"] and q["goal"][0]["label"] == "At the end"
-    solo = BookBuilder(load_ruleset(SAMPLE[2])).build()["quick"]
+    solo = book_context(load_ruleset(SAMPLE[2]))["quick"]
     assert [p["label"] for p in solo["goal"]] == ["Won at once", "Nobody wins"]
     assert any(r["who"] == "the player decides" for r in solo["turn"][0]["rules"])
-    euro = BookBuilder(load_ruleset(SAMPLE[1])).build()["quick"]
+    euro = book_context(load_ruleset(SAMPLE[1]))["quick"]
     assert euro["options"]["off"] and len(euro["options"]["items"]) < len(load_ruleset(SAMPLE[1]).options)
     assert euro["turn"][-1]["then"].startswith("Then back to")

@@ -151,7 +151,7 @@ def test_a_public_variable_carries_a_text_line_too():
 
 
 def test_the_zone_table_says_which_cards_of_a_hidden_zone_lie_face_up():
-    from interpreter.render.book import face_up_ways
+    from interpreter.render.builder import face_up_ways
     text = GAME.replace('zone pile shared public "pile"', 'zone pile shared public "pile"\n'
                         'zone out shared hidden "out"\nzone shown per player owner "shown"')
     text = text.replace("        turn bottom(stock) face down\n", "        turn bottom(stock) face down\n"

@@ -14,7 +14,7 @@ from interpreter.diff.compare import diff_rulesets
 from interpreter.engine import apply, new_game, sides
 from interpreter.errors import RulesetError
 from interpreter.fuzz.static import Static
-from interpreter.render.book import BookBuilder
+from interpreter.render import book_context
 
 CLASSIC = Path("rulesets/classic")
 KUHN = (CLASSIC / "kuhn-poker.cards").read_text()
@@ -63,11 +63,11 @@ def test_a_wrong_sides_line_is_a_located_error(extra, message, line):
 
 
 def test_the_rulebook_says_who_plays_together():
-    book = BookBuilder(load_ruleset(CLASSIC / "bridge.cards")).build(picture=False)
+    book = book_context(load_ruleset(CLASSIC / "bridge.cards"), picture=False)
     sentence = book["winner"]["sides"]
     assert sentence.startswith("The players play in sides. A player's")
     assert "true for the first player and their partner" in sentence and "are partners" in sentence
-    assert BookBuilder(load_ruleset(CLASSIC / "hearts.cards")).build(picture=False)["winner"]["sides"] is None
+    assert book_context(load_ruleset(CLASSIC / "hearts.cards"), picture=False)["winner"]["sides"] is None
 
 
 def test_the_diff_names_sides_added():

@@ -34,7 +34,7 @@ def diff_command(
     """Compare two rulesets by meaning, not text: what B adds, removes or changes relative to A,
     then the two rulebooks as a redline. Exit 0 identical in meaning, 1 different, 2 an error."""
     from .. import load_ruleset
-    from ..render import _write_atomic
+    from ..render import write_file
     from .compare import diff_rulesets
     from .report import render_diff
 
@@ -79,7 +79,7 @@ def diff_command(
             text = text.rstrip("\n") + "\n\n" + table
     if out is not None:
         try:
-            _write_atomic(out, text)
+            write_file(out, text)
         except CardRulesError as e:
             typer.echo(e.render(), err=True)
             raise typer.Exit(2)

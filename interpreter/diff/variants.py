@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .. import graph as g
 from ..files import variant_base_ref
-from ..render import _write_atomic
+from ..render import write_file
 from .compare import diff_rulesets
 from .report import render_diff
 
@@ -59,5 +59,5 @@ def write_variant_diffs(rulesets_dir: Path, out_dir: Path) -> list[Path]:
     everything is rendered before anything is written, each file atomically."""
     pages = variant_pages(rulesets_dir, out_dir)
     for path, text in pages:
-        _write_atomic(path, text)
+        write_file(path, text)
     return [p for p, _ in pages]

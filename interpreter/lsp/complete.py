@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 
 from ..language import BUILTINS
@@ -11,9 +10,6 @@ from .text import indent_of, line_tokens
 from .model import (
     BUILTIN, CARD_ATTR, ZONE_ATTR, KEYWORD_DOC, TOP_KEYWORDS, DECK_KEYWORDS, STATEMENT_KEYWORDS,
     EXPRESSION_KEYWORDS, TYPES, _TYPE_WORDS, Analysis, Item, _keywords, _fmt)
-
-if TYPE_CHECKING:
-    from .analysis import Workspace
 
 
 _LET = re.compile(r"\blet\s+([A-Za-z_]\w*)\s*=")
@@ -33,7 +29,7 @@ _PARAM_RE = re.compile(r"([A-Za-z_]\w*)\s*:\s*([A-Za-z_]\w*)")
 
 
 class Completer:
-    def __init__(self, ws: Workspace, a: Analysis, line: int, col: int):
+    def __init__(self, ws, a: Analysis, line: int, col: int):
         self.ws, self.a, self.line, self.col = ws, a, line, col
         self.rs = a.graph or a.last_good
         text = a.lines[line] if 0 <= line < len(a.lines) else ""

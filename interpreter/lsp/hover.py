@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 
 from .. import graph as g
 from ..errors import CardRulesError
 from .index import Symbol
 from .model import BUILTIN, CARD_ATTR, ZONE_ATTR, Analysis, norm, _fmt
-
-if TYPE_CHECKING:
-    from .analysis import Workspace
 
 
 def _entry_md(e, what: str) -> str:
@@ -31,7 +27,7 @@ def _md(text: str) -> str:
 class Hover:
     """Hover text: what the rulebook says of a thing (the author's words, then precisely)."""
 
-    def __init__(self, ws: Workspace, a: Analysis):
+    def __init__(self, ws, a: Analysis):
         self.ws = ws
         self.a = a
         self.rs = a.graph or a.last_good

@@ -11,19 +11,27 @@ They write a tiny inline mark-up (code, emphasis, links as control-character bra
 the `md` and `html` template filters turn into Markdown or escaped HTML, so one phrase serves
 both formats. Output is deterministic: no dates, no random ids, no paths.
 
-The stages, each a module: `words` (mark-up and `English`), `steps` (`Describer`), `quick` (the
-quick reference at the front of every book), `book` (`BookBuilder`, the templates, writing) and
-`pdf` (the Typst template, compiled to PDF by the typst package). Regenerate the committed books with
+The stages, each a module, each importing only those before it: `markup` (the inline mark-up),
+`words` (`English`), `steps` (`Describer`), `output` (the templates' environment, where books
+go, writing a file whole), `builder` (`BookBuilder`: the book's model), `quick` (the quick
+reference at the front of every book), `diagram` (the picture of the turn), `context` (a book's
+whole context: model, quick reference, picture), `book` (Markdown and HTML, writing) and `pdf`
+(the Typst template, compiled to PDF by the typst package); `reference` prints the language
+reference. Regenerate the committed books with
 `python -m interpreter.render` (or
 `cardrules rulebook rulesets/**/*.cards --out generated_docs --pdf`).
 """
 
 from __future__ import annotations
 
-from .markup import (REGENERATE, REGENERATE_PY, TEMPLATES, _ANY_MARK, _CODE_RE, _EM_RE, _LINK_RE, _TYPE_PHRASE, _cap, _fmt_value, _join, _md_cell, _md_code, _md_steps, _param, _plain_list, _sentence, _uncap, code, em, human, link, to_html, to_markdown)  # noqa: F401
-from .words import (English, _ARITH, _COMPARE, _ELEM, _MODALS, _NEGATE, _NOUN, _PREC, _ends_open, english)  # noqa: F401
-from .steps import (Describer, Step)  # noqa: F401
-from .book import (BookBuilder, PhaseView, RuleView, _Found, _RuleFinder, _env, _slug, _tidy_markdown, _write_atomic, book_paths, main, project_rulesets, render_html, render_markdown, write_rulebooks)  # noqa: F401
+from .book import main, project_rulesets, render_html, render_markdown, write_rulebooks
+from .builder import BookBuilder
+from .context import book_context
+from .markup import REGENERATE, REGENERATE_PY, TEMPLATES, code, em, link, to_html
+from .output import book_paths, write_file
+from .steps import Describer
+from .words import English, english
 
-__all__ = ["render_markdown", "render_html", "book_paths", "write_rulebooks", "english", "English"]
-
+__all__ = ["render_markdown", "render_html", "book_paths", "write_rulebooks", "write_file", "main", "project_rulesets",
+           "BookBuilder", "book_context", "Describer", "English", "english", "REGENERATE", "REGENERATE_PY",
+           "TEMPLATES", "code", "em", "link", "to_html"]

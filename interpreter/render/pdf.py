@@ -17,6 +17,8 @@ import jinja2
 
 from .. import graph as g
 from ..errors import CardRulesError
+from .context import book_context
+from .output import book_paths
 from .markup import _C0, _C1, _E0, _E1, _L0, _L1, _LS, TEMPLATES
 
 PAPERS = {"a4": "a4", "letter": "us-letter"}
@@ -160,10 +162,9 @@ def _book_labels(book: dict) -> frozenset:
 
 def render_typst(rs: g.Ruleset, paper: str = "a4") -> str:
     """The rulebook as a Typst document (the source `render_pdf` compiles)."""
-    from .book import BookBuilder
     if paper not in PAPERS:
         raise CardRulesError(f"unknown paper size {paper!r} (use one of: {', '.join(PAPERS)})")
-    book = BookBuilder(rs).build()
+    book = book_context(rs)
     token = _labels.set(_book_labels(book))
     try:
         text = _env().get_template("rulebook.typ.j2").render(
@@ -213,5 +214,4 @@ def render_pdf(rs: g.Ruleset, paper: str = "a4") -> bytes:
 
 def pdf_path(ruleset_path: Path, out_dir: Path) -> Path:
     """Where a ruleset's PDF goes: beside its .md and .html (see `book_paths`)."""
-    from .book import book_paths
     return book_paths(ruleset_path, out_dir)[0].with_suffix(".pdf")

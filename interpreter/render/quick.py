@@ -7,14 +7,11 @@ of the book, so each template's filter writes them out."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from .. import graph as g
 from .markup import _cap, _fmt_value, _plain_list, _sentence, code, em, human, link
 from .words import English
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .book import BookBuilder, PhaseView
 
 QUICK_TITLE = "Quick reference"
 _MANY_OPTIONS = 8          # beyond this, options that are off by default are only named
@@ -185,7 +182,7 @@ def _rule_line(r: g.Rule, ref: str | None) -> str:
     return f"{title}: {said}" if said else title
 
 
-def _goal(book: "BookBuilder") -> list[dict]:
+def _goal(book) -> list[dict]:
     """How one wins, as points: each a `label`, a `text` and possibly `items` under it."""
     rs, en = book.rs, book.en
     refs = {name: "#" + hit[2] for name, hit in book.first_number.items()}
@@ -220,7 +217,7 @@ def _goal(book: "BookBuilder") -> list[dict]:
     return points
 
 
-def _start(phase: "PhaseView") -> dict:
+def _start(phase) -> dict:
     lines: list[str] = []
     if phase.texts:
         lines.append(opening(phase.texts))
@@ -248,7 +245,7 @@ def _repeat(ph: g.Phase, en: English) -> str | None:
     return None
 
 
-def _turn(book: "BookBuilder", phases: list["PhaseView"], deciders: _Deciders, start: int) -> list[dict]:
+def _turn(book, phases: list, deciders: _Deciders, start: int) -> list[dict]:
     out = []
     index = {ph.name: i for i, ph in enumerate(book.rs.phases)}
     for i, (ph, view) in enumerate(zip(book.rs.phases, phases)):
@@ -270,7 +267,7 @@ def _turn(book: "BookBuilder", phases: list["PhaseView"], deciders: _Deciders, s
     return out
 
 
-def _options(book: "BookBuilder") -> dict:
+def _options(book) -> dict:
     items, off = [], []
     many = len(book.rs.options) > _MANY_OPTIONS
     for o in book.rs.options:
@@ -283,7 +280,7 @@ def _options(book: "BookBuilder") -> dict:
     return {"items": items, "off": _plain_list(off)}
 
 
-def quick_reference(book: "BookBuilder", phases: list["PhaseView"]) -> dict:
+def quick_reference(book, phases: list) -> dict:
     """The quick reference's content: `goal` (sentences), `start` (the first phase summarised, or
     None for a game of one phase), `turn` (a phase each: its rules with who decides), `options`."""
     rs = book.rs

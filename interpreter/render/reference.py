@@ -11,7 +11,7 @@ from pathlib import Path
 from .. import language as lang
 from .. import limits
 from ..bundled import grammar_path
-from .book import _env, _slug, _tidy_markdown, _write_atomic
+from .output import env, slug, tidy_markdown, write_file
 from .markup import code
 
 GRAMMAR = grammar_path()
@@ -73,7 +73,7 @@ def build_page(grammar: Path = GRAMMAR) -> dict:
     md_seen: dict[str, int] = {}
 
     def md_anchor(title: str) -> str:  # GitHub's anchor for a heading, -1, -2 ... for repeats
-        s = _slug(title)
+        s = slug(title)
         n = md_seen.get(s, 0)
         md_seen[s] = n + 1
         return s if n == 0 else f"{s}-{n}"
@@ -85,7 +85,7 @@ def build_page(grammar: Path = GRAMMAR) -> dict:
     for sid, title, tag, intro, entries in layout:
         sec = {"id": sid, "title": title, "slug": md_anchor(title), "intro": _marked(intro), "entries": []}
         for e in entries:
-            entry = {"id": f"{sid}-{_slug(e.name)}", "name": e.name, "slug": md_anchor(e.name), "form": e.form,
+            entry = {"id": f"{sid}-{slug(e.name)}", "name": e.name, "slug": md_anchor(e.name), "form": e.form,
                      "words": _marked(e.words), "example": e.example,
                      "label": f"{e.name} ({tag})" if tag else
                      e.name if names.count(e.name) == 1 else f"{e.name} ({title.lower()})"}
@@ -116,12 +116,12 @@ def build_page(grammar: Path = GRAMMAR) -> dict:
 
 def render_language_markdown(grammar: Path = GRAMMAR) -> str:
     """The language reference as Markdown."""
-    return _tidy_markdown(_env().get_template("language.md.j2").render(page=build_page(grammar)))
+    return tidy_markdown(env().get_template("language.md.j2").render(page=build_page(grammar)))
 
 
 def render_language_html(grammar: Path = GRAMMAR) -> str:
     """The language reference as one standalone HTML page, styled like the rulebooks."""
-    text = _env().get_template("language.html.j2").render(page=build_page(grammar))
+    text = env().get_template("language.html.j2").render(page=build_page(grammar))
     text = re.sub(r"[ \t]+\n", "\n", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"
 
@@ -135,7 +135,7 @@ def write_language_reference(out_dir: Path) -> list[Path]:
     md_path, html_path = language_paths(out_dir)
     pending = [(md_path, render_language_markdown()), (html_path, render_language_html())]
     for path, text in pending:
-        _write_atomic(path, text)
+        write_file(path, text)
     return [p for p, _ in pending]
 
 

@@ -204,7 +204,7 @@ class Studio:
         hit = self._books.get(path)
         if hit is not None and hit[0] == ld.version:
             return hit
-        from ..render.book import render_html
+        from ..render import render_html
         html = render_html(ld.graph, source_lines=an.norm(path))
         hit = (ld.version, html)
         self._books[path] = hit

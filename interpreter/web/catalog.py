@@ -89,7 +89,7 @@ class Catalog:
     def rulebook(self, key: str) -> tuple[str, dict[str, str]]:
         """The HTML rulebook and, for each rule's name, the anchor of its first description
         (`rule-<phase>-<number>`), to point at the rule being played."""
-        from ..render.book import BookBuilder, render_html
+        from ..render import BookBuilder, render_html
         e = self._entries[key]
         rs = self.ruleset(key)
         with self._lock:

@@ -4,17 +4,13 @@ picture shows, as nodes and edges (see the package docstring)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ... import graph as g
 from ...unparse import unparse
-from ..book import BookBuilder, _RuleFinder
+from ..builder import BookBuilder, RuleFinder
 from ..markup import _cap, human
 from ..words import English
 from .measure import _plain
-
-if TYPE_CHECKING:
-    from .layout import _Laid
 
 
 # point-like nodes: where a phase or procedure ends (sink), where a loop's body ends and goes
@@ -34,7 +30,7 @@ class _Node:
     h: float = 0.0
     x: float = 0.0                 # centre, once laid out
     y: float = 0.0
-    laid: "_Laid | None" = None    # a frame's body, laid out
+    laid: object = None            # a frame's body, laid out (layout.py: _Laid)
     head: float = 0.0              # a frame's header height
 
 
@@ -79,7 +75,7 @@ class _Builder:
         self.first: dict[str, int] = {}                   # rule name -> its number where first met
         book = BookBuilder(rs)
         for ph in rs.phases:
-            finder = _RuleFinder(book, English(rs))       # the book's own numbering
+            finder = RuleFinder(book, English(rs))       # the book's own numbering
             finder.walk(ph.body)
             nums = {f.rule.name: i for i, f in enumerate(finder.found, 1)}
             self.numbers[ph.name] = nums
