@@ -81,7 +81,7 @@ def wait_for(client, tid: str, seat: int, token: str, timeout: float = 10) -> di
         time.sleep(0.005)
 
 
-def next_person(table, timeout: float = 10) -> int | None:
+def next_person(table, timeout: float = 60) -> int | None:
     """The first person to move once the bots have moved (None when the game is over)."""
     end = time.monotonic() + timeout
     while not table.state.finished and (table.bot_to_move() is not None or not table.persons_to_move()):
