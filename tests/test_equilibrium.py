@@ -114,3 +114,64 @@ def test_cfr_on_arrays_is_the_same_cfr(kuhn):
     b.run(200)
     for i in range(len(t.labels)):
         assert a.average(i) == pytest.approx(b.average(i), abs=1e-12)
+
+
+def _small_games():
+    return [spec_for("kuhn-poker", 2, returns="points", engine="python"),
+            spec_for("kuhn-poker-three", 3, returns="points", engine="python"),
+            spec_for("goofspiel", 2, {"num_cards": 3}, returns="points", engine="python")]
+
+
+@pytest.fixture(scope="module")
+def small_trees():
+    return [build_tree(spec) for spec in _small_games()]
+
+
+def _native_or_skip():
+    from interpreter.native import find_compiler
+    if find_compiler() is None:
+        pytest.skip("no C compiler")
+
+
+def test_cfr_in_c_is_the_same_cfr(small_trees):
+    """CFR+ in C (runtime/cfr.c) over the tree adds in CFRPlus's order: the same numbers to the bit;
+    over the tree with its equal subtrees merged, to rounding. Values and best replies as values()
+    and best_reply() work them out."""
+    _native_or_skip()
+    from interpreter.solver.equilibrium import CFRPlus, CFRPlusNative
+    for t in small_trees:
+        a, b, c = CFRPlus(t), CFRPlusNative(t, merged=False), CFRPlusNative(t)
+        for x in (a, b, c):
+            x.run(150)
+        assert b.iterations == c.iterations == 150
+        for i in range(len(t.labels)):
+            assert a.average(i) == b.average(i)
+            assert a.average(i) == pytest.approx(c.average(i), abs=1e-9)
+        for x in (b, c):
+            assert x.values() == pytest.approx(values(t, a.average), abs=1e-9)
+            for p in range(t.players):
+                assert x.best_reply(p) == pytest.approx(best_reply(t, a.average, p), abs=1e-9)
+
+
+def test_the_merged_tree_is_smaller_where_subtrees_repeat(small_trees):
+    _native_or_skip()
+    from interpreter.native.cfr import _merged
+    for t in small_trees:
+        classes, rep, kids = _merged(t)
+        assert classes[0] == 0 and len(rep) <= len(t.kind)
+        for k, u in enumerate(classes):  # a node and the representative of its subtree agree
+            r = rep[u]
+            assert (t.kind[r], t.infoset[r], t.payoff[r]) == (t.kind[k], t.infoset[k], t.payoff[k])
+            assert kids[u] == [classes[c] for c in t.children[k]] and all(c > u for c in kids[u])
+
+
+def test_solve_equilibrium_runs_in_c_or_without_a_compiler(kuhn, monkeypatch):
+    from interpreter.native import build
+    from interpreter.solver.equilibrium import CFRPlus, CFRPlusNative, cfr_solver
+    t = build_tree(kuhn)
+    if build.find_compiler() is not None:
+        assert isinstance(cfr_solver(t), CFRPlusNative)
+    monkeypatch.setattr(build, "find_compiler", lambda: None)
+    assert isinstance(cfr_solver(t), CFRPlus)
+    eq = solve_equilibrium(kuhn, 300)
+    assert eq.values[0] == pytest.approx(-1 / 18, abs=1e-3) and eq.exploitability < 1e-3

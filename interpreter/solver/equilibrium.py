@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from ..errors import OptionError
 
 MAX_NODES = 2_000_000
-ARRAYS_FROM = 5_000  # positions from which CFR+ runs on arrays (CFRPlusArrays)
+ARRAYS_FROM = 5_000  # positions from which CFR+ runs on arrays (CFRPlusArrays) when there is no C compiler
+NATIVE_FROM = 50     # positions from which CFR+ runs in C (CFRPlusNative) when there is one
 CHANCE, DECISION, END = 0, 1, 2
 
 
@@ -248,6 +249,55 @@ class CFRPlusArrays:
         self.sigma[mine_sets] = np.where(sums > 0, r / np.where(sums > 0, sums, 1.0), self.uniform[mine_sets])
 
 
+class CFRPlusNative:
+    """The same CFR+ as CFRPlus, the iterations in C (native/cfr.py: runtime/cfr.c), its additions
+    in CFRPlus's order, so the two agree to the last bit. Run in chunks of about CHUNK_SECONDS, so
+    that Ctrl-C (Python's handler, between two calls) stops a long run. NativeUnavailable when
+    there is no C compiler."""
+
+    CHUNK_SECONDS = 0.25
+
+    def __init__(self, tree: Tree, merged: bool = True):
+        from ..native.cfr import FlatTree
+        self.t = tree
+        self.flat = f = FlatTree(tree)
+        self.regret, self.total, self.sigma = f.table(), f.table(), f.table()
+        for i, w in enumerate(f.widths):
+            self.sigma[i, :w] = 1.0 / w
+        self.iterations = 0
+        self.merged = merged
+        self._average = None
+
+    def run(self, iterations: int) -> None:
+        left, chunk = iterations, 1
+        while left > 0:
+            n = min(chunk, left)
+            t = time.perf_counter()
+            self.flat.run(self.regret, self.total, self.sigma, self.iterations, n, self.merged)
+            took = time.perf_counter() - t
+            self.iterations += n
+            left -= n
+            self._average = None
+            chunk = max(1, min(4 * n, int(n * self.CHUNK_SECONDS / took) if took > 0 else 4 * n))
+
+    def table(self):
+        """The average strategy: `width` cells per information set."""
+        if self._average is None:
+            self._average = self.flat.average(self.total)
+        return self._average
+
+    def average(self, i: int) -> list:
+        return [float(x) for x in self.table()[i, :self.flat.widths[i]]]
+
+    def values(self) -> list[float]:
+        """Every seat's value under the average strategy (as values() works it out)."""
+        return self.flat.values(self.table())
+
+    def best_reply(self, p: int) -> float:
+        """Seat p's best reply's value against the average strategy (as best_reply() works it out)."""
+        return self.flat.best_reply(self.table(), p)
+
+
 def values(tree: Tree, strategy) -> list[float]:
     """Every seat's expected payoff when all play `strategy(infoset) -> probabilities`."""
     def walk(k):
@@ -288,9 +338,16 @@ def best_reply(tree: Tree, strategy, p: int) -> float:
             gather(c, reach * s)
     gather(0, 1.0)
     choice: dict[int, int] = {}
+    memo: dict[int, float] = {}  # (a node's value is asked for again by each choice above it)
 
     def value(k):
         """k's value to p when p plays its best reply below k."""
+        v = memo.get(k)
+        if v is None:
+            v = memo[k] = _value(k)
+        return v
+
+    def _value(k):
         kind = tree.kind[k]
         if kind == END:
             return tree.payoff[k][p]
@@ -311,6 +368,34 @@ def best_reply(tree: Tree, strategy, p: int) -> float:
     return value(0)
 
 
+def cfr_solver(tree: Tree):
+    """The CFR+ for the tree: in C (CFRPlusNative) from NATIVE_FROM positions when there is a C
+    compiler, else on arrays (CFRPlusArrays) from ARRAYS_FROM positions, else CFRPlus."""
+    n = len(tree.kind)
+    if n >= NATIVE_FROM:
+        from ..native.build import NativeUnavailable, find_compiler
+        if find_compiler() is not None:
+            try:
+                return CFRPlusNative(tree)
+            except NativeUnavailable:
+                pass
+    return CFRPlus(tree) if n < ARRAYS_FROM else CFRPlusArrays(tree)
+
+
+def judge(tree: Tree, cfr) -> tuple[list[float], float]:
+    """Every seat's value under the average strategy of `cfr`, and the strategy's exploitability
+    (for two seats the mean of the best replies' gains, else their sum, NashConv): in C for
+    CFRPlusNative."""
+    if isinstance(cfr, CFRPlusNative):
+        v = cfr.values()
+        replies = [cfr.best_reply(p) for p in range(tree.players)]
+    else:
+        v = values(tree, cfr.average)
+        replies = [best_reply(tree, cfr.average, p) for p in range(tree.players)]
+    gains = [r - v[p] for p, r in enumerate(replies)]
+    return v, (sum(gains) / 2 if tree.players == 2 else sum(gains))
+
+
 @dataclass(frozen=True)
 class Equilibrium:
     values: tuple          # each seat's value under the average strategy
@@ -326,12 +411,10 @@ def solve_equilibrium(spec, iterations: int = 1000, limit: int = MAX_NODES) -> E
     """CFR+ on the whole tree of `spec`'s game (explicit chance; the Python engine)."""
     started = time.perf_counter()
     tree = build_tree(spec, limit)
-    cfr = CFRPlus(tree) if len(tree.kind) < ARRAYS_FROM else CFRPlusArrays(tree)
+    cfr = cfr_solver(tree)
     cfr.run(iterations)
     avg = cfr.average
-    v = values(tree, avg)
-    gains = [best_reply(tree, avg, p) - v[p] for p in range(tree.players)]
-    expl = sum(gains) / 2 if tree.players == 2 else sum(gains)
+    v, expl = judge(tree, cfr)
     policy = {f"P{p + 1}: {text}": {a: float(x) for a, x in zip(tree.labels[i], avg(i))}
               for i, (p, text) in enumerate(tree.infosets)}
     return Equilibrium(tuple(float(x) for x in v), float(max(expl, 0.0)), iterations, time.perf_counter() - started, len(tree.kind),
