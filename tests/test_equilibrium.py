@@ -175,3 +175,27 @@ def test_solve_equilibrium_runs_in_c_or_without_a_compiler(kuhn, monkeypatch):
     assert isinstance(cfr_solver(t), CFRPlus)
     eq = solve_equilibrium(kuhn, 300)
     assert eq.values[0] == pytest.approx(-1 / 18, abs=1e-3) and eq.exploitability < 1e-3
+
+
+def test_moving_the_last_child_in_place_walks_the_same_tree(tmp_path):
+    """build_tree plays each position's last move on the position itself: the same Tree as every
+    move on a copy; where a move draws (a bet draws 0 to 2 chips more into the pot), the position
+    is rebuilt from its recipe and copied from then on."""
+    from pathlib import Path
+    from interpreter.adapters import chance
+    text = (Path(__file__).resolve().parent.parent / "rulesets" / "classic" / "kuhn-poker.cards").read_text()
+    path = tmp_path / "drawn-pot.cards"
+    path.write_text(text.replace("\n    set bettor = p\n", "\n    set bettor = p\n    set pot = pot + random(0..2)\n"))
+    drawn = spec_for(str(path), 2, returns="points", int_range=(-10, 10), engine="python")
+    for spec in [*_small_games(), drawn]:
+        assert build_tree(spec) == build_tree(spec, in_place=False)
+    # a move that draws, played in place, spoils the position: its recipe gives it back
+    core, pending = chance.root(drawn)
+    while pending is not None:
+        core, pending = chance.draw(core, pending, 0)
+    before = (core.info_text(0), core.info_text(1), list(core.legal()))
+    bet = next(a for a, m in core.legal().items() if str(m) == "bet")
+    assert chance.decide_in_place(core, bet) is None
+    again = chance.rebuilt(core)
+    assert (again.info_text(0), again.info_text(1), list(again.legal())) == before
+    assert chance.decide(again, bet)[1].need == 3

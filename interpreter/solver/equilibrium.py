@@ -44,10 +44,24 @@ class Tree:
     players: int
 
 
-def build_tree(spec, limit: int = MAX_NODES) -> Tree:
-    """Walk every history of the game (explicit chance) into a Tree."""
-    from ..adapters.chance import Walk, root
-    walk = Walk(limit=limit + 1)
+def build_tree(spec, limit: int = MAX_NODES, in_place: bool = True) -> Tree:
+    """Walk every history of the game (explicit chance) into a Tree, breadth first. Each position's
+    last move is played on the position itself rather than on a copy (`in_place`: the same tree,
+    a copy fewer a position). Python's cyclic garbage collector is paused meanwhile: the walk makes
+    hundreds of thousands of objects and keeps many of them, which the collector would go through
+    again and again (two thirds of the time)."""
+    import gc
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_tree(spec, limit, in_place)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _build_tree(spec, limit: int, in_place: bool) -> Tree:
+    from ..adapters.chance import decide, decide_in_place, draw, rebuilt, root
     t = Tree([], [], [], [], [], [], [], [], [], spec.players)
     index: dict = {}
     first = root(spec)
@@ -67,7 +81,7 @@ def build_tree(spec, limit: int = MAX_NODES) -> Tree:
             t.children.append([0] * n), t.actions.append(list(range(n))), t.odds.append([1.0 / n] * n)
             t.payoff.append(None)
             for o in range(n):
-                queue.append((walk.step(core, pending, o), k, o))
+                queue.append((draw(core, pending, o), k, o))
         elif core.terminal():
             t.kind.append(END), t.player.append(-1), t.infoset.append(-1)
             t.children.append([]), t.actions.append([]), t.odds.append(None)
@@ -84,8 +98,20 @@ def build_tree(spec, limit: int = MAX_NODES) -> Tree:
             ids = list(legal)
             t.kind.append(DECISION), t.player.append(p), t.infoset.append(i)
             t.children.append([0] * len(ids)), t.actions.append(ids), t.odds.append(None), t.payoff.append(None)
-            for j in range(len(ids)):
-                queue.append((walk.step(core, None, ids[j]), k, j))
+            last = len(ids) - 1
+            for j in range(last):
+                queue.append((decide(core, ids[j]), k, j))
+            # the last move played on the position itself (no copy), unless a chance node above
+            # holds it, or a move once needed a draw (then the position is rebuilt, and copied
+            # from then on)
+            if in_place and all(queue[-1 - j][0][0] is not core for j in range(last)):
+                moved = decide_in_place(core, ids[last])
+                if moved is not None:
+                    queue.append(((moved, None), k, last))
+                    continue
+                in_place = False
+                core = rebuilt(core)
+            queue.append((decide(core, ids[last]), k, last))
     return t
 
 
