@@ -99,12 +99,15 @@ def _build_tree(spec, limit: int, in_place: bool) -> Tree:
             t.kind.append(DECISION), t.player.append(p), t.infoset.append(i)
             t.children.append([0] * len(ids)), t.actions.append(ids), t.odds.append(None), t.payoff.append(None)
             last = len(ids) - 1
+            held = False  # (a chance node after one of the moves holds the position)
             for j in range(last):
-                queue.append((decide(core, ids[j]), k, j))
-            # the last move played on the position itself (no copy), unless a chance node above
-            # holds it, or a move once needed a draw (then the position is rebuilt, and copied
-            # from then on)
-            if in_place and all(queue[-1 - j][0][0] is not core for j in range(last)):
+                got = decide(core, ids[j])
+                held = held or got[0] is core
+                queue.append((got, k, j))
+            # the last move played on the position itself (no copy), unless a chance node after
+            # another holds it, or a move once needed a draw (then the position is rebuilt, and
+            # copied from then on)
+            if in_place and not held:
                 moved = decide_in_place(core, ids[last])
                 if moved is not None:
                     queue.append(((moved, None), k, last))
