@@ -199,3 +199,31 @@ def test_moving_the_last_child_in_place_walks_the_same_tree(tmp_path):
     again = chance.rebuilt(core)
     assert (again.info_text(0), again.info_text(1), list(again.legal())) == before
     assert chance.decide(again, bet)[1].need == 3
+
+
+def test_a_long_run_in_c_stops_on_a_signal(small_trees):
+    """CFR+ in C runs in chunks of about CHUNK_SECONDS: a signal's handler (Ctrl-C's
+    KeyboardInterrupt) runs between two, so a long run stops within a fraction of a second."""
+    _native_or_skip()
+    import os
+    import signal
+    import threading
+    import time
+    from interpreter.solver.equilibrium import CFRPlusNative
+
+    class Stop(Exception):
+        pass
+
+    def stop(*_):
+        raise Stop
+
+    c = CFRPlusNative(small_trees[1])
+    old = signal.signal(signal.SIGINT, stop)
+    try:
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        started = time.perf_counter()
+        with pytest.raises(Stop):
+            c.run(10 ** 9)
+        assert time.perf_counter() - started < 0.3 + 4 * c.CHUNK_SECONDS + 2 and 0 < c.iterations < 10 ** 9
+    finally:
+        signal.signal(signal.SIGINT, old)
