@@ -154,15 +154,23 @@ def test_cfr_in_c_is_the_same_cfr(small_trees):
 
 
 def test_the_merged_tree_is_smaller_where_subtrees_repeat(small_trees):
+    """C numbers the distinct subtrees (runtime/cfr.c: cfr_merge): two nodes have one number when
+    their kinds, information sets, payoffs and children's numbers agree, and only then."""
     _native_or_skip()
-    from interpreter.native.cfr import _merged
+    from interpreter.native.cfr import FlatTree
     for t in small_trees:
-        classes, rep, kids = _merged(t)
-        assert classes[0] == 0 and len(rep) <= len(t.kind)
-        for k, u in enumerate(classes):  # a node and the representative of its subtree agree
-            r = rep[u]
-            assert (t.kind[r], t.infoset[r], t.payoff[r]) == (t.kind[k], t.infoset[k], t.payoff[k])
-            assert kids[u] == [classes[c] for c in t.children[k]] and all(c > u for c in kids[u])
+        f = FlatTree(t)
+        cls = f.classes[f.place]  # by the Tree's numbering
+        kids = lambda k: tuple(int(cls[c]) for c in t.children[k])  # noqa: E731
+        seen = {}
+        for k in range(len(t.kind)):
+            key = (t.kind[k], t.infoset[k], t.payoff[k], tuple(t.odds[k] or ()), kids(k))
+            assert seen.setdefault(int(cls[k]), key) == key
+            assert all(c > cls[k] for c in kids(k))
+        assert len(set(seen.values())) == len(seen) and cls[0] == 0
+        if f.dag is not None:
+            assert f.dag.nodes == len(seen) < len(t.kind)
+    assert FlatTree(small_trees[0]).dag.nodes == 28  # (58 positions: the ends of equal payoffs, ...)
 
 
 def test_solve_equilibrium_runs_in_c_or_without_a_compiler(kuhn, monkeypatch):

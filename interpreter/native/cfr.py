@@ -42,6 +42,8 @@ def cfr_library() -> ctypes.CDLL:
     lib.cfr_depth.restype = ctypes.c_int64
     lib.cfr_preorder.argtypes = [_p, ctypes.c_int64, _p, ctypes.c_int64]
     lib.cfr_preorder.restype = ctypes.c_int64
+    lib.cfr_merge.argtypes = [_p, _p, _p, _p, ctypes.c_int64]
+    lib.cfr_merge.restype = ctypes.c_int64
     lib.cfr_values.argtypes = [_p, _p, _p, _p]
     lib.cfr_values.restype = None
     lib.cfr_best_reply.argtypes = [_p, _p, ctypes.c_int32, _p, _p, _p, _p, _p, _p, _p, _p]
@@ -51,29 +53,6 @@ def cfr_library() -> ctypes.CDLL:
 
 def _ptr(a: np.ndarray) -> int:
     return a.ctypes.data
-
-
-def _merged(tree):
-    """The tree's distinct subtrees (equal: the same kinds, information sets, odds and payoffs all
-    the way down): each node's subtree's number, and per subtree a node of it and its children's
-    subtrees. Numbered so that the root's is 0 and each comes before its children's."""
-    kind, infoset, children, odds, payoff = tree.kind, tree.infoset, tree.children, tree.odds, tree.payoff
-    n = len(kind)
-    cls = [0] * n
-    table: dict = {}
-    rep = []
-    for k in range(n - 1, -1, -1):  # (a node's children come after it)
-        kids = tuple([cls[c] for c in children[k]])
-        o = odds[k]
-        key = (kind[k], infoset[k], kids, tuple(o) if o is not None else None, payoff[k])
-        u = table.get(key)
-        if u is None:
-            u = table[key] = len(rep)
-            rep.append(k)
-        cls[k] = u
-    last = len(rep) - 1
-    rep.reverse()
-    return [last - u for u in cls], rep, [[last - cls[c] for c in children[k]] for k in rep]
 
 
 class FlatTree:
@@ -103,10 +82,11 @@ class FlatTree:
             payoff[ends] = [tree.payoff[k] for k in ends]
         player, infoset = np.array(tree.player, dtype=np.int32), np.array(tree.infoset, dtype=np.int32)
         self._set(n, players, kind, player, infoset, first, child, odds, payoff)
+        self.place = np.arange(n)  # each of the Tree's nodes' number here
         if n > 1:  # renumbered depth first
             order = np.zeros(n, dtype=np.int64)
             lib.cfr_preorder(self.ref, 0, _ptr(order), 0)
-            place = np.empty(n, dtype=np.int64)
+            self.place = place = np.empty(n, dtype=np.int64)
             place[order] = np.arange(n)
             counts = counts[order]
             first = np.zeros(n + 1, dtype=np.int64)
@@ -124,19 +104,21 @@ class FlatTree:
 
         # the tree with its equal subtrees merged, when that saves a quarter of the walk
         self.dag = self.dag_ref = None
-        classes, rep, kids = _merged(tree)
-        if len(rep) <= 0.75 * n:
-            u = len(rep)
-            counts = np.fromiter((len(x) for x in kids), dtype=np.int64, count=u)
+        self.classes = np.zeros(n, dtype=np.int64)  # each node's subtree's number (root 0, parents first)
+        if n:
+            rep = np.zeros(n, dtype=np.int64)
+            slots = 1 << max(4, (2 * n - 1).bit_length())
+            table = np.zeros(slots, dtype=np.int64)  # (held here while C reads it)
+            u = int(lib.cfr_merge(self.ref, _ptr(self.classes), _ptr(rep), _ptr(table), slots))
+            self.classes = (u - 1) - self.classes
+            rep = rep[:u][::-1].copy()
+        if n and u <= 0.75 * n:
+            counts = self.first[rep + 1] - self.first[rep]
             first = np.zeros(u + 1, dtype=np.int64)
             np.cumsum(counts, out=first[1:])
-            rep = np.array(rep, dtype=np.int64)
-            self.dag_arrays = (kind[rep], player[rep], infoset[rep], first,
-                               np.fromiter(chain.from_iterable(kids), dtype=np.int32, count=int(first[-1])),
-                               np.fromiter(chain.from_iterable(tree.odds[k] or (0.0,) * len(tree.children[k])
-                                                               for k in rep.tolist()), dtype=np.float64,
-                                           count=int(first[-1])),
-                               payoff[rep])
+            old = np.repeat(self.first[rep] - first[:-1], counts) + np.arange(int(first[-1]))
+            self.dag_arrays = (self.kind[rep], self.player[rep], self.infoset[rep], first,
+                               self.classes[self.child[old]].astype(np.int32), self.odds[old], self.payoff[rep])
             self.dag = CfrTree(u, players, len(self.widths), self.width, *map(_ptr, (
                 *self.dag_arrays, self.widths, self.owner)))
             self.dag_ref = ctypes.byref(self.dag)

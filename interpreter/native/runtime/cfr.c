@@ -238,6 +238,69 @@ int64_t cfr_preorder(const cfr_tree *t, int64_t k, int64_t *order, int64_t at) {
     return at;
 }
 
+/* ------------------------------------------------------------ merging equal subtrees */
+
+static uint64_t cfr_mix(uint64_t h, uint64_t x) {
+    h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t cfr_bits(double x) {
+    union { double d; uint64_t u; } b;
+    b.d = x == 0.0 ? 0.0 : x;  /* (-0.0 and 0.0 are equal: one hash) */
+    return b.u;
+}
+
+static uint64_t cfr_hash(const cfr_tree *t, int64_t k, const int64_t *cls) {
+    uint64_t h = cfr_mix((uint64_t)t->kind[k], (uint64_t)(int64_t)t->infoset[k]);
+    for (int64_t e = t->first[k]; e < t->first[k + 1]; e++)
+        h = cfr_mix(cfr_mix(h, (uint64_t)cls[t->child[e]]), cfr_bits(t->odds[e]));
+    if (t->kind[k] == CFR_END)
+        for (int32_t q = 0; q < t->players; q++)
+            h = cfr_mix(h, cfr_bits(t->payoff[k * t->players + q]));
+    return h;
+}
+
+static int cfr_same(const cfr_tree *t, int64_t a, int64_t b, const int64_t *cls) {
+    if (t->kind[a] != t->kind[b] || t->infoset[a] != t->infoset[b])
+        return 0;
+    int64_t n = t->first[a + 1] - t->first[a];
+    if (n != t->first[b + 1] - t->first[b])
+        return 0;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t ea = t->first[a] + j, eb = t->first[b] + j;
+        if (cls[t->child[ea]] != cls[t->child[eb]] || !(t->odds[ea] == t->odds[eb]))
+            return 0;
+    }
+    if (t->kind[a] == CFR_END)
+        for (int32_t q = 0; q < t->players; q++)
+            if (!(t->payoff[a * t->players + q] == t->payoff[b * t->players + q]))
+                return 0;
+    return 1;
+}
+
+/* The tree's distinct subtrees (equal: the same kinds, information sets, odds and payoffs all the
+ * way down), the tree's nodes numbered so that each comes before its children. cls[k]: node k's
+ * subtree's number, counted from the last node back (a subtree's children's numbers are lower);
+ * rep[u]: a node of subtree u (its last). table: `slots` int64 (a power of 2, at least twice the
+ * nodes). The number of distinct subtrees back. */
+int64_t cfr_merge(const cfr_tree *t, int64_t *cls, int64_t *rep, int64_t *table, int64_t slots) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < slots; i++)
+        table[i] = -1;
+    for (int64_t k = t->nodes - 1; k >= 0; k--) {
+        int64_t at = (int64_t)(cfr_hash(t, k, cls) & (uint64_t)(slots - 1));
+        while (table[at] >= 0 && !cfr_same(t, rep[table[at]], k, cls))
+            at = (at + 1) & (slots - 1);
+        if (table[at] < 0) {
+            table[at] = count;
+            rep[count++] = k;
+        }
+        cls[k] = table[at];
+    }
+    return count;
+}
+
 /* ------------------------------------------------------------ judging a strategy */
 
 /* every seat's value at node k when all play `strategy` (the tables' layout), into out[players] */
