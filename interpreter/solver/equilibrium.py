@@ -4,7 +4,9 @@ sets told apart by what it has seen (the adapters' information strings).
 
 The tree is walked once into flat lists (which node is whose, its information set, its
 children, a chance node's odds, an end's payoffs). CFR+ then runs on those lists, so the
-engine is not asked again. Each seat's payoff is its score less the table's mean (the
+engine is not asked again: in C where there is a compiler (CFRPlusNative: native/cfr.py,
+native/runtime/cfr.c, over the tree with its equal subtrees merged), else in Python (CFRPlus,
+CFRPlusArrays on NumPy for large trees), the same iterations. Each seat's payoff is its score less the table's mean (the
 adapters' returns='points': a poker game pays its chips), or the win share with `--returns
 win`. The answer is the average strategy: every seat's value under it, how much a best reply
 to it gains (exploitability: for two seats, the mean of the two gains, as OpenSpiel counts
@@ -434,20 +436,23 @@ class Equilibrium:
     nodes: int
     infosets: int
     policy: dict           # "P1: <information string>" -> {action label: probability}
+    walk_seconds: float = 0.0  # of `seconds`, the walk of the tree
+    solver: str = ""           # which CFR+ ran: CFRPlusNative, CFRPlusArrays or CFRPlus
 
 
 def solve_equilibrium(spec, iterations: int = 1000, limit: int = MAX_NODES) -> Equilibrium:
     """CFR+ on the whole tree of `spec`'s game (explicit chance; the Python engine)."""
     started = time.perf_counter()
     tree = build_tree(spec, limit)
+    walked = time.perf_counter() - started
     cfr = cfr_solver(tree)
     cfr.run(iterations)
     avg = cfr.average
     v, expl = judge(tree, cfr)
     policy = {f"P{p + 1}: {text}": {a: float(x) for a, x in zip(tree.labels[i], avg(i))}
               for i, (p, text) in enumerate(tree.infosets)}
-    return Equilibrium(tuple(float(x) for x in v), float(max(expl, 0.0)), iterations, time.perf_counter() - started, len(tree.kind),
-                       len(tree.infosets), policy)
+    return Equilibrium(tuple(float(x) for x in v), float(max(expl, 0.0)), iterations, time.perf_counter() - started,
+                       len(tree.kind), len(tree.infosets), policy, walked, type(cfr).__name__)
 
 
 class CfrBot:
