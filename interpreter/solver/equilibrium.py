@@ -25,7 +25,10 @@ from ..errors import OptionError
 
 MAX_NODES = 2_000_000
 ARRAYS_FROM = 5_000  # positions from which CFR+ runs on arrays (CFRPlusArrays) when there is no C compiler
-NATIVE_FROM = 50     # positions from which CFR+ runs in C (CFRPlusNative) when there is one
+# positions from which CFR+ runs in C (CFRPlusNative) when there is one: C costs about 50 ms once
+# a process (the compiler's version asked, the library loaded from the cache), CFRPlus about 4 µs a
+# position an iteration, so from some 50 positions C is sooner at a few hundred iterations
+NATIVE_FROM = 50
 CHANCE, DECISION, END = 0, 1, 2
 
 
