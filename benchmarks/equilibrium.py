@@ -33,16 +33,17 @@ if str(ROOT) not in sys.path:
 def solve(game, iterations: int) -> dict:
     """C++ CFR+ for `iterations` over `game`: seconds, exploitability and values of the average policy."""
     import pyspiel
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     solver = pyspiel.CFRPlusSolver(game)
     for _ in range(iterations):
         solver.evaluate_and_update_policy()
-    seconds = time.perf_counter() - t
+    seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     policy = solver.average_policy()
     t = time.perf_counter()
     expl = pyspiel.exploitability(game, policy) if game.num_players() == 2 else None
     values = pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)
-    return {"seconds": seconds, "exploitability": expl, "values": values, "judge_seconds": time.perf_counter() - t}
+    return {"seconds": seconds, "cpu": cpu, "exploitability": expl, "values": values,
+            "judge_seconds": time.perf_counter() - t}
 
 
 def count(game) -> collections.Counter:
@@ -101,10 +102,10 @@ def ours_cfr(ruleset: str, players, iterations: int, options=None, how: str = "a
     from interpreter.solver.equilibrium import (ARRAYS_FROM, CFRPlus, CFRPlusArrays, CFRPlusNative, build_tree,
                                                 cfr_solver, judge)
     spec = spec_for(ruleset, players, options, returns="points", engine="python")
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     tree = build_tree(spec)
-    walked = time.perf_counter() - t
-    t = time.perf_counter()
+    walked, walked_cpu = time.perf_counter() - t, time.process_time() - cpu
+    t, cpu = time.perf_counter(), time.process_time()
     if how == "python":
         cfr = CFRPlus(tree) if len(tree.kind) < ARRAYS_FROM else CFRPlusArrays(tree)
     elif how == "c-tree":
@@ -114,7 +115,7 @@ def ours_cfr(ruleset: str, players, iterations: int, options=None, how: str = "a
     setup = time.perf_counter() - t
     t = time.perf_counter()
     cfr.run(iterations)
-    took = time.perf_counter() - t
+    took, cfr_cpu = time.perf_counter() - t, time.process_time() - cpu
     t = time.perf_counter()
     v, expl = judge(tree, cfr)
     judged = time.perf_counter() - t
@@ -125,7 +126,7 @@ def ours_cfr(ruleset: str, players, iterations: int, options=None, how: str = "a
           f"{took:.3f} s ({name}); judged in {judged:.3f} s; exploitability {expl:.6f}"
           f"{'' if tree.players == 2 else ' (NashConv)'}; values {', '.join(f'{x:+.6f}' for x in v)}", flush=True)
     return {"walk": walked, "setup": setup, "seconds": took, "judge": judged, "exploitability": expl, "values": v,
-            "solver": name}
+            "solver": name, "walk_cpu": walked_cpu, "cpu": cfr_cpu}
 
 
 def figures(python: bool) -> int:
@@ -137,14 +138,14 @@ def figures(python: bool) -> int:
     def theirs(game, iterations):
         r = solve(pyspiel.load_game(game), iterations)
         rows.append((f"OpenSpiel C++ CFR+, {game}", iterations, r["values"][0], r["exploitability"], None,
-                     r["seconds"], r["judge_seconds"]))
+                     r["seconds"], r["judge_seconds"], None, r["cpu"]))
         print(f"OpenSpiel's {game}: C++ CFR+ {iterations} iterations in {r['seconds']:.3f} s; exploitability "
               f"{r['exploitability']:.6f}; values {', '.join(f'{x:+.6f}' for x in r['values'])}", flush=True)
 
     def ours(ruleset, iterations, how):
         r = ours_cfr(ruleset, 2, iterations, how=how)
         rows.append((f"cardrules {ruleset} ({r['solver']})", iterations, r["values"][0], r["exploitability"],
-                     r["walk"], r["setup"] + r["seconds"], r["judge"]))
+                     r["walk"], r["setup"] + r["seconds"], r["judge"], r["walk_cpu"], r["cpu"]))
 
     theirs("kuhn_poker", 2000)
     ours("kuhn-poker", 2000, "auto")
@@ -154,10 +155,12 @@ def figures(python: bool) -> int:
     theirs("leduc_poker", 1000)
     if python:
         ours("leduc-poker", 1000, "python")
-    print("\n| solver | iterations | P1 value | exploitability | walk s | CFR+ s (set-up included) | judge s |")
+    print("\n| solver | iterations | P1 value | exploitability | walk s (CPU s) | CFR+ s, set-up included (CPU s) "
+          "| judge s |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for name, it, v, e, w, s, j in rows:
-        print(f"| {name} | {it:,} | {v:+.6f} | {e:.6f} | {'-' if w is None else format(w, '.2f')} | {s:.3f} | {j:.3f} |")
+    for name, it, v, e, w, s, j, wc, c in rows:
+        walk = "-" if w is None else f"{w:.2f} ({wc:.2f})"
+        print(f"| {name} | {it:,} | {v:+.6f} | {e:.6f} | {walk} | {s:.3f} ({c:.3f}) | {j:.3f} |")
     return 0
 
 
