@@ -238,3 +238,17 @@ def test_a_long_run_in_c_stops_on_a_signal(small_trees):
         assert time.perf_counter() - started < 0.3 + 4 * c.CHUNK_SECONDS + 2 and 0 < c.iterations < 10 ** 9
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+def test_cfr_on_arrays_over_the_merged_tree_is_the_same_cfr(small_trees):
+    """CFRPlusArrays walks the tree with its equal subtrees merged (merged_tree): CFRPlus's
+    numbers to rounding, on two and three seats."""
+    from interpreter.solver.equilibrium import CFRPlus, CFRPlusArrays, merged_tree
+    for t in small_trees:
+        a, b = CFRPlus(t), CFRPlusArrays(t)
+        a.run(150)
+        b.run(150)
+        for i in range(len(t.labels)):
+            assert a.average(i) == pytest.approx(b.average(i), abs=1e-9)
+        cls, rep, kids = merged_tree(t)
+        assert b.nodes == len(rep) < len(t.kind) and cls[0] == 0
