@@ -73,9 +73,9 @@ class FlatTree:
         np.cumsum(counts, out=first[1:])
         edges = int(first[-1])
         child = np.fromiter(chain.from_iterable(tree.children), dtype=np.int32, count=edges)
-        odds = np.fromiter(chain.from_iterable(o if o is not None else (0.0,) * len(c)
-                                               for o, c in zip(tree.odds, tree.children)),
-                           dtype=np.float64, count=edges)
+        odds = np.zeros(edges)
+        for k in np.flatnonzero(kind == 0).tolist():  # (the chance nodes' odds; none elsewhere)
+            odds[first[k]:first[k + 1]] = tree.odds[k]
         payoff = np.zeros((n, players))
         ends = np.flatnonzero(kind == 2)
         if len(ends):
