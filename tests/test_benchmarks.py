@@ -103,3 +103,11 @@ def test_the_front_doors_adapter_jobs_step_the_same_games_on_both_engines(capsys
     pytest.importorskip("pyspiel")
     assert front_doors.main(["--job", "openspiel", *args]) == 0
     assert "openspiel classic/goofspiel 2p, 2 games" in capsys.readouterr().out
+
+
+def test_the_equilibrium_benchmark_times_our_cfr(capsys):
+    import equilibrium
+    assert equilibrium.main(["--ruleset", "kuhn-poker", "--iterations", "30", "--no-count", "--openspiel", "none"]) == 0
+    out = capsys.readouterr().out
+    assert "cardrules solve --equilibrium kuhn-poker: the tree (58 positions, 12 information sets)" in out
+    assert "CFR+ 30 iterations" in out

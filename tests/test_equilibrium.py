@@ -114,3 +114,141 @@ def test_cfr_on_arrays_is_the_same_cfr(kuhn):
     b.run(200)
     for i in range(len(t.labels)):
         assert a.average(i) == pytest.approx(b.average(i), abs=1e-12)
+
+
+def _small_games():
+    return [spec_for("kuhn-poker", 2, returns="points", engine="python"),
+            spec_for("kuhn-poker-three", 3, returns="points", engine="python"),
+            spec_for("goofspiel", 2, {"num_cards": 3}, returns="points", engine="python")]
+
+
+@pytest.fixture(scope="module")
+def small_trees():
+    return [build_tree(spec) for spec in _small_games()]
+
+
+def _native_or_skip():
+    from interpreter.native import find_compiler
+    if find_compiler() is None:
+        pytest.skip("no C compiler")
+
+
+def test_cfr_in_c_is_the_same_cfr(small_trees):
+    """CFR+ in C (runtime/cfr.c) over the tree adds in CFRPlus's order: the same numbers to the bit;
+    over the tree with its equal subtrees merged, to rounding. Values and best replies as values()
+    and best_reply() work them out."""
+    _native_or_skip()
+    from interpreter.solver.equilibrium import CFRPlus, CFRPlusNative
+    for t in small_trees:
+        a, b, c = CFRPlus(t), CFRPlusNative(t, merged=False), CFRPlusNative(t)
+        for x in (a, b, c):
+            x.run(150)
+        assert b.iterations == c.iterations == 150
+        for i in range(len(t.labels)):
+            assert a.average(i) == b.average(i)
+            assert a.average(i) == pytest.approx(c.average(i), abs=1e-9)
+        for x in (b, c):
+            assert x.values() == pytest.approx(values(t, a.average), abs=1e-9)
+            for p in range(t.players):
+                assert x.best_reply(p) == pytest.approx(best_reply(t, a.average, p), abs=1e-9)
+
+
+def test_the_merged_tree_is_smaller_where_subtrees_repeat(small_trees):
+    """C numbers the distinct subtrees (runtime/cfr.c: cfr_merge): two nodes have one number when
+    their kinds, information sets, payoffs and children's numbers agree, and only then."""
+    _native_or_skip()
+    from interpreter.native.cfr import FlatTree
+    for t in small_trees:
+        f = FlatTree(t)
+        cls = f.classes[f.place]  # by the Tree's numbering
+        kids = lambda k: tuple(int(cls[c]) for c in t.children[k])  # noqa: E731
+        seen = {}
+        for k in range(len(t.kind)):
+            key = (t.kind[k], t.infoset[k], t.payoff[k], tuple(t.odds[k] or ()), kids(k))
+            assert seen.setdefault(int(cls[k]), key) == key
+            assert all(c > cls[k] for c in kids(k))
+        assert len(set(seen.values())) == len(seen) and cls[0] == 0
+        if f.dag is not None:
+            assert f.dag.nodes == len(seen) < len(t.kind)
+    assert FlatTree(small_trees[0]).dag.nodes == 28  # (58 positions: the ends of equal payoffs, ...)
+
+
+def test_solve_equilibrium_runs_in_c_or_without_a_compiler(kuhn, monkeypatch):
+    from interpreter.native import build
+    from interpreter.solver.equilibrium import CFRPlus, CFRPlusNative, cfr_solver
+    t = build_tree(kuhn)
+    if build.find_compiler() is not None:
+        assert isinstance(cfr_solver(t), CFRPlusNative)
+    monkeypatch.setattr(build, "find_compiler", lambda: None)
+    assert isinstance(cfr_solver(t), CFRPlus)
+    eq = solve_equilibrium(kuhn, 300)
+    assert eq.values[0] == pytest.approx(-1 / 18, abs=1e-3) and eq.exploitability < 1e-3
+
+
+def test_moving_the_last_child_in_place_walks_the_same_tree(tmp_path):
+    """build_tree plays each position's last move on the position itself: the same Tree as every
+    move on a copy; where a move draws (a bet draws 0 to 2 chips more into the pot), the position
+    is rebuilt from its recipe and copied from then on."""
+    from pathlib import Path
+    from interpreter.adapters import chance
+    text = (Path(__file__).resolve().parent.parent / "rulesets" / "classic" / "kuhn-poker.cards").read_text()
+    path = tmp_path / "drawn-pot.cards"
+    path.write_text(text.replace("\n    set bettor = p\n", "\n    set bettor = p\n    set pot = pot + random(0..2)\n"))
+    drawn = spec_for(str(path), 2, returns="points", int_range=(-10, 10), engine="python")
+    for spec in [*_small_games(), drawn]:
+        spec.vars_texts = None  # (the lines of public variables made anew at every position)
+        plain = build_tree(spec, in_place=False)
+        spec.vars_texts = {}
+        assert build_tree(spec) == plain and spec.vars_texts
+    # a move that draws, played in place, spoils the position: its recipe gives it back
+    core, pending = chance.root(drawn)
+    while pending is not None:
+        core, pending = chance.draw(core, pending, 0)
+    before = (core.info_text(0), core.info_text(1), list(core.legal()))
+    bet = next(a for a, m in core.legal().items() if str(m) == "bet")
+    assert chance.decide_in_place(core, bet) is None
+    again = chance.rebuilt(core)
+    assert (again.info_text(0), again.info_text(1), list(again.legal())) == before
+    assert chance.decide(again, bet)[1].need == 3
+
+
+def test_a_long_run_in_c_stops_on_a_signal(small_trees):
+    """CFR+ in C runs in chunks of about CHUNK_SECONDS: a signal's handler (Ctrl-C's
+    KeyboardInterrupt) runs between two, so a long run stops within a fraction of a second."""
+    _native_or_skip()
+    import os
+    import signal
+    import threading
+    import time
+    from interpreter.solver.equilibrium import CFRPlusNative
+
+    class Stop(Exception):
+        pass
+
+    def stop(*_):
+        raise Stop
+
+    c = CFRPlusNative(small_trees[1])
+    old = signal.signal(signal.SIGINT, stop)
+    try:
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        started = time.perf_counter()
+        with pytest.raises(Stop):
+            c.run(10 ** 9)
+        assert time.perf_counter() - started < 0.3 + 4 * c.CHUNK_SECONDS + 2 and 0 < c.iterations < 10 ** 9
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def test_cfr_on_arrays_over_the_merged_tree_is_the_same_cfr(small_trees):
+    """CFRPlusArrays walks the tree with its equal subtrees merged (merged_tree): CFRPlus's
+    numbers to rounding, on two and three seats."""
+    from interpreter.solver.equilibrium import CFRPlus, CFRPlusArrays, merged_tree
+    for t in small_trees:
+        a, b = CFRPlus(t), CFRPlusArrays(t)
+        a.run(150)
+        b.run(150)
+        for i in range(len(t.labels)):
+            assert a.average(i) == pytest.approx(b.average(i), abs=1e-9)
+        cls, rep, kids = merged_tree(t)
+        assert b.nodes == len(rep) < len(t.kind) and cls[0] == 0

@@ -188,6 +188,27 @@ def decide(core: Core, action: int) -> tuple[Core, Pending | None]:
     return _move(core, action, ())
 
 
+def decide_in_place(core: Core, action: int) -> Core | None:
+    """A player's move played on `core` itself, with no copy (for a walk that is done with that
+    position and whose other steps from it hold none of its parts): `core`, moved. None when the
+    move needs a draw: `core` is then spoilt (`rebuilt` gives the position back)."""
+    core.born()
+    core.state.rng, core.state.rng_shared = Draws(()), None
+    try:
+        core.apply_id(action)
+    except NeedDraw:
+        return None
+    except Undrawable as e:
+        raise _refused(core.spec, e.what) from None
+    return core
+
+
+def rebuilt(core: Core) -> Core:
+    """The position `core` stands for made anew from its recipe (the set-up's draws, each move and
+    its draws), whatever its state has become."""
+    return _rebuild(core.spec.key, _steps(core.recipe, core.log))
+
+
 def draw(core: Core, pending: Pending, outcome: int) -> tuple[Core, Pending | None]:
     """The chance node's outcome chosen: the step replayed with it; the next position, or the
     node of its next draw."""

@@ -28,6 +28,9 @@ from ..errors import GameRuntimeError
 from .encoding import SAMPLE_TRIES, Spec, spec_from_key
 
 
+VARS_TEXTS = 100_000  # the most lines of public variables a game keeps (Core.vars_text)
+
+
 def _compact(v) -> str:
     if isinstance(v, dict):
         return "{" + ",".join(f"{k}:{_compact(x)}" for k, x in v.items()) + "}"
@@ -377,11 +380,25 @@ class Core:
         self.memo = {}
 
     def vars_text(self) -> str:
-        """The public variables as one line ('' without any)."""
+        """The public variables as one line ('' without any). The game's lines are kept by the repr of
+        the variables' values (the same values, the same line: a walk of the whole tree asks at
+        every position), up to VARS_TEXTS of them."""
         text = self.memo.get("vars")
         if text is None:
-            pv = public_vars(self.state)
-            text = self.memo["vars"] = ("vars: " + " ".join(f"{k}={_compact(v)}" for k, v in pv.items())) if pv else ""
+            s, texts = self.state, self.spec.vars_texts
+            key = None
+            if texts is not None:
+                if s.native is not None:
+                    s.native.sync()
+                slots = s.slots
+                key = repr([slots[i] for i in self.spec.public_slots])
+                text = texts.get(key)
+            if text is None:
+                pv = public_vars(s)
+                text = ("vars: " + " ".join(f"{k}={_compact(v)}" for k, v in pv.items())) if pv else ""
+                if key is not None and len(texts) < VARS_TEXTS:
+                    texts[key] = text
+            self.memo["vars"] = text
         return text
 
     def info_text(self, player: int) -> str:

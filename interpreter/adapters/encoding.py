@@ -190,6 +190,9 @@ class Spec:
         self._places(probe)
         self.choice_index = {id(c): i for i, c in enumerate(program.choices)}
         self.move_ids: dict[int, tuple] = {}  # id(an engine's Move) -> (the Move, its action id): learn_move
+        # the public variables' slots, and their line of text (Core.vars_text) by the repr of their values
+        self.public_slots = [slot for v, (_, slot, _) in zip(ruleset.vars, program.vars) if not v.private]
+        self.vars_texts: dict | None = {}
         self._c_observer = self._c_actions = None
         self._action_table()
         self.no_mask = bytes(len(self.actions))  # (the mask of a seat not to act)

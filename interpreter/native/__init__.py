@@ -21,6 +21,8 @@
   into a shared library kept in the cache by content, loading it with ctypes; every failure is
   one NativeUnavailable line.
 - `rng`: seeding (`seed_words`) and moving a generator's state between Python and C.
+- `cfr`: CFR+ over a whole game tree (`solve --equilibrium`, solver/equilibrium.py), from
+  `runtime/cfr.c`, which holds no ruleset: compiled on its own, once, and kept in the cache.
 
 tests/test_native_engine.py plays every bundled ruleset on both engines; tests/test_native_runtime.py
 and tests/test_native_zones.py check the runtime draw for draw and effect by effect."""

@@ -219,7 +219,8 @@ def _equilibrium(path: Path, players, option, iterations: int, returns, policy_o
     out = {"ruleset": spec.title, "players": spec.players, "returns": returns, "iterations": eq.iterations,
            "values": list(eq.values), "exploitability": eq.exploitability,
            "exploitability_is": "mean of the best replies' gains" if spec.players == 2 else "NashConv: their sum",
-           "positions": eq.nodes, "information_sets": eq.infosets, "seconds": round(eq.seconds, 3)}
+           "positions": eq.nodes, "information_sets": eq.infosets, "seconds": round(eq.seconds, 3),
+           "walk_seconds": round(eq.walk_seconds, 3), "solver": eq.solver}
     if policy_out is not None:
         from ..files import write_atomic
         try:
