@@ -322,15 +322,29 @@ def test_solve_a_symmetric_game_gives_each_seat_nothing():
 
 def test_a_tree_too_big_to_solve_is_said_and_the_games_are_still_played(tmp_path):
     out = tmp_path / "rep"
-    r = run("balance", GOOFSPIEL, "-o", "num_cards=4", "-k", 4, "--strong", "none", "--solve",
-            "--solve-limit", 1000, "--workers", 1, "--out", out)
+    r = run("balance", KUHN3, "-k", 4, "--strong", "none", "--solve", "--solve-limit", 300, "--workers", 1, "--out", out)
     assert r.exit_code == 0, r.output
     assert "Traceback" not in r.output
     c = report(out)["configurations"][0]
-    assert not c["equilibrium"]["solved"] and c["games"] == 4 and c["equilibrium"]["limit"] == 1000
-    said = "not solved: the tree has more than 1,000 positions (chance included)"
+    assert not c["equilibrium"]["solved"] and c["games"] == 4 and c["equilibrium"]["limit"] == 300
+    said = "not solved: the tree has more than 300 positions (chance included), the most --solve-limit allows; found"
     assert said in c["equilibrium"]["reason"] and said in r.output
     assert said in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_a_big_deal_is_refused_at_once_without_walking_its_tree():
+    """A tree far beyond the limit by its estimate (a shuffled pack of 96 cards) is not walked:
+    walking it to the limit would take hours where each draw replays the deal."""
+    import time
+
+    from interpreter import load_ruleset
+    from interpreter.balance import Config
+    from interpreter.balance.solve import equilibrium
+    cfg = Config(label="x", path=str(GANJIFA), rs=load_ruleset(GANJIFA), players=3, bots=("random",) * 3)
+    started = time.monotonic()
+    e = equilibrium(cfg, 10)
+    assert not e["solved"] and e["limit"] == 200_000 and time.monotonic() - started < 10
+    assert "more than 200,000 positions" in e["reason"] and "without walking it" in e["reason"]
 
 
 def test_the_skill_question_takes_the_strongest_player_the_game_allows_and_says_why(tmp_path):

@@ -4,7 +4,9 @@ the bots asked for and writes DIR/report.html (plots embedded as SVG) and DIR/re
 
 The parts: `games` (playing, and the facts kept per game), `stats` (intervals and tests),
 `analysis` (facts to answers; two configurations side by side), `plots` (one matplotlib
-figure per question), and this front door (the report and the command)."""
+figure per question), `solve` (what the games cannot tell: each configuration's value under
+best play, `--solve`, and the strongest player its game allows, `--strong auto`), and this
+front door (the report and the command)."""
 
 from __future__ import annotations
 
@@ -307,7 +309,7 @@ def balance_command(
     engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP)] = "auto",
     solve: Annotated[bool, typer.Option("--solve", help="Also solve each configuration whole, hidden cards hidden (CFR+, as `solve --equilibrium`; small games only): each seat's value under best play, the strategy's exploitability, the tree's size and the time taken. The games are played as well.")] = False,
     solve_iterations: Annotated[int, typer.Option("--solve-iterations", min=1, metavar="N", help="With --solve: CFR+ iterations.")] = 1000,
-    solve_limit: Annotated[int | None, typer.Option("--solve-limit", min=1, metavar="POSITIONS", help="With --solve: the most positions (chance included) a tree may have; a configuration with more is reported as too big to solve (default: the solver's limit, 2,000,000).")] = None,
+    solve_limit: Annotated[int | None, typer.Option("--solve-limit", min=1, metavar="POSITIONS", help="With --solve: the most positions (chance included) a tree may have; a configuration with more is reported as too big to solve, not walked further (default: 200,000; a tree estimated at ten times as many is not walked at all).")] = None,
 ) -> None:
     """Play many games and write a balance report: fairness per seat, first-player advantage,
     scores, length, rules used, skill and lead changes; or two variants side by side. With

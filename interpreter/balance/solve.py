@@ -10,6 +10,12 @@ import time
 from ..errors import CardRulesError, OptionError
 from .games import Config
 
+# --solve walks a tree of at most this many positions (chance included): a minute or two of
+# walking in Python where a position is cheap to reach (--solve-limit changes it)
+SOLVE_LIMIT = 200_000
+# a tree whose estimate (one line of play) is this many times the limit is not walked at all
+FAR_BEYOND = 10
+
 # --strong auto takes the equilibrium player when the game's tree has at most this many positions
 # (chance included): CFR+ then solves it in seconds, once in each process that plays its games
 CFR_POSITIONS = 2_000
@@ -35,11 +41,19 @@ def equilibrium(cfg: Config, iterations: int, limit: int | None = None) -> dict:
     and the reason, in words."""
     from ..engine import seat_name
     from ..solver import equilibrium as eqm
-    limit = eqm.MAX_NODES if limit is None else limit
+    limit = SOLVE_LIMIT if limit is None else limit
     returns = _returns(cfg)
     started = time.perf_counter()
     try:
-        eq = eqm.solve_equilibrium(_spec(cfg), iterations, limit)
+        spec = _spec(cfg)
+        guess = estimate(spec, FAR_BEYOND * limit)
+        if guess > FAR_BEYOND * limit:  # a big deal: not walked for hours to find out
+            took = time.perf_counter() - started
+            return {"solved": False, "limit": limit, "iterations": iterations, "returns": returns, "seconds": took,
+                    "reason": f"not solved: the tree has more than {limit:,} positions (chance included), the most "
+                              f"--solve-limit allows (an estimate from one line of play puts it above "
+                              f"{FAR_BEYOND * limit:,}; found out in {took:.1f} s without walking it)"}
+        eq = eqm.solve_equilibrium(spec, iterations, limit)
     except (OptionError, CardRulesError) as e:
         took = time.perf_counter() - started
         too_big = "too large a tree" in e.message
@@ -67,30 +81,38 @@ def equilibrium_line(label: str, players: int, e: dict) -> str:
             f"{e['iterations']:,} iterations in {e['seconds']:.2f} s")
 
 
-def tree_fits(spec, cap: int) -> bool:
-    """Whether the game's tree has at most `cap` positions, found out cheaply: first an estimate
-    from one line of play (the first move and the first draw at every node: the product of the
-    choices met on the way, level by level, Knuth's estimate of a tree's size), which stops as
-    soon as it passes `cap` (a big deal passes it within a few draws); only a game it does not
-    rule out is walked, and no further than `cap` positions."""
+def estimate(spec, cap: int) -> int:
+    """About how many positions the game's tree has (chance included), estimated from one line
+    of play: the first move and the first draw at every node, the product of the choices met on
+    the way summed level by level (Knuth's estimate of a tree's size). It stops as soon as the
+    sum passes `cap` (a big deal passes it within a few draws), and returns the sum so far. An
+    OptionError when the game cannot be walked."""
     from ..adapters.chance import Walk, root
+    walk = Walk(limit=1_000)
+    core, pending = root(spec)
+    width, total = 1, 1
+    while True:
+        if pending is not None:
+            n = pending.need
+        elif core.terminal():
+            return total
+        else:
+            n = len(core.legal())
+        width *= max(n, 1)
+        total += width
+        if total > cap:
+            return total
+        core, pending = walk.step(core, pending, 0 if pending is not None else next(iter(core.legal())))
+
+
+def tree_fits(spec, cap: int) -> bool:
+    """Whether the game's tree has at most `cap` positions, found out cheaply: a game whose
+    estimate passes `cap` is ruled out at once; only one it does not rule out is walked, and no
+    further than `cap` positions."""
     from ..solver.equilibrium import build_tree
     try:
-        walk = Walk(limit=1_000)
-        core, pending = root(spec)
-        width, total = 1, 1
-        while True:
-            if pending is not None:
-                n = pending.need
-            elif core.terminal():
-                break
-            else:
-                n = len(core.legal())
-            width *= max(n, 1)
-            total += width
-            if total > cap:
-                return False
-            core, pending = walk.step(core, pending, 0 if pending is not None else next(iter(core.legal())))
+        if estimate(spec, cap) > cap:
+            return False
         build_tree(spec, cap)
     except (OptionError, CardRulesError):
         return False
