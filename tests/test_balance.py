@@ -176,7 +176,8 @@ def test_no_legend_covers_the_data_of_a_plot(tmp_path, monkeypatch, against):
 
     monkeypatch.setattr(plots, "_svg", check)
     more = ["--against", ROOT / "rulesets" / "ganjifa" / "inverted-ranking.cards"] if against else []
-    r = run("balance", GANJIFA, "-n", 3, "-k", 8, "--skill-games", 4, "--workers", 1, "--out", tmp_path / "rep", *more)
+    r = run("balance", GANJIFA, "-n", 3, "-k", 8, "--skill-games", 4, "--strong", "greedy", "--workers", 1,
+            "--out", tmp_path / "rep", *more)
     assert r.exit_code == 0, r.output
     titles = dict(seen)
     assert len(titles) == 7 and titles["Games won by each seat, with 95% intervals"] == 1, seen
