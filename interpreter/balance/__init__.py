@@ -328,6 +328,7 @@ def balance_command(
         from ..engine import program_of
         from ..engines import choose
         choice = choose([program_of(c.rs) for c in configs], engine_name)
+        runner = open_runner(workers, cluster)
     except OptionError as e:
         typer.echo(f"error: {e.message}", err=True)
         raise typer.Exit(2)
@@ -335,21 +336,19 @@ def balance_command(
         typer.echo(e.render(), err=True)
         raise typer.Exit(1)
     k_skill = games if skill_games is None else skill_games
-    strongs, whys = _strong_players(configs, strong_name, choice, engine_name)
-    engine, line = engine_line(choice, engine_name, _runs(configs, games, strongs, k_skill))
-    typer.echo(line, err=True)
-    if k_skill > 0:
-        for cfg, player, why in zip(configs, strongs, whys):
-            if player is not None:
-                typer.echo(f"skill: {player} ({why})" + (f" for {cfg.label}" if len(configs) > 1 else ""), err=True)
-    equilibria = None
-    if solve:
-        equilibria = _solve_all(configs, solve_iterations, solve_limit)
-    try:
-        runner = open_runner(workers, cluster)
-    except OptionError as e:
-        typer.echo(f"error: {e.message}", err=True)
-        raise typer.Exit(2)
+    try:  # (the runner is closed below once the games are played; here if the command stops first)
+        strongs, whys = _strong_players(configs, strong_name, choice, engine_name)
+        engine, line = engine_line(choice, engine_name, _runs(configs, games, strongs, k_skill))
+        typer.echo(line, err=True)
+        if k_skill > 0:
+            for cfg, player, why in zip(configs, strongs, whys):
+                if player is not None:
+                    typer.echo(f"skill: {player} ({why})" + (f" for {cfg.label}" if len(configs) > 1 else ""), err=True)
+        equilibria = _solve_all(configs, solve_iterations, solve_limit) if solve else None
+    except BaseException:
+        if runner is not None:
+            runner.close()
+        raise
     total = sum(games + (k_skill if player else 0) for player in strongs)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
