@@ -208,5 +208,5 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     cls = BOTS.get(key)
     if cls is None:
         raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS), "
-                          "plan (or plan:POSITIONS), pimc (or pimc:WORLDS or pimc:WORLDS:NODES), cfr (or cfr:ITERATIONS)")
+                          "plan (or plan:POSITIONS), pimc (or pimc:WORLDS or pimc:WORLDS:NODES), cfr (or cfr:ITERATIONS, and :win to play for wins)")
     return cls(seed)

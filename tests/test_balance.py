@@ -85,7 +85,8 @@ def test_differences_are_significant_only_when_their_interval_leaves_out_zero():
 
 def test_a_seat_with_a_head_start_is_caught_and_the_fair_version_passes(race, tmp_path):
     out = tmp_path / "rep"
-    r = run("balance", race, "--games", 150, "--option", "head_start=true,false", "--skill-games", 60, "--out", out)
+    r = run("balance", race, "--games", 150, "--option", "head_start=true,false", "--skill-games", 60, "--strong", "greedy",
+            "--out", out)
     assert r.exit_code == 0, r.output
     data = report(out)
     rigged, fair = data["configurations"]
@@ -138,7 +139,7 @@ def test_the_report_agrees_with_play_for_the_same_seeds_and_bots(tmp_path):
 def test_the_same_seed_gives_the_same_report_byte_for_byte(race, tmp_path):
     outs = [tmp_path / "a", tmp_path / "b"]
     for out in outs:
-        assert run("balance", race, "-k", 30, "--seed", 3, "--out", out).exit_code == 0
+        assert run("balance", race, "-k", 30, "--seed", 3, "--strong", "greedy", "--out", out).exit_code == 0
     for name in ("report.json", "report.html"):
         assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes()
 
@@ -175,7 +176,8 @@ def test_no_legend_covers_the_data_of_a_plot(tmp_path, monkeypatch, against):
 
     monkeypatch.setattr(plots, "_svg", check)
     more = ["--against", ROOT / "rulesets" / "ganjifa" / "inverted-ranking.cards"] if against else []
-    r = run("balance", GANJIFA, "-n", 3, "-k", 8, "--skill-games", 4, "--workers", 1, "--out", tmp_path / "rep", *more)
+    r = run("balance", GANJIFA, "-n", 3, "-k", 8, "--skill-games", 4, "--strong", "greedy", "--workers", 1,
+            "--out", tmp_path / "rep", *more)
     assert r.exit_code == 0, r.output
     titles = dict(seen)
     assert len(titles) == 7 and titles["Games won by each seat, with 95% intervals"] == 1, seen
@@ -277,3 +279,127 @@ def test_a_report_whose_games_all_stop_unfinished_says_so_and_draws_no_empty_plo
     assert "0 of 3" in html
     assert "no game ended with a sole winner" in html
     assert "Margin of victory" not in html and "Lead changes" not in html
+
+
+# ---------------------------------------------------------------- --solve and the strongest player
+
+KUHN = ROOT / "rulesets" / "classic" / "kuhn-poker.cards"
+KUHN3 = ROOT / "rulesets" / "classic" / "kuhn-poker-three.cards"
+GOOFSPIEL = ROOT / "rulesets" / "classic" / "goofspiel.cards"
+
+
+def test_solve_gives_each_configurations_value_two_players_against_three(tmp_path):
+    """Kuhn poker for two against its version for three (no table suits both: each is played by
+    its own number of players), each solved whole: the first seat's value for two is -1/18."""
+    out = tmp_path / "rep"
+    r = run("balance", KUHN, "--against", KUHN3, "-k", 10, "--strong", "none", "--solve", "--solve-iterations", 100,
+            "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    two, three = report(out)["configurations"]
+    assert (two["players"], three["players"]) == (2, 3)
+    e2, e3 = two["equilibrium"], three["equilibrium"]
+    assert e2["solved"] and abs(e2["values"]["P1"] - (-1 / 18)) < 0.01 and e2["positions"] == 58
+    assert e3["solved"] and list(e3["values"]) == ["P1", "P2", "P3"] and e3["positions"] == 617
+    assert abs(sum(e3["values"].values())) < 1e-5 and e3["exploitability"] < 0.01
+    assert "equilibrium (kuhn-poker, 2 players): P1 -0.05" in r.output
+    assert "equilibrium (kuhn-poker-three, 3 players): P1 " in r.output
+    assert "played by 2 and 3 players" in r.output
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "What is each seat worth under best play?" in html and "<td>617</td>" in html
+
+
+def test_solve_a_symmetric_game_gives_each_seat_nothing():
+    """Goofspiel with three cards each: the prizes are shuffled and the two seats bid at once,
+    so neither has the edge: each is worth 0 (its score less the table's mean)."""
+    from interpreter import load_ruleset
+    from interpreter.balance import Config
+    from interpreter.balance.solve import equilibrium
+    cfg = Config(label="x", path=str(GOOFSPIEL), rs=load_ruleset(GOOFSPIEL), players=2, options=(("num_cards", "3"),),
+                 bots=("random", "random"))
+    e = equilibrium(cfg, 100)
+    assert e["solved"] and e["returns"] == "points" and e["positions"] == 406
+    assert all(abs(v) < 0.01 for v in e["values"].values()) and e["exploitability"] < 0.01
+
+
+def test_a_tree_too_big_to_solve_is_said_and_the_games_are_still_played(tmp_path):
+    out = tmp_path / "rep"
+    r = run("balance", KUHN3, "-k", 4, "--strong", "none", "--solve", "--solve-limit", 300, "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert "Traceback" not in r.output
+    c = report(out)["configurations"][0]
+    assert not c["equilibrium"]["solved"] and c["games"] == 4 and c["equilibrium"]["limit"] == 300
+    said = "not solved: the tree has more than 300 positions (chance included), the most --solve-limit allows; found"
+    assert said in c["equilibrium"]["reason"] and said in r.output
+    assert said in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_a_big_deal_is_refused_at_once_without_walking_its_tree():
+    """A tree far beyond the limit by its estimate (a shuffled pack of 96 cards) is not walked:
+    walking it to the limit would take hours where each draw replays the deal."""
+    import time
+
+    from interpreter import load_ruleset
+    from interpreter.balance import Config
+    from interpreter.balance.solve import equilibrium
+    cfg = Config(label="x", path=str(GANJIFA), rs=load_ruleset(GANJIFA), players=3, bots=("random",) * 3)
+    started = time.monotonic()
+    e = equilibrium(cfg, 10)
+    assert not e["solved"] and e["limit"] == 200_000 and time.monotonic() - started < 10
+    assert "more than 200,000 positions" in e["reason"] and "without walking it" in e["reason"]
+
+
+def test_the_skill_question_takes_the_strongest_player_the_game_allows_and_says_why(tmp_path):
+    """--strong auto (the default): a game small enough to solve whole gets the equilibrium
+    player, solved for wins as the question counts them; the choice and why are in the report."""
+    out = tmp_path / "rep"
+    r = run("balance", KUHN, "-k", 10, "--skill-games", 20, "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    skill = report(out)["configurations"][0]["skill"]
+    assert skill["strong"] == "cfr:200:win" and "solved whole" in skill["why"]
+    assert "skill: cfr:200:win (the strongest player this game allows" in r.output
+    assert "the games with cfr:200:win play in Python" in r.output or "engine: python" in r.output
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "why this one" in html and skill["why"] in html
+
+
+def test_the_strongest_player_is_chosen_by_the_game_and_the_engine():
+    """One player: the planner; a small tree: the equilibrium player; else the search player
+    where the games play in C (but greedy where every decision is a sealed bid), and greedy
+    where they play in Python. A big deal is ruled out at once, without walking its tree."""
+    import time
+
+    from interpreter import load_ruleset
+    from interpreter.balance import Config
+    from interpreter.balance.solve import strongest
+
+    def config(path: Path, n: int, options=()):
+        return Config(label="x", path=str(path), rs=load_ruleset(path), players=n, options=options,
+                      bots=("random",) * n)
+    assert strongest(config(ROOT / "rulesets" / "classic" / "freecell.cards", 1), True)[0] == "plan"
+    assert strongest(config(GOOFSPIEL, 2, (("num_cards", "3"),)), False)[0] == "cfr:200:win"
+    started = time.monotonic()
+    assert strongest(config(GANJIFA, 3), True)[0] == "ismcts"
+    assert strongest(config(GANJIFA, 3), False)[0] == "greedy"
+    assert strongest(config(GOOFSPIEL, 2), True)[0] == "greedy"  # every decision a sealed bid
+    assert strongest(config(ROOT / "rulesets" / "classic" / "leduc-poker.cards", 2), True)[0] == "ismcts"
+    assert time.monotonic() - started < 10
+
+
+def test_an_explicit_strong_player_is_kept(race, tmp_path):
+    out = tmp_path / "rep"
+    r = run("balance", race, "-k", 8, "--strong", "random", "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    skill = report(out)["configurations"][0]["skill"]
+    assert skill["strong"] == "random" and skill["why"] == "as asked"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--solve-iterations", "0"], "--solve-iterations"),
+    (["--solve-limit", "0"], "--solve-limit"),
+    (["--strong", "cfr:1:2"], "the equilibrium player is"),
+])
+def test_bad_solve_and_strong_options_are_clear_errors(race, tmp_path, args, message):
+    out = tmp_path / "rep"
+    r = run("balance", race, "-k", 5, "--solve", "--out", out, *args)
+    assert r.exit_code == 2, r.output
+    assert message in r.output and "Traceback" not in r.output and not out.exists()

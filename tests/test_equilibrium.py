@@ -100,9 +100,23 @@ def test_the_cfr_bot_plays_the_strategy_found():
     s = new_game(rs, 2, None, 1)
     apply(s, make_bot("random", bot_seed(1, 0)).choose(s))
     assert str(again.choose(s)) == str(make_bot("cfr:300", 4).choose(s))
-    for spec in ("cfr:0", "cfr:x", "cfr:1:2"):
+    for spec in ("cfr:0", "cfr:x", "cfr:1:2", "cfr:win:300", "cfr:1:2:win"):
         with pytest.raises(OptionError):
             make_bot(spec)
+
+
+def test_the_cfr_bot_can_be_solved_for_wins():
+    """'cfr:win' (and 'cfr:N:win') solve the game for a share of a win, not the score: in Kuhn
+    poker the strategy differs, and it is kept apart from the score's."""
+    from interpreter import load_ruleset
+    from interpreter.bots import make_bot
+    from interpreter.engine import new_game
+    rs = load_ruleset("rulesets/classic/kuhn-poker.cards")
+    bots = {spec: make_bot(spec, 0) for spec in ("cfr:100", "cfr:100:win", "cfr:100:points", "cfr:win")}
+    assert [(b.iterations, b.returns) for b in bots.values()] == [(100, None), (100, "win"), (100, "points"), (1000, "win")]
+    s = new_game(rs, 2, None, 0)
+    points, win = bots["cfr:100"]._policy(s)[1], bots["cfr:100:win"]._policy(s)[1]
+    assert points == bots["cfr:100:points"]._policy(s)[1] and points.keys() == win.keys() and points != win
 
 
 def test_cfr_on_arrays_is_the_same_cfr(kuhn):

@@ -4,7 +4,9 @@ the bots asked for and writes DIR/report.html (plots embedded as SVG) and DIR/re
 
 The parts: `games` (playing, and the facts kept per game), `stats` (intervals and tests),
 `analysis` (facts to answers; two configurations side by side), `plots` (one matplotlib
-figure per question), and this front door (the report and the command)."""
+figure per question), `solve` (what the games cannot tell: each configuration's value under
+best play, `--solve`, and the strongest player its game allows, `--strong auto`), and this
+front door (the report and the command)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from ..files import write_atomic
 from ..runner import ENGINE_HELP
 from .analysis import analyse, compare
 from .games import HARD_CAP, Config, GameFacts, GameFailed, play_config
+from .solve import equilibrium_line
 
 FORMAT = "cardrules-balance/1"
 
@@ -40,14 +43,25 @@ class ReportInterrupted(KeyboardInterrupt):
         self.data, self.facts, self.games, self.skill_games = data, facts, games, skill_games
 
 
-def _runs(configs: list[Config], games: int, strong: str | None, skill_games: int) -> list[tuple[Config, int]]:
-    """What is played, in order: each configuration's games, then (with `strong`) its skill games."""
+def _strongs(configs: list[Config], strong) -> list:
+    """`strong` (one player's spec for every configuration, None, or a list of one per
+    configuration) as a list of one per configuration."""
+    if isinstance(strong, (list, tuple)):
+        if len(strong) != len(configs):
+            raise ValueError("give one strong player per configuration")
+        return list(strong)
+    return [strong] * len(configs)
+
+
+def _runs(configs: list[Config], games: int, strong, skill_games: int) -> list[tuple[Config, int]]:
+    """What is played, in order: each configuration's games, then (with its strong player) its
+    skill games."""
     runs = []
-    for cfg in configs:
+    for cfg, player in zip(configs, _strongs(configs, strong)):
         runs.append((cfg, games))
-        if strong is not None and skill_games > 0:
+        if player is not None and skill_games > 0:
             runs.append((Config(label=cfg.label + " (skill)", path=cfg.path, rs=cfg.rs, players=cfg.players,
-                                options=cfg.options, bots=cfg.bots, rotate=strong), skill_games))
+                                options=cfg.options, bots=cfg.bots, rotate=player), skill_games))
     return runs
 
 
@@ -67,10 +81,15 @@ def engine_line(choice, requested: str, runs: list) -> tuple[str, str]:
     return engines.per_run(choice, requested, [_bots(cfg) for cfg, _ in runs])
 
 
-def make_report(configs: list[Config], games: int, seed: int, strong: str | None = "greedy",
+def make_report(configs: list[Config], games: int, seed: int, strong: str | list | None = "greedy",
                 skill_games: int | None = None, progress=None, runner=None,
-                engine: str = "python") -> tuple[dict, list[list[GameFacts]]]:
+                engine: str = "python", strong_why: list | None = None,
+                equilibria: list | None = None) -> tuple[dict, list[list[GameFacts]]]:
     """Play every configuration (and, with `strong`, the skill games) and analyse them.
+    `strong`: the skill question's player, one for all or a list of one per configuration (None:
+    no skill games for it); `strong_why`: a list of why each was chosen, in words, kept in the
+    report; `equilibria`: a list of each configuration's equilibrium (solve.equilibrium), kept
+    in the report as it is.
     Returns the report data (JSON-ready) and the facts of each configuration's games. With a
     runner (interpreter.runner) the games are played by its workers, with the same results;
     `engine` "native" plays them on the native engine (engines.choose chose it), with
@@ -101,15 +120,16 @@ def make_report(configs: list[Config], games: int, seed: int, strong: str | None
         if m == 0:
             raise ReportInterrupted(None, None, 0, 0)
         kept = [f[:m2 if s else m] for f, s in zip(facts, skill)]
-        data, all_facts = _report(configs, runs, kept, m, m2, seed)
+        data, all_facts = _report(configs, runs, kept, m, m2, seed, strong_why, equilibria)
         raise ReportInterrupted(data, all_facts, m, m2)
-    return _report(configs, runs, facts, games, skill_games, seed)
+    return _report(configs, runs, facts, games, skill_games, seed, strong_why, equilibria)
 
 
-def _report(configs, runs, facts, games: int, skill_games: int, seed: int) -> tuple[dict, list[list[GameFacts]]]:
+def _report(configs, runs, facts, games: int, skill_games: int, seed: int, strong_why=None,
+            equilibria=None) -> tuple[dict, list[list[GameFacts]]]:
     reports, all_facts = [], []
     played = list(zip(runs, facts))
-    for cfg in configs:
+    for j, cfg in enumerate(configs):
         (_, _), own = played.pop(0)
         skill = None
         if played and played[0][0][0].rotate is not None:
@@ -117,6 +137,10 @@ def _report(configs, runs, facts, games: int, skill_games: int, seed: int) -> tu
             if skill_games > 0:
                 skill = (scfg, sfacts)
         reports.append(analyse(cfg, own, skill))
+        if reports[-1]["skill"] is not None and strong_why is not None:
+            reports[-1]["skill"]["why"] = strong_why[j]
+        if equilibria is not None:
+            reports[-1]["equilibrium"] = equilibria[j]
         all_facts.append(own)
     data = {"format": FORMAT, "seed": seed, "games": games, "configurations": reports,
             "comparisons": [compare(reports[0], r, all_facts[0], f)
@@ -191,6 +215,8 @@ def render_html(data: dict, facts: list[list[GameFacts]]) -> str:
     cmp = data["comparisons"][0] if data["comparisons"] else None
     return env.get_template("balance.html.j2").render(
         title=reports[0]["title"], reports=reports, seed=data["seed"], figs=figs, comparison=cmp,
+        player_counts=list(dict.fromkeys(r["players"] for r in reports)),
+        seat_names=list(max(reports, key=lambda r: r["players"])["win_rate"]),
         rule_names=names, rule_titles=titles, move_names=list(dict.fromkeys(n for r in reports for n in r["moves"])), pct=_pct, num=_num, fmt=_fmt)
 
 
@@ -249,12 +275,21 @@ def _configs(path: Path, against: Path | None, players: int | None, options: lis
                       players=n, options=fixed, bots=bots_t))
     if against is not None:
         rb = load(against)
+        nb = n
         if not rb.players_min <= n <= rb.players_max:
-            raise OptionError(f"--against {against}: {_title(rb)} is not for {n} players, so the two cannot be "
-                              "compared at this table")
+            lo, hi = max(rs.players_min, rb.players_min), min(rs.players_max, rb.players_max)
+            if players is not None or lo <= hi:
+                hint = f" (--players {lo} suits both)" if lo <= hi else ""
+                raise OptionError(f"--against {against}: {_title(rb)} is not for {n} players, so the two cannot be "
+                                  f"compared at this table{hint}")
+            # no table suits both (a game for two against its version for three): each is played
+            # by the number of players it allows nearest to the first's
+            nb = rb.players_min if rb.players_min > n else rb.players_max
         resolve_options(program_of(rb), dict(fixed))
         label = against.stem if against.stem != path.stem else str(against)
-        out.append(Config(label=label, path=str(against), rs=rb, players=n, options=fixed, bots=bots_t))
+        seats_b = parse_bots(bots, nb)
+        out.append(Config(label=label, path=str(against), rs=rb, players=nb, options=fixed,
+                          bots=tuple(seats_b[i] for i in range(nb))))
     return out
 
 
@@ -266,15 +301,19 @@ def balance_command(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE[,VALUE...]", help="Set an option; list several values of one option to compare them.")] = None,
     bot: Annotated[list[str] | None, typer.Option("--bot", "-b", metavar="[SEAT=]NAME", help="The players: a bot for every seat, or SEAT=NAME (repeatable). Default: random.")] = None,
-    strong: Annotated[str, typer.Option("--strong", metavar="NAME", help="The stronger player for the skill question, seated in turn at each seat among the others ('none' to skip).")] = "greedy",
+    strong: Annotated[str, typer.Option("--strong", metavar="auto|NAME|none", help="The stronger player for the skill question, seated in turn at each seat among the others. auto (the default): the strongest player each configuration's game allows (plan for a game of one player, cfr when its tree is small enough to solve whole, ismcts on the native engine, else greedy), named in the report with why; 'none' skips the question.")] = "auto",
     skill_games: Annotated[int | None, typer.Option("--skill-games", min=0, help="Games for the skill question (default: --games).")] = None,
     against: Annotated[Path | None, typer.Option("--against", metavar="B.cards", help="Compare with another ruleset, played on the same seeds.")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-w", metavar="N", help="Processes to play in (default: one per core; 1: this process only). The report is the same for any N.")] = None,
     cluster: Annotated[str | None, typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play on this Dask scheduler's workers (default: $CARDRULES_CLUSTER; needs the cluster extra).")] = None,
     engine_name: Annotated[str, typer.Option("--engine", metavar="auto|python|native", help=ENGINE_HELP)] = "auto",
+    solve: Annotated[bool, typer.Option("--solve", help="Also solve each configuration whole, hidden cards hidden (CFR+, as `solve --equilibrium`; small games only): each seat's value under best play, the strategy's exploitability, the tree's size and the time taken. The games are played as well.")] = False,
+    solve_iterations: Annotated[int, typer.Option("--solve-iterations", min=1, metavar="N", help="With --solve: CFR+ iterations.")] = 1000,
+    solve_limit: Annotated[int | None, typer.Option("--solve-limit", min=1, metavar="POSITIONS", help="With --solve: the most positions (chance included) a tree may have; a configuration with more is reported as too big to solve, not walked further (default: 200,000; a tree estimated at ten times as many is not walked at all).")] = None,
 ) -> None:
     """Play many games and write a balance report: fairness per seat, first-player advantage,
-    scores, length, rules used, skill and lead changes; or two variants side by side."""
+    scores, length, rules used, skill and lead changes; or two variants side by side. With
+    --solve, each configuration's value per seat under best play too."""
     from ..bots import make_bot
     from ..runner import WorkersLost, open_runner, parse_workers
     try:
@@ -282,8 +321,9 @@ def balance_command(
             raise OptionError(f"--out {out} is a file; --out names the folder for report.html and report.json")
         parse_workers(workers)
         configs = _configs(path, against, players, option or [], bot or [])
-        strong_name = None if strong.strip().lower() == "none" else strong.strip()
-        if strong_name is not None:
+        strong_key = strong.strip().lower()
+        strong_name = None if strong_key == "none" else strong.strip()
+        if strong_name is not None and strong_key != "auto":
             make_bot(strong_name, 0)
         from ..engine import program_of
         from ..engines import choose
@@ -296,9 +336,20 @@ def balance_command(
         typer.echo(e.render(), err=True)
         raise typer.Exit(1)
     k_skill = games if skill_games is None else skill_games
-    engine, line = engine_line(choice, engine_name, _runs(configs, games, strong_name, k_skill))
-    typer.echo(line, err=True)
-    total = len(configs) * (games + (k_skill if strong_name else 0))
+    try:  # (the runner is closed below once the games are played; here if the command stops first)
+        strongs, whys = _strong_players(configs, strong_name, choice, engine_name)
+        engine, line = engine_line(choice, engine_name, _runs(configs, games, strongs, k_skill))
+        typer.echo(line, err=True)
+        if k_skill > 0:
+            for cfg, player, why in zip(configs, strongs, whys):
+                if player is not None:
+                    typer.echo(f"skill: {player} ({why})" + (f" for {cfg.label}" if len(configs) > 1 else ""), err=True)
+        equilibria = _solve_all(configs, solve_iterations, solve_limit) if solve else None
+    except BaseException:
+        if runner is not None:
+            runner.close()
+        raise
+    total = sum(games + (k_skill if player else 0) for player in strongs)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     show = sys.stderr.isatty() or total >= 50
@@ -308,8 +359,8 @@ def balance_command(
     try:
         with bar:
             task = bar.add_task("games", total=total)
-            data, facts = make_report(configs, games, seed, strong_name, k_skill,
-                                      lambda n=1: bar.advance(task, n), runner, engine)
+            data, facts = make_report(configs, games, seed, strongs, k_skill,
+                                      lambda n=1: bar.advance(task, n), runner, engine, whys, equilibria)
     except ReportInterrupted as e:
         if e.data is None:
             typer.echo("interrupted before every configuration had finished a game: nothing was written", err=True)
@@ -344,22 +395,72 @@ def balance_command(
         typer.echo(f"{r['configuration']}: {r['games']} games{cut}; won: {seats}; {r['fairness']['verdict']}")
         if r.get("skill"):
             s = r["skill"]
-            typer.echo(f"  skill: {s['strong']} won {s['win_rate'] * 100:.1f}% against {s['others']} "
-                       f"(95% {s['ci'][0] * 100:.1f}-{s['ci'][1] * 100:.1f}%): {s['verdict']}")
+            ci = f"95% {s['ci'][0] * 100:.1f}-{s['ci'][1] * 100:.1f}%"
+            if r["players"] > 1:
+                typer.echo(f"  skill: {s['strong']} won {s['win_rate'] * 100:.1f}% against {s['others']} ({ci}): "
+                           f"{s['verdict']}")
+            else:
+                typer.echo(f"  skill: {s['strong']} won {s['win_rate'] * 100:.1f}% of its games ({ci}; {s['others']}, "
+                           f"playing alone, won {s['fair_share'] * 100:.1f}%): {s['verdict']}")
+            if s.get("why") and s["why"] != "as asked":
+                typer.echo(f"    ({s['strong']}: {s['why']})")
+        if r.get("equilibrium"):
+            typer.echo(equilibrium_line(r["configuration"], r["players"], r["equilibrium"]))
         if r["never_fired"]:
             typer.echo(f"  never used: {', '.join(r['never_fired'])}")
     for c in data["comparisons"]:
         sig = [row["statistic"] for row in c["rows"] if row["significant"]]
         typer.echo(f"{c['b']} against {c['a']}: " + (f"significant differences in {len(sig)} statistic{'s' if len(sig) != 1 else ''}: "
-                                                      + "; ".join(sig) if sig else "no significant difference"))
+                                                      + "; ".join(sig) if sig else "no significant difference")
+                   + (f" (played by {c['players'][0]} and {c['players'][1]} players: a seat's share of wins differs "
+                      "with the size of the table)" if c["players"][0] != c["players"][1] else ""))
     for p in written:
         typer.echo(str(p))
     if stopped is not None:
-        skill = f" --skill-games {stopped.skill_games}" if strong_name is not None else ""
+        any_strong = any(player is not None for player in strongs)
+        skill = f" --skill-games {stopped.skill_games}" if any_strong else ""
         typer.echo(f"interrupted: the report covers the first {stopped.games} games of each configuration"
-                   + (f" and {stopped.skill_games} skill games" if strong_name is not None else "")
+                   + (f" and {stopped.skill_games} skill games" if any_strong else "")
                    + f" (of {games}), as --games {stopped.games}{skill} would give", err=True)
         raise typer.Exit(130)
+
+
+def _strong_players(configs: list[Config], strong: str | None, choice, requested: str) -> tuple[list, list]:
+    """The skill question's player of each configuration and why, in words: as asked, or under
+    auto the strongest its game allows (solve.strongest), the search player only where its
+    skill games play on the native engine (the engine chosen, and, under auto, no player at the
+    table that decides in Python)."""
+    from ..engines import deciding_in_python
+    from .solve import strongest
+    if strong is None:
+        return [None] * len(configs), [None] * len(configs)
+    if strong.lower() != "auto":
+        return [strong] * len(configs), ["as asked"] * len(configs)
+    players, whys = [], []
+    for cfg in configs:
+        native = choice.native is not None and not (requested == "auto" and deciding_in_python(cfg.bots))
+        player, why = strongest(cfg, native)
+        players.append(player)
+        whys.append(why)
+    return players, whys
+
+
+def _solve_all(configs: list[Config], iterations: int, limit: int | None) -> list[dict]:
+    """--solve: each configuration's equilibrium (solve.equilibrium), each said on stderr as it
+    is found. Ctrl-C stops the command, writing nothing."""
+    from .solve import equilibrium
+    out = []
+    try:
+        for cfg in configs:
+            typer.echo(f"solving {cfg.label} ({cfg.players} players) whole by CFR+, {iterations:,} iterations ...",
+                       err=True)
+            out.append(equilibrium(cfg, iterations, limit))
+            e = out[-1]
+            typer.echo(f"  {'solved' if e['solved'] else 'not solved'} in {e['seconds']:.2f} s", err=True)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing was written", err=True)
+        raise typer.Exit(130)
+    return out
 
 
 # ------------------------------------------------------------------ diff --play

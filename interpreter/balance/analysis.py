@@ -102,12 +102,19 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
                 strong_wins += 1 / len(f.winners)
         m = len(sfacts)
         lo, hi = wilson(strong_wins, m)
+        # alone at the table (a patience), the stronger player is measured against the other's
+        # own games: its share is what the other player won playing alone
+        share = 1 / n if n > 1 else (wins[0] / k if k else 0.0)
         data["skill"] = {
             "strong": scfg.rotate, "others": scfg.bots[0], "games": m,
-            "win_rate": strong_wins / m if m else 0.0, "ci": [lo, hi], "fair_share": 1 / n,
-            "verdict": ("skill matters: the stronger player wins more than its share" if lo > 1 / n
-                        else "the stronger player wins less than its share" if hi < 1 / n
-                        else "no evidence that skill matters at this number of games"),
+            "win_rate": strong_wins / m if m else 0.0, "ci": [lo, hi], "fair_share": share,
+            "verdict": ("skill matters: the stronger player wins more than its share" if lo > share
+                        else "the stronger player wins less than its share" if hi < share
+                        else "no evidence that skill matters at this number of games")
+                       if n > 1 else
+                       (f"skill matters: the stronger player wins more often than {scfg.bots[0]} playing alone"
+                        if lo > share else f"the stronger player wins less often than {scfg.bots[0]} playing alone"
+                        if hi < share else "no evidence that skill matters at this number of games"),
         }
     return data
 
@@ -145,4 +152,4 @@ def compare(a: dict, b: dict, fa: list[GameFacts], fb: list[GameFacts]) -> dict:
         means(f"rule {name} ({title}): times per game", xs, ys)
     for name in dict.fromkeys([*a["moves"], *b["moves"]]):
         means(f"move {name}: times per game", [f.moves.get(name, 0) for f in fa], [f.moves.get(name, 0) for f in fb])
-    return {"a": a["configuration"], "b": b["configuration"], "rows": rows}
+    return {"a": a["configuration"], "b": b["configuration"], "players": [a["players"], b["players"]], "rows": rows}

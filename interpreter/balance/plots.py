@@ -43,16 +43,21 @@ def _legend(fig, ax, handles=None) -> None:
 def win_rates(reports: list[dict]) -> str:
     """Does any seat win more than its share?"""
     fig, ax = _figure()
-    seats = list(reports[0]["win_rate"])
+    widest = max(reports, key=lambda r: r["players"])  # (two rulesets may seat different numbers)
+    seats = list(widest["win_rate"])
     w = 0.8 / len(reports)
     for j, r in enumerate(reports):
-        xs = [i + (j - (len(reports) - 1) / 2) * w for i in range(len(seats))]
-        rates = [r["win_rate"][s]["rate"] * 100 if s in r["win_rate"] else 0 for s in seats]
-        err = [[max(0.0, rates[i] - r["win_rate"][s]["ci"][0] * 100) for i, s in enumerate(seats)],
-               [max(0.0, r["win_rate"][s]["ci"][1] * 100 - rates[i]) for i, s in enumerate(seats)]]
+        mine = [i for i, s in enumerate(seats) if s in r["win_rate"]]
+        xs = [i + (j - (len(reports) - 1) / 2) * w for i in mine]
+        rates = [r["win_rate"][seats[i]]["rate"] * 100 for i in mine]
+        err = [[max(0.0, x - r["win_rate"][seats[i]]["ci"][0] * 100) for x, i in zip(rates, mine)],
+               [max(0.0, r["win_rate"][seats[i]]["ci"][1] * 100 - x) for x, i in zip(rates, mine)]]
         ax.bar(xs, rates, width=w, yerr=err, capsize=4, color=COLOURS[j % 4], label=r["configuration"])
-    ax.axhline(100 / reports[0]["players"], color="#555", linestyle="--", linewidth=1, label="an equal share")
-    ax.set_xticks(range(len(seats)), [f"{s} ({reports[0]['seats'][s]})" for s in seats])
+    counts = list(dict.fromkeys(r["players"] for r in reports))
+    for c in counts:
+        ax.axhline(100 / c, color="#555", linestyle="--", linewidth=1,
+                   label="an equal share" + (f" ({c} players)" if len(counts) > 1 else ""))
+    ax.set_xticks(range(len(seats)), [f"{s} ({widest['seats'][s]})" for s in seats])
     ax.set_ylabel("games won (%)")
     ax.set_title("Games won by each seat, with 95% intervals")
     _legend(fig, ax)
@@ -62,11 +67,11 @@ def win_rates(reports: list[dict]) -> str:
 def scores(reports: list[dict], facts: list[list]) -> str:
     """How are the final scores spread, seat by seat?"""
     fig, ax = _figure()
-    seats = list(reports[0]["win_rate"])
+    seats = list(max(reports, key=lambda r: r["players"])["win_rate"])
     pos, data, colours = [], [], []
     w = 0.8 / len(reports)
     for j, fs in enumerate(facts):
-        for i in range(len(seats)):
+        for i in range(reports[j]["players"]):
             pos.append(i + (j - (len(reports) - 1) / 2) * w)
             data.append([f.scores[i] for f in fs])
             colours.append(COLOURS[j % 4])
@@ -143,10 +148,12 @@ def skill(reports: list[dict]) -> str:
         lo.append(max(0.0, s["win_rate"] * 100 - s["ci"][0] * 100))
         hi.append(max(0.0, s["ci"][1] * 100 - s["win_rate"] * 100))
     ax.barh(range(len(labels)), rates, xerr=[lo, hi], capsize=4, color=COLOURS[:len(labels)], height=0.5)
-    ax.axvline(100 / reports[0]["players"], color="#555", linestyle="--", linewidth=1)
+    for share in dict.fromkeys(r["skill"].get("fair_share", 1 / r["players"]) for r in reports):
+        ax.axvline(100 * share, color="#555", linestyle="--", linewidth=1)
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()  # the first configuration on top, as in the plot of the rules
     ax.set_xlim(0, 100)
-    ax.set_xlabel("games won by the stronger player (%); dashed: an equal share")
+    ax.set_xlabel("games won by the stronger player (%); dashed: an equal share" if reports[0]["players"] > 1
+                  else "games won by the stronger player (%); dashed: the other's, playing alone")
     ax.set_title("Does skill matter?")
     return _svg(fig)
