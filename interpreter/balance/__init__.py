@@ -24,7 +24,7 @@ from ..files import write_atomic
 from ..runner import ENGINE_HELP
 from .analysis import analyse, compare
 from .games import HARD_CAP, Config, GameFacts, GameFailed, play_config
-from .solve import equilibrium_line
+from .solve import equilibrium_line, value_text
 
 FORMAT = "cardrules-balance/1"
 
@@ -217,7 +217,8 @@ def render_html(data: dict, facts: list[list[GameFacts]]) -> str:
         title=reports[0]["title"], reports=reports, seed=data["seed"], figs=figs, comparison=cmp,
         player_counts=list(dict.fromkeys(r["players"] for r in reports)),
         seat_names=list(max(reports, key=lambda r: r["players"])["win_rate"]),
-        rule_names=names, rule_titles=titles, move_names=list(dict.fromkeys(n for r in reports for n in r["moves"])), pct=_pct, num=_num, fmt=_fmt)
+        rule_names=names, rule_titles=titles, move_names=list(dict.fromkeys(n for r in reports for n in r["moves"])), pct=_pct, num=_num, fmt=_fmt,
+        value_text=value_text)
 
 
 def write_report(out: Path, data: dict, html: str) -> list[Path]:

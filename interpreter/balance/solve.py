@@ -70,13 +70,18 @@ def equilibrium(cfg: Config, iterations: int, limit: int | None = None) -> dict:
             "positions": eq.nodes, "information_sets": eq.infosets, "seconds": eq.seconds}
 
 
+def value_text(v: float) -> str:
+    """A seat's value to four places, signed; a value that rounds to zero is 0.0000, not -0.0000."""
+    return "0.0000" if round(v, 4) == 0 else f"{v:+.4f}"
+
+
 def equilibrium_line(label: str, players: int, e: dict) -> str:
     """One configuration's equilibrium in one line, for the terminal."""
     head = f"  equilibrium ({label}, {players} players): "
     if not e["solved"]:
         return head + e["reason"]
     what = "score less the table's mean" if e["returns"] == "points" else "share of a win"
-    return (head + ", ".join(f"{s} {v:+.4f}" for s, v in e["values"].items()) + f" ({what}); exploitability "
+    return (head + ", ".join(f"{s} {value_text(v)}" for s, v in e["values"].items()) + f" ({what}); exploitability "
             f"{e['exploitability']:.5f}; {e['positions']:,} positions, {e['information_sets']:,} information sets; "
             f"{e['iterations']:,} iterations in {e['seconds']:.2f} s")
 
