@@ -478,5 +478,5 @@ def test_games_played_whole_in_c_go_to_the_workers_in_large_chunks():
                                ("native", {0: "greedy", 1: "random", 2: "random"}, MAX_CHUNK),
                                ("python", {0: "random", 1: "random", 2: "random"}, MAX_CHUNK)):
         r = Counting()
-        play(r, GANJIFA, rs, 3, {}, 0, 40_000, bots, False, engine=engine)  # 8 chunks a worker of 5,000
-        assert set(r.sizes) == {size} and sum(r.sizes) == 40_000, (engine, bots)
+        play(r, GANJIFA, rs, 3, {}, 0, 80_000, bots, False, engine=engine)  # 8 chunks a worker, each of 5,000
+        assert set(r.sizes) == {size} and sum(r.sizes) == 80_000, (engine, bots)
