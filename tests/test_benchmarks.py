@@ -103,3 +103,14 @@ def test_the_front_doors_adapter_jobs_step_the_same_games_on_both_engines(capsys
     pytest.importorskip("pyspiel")
     assert front_doors.main(["--job", "openspiel", *args]) == 0
     assert "openspiel classic/goofspiel 2p, 2 games" in capsys.readouterr().out
+
+
+def test_the_pimc_benchmark_plays_each_player_on_the_same_games(capsys):
+    import pimc
+    if find_compiler() is None:
+        pytest.skip("no C compiler")
+    assert pimc.main(["--ruleset", str(ROOT / "rulesets" / "classic" / "spades.cards"), "--players", "4",
+                      "--games", "1", "--bots", "ismcts:10,pimc:1:10,greedy", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "spades.cards, 4 players, against greedy on the native engine, 1 games" in out
+    assert "par 50.0% (two sides)" in out and out.count("s/decision") == 3
