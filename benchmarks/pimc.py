@@ -97,7 +97,7 @@ def main(argv=None) -> int:
             row[3] += timed
             if not args.quiet:
                 print(f"game {g + 1} seed {seed}: {spec} in P{seat + 1} won {c:g}, points {pts}, "
-                      f"{spent / max(timed, 1):.3f} s/decision", file=sys.stderr, flush=True)
+                      f"{spent / max(timed, 1):.3f} s/decision ({timed} decisions)", file=sys.stderr, flush=True)
     print(f"{Path(args.ruleset).name}, {args.players} players, against {args.opponents} on the {args.engine} engine, "
           f"{args.games} games (seeds {args.seed}..{args.seed + args.games - 1}); par {par_text(rs, args.players)}")
     for spec in specs:
