@@ -111,3 +111,14 @@ def test_the_equilibrium_benchmark_times_our_cfr(capsys):
     out = capsys.readouterr().out
     assert "cardrules solve --equilibrium kuhn-poker: the tree (58 positions, 12 information sets)" in out
     assert "CFR+ 30 iterations" in out
+
+
+def test_the_pimc_benchmark_plays_each_player_on_the_same_games(capsys):
+    import pimc
+    if find_compiler() is None:
+        pytest.skip("no C compiler")
+    assert pimc.main(["--ruleset", str(ROOT / "rulesets" / "classic" / "spades.cards"), "--players", "4",
+                      "--games", "1", "--bots", "ismcts:10,pimc:1:10,greedy", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "spades.cards, 4 players, against greedy on the native engine, 1 games" in out
+    assert "par 50.0% (two sides)" in out and out.count("s/decision") == 3

@@ -88,3 +88,32 @@ def test_a_bad_sampling_player_is_a_clear_error(spec):
     with pytest.raises(OptionError):
         make_bot(spec)
     assert isinstance(make_bot("pimc:3:40"), PimcBot) and make_bot("pimc").worlds == 20
+
+
+def _decisions(path: str, players: int, spec: str, engine: str, count: int) -> list[str]:
+    """The first `count` moves P1 (the sampling player) chose among several, against greedy players."""
+    from interpreter.native.engine import new_native_game
+    rs = load_ruleset(path)
+    s = (new_game if engine == "python" else new_native_game)(rs, players, None, 3)
+    bots = [make_bot(spec, 11)] + [make_bot("greedy", bot_seed(3, k)) for k in range(1, players)]
+    made = []
+    while not s.finished and len(made) < count:
+        m = bots[s.actor].choose(s)
+        if s.actor == 0 and len(moves_for(s)) > 1:
+            made.append(str(m))
+        apply(s, m)
+    return made
+
+
+@pytest.mark.parametrize("path, players, spec, count", [
+    (str(HEARTS), 4, "pimc:3:100", 5),
+    ("rulesets/ganjifa/ganjifa.cards", 3, "pimc:2:30", 3),
+])
+def test_the_sampling_player_moves_alike_on_both_engines(path, players, spec, count):
+    """On the native engine the truths are solved in C: the same values, so the same moves."""
+    from interpreter.native import find_compiler
+    if find_compiler() is None:
+        pytest.skip("no C compiler")
+    python = _decisions(path, players, spec, "python", count)
+    assert len(python) == count
+    assert _decisions(path, players, spec, "native", count) == python

@@ -184,11 +184,10 @@ class Solver:
         if not have:  # not even one decision deep: the position judged as it stands
             u = _guess(s)
             return Solution(self._value(u, s), u, (), s, False, 0, nodes, self.sides, stopped)
-        moves, t = [], s
+        moves, t = [], s.clone() if line else s  # (one copy, moved on along the line)
         for k in line:
             m = moves_for(t)[k]
             moves.append(m)
-            t = t.clone()
             try:
                 apply(t, m)
             except GameTooLong:

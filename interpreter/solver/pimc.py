@@ -1,7 +1,9 @@
 """The sampling player (`pimc`, perfect-information Monte Carlo): it draws possible truths
 consistent with all the seat has seen, solves each with every card shown (the solver of
 minimax.py), and plays the move with the best mean value over them. This is how the strongest
-programs for trick-taking games play. It is the Python reference; slow is fine.
+programs for trick-taking games play. The truths are drawn in Python; on a game of the native
+engine each is then loaded into a native game of the bot's own and solved in C (native/solve.py:
+the same values as in Python, so the same moves on both engines for the same seed).
 
 **What a truth keeps.** A truth differs from the real game only in the cards this seat has never
 seen. A card it has seen keeps its name: every card in a zone it may look into, every card face
@@ -11,15 +13,16 @@ must be legal again. So a player who did not follow suit is given no card of tha
 card passed in secret is one the passer held. Anything the seat was told (`tell`) about the
 cards where they lie must be what it is told in the truth too. A truth that breaks one of these
 is drawn again, up to `TRIES` times; after that, the cards the seat cannot see now are shuffled
-where they lie (`engine.determinise`), which keeps what is in view but not what was inferred. The others' secret choices still sealed at
-the decision pending are forgotten (they choose again in the truth), and the truth's later
-chance is drawn afresh.
+where they lie (`engine.determinise`), which keeps what is in view but not what was inferred.
+The others' secret choices still sealed at the decision pending are forgotten (they choose again
+in the truth), and the truth's later chance is drawn afresh.
 
 **How it judges.** Each of the seat's moves is played in the truth, and the solver values the
 position after it for the seat. With two sides, the value is the seat's side's margin. With
-more, it is the seat's own utility. The solver may look at `nodes` positions a truth, and the
-advice judges where it stops. The move with the highest total over the truths is played; ties
-go to the bot's seeded coin.
+more, it is the seat's own utility. The solver may look at `nodes` positions a move, with a
+table of its own (the C solver keeps none between calls, and each move is judged alike whatever
+the order they are tried in), and the advice judges where it stops. The move with the highest
+total over the truths is played; ties go to the bot's seeded coin.
 
 **Known weaknesses.** The solver assumes that, in each truth, everyone sees every card. So it
 never values keeping a secret, or finding out (strategy fusion; Long, Sturtevant, Buro and
@@ -53,6 +56,7 @@ class PimcBot:
         self.seed, self.worlds, self.nodes = seed, worlds, nodes
         self.rng = random.Random(seed)
         self._memory: _Memory | None = None
+        self._game = None  # a native game the truths are loaded into (NativeGame)
 
     def __repr__(self) -> str:
         return f"PimcBot({self.seed}, worlds={self.worlds}, nodes={self.nodes})"
@@ -65,23 +69,26 @@ class PimcBot:
             return moves[0]
         me = state.actor
         memory = self._remember(state, me)
+        game = self._game_for(state)
         totals, drawn = [0.0] * len(moves), 0
         for _ in range(self.worlds):
             world = memory.truth(state, me, self.rng)
             if world is None or world.finished or world.actor != me:
                 continue
+            sides = [list(s) for s in ruleset_sides(world)]
+            mine = next(j for j, side in enumerate(sides) if me in side)
+            if game is not None:  # solved in C: the truth put into the bot's own native game
+                game.load(world, adopt=True)
+                world = game._view
             there = moves_for(world)
             found = [_same(world, m, there) for m in moves]
             if any(f is None for f in found):
                 continue
-            sides = [list(s) for s in ruleset_sides(world)]
-            solver = Solver(world.n_players, sides, nodes=self.nodes)
-            mine = next(k for k, side in enumerate(solver.sides) if me in side)
             for k, m in enumerate(found):
+                solver = Solver(world.n_players, sides, nodes=self.nodes)  # each move its own budget and table
                 t = world.clone()
                 apply(t, m)
                 sol = solver.solve(t)
-                solver.nodes, solver.budget = 0, self.nodes  # each move its own budget, the table shared
                 if solver.two:
                     totals[k] += sol.value if mine == 0 else -sol.value
                 else:
@@ -92,6 +99,17 @@ class PimcBot:
         top = max(totals)
         best = [m for m, v in zip(moves, totals) if v == top]
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _game_for(self, state):
+        """The native game the truths are loaded into (one, reused), when the real game is
+        played in C; else None."""
+        native = state.native
+        if native is None:
+            return None
+        g = self._game
+        if g is None or g.np is not native.np or g._view.n_players != state.n_players:
+            g = self._game = native.clone()
+        return g
 
     def _remember(self, state, me: int) -> "_Memory":
         m = self._memory
@@ -179,7 +197,8 @@ class _Memory:
 
     def _replay(self, rename: dict, history: list):
         """The deal with the never-seen cards renamed and the moves played again; None when a move
-        is not legal in it (or the rules fail)."""
+        is not legal in it (or the rules fail). In Python on either engine: a replay in C costs
+        as much, the moves matched in Python and the deal loaded at every try."""
         w = _renamed(self.start, rename)
         p, index = self.program, _names(self.program)
         for m in history:
@@ -187,8 +206,12 @@ class _Memory:
             if arg is not None:
                 arg = " ".join(p.card_names[rename.get(index[t], index[t])] if t in index else t
                                for t in str(arg).split())
-            legal = moves_for(w, m.player)
-            x = next((x for x in legal if x.action == m.action and _tokens(x.arg) == _tokens(arg)), None)
+            legal, act = moves_for(w, m.player), m.action
+            if arg is None or " " not in arg:  # (one value: its text is the move's)
+                x = next((x for x in legal if x.action == act and x.arg == arg), None)
+            else:
+                want = _tokens(arg)
+                x = next((x for x in legal if x.action == act and _tokens(x.arg) == want), None)
             if x is None:  # a move this truth does not allow: it is not consistent
                 return None
             try:
