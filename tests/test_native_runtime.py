@@ -580,8 +580,8 @@ def test_with_the_cache_off_libraries_go_to_a_temporary_folder(cache, tmp_path, 
 
 
 def test_the_wheel_carries_the_runtime():
-    """pyproject.toml names the package, its runtime files and the unit's (tests/test_packaging.py
-    builds the wheel)."""
+    """pyproject.toml names the package, its runtime files, the unit's and the equilibrium solver's
+    (runtime/cfr.c; tests/test_packaging.py builds the wheel)."""
     import tomllib
     root = Path(__file__).resolve().parent.parent
     conf = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
@@ -589,7 +589,7 @@ def test_the_wheel_carries_the_runtime():
     patterns = conf["package-data"]["interpreter.native"]
     files = sorted(p.relative_to(root / "interpreter" / "native") for p in runtime_dir().rglob("*") if p.is_file())
     assert [f.as_posix() for f in files if f.parent.name == "runtime"] == [
-        "runtime/cardrules_rt.h", "runtime/cards.c", "runtime/cr_engine.h", "runtime/random.c"]
+        "runtime/cardrules_rt.h", "runtime/cards.c", "runtime/cfr.c", "runtime/cr_engine.h", "runtime/random.c"]
     assert Path("runtime/unit/state.h") in files
     assert all(any(f.match(pat) and len(f.parts) == len(Path(pat).parts) for pat in patterns) for f in files)
 
