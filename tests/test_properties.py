@@ -707,6 +707,8 @@ def test_determinism_across_processes():
 def test_every_long_game_is_listed():
     """A ruleset whose one random game takes over LONG_GAME seconds belongs in LONG_GAMES (its
     property tests then use its defaults and fewer seeds, so that it does not eat the budget)."""
-    slow = {rel: round(game_seconds(ruleset(rel)), 2) for rel in (_rel(path) for path in RULESET_FILES)
-            if rel not in LOAD_ERRORS and rel not in LONG_GAMES}
+    # the better of two: the first game of a ruleset may pay for work done once (on a busy machine,
+    # Cassino's first game took 1.67 s where its games take 0.07)
+    slow = {rel: round(min(game_seconds(ruleset(rel)), game_seconds(ruleset(rel))), 2)
+            for rel in (_rel(path) for path in RULESET_FILES) if rel not in LOAD_ERRORS and rel not in LONG_GAMES}
     assert {rel: t for rel, t in slow.items() if t > LONG_GAME} == {}
