@@ -159,7 +159,7 @@ def test_a_face_up_card_moves_with_every_card_on_it_onto_another_pile():
     assert cards_in(s, "pile", 4) == ["10-Clubs", "9-Hearts", "8-Clubs"]
     assert cards_in(s, "pile", 1) == ["Jack-Hearts", "10-Spades"] and idle(s) == 3
     apply(s, "shift 10-Diamonds pile2")
-    assert cards_in(s, "pile", 2) == ["Jack-Clubs", "10-Diamonds"] and legal(s) == {"turn 4-Clubs"}
+    assert cards_in(s, "pile", 2) == ["Jack-Clubs", "10-Diamonds"] and legal(s) == {"turn down3"}
 
 
 def test_a_whole_run_moves_and_keeps_its_order():
@@ -167,7 +167,7 @@ def test_a_whole_run_moves_and_keeps_its_order():
     s = layout({1: run, 2: ["King-Spades"], 7: ["King-Clubs"]}, {1: ["2-Clubs"]})
     assert moves(s, "shift") == {"shift Queen-Hearts pile2", "shift Queen-Hearts pile7"}
     apply(s, "shift Queen-Hearts pile7")
-    assert cards_in(s, "pile", 7) == ["King-Clubs"] + run and legal(s) == {"turn 2-Clubs"}
+    assert cards_in(s, "pile", 7) == ["King-Clubs"] + run and legal(s) == {"turn down1"}
 
 
 def test_a_card_does_not_go_on_a_card_of_its_own_colour_or_the_wrong_rank():
@@ -186,7 +186,7 @@ def test_only_a_king_goes_to_an_empty_pile_and_only_to_the_leftmost():
     assert moves(s, "shift") == {"shift King-Spades pile2", "shift Jack-Clubs pile1", "shift Jack-Clubs pile3"}
     apply(s, "shift King-Spades pile2")
     assert cards_in(s, "pile", 2) == ["King-Spades", "Queen-Diamonds"]
-    assert legal(s) == {"turn 2-Clubs"}
+    assert legal(s) == {"turn down3"}
 
 
 def test_a_king_alone_at_the_bottom_of_its_pile_is_not_moved_to_an_empty_one():
@@ -198,7 +198,7 @@ def test_a_pile_with_face_down_cards_left_is_not_empty():
     s = layout({1: ["5-Hearts"], 7: ["King-Clubs"]}, {1: ["9-Clubs"], 2: ["2-Clubs"], 3: ["3-Clubs"], 4: ["4-Clubs"],
                5: ["6-Clubs"], 6: ["7-Clubs"]}, stock=[], waste=["King-Hearts"], **PARKED)
     # piles 2 to 6 have face-down cards only: the first is turned up before anything else
-    assert legal(s) == {"turn 2-Clubs"}
+    assert legal(s) == {"turn down2"}
 
 
 # ================================================================== the foundations
@@ -210,7 +210,7 @@ def test_an_ace_starts_the_leftmost_empty_foundation_from_the_waste_or_a_pile():
     assert moves(s, "home") == {"home Ace-Spades", "home Ace-Hearts"}  # the Ace of Diamonds is covered
     apply(s, "home Ace-Hearts")
     assert cards_in(s, "foundation", 2) == ["Ace-Hearts"]
-    assert legal(s) == {"turn 6-Clubs"}
+    assert legal(s) == {"turn down2"}
 
 
 def test_a_foundation_is_built_up_in_suit_one_card_at_a_time():
@@ -239,8 +239,8 @@ def test_an_uncovered_face_down_card_is_turned_up_before_anything_else():
                stock=["3-Hearts"], idle=7, **PARKED)
     assert not card_info(s, "Queen-Diamonds")["face_up"]
     apply(s, "shift 7-Hearts pile1")
-    assert s.rule == "turn_up" and legal(s) == {"turn Queen-Diamonds"}
-    apply(s, "turn Queen-Diamonds")
+    assert s.rule == "turn_up" and legal(s) == {"turn down2"}  # the pile, not the card: it is face down
+    apply(s, "turn down2")
     assert cards_in(s, "pile", 2) == ["Queen-Diamonds"] and cards_in(s, "down", 2) == ["Jack-Clubs"]
     assert card_info(s, "Queen-Diamonds")["face_up"] and idle(s) == 0
     assert not card_info(s, "Jack-Clubs")["face_up"]
@@ -307,4 +307,4 @@ def test_with_every_card_visible_a_face_down_card_still_waits_to_be_turned_up():
                stock=["3-Hearts"], options={"visible": True}, **PARKED)
     assert not any("6-Clubs" in m for m in legal(s))
     apply(s, "shift 7-Hearts pile1")
-    assert legal(s) == {"turn 6-Clubs"}
+    assert legal(s) == {"turn down2"}
