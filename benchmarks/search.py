@@ -6,7 +6,7 @@ seconds per decision it made. Figures only, nothing asserted.
 
     python benchmarks/search.py [--ruleset PATH] [--players N] [--games K] [--iterations N]
                                 [--bot SPEC] [--opponents random|greedy] [--seed S]
-                                [--engine python|native|both]
+                                [--engine python|native|both] [--option NAME=VALUE ...]
 
 With --engine both, each game is played on the Python engine and then on the native one (the
 search player runs its whole search in C there): the same seeds give the same games, move for
@@ -26,8 +26,9 @@ if str(ROOT) not in sys.path:
 
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.balance.stats import wilson  # noqa: E402
+from interpreter.args import parse_options  # noqa: E402
 from interpreter.bots import bot_seed, make_bot  # noqa: E402
-from interpreter.engine import apply, new_game, outcome  # noqa: E402
+from interpreter.engine import apply, new_game, outcome, program_of, resolve_options  # noqa: E402
 from interpreter.native.engine import new_native_game  # noqa: E402
 from interpreter.search import DEFAULT_ITERATIONS  # noqa: E402
 
@@ -42,9 +43,14 @@ def main() -> None:
     ap.add_argument("--opponents", default="random")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--engine", choices=("python", "native", "both"), default="python")
+    ap.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                    help="a game option, as `cardrules play --option` takes it (repeatable)")
     args = ap.parse_args()
     engines = ("python", "native") if args.engine == "both" else (args.engine,)
     rs = load_ruleset(args.ruleset)
+    program = program_of(rs)
+    chosen = parse_options(args.option)
+    options = dict(zip((o.name for o in program.options), resolve_options(program, chosen))) if chosen else None
     spec = args.bot or f"ismcts:{args.iterations}"
     wins = 0.0
     ended = 0
@@ -56,7 +62,7 @@ def main() -> None:
         seat = g % args.players
         for engine in engines:  # one game on each engine in turn: the same game on both
             start = time.perf_counter()
-            s = (new_game if engine == "python" else new_native_game)(rs, args.players, None, seed)
+            s = (new_game if engine == "python" else new_native_game)(rs, args.players, options, seed)
             bots = [make_bot(spec if i == seat else args.opponents, bot_seed(seed, i)) for i in range(args.players)]
             while not s.finished:
                 who = s.actor
@@ -76,7 +82,8 @@ def main() -> None:
     lo, hi = wilson(wins, args.games)
     share = f"an equal share is {1 / args.players:.1%}; " if args.players > 1 else ""
     against = f" against {args.opponents}" if args.players > 1 else ""
-    print(f"{Path(args.ruleset).name}, {args.players} player{'s' if args.players > 1 else ''}: {spec}{against}, "
+    given = "".join(f", {n}={v}" for n, v in chosen.items())
+    print(f"{Path(args.ruleset).name}{given}, {args.players} player{'s' if args.players > 1 else ''}: {spec}{against}, "
           f"{args.games} games (seeds {args.seed}..{args.seed + args.games - 1})")
     print(f"  won {wins:g} of {args.games} = {wins / args.games:.1%} (95% Wilson interval {lo:.1%} to {hi:.1%}); "
           f"{share}games with a winner: {ended}")

@@ -8,7 +8,7 @@ GAME_WORDS = re.compile(r"ganjifa|\bdeni\b|udvasa|ekrang|\bkomi\b|nakash|hamrang
                         r"|\btome\b|\braja\b|\bmantri\b|dashavatara"
                         # the classic card games (rulesets/classic)
                         r"|hanabi|euchre|cribbage|goofspiel|\bskat\b|tarok|dou ?dizhu|\bkuhn\b|leduc|gin rummy"
-                        r"|oh hell|blackjack|hold'?em|crazy eights|freecell|pinochle|cassino|president|\bscum\b", re.I)
+                        r"|oh hell|blackjack|hold'?em|crazy eights|freecell|klondike|pinochle|cassino|president|\bscum\b", re.I)
 
 
 def test_the_interpreter_names_no_game():
