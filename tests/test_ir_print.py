@@ -39,7 +39,6 @@ NOT_IN_BUNDLED = {
     "LoopMore": "the Python text of a loop's test; the IR holds stmts.LoopTest for it",
     "ZoneOwner": "`z.owner` of a zone: no bundled game reads it (RARE prints it)",
     "CardsOf": "`cards_of(suit)`: no bundled game calls it (RARE prints it)",
-    "TopSlice": "an action over one zone's cards `where c == top(c.zone)` (RARE prints it)",
     "UpMask": "`c.face_up` inside an aggregate the mask compiler reads (RARE prints it)",
     "ZoneMaskOf": "`c.zone == Z` inside an aggregate the mask compiler reads (RARE prints it)",
 }
