@@ -56,7 +56,7 @@ def equilibrium(cfg: Config, iterations: int, limit: int | None = None) -> dict:
         eq = eqm.solve_equilibrium(spec, iterations, limit)
     except (OptionError, CardRulesError) as e:
         took = time.perf_counter() - started
-        too_big = "too large a tree" in e.message
+        too_big = isinstance(e, eqm.TreeTooLarge)
         return {"solved": False, "limit": limit, "iterations": iterations, "returns": returns,
                 "seconds": took,
                 "reason": (f"not solved: the tree has more than {limit:,} positions (chance included), "

@@ -55,6 +55,15 @@ def _ptr(a: np.ndarray) -> int:
     return a.ctypes.data
 
 
+def _regroup(first: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The edges of `nodes` (old numbers, in their new order) laid out in a row: the new spans
+    (`first`, one more than the nodes) and each new edge's old number."""
+    counts = first[nodes + 1] - first[nodes]
+    out = np.zeros(len(nodes) + 1, dtype=np.int64)
+    np.cumsum(counts, out=out[1:])
+    return out, np.repeat(first[nodes] - out[:-1], counts) + np.arange(int(out[-1]))
+
+
 class FlatTree:
     """A solver Tree as C reads it (runtime/cfr.c: cfr_tree), with the scratch its walks need. Its
     nodes are renumbered in the order a walk depth first meets them (the solver numbers them
@@ -88,11 +97,7 @@ class FlatTree:
             lib.cfr_preorder(self.ref, 0, _ptr(order), 0)
             self.place = place = np.empty(n, dtype=np.int64)
             place[order] = np.arange(n)
-            counts = counts[order]
-            first = np.zeros(n + 1, dtype=np.int64)
-            np.cumsum(counts, out=first[1:])
-            # each new node's edges: its old node's, in a row
-            old = np.repeat(self.first[order] - first[:-1], counts) + np.arange(edges)
+            first, old = _regroup(self.first, order)
             self._set(n, players, kind[order], player[order], infoset[order], first,
                       place[child[old]].astype(np.int32), odds[old], payoff[order])
         self.depth = int(lib.cfr_depth(self.ref, 0)) if n else 0
@@ -113,10 +118,7 @@ class FlatTree:
             self.classes = (u - 1) - self.classes
             rep = rep[:u][::-1].copy()
         if n and u <= 0.75 * n:
-            counts = self.first[rep + 1] - self.first[rep]
-            first = np.zeros(u + 1, dtype=np.int64)
-            np.cumsum(counts, out=first[1:])
-            old = np.repeat(self.first[rep] - first[:-1], counts) + np.arange(int(first[-1]))
+            first, old = _regroup(self.first, rep)
             self.dag_arrays = (self.kind[rep], self.player[rep], self.infoset[rep], first,
                                self.classes[self.child[old]].astype(np.int32), self.odds[old], self.payoff[rep])
             self.dag = CfrTree(u, players, len(self.widths), self.width, *map(_ptr, (

@@ -24,6 +24,10 @@ from dataclasses import dataclass
 from ..errors import OptionError
 
 MAX_NODES = 2_000_000
+
+
+class TreeTooLarge(OptionError):
+    """The game's tree has more positions than the walk may take (callers report the limit)."""
 ARRAYS_FROM = 5_000  # positions from which CFR+ runs on arrays (CFRPlusArrays) when there is no C compiler
 # positions from which CFR+ runs in C (CFRPlusNative) when there is one: C costs about 50 ms once
 # a process (the compiler's version asked, the library loaded from the cache), CFRPlus about 4 µs a
@@ -76,8 +80,8 @@ def _build_tree(spec, limit: int, in_place: bool) -> Tree:
         (core, pending), parent, slot = queue.popleft()
         k = len(t.kind)
         if k >= limit:
-            raise OptionError(f"{spec.title} has more than {limit:,} positions (chance included): too large a "
-                              "tree to solve whole")
+            raise TreeTooLarge(f"{spec.title} has more than {limit:,} positions (chance included): too large a "
+                               "tree to solve whole")
         if parent >= 0:
             t.children[parent][slot] = k
         if pending is not None:
