@@ -132,6 +132,43 @@ def test_a_worker_past_its_time_and_grace_is_ended_and_its_seat_plays_a_move_fro
     assert not first.process.is_alive()
 
 
+def _slow_to_load(conn, parent: int) -> None:
+    """A worker whose every position takes 3 s to rebuild, as a cold worker on a loaded machine may."""
+    rebuild = thinkers._position
+
+    def slowly(d, seen):
+        time.sleep(3.0)
+        return rebuild(d, seen)
+    thinkers._position = slowly
+    thinkers._serve(conn, parent)
+
+
+def test_a_worker_slow_to_load_the_position_is_not_cut_short_since_loading_is_not_thinking(monkeypatch, caplog):
+    """Before, the time a decision is given started when the decision was sent: a fresh worker on
+    a busy machine spent it loading, was ended, and its seat played a move drawn from its seed."""
+    d, _ = decision(0.5, "ismcts:60")
+
+    def spawn(self):
+        ctx = thinkers.context(["interpreter.web.thinkers"])
+        mine, theirs = ctx.Pipe()
+        p = ctx.Process(target=_slow_to_load, args=(theirs, os.getpid()), daemon=True)
+        p.start()
+        theirs.close()
+        return thinkers._Worker(p, mine)
+    monkeypatch.setattr(Thinkers, "_spawn", spawn)
+
+    async def go():
+        pool = Thinkers(1, 0.5)
+        try:
+            return await pool.choose(d)
+        finally:
+            pool.close()
+    with caplog.at_level(logging.WARNING, logger="cardrules.web"):
+        move = run(go())
+    assert "took more than" not in caplog.text
+    assert move == thinkers.choose_here(d)  # the bot's own move (ismcts:60 never reaches its clock)
+
+
 def test_a_table_goes_on_when_its_bots_worker_is_killed_mid_decision(tmp_path):
     app = create_app(tmp_path, bot_pause=0, events_lifetime=0, limits=Limits(bot_workers=1, think_seconds=2.0))
     web = app.state.web

@@ -10,7 +10,7 @@ back the move as text. The table then makes that move as a person's move is made
 
 A worker that dies (killed, out of memory) is replaced and the decision asked again of another,
 from the same saved position, so nothing is lost; one that overruns its time by GRACE seconds
-is ended and its seat plays a move drawn from the bot's seed instead, so a table never waits
+(the time starts once the worker has rebuilt the position: loading is not thinking) is ended and its seat plays a move drawn from the bot's seed instead, so a table never waits
 without end. Workers end with the server, however it ends (`processes.die_with`)."""
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from ..runner import Source, load
 log = logging.getLogger("cardrules.web")
 
 GRACE = 2.0         # seconds past a decision's time before its worker is ended
+LOADING = 120.0     # seconds a worker may take to rebuild a position before it thinks: loading is not thinking
 RETRIES = 3         # workers lost under one decision before the bot is said to have failed
 _REMEMBERED = 64    # positions a worker keeps, one per table, to go on from
 
@@ -88,11 +89,25 @@ def _position(d: Decision, seen: dict):
 
 def choose_here(d: Decision, seen: dict | None = None) -> str:
     """The bot's move for `d`, worked out in this process (a worker, or a test)."""
-    state = _position(d, {} if seen is None else seen)
+    return _choose(d, _position(d, {} if seen is None else seen))
+
+
+def _choose(d: Decision, state) -> str:
     bot = make_bot(d.bot, d.bot_seed)
     if hasattr(bot, "deadline"):
         bot.deadline = time.monotonic() + d.seconds
     return str(bot.choose(state.clone()))
+
+
+def _attempt(step, *args):
+    """(what `step` gives, None), or (None, the error to send back): a ruleset that fails, or a
+    bug in a player, is the table's error, not the worker's end."""
+    try:
+        return step(*args), None
+    except CardRulesError as e:
+        return None, ("error", e.message)
+    except Exception as e:
+        return None, ("error", f"{type(e).__name__}: {e}")
 
 
 def _serve(conn, parent: int) -> None:
@@ -106,12 +121,14 @@ def _serve(conn, parent: int) -> None:
             d = conn.recv()
         except (EOFError, OSError):
             return
-        try:
-            reply = ("move", choose_here(d, seen))
-        except CardRulesError as e:
-            reply = ("error", e.message)
-        except Exception as e:  # a bug in a player is the table's error, not the worker's end
-            reply = ("error", f"{type(e).__name__}: {e}")
+        state, reply = _attempt(_position, d, seen)
+        if reply is None:
+            try:  # the position is rebuilt: the decision's time starts now, as the bot's own clock does
+                conn.send(("ready", ""))
+            except (BrokenPipeError, OSError):
+                return
+            move, reply = _attempt(_choose, d, state)
+            reply = reply or ("move", move)
         try:
             conn.send(reply)
         except (BrokenPipeError, OSError):
@@ -210,15 +227,22 @@ class Thinkers:
                 f.set_exception(_Replace())
 
     async def _ask(self, w: _Worker, d: Decision, timeout: float):
+        """The worker's reply to `d`: it has LOADING seconds to rebuild the position (a worker
+        just started, or a machine under load, takes a while to load the ruleset and its C), then
+        `timeout` seconds to think."""
+        try:
+            w.conn.send(d)
+        except (BrokenPipeError, OSError) as e:
+            raise _Lost() from e
+        reply = await self._reply(w, LOADING)
+        return await self._reply(w, timeout) if reply[0] == "ready" else reply
+
+    async def _reply(self, w: _Worker, timeout: float):
         loop = asyncio.get_running_loop()
         ready = loop.create_future()
         fd = w.conn.fileno()
         loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
         try:
-            try:
-                w.conn.send(d)
-            except (BrokenPipeError, OSError) as e:
-                raise _Lost() from e
             await asyncio.wait_for(ready, timeout)
         finally:
             loop.remove_reader(fd)
