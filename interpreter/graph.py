@@ -647,7 +647,3 @@ def draws_at_random(ruleset) -> bool:
     """Whether the rules ever leave something to chance (a shuffle, `random`)."""
     return any(getattr(x, "kind", None) == "shuffle" or (getattr(x, "kind", None) == "call" and x.func == "random")
                for x in nodes_below(ruleset))
-
-for _cls in list(globals().values()):
-    if isinstance(_cls, type) and issubclass(_cls, Node) and _cls is not Node:
-        _cls.model_rebuild()
