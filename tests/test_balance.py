@@ -175,6 +175,7 @@ def test_no_legend_covers_the_data_of_a_plot(tmp_path, monkeypatch, against):
         return svg(fig)
 
     monkeypatch.setattr(plots, "_svg", check)
+    monkeypatch.setattr(plots, "_DRAWN", {})  # every figure drawn here, none taken from an earlier test
     more = ["--against", ROOT / "rulesets" / "ganjifa" / "inverted-ranking.cards"] if against else []
     r = run("balance", GANJIFA, "-n", 3, "-k", 8, "--skill-games", 4, "--strong", "greedy", "--workers", 1,
             "--out", tmp_path / "rep", *more)
@@ -195,6 +196,7 @@ def test_a_median_shows_in_its_box_and_the_first_configuration_is_on_top(monkeyp
     from interpreter.balance import plots
     figs = []
     monkeypatch.setattr(plots, "_svg", lambda fig: figs.append(fig) or "")
+    monkeypatch.setattr(plots, "_DRAWN", {})
     reports = [{"configuration": c, "players": 2, "win_rate": {"P1": {}, "P2": {}},
                 "skill": {"strong": "greedy", "others": "random", "win_rate": w, "ci": [w - 0.1, w + 0.1]}}
                for c, w in (("base", 0.8), ("variant", 0.6))]
@@ -211,6 +213,24 @@ def test_a_median_shows_in_its_box_and_the_first_configuration_is_on_top(monkeyp
     renderer = figs[-1].canvas.get_renderer()
     top_down = sorted(ax.get_yticklabels(), key=lambda t: -t.get_window_extent(renderer).y0)
     assert ["base" in t.get_text() for t in top_down] == [True, False], [t.get_text() for t in top_down]
+
+
+def test_a_report_written_again_from_the_same_numbers_draws_no_figure_again(race, tmp_path, monkeypatch):
+    """Drawing is most of a small balance run's time: the same figure of the same numbers is
+    drawn once a process, and a figure of other numbers is drawn anew."""
+    from interpreter.balance import plots
+    drawn = []
+    svg = plots._svg
+    monkeypatch.setattr(plots, "_svg", lambda fig: drawn.append(fig.axes[0].get_title()) or svg(fig))
+    monkeypatch.setattr(plots, "_DRAWN", {})
+    counts = []
+    for out, seed in (("a", 3), ("b", 3), ("c", 4)):
+        assert run("balance", race, "-k", 30, "--seed", seed, "--strong", "greedy", "--out", tmp_path / out).exit_code == 0
+        counts.append(len(drawn))
+    html = [(tmp_path / out / "report.html").read_text() for out in "abc"]
+    assert counts[0] >= 4 and counts[1] == counts[0] and counts[2] > counts[1]  # b drew none; c its new figures
+    assert "Games won by each seat, with 95% intervals" in drawn[counts[1]:]  # c's seats won other shares
+    assert html[0] == html[1] and html[0] != html[2] and html[2].count("<svg") == html[0].count("<svg")
 
 
 @pytest.mark.parametrize("args, message", [

@@ -3,6 +3,7 @@ SVG is made byte-for-byte reproducible: a fixed id salt, no date, text kept as t
 
 from __future__ import annotations
 
+import functools
 import io
 
 COLOURS = ["#3b6ea5", "#d9822b", "#4d9a5b", "#a8475a"]
@@ -16,6 +17,28 @@ def _plt():
                                 "font.family": "DejaVu Sans", "font.size": 10,
                                 "axes.spines.top": False, "axes.spines.right": False})
     return plt
+
+
+_DRAWN: dict = {}  # a figure's SVG by its function and data: at most _KEEP of them
+_KEEP = 64
+
+
+def _remembered(draw):
+    """The same figure of the same numbers is drawn once a process: drawing is most of the time a
+    small balance run takes, and a process that writes a report again from the same numbers (the
+    studio, a comparison of engines or of worker counts) would draw every figure anew. The key is
+    the data as text (plain numbers and names, as report.json holds them)."""
+    @functools.wraps(draw)
+    def drawn(*args, **kwargs):
+        key = (draw.__name__, repr(args), repr(sorted(kwargs.items())))
+        svg = _DRAWN.get(key)
+        if svg is None:
+            svg = draw(*args, **kwargs)
+            while len(_DRAWN) >= _KEEP:
+                del _DRAWN[next(iter(_DRAWN))]
+            _DRAWN[key] = svg
+        return svg
+    return drawn
 
 
 def _svg(fig) -> str:
@@ -40,6 +63,7 @@ def _legend(fig, ax, handles=None) -> None:
     fig.legend(handles, labels, loc="outside lower center", ncols=min(len(handles), 3), frameon=False, fontsize=8)
 
 
+@_remembered
 def win_rates(reports: list[dict]) -> str:
     """Does any seat win more than its share?"""
     fig, ax = _figure()
@@ -66,6 +90,11 @@ def win_rates(reports: list[dict]) -> str:
 
 def scores(reports: list[dict], facts: list[list]) -> str:
     """How are the final scores spread, seat by seat?"""
+    return _scores(reports, [[tuple(f.scores) for f in fs] for fs in facts])
+
+
+@_remembered
+def _scores(reports: list[dict], facts: list[list]) -> str:
     fig, ax = _figure()
     seats = list(max(reports, key=lambda r: r["players"])["win_rate"])
     pos, data, colours = [], [], []
@@ -73,7 +102,7 @@ def scores(reports: list[dict], facts: list[list]) -> str:
     for j, fs in enumerate(facts):
         for i in range(reports[j]["players"]):
             pos.append(i + (j - (len(reports) - 1) / 2) * w)
-            data.append([f.scores[i] for f in fs])
+            data.append([f[i] for f in fs])
             colours.append(COLOURS[j % 4])
     parts = ax.boxplot(data, positions=pos, widths=w * 0.8, patch_artist=True, manage_ticks=False,
                        medianprops={"color": "#222"})  # (matplotlib's orange median vanished in an orange box)
@@ -90,6 +119,7 @@ def scores(reports: list[dict], facts: list[list]) -> str:
     return _svg(fig)
 
 
+@_remembered
 def histogram(values: list[list[float]], labels: list[str], xlabel: str, title: str, integer: bool = True) -> str:
     fig, ax = _figure()
     flat = [v for vs in values for v in vs]
@@ -119,6 +149,7 @@ def histogram(values: list[list[float]], labels: list[str], xlabel: str, title: 
     return _svg(fig)
 
 
+@_remembered
 def rules(reports: list[dict]) -> str:
     """Which rules are used, and how much?"""
     names = list(dict.fromkeys(n for r in reports for n in r["rules"]))
@@ -137,6 +168,7 @@ def rules(reports: list[dict]) -> str:
     return _svg(fig)
 
 
+@_remembered
 def skill(reports: list[dict]) -> str:
     """Does the stronger player win more than its share?"""
     fig, ax = _figure(height=2.4)
