@@ -14,6 +14,7 @@ Every test of these properties plays whole games, so the example count is per ga
 from __future__ import annotations
 
 import atexit
+import gc
 import logging
 import os
 import shutil
@@ -64,6 +65,14 @@ LONG_FIRST = ["test_studio_layout_browser.py", "test_studio_measure_browser.py",
               "test_studio_files_browser.py", "test_web_browser.py", "test_studio_browser.py",
               "test_workers.py", "test_no_hang.py", "test_adapters.py", "test_classic_tarok.py",
               "test_classic_crazy_eights.py", "test_properties.py", "test_differential.py", "test_fuzz.py"]
+
+
+def pytest_collection_finish(session):
+    """What collection made (every ruleset compiled, the test modules) lives until the run ends:
+    frozen, the garbage collector stops walking it again and again (the property suite spends a
+    tenth less processor time)."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_xdist_auto_num_workers(config):
