@@ -27,7 +27,7 @@ from interpreter.native import engine as nengine, find_compiler
 from interpreter.native.build import build_library
 from interpreter.native.engine import NativeGame, NativeUnsupported, c_source, native_program
 from bundled_games import names_variants_slow
-from native_support import sanitizers_work
+from native_support import build_sanitized, sanitizers_work
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
@@ -360,9 +360,8 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
         pytest.skip("this compiler cannot build sanitized programs here")
     rs = rules("ganjifa/ganjifa")
     p = play.program_of(rs)
-    source, _ = c_source(p)
     opts = native_program(p).options_row(play.resolve_options(p, None))
-    main = (source + "\n#include <stdio.h>\nint main(void) {\n"
+    main = ("\n#include <stdio.h>\nint main(void) {\n"
             f"    int64_t opts[] = {{{', '.join(map(str, opts))}}};\n"
             f"    static int64_t out[20 * {8 + len(p.rule_names)}];\n"
             "    if (cr_play_many(3, opts, 0, 20, INT64_MAX, out)) return 1;\n"
@@ -394,12 +393,8 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
             "    free(mem);\n"
             + batch_driver(p) +
             "    return 0;\n}\n")
-    src = tmp_path / "driver.c"
-    src.write_text(main)
     # at -O0: the sanitizers find the same faults, and the build takes 3 s, not 14 s at -O1
-    built = procs.run([*compiler.argv, "-O0", "-g", "-std=c99", "-fsanitize=address,undefined",
-                       "-fno-sanitize-recover=all", str(src), "-o", str(tmp_path / "driver"), "-lm"],
-                      capture_output=True, text=True, timeout=300)
+    built = build_sanitized(compiler, p, main, tmp_path / "driver")
     assert built.returncode == 0, built.stderr[-2000:]
     ran = procs.run([str(tmp_path / "driver")], capture_output=True, text=True, timeout=300)
     assert ran.returncode == 0, ran.stderr[-2000:]
@@ -416,10 +411,9 @@ def test_the_planning_search_runs_clean_under_the_sanitizers(tmp_path):
     if not sanitizers_work(list(compiler.argv), tmp_path):
         pytest.skip("this compiler cannot build sanitized programs here")
     p = play.program_of(rules("mughal/udvasa"))
-    source, _ = c_source(p)
     opts = native_program(p).options_row(play.resolve_options(p, None))
     w = native_program(p).nparams
-    main = (source + "\n#include <stdio.h>\nint main(void) {\n"
+    main = ("\n#include <stdio.h>\nint main(void) {\n"
             f"    int64_t opts[] = {{{', '.join(map(str, opts))}}};\n"
             "    size_t bytes = cr_state_bytes(1);\n"
             "    uint64_t *mem = calloc(bytes / 8 + 1, 8);\n"
@@ -445,11 +439,7 @@ def test_the_planning_search_runs_clean_under_the_sanitizers(tmp_path):
             "    printf(\"%d\\n\", lines);\n"
             "    free(mem);\n"
             "    return 0;\n}\n")
-    src = tmp_path / "plan.c"
-    src.write_text(main)
-    built = procs.run([*compiler.argv, "-O0", "-g", "-std=c99", "-fsanitize=address,undefined",
-                       "-fno-sanitize-recover=all", str(src), "-o", str(tmp_path / "plan"), "-lm"],
-                      capture_output=True, text=True, timeout=300)
+    built = build_sanitized(compiler, p, main, tmp_path / "plan")
     assert built.returncode == 0, built.stderr[-2000:]
     ran = procs.run([str(tmp_path / "plan")], capture_output=True, text=True, timeout=300)
     assert ran.returncode == 0, ran.stderr[-2000:]

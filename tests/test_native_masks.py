@@ -17,8 +17,8 @@ from interpreter.compiler.ir import ops as o
 from interpreter.engine import apply, legal_moves, new_game, play, public_vars
 from interpreter.errors import GameRuntimeError
 from interpreter.native import find_compiler
-from interpreter.native.engine import NativeGame, c_source, native_program
-from native_support import sanitizers_work
+from interpreter.native.engine import NativeGame, native_program
+from native_support import build_sanitized, sanitizers_work
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
@@ -157,20 +157,15 @@ def test_the_fallbacks_run_clean_under_the_sanitizers(tmp_path):
     for k, text in enumerate([FALLBACK, FALLBACK.replace("        set top_led = highest_led\n\nphase play",
                                                          f"        {FAILING['a suit of none']}\n\nphase play")]):
         p = play.program_of(rules(text))
-        source, _ = c_source(p)
         opts = native_program(p).options_row(play.resolve_options(p, None))
         width = 8 + len(p.rule_names)
-        main = (source + "\n#include <stdio.h>\nint main(void) {\n"
+        main = ("\n#include <stdio.h>\nint main(void) {\n"
                 f"    int64_t opts[] = {{{', '.join(map(str, opts)) or '0'}}};\n"
                 f"    static int64_t out[20 * {width}];\n"
                 "    if (cr_play_many(2, opts, 0, 20, INT64_MAX, out)) return 1;\n"
                 "    printf(\"%lld %lld\\n\", (long long)out[0], (long long)out[2]);\n"
                 "    return 0;\n}\n")
-        src = tmp_path / f"driver{k}.c"
-        src.write_text(main)
-        built = procs.run([*compiler.argv, "-O0", "-g", "-std=c99", "-fsanitize=address,undefined",
-                           "-fno-sanitize-recover=all", str(src), "-o", str(tmp_path / f"driver{k}"), "-lm"],
-                          capture_output=True, text=True, timeout=300)
+        built = build_sanitized(compiler, p, main, tmp_path / f"driver{k}")
         assert built.returncode == 0, built.stderr[-2000:]
         ran = procs.run([str(tmp_path / f"driver{k}")], capture_output=True, text=True, timeout=300)
         assert ran.returncode == 0, ran.stderr[-2000:]

@@ -22,11 +22,11 @@ from interpreter.engine import sides as ruleset_sides
 from interpreter.errors import OptionError
 from interpreter.graph import draws_at_random
 from interpreter.native import find_compiler
-from interpreter.native.engine import c_source, native_program, new_native_game
+from interpreter.native.engine import native_program, new_native_game
 from interpreter.native.solve import solve_in_c
 from interpreter.solver.minimax import _draws
 from interpreter.solver import Solver, solve
-from native_support import sanitizers_work
+from native_support import build_sanitized, sanitizers_work
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
@@ -221,9 +221,8 @@ def test_the_solver_runs_clean_under_the_sanitizers(tmp_path):
         steps += 1
     sol = Solver(4, PAIRS, 3000).solve(s)
     p = s.program
-    source, _ = c_source(p)
     opts = native_program(p).options_row(s.opts)
-    main = (source + "\n#include <stdio.h>\nint main(void) {\n"
+    main = ("\n#include <stdio.h>\nint main(void) {\n"
             f"    int64_t opts[] = {{{', '.join(map(str, opts))}}};\n"
             "    size_t bytes = cr_state_bytes(4);\n"
             "    uint64_t *mem = calloc(bytes / 8 + 1, 8);\n"
@@ -238,11 +237,7 @@ def test_the_solver_runs_clean_under_the_sanitizers(tmp_path):
             "    printf(\"\\n\");\n"
             "    free(mem);\n"
             "    return 0;\n}\n")
-    src = tmp_path / "solve.c"
-    src.write_text(main)
-    built = procs.run([*compiler.argv, "-O0", "-g", "-std=c99", "-fsanitize=address,undefined",
-                       "-fno-sanitize-recover=all", str(src), "-o", str(tmp_path / "solve"), "-lm"],
-                      capture_output=True, text=True, timeout=300)
+    built = build_sanitized(compiler, p, main, tmp_path / "solve")
     assert built.returncode == 0, built.stderr[-2000:]
     ran = procs.run([str(tmp_path / "solve")], capture_output=True, text=True, timeout=300)
     assert ran.returncode == 0, ran.stderr[-2000:]
