@@ -69,9 +69,10 @@ def api(client, tid: str, seat: int, token: str) -> dict:
     return r.json()
 
 
-def wait_for(client, tid: str, seat: int, token: str, timeout: float = 10) -> dict:
+def wait_for(client, tid: str, seat: int, token: str, timeout: float = 60) -> dict:
     """The seat's API answer once it has a move to make or the game is over (bots move in the
-    background)."""
+    background, in worker processes that load the game first: on a loaded machine that can take
+    seconds, so the bound is generous; a test that passes returns as soon as the seat may move)."""
     end = time.monotonic() + timeout
     while True:
         a = api(client, tid, seat, token)
