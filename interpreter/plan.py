@@ -70,6 +70,12 @@ class _Eyes:
         slots = tuple([frozen_value(v) if v.__class__ is list else v for v in s.slots])
         return (s.pc, tuple(s.stack), s.actor, slots, where, tuple(hid))
 
+    @staticmethod
+    def layout(view: tuple) -> tuple:
+        """A view without the variables: the cards the seat can identify and where they lie, and
+        the decision pending (the depth-first search's table key, see PlanBot._deep)."""
+        return view[:3] + view[4:]
+
 
 def seat_view(state, who: int):
     """What `who` sees of a position, as one hashable value: `_Eyes.view`, or its 128-bit hash
@@ -116,18 +122,19 @@ class PlanBot:
 
     name = "plan"
 
-    def __init__(self, seed: int = 0, nodes: int = DEFAULT_NODES):
+    def __init__(self, seed: int = 0, nodes: int = DEFAULT_NODES, deep: bool = True):
         if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
             raise OptionError(f"the planning player needs a positive number of positions, not {nodes!r}")
         self.seed = seed
         self.nodes = nodes
+        self.deep = deep
         self.rng = random.Random(seed)
         self.deadline: float | None = None  # time.monotonic() past which a plan stops looking
         self._plan: list = []   # [(move key, view expected before it)]
         self._eyes: _Eyes | None = None
 
     def __repr__(self) -> str:
-        return f"PlanBot({self.seed}, nodes={self.nodes})"
+        return f"PlanBot({self.seed}, nodes={self.nodes}{'' if self.deep else ', deep=False'})"
 
     def choose(self, state):
         moves = moves_for(state)
@@ -166,7 +173,7 @@ class PlanBot:
         the native engine plays is planned in C (native/plan.py), by the same steps."""
         if state.native is not None:
             from .native.plan import plan_line
-            line = plan_line(state.native, me, self.rng, self.nodes, self.deadline)
+            line = plan_line(state.native, me, self.rng, self.nodes, self.deadline, int(self.deep))
             if line is not None:
                 return line
         det = determinise(state, me, self.rng, reseed=True)
@@ -174,6 +181,13 @@ class PlanBot:
             return []
         eyes = self._eyes = _Eyes(det, me)
         root_view = eyes.view(det)
+        return (self._deep if self.deep else self._best)(det, me, eyes, root_view)
+
+    def _best(self, det, me: int, eyes: _Eyes, root_view: tuple) -> list:
+        """Best first from the sample `det`, `nodes` positions at most: the position of highest
+        value waiting is expanded next (the shallower, then the older, among equals), a position
+        skipped when its view was met before in this search; the line to the best position
+        found (the shorter among equals), as `_search` gives it."""
         seen = {root_view}
         # heap entries: (-value, depth, tie, position, its view, the line of moves to it)
         tie = 0
@@ -224,8 +238,77 @@ class PlanBot:
                 heapq.heappush(heap, (-value, depth + 1, tie, t, tview, step))
         return best_line or []
 
+    def _deep(self, det, me: int, eyes: _Eyes, root_view: tuple) -> list:
+        """Depth first from the sample `det`, `nodes` positions at most: each position's new
+        children in the order of their values (best first, equals in the order of the moves),
+        a position skipped when its layout (`_Eyes.layout`: its view without the variables) was
+        met before in this search, stopping at the first game won alone; the line to the best
+        position found, as `_best` gives it."""
+        seen = {eyes.layout(root_view)}
+        made = [(-1, None, root_view)]  # each position met: (its parent's index, the move to it, its view)
+        waiting = [(det, 0, 0)]  # (position, its index in made, its depth): last in, first out
+        best = None  # (value, length of the line, index of its last position, the move from there)
+        expanded = 0
+        deadline = self.deadline
+        while waiting and expanded < self.nodes:
+            if deadline is not None and best is not None and time.monotonic() > deadline:
+                break
+            s, k, depth = waiting.pop()
+            expanded += 1
+            hidden = eyes.hidden(s)
+            before = _value(s, me)
+            length = depth + 1
+            kids = []
+            won = False
+            for m in moves_for(s, me):
+                t = s.clone()
+                try:
+                    apply(t, m)
+                except GameRuntimeError:
+                    continue
+                move = (m.action, m.arg)
+                if t.finished:
+                    value = _value(t, me)
+                    won = value == WIN
+                elif not eyes.still_hidden(t, hidden):
+                    value = before  # judged where it starts: what it shows is the sample's
+                elif t.actor != me:
+                    value = _value(t, me)
+                else:
+                    tview = eyes.view(t)
+                    layout = eyes.layout(tview)
+                    if layout in seen:
+                        continue
+                    seen.add(layout)
+                    value = _value(t, me)
+                    made.append((k, move, tview))
+                    kids.append((value, t, len(made) - 1))
+                if best is None or value > best[0] or (value == best[0] and length < best[1]):
+                    best = (value, length, k, move)
+                if won:
+                    break
+            if won:
+                break
+            kids.sort(key=lambda kid: -kid[0])  # best first, equals in the order of the moves
+            waiting.extend((t, n, length) for _, t, n in reversed(kids))
+        if best is None:
+            return []
+        _, _, k, move = best
+        line = []
+        while k >= 0:
+            parent, to_it, view = made[k]
+            line.append((move, view))
+            k, move = parent, to_it
+        line.reverse()
+        return line
+
 
 def make_plan_bot(spec: str, seed: int = 0) -> PlanBot:
-    """'plan' or 'plan:POSITIONS'; OptionError for anything else after the colon."""
+    """'plan' or 'plan:POSITIONS', depth first; 'plan:best' or 'plan:POSITIONS:best', best first
+    (the search before depth first, kept to compare); OptionError for anything else."""
+    head, sep, how = spec.rpartition(":")
+    best = bool(sep) and how.strip() == "best"
+    if best:
+        spec = head
     n = spec_count(spec, "positions", 2000)
-    return PlanBot(seed) if n is None else PlanBot(seed, n)
+    return PlanBot(seed, DEFAULT_NODES if n is None else n, deep=not best)
