@@ -5,13 +5,40 @@ A random rollout never finds the six careful moves that free a buried card, and 
 player's tree spends its samples on moves whose results it already knows. This player uses
 what the rules guarantee instead: until a card it cannot see comes to light, or another seat
 decides, its own moves have the same result in every possible truth. So it samples one truth
-(`engine.determinise`, as the search player does), explores its own moves from there best
-first, judging each position by the ruleset's advice (without advice, by its score), and
-remembers positions already seen, so moving a card to and fro costs nothing. It stops a line
-where something would be revealed, another seat would decide, or the game ends (in a game for
-several, that makes it the greedy player's look ahead, over its own moves in a row). It then
-plays the first move of the line that leads to the best position found, and keeps to that
-line while what it sees is what it expected, planning afresh only when something new shows.
+(`engine.determinise`, as the search player does), explores its own moves from there depth
+first, each position's moves in the order of the ruleset's advice (without advice, of its
+score), best first, and remembers the positions already seen, so moving a card to and fro
+costs nothing. It stops a line where something would be revealed, another seat would decide,
+or the game ends (in a game for several, that makes it the greedy player's look ahead, over
+its own moves in a row), and stops the whole search at the first game it finds won. It then
+plays the first move of the line that leads to the won game, or else to the best position
+found, and keeps to that line while what it sees is what it expected, planning afresh only
+when something new shows.
+
+Why depth first. A patience with every card known is won by a line of a hundred moves or
+more; a best-first search spreads its positions over the first few moves of many lines and
+never reaches the end of one, while depth first follows the advice down one line to the end
+and backs up only where it fails, as patience solvers do (Solvitaire, Blake and Gent 2019:
+depth first with a table of positions seen). Where cards are hidden, lines end at the next card
+turned up, and the two searches look at much the same positions. Measured on the bundled
+patiences (the figures, and the commands, in benchmarks/search.py), depth first wins more of
+them with every card known, as many with cards hidden, and takes less time a game; the
+best-first search stays as `plan:best` (`plan:POSITIONS:best`), to compare.
+
+The table. Depth first, a position is known by its layout (`_Eyes.layout`): what the seat sees
+of it (the cards it can identify and where they lie, the decision pending) without the
+variables. A line that comes back to a layout already seen in this search, with only a counter
+grown (moves made without progress, say), is not followed again: keyed by the whole view, going
+round a stock is a new position each time until the counter ends the game, and the search
+spends its positions there. A layout met again is not looked at again even with a better value
+(a lower counter): looking again gained little and cost much. The price: a line that needs a
+counter lower than the one its layout was first met with is missed.
+
+The budget: `plan:POSITIONS` positions a plan. By default 100 (DEFAULT_NODES), or, depth first,
+20,000 (DEFAULT_SEEN) where the seat can identify every card when it plans: the line may then
+run to the end of the game and the search stops at the first win, so the many positions are
+paid for only where no win is in reach; with cards hidden, lines end at the next card turned
+up, and more positions cost time and buy little.
 
 A move that reveals hidden cards (dealing from a face-down pack) is judged by the position
 just before it, never by the sampled cards it would show, so the plan depends on what the
@@ -30,6 +57,7 @@ from .graph import sees
 from .search import spec_count
 
 DEFAULT_NODES = 100     # positions looked at per plan: a few hundredths of a second in the bundled patience
+DEFAULT_SEEN = 20_000   # ... by default, depth first, where the seat sees every card: a plan may then run to a win
 WIN, LOSS = 1e9, -1e9   # a finished game outweighs any advice
 
 
@@ -118,12 +146,13 @@ def _value(s, who: int) -> float:
 
 
 class PlanBot:
-    """Best-first look-ahead over this seat's own moves, `nodes` positions per plan."""
+    """Depth-first (or, deep=False, best-first) look-ahead over this seat's own moves, `nodes`
+    positions per plan (None: the default budget, see `_budget`)."""
 
     name = "plan"
 
-    def __init__(self, seed: int = 0, nodes: int = DEFAULT_NODES, deep: bool = True):
-        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
+    def __init__(self, seed: int = 0, nodes: int | None = None, deep: bool = True):
+        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
             raise OptionError(f"the planning player needs a positive number of positions, not {nodes!r}")
         self.seed = seed
         self.nodes = nodes
@@ -171,9 +200,10 @@ class PlanBot:
     def _search(self, state, me: int) -> list:
         """The line of moves to the best position found: [(move key, view before it)]. A game
         the native engine plays is planned in C (native/plan.py), by the same steps."""
+        nodes = self._budget(state, me)
         if state.native is not None:
             from .native.plan import plan_line
-            line = plan_line(state.native, me, self.rng, self.nodes, self.deadline, int(self.deep))
+            line = plan_line(state.native, me, self.rng, nodes, self.deadline, int(self.deep))
             if line is not None:
                 return line
         det = determinise(state, me, self.rng, reseed=True)
@@ -181,9 +211,21 @@ class PlanBot:
             return []
         eyes = self._eyes = _Eyes(det, me)
         root_view = eyes.view(det)
-        return (self._deep if self.deep else self._best)(det, me, eyes, root_view)
+        return (self._deep if self.deep else self._best)(det, me, eyes, root_view, nodes)
 
-    def _best(self, det, me: int, eyes: _Eyes, root_view: tuple) -> list:
+    def _budget(self, state, me: int) -> int:
+        """The positions this plan may look at: the number given, else DEFAULT_NODES, or, depth
+        first, DEFAULT_SEEN where the seat can identify every card (nothing is hidden from it, so
+        a line may run to the end of the game, and the search stops at the first win)."""
+        if self.nodes is not None:
+            return self.nodes
+        if not self.deep:
+            return DEFAULT_NODES
+        if state.native is not None:
+            state.native.sync_locals()
+        return DEFAULT_NODES if _Eyes(state, me).hidden(state) else DEFAULT_SEEN
+
+    def _best(self, det, me: int, eyes: _Eyes, root_view: tuple, nodes: int) -> list:
         """Best first from the sample `det`, `nodes` positions at most: the position of highest
         value waiting is expanded next (the shallower, then the older, among equals), a position
         skipped when its view was met before in this search; the line to the best position
@@ -202,7 +244,7 @@ class PlanBot:
 
         heapq.heappush(heap, (0.0, 0, tie, det, root_view, []))
         deadline = self.deadline
-        while heap and expanded < self.nodes:
+        while heap and expanded < nodes:
             if deadline is not None and best_line and time.monotonic() > deadline:
                 break
             _, depth, _, s, view, line = heapq.heappop(heap)
@@ -238,7 +280,7 @@ class PlanBot:
                 heapq.heappush(heap, (-value, depth + 1, tie, t, tview, step))
         return best_line or []
 
-    def _deep(self, det, me: int, eyes: _Eyes, root_view: tuple) -> list:
+    def _deep(self, det, me: int, eyes: _Eyes, root_view: tuple, nodes: int) -> list:
         """Depth first from the sample `det`, `nodes` positions at most: each position's new
         children in the order of their values (best first, equals in the order of the moves),
         a position skipped when its layout (`_Eyes.layout`: its view without the variables) was
@@ -250,7 +292,7 @@ class PlanBot:
         best = None  # (value, length of the line, index of its last position, the move from there)
         expanded = 0
         deadline = self.deadline
-        while waiting and expanded < self.nodes:
+        while waiting and expanded < nodes:
             if deadline is not None and best is not None and time.monotonic() > deadline:
                 break
             s, k, depth = waiting.pop()
@@ -311,4 +353,4 @@ def make_plan_bot(spec: str, seed: int = 0) -> PlanBot:
     if best:
         spec = head
     n = spec_count(spec, "positions", 2000)
-    return PlanBot(seed, DEFAULT_NODES if n is None else n, deep=not best)
+    return PlanBot(seed, n, deep=not best)

@@ -17,7 +17,7 @@ from interpreter.cli import app
 from interpreter.engine import (apply, cards_in, determinise, legal_moves, moves_for, new_game, outcome, position,
                                 state_digest)
 from interpreter.errors import OptionError
-from interpreter.plan import PlanBot
+from interpreter.plan import DEFAULT_NODES, DEFAULT_SEEN, PlanBot
 
 
 def move_key(m) -> tuple:
@@ -164,12 +164,22 @@ def test_depth_first_it_finds_a_long_win_that_best_first_misses():
 
 
 @pytest.mark.parametrize("spec, deep, nodes", [
-    ("plan", True, 100), ("plan:60", True, 60), ("plan:best", False, 100), ("plan:60:best", False, 60),
+    ("plan", True, None), ("plan:60", True, 60), ("plan:best", False, None), ("plan:60:best", False, 60),
     ("Plan:7:Best", False, 7),
 ])
 def test_the_spec_names_the_search_and_its_positions(spec, deep, nodes):
     bot = make_bot(spec)
     assert (bot.deep, bot.nodes) == (deep, nodes)
+
+
+def test_by_default_it_looks_further_where_it_sees_every_card(udvasa):
+    """Depth first, a plan looks at DEFAULT_SEEN positions where the seat can identify every card
+    (a line may run to a win, and the search stops there), else DEFAULT_NODES; best first, and
+    with a number given, that number everywhere."""
+    shown, hidden = _klondike_endgame(), new_game(load_ruleset(KLONDIKE), 1, None, 1)
+    assert PlanBot(1)._budget(shown, 0) == DEFAULT_SEEN > DEFAULT_NODES == PlanBot(1)._budget(hidden, 0)
+    assert PlanBot(1, deep=False)._budget(shown, 0) == DEFAULT_NODES
+    assert PlanBot(1, 60)._budget(shown, 0) == PlanBot(1, 60)._budget(hidden, 0) == 60
 
 
 @pytest.mark.parametrize("spec, message", [
