@@ -11,6 +11,21 @@ seconds per decision it made. Figures only, nothing asserted.
 With --engine both, each game is played on the Python engine and then on the native one (the
 search player runs its whole search in C there): the same seeds give the same games, move for
 move, so the ratio of the times is the speed of the search alone.
+
+The planning player, depth first (`plan`, the default since issue 40) against best first
+(`plan:best`, the search before it), on the native engine, a machine shared with other jobs
+(interpreter/plan.py says why depth first, and what the table and the budget are):
+
+    ruleset (games)                      plan:best                        plan
+    klondike, cards hidden (500)         161 = 32.2% (28.3-36.4), 0.37 s  152 = 30.4% (26.5-34.6), 0.18 s
+    klondike, visible=true (500)         232 = 46.4% (42.1-50.8), 0.33 s  274 = 54.8% (50.4-59.1), 0.73 s
+    udvasa (40)                          38 = 95.0% (83.5-98.6), 2.06 s   40 = 100% (91.2-100), 0.50 s
+    freecell (10)                        2 of 10, 8.6 s                   8 of 10, 1.5 s
+
+(won, Wilson 95% interval, seconds a game), each by
+
+    python benchmarks/search.py --ruleset rulesets/classic/klondike.cards --players 1 --games 500 \
+        --bot plan --engine native [--option visible=true]
 """
 
 from __future__ import annotations

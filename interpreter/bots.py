@@ -184,14 +184,14 @@ class GreedyBot:
 
 BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
                                  "ismcts": None,  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
-                                 "plan": None,    # the planning player, in plan.py: 'plan' or 'plan:POSITIONS'
+                                 "plan": None,    # the planning player, in plan.py: 'plan', 'plan:POSITIONS', ':best' after either
                                  "pimc": None,    # the sampling player, in solver/pimc.py: 'pimc[:WORLDS[:NODES]]'
                                  "cfr": None}     # a small game's equilibrium, in solver/equilibrium.py: 'cfr[:ITERATIONS]'
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A bot by name ('random', 'greedy', 'ismcts', 'ismcts:ITERATIONS', 'plan',
-    'plan:POSITIONS'); OptionError for any other name."""
+    'plan:POSITIONS', 'plan:best', 'plan:POSITIONS:best'); OptionError for any other name."""
     key = str(name).strip().lower()
     if key.partition(":")[0] == "ismcts":
         from .search import make_search_bot  # the search players sit beside the bots
@@ -208,5 +208,6 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     cls = BOTS.get(key)
     if cls is None:
         raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS), "
-                          "plan (or plan:POSITIONS), pimc (or pimc:WORLDS or pimc:WORLDS:NODES), cfr (or cfr:ITERATIONS, and :win to play for wins)")
+                          "plan (or plan:POSITIONS, and :best to search best first), "
+                          "pimc (or pimc:WORLDS or pimc:WORLDS:NODES), cfr (or cfr:ITERATIONS, and :win to play for wins)")
     return cls(seed)

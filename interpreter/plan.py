@@ -5,13 +5,40 @@ A random rollout never finds the six careful moves that free a buried card, and 
 player's tree spends its samples on moves whose results it already knows. This player uses
 what the rules guarantee instead: until a card it cannot see comes to light, or another seat
 decides, its own moves have the same result in every possible truth. So it samples one truth
-(`engine.determinise`, as the search player does), explores its own moves from there best
-first, judging each position by the ruleset's advice (without advice, by its score), and
-remembers positions already seen, so moving a card to and fro costs nothing. It stops a line
-where something would be revealed, another seat would decide, or the game ends (in a game for
-several, that makes it the greedy player's look ahead, over its own moves in a row). It then
-plays the first move of the line that leads to the best position found, and keeps to that
-line while what it sees is what it expected, planning afresh only when something new shows.
+(`engine.determinise`, as the search player does), explores its own moves from there depth
+first, each position's moves in the order of the ruleset's advice (without advice, of its
+score), best first, and remembers the positions already seen, so moving a card to and fro
+costs nothing. It stops a line where something would be revealed, another seat would decide,
+or the game ends (in a game for several, that makes it the greedy player's look ahead, over
+its own moves in a row), and stops the whole search at the first game it finds won. It then
+plays the first move of the line that leads to the won game, or else to the best position
+found, and keeps to that line while what it sees is what it expected, planning afresh only
+when something new shows.
+
+Why depth first. A patience with every card known is won by a line of a hundred moves or
+more; a best-first search spreads its positions over the first few moves of many lines and
+never reaches the end of one, while depth first follows the advice down one line to the end
+and backs up only where it fails, as patience solvers do (Solvitaire, Blake and Gent 2019:
+depth first with a table of positions seen). Where cards are hidden, lines end at the next card
+turned up, and the two searches look at much the same positions. Measured on the bundled
+patiences (the figures, and the commands, in benchmarks/search.py), depth first wins more of
+them with every card known, as many with cards hidden, and takes less time a game; the
+best-first search stays as `plan:best` (`plan:POSITIONS:best`), to compare.
+
+The table. Depth first, a position is known by its layout (`_Eyes.layout`): what the seat sees
+of it (the cards it can identify and where they lie, the decision pending) without the
+variables. A line that comes back to a layout already seen in this search, with only a counter
+grown (moves made without progress, say), is not followed again: keyed by the whole view, going
+round a stock is a new position each time until the counter ends the game, and the search
+spends its positions there. A layout met again is not looked at again even with a better value
+(a lower counter): looking again gained little and cost much. The price: a line that needs a
+counter lower than the one its layout was first met with is missed.
+
+The budget: `plan:POSITIONS` positions a plan. By default 100 (DEFAULT_NODES), or, depth first,
+20,000 (DEFAULT_SEEN) where the seat can identify every card when it plans: the line may then
+run to the end of the game and the search stops at the first win, so the many positions are
+paid for only where no win is in reach; with cards hidden, lines end at the next card turned
+up, and more positions cost time and buy little.
 
 A move that reveals hidden cards (dealing from a face-down pack) is judged by the position
 just before it, never by the sampled cards it would show, so the plan depends on what the
@@ -30,6 +57,7 @@ from .graph import sees
 from .search import spec_count
 
 DEFAULT_NODES = 100     # positions looked at per plan: a few hundredths of a second in the bundled patience
+DEFAULT_SEEN = 20_000   # ... by default, depth first, where the seat sees every card: a plan may then run to a win
 WIN, LOSS = 1e9, -1e9   # a finished game outweighs any advice
 
 
@@ -69,6 +97,12 @@ class _Eyes:
             hid.append(tuple([c if known[c] else -1 for c in cards]) if any(map(known.__getitem__, cards)) else len(cards))
         slots = tuple([frozen_value(v) if v.__class__ is list else v for v in s.slots])
         return (s.pc, tuple(s.stack), s.actor, slots, where, tuple(hid))
+
+    @staticmethod
+    def layout(view: tuple) -> tuple:
+        """A view without the variables: the cards the seat can identify and where they lie, and
+        the decision pending (the depth-first search's table key, see PlanBot._deep)."""
+        return view[:3] + view[4:]
 
 
 def seat_view(state, who: int):
@@ -112,22 +146,24 @@ def _value(s, who: int) -> float:
 
 
 class PlanBot:
-    """Best-first look-ahead over this seat's own moves, `nodes` positions per plan."""
+    """Depth-first (or, deep=False, best-first) look-ahead over this seat's own moves, `nodes`
+    positions per plan (None: the default budget, see `_budget`)."""
 
     name = "plan"
 
-    def __init__(self, seed: int = 0, nodes: int = DEFAULT_NODES):
-        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
+    def __init__(self, seed: int = 0, nodes: int | None = None, deep: bool = True):
+        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
             raise OptionError(f"the planning player needs a positive number of positions, not {nodes!r}")
         self.seed = seed
         self.nodes = nodes
+        self.deep = deep
         self.rng = random.Random(seed)
         self.deadline: float | None = None  # time.monotonic() past which a plan stops looking
         self._plan: list = []   # [(move key, view expected before it)]
         self._eyes: _Eyes | None = None
 
     def __repr__(self) -> str:
-        return f"PlanBot({self.seed}, nodes={self.nodes})"
+        return f"PlanBot({self.seed}, nodes={self.nodes}{'' if self.deep else ', deep=False'})"
 
     def choose(self, state):
         moves = moves_for(state)
@@ -164,9 +200,10 @@ class PlanBot:
     def _search(self, state, me: int) -> list:
         """The line of moves to the best position found: [(move key, view before it)]. A game
         the native engine plays is planned in C (native/plan.py), by the same steps."""
+        nodes = self._budget(state, me)
         if state.native is not None:
             from .native.plan import plan_line
-            line = plan_line(state.native, me, self.rng, self.nodes, self.deadline)
+            line = plan_line(state.native, me, self.rng, nodes, self.deadline, int(self.deep))
             if line is not None:
                 return line
         det = determinise(state, me, self.rng, reseed=True)
@@ -174,6 +211,25 @@ class PlanBot:
             return []
         eyes = self._eyes = _Eyes(det, me)
         root_view = eyes.view(det)
+        return (self._deep if self.deep else self._best)(det, me, eyes, root_view, nodes)
+
+    def _budget(self, state, me: int) -> int:
+        """The positions this plan may look at: the number given, else DEFAULT_NODES, or, depth
+        first, DEFAULT_SEEN where the seat can identify every card (nothing is hidden from it, so
+        a line may run to the end of the game, and the search stops at the first win)."""
+        if self.nodes is not None:
+            return self.nodes
+        if not self.deep:
+            return DEFAULT_NODES
+        if state.native is not None:
+            state.native.sync_locals()
+        return DEFAULT_NODES if _Eyes(state, me).hidden(state) else DEFAULT_SEEN
+
+    def _best(self, det, me: int, eyes: _Eyes, root_view: tuple, nodes: int) -> list:
+        """Best first from the sample `det`, `nodes` positions at most: the position of highest
+        value waiting is expanded next (the shallower, then the older, among equals), a position
+        skipped when its view was met before in this search; the line to the best position
+        found (the shorter among equals), as `_search` gives it."""
         seen = {root_view}
         # heap entries: (-value, depth, tie, position, its view, the line of moves to it)
         tie = 0
@@ -188,7 +244,7 @@ class PlanBot:
 
         heapq.heappush(heap, (0.0, 0, tie, det, root_view, []))
         deadline = self.deadline
-        while heap and expanded < self.nodes:
+        while heap and expanded < nodes:
             if deadline is not None and best_line and time.monotonic() > deadline:
                 break
             _, depth, _, s, view, line = heapq.heappop(heap)
@@ -224,8 +280,77 @@ class PlanBot:
                 heapq.heappush(heap, (-value, depth + 1, tie, t, tview, step))
         return best_line or []
 
+    def _deep(self, det, me: int, eyes: _Eyes, root_view: tuple, nodes: int) -> list:
+        """Depth first from the sample `det`, `nodes` positions at most: each position's new
+        children in the order of their values (best first, equals in the order of the moves),
+        a position skipped when its layout (`_Eyes.layout`: its view without the variables) was
+        met before in this search, stopping at the first game won alone; the line to the best
+        position found, as `_best` gives it."""
+        seen = {eyes.layout(root_view)}
+        made = [(-1, None, root_view)]  # each position met: (its parent's index, the move to it, its view)
+        waiting = [(det, 0, 0)]  # (position, its index in made, its depth): last in, first out
+        best = None  # (value, length of the line, index of its last position, the move from there)
+        expanded = 0
+        deadline = self.deadline
+        while waiting and expanded < nodes:
+            if deadline is not None and best is not None and time.monotonic() > deadline:
+                break
+            s, k, depth = waiting.pop()
+            expanded += 1
+            hidden = eyes.hidden(s)
+            before = _value(s, me)
+            length = depth + 1
+            kids = []
+            won = False
+            for m in moves_for(s, me):
+                t = s.clone()
+                try:
+                    apply(t, m)
+                except GameRuntimeError:
+                    continue
+                move = (m.action, m.arg)
+                if t.finished:
+                    value = _value(t, me)
+                    won = value == WIN
+                elif not eyes.still_hidden(t, hidden):
+                    value = before  # judged where it starts: what it shows is the sample's
+                elif t.actor != me:
+                    value = _value(t, me)
+                else:
+                    tview = eyes.view(t)
+                    layout = eyes.layout(tview)
+                    if layout in seen:
+                        continue
+                    seen.add(layout)
+                    value = _value(t, me)
+                    made.append((k, move, tview))
+                    kids.append((value, t, len(made) - 1))
+                if best is None or value > best[0] or (value == best[0] and length < best[1]):
+                    best = (value, length, k, move)
+                if won:
+                    break
+            if won:
+                break
+            kids.sort(key=lambda kid: -kid[0])  # best first, equals in the order of the moves
+            waiting.extend((t, n, length) for _, t, n in reversed(kids))
+        if best is None:
+            return []
+        _, _, k, move = best
+        line = []
+        while k >= 0:
+            parent, to_it, view = made[k]
+            line.append((move, view))
+            k, move = parent, to_it
+        line.reverse()
+        return line
+
 
 def make_plan_bot(spec: str, seed: int = 0) -> PlanBot:
-    """'plan' or 'plan:POSITIONS'; OptionError for anything else after the colon."""
+    """'plan' or 'plan:POSITIONS', depth first; 'plan:best' or 'plan:POSITIONS:best', best first
+    (the search before depth first, kept to compare); OptionError for anything else."""
+    head, sep, how = spec.rpartition(":")
+    best = bool(sep) and how.strip() == "best"
+    if best:
+        spec = head
     n = spec_count(spec, "positions", 2000)
-    return PlanBot(seed) if n is None else PlanBot(seed, n)
+    return PlanBot(seed, n, deep=not best)

@@ -404,9 +404,10 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
 
 
 def test_the_planning_search_runs_clean_under_the_sanitizers(tmp_path):
-    """The planner's C (its heap, its table of views, its states kept, all grown as it goes) in a
-    patience, where its lines run long: a few plans of 600 positions under ASan and UBSan, and
-    each plan's view of the position it starts from is the view of the game then."""
+    """The planner's C (its heap or its stack, its table of views, its states kept, all grown as
+    it goes) in a patience, where its lines run long: a few plans of 600 positions under ASan and
+    UBSan, best first and depth first in turn, and each plan's view of the position it starts
+    from is the view of the game then."""
     compiler = find_compiler()
     if not sanitizers_work(list(compiler.argv), tmp_path):
         pytest.skip("this compiler cannot build sanitized programs here")
@@ -425,7 +426,7 @@ def test_the_planning_search_runs_clean_under_the_sanitizers(tmp_path):
             "    int lines = 0;\n"
             "    for (int d = 0; d < 6 && !((cr_state *)mem)->finished; d++) {\n"
             "        cr_plan_view(mem, 0, now);\n"
-            "        int32_t n = cr_plan(mem, 0, 600, words, 0.0, ch, alt, val, view, 3001);\n"
+            "        int32_t n = cr_plan(mem, 0, 600, words, 0.0, d % 2, ch, alt, val, view, 3001);\n"
             "        if (n < 0) return 3;\n"
             "        if (n > 0 && (view[0] != now[0] || view[1] != now[1])) return 4;\n"
             "        lines += n > 1;\n"

@@ -1,7 +1,7 @@
-"""The planning player on the native engine: its whole search (the sample, the best-first look
-over its own moves, the positions already seen) runs in C in one call, and it picks, in every
-bundled ruleset, the move it picks on the Python engine; what C cannot plan as Python would is
-planned in Python, from the same generator."""
+"""The planning player on the native engine: its whole search (the sample, the depth-first or
+best-first look over its own moves, the positions already seen) runs in C in one call, and it
+picks, in every bundled ruleset, the move it picks on the Python engine, and plans the same line;
+what C cannot plan as Python would is planned in Python, from the same generator."""
 
 from __future__ import annotations
 
@@ -20,12 +20,13 @@ from interpreter.plan import PlanBot, _Eyes
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
 
-def both(rs, players, seed, decisions, nodes, *, deadline=None, each=None):
-    """Planning players on both engines from the same seeds: the same move at every decision
-    (each engine's own bots, so each keeps its own plan); how many searches C answered."""
-    native, python = new_native_game(rs, players, seed=seed), new_game(rs, players, seed=seed)
-    on_native = [PlanBot(10 + k, nodes) for k in range(players)]
-    on_python = [PlanBot(10 + k, nodes) for k in range(players)]
+def both(rs, players, seed, decisions, nodes, *, deadline=None, each=None, deep=True, options=None):
+    """Planning players on both engines from the same seeds: the same move at every decision,
+    and the same line planned (each engine's own bots, so each keeps its own plan); how many
+    searches C answered."""
+    native, python = new_native_game(rs, players, options, seed=seed), new_game(rs, players, options, seed=seed)
+    on_native = [PlanBot(10 + k, nodes, deep=deep) for k in range(players)]
+    on_python = [PlanBot(10 + k, nodes, deep=deep) for k in range(players)]
     answered = []
     real = native_plan.plan_line
 
@@ -46,6 +47,7 @@ def both(rs, players, seed, decisions, nodes, *, deadline=None, each=None):
             native_plan.plan_line = real
         b = on_python[who].choose(python)
         assert move_key(a) == move_key(b)
+        assert [key for key, _ in on_native[who]._plan] == [key for key, _ in on_python[who]._plan]
         if each:
             each(native, python, on_native[who], on_python[who])
         apply(native, a)
@@ -60,6 +62,18 @@ def test_the_plan_in_c_picks_the_move_python_picks(name):
     assert answered and all(answered)
 
 
+@pytest.mark.parametrize("deep", [True, False])
+@pytest.mark.parametrize("visible", [False, True])
+def test_klondike_is_planned_alike_on_both_engines_depth_first_and_best_first(deep, visible):
+    """Klondike, with its cards hidden (lines cut where a card comes to light) and all shown (the
+    depth-first search's lines run long, its stack deep, the states of its line played again
+    from the root), both searches: the same moves and lines on both engines, all answered in C."""
+    rs = rules("classic/klondike")
+    for seed in (0, 1):
+        answered = both(rs, 1, seed, 30, 60, deep=deep, options={"visible": visible})
+        assert answered and all(answered)
+
+
 def test_a_patience_played_on_with_each_engine_keeping_its_own_plan_and_views_told_apart_alike():
     """Udvasa, far enough that the plans are kept to, moved off and made again: at every decision
     the views C tells apart are the ones Python tells apart."""
@@ -71,17 +85,19 @@ def test_a_patience_played_on_with_each_engine_keeping_its_own_plan_and_views_to
         py_views.append(_Eyes(python, 0).view(python))
     answered = both(rs, 1, 2, 60, 60, each=look)
     assert all(answered) and len(answered) < 60  # plans kept to: fewer searches than decisions
+    assert all(both(rs, 1, 2, 40, 60, deep=False))  # best first too
     for i in range(len(c_views)):
         for j in range(i):
             assert (c_views[i] == c_views[j]) == (py_views[i] == py_views[j])
     assert len(set(c_views)) > 1
 
 
-def test_with_its_time_up_it_plays_the_best_first_step_on_both_engines():
+@pytest.mark.parametrize("deep", [True, False])
+def test_with_its_time_up_it_plays_the_best_first_step_on_both_engines(deep):
     """The table's time cap (a deadline already past) stops the search once a line is found: after
     the first position, on both engines alike."""
     rs = rules("mughal/udvasa")
-    answered = both(rs, 1, 2, 6, 500, deadline=time.monotonic() - 1)
+    answered = both(rs, 1, 2, 6, 500, deadline=time.monotonic() - 1, deep=deep)
     assert all(answered)
 
 

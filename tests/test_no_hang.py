@@ -421,15 +421,19 @@ SLOW = pytest.mark.slow
     pytest.param("a whole game", "native", marks=needs_cc, id="a whole game-native"),
     pytest.param("a whole game", "python", marks=SLOW, id="a whole game-python"),
     pytest.param("a search", "native", marks=[needs_cc, SLOW], id="a search-native"),
-    pytest.param("a search", "python", marks=SLOW, id="a search-python")])
+    pytest.param("a search", "python", marks=SLOW, id="a search-python"),
+    pytest.param("a plan", "native", marks=[needs_cc, SLOW], id="a plan-native")])
 def test_ctrl_c_stops_a_long_call_at_once(engine, what, tmp_path):
     """On main the native engine played on for as long as its call into C lasted (a game of a
-    hundred million decisions; a search of a million iterations): 30 s later it was killed."""
+    hundred million decisions; a search of a million iterations; a plan of a hundred million
+    positions): 30 s later it was killed."""
     if what == "a whole game":
         (tmp_path / "huge.cards").write_text(HUGE)
         args = ["play", tmp_path / "huge.cards", "--games", 1, "--workers", 1]
-    else:
+    elif what == "a search":
         args = ["play", "ganjifa", "-n", 3, "--bot", "ismcts:1000000", "--games", 1]
+    else:  # a plan depth first, every card known, in a deal it finds no win in for a million positions
+        args = ["play", "klondike", "--option", "visible=true", "--bot", "plan:100000000", "--games", 1]
     code, err, took = _interrupted([*args, "--engine", engine], signal.SIGINT)
     assert code == 130, err
     assert err.splitlines()[-1] == "interrupted before the first game finished: nothing to summarise", err

@@ -14,13 +14,19 @@ from typer.testing import CliRunner
 from interpreter import load_ruleset
 from interpreter.bots import bot_seed, make_bot
 from interpreter.cli import app
-from interpreter.engine import apply, cards_in, determinise, legal_moves, moves_for, new_game, position, state_digest
+from interpreter.engine import (apply, cards_in, determinise, legal_moves, moves_for, new_game, outcome, position,
+                                state_digest)
 from interpreter.errors import OptionError
-from interpreter.plan import PlanBot
+from interpreter.plan import DEFAULT_NODES, DEFAULT_SEEN, PlanBot
+
+
+def move_key(m) -> tuple:
+    return (m.action, m.arg)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("**/*.cards"))
 UDVASA = ROOT / "rulesets" / "mughal" / "udvasa.cards"
+KLONDIKE = ROOT / "rulesets" / "classic" / "klondike.cards"
 STARTERS = ["Raja-Surya", "Raja-Chandra", "Raja-Barat", "Raja-Phul", "1-Kumancha", "1-Ghulam", "1-Cheng", "1-Shamsher"]
 
 
@@ -117,8 +123,68 @@ def test_it_plays_only_legal_moves_in_every_bundled_game(path):
         apply(s, m)
 
 
+def _klondike_endgame():
+    """Thoughtful Klondike (every card known), fifty moves from a win: the last face-down card,
+    the 7 of Diamonds, lies under the Jack of Spades, and the stock and the waste hold the rest
+    in an order that takes going round the stock to dig out."""
+    stock = ["9-Diamonds", "5-Clubs", "7-Clubs"]
+    up = lambda suit, top: [f"{r}-{suit}" for r in ["Ace", "2", "3", "4", "5", "6", "7"][:top]]  # noqa: E731
+    return position(load_ruleset(KLONDIKE), 1, "play", zones={
+        "pile": {1: ["King-Hearts", "Queen-Clubs", "Jack-Hearts", "10-Clubs"], 2: ["6-Clubs"], 3: ["Queen-Spades"],
+                 4: ["Jack-Diamonds", "10-Spades", "9-Hearts", "8-Spades", "7-Hearts"],
+                 5: ["Jack-Clubs", "10-Hearts", "9-Spades", "8-Hearts"], 6: ["King-Diamonds"],
+                 7: ["Queen-Hearts", "Jack-Spades"]},
+        "down": {7: ["7-Diamonds"]},
+        "foundation": {1: up("Diamonds", 6), 2: up("Clubs", 4), 3: up("Spades", 7), 4: up("Hearts", 5)},
+        "stock": stock,
+        "waste": ["King-Clubs", "6-Hearts", "8-Diamonds", "8-Clubs", "9-Clubs", "Queen-Diamonds", "10-Diamonds",
+                  "King-Spades"]},
+        vars={"idle_moves": 4}, options={"visible": True}, face_up=stock + ["7-Diamonds"])
+
+
+def _line_wins(bot, s) -> bool:
+    """Whether the whole line `bot` plans from `s` (its move now and the plan it keeps) wins."""
+    keys = [move_key(bot.choose(s))] + [key for key, _ in bot._plan]
+    t = s.clone()
+    for key in keys:
+        apply(t, next(m for m in moves_for(t) if move_key(m) == key))
+    return t.finished and 0 in outcome(t).winners
+
+
+def test_depth_first_it_finds_a_long_win_that_best_first_misses():
+    """Sixty positions are enough to follow one line fifty moves to the win, depth first (the
+    layouts met again, the stock gone round, skipped), and it stops there; best first, the same
+    sixty positions spread over the first few moves of many lines, and the plan ends far from
+    the end of the game."""
+    deep, best = PlanBot(seed=1, nodes=60), PlanBot(seed=1, nodes=60, deep=False)
+    assert _line_wins(deep, _klondike_endgame())
+    assert len(deep._plan) + 1 == 50
+    assert not _line_wins(best, _klondike_endgame())
+    assert len(best._plan) + 1 < 20
+
+
+@pytest.mark.parametrize("spec, deep, nodes", [
+    ("plan", True, None), ("plan:60", True, 60), ("plan:best", False, None), ("plan:60:best", False, 60),
+    ("Plan:7:Best", False, 7),
+])
+def test_the_spec_names_the_search_and_its_positions(spec, deep, nodes):
+    bot = make_bot(spec)
+    assert (bot.deep, bot.nodes) == (deep, nodes)
+
+
+def test_by_default_it_looks_further_where_it_sees_every_card(udvasa):
+    """Depth first, a plan looks at DEFAULT_SEEN positions where the seat can identify every card
+    (a line may run to a win, and the search stops there), else DEFAULT_NODES; best first, and
+    with a number given, that number everywhere."""
+    shown, hidden = _klondike_endgame(), new_game(load_ruleset(KLONDIKE), 1, None, 1)
+    assert PlanBot(1)._budget(shown, 0) == DEFAULT_SEEN > DEFAULT_NODES == PlanBot(1)._budget(hidden, 0)
+    assert PlanBot(1, deep=False)._budget(shown, 0) == DEFAULT_NODES
+    assert PlanBot(1, 60)._budget(shown, 0) == PlanBot(1, 60)._budget(hidden, 0) == 60
+
+
 @pytest.mark.parametrize("spec, message", [
-    ("plan:0", "at least 1"), ("plan:-3", "at least 1"), ("plan:lots", "whole number"), ("plan:", "whole number"),
+    ("plan:0", "at least 1"), ("plan::best", "whole number"), ("plan:best:60", "whole number"),
+    ("plan:0:best", "at least 1"), ("plan:-3", "at least 1"), ("plan:lots", "whole number"), ("plan:", "whole number"),
 ])
 def test_bad_position_counts_are_clear_errors(spec, message):
     with pytest.raises(OptionError, match=message):

@@ -1,7 +1,7 @@
 """The planning player's search in C (codegen/plan_c.py), for a game the native engine plays: the
-sample, the best-first look over the seat's own moves and the positions already seen, in one
-call. The bot's generator is read into C and moved on as Python's would be, so the same seed and
-position give the same line on both engines. A view comes back as one number (its 128-bit hash),
+sample, the depth-first (or best-first) look over the seat's own moves and the positions already
+seen, in one call. The bot's generator is read into C and moved on as Python's would be, so the
+same seed and position give the same line on both engines. A view comes back as one number (its 128-bit hash),
 which plan.py compares with the view of the game when it comes to the next move of the line."""
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from .engine import NativeGame, _words_of, check_signals, want_guard
 MAX_LINE = 100_000  # moves of a line read back from C; a longer one is planned in Python
 
 
-def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None) -> list | None:
-    """plan.py:PlanBot._search's line for the game in C: [(move key, view expected before it)],
-    with `rng` moved on; None when C cannot plan this as Python would (then `rng` is untouched
-    and the caller plans in Python)."""
+def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, deep: int = 1) -> list | None:
+    """plan.py:PlanBot._search's line for the game in C, depth first (deep=1, PlanBot._deep) or
+    best first (deep=0, PlanBot._best): [(move key, view expected before it)], with `rng` moved
+    on; None when C cannot plan this as Python would (then `rng` is untouched and the caller
+    plans in Python)."""
     lib = g.np.lib
     want_guard(lib)
     cap = min(nodes, MAX_LINE) + 1
@@ -24,7 +25,7 @@ def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None) -
     choice, alt = (ctypes.c_int32 * cap)(), (ctypes.c_int32 * cap)()
     w = g.np.nparams
     vals, views = (ctypes.c_int64 * (cap * w))(), (ctypes.c_uint64 * (2 * cap))()
-    n = lib.cr_plan(g.mem, me, nodes, words, deadline or 0.0, choice, alt, vals, views, cap)
+    n = lib.cr_plan(g.mem, me, nodes, words, deadline or 0.0, deep, choice, alt, vals, views, cap)
     if n < 0:
         if lib.cr_interrupted():
             check_signals()

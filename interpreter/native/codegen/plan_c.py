@@ -1,12 +1,14 @@
 """The planning player's search (plan.py, PlanBot._search) in C: one truth sampled as the search
-player samples it, the seat's own moves explored best first by the advice (or the score), each
-position the seat can tell apart looked at once. Python keeps what it does with the line found
+player samples it, the seat's own moves explored depth first (or best first) by the advice (or
+the score), each position the seat can tell apart looked at once. Python keeps what it does with the line found
 (plan.py: keeping to it while what the seat sees is what it expected), by the same code on both
 engines.
 
 A position is remembered by a 128-bit hash of what the seat sees of it (plan.py's `_Eyes.view`:
 the decision pending, the procedures' stack, the variables, the cards it can identify and where
-they lie): two views C takes for equal are equal in Python but for a collision of 128 bits.
+they lie), and the depth-first search's table by a hash of its layout (`_Eyes.layout`: the same
+without the variables): two views C takes for equal are equal in Python but for a collision of
+128 bits.
 
 What C cannot work out as Python would (the rules fail in a copy, a number past 64 bits, Ctrl-C,
 a line longer than the room given) is given back whole: Python plans then, from the generator as

@@ -1,7 +1,8 @@
 /* The planning player's search (plan.py, PlanBot._search) in C: one truth sampled as the search
- * player samples it, the seat's own moves explored best first by the advice (or the score), each
- * position the seat can tell apart looked at once (native/plan.py calls it; Python keeps what it
- * does with the line found). A position is remembered by a 128-bit hash of what the seat sees of it.
+ * player samples it, the seat's own moves explored depth first (PlanBot._deep) or best first
+ * (PlanBot._best) by the advice (or the score), each position the seat can tell apart looked at
+ * once (native/plan.py calls it; Python keeps what it does with the line found). A position is
+ * remembered by a 128-bit hash of what the seat sees of it, or, depth first, of its layout.
  *
  * Pasted by native/codegen/emit.py (Module.source) after seeker.c, and before what plan_c.py's
  * plan_parts makes for the program (pl_slots, PL_FEWEST). Not compiled on its own: it reads the
@@ -13,6 +14,7 @@
 #define PL_WIN 1e9
 #define PL_LOSS (-1e9)
 #define PL_FAIL (-1)
+#define PL_DEEP 1 /* cr_plan's `how`: depth first (plan.py:PlanBot._deep), else best first (._best) */
 
 typedef struct pl_view { uint64_t a, b; } pl_view;
 
@@ -33,8 +35,16 @@ static void pl_unseen(const cr_state *S, int32_t who, uint8_t *unseen) {
     }
 }
 
-/* plan.py:_Eyes.view, hashed: every part prefixed by its length, so that no two views run together */
-static pl_view pl_view_of(cr_state *S, const uint8_t *unseen) {
+static inline pl_view pl_done(pl_view h) {
+    h.a ^= h.a >> 33; h.a *= 0xFF51AFD7ED558CCDULL; h.a ^= h.a >> 33;
+    h.b ^= h.b >> 29; h.b *= 0xC4CEB9FE1A85EC53ULL; h.b ^= h.b >> 32;
+    h.a |= 1; /* never the empty slot's (0, 0) */
+    return h;
+}
+
+/* plan.py:_Eyes.view, hashed: every part prefixed by its length, so that no two views run together;
+ * and, where `layout` is given, plan.py:_Eyes.layout (the same without the variables) in it */
+static pl_view pl_views(cr_state *S, const uint8_t *unseen, pl_view *layout) {
     crt_cards *C = CARDS(S);
     const uint8_t *known = CRT_CAT(C, uint8_t, off_known);
     pl_view h = {0x243F6A8885A308D3ULL, 0x13198A2E03707344ULL};
@@ -42,7 +52,6 @@ static pl_view pl_view_of(cr_state *S, const uint8_t *unseen) {
     pl_mix(&h, (uint64_t)(int64_t)S->sp);
     for (int32_t k = 0; k < S->sp; k++) pl_mix(&h, (uint64_t)(int64_t)S->stack[k]);
     pl_mix(&h, (uint64_t)(int64_t)S->actor);
-    pl_slots(&h, S);
     for (int32_t z = 0; z < S->n_zones; z++) {
         const uint16_t *d = CR_ZONE_DATA(C, z);
         int32_t n = CR_ZONE_LEN(C, z);
@@ -53,11 +62,12 @@ static pl_view pl_view_of(cr_state *S, const uint8_t *unseen) {
         if (!unseen[z]) for (int32_t k = 0; k < n; k++) pl_mix(&h, d[k]);
         else if (any) for (int32_t k = 0; k < n; k++) pl_mix(&h, known[d[k]] ? d[k] : 0xFFFFFFFFULL);
     }
-    h.a ^= h.a >> 33; h.a *= 0xFF51AFD7ED558CCDULL; h.a ^= h.a >> 33;
-    h.b ^= h.b >> 29; h.b *= 0xC4CEB9FE1A85EC53ULL; h.b ^= h.b >> 32;
-    h.a |= 1; /* never the empty slot's (0, 0) */
-    return h;
+    if (layout) *layout = pl_done(h);
+    pl_slots(&h, S);
+    return pl_done(h);
 }
+
+static pl_view pl_view_of(cr_state *S, const uint8_t *unseen) { return pl_views(S, unseen, NULL); }
 
 /* plan.py:_value: how good a position is for `me`; 0, or PL_FAIL where Python would raise or
  * C's numbers differ from Python's */
@@ -136,9 +146,15 @@ typedef struct pl_search {
     pl_wait *heap; int32_t n_heap, cap_heap;
     pl_view *seen; uint64_t cap_seen, n_seen;
     uint64_t *states; int32_t n_slot, cap_slot; size_t words;
+    /* the depth-first search's: the positions waiting, last in first out; one position's children,
+     * to be ordered (its table of layouts seen is `seen`) */
+    int32_t *pend; int32_t n_pend, cap_pend;
+    struct pl_kid { double value; int32_t node; } *kid; int32_t cap_kid;
 } pl_search;
 
-static void pl_free(pl_search *p) { free(p->node); free(p->heap); free(p->seen); free(p->states); }
+static void pl_free(pl_search *p) {
+    free(p->node); free(p->heap); free(p->seen); free(p->states); free(p->pend); free(p->kid);
+}
 
 static inline int pl_before(const pl_wait *x, const pl_wait *y) {
     if (x->key != y->key) return x->key < y->key;
@@ -217,6 +233,17 @@ static int pl_see(pl_search *p, pl_view v) {
     return 1;
 }
 
+static int pl_wait_on(pl_search *p, int32_t node) {
+    if (p->n_pend == p->cap_pend) {
+        int32_t cap = p->cap_pend ? p->cap_pend * 2 : 256;
+        int32_t *w = (int32_t *)realloc(p->pend, sizeof(int32_t) * (size_t)cap);
+        if (!w) return PL_FAIL;
+        p->pend = w; p->cap_pend = cap;
+    }
+    p->pend[p->n_pend++] = node;
+    return 0;
+}
+
 /* room for one more expanded position's state */
 static cr_state *pl_slot(pl_search *p, int32_t *slot) {
     if (p->n_slot == p->cap_slot) {
@@ -230,6 +257,13 @@ static cr_state *pl_slot(pl_search *p, int32_t *slot) {
 }
 
 static inline cr_state *pl_state(pl_search *p, int32_t slot) { return (cr_state *)(p->states + p->words * (size_t)slot); }
+
+/* the state at depth d of the depth-first search's line (slot d: the line's positions, root first) */
+static cr_state *pl_at(pl_search *p, int32_t d) {
+    int32_t slot;
+    while (p->n_slot <= d) if (!pl_slot(p, &slot)) return NULL;
+    return pl_state(p, d);
+}
 
 static double pl_now(void) {
     struct timespec ts;
@@ -245,9 +279,98 @@ static int pl_play(uint64_t *copy, const cr_state *S, int32_t i) {
     return 0;
 }
 
+/* the cards of the position the seat cannot see now (plan.py:_Eyes.hidden) */
+static int32_t pl_hidden(cr_state *S, const uint8_t *unseen, uint16_t *hidden) {
+    crt_cards *C = CARDS(S);
+    const uint8_t *known = CRT_CAT(C, uint8_t, off_known);
+    int32_t nh = 0;
+    for (int32_t z = 0; z < S->n_zones; z++) {
+        if (!unseen[z]) continue;
+        const uint16_t *d = CR_ZONE_DATA(C, z);
+        for (int32_t j = 0, n = CR_ZONE_LEN(C, z); j < n; j++) if (!known[d[j]]) hidden[nh++] = d[j];
+    }
+    return nh;
+}
+
+/* whether one of the cards hidden before has come to light in T (plan.py:_Eyes.still_hidden, negated) */
+static int pl_shown(cr_state *T, const uint8_t *unseen, const uint16_t *hidden, int32_t nh) {
+    crt_cards *TC = CARDS(T);
+    const uint8_t *tk = CRT_CAT(TC, uint8_t, off_known);
+    const uint16_t *tz = CRT_CAT(TC, uint16_t, off_card_zone);
+    for (int32_t j = 0; j < nh; j++) if (tk[hidden[j]] || !unseen[tz[hidden[j]]]) return 1;
+    return 0;
+}
+
+/* plan.py:PlanBot._deep from the sampled root (slot 0, node 0 made): depth first, each position's
+ * new children in the order of their values (best first, the order of the legal moves among
+ * equals), a position skipped where its layout (its view without the variables) was seen before
+ * in this search; stops at the first game won alone. The best line found: its last position's
+ * node and move, and its length (in has, best, best_node, best_move, best_len as pl_run keeps them) */
+static int pl_deep(pl_search *p, int32_t me, int64_t nodes, double deadline, const uint8_t *unseen,
+                   uint64_t *copy, int *has, double *best, int32_t *best_node, int32_t *best_move, int32_t *best_len) {
+    uint16_t hidden[NC];
+    pl_view rl;
+    pl_views(pl_state(p, 0), unseen, &rl);
+    if (pl_see(p, rl) < 0 || pl_wait_on(p, 0)) return PL_FAIL;
+    int64_t expanded = 0;
+    while (p->n_pend && expanded < nodes) {
+        if (CR_STOPPED()) return PL_FAIL;
+        if (deadline > 0 && *has && pl_now() > deadline) break;
+        int32_t k = p->pend[--p->n_pend];
+        expanded++;
+        int32_t depth = p->node[k].depth, len = depth + 1;
+        cr_state *S = pl_at(p, depth);
+        if (!S) return PL_FAIL;
+        if (k && pl_play((uint64_t *)S, pl_state(p, depth - 1), p->node[k].move)) return PL_FAIL;
+        int32_t nh = pl_hidden(S, unseen, hidden), nk = 0;
+        double before;
+        if (pl_value(S, me, &before)) return PL_FAIL;
+        if (p->cap_kid < S->legal_n) {
+            struct pl_kid *kid = (struct pl_kid *)realloc(p->kid, sizeof *kid * (size_t)S->legal_n);
+            if (!kid) return PL_FAIL;
+            p->kid = kid; p->cap_kid = S->legal_n;
+        }
+        int won = 0;
+        for (int32_t i = 0; i < S->legal_n && !won; i++) {
+            if (S->legal_who[i] != me) continue;
+            if (pl_play(copy, S, i)) return PL_FAIL;
+            cr_state *T = (cr_state *)copy;
+            double value;
+            if (T->finished) {
+                if (pl_value(T, me, &value)) return PL_FAIL;
+                won = value == PL_WIN;
+            } else if (pl_shown(T, unseen, hidden, nh)) value = before; /* judged where it starts */
+            else if (T->actor != me) { if (pl_value(T, me, &value)) return PL_FAIL; }
+            else {
+                pl_view tl, tv = pl_views(T, unseen, &tl);
+                int fresh = pl_see(p, tl);
+                if (fresh < 0) return PL_FAIL;
+                if (!fresh) continue;
+                if (pl_value(T, me, &value)) return PL_FAIL;
+                int32_t n = pl_node_new(p, k, i, len, tv);
+                if (n < 0) return PL_FAIL;
+                p->kid[nk++] = (struct pl_kid){value, n};
+            }
+            if (!*has || value > *best || (value == *best && len < *best_len)) {
+                *has = 1; *best = value; *best_node = k; *best_move = i; *best_len = len;
+            }
+        }
+        if (won) break;
+        /* best first on top: sorted by value, falling, equals in the order made (insertion: stable) */
+        for (int32_t a = 1; a < nk; a++) {
+            struct pl_kid x = p->kid[a];
+            int32_t b = a;
+            while (b > 0 && p->kid[b - 1].value < x.value) { p->kid[b] = p->kid[b - 1]; b--; }
+            p->kid[b] = x;
+        }
+        for (int32_t a = nk - 1; a >= 0; a--) if (pl_wait_on(p, p->kid[a].node)) return PL_FAIL;
+    }
+    return 0;
+}
+
 static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t nodes, uint32_t *rng_words, double deadline,
-                      uint64_t *copy, int32_t *out_choice, int32_t *out_alt, int64_t *out_val, uint64_t *out_view,
-                      int32_t cap) {
+                      int32_t how, uint64_t *copy, int32_t *out_choice, int32_t *out_alt, int64_t *out_val,
+                      uint64_t *out_view, int32_t cap) {
     crt_rng rng;
     if (crt_set_state(&rng, rng_words)) return PL_FAIL;
     sr_tree *t = (sr_tree *)calloc(1, sizeof(sr_tree));
@@ -265,13 +388,38 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
     uint16_t hidden[NC];
     pl_unseen(root, me, unseen);
     pl_view rv = pl_view_of(root, unseen);
-    if (pl_see(p, rv) < 0 || pl_node_new(p, -1, -1, 0, rv) < 0) return PL_FAIL;
+    if (pl_node_new(p, -1, -1, 0, rv) < 0) return PL_FAIL;
     p->node[0].slot = slot;
-    int64_t tie = 0, expanded = 0;
-    if (pl_push(p, (pl_wait){0.0, 0, 0, 0})) return PL_FAIL;
     int has = 0;
     double best = 0.0;
     int32_t best_node = -1, best_move = -1, best_len = 0;
+    if (how & PL_DEEP) {
+        if (pl_deep(p, me, nodes, deadline, unseen, copy, &has, &best, &best_node, &best_move, &best_len))
+            return PL_FAIL;
+        if (!has) return 0;
+        if (best_len > cap) return PL_FAIL;
+        /* the line: its positions' nodes, back from the last to the root (kept in out_choice for
+         * now), then its moves, played again from the root (the search's states are gone) */
+        for (int32_t k = best_node, step = best_len - 1; step >= 0; step--, k = p->node[k].parent)
+            out_choice[step] = k;
+        const cr_state *S = pl_state(p, 0);
+        for (int32_t step = 0; step < best_len; step++) {
+            int32_t k = out_choice[step], move = step + 1 < best_len ? p->node[out_choice[step + 1]].move : best_move;
+            out_choice[step] = S->choice;
+            out_alt[step] = S->legal_alt[move];
+            memcpy(out_val + (size_t)step * NPARAMS, S->legal_val[move], sizeof S->legal_val[move]);
+            out_view[2 * step] = p->node[k].view.a;
+            out_view[2 * step + 1] = p->node[k].view.b;
+            if (step + 1 < best_len) {
+                uint64_t *next = step % 2 ? copy : (uint64_t *)pl_state(p, 1);
+                if (pl_play(next, S, move)) return PL_FAIL;
+                S = (const cr_state *)next;
+            }
+        }
+        return best_len;
+    }
+    int64_t tie = 0, expanded = 0;
+    if (pl_see(p, rv) < 0 || pl_push(p, (pl_wait){0.0, 0, 0, 0})) return PL_FAIL;
     while (p->n_heap && expanded < nodes) {
         if (CR_STOPPED()) return PL_FAIL;
         if (deadline > 0 && has && pl_now() > deadline) break;
@@ -346,13 +494,14 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
 }
 
 /* plan.py:PlanBot._search from the game in mem for seat `me`, looking at most `nodes` positions,
- * drawing from the bot's generator (625 words in, moved on out), stopping at the monotonic clock's
- * `deadline` once a line is found (0: no deadline): the line's moves (each one's choice, action
- * and values, and the view expected before it, two words), their number (0: none found), or
+ * depth first where `how` has PL_DEEP, else best first, drawing from the bot's generator (625
+ * words in, moved on out), stopping at the monotonic clock's `deadline` once a line is found (0:
+ * no deadline): the line's moves (each one's choice, action and values, and the view expected
+ * before it, two words), their number (0: none found), or
  * PL_FAIL, rng_words untouched: Python plans then. Guarded (cr_guard_enter): Ctrl-C is PL_FAIL,
  * and cr_interrupted says why */
-int32_t cr_plan(const void *mem, int32_t me, int64_t nodes, uint32_t *rng_words, double deadline, int32_t *out_choice,
-                int32_t *out_alt, int64_t *out_val, uint64_t *out_view, int32_t cap) {
+int32_t cr_plan(const void *mem, int32_t me, int64_t nodes, uint32_t *rng_words, double deadline, int32_t how,
+                int32_t *out_choice, int32_t *out_alt, int64_t *out_val, uint64_t *out_view, int32_t cap) {
     const cr_state *S0 = (const cr_state *)mem;
     if (!S0 || S0->magic != CR_MAGIC || S0->err || me < 0 || me >= S0->n_players || nodes < 1) return PL_FAIL;
     uint32_t words[CRT_STATE_WORDS];
@@ -362,7 +511,7 @@ int32_t cr_plan(const void *mem, int32_t me, int64_t nodes, uint32_t *rng_words,
     uint64_t *copy = (uint64_t *)malloc(p.words * 8 + 8);
     if (!copy) return PL_FAIL;
     cr_guard_enter();
-    int32_t n = pl_run(&p, S0, me, nodes, words, deadline, copy, out_choice, out_alt, out_val, out_view, cap);
+    int32_t n = pl_run(&p, S0, me, nodes, words, deadline, how, copy, out_choice, out_alt, out_val, out_view, cap);
     cr_guard_leave();
     free(copy);
     pl_free(&p);
