@@ -30,6 +30,13 @@ steps the game one move at a time through the adapter).
 
 A game won is search.py's and pimc.py's count (pimc.credit): the fewest penalty points for
 Hearts, a tie for the best between k seats 1/k of a win.
+
+Measured with the command above (2026-11-30, native engine, 2-core machine shared with other
+jobs): won 3 of 20 = 15.0% (95% Wilson interval 5.2% to 36.0%; par 25%), our mean score 11.50
+(of 26); ismcts:100000 1.92 s a decision, OpenSpiel's ISMCTSBot(1000) 4.09 s; 3,485 s of
+processor time (about 175 s a game, nearly all of it OpenSpiel's bots stepping the game move by
+move through the adapter). In 6 of the 20 games our seat scored 0, which happens only when
+another seat shoots the moon.
 """
 
 from __future__ import annotations
