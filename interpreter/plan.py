@@ -145,6 +145,26 @@ def _value(s, who: int) -> float:
     return float(sc[who] - max(rivals))
 
 
+def _step(s, m, me: int, eyes: _Eyes, hidden: list, before: float):
+    """A move of a plan from `s` (whose value is `before`), as both searches take it: None when the
+    rules fail in the copy; (None, the value the line ends with, whether the game is over) where
+    the line ends: the game over, a hidden card come to light (the move judged by where it starts,
+    since what it shows is the sample's, not the truth), or another seat to decide; else (the
+    position after it, None, False), where the line may go on."""
+    t = s.clone()
+    try:
+        apply(t, m)
+    except GameRuntimeError:
+        return None
+    if t.finished:
+        return None, _value(t, me), True
+    if not eyes.still_hidden(t, hidden):
+        return None, before, False
+    if t.actor != me:
+        return None, _value(t, me), False
+    return t, None, False
+
+
 class PlanBot:
     """Depth-first (or, deep=False, best-first) look-ahead over this seat's own moves, `nodes`
     positions per plan (None: the default budget, see `_budget`)."""
@@ -252,23 +272,13 @@ class PlanBot:
             hidden = eyes.hidden(s)
             before = _value(s, me)
             for m in moves_for(s, me):
-                key = (m.action, m.arg)
-                t = s.clone()
-                try:
-                    apply(t, m)
-                except GameRuntimeError:
+                after = _step(s, m, me, eyes, hidden, before)
+                if after is None:
                     continue
-                step = line + [(key, view)]
-                if t.finished:
-                    consider(_value(t, me), step)
-                    continue
-                if not eyes.still_hidden(t, hidden):
-                    # something comes to light: judge the move by where it starts (what it
-                    # shows is the sample's, not the truth)
-                    consider(before, step)
-                    continue
-                if t.actor != me:  # another seat decides next: the line ends here
-                    consider(_value(t, me), step)
+                t, ended, _ = after
+                step = line + [((m.action, m.arg), view)]
+                if t is None:
+                    consider(ended, step)
                     continue
                 tview = eyes.view(t)
                 if tview in seen:
@@ -303,19 +313,13 @@ class PlanBot:
             kids = []
             won = False
             for m in moves_for(s, me):
-                t = s.clone()
-                try:
-                    apply(t, m)
-                except GameRuntimeError:
+                after = _step(s, m, me, eyes, hidden, before)
+                if after is None:
                     continue
+                t, value, finished = after
                 move = (m.action, m.arg)
-                if t.finished:
-                    value = _value(t, me)
-                    won = value == WIN
-                elif not eyes.still_hidden(t, hidden):
-                    value = before  # judged where it starts: what it shows is the sample's
-                elif t.actor != me:
-                    value = _value(t, me)
+                if t is None:
+                    won = finished and value == WIN
                 else:
                     tview = eyes.view(t)
                     layout = eyes.layout(tview)
