@@ -94,7 +94,7 @@ def _edits(text: str, runs: int):
 
 def in_process(path: Path, runs: int) -> None:
     from interpreter.lsp import analysis as an
-    from interpreter.parse import parser
+    from interpreter.language.parse import parser
     parser()  # the grammar, as a running server has it
     text = path.read_text(encoding="utf-8")
     print(f"In process ({path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}, "

@@ -29,7 +29,7 @@ def __getattr__(name: str):
         from .engines import new_game
         return new_game
     if name == "Ruleset":
-        from .graph import Ruleset
+        from .language.graph import Ruleset
         return Ruleset
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -38,8 +38,8 @@ def load_ruleset(path: str | Path) -> Ruleset:
     """Read a `.cards` file (a game, or a variant with its base) and check it fully. A text
     that compiled before (the same text, bases, grammar and compiler: see cache.checked) is not
     compiled again here; the engine compiles it when a game is first played."""
-    from . import cache
-    from .build import build_file_keyed
+    from .language import cache
+    from .language.build import build_file_keyed
     from .engine import program_of
     rs, key = build_file_keyed(path)
     if cache.checked(key) is None:
@@ -62,7 +62,7 @@ def verdict(rs) -> str:
 def loads_ruleset(text: str, filename: str = "<text>", sources: dict[str, str] | None = None) -> Ruleset:
     """Like load_ruleset, from text (a variant's base is looked up relative to filename, in
     `sources` first: {the base's path as the variant names it: its text}, then on disk)."""
-    from .build import build_text
+    from .language.build import build_text
     from .engine import program_of
     rs = build_text(text, filename, sources=sources)
     program_of(rs)

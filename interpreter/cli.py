@@ -538,7 +538,7 @@ def replay_cmd(
 def list_cmd() -> None:
     """List the bundled games, each with its player counts and variants; any of them can be
     named instead of a file (`cardrules play NAME`)."""
-    from .build import build_file
+    from .language.build import build_file
     from .bundled import bundled, rulesets_root
     root = rulesets_root()
     full = {name: p for name, p in bundled().items() if "/" in name}

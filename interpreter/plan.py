@@ -53,7 +53,7 @@ import time
 
 from .engine import advice, apply, determinise, moves_for, outcome, scores
 from .errors import GameRuntimeError, OptionError
-from .graph import sees
+from .language.graph import sees
 from .search import spec_count
 
 DEFAULT_NODES = 100     # positions looked at per plan: a few hundredths of a second in the bundled patience

@@ -80,7 +80,7 @@ def test_the_beneath_of_no_card_is_the_same_located_error_on_both_engines(tmp_pa
 
 def test_the_rulebook_and_the_unparser_read_it_back(tmp_path):
     from interpreter.render import render_markdown
-    from interpreter.unparse import unparse
+    from interpreter.language.unparse import unparse
     rs = load(tmp_path)
     book = render_markdown(rs)
     assert "a card *c* in the pile such that the card beneath *c* exists and the card beneath *c* ranks below *c*" in book

@@ -111,7 +111,7 @@ def test_the_studio_names_a_bundled_base_by_its_name(tmp_path):
 
 
 def test_its_graph_is_kept_in_the_cache_under_a_key_that_follows_the_base(tmp_path):
-    from interpreter import cache
+    from interpreter.language import cache
     path = _variant(tmp_path, "bundled:ganjifa")
     text = path.read_text(encoding="utf-8")
     key = cache.source_key(str(path), text)

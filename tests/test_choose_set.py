@@ -282,7 +282,7 @@ def _no_loc(x):
                                     "S subset of (those x in table where x.pips < 10), c in hand(turn)",
                                     "c in hand(turn), S subset of table + hand(next(turn))"])
 def test_the_parameters_print_back_as_written(params):
-    from interpreter.unparse import action_params_text
+    from interpreter.language.unparse import action_params_text
     text = FISHING.read_text().replace("c in hand(turn), S subset of table", params)
     first = _capture(loads_ruleset(text, "first.cards"))
     printed = action_params_text(first)

@@ -15,9 +15,9 @@ from pathlib import Path
 import procs
 import pytest
 
-from interpreter import graph as g
+from interpreter.language import graph as g
 from interpreter import loads_ruleset
-from interpreter.build import build_file
+from interpreter.language.build import build_file
 from interpreter.render.diagram import MIN_TEXT, PAGE_WIDTH, turn_svg
 from interpreter.render.markup import _cap, human
 
@@ -124,7 +124,7 @@ def test_the_same_ruleset_gives_the_same_bytes():
     # and in another process, with other hash seeds
     names = ["ganjifa/ganjifa.cards", "euro-jongg/euro-jongg.cards", "mughal/udvasa.cards"]
     code = ("import hashlib, sys\n"
-            "from interpreter.build import build_file\n"
+            "from interpreter.language.build import build_file\n"
             "from interpreter.render.diagram import turn_svg\n"
             "for n in sys.argv[1:]:\n"
             "    print(hashlib.sha256(turn_svg(build_file('rulesets/' + n)).encode()).hexdigest())\n")

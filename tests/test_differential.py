@@ -29,7 +29,7 @@ from bundled_games import is_variant
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.build import build_file
+from interpreter.language.build import build_file
 from interpreter.compiler import compile_ruleset
 from interpreter.engine import apply, legal_moves, make_record, new_game, outcome, program_of, state_digest
 from interpreter.errors import GameRuntimeError

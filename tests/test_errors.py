@@ -186,7 +186,7 @@ def test_an_unreadable_base_is_located(tmp_path, monkeypatch):
 
 
 def test_the_key_and_hash_helpers_stop_at_a_base_that_cannot_be_a_file(tmp_path):
-    from interpreter import cache
+    from interpreter.language import cache
     from interpreter.bundled import content_hash
     from interpreter.runner import source_of
     for n, base in enumerate(["ekrang.card\0s", "/dev/zero", ".", "a" * 5000 + ".cards", "v0.cards/x.cards"]):

@@ -424,7 +424,7 @@ def test_rule_seekers_follow_an_unfired_rules_condition():
     nobody has bid): the hunting rule seekers prefer moves after which its condition still
     holds, and reach it; 'overbid' (a bid past nine) no line reaches, and it is still reported."""
     from interpreter.fuzz.aims import rule_conditions
-    from interpreter.unparse import unparse
+    from interpreter.language.unparse import unparse
     rs = load_ruleset(TARGETS / "rare-line.cards")
     assert {name: unparse(c) for name, c in rule_conditions(rs).items()} == {
         "passed_out": "high == 0", "overbid": "high > 9"}

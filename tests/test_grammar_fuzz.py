@@ -40,7 +40,7 @@ from interpreter import loads_ruleset
 from interpreter.engine import apply, legal_moves, new_game
 from interpreter.errors import CardRulesError
 from interpreter.fuzz.mutants import mutate
-from interpreter.parse import GRAMMAR
+from interpreter.language.parse import GRAMMAR
 
 ROOT = Path(__file__).resolve().parent.parent
 GANJIFA = ROOT / "rulesets" / "ganjifa"
@@ -312,7 +312,7 @@ def test_generated_statements_load_or_locate(raws):
 # ------------------------------------------------------------------ mutations of real text
 # The mutator is the package's (interpreter/fuzz/mutants.py, which the differential fuzz of the
 # engines uses too); hypothesis draws its choices, so a failing mutant shrinks. Numbers of any
-# size are kept: the language bounds every size (interpreter/limits.py).
+# size are kept: the language bounds every size (interpreter/language/limits.py).
 
 @st.composite
 def mutants(draw):
@@ -340,7 +340,7 @@ def test_arbitrary_text_is_located(text):
 # Each was a crash or an unlocated message; each is fixed, and these keep it fixed:
 # a variant whose base is a folder; an 'order for' inside a deck missing a rank (a ValueError);
 # a deck so large (20,000 ranks) that loading took minutes (decks are now limited to 2,000 cards,
-# counted before one is made: interpreter/limits.py).
+# counted before one is made: interpreter/language/limits.py).
 
 def test_variant_of_a_folder_is_located():
     load_checked('variant v of ""\n')

@@ -152,7 +152,7 @@ def test_the_rulebook_says_who_is_passed_over(tmp_path):
 
 
 def test_the_words_read_back_as_they_were_written(tmp_path):
-    from interpreter.unparse import unparse
+    from interpreter.language.unparse import unparse
     rs = load(tmp_path)
     rule = next(s for s in rs.phases[0].body if getattr(s, "name", "") == "next_turn")
     assert unparse(rule.body[0].value) == "next q after turn where in_play(q)"

@@ -13,13 +13,13 @@ from functools import cache
 import pytest
 
 from bundled_games import is_variant, rules
-from interpreter.build import build_file, build_text
+from interpreter.language.build import build_file, build_text
 from interpreter.bundled import bundled
 from interpreter.compiler import compile_ruleset
 from interpreter.compiler.ir import ops as o
 from interpreter.compiler.ir import pprint as pp
 from interpreter.compiler.ir import stmts
-from interpreter.graph import Loc
+from interpreter.language.graph import Loc
 
 # between them most op kinds: tricks and masks, betting, secret bids, passing, a patience's moves
 # between piles, a fishing game's sets of cards (Subsets, Split, Paired). euro-jongg's printout

@@ -1,4 +1,4 @@
-"""The language reference (generated_docs/language.md and .html, from interpreter/language.py):
+"""The language reference (generated_docs/language.md and .html, from interpreter/language/reference.py):
 it covers every keyword of the grammar and every built-in name the compiler knows, every example
 on it loads in a real game, and the committed pages are what the generator writes now."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import language as lang
+from interpreter.language import reference as lang
 from interpreter import loads_ruleset
 from interpreter.compiler.program import _CARD_ATTRS, TYPE_WORDS
 from interpreter.render import REGENERATE_PY
@@ -36,7 +36,7 @@ def page(fmt: str) -> str:
 
 
 # ------------------------------------------------------------------ the game the examples go into
-# What EXAMPLE_SETTING in interpreter/language.py describes; each example is put into it by its place.
+# What EXAMPLE_SETTING in interpreter/language/reference.py describes; each example is put into it by its place.
 
 HEADER = 'game example "Example game"'
 PLAYERS = "players 2..4"
@@ -156,7 +156,7 @@ def test_every_grammar_keyword_has_an_entry():
     assert quoted and quoted <= set(keywords), sorted(quoted - set(keywords))
     used = set().union(*(form_words(e.form) for _, e in ALL_ENTRIES))
     missing = [k for k in keywords if k not in used]
-    assert not missing, (f"grammar/cards.lark has keyword(s) no entry of interpreter/language.py shows in its "
+    assert not missing, (f"grammar/cards.lark has keyword(s) no entry of interpreter/language/reference.py shows in its "
                          f"form: {', '.join(missing)}. Add an entry (form, words, one example) and regenerate "
                          f"with {REGENERATE_PY}.")
     md = page("md")
@@ -191,7 +191,7 @@ def test_every_builtin_the_compiler_knows_has_an_entry():
     assert {"count", "top", "random", "abs"} <= functions and {"cards", "players", "player_count"} <= names
     documented = {e.name for e in lang.BUILTINS}
     missing = sorted((functions | names) - documented)
-    assert not missing, (f"the compiler knows built-in(s) interpreter/language.py does not document: "
+    assert not missing, (f"the compiler knows built-in(s) interpreter/language/reference.py does not document: "
                          f"{', '.join(missing)}")
     assert not sorted(documented - functions - names), "a documented built-in the compiler does not know"
     card_attrs = {e.name for e in lang.CARD_ATTRIBUTES}

@@ -1,4 +1,4 @@
-"""Every size a file states has a limit (interpreter/limits.py), told with a located error before
+"""Every size a file states has a limit (interpreter/language/limits.py), told with a located error before
 anything that size is made: a typo or a mutant such as `ranks 1..100000000` once made `cardrules
 check` grow to 10 GB. The memory proof over every number of every bundled file is
 benchmarks/sizes.py; here each limit is pinned, at it and one past it."""
@@ -11,7 +11,8 @@ from pathlib import Path
 import procs
 import pytest
 
-from interpreter import limits, loads_ruleset
+from interpreter import loads_ruleset
+from interpreter.language import limits
 from interpreter.errors import RulesetError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ from interpreter import load_ruleset
 from interpreter.cli import app
 from interpreter.errors import RulesetSyntaxError
 from interpreter.render import render_markdown
-from interpreter.unparse import quote, unparse
+from interpreter.language.unparse import quote, unparse
 from test_unparse import _no_loc, _read
 
 GAME = '''game quoted "A \\"quoted\\" game"

@@ -24,7 +24,7 @@ from lsprotocol import types as T
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from interpreter import CardRulesError, load_ruleset, loads_ruleset
-from interpreter.build import build_file
+from interpreter.language.build import build_file
 from interpreter.lsp import analysis as an
 from interpreter.lsp.text import chunk_starts, error_range
 
@@ -414,7 +414,7 @@ def test_an_error_in_the_base_shows_on_the_variants_header(family, tmp_path):
 def test_the_lexer_highlights_every_ruleset_without_an_error_token():
     from pygments.token import Error
 
-    from interpreter.highlight import CardsLexer
+    from interpreter.language.highlight import CardsLexer
     lexer = CardsLexer()
     for p in sorted(RULESETS.rglob("*.cards")):
         text = p.read_text(encoding="utf-8")
@@ -426,15 +426,15 @@ def test_the_lexer_highlights_every_ruleset_without_an_error_token():
 def test_the_lexer_knows_every_keyword_and_is_registered_as_cards():
     from lark.lexer import PatternStr
 
-    from interpreter import highlight
-    from interpreter.parse import parser
+    from interpreter.language import highlight
+    from interpreter.language.parse import parser
     grammar = {t.pattern.value for t in parser().terminals if isinstance(t.pattern, PatternStr)
                and t.pattern.value.isalpha()}
     known = set(highlight.KEYWORDS) | set(highlight.BUILTIN_NAMES) | set(highlight.CONTEXT_WORDS) | {"true", "false",
                                                                                                      "none"}
     assert grammar <= known, grammar - known
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert conf["project"]["entry-points"]["pygments.lexers"]["cards"] == "interpreter.highlight:CardsLexer"
+    assert conf["project"]["entry-points"]["pygments.lexers"]["cards"] == "interpreter.language.highlight:CardsLexer"
     from importlib.metadata import entry_points
     if any(e.name == "cards" for e in entry_points(group="pygments.lexers")):  # installed with this pyproject
         from pygments.lexers import get_lexer_by_name

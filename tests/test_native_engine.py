@@ -91,7 +91,7 @@ def test_a_construct_not_lowered_is_named_in_one_line(monkeypatch):
 def _more_than_the_playthrough(names) -> list:
     """names_variants_slow, with a game for a fixed number of players slow too: its golden
     playthrough compares the engines at every decision at that number."""
-    from interpreter.build import build_file
+    from interpreter.language.build import build_file
     from interpreter.playthrough import players_for
     out = []
     for param in names_variants_slow(names):

@@ -20,7 +20,7 @@ from interpreter.cli import app
 from interpreter.engine import apply, moves_for, new_game
 from interpreter.engine import sides as ruleset_sides
 from interpreter.errors import OptionError
-from interpreter.graph import draws_at_random
+from interpreter.language.graph import draws_at_random
 from interpreter.native import find_compiler
 from interpreter.native.engine import native_program, new_native_game
 from interpreter.native.solve import solve_in_c

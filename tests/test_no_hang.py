@@ -168,7 +168,7 @@ def test_the_default_cap_stops_a_game_that_declares_no_bound_the_same_on_both_en
 
 
 def test_the_rulebook_and_the_reference_say_the_default_cap(tmp_path):
-    from interpreter.language import CONSTRUCTS
+    from interpreter.language.reference import CONSTRUCTS
     from interpreter.render import BookBuilder
     book = BookBuilder(load_ruleset(endless_without_bound(tmp_path)))
     assert book.direction().endswith("No bound on a game's length is declared: a game not over after "

@@ -174,7 +174,7 @@ def test_the_wheel_carries_the_grammar_and_the_games_and_works_outside_the_repos
     assert where.stdout.strip() == str(fresh_site / "interpreter" / "_rulesets"), where.stdout + where.stderr
     # the analysed grammar, found and used (unless that Python's Lark is not the one it was written with)
     fits = "p.load_tables(p.TABLES) is not None or p.TABLES.read_bytes().split(b'\\n', 1)[0] != p.tables_stamp()"
-    shipped = procs.run([str(py), "-c", f"import interpreter.parse as p; print(p.TABLES.is_file() and ({fits}))"],
+    shipped = procs.run([str(py), "-c", f"import interpreter.language.parse as p; print(p.TABLES.is_file() and ({fits}))"],
                         cwd=outside, env=env, capture_output=True, text=True, timeout=120)
     assert shipped.stdout.strip() == "True", shipped.stdout + shipped.stderr
     assert run("check", "ganjifa").returncode == 0

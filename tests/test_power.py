@@ -101,7 +101,7 @@ def test_the_rulebook_reads_a_power_aloud(tmp_path):
 @pytest.mark.parametrize("text", ["-2 ^ 2", "(-2) ^ 2", "2 ^ 3 ^ 2", "(2 ^ 3) ^ 2", "2 ^ -n", "3 * 2 ^ n",
                                   "(3 * 2) ^ n", "2 ^ count(stock)", "2 ^ (n + 1)", "2 ^ count c in stock where c.face_up"])
 def test_the_unparser_writes_a_power_back_as_it_parses(tmp_path, text):
-    from interpreter.unparse import unparse
+    from interpreter.language.unparse import unparse
     def first_value(t):
         rs = load(tmp_path, POW.replace("set r = 2 ^ 0 + 5 ^ n", f"set r = {t}"))
         rule = rs.phases[0].body[0]

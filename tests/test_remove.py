@@ -14,7 +14,7 @@ from interpreter.engine import apply, legal_moves, new_game, outcome, state_dige
 from interpreter.errors import RulesetError
 from interpreter.native import find_compiler
 from interpreter.render import render_markdown
-from interpreter.unparse import unparse_removals
+from interpreter.language.unparse import unparse_removals
 
 BASE = """game base "Base"
 players 2

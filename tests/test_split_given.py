@@ -120,9 +120,9 @@ def test_a_test_given_the_wrong_values_is_a_located_error(define, split, message
 
 
 def test_the_split_prints_back_as_written():
-    from interpreter.transform import ToGraph
-    from interpreter.parse import parse_text
-    from interpreter.unparse import unparse
+    from interpreter.language.transform import ToGraph
+    from interpreter.language.parse import parse_text
+    from interpreter.language.unparse import unparse
     for text in ["split s into 2 adds_to(v) of 3 and 1 pair", "split s into k adds_to(v, c.pips) by score",
                  "split s into (sum x in s: x.pips) / v adds_to(if a then 1 else 2)"]:
         e = ToGraph("<t>").transform(parse_text(f"game t\ndefine x = {text}\n", "<t>"))[1].body

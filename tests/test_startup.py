@@ -16,8 +16,8 @@ import pytest
 from lark import Lark, Token, Tree
 
 from bundled_games import paths_variants_slow
-from interpreter import build, cache, parse
-from interpreter.build import build_file
+from interpreter.language import build, cache, parse
+from interpreter.language.build import build_file
 from interpreter.errors import CardRulesError, RulesetSyntaxError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,7 +116,7 @@ def test_a_warm_check_loads_neither_parser_nor_graph(tmp_path):
     probe = ("import sys; sys.argv = ['cardrules', 'check', 'rulesets/mughal/komi.cards']\n"
              "from interpreter.launch import main\n"
              "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
-             "print(code, 'interpreter.graph' in sys.modules, 'lark' in sys.modules)")
+             "print(code, 'interpreter.language.graph' in sys.modules, 'lark' in sys.modules)")
     env = dict(os.environ, CARDRULES_CACHE_DIR=str(folder), PYTHONPATH=str(ROOT))
     env.pop("CARDRULES_NO_CACHE", None)
     out = procs.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
@@ -320,7 +320,7 @@ def test_an_edited_grammar_is_not_given_the_old_tables(tables, tmp_path, monkeyp
 def test_the_cache_key_names_every_module_a_graph_is_built_by():
     """A change to the Transformer, say, must not leave yesterday's graphs in the cache."""
     import ast
-    here = ROOT / "interpreter"
+    here = ROOT / "interpreter" / "language"
     seen, todo = set(), ["build"]
     while todo:
         name = todo.pop()

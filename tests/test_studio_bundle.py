@@ -82,11 +82,11 @@ def test_the_bundle_defines_the_editor_and_fetches_nothing():
 
 
 def test_the_declaring_words_are_highlight_pys():
-    """The editor colours the name after a declaring word as interpreter/highlight.py does, and
+    """The editor colours the name after a declaring word as interpreter/language/highlight.py does, and
     takes every other word from the lists the server sends (none is written into editor.js)."""
     from pygments.token import Name
 
-    from interpreter.highlight import KEYWORDS, CardsLexer
+    from interpreter.language.highlight import KEYWORDS, CardsLexer
     src = (JS / "src" / "editor.js").read_text(encoding="utf-8")
     table = re.search(r"const DECLARES = \{(.*?)\};", src, re.S).group(1)
     declares = dict(re.findall(r"(\w+): \"(\w+)\"", table))

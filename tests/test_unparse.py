@@ -8,11 +8,11 @@ import glob
 import pytest
 from pydantic import BaseModel
 
-from interpreter import graph as g
-from interpreter.build import build_file
-from interpreter.transform import ToGraph
-from interpreter.parse import parse_text
-from interpreter.unparse import unparse
+from interpreter.language import graph as g
+from interpreter.language.build import build_file
+from interpreter.language.transform import ToGraph
+from interpreter.language.parse import parse_text
+from interpreter.language.unparse import unparse
 
 RULESETS = sorted(glob.glob("rulesets/*/*.cards"))
 _EXPR_TYPES = (g.IntLit, g.StrLit, g.BoolLit, g.NoneLit, g.Name, g.Attr, g.Call, g.Agg, g.Cond,

@@ -85,8 +85,8 @@ import numpy as np
 from ..bundled import bundled_name, resolve
 from ..engine import Move, new_game, outcome, program_of, resolve_options, scores, seat_name, waiting
 from ..errors import CardRulesError, GameRuntimeError, OptionError
-from ..graph import draws_at_random
-from ..graph import sees as g_sees
+from ..language.graph import draws_at_random
+from ..language.graph import sees as g_sees
 
 RETURNS = ("win", "score", "points")
 DEFAULT_INT_RANGE = (0, 100)

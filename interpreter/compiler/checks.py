@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import difflib
 
-from .. import graph as g
-from .. import limits
+from ..language import graph as g
+from ..language import limits
 from .program import _err
 
 

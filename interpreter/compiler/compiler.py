@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import graph as g
+from ..language import graph as g
 from . import runtime
 from .checks import Checks
 from .cse import cse_module

@@ -3,7 +3,7 @@ memoised per state, or for good when it reads nothing but its arguments' faces."
 
 from __future__ import annotations
 
-from .. import graph as g
+from ..language import graph as g
 from .ir import ops as o
 from .ir.reads import cheap, light, reads_loop_var
 from .program import ELEM, TYPE_WORDS, _err

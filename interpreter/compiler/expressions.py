@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import graph as g
-from .. import limits
-from ..unparse import unparse
+from ..language import graph as g
+from ..language import limits
+from ..language.unparse import unparse
 from .cse import cse_expr
 from .definitions import _has_agg
 from .ir import ops as o

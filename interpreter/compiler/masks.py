@@ -21,7 +21,7 @@ or without (tests/test_differential.py plays both)."""
 
 from __future__ import annotations
 
-from .. import graph as g
+from ..language import graph as g
 from ..errors import RulesetError
 from .cse import cse_module
 from .ir import ops as o

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from .. import graph as g
+from ..language import graph as g
 from ..errors import RulesetError
-from ..unparse import unparse
+from ..language.unparse import unparse
 from .program import _err
 
 

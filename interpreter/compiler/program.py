@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .. import graph as g
-from ..sources import source_line
+from ..language import graph as g
+from ..language.sources import source_line
 from ..errors import GameRuntimeError, RulesetError
 
 _MISS = object()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .. import limits
+from ..language import limits
 
 
 class ImpossibleEffect(IndexError):
@@ -477,7 +477,7 @@ def later_hint(p, site: int) -> str:
 
 def set_error(p, site: int, why: str):
     from .program import _runtime
-    from ..unparse import action_param_text
+    from ..language.unparse import action_param_text
     action, param = p.set_sites[site]
     return _runtime(f"action {action.name}: {action_param_text(param)}: {why}", param)
 

@@ -3,8 +3,8 @@ JUMP, JIF, CHOOSE, ...) that the engine's loop runs between two decisions."""
 
 from __future__ import annotations
 
-from .. import graph as g
-from ..unparse import unparse
+from ..language import graph as g
+from ..language.unparse import unparse
 from .cse import cse_module
 from .ir import ops as o
 from .ir import stmts as ir

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from .. import graph as g
+from ..language import graph as g
 from .ir import ops as o
 from .program import _err, word
 
@@ -106,5 +106,5 @@ class Turns:
 
 
 def _text(e) -> str:
-    from ..unparse import unparse
+    from ..language.unparse import unparse
     return unparse(e)

@@ -3,7 +3,7 @@ sorts the changes into the sections of a report."""
 
 from __future__ import annotations
 
-from .. import graph as g
+from ..language import graph as g
 from .items import _ItemChanges
 from .lines import _Side
 from .model import SECTIONS, Change, Detail, Diff, _SECTION_OF

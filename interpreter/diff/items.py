@@ -3,9 +3,9 @@ zones, options, variables, definitions, advice and interpretations."""
 
 from __future__ import annotations
 
-from .. import graph as g
+from ..language import graph as g
 from ..render import code
-from ..unparse import unparse
+from ..language.unparse import unparse
 from .lines import _PROSE, _Side, _ekey, _fields, _params_env, _params_key
 from .model import Detail
 from .words import (_advice_source, _allowed, _and, _cap, _define_source, _fmt, _human, _order_change, _params_words,

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
-from .. import graph as g
+from ..language import graph as g
 from ..render import BookBuilder, Describer, English, code, em
 from ..render.steps import param_binder
-from ..unparse import unparse
+from ..language.unparse import unparse
 from .words import _cap, _fmt, _human
 
 

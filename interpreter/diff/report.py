@@ -10,7 +10,7 @@ from typing import Iterable
 
 from markupsafe import escape
 
-from .. import graph as g
+from ..language import graph as g
 from ..render import TEMPLATES, render_markdown
 from .model import SECTIONS, Change, Diff, _SECTION_OF
 from .words import _cap, _html, _md, _plain

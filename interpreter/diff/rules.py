@@ -4,7 +4,7 @@ steps added, removed, changed or moved told in words."""
 
 from __future__ import annotations
 
-from .. import graph as g
+from ..language import graph as g
 from ..render import code, em
 from .align import _Event, _align, _pair_moves, _rank_among, _rule_lines
 from .lines import _STMTS, _Line, _Side, _ekey, _line_source, _loose, _params_key

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import graph as g
+from ..language import graph as g
 from ..files import variant_base_ref
 from ..render import write_file
 from .compare import diff_rulesets
@@ -14,7 +14,7 @@ from .report import render_diff
 
 def variant_base(path: Path) -> Path | None:
     """The base file a variant names in its header (`variant NAME "Title" of "base.cards"`), or None."""
-    from ..build import read_text
+    from ..language.build import read_text
     ref = variant_base_ref(read_text(Path(path), str(path)))
     from ..bundled import base_file
     return base_file(ref, path) if ref is not None else None

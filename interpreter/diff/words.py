@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from .. import graph as g
+from ..language import graph as g
 from ..render import code, em, link, to_html
-from ..unparse import unparse
+from ..language.unparse import unparse
 
 
 # ------------------------------------------------------------------ inline mark-up

@@ -9,14 +9,14 @@ import os
 import random
 import threading
 
-from .. import graph as g
+from ..language import graph as g
 from ..compiler import CALL, CHOOSE, CHOOSE_EACH, EXEC, JIF, JUMP, RET, TRACE, Program, compile_ruleset
 from ..compiler.program import DEFAULT_MAX_DECISIONS  # noqa: F401  (the engine's name for it)
 from ..compiler.fuse import EndlessLoop, failing_pc
 from ..compiler.turns import OUT
 from ..errors import GameRuntimeError, GameTooLong, IllegalMoveError, InvalidMoveError, OptionError
-from ..sources import source_line
-from ..unparse import unparse
+from ..language.sources import source_line
+from ..language.unparse import unparse
 from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
 from .legal import legal_each as _legal_each, link, value_text as _value_text
 from .state import MAX_STEPS, TOLD_RANK, ImpossibleEffect, Move, Outcome, State, rule_at, seat_name  # noqa: F401  (rule_at: the engine's API)

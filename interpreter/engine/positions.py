@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from .. import graph as g
+from ..language import graph as g
 from ..compiler import Program
 from ..compiler.turns import OUT
 from ..errors import InvalidMoveError, OptionError

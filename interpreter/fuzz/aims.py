@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from .. import graph as g
+from ..language import graph as g
 from ..errors import CardRulesError
 from .static import _children
 

@@ -7,11 +7,12 @@ import json
 import random
 import re
 
-from .. import engine, graph as g
+from .. import engine
+from ..language import graph as g
 from ..engine import (apply, make_record, Move, new_game, observe, replay, rule_at, seat_name, State,
                       state_digest)
 from ..errors import GameRuntimeError, GameTooLong, RecordError
-from ..unparse import unparse
+from ..language.unparse import unparse
 from .common import Event, Finding, Game
 from .static import _ctx_text, _line, _loc, _walk
 

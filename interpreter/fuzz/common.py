@@ -8,7 +8,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from .. import graph as g
+from ..language import graph as g
 from ..engine import State
 
 

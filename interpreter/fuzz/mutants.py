@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator
 
-from ..parse import GRAMMAR
+from ..language.parse import GRAMMAR
 
 INSERTS = (":", " ", "  ", "\n", "    ", "\t", "(", ")", "[", "]", '"', "#", "-", ".", "..", ",", "=", "0", "7",
            "a", "_", "\\\n", "\r\n", "é", "\x00", "\ufeff")

@@ -6,7 +6,8 @@ import random
 import time
 from pathlib import Path
 
-from .. import engine, graph as g
+from .. import engine
+from ..language import graph as g
 from ..engine import apply, make_record, outcome
 from ..compiler import compile_ruleset
 from ..engine.play import _fresh, _run, program_of

@@ -8,7 +8,8 @@ import zlib
 from pathlib import Path
 from typing import Callable
 
-from .. import engines, graph as g
+from .. import engines
+from ..language import graph as g
 from ..engine import apply, observe, offered, program_of
 from ..errors import GameRuntimeError, GameTooLong
 from .common import (Config, Event, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,

@@ -7,7 +7,8 @@ import json
 import time
 from pathlib import Path
 
-from .. import engine, graph as g
+from .. import engine
+from ..language import graph as g
 from ..engine import apply, make_record, Move, new_game, replay, resolve_options, seat_name
 from ..errors import CardRulesError, GameRuntimeError, RecordError
 from .common import (Config, Finding, Hit, KIND_ORDER, Reproduction, SHRINK_SEEDS, SHRINK_SEEDS_SEEKER, SOLVE_NODES,

@@ -8,8 +8,8 @@ import typing
 from pathlib import Path
 from typing import Callable
 
-from .. import graph as g
-from ..unparse import unparse
+from ..language import graph as g
+from ..language.unparse import unparse
 from .common import Finding, MAX_FOLD_CONFIGS, option_combos, player_counts
 
 

@@ -33,12 +33,12 @@ import traceback
 from lark import Tree
 from lark.exceptions import VisitError
 
-from .. import build
-from .. import graph as g
+from ..language import build
+from ..language import graph as g
 from ..errors import CardRulesError, RulesetError, RulesetSyntaxError
 from ..files import NotARulesetFile, check_ruleset_path, read_ruleset_file
-from ..parse import parse_text
-from ..transform import ToGraph
+from ..language.parse import parse_text
+from ..language.transform import ToGraph
 from .index import Index, Ref, Span, Symbol, index_trees, walk_symbols
 from .text import NAME_FULL, chunk_starts, code_key, error_range, indent_of, line_tokens, token_at
 # Re-exported: every name that was importable from this module before the split.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 
-from ..language import BUILTINS
+from ..language.reference import BUILTINS
 from .text import indent_of, line_tokens
 from .model import (
     BUILTIN, CARD_ATTR, ZONE_ATTR, KEYWORD_DOC, TOP_KEYWORDS, DECK_KEYWORDS, STATEMENT_KEYWORDS,

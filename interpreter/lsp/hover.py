@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 
-from .. import graph as g
+from ..language import graph as g
 from ..errors import CardRulesError
 from .index import Symbol
 from .model import BUILTIN, CARD_ATTR, ZONE_ATTR, Analysis, norm, _fmt
@@ -61,7 +61,7 @@ class Hover:
             with self.en.bound(**{p.name: p.type for p in params}):
                 return _md(self.en.cond(body) if cond else self.en(body))
         except Exception:
-            from ..unparse import unparse
+            from ..language.unparse import unparse
             return f"`{unparse(body)}`"
 
     def text(self, ns: str, name: str, local: Symbol | None) -> str | None:

@@ -11,14 +11,14 @@ from pathlib import Path
 
 from lark import Token, Tree
 
-from .. import build
-from .. import graph as g
-from ..assemble import _assemble_game, _merge_variant
+from ..language import build
+from ..language import graph as g
+from ..language.assemble import _assemble_game, _merge_variant
 from ..bundled import base_file
 from ..errors import CardRulesError, RulesetError, RulesetSyntaxError
 from ..files import NotARulesetFile
-from ..parse import parse_text
-from ..sources import SOURCES, located
+from ..language.parse import parse_text
+from ..language.sources import SOURCES, located
 from .index import Span, Symbol
 from .model import (
     MAX_SCAN_FILES, MAX_SCAN_FOLDERS, ERROR, Diag, Chunk, Analysis, norm, is_file_key, _pad, _err_span,

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from lark import Tree
 
-from .. import graph as g
+from ..language import graph as g
 from ..errors import CardRulesError, RulesetSyntaxError
-from ..language import BUILTINS, CARD_ATTRIBUTES, CONSTRUCTS, ZONE_ATTRIBUTES
+from ..language.reference import BUILTINS, CARD_ATTRIBUTES, CONSTRUCTS, ZONE_ATTRIBUTES
 from .index import Index, Span
 from .text import code_key, error_range
 
@@ -198,7 +198,7 @@ def _keywords() -> set:
     if _KEYWORDS is None:
         from lark.lexer import PatternStr
 
-        from ..parse import parser
+        from ..language.parse import parser
         _KEYWORDS = {t.pattern.value for t in parser().terminals
                      if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha()}
         _KEYWORDS |= {"any", "no", "count", "highest", "lowest", "those"}

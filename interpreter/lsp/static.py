@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 
-from .. import graph as g
+from ..language import graph as g
 from .index import Span
 from .model import WARNING, Diag, Analysis, norm, _err_span
 

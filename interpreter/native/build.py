@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from ..cache import VERSION, cache_dir
+from ..language.cache import VERSION, cache_dir
 from ..errors import CardRulesError
 
 INSTALL_HINT = "set CC, or pip install 'cardrules[native]'"

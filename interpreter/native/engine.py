@@ -13,13 +13,13 @@ import ctypes
 import random
 import threading
 
-from .. import limits
+from ..language import limits
 from ..compiler.program import Program
 from ..engine import play
 from ..engine.legal import _made, link, value_text
 from ..engine.state import Move, State, copy_slots, rule_at
 from ..errors import GameRuntimeError, IllegalMoveError
-from ..unparse import unparse
+from ..language.unparse import unparse
 from .build import build_library, find_compiler, load_library, opt_level, runtime_file, runtime_objects, runtime_source
 from .codegen.emit import Module
 from .codegen.expr import NativeUnsupported

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .. import graph as g
+from ..language import graph as g
 from ..files import report_written
 from .context import book_context
 from .output import book_paths, env, tidy_markdown, write_file

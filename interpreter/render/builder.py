@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import graph as g
-from ..unparse import unparse
+from ..language import graph as g
+from ..language.unparse import unparse
 from .markup import _TYPE_PHRASE, _cap, _fmt_value, _param, _plain_list, _sentence, code, em, human, link
 from .output import slug
 from .steps import Describer, Step

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .. import graph as g
+from ..language import graph as g
 from .builder import BookBuilder
 from .quick import quick_reference
 

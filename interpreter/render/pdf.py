@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jinja2
 
-from .. import graph as g
+from ..language import graph as g
 from ..errors import CardRulesError
 from .context import book_context
 from .output import book_paths

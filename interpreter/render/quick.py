@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .. import graph as g
+from ..language import graph as g
 from .markup import _cap, _fmt_value, _plain_list, _sentence, code, em, human, link
 from .words import English
 

@@ -1,4 +1,4 @@
-"""The language reference, generated: `interpreter.language` (every construct, built-in and
+"""The language reference, generated: `interpreter.language.reference` (every construct, built-in and
 attribute with its form, words and example) laid out through the templates `language.md.j2` and
 `language.html.j2` into generated_docs/language.md and .html, with an index of the grammar's
 keywords read from grammar/cards.lark (so that a keyword without an entry shows)."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .. import language as lang
-from .. import limits
+from ..language import reference as lang
+from ..language import limits
 from ..bundled import grammar_path
 from .output import env, slug, tidy_markdown, write_file
 from .markup import code

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 
 
-from .. import graph as g
-from ..unparse import unparse
+from ..language import graph as g
+from ..language.unparse import unparse
 from .markup import _cap, _plain_list, _uncap, code, em, human, link  # noqa: F401
 from .words import English  # noqa: F401
 

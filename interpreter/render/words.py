@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from .. import graph as g
-from ..unparse import unparse
+from ..language import graph as g
+from ..language.unparse import unparse
 from .markup import (_fmt_value, _join, _plain_list, code, em, human, link, to_markdown)
 
 

@@ -76,7 +76,7 @@ def source_of(path: str | Path) -> Source:
     worded as `load_ruleset` words it."""
     from ..bundled import base_file
     from ..files import variant_base_ref
-    from ..build import read_text
+    from ..language.build import read_text
     from ..files import NotARulesetFile, check_ruleset_name, read_ruleset_file
     path = Path(path)
     display = str(path)

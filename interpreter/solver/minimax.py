@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from ..engine import advice, apply, moves_for, outcome, scores
 from ..engine import sides as ruleset_sides
 from ..errors import GameTooLong, OptionError
-from ..graph import draws_at_random
+from ..language.graph import draws_at_random
 from ..plan import frozen_value
 
 EXACT, LOWER, UPPER = 0, 1, 2

@@ -36,7 +36,7 @@ import random
 from ..engine import apply, determinise, in_secret, moves_for, new_game
 from ..engine import sides as ruleset_sides
 from ..errors import GameRuntimeError, OptionError
-from ..graph import sees
+from ..language.graph import sees
 from .minimax import Solver
 
 DEFAULT_WORLDS = 20

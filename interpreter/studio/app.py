@@ -103,7 +103,7 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
 
     # ---------------------------------------------------------------- the API
     def words(got):
-        from .. import highlight as h
+        from ..language import highlight as h
         return {"keywords": list(h.KEYWORDS), "builtins": list(h.BUILTINS), "names": list(h.BUILTIN_NAMES),
                 "context": list(h.CONTEXT_WORDS)}
 

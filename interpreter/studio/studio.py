@@ -364,7 +364,7 @@ def located(e: CardRulesError, ld: Loaded) -> CardRulesError:
 
 def find_rule(rs, name: str):
     """The rule of that name, wherever it is written (a phase, a procedure, nested)."""
-    from .. import graph as g
+    from ..language import graph as g
     todo = [st for ph in rs.phases for st in ph.body] + [st for p in rs.procedures for st in p.body]
     while todo:
         st = todo.pop()

@@ -286,7 +286,7 @@ def golden_rulesets(folder: Path = GOLDEN) -> list[Path]:
 
 def printout(path: Path) -> str:
     """The IR of a ruleset file, compiled as the engine compiles it (the fast path)."""
-    from ...build import build_file
+    from ...language.build import build_file
     from ..compiler import compile_ruleset
     return format_program(compile_ruleset(build_file(path)))
 

@@ -11,7 +11,7 @@ and the program's tables; a construct it cannot lower raises NativeUnsupported n
 
 from __future__ import annotations
 
-from ... import limits
+from ...language import limits
 from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.ir.reads import called

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ... import graph as g
-from ...unparse import unparse
+from ...language import graph as g
+from ...language.unparse import unparse
 from ..builder import BookBuilder, RuleFinder
 from ..markup import _cap, human
 from ..words import English

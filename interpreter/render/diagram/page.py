@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from ... import graph as g
+from ...language import graph as g
 from ..markup import _cap, human
 from .draw import _draw_block, _poly, _Svg
 from .flow import _Builder

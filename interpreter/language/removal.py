@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import graph as g
-from .errors import RulesetError
+from ..errors import RulesetError
 
 # the word a `remove` line names -> the Ruleset field its items live in (a rule lives in the play)
 FIELDS = {"option": "options", "define": "defines", "var": "vars", "procedure": "procedures",

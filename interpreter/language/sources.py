@@ -3,8 +3,8 @@ parse (by the builder, the checks, the compiler or either engine) quotes the lin
 
 from __future__ import annotations
 
-from .errors import RulesetError
-from .files import NotARulesetFile, read_ruleset_file
+from ..errors import RulesetError
+from ..files import NotARulesetFile, read_ruleset_file
 
 SOURCES: dict[str, list[str]] = {}  # file name -> its lines
 

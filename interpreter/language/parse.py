@@ -16,13 +16,13 @@ from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 from lark.indenter import DedentError, Indenter
 from lark.lexer import PatternStr
 
-from .bundled import grammar_path, tables_path
+from ..bundled import grammar_path, tables_path
 from .cache import grammar_cache_path
-from .errors import RulesetSyntaxError
+from ..errors import RulesetSyntaxError
 
 GRAMMAR = grammar_path()  # the checkout's grammar/, or the copy inside an installed wheel
 TABLES = tables_path()  # the grammar as Lark analysed it, beside the grammar in both places
-WRITE_TABLES = "python -m interpreter.parse --write-tables"  # how TABLES is made again
+WRITE_TABLES = "python -m interpreter.language.parse --write-tables"  # how TABLES is made again
 
 
 class _Indenter(Indenter):
@@ -95,7 +95,7 @@ def write_tables(path: Path = TABLES) -> list[Path]:
     """Analyse the grammar and save it to `path` (stamp, digest, then Lark.save's pickle); nothing
     when the file there is already current, since every analysis numbers its states afresh and
     would change the file for no reason."""
-    from .files import write_atomic
+    from ..files import write_atomic
     if load_tables(path) is not None:
         return []
     saved = io.BytesIO()
@@ -106,10 +106,10 @@ def write_tables(path: Path = TABLES) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m interpreter.parse --write-tables`: make TABLES again after the grammar changed."""
+    """`python -m interpreter.language.parse --write-tables`: make TABLES again after the grammar changed."""
     from lark.exceptions import LarkError
-    from .files import report_written
-    ap = argparse.ArgumentParser(prog="python -m interpreter.parse", description=main.__doc__)
+    from ..files import report_written
+    ap = argparse.ArgumentParser(prog="python -m interpreter.language.parse", description=main.__doc__)
     ap.add_argument("--write-tables", action="store_true", required=True,
                     help=f"analyse the grammar and save it to {TABLES.name} beside it")
     ap.parse_args(argv)
@@ -275,5 +275,5 @@ def _bad_dedent_line(lines: list[str]) -> int:
 if __name__ == "__main__":
     # Run as a script this file is the module __main__, and the saved postlexer would be named
     # __main__._Indenter, which no later run can find: write from the module under its own name.
-    from interpreter.parse import main as _main
+    from interpreter.language.parse import main as _main
     sys.exit(_main())

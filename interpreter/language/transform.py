@@ -10,7 +10,7 @@ from lark import Token, Transformer, v_args
 
 from . import graph as g
 from . import limits
-from .errors import RulesetError
+from ..errors import RulesetError
 from .removal import Removal
 from .sources import located as _err
 

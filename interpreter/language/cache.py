@@ -12,7 +12,7 @@ import os
 import pickle
 from pathlib import Path
 
-from .files import _ANY_VARIANT, _VARIANT, NotARulesetFile, read_ruleset_file, write_atomic
+from ..files import _ANY_VARIANT, _VARIANT, NotARulesetFile, read_ruleset_file, write_atomic
 
 VERSION = "0.1.0"  # with the grammar's and the sources' hashes in every key
 
@@ -54,7 +54,7 @@ def code_hash() -> str:
     global _CODE_HASH
     if _CODE_HASH is None:
         here = Path(__file__).resolve().parent
-        from .bundled import grammar_path
+        from ..bundled import grammar_path
         _CODE_HASH = _files_hash(VERSION, [grammar_path(), *(here / f"{name}.py" for name in BUILT_BY)])
     return _CODE_HASH
 
@@ -79,7 +79,7 @@ def checked_key(source: str) -> str:
     validator (a graph outlives a change to the compiler; a verdict must not)."""
     global _CHECKER_HASH
     if _CHECKER_HASH is None:
-        _CHECKER_HASH = _files_hash("compiler", sorted((Path(__file__).resolve().parent / "compiler").rglob("*.py")))
+        _CHECKER_HASH = _files_hash("compiler", sorted((Path(__file__).resolve().parent.parent / "compiler").rglob("*.py")))
     return hashlib.sha256(f"{source}\0{_CHECKER_HASH}".encode()).hexdigest()[:32]
 
 
@@ -145,7 +145,7 @@ def source_key(display: str, text: str, _depth: int = 0) -> str | None:
     if m:
         if _depth > 20:
             return None
-        from .bundled import base_file
+        from ..bundled import base_file
         base = str(base_file(m.group(1), display))
         try:
             base_text = read_ruleset_file(base)

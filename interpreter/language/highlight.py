@@ -21,7 +21,7 @@ KEYWORDS = (
     "sides", "split", "starting", "subset", "sum", "tell", "text", "the", "then", "those", "to", "turn", "under", "up",
     "value", "var", "variant", "when", "where", "while", "winner", "zone",
 )
-# names the language gives a meaning without a declaration (interpreter/language.py's built-ins)
+# names the language gives a meaning without a declaration (interpreter/language/reference.py's built-ins)
 BUILTINS = ("count", "any", "no", "first", "last", "highest", "lowest", "above", "below", "cards_of", "card",
             "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "abs", "at", "in_play", "can_move")
 BUILTIN_NAMES = ("cards", "players", "player_count", "suits", "ranks")

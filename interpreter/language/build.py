@@ -17,8 +17,8 @@ from . import cache
 from . import graph as g
 from . import limits
 from .assemble import _assemble_game, _merge_variant
-from .errors import OptionError, RulesetError
-from .files import NotARulesetFile, check_ruleset_name, read_ruleset_file
+from ..errors import OptionError, RulesetError
+from ..files import NotARulesetFile, check_ruleset_name, read_ruleset_file
 from .parse import parse_text
 from .sources import SOURCES as _SOURCES, located as _err
 from .transform import ToGraph
@@ -78,7 +78,7 @@ def base_path_of(base_ref: str, filename: str, at: g.Loc | None) -> Path:
     """The file a variant's `of "FILE"` names (FILE from the variant's folder, or a bundled game's
     for `bundled:NAME`); the located error
     when that name cannot be a file's (a NUL in it, too long), told before the system is asked."""
-    from .bundled import BUNDLED_PREFIX, _suggest, base_file
+    from ..bundled import BUNDLED_PREFIX, _suggest, base_file
     base_path = base_file(base_ref, filename)
     if base_ref.startswith(BUNDLED_PREFIX) and not os.path.exists(base_path):
         name = base_ref[len(BUNDLED_PREFIX):]
@@ -124,7 +124,7 @@ def build_file_keyed(path: str | Path, _seen: tuple = (), _text: str | None = No
         except NotARulesetFile as e:
             raise e.file_error(display) from None
         if not os.path.exists(path):  # not a file: perhaps a bundled game's name
-            from .bundled import resolve
+            from ..bundled import resolve
             try:
                 path = resolve(path)
             except OptionError as e:
