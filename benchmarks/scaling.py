@@ -38,7 +38,7 @@ def one_process(path: Path, rs, players: int, games: int, bots: dict, engine: st
     """The games played in this process by the very function a worker runs on its chunk: each
     game's result (`--json`'s entries)."""
     from interpreter.runner import remember, source_of
-    from interpreter.runner.jobs import play_games
+    from interpreter.playing import play_games
     src = source_of(path)
     remember(src, rs)
     args = {"seed": 0, "players": players, "options": {}, "bots": dict(bots), "log": False, "engine": engine,
@@ -47,7 +47,7 @@ def one_process(path: Path, rs, players: int, games: int, bots: dict, engine: st
 
 
 def on_runner(runner, path: Path, rs, players: int, games: int, bots: dict, engine: str) -> list:
-    from interpreter.runner.jobs import play
+    from interpreter.playing import play
     got = play(runner, path, rs, players, {}, 0, games, bots, False, engine=engine)
     assert got.broke is None and not got.interrupted
     return got.tally.results

@@ -419,7 +419,7 @@ def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: di
     """`play` on worker processes or a cluster (interpreter.runner): games in chunks, put back
     in order, so the summary and the log are those of one process; one progress bar."""
     from .runner import WorkersLost, progress_bar
-    from .runner.jobs import play as play_chunks
+    from .playing import play as play_chunks
     bar = progress_bar(games, sys.stdout.isatty() or games >= 50)
     try:
         with runner, bar:

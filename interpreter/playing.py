@@ -1,20 +1,23 @@
 """One game played to its end by bots and, at the terminal, a person: what `cardrules play`
-plays game by game, in its own process or in the workers (runner/jobs.py). It lives below the
-front doors so that the workers need not import the command line (a circle once)."""
+plays game by game, in its own process or on a runner's workers (`play`, `play_games`). It lives
+below the front doors so that the workers need not import the command line."""
 
 from __future__ import annotations
 
 import json
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import typer
 
 from . import engine, engines
 from .bots import bot_seed, make_bot
-from .engine import (Move, State, apply, in_secret, legal_moves, make_record, moves_for, observe,
-                     seat_name)
+from .engine import (Move, State, apply, fired_counts, in_secret, legal_moves, make_record, moves_for, observe,
+                     outcome, seat_name)
 from .errors import CardRulesError, GameRuntimeError
+from .runner import (MAX_CHUNK, NATIVE_CHUNK, Interrupted, Runner, Task, chunks, load, remember, say_workers,
+                     source_of)
 
 
 @dataclass
@@ -298,3 +301,87 @@ def broke_in_python(rs, path, n: int, opts: dict, seed: int, bot_names: dict, lo
         return e.render(), (make_record(e.state, str(path)) if log and e.state is not None else None)
     return (f"error: the game with seed {seed} failed in the native engine but not in the Python engine "
             "(please report it)", make_record(state, str(path)) if log else None)
+
+
+# ------------------------------------------------------------------ the games of `cardrules play` on workers
+
+def play_games(sources, items, args) -> dict:
+    """Games `items` of `cardrules play`, summed here (`tally`: a Tally, each game's result kept
+    only with --json) with their records (--log); `broke`: (index, the error as the command
+    prints it, the record of the game up to the failure) for the first game that broke, after
+    which the chunk stops."""
+    src = sources[0]
+    rs = load(src)
+    tally, records, broke = Tally(args["players"], keep=args.get("json", True)), [], None
+    program, note = engines.on_worker(rs, args.get("engine", "python"))
+    native = program is not None
+    if native and engines.all_random(args["bots"].values()):  # random bots, whole games in C
+        from .runner.native import play_chunk
+        games, failed = play_chunk(rs, src.filename, args["players"], args["options"], args["seed"], items,
+                                   args["log"], lambda seed: broke_in_python(rs, src.filename, args["players"],
+                                                                              args["options"], seed, args["bots"],
+                                                                              args["log"]))
+        for game_seed, winners, scores, decisions, fired, rec in games:
+            tally.add(game_seed, winners, scores, decisions, fired)
+            if rec is not None:
+                records.append(rec)
+        if failed is not None:
+            broke = (failed[0], *failed[1])
+    else:
+        for i in items:
+            seed = args["seed"] + i
+            try:
+                state = play_one(rs, args["players"], args["options"], seed, args["bots"], None, native)
+            except GameBroke as e:
+                rec = make_record(e.state, src.filename) if args["log"] and e.state is not None else None
+                broke = (i, e.render(), rec)
+                break
+            o = outcome(state)
+            tally.add(seed, o.winners, o.scores, state.decisions, fired_counts(state))
+            if args["log"]:
+                records.append(make_record(state, src.filename))
+    return {"tally": tally, "records": records, "broke": broke, "note": note}
+
+
+@dataclass
+class Played:
+    tally: Tally                                    # the games from the first, summed
+    records: list = field(default_factory=list)     # their records (with --log)
+    broke: str | None = None                        # the first game that broke, as the command says it
+    broke_record: dict | None = None
+    interrupted: bool = False
+
+
+def play(runner: Runner, path: Path, rs, players: int, options: dict, seed: int, games: int,
+         bots: dict, log: bool, advance=None, engine: str = "python", keep: bool = True) -> Played:
+    """`cardrules play` on a runner (`keep`: each game's result listed, for --json). Interrupted:
+    the games before the first chunk that had not finished (so the summary is that of --games
+    M)."""
+    src = source_of(path)
+    remember(src, rs)
+    args = {"seed": seed, "players": players, "options": dict(options), "bots": dict(bots), "log": log,
+            "engine": engine, "json": keep}
+    # games whole in C come in large chunks; not with a log, whose records are made in Python at
+    # a few milliseconds a game (a chunk of 5,000 would hold the bar still, and lose that much to Ctrl-C)
+    whole_in_c = engine == "native" and engines.all_random(bots.values()) and not log
+    parts = chunks(games, runner.parallelism, NATIVE_CHUNK if whole_in_c else MAX_CHUNK)
+    tasks = [Task(k, play_games, (src,), tuple(r), args) for k, r in enumerate(parts)]
+    out = Played(Tally(players, keep=keep))
+    try:
+        done = runner.run(tasks, advance, stop=lambda r: r["broke"] is not None)
+    except Interrupted as e:
+        done, out.interrupted = e.done, True
+    say_workers(done)
+    for task in tasks:
+        r = done.get(task.key)
+        if r is None:
+            break
+        out.tally.extend(r["tally"])
+        if log:
+            out.records.extend(r["records"])
+        if r["broke"] is not None:
+            _, out.broke, rec = r["broke"]
+            if rec is not None:
+                out.broke_record = rec
+            break
+    return out

@@ -121,14 +121,16 @@ def test_a_worker_without_a_compiler_plays_in_python_and_the_client_says_so(job,
     games in Python, and the command prints one line naming the machine and why."""
     import interpreter.native.engine as native_engine
     from interpreter.native.build import NativeUnavailable
-    from interpreter.runner import Task, jobs, source_of
+    from interpreter.balance.jobs import balance, balance_games
+    from interpreter.playing import play, play_games
+    from interpreter.runner import source_of
     src = source_of(bundled()["ganjifa/ganjifa"])
     if job == "play":
         args = {"seed": 3, "players": 3, "options": {}, "bots": {0: "random", 1: "random", 2: "random"}, "log": True}
     else:
         args = {"seed": 3, "label": "A", "path": str(bundled()["ganjifa/ganjifa"]), "players": 3, "options": (),
                 "bots": ("random",) * 3, "rotate": "greedy"}
-    work = jobs.FUNCTIONS[job]
+    work = play_games if job == "play" else balance_games
     in_c = work((src,), range(2), {**args, "engine": "native"})
     in_python = work((src,), range(2), {**args, "engine": "python"})
     assert in_c["note"] is None and in_python["note"] is None
@@ -144,14 +146,14 @@ def test_a_worker_without_a_compiler_plays_in_python_and_the_client_says_so(job,
         parallelism = 1
 
         def run(self, tasks, advance=None, stop=None, each=None):
-            return {t.key: work(t.sources, t.items, t.args) for t in tasks}
+            return {t.key: t.function(t.sources, t.items, t.args) for t in tasks}
     if job == "play":
-        jobs.play(Here(), bundled()["ganjifa/ganjifa"], load_ruleset(bundled()["ganjifa/ganjifa"]), 3, {}, 3, 2,
-                  args["bots"], True, engine="native")
+        play(Here(), bundled()["ganjifa/ganjifa"], load_ruleset(bundled()["ganjifa/ganjifa"]), 3, {}, 3, 2,
+              args["bots"], True, engine="native")
     else:
         from interpreter.balance.games import Config
         cfg = Config("A", args["path"], load_ruleset(args["path"]), 3, (), ("random",) * 3, "greedy")
-        jobs.balance(Here(), [(cfg, 3)], 3, engines=["native"])
+        balance(Here(), [(cfg, 3)], 3, engines=["native"])
     err = capsys.readouterr().err
     assert re.fullmatch(r"engine: python on some workers \(the same games, slower; no native engine there: "
                         r"[^:\s]+: no C compiler found \(set CC, or install cardrules\[native\]\)\)\n", err)

@@ -26,6 +26,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interpreter.cli import app
+from interpreter.playing import play_games
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
@@ -211,8 +212,8 @@ def test_cluster_workers_build_rulesets_from_text_not_from_the_clients_disk(clus
     here = Source(str(tmp_path / "low.cards"), BOOM_VARIANT, ((str(tmp_path / "boom.cards"), BOOM),))
     args = {"seed": 0, "players": 2, "options": {}, "bots": {0: "random", 1: "random"}, "log": True}
     with DaskRunner(address, 10) as runner:
-        got = runner.run([Task(0, "play", (src,), tuple(range(30)), args)])[0]
-    local = execute(Task(0, "play", (here,), tuple(range(30)), args))
+        got = runner.run([Task(0, play_games, (src,), tuple(range(30)), args)])[0]
+    local = execute(Task(0, play_games, (here,), tuple(range(30)), args))
     assert got["broke"] is not None and got["broke"][0] == local["broke"][0]
     assert f"{gone}/boom.cards:" in got["broke"][1] and "set first = last.played_by" in got["broke"][1]
     assert got["broke"][1] == local["broke"][1].replace(str(tmp_path), gone)
@@ -427,7 +428,7 @@ def test_chunks_cover_every_game_once_and_a_result_counts_once():
         for w in (1, 2, 3, 64):
             parts = chunks(n, w)
             assert [i for p in parts for i in p] == list(range(n))
-    tasks = [Task(k, "play", (), (k,)) for k in range(4)]
+    tasks = [Task(k, play_games, (), (k,)) for k in range(4)]
     seen = []
     c = Collector(tasks, seen.append, stop=lambda r: r == "broke")
     c.add(tasks[1], "ok")
@@ -465,7 +466,7 @@ def test_games_played_whole_in_c_go_to_the_workers_in_large_chunks():
     out a hundred games at a time kept two workers at 1.3x one; NATIVE_CHUNK at a time, 1.85x."""
     from interpreter import load_ruleset
     from interpreter.runner import MAX_CHUNK, NATIVE_CHUNK, Runner
-    from interpreter.runner.jobs import play
+    from interpreter.playing import play
 
     class Counting(Runner):
         parallelism = 2

@@ -101,7 +101,7 @@ def make_report(configs: list[Config], games: int, seed: int, strong: str | list
     skill_games = games if skill_games is None else skill_games
     runs = _runs(configs, games, strong, skill_games)
     if runner is not None:
-        from ..runner.jobs import balance as play_runs
+        from .jobs import balance as play_runs
         facts, interrupted = play_runs(runner, [(cfg, k) for cfg, k in runs], seed, progress,
                                        [run_engine(engine, cfg) for cfg, _ in runs])
     else:

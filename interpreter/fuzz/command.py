@@ -129,7 +129,7 @@ def fuzz_command(
     progress = lambda text: typer.echo(text, err=True)
     missing: list[Path] = []   # not fuzzed: Ctrl-C
     if runner is not None:  # one file per task, on worker processes or a cluster
-        from ..runner.jobs import fuzz as fuzz_files
+        from .jobs import fuzz as fuzz_files
         try:
             with runner:
                 reports, failed, missing = fuzz_files(runner, files, games, seconds, seed, engine_name)

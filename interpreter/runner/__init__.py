@@ -3,8 +3,9 @@
 A run is a list of tasks. A `Task` carries the rulesets it needs as text (a `Source`: the
 file's text and its bases' texts, under the names this machine knows them by, so that errors,
 locations and records read the same wherever the task runs and no worker reads the client's
-disk), the name of a worker function (`jobs.FUNCTIONS`), a chunk of items (game indexes, or
-ruleset files) and plain arguments; the function returns plain data. A game's seed is fixed
+disk), the job's worker function itself (a module-level function of the command that runs the
+job, which a worker imports by its name: the runner knows no job), a chunk of items (game
+indexes, or ruleset files) and plain arguments; the function returns plain data. A game's seed is fixed
 by the master seed and its index, so a result does not depend on which process played it:
 the caller gets the results keyed by task and puts them back in order before it summarises.
 
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .. import engines
 from ..errors import OptionError, RulesetError
 
 CLUSTER_ENV = "CARDRULES_CLUSTER"              # the scheduler's address when --cluster is not given
@@ -138,16 +140,24 @@ class Task:
     """One chunk of a run. `key` orders the results; `items` are what `function` works on."""
 
     key: int
-    function: str
+    function: Callable     # a module-level function (workers import it by name): the job's own
     sources: tuple
     items: tuple
     args: dict = field(default_factory=dict)
 
 
 def execute(task: Task):
-    """Run one task (in a worker, or here): the worker function of `jobs` on its chunk."""
-    from .jobs import FUNCTIONS
-    return FUNCTIONS[task.function](task.sources, task.items, task.args)
+    """Run one task (in a worker, or here): its job's function on its chunk."""
+    return task.function(task.sources, task.items, task.args)
+
+
+def say_workers(done: dict) -> None:
+    """The one line on standard error when workers played in Python though native was chosen
+    (engines.on_worker: no C compiler on their machine)."""
+    line = engines.worker_line(r.get("note") for r in done.values() if isinstance(r, dict))
+    if line is not None:
+        import sys
+        print(line, file=sys.stderr)
 
 
 def chunks(n: int, parallelism: int, most: int = MAX_CHUNK) -> list[range]:

@@ -53,7 +53,7 @@ class DaskRunner(Runner):
                                                         pure=False)
                 deps.append(texts[src.key])
             f = self.client.submit(_execute, dataclasses.replace(t, sources=()), *deps,
-                                   key=f"cardrules-{t.function}-{self.run_id}-{t.key}", pure=False)
+                                   key=f"cardrules-{t.function.__name__}-{self.run_id}-{t.key}", pure=False)
             futures[f.key] = (f, t)
         try:
             for f in distributed.as_completed([f for f, _ in futures.values()], loop=self.client.loop):

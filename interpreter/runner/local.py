@@ -23,7 +23,6 @@ from . import Collector, Interrupted, Runner, Task, WorkersLost, execute
 
 PROBE_SECONDS = 0.5
 MAX_RESTARTS = 3
-_PRELOAD = ["interpreter.runner.jobs"]   # imported once by the fork server, so workers start at once
 
 
 def _worker_init(client: int) -> None:
@@ -45,11 +44,14 @@ class LocalRunner(Runner):
         self._starter: threading.Thread | None = None
         self._leftover = False               # chunks still running that nobody needs
 
-    def _start_pool(self) -> None:
-        """Start the worker processes in the background (this process plays meanwhile)."""
+    def _start_pool(self, tasks: list[Task]) -> None:
+        """Start the worker processes in the background (this process plays meanwhile). The
+        modules of the tasks' functions are imported once by the fork server, so that workers
+        start at once."""
         if self._starter is not None:
             return
-        self.pool = pool = ProcessPoolExecutor(max_workers=self.parallelism, mp_context=context(_PRELOAD),
+        preload = sorted({t.function.__module__ for t in tasks})
+        self.pool = pool = ProcessPoolExecutor(max_workers=self.parallelism, mp_context=context(preload),
                                                initializer=_worker_init, initargs=(os.getpid(),))
 
         def start() -> None:
@@ -69,16 +71,16 @@ class LocalRunner(Runner):
         t0 = time.monotonic()
         try:
             if not self.probe:
-                self._start_pool()
+                self._start_pool(tasks)
             while todo and not c.finished() and not self._up.is_set():
                 if self._starter is None and time.monotonic() - t0 >= PROBE_SECONDS:
-                    self._start_pool()
+                    self._start_pool(tasks)
                 task = todo.popleft()
                 if c.needed(task.key):
                     c.add(task, execute(task))
             restarts = 0
             while not c.finished():
-                self._start_pool()
+                self._start_pool(tasks)
                 self._starter.join()
                 lost = self._play(c, [t for t in todo if c.needed(t.key)])
                 if not lost:
