@@ -30,11 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from interpreter.balance import _configs, make_report  # noqa: E402
+from interpreter.balance import make_report  # noqa: E402
+from interpreter.commands.balance import _configs  # noqa: E402
 from interpreter.bundled import resolve  # noqa: E402
 from interpreter.engine import program_of  # noqa: E402
 from interpreter.engines import choose  # noqa: E402
-from interpreter.fuzz.command import fuzz_ruleset  # noqa: E402
+from interpreter.commands.fuzz import fuzz_ruleset  # noqa: E402
 
 ENGINES = ("python", "native")
 # the adapters' jobs: (ruleset, players, games a round, OpenSpiel's own game or None)

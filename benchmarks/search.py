@@ -41,7 +41,7 @@ if str(ROOT) not in sys.path:
 
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.balance.stats import wilson  # noqa: E402
-from interpreter.args import parse_options  # noqa: E402
+from interpreter.commands.args import parse_options  # noqa: E402
 from interpreter.bots import bot_seed, make_bot  # noqa: E402
 from interpreter.engine import apply, new_game, outcome, program_of, resolve_options  # noqa: E402
 from interpreter.native.engine import new_native_game  # noqa: E402

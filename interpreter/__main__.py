@@ -1,6 +1,6 @@
 """`python -m interpreter ...` is the `cardrules` command."""
 
-from .launch import main
+from .commands.launch import main
 
 if __name__ == "__main__":
     main()

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interpreter.balance.stats import chi2_sf, diff_means, diff_proportions, equal_shares, wilson
-from interpreter.cli import app
+from interpreter.commands.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 GANJIFA = ROOT / "rulesets" / "ganjifa" / "ganjifa.cards"

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from interpreter import load_ruleset
 from interpreter.bundled import bundled
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.engine import outcome
 from interpreter.errors import RulesetError
 from interpreter.playing import play_one

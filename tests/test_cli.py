@@ -11,7 +11,7 @@ import procs
 import pytest
 from typer.testing import CliRunner
 
-from interpreter.cli import app
+from interpreter.commands.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 GANJIFA_DIR = ROOT / "rulesets" / "ganjifa"
@@ -469,7 +469,7 @@ def test_the_json_summary_joins_the_entries_made_where_the_games_were_played():
     game's text, made in the worker that played it: the same bytes, whatever the entries hold."""
     import json as json_
 
-    from interpreter.cli import summary_json
+    from interpreter.commands.cli import summary_json
     from interpreter.playing import Tally
     games = [(7, (), (0, 0), 3), (8, (0, 1), (5, 5), 12), (9, (1,), (-4, 2), 1)]
     tally = Tally(2)

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.diff import REGENERATE, diff_rulesets, render_diff, variant_base, variant_pages, write_variant_diffs
 
 ROOT = Path(__file__).resolve().parent.parent

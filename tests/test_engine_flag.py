@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interpreter.bundled import bundled
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.errors import OptionError
 from interpreter.native import find_compiler
 
@@ -183,7 +183,7 @@ def test_native_without_a_compiler_exits_2_in_one_line_and_auto_uses_python(monk
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "no C compiler" in r.stderr
     r = run("balance", f, "-n", 3, "-k", 2, "--strong", "none", "--workers", 1, "--out", tmp_path / "c")
     assert r.exit_code == 0 and engine_line(r).startswith("engine: python (no native engine: no C compiler")
-    from interpreter.web.serve import serve_engine
+    from interpreter.commands.serve import serve_engine
     with pytest.raises(OptionError, match="no C compiler"):
         serve_engine("native")
     assert serve_engine("auto").startswith("engine: python (no native engine: no C compiler")
@@ -192,7 +192,7 @@ def test_native_without_a_compiler_exits_2_in_one_line_and_auto_uses_python(monk
 # ------------------------------------------------------------------ serve
 
 def test_serve_says_its_engine_at_start_up():
-    from interpreter.web.serve import serve_engine
+    from interpreter.commands.serve import serve_engine
     assert serve_engine("python") == "engine: python (as asked)"
     assert serve_engine("auto").startswith("engine: native (C, built by ")
     with pytest.raises(OptionError, match="--engine is one of auto, python, native, not 'warp'"):

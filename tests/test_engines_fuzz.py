@@ -75,7 +75,7 @@ def test_a_finding_is_shrunk_to_the_edit_that_shows_it(monkeypatch):
 
 def test_the_command_reports_what_it_played(tmp_path):
     from typer.testing import CliRunner
-    from interpreter.cli import app
+    from interpreter.commands.cli import app
     r = CliRunner().invoke(app, ["fuzz", "--engines", str(SMALL[0]), "-m", "3", "--seed", "38"])
     assert r.exit_code == 0, r.output
     assert "3 mutants of 1 file: " in r.output and "0 findings" in r.output

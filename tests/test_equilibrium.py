@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interpreter.adapters.encoding import spec_for
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.errors import OptionError
 from interpreter.solver.equilibrium import CHANCE, DECISION, END, best_reply, build_tree, solve_equilibrium, values
 

@@ -37,7 +37,8 @@ from typer.testing import CliRunner
 from interpreter import load_ruleset
 from interpreter.engine import cards_in, legal_moves, replay
 from interpreter.errors import RecordError
-from interpreter.fuzz import Static, fuzz_command, fuzz_ruleset
+from interpreter.fuzz import Static, fuzz_ruleset
+from interpreter.commands.fuzz import fuzz_command
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = ROOT / "tests" / "fuzz_targets"
@@ -306,7 +307,7 @@ def test_cli_json_findings_and_replayable_records(tmp_path):
         assert set(rep) >= {"ruleset", "players", "options", "seed", "moves"}
         assert Path(rep["record"]).is_file()
     # `cardrules replay` re-runs a reproduction
-    from interpreter.cli import app
+    from interpreter.commands.cli import app
     rec = next(f for f in data["findings"] if f["kind"] == "deadlock")["reproduction"]["record"]
     rr = CliRunner().invoke(app, ["replay", rec])
     assert rr.exit_code == 0 and "game not finished" in rr.stdout, rr.output
@@ -343,7 +344,7 @@ def test_cli_seconds_budget():
 
 
 def test_registered_as_cardrules_fuzz():
-    from interpreter.cli import app
+    from interpreter.commands.cli import app
     r = CliRunner().invoke(app, ["fuzz", "--help"])
     assert r.exit_code == 0 and "--games" in r.stdout and "--seconds" in r.stdout
 

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.errors import RulesetSyntaxError
 from interpreter.render import render_markdown
 from interpreter.language.unparse import quote, unparse

@@ -476,7 +476,7 @@ def test_the_vscode_folder_is_complete_and_its_grammar_compiles():
 def test_the_command_without_pygls_names_the_extra(monkeypatch):
     from typer.testing import CliRunner
 
-    from interpreter.cli import app
+    from interpreter.commands.cli import app
     monkeypatch.setitem(sys.modules, "pygls", None)
     r = CliRunner().invoke(app, ["lsp"])
     assert r.exit_code == 2 and "cardrules[lsp]" in r.output

@@ -451,7 +451,7 @@ def test_the_planning_search_runs_clean_under_the_sanitizers(tmp_path):
 
 def run(*args, env=None):
     from typer.testing import CliRunner
-    from interpreter.cli import app
+    from interpreter.commands.cli import app
     return CliRunner(env=env).invoke(app, [str(a) for a in args])
 
 

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import procs
 from interpreter import load_ruleset, loads_ruleset
 from interpreter.bots import bot_seed, make_bot
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.engine import apply, moves_for, new_game
 from interpreter.engine import sides as ruleset_sides
 from interpreter.errors import OptionError

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interpreter.bundled import bundled, content_hash, find_for_record, record_ref, resolve
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.errors import OptionError
 
 ROOT = Path(__file__).resolve().parent.parent

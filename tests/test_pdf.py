@@ -18,7 +18,7 @@ pytest.importorskip("typst")
 from typer.testing import CliRunner  # noqa: E402
 
 from interpreter import load_ruleset, loads_ruleset  # noqa: E402
-from interpreter.cli import app  # noqa: E402
+from interpreter.commands.cli import app  # noqa: E402
 from interpreter.render import REGENERATE_PY, render_html, render_markdown, write_rulebooks  # noqa: E402
 from interpreter.render import book_context  # noqa: E402
 from interpreter.render.pdf import (STAMP, PdfUnavailable, compile_typst, escape_typst, pdf_path,  # noqa: E402

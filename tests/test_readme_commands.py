@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from interpreter.cli import app
+from interpreter.commands.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 

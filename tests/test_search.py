@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
 from interpreter.bots import bot_seed, make_bot
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.engine import apply, determinise, legal_moves, moves_for, new_game, outcome, state_digest
 from interpreter.errors import OptionError
 from interpreter.search import ISMCTSBot

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from interpreter import load_ruleset
 from interpreter.bots import bot_seed, make_bot
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.engine import apply, moves_for, new_game
 from interpreter.errors import OptionError
 from interpreter.solver import Solver, solve, utilities

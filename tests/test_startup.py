@@ -114,7 +114,7 @@ def test_a_warm_check_loads_neither_parser_nor_graph(tmp_path):
     folder = tmp_path / "cache"
     _cardrules(["check", "rulesets/mughal/komi.cards"], folder)
     probe = ("import sys; sys.argv = ['cardrules', 'check', 'rulesets/mughal/komi.cards']\n"
-             "from interpreter.launch import main\n"
+             "from interpreter.commands.launch import main\n"
              "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
              "print(code, 'interpreter.language.graph' in sys.modules, 'lark' in sys.modules)")
     env = dict(os.environ, CARDRULES_CACHE_DIR=str(folder), PYTHONPATH=str(ROOT))

@@ -245,7 +245,7 @@ def test_with_a_token_every_studio_request_needs_it(tmp_path):
 
 
 def test_the_command_asks_for_a_token_off_this_computer():
-    from interpreter.studio.command import loopback
+    from interpreter.commands.studio import loopback
     assert loopback("127.0.0.1") and loopback("::1") and loopback("localhost") and loopback("127.0.0.2")
     assert not loopback("0.0.0.0") and not loopback("192.168.1.5") and not loopback("example.org")
 

@@ -97,7 +97,7 @@ def wait(s, kind: str, path: str, seconds: float = 30.0, until=lambda st: st["st
 # ------------------------------------------------------------------ diff
 
 def test_the_diff_of_a_variant_is_cardrules_diffs_page(studio):
-    from interpreter.cli import app as cli
+    from interpreter.commands.cli import app as cli
     path = studio.add(CLASSIC / "goofspiel-descending.cards")
     got = post(studio, "/diff", path=path).json()
     assert got["variant"] is True and got["identical"] is False and got["rule_changes"] >= 1

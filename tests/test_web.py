@@ -28,7 +28,7 @@ with warnings.catch_warnings():  # Starlette 1.x asks for the httpx2 fork; httpx
 from interpreter import engine
 from interpreter.bundled import bundled
 from interpreter.errors import IllegalMoveError, InvalidMoveError
-from interpreter.cli import TABLE_FORMAT as CLI_TABLE_FORMAT, app as cli_app
+from interpreter.commands.cli import TABLE_FORMAT as CLI_TABLE_FORMAT, app as cli_app
 from interpreter.web import store
 from interpreter.web.app import create_app
 from interpreter.web.limits import Limits
@@ -614,7 +614,7 @@ def test_the_data_folder_defaults_to_the_users_data_folder(monkeypatch, tmp_path
 
 
 def test_the_command_line_starts_without_the_web_server():
-    code = "import sys, interpreter.cli; print(any(m.split('.')[0] in ('starlette', 'uvicorn') for m in sys.modules))"
+    code = "import sys, interpreter.commands.cli; print(any(m.split('.')[0] in ('starlette', 'uvicorn') for m in sys.modules))"
     out = procs.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
 

@@ -25,7 +25,7 @@ import procs
 import pytest
 from typer.testing import CliRunner
 
-from interpreter.cli import app
+from interpreter.commands.cli import app
 from interpreter.playing import play_games
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -31,9 +31,9 @@ The parts, from the ground up: `words` (wording helpers and the inline mark-up),
 (Detail, Change, Diff), `lines` (canonical keys; a ruleset flattened into lines), `align`
 (two blocks of lines matched), `items` and `rules` (what changed, in words: the named items,
 then phases, procedures and their rules), `compare` (`diff_rulesets`), `report`
-(`render_diff`: text, Markdown, HTML and the redline), `variants` (the committed pages) and
-`command` (`cardrules diff`, `main`). The names are imported from here when first asked for,
-so the command line starts without the comparison.
+(`render_diff`: text, Markdown, HTML and the redline) and `variants` (the committed pages,
+`main`). The command, `cardrules diff`, is interpreter/commands/diff.py. The names are imported
+from here when first asked for, so the command line starts without the comparison.
 """
 
 from __future__ import annotations
@@ -42,20 +42,19 @@ import importlib
 from typing import TYPE_CHECKING
 
 __all__ = ["Change", "Detail", "Diff", "diff_rulesets", "render_diff", "write_variant_diffs", "variant_base",
-           "diff_command", "REGENERATE"]
+           "REGENERATE"]
 
 # where each public name lives
 _HOMES = {"Change": "model", "Detail": "model", "Diff": "model", "SECTIONS": "model",
           "diff_rulesets": "compare", "render_diff": "report",
           "variant_base": "variants", "variant_pages": "variants", "write_variant_diffs": "variants",
-          "REGENERATE": "command", "Format": "command", "diff_command": "command", "main": "command"}
+          "REGENERATE": "variants", "main": "variants"}
 
 if TYPE_CHECKING:
-    from .command import REGENERATE, Format, diff_command, main
     from .compare import diff_rulesets
     from .model import SECTIONS, Change, Detail, Diff
     from .report import render_diff
-    from .variants import variant_base, variant_pages, write_variant_diffs
+    from .variants import REGENERATE, main, variant_base, variant_pages, write_variant_diffs
 
 
 def __getattr__(name: str):

@@ -11,6 +11,8 @@ from ..render import write_file
 from .compare import diff_rulesets
 from .report import render_diff
 
+REGENERATE = "python -m interpreter.diff"  # how the committed pages are made again
+
 
 def variant_base(path: Path) -> Path | None:
     """The base file a variant names in its header (`variant NAME "Title" of "base.cards"`), or None."""
@@ -61,3 +63,11 @@ def write_variant_diffs(rulesets_dir: Path, out_dir: Path) -> list[Path]:
     for path, text in pages:
         write_file(path, text)
     return [p for p, _ in pages]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Regenerate every variant's diff page into generated_docs/diffs/ (run from anywhere)."""
+    from ..files import report_written
+
+    root = Path(__file__).resolve().parent.parent.parent
+    return report_written(lambda: write_variant_diffs(root / "rulesets", root / "generated_docs" / "diffs"), root)

@@ -72,8 +72,9 @@ One module per stage: `common` (limits, findings, configurations, events), `stat
 static checks and the graph walking they share), `players` (the fuzzer's bots) with `aims`
 (the conditions of unfired rules they aim at) and `solve` (the search for a line to one), `play` (the
 `Fuzzer` and the phases of a run) with `checks` (what is checked while a game is played),
-`options` (the option-effect check) and `shrink` (reproductions and findings), and `command`
-(`fuzz_ruleset`, the report, `cardrules fuzz`). Every name is importable from here."""
+`options` (the option-effect check) and `shrink` (reproductions and findings), and `run`
+(`fuzz_ruleset`, the report, the reproductions written). Every name is importable from here;
+the command, `cardrules fuzz`, is interpreter/commands/fuzz.py."""
 
 from __future__ import annotations
 
@@ -91,4 +92,4 @@ from .checks import Checks, _strings
 from .options import OptionEffects
 from .shrink import Shrinking
 from .play import Fuzzer
-from .command import _expand, _paragraph, fuzz_command, fuzz_ruleset, write_reproductions
+from .run import finding_paragraph, fuzz_ruleset, write_reproductions

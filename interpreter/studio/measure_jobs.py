@@ -60,12 +60,12 @@ def balance_child(conn, parent: int, configs: list, games: int, seed: int, stron
                   engine: str) -> None:
     """Play `balance --against`'s games and send back the report (its own HTML, plots inside)."""
     _start_child(conn, parent)
-    from ..balance import GameFailed, _runs, engine_line, make_report, render_html
+    from ..balance import GameFailed, engine_line, make_report, render_html, runs_of
     from ..engine import program_of
     from ..errors import CardRulesError, OptionError
     from ..engines import choose
     send = _sender(conn)
-    runs = _runs(configs, games, strong, games)
+    runs = runs_of(configs, games, strong, games)
     total = sum(k for _, k in runs)
     try:
         send(0, total, "preparing the engine", force=True)

@@ -42,7 +42,7 @@ def solve_command(
     if equilibrium:
         return _equilibrium(path, players, option, iterations, returns, policy_out, as_json)
     from .. import load_ruleset
-    from ..args import parse_options
+    from .args import parse_options
     from ..bundled import resolve
     from ..engine import program_of, resolve_options
     from ..engines import choose
@@ -73,7 +73,7 @@ def solve_command(
         print(choice.line, file=sys.stderr)
     try:
         state, how = reach(rs, n, opts, seed, after, moves, choice)
-        from .minimax import Solver
+        from ..solver.minimax import Solver
         started = time.monotonic()
         if side_list is None:
             from ..engine import sides as sides_now
@@ -98,7 +98,7 @@ def _fail(text: str, code: int):
 
 def parse_sides(text: str, players: int) -> list[list[int]]:
     """'1+3, 2+4' (seats from 1, or P1..) as [[0, 2], [1, 3]]; an OptionError names what is wrong."""
-    from ..args import parse_seat
+    from .args import parse_seat
     sides = []
     for part in text.split(","):
         if not part.strip():
@@ -198,8 +198,8 @@ def text_report(r: dict) -> str:
 
 def _equilibrium(path: Path, players, option, iterations: int, returns, policy_out, as_json: bool) -> None:
     """`--equilibrium`: CFR+ over the game's whole tree (equilibrium.py)."""
-    from ..args import parse_options
-    from .equilibrium import solve_equilibrium
+    from .args import parse_options
+    from ..solver.equilibrium import solve_equilibrium
     try:
         from ..adapters.encoding import spec_for
         from ..bundled import resolve

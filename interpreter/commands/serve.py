@@ -14,7 +14,7 @@ import typer
 
 from ..errors import OptionError
 from ..runner import ENGINE_HELP
-from .limits import Limits
+from ..web.limits import Limits
 
 
 def _err(text: str) -> None:
@@ -150,7 +150,7 @@ def serve_command(
         _err("error: the browser table needs starlette and uvicorn: pip install starlette uvicorn")
         raise typer.Exit(2)
     rulesets, records = _paths(list(paths or []))
-    from .store import default_data_dir
+    from ..web.store import default_data_dir
     folder = (data or default_data_dir()).expanduser()
     try:
         (folder / "tables").mkdir(parents=True, exist_ok=True)
@@ -160,8 +160,8 @@ def serve_command(
     sock = _bind(host, port)
     _err(engine_line)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
-    from .app import create_app
-    from .guard import Hosts
+    from ..web.app import create_app
+    from ..web.guard import Hosts
     app = create_app(folder, rulesets, bot_pause, records, limits=limits, engine=engine_name,
                      hosts=Hosts(host, list(allow_host or [])))
     web = app.state.web

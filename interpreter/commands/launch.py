@@ -11,8 +11,8 @@ from pathlib import Path
 
 def _cached_check(args: list[str]) -> list[str] | None:
     """The lines `check` would print, when every file's verdict is cached as valid; else None."""
-    from .language import cache
-    from .files import NotARulesetFile, read_ruleset_file
+    from ..language import cache
+    from ..files import NotARulesetFile, read_ruleset_file
     if cache.cache_dir() is None:
         return None
     files: list[Path] = []

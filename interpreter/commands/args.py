@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .bots import make_bot
-from .errors import OptionError
+from ..bots import make_bot
+from ..errors import OptionError
 
 
 def parse_seat(text: str, players: int, what: str) -> int:

@@ -1,73 +1,19 @@
-"""The front door of the fuzzer: `fuzz_ruleset`, writing reproductions, and `cardrules fuzz`."""
+"""`cardrules fuzz` (and `fuzz --engines`): the files found, run on workers, reported and written."""
 
 from __future__ import annotations
 
 import json
 import os
-import textwrap
 import time
 from pathlib import Path
-from typing import Annotated, Callable
+from typing import Annotated
 
 import typer
 
-from ..engine import write_record
 from ..errors import CardRulesError, OptionError
 from ..runner import ENGINE_HELP
-from .common import DEFAULT_GAMES, Finding, RulesetReport, _fmt_value
-from .play import Fuzzer, native_for
-
-
-def fuzz_ruleset(path: str | Path, games: int | None = None, seconds: float | None = None, seed: int = 0,
-                 progress: Callable[[str], None] | None = None, deadline: float | None = None,
-                 engine: str = "python") -> RulesetReport:
-    """Fuzz one ruleset file, its games played on `engine` (auto, python or native: the same
-    findings); raises CardRulesError when it does not load, OptionError when native cannot be had."""
-    from .. import load_ruleset
-    if games is None and seconds is None and deadline is None:
-        games = DEFAULT_GAMES
-    rs = load_ruleset(path)
-    return Fuzzer(str(path), rs, games, seconds, seed, progress, deadline, native_for(rs, engine)).run()
-
-
-def write_reproductions(findings: list[Finding], out: Path, numbers: list[int]) -> None:
-    """Write each finding's records under out (created only when there is one to write)."""
-    for num, f in zip(numbers, findings):
-        r = f.reproduction
-        if r is None:
-            continue
-        out.mkdir(parents=True, exist_ok=True)
-        stem = Path(f.ruleset).stem
-        path = out / f"{stem}-{num:02d}-{f.kind}.json"
-        write_record(r.record, path)
-        r.path = str(path)
-        extra = []
-        for label, rec, _ in r.extra:
-            safe = "".join(ch if ch.isalnum() or ch in "-_=" else "_" for ch in label)
-            p2 = out / f"{stem}-{num:02d}-{f.kind}-{safe}.json"
-            write_record(rec, p2)
-            extra.append((label, rec, str(p2)))
-        r.extra = extra
-
-
-def _paragraph(num: int, f: Finding) -> str:
-    wrap = textwrap.TextWrapper(width=100, subsequent_indent="   ", break_on_hyphens=False, break_long_words=False)
-    lines = [wrap.fill(f"{num}. [{f.kind}] {f.sentence}")]
-    if f.rules:
-        lines.append(f"   rules involved: {', '.join(f.rules)}")
-    if f.location:
-        lines.append(f"   at: {f.location}")
-    r = f.reproduction
-    if r is not None:
-        opts = ", ".join(f"{k}={_fmt_value(v)}" for k, v in r.changed.items())
-        where = f"{r.path}" if r.path else "(not written)"
-        n_moves = f"{len(r.moves)} move" + ("" if len(r.moves) == 1 else "s")
-        lines.append(wrap.fill(f"   reproduction: {r.players} players, seed {r.seed}, {n_moves}"
-                               + (f", options {opts}" if opts else "") + f": cardrules replay {where}"
-                               + (f" -- {r.note}" if r.note else "")))
-        for label, _, path in r.extra:
-            lines.append(f"   and with {label}: cardrules replay {path}")
-    return "\n".join(lines)
+from ..fuzz.common import DEFAULT_GAMES, RulesetReport
+from ..fuzz.run import finding_paragraph, fuzz_ruleset, write_reproductions
 
 
 def _expand(paths: list[Path]) -> tuple[list[Path], list[str]]:
@@ -129,7 +75,7 @@ def fuzz_command(
     progress = lambda text: typer.echo(text, err=True)
     missing: list[Path] = []   # not fuzzed: Ctrl-C
     if runner is not None:  # one file per task, on worker processes or a cluster
-        from .jobs import fuzz as fuzz_files
+        from ..fuzz.jobs import fuzz as fuzz_files
         try:
             with runner:
                 reports, failed, missing = fuzz_files(runner, files, games, seconds, seed, engine_name)
@@ -181,7 +127,7 @@ def fuzz_command(
             for f in r.findings:
                 num += 1
                 typer.echo("")
-                typer.echo(_paragraph(num, f))
+                typer.echo(finding_paragraph(num, f))
             typer.echo("")
     if missing:
         typer.echo(f"interrupted: {len(files) - len(missing)} of {len(files)} rulesets fuzzed (their findings are "
@@ -197,7 +143,7 @@ fuzz_command.__doc__ = "\n\n".join(" ".join(par.split()) for par in fuzz_command
 def engines_command(paths: list[Path], mutants: int, seed: int, first: int, as_json: bool) -> None:
     """`fuzz --engines`: the differential fuzz of mutants (engines.py); exit 1 on any finding."""
     from ..native.build import find_compiler
-    from .engines import run
+    from ..fuzz.engines import run
     files, errors = _expand(paths)
     for e in errors:
         typer.echo(e, err=True)

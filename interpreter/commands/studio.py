@@ -47,7 +47,7 @@ def studio_command(
     bot_pause: Annotated[float, typer.Option("--bot-pause", metavar="SECONDS", help="How long bots wait before they move, so people can follow.")] = 0.6,
 ) -> None:
     """Write a ruleset in the browser: the editor, its rulebook beside it, and a table to play it."""
-    from ..web.serve import _bind
+    from .serve import _bind
     if not (0 <= port <= 65535):
         _err(f"error: --port must be from 0 to 65535, not {port}")
         raise typer.Exit(2)
@@ -82,7 +82,7 @@ def studio_command(
     secret = secrets.token_urlsafe(18)
     sock = _bind(host, port)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
-    from .app import make_app
+    from ..studio.app import make_app
     app = make_app(given, workdir, token=secret, bot_pause=bot_pause, hosts=Hosts(host, list(allow_host or [])))
     web = app.state.web
     shown = "localhost" if loopback(host) else (socket.gethostname() if host in ("0.0.0.0", "::", "") else host)

@@ -13,7 +13,6 @@ import typer
 from ..errors import CardRulesError
 from ..runner import ENGINE_HELP
 
-REGENERATE = "python -m interpreter.diff"
 
 
 class Format(str, Enum):
@@ -35,8 +34,8 @@ def diff_command(
     then the two rulebooks as a redline. Exit 0 identical in meaning, 1 different, 2 an error."""
     from .. import load_ruleset
     from ..render import write_file
-    from .compare import diff_rulesets
-    from .report import render_diff
+    from ..diff.compare import diff_rulesets
+    from ..diff.report import render_diff
 
     rulesets = []
     for p in (a, b):
@@ -87,13 +86,3 @@ def diff_command(
     else:
         typer.echo(text, nl=False)
     raise typer.Exit(0 if diff.identical else 1)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Regenerate every variant's diff page into generated_docs/diffs/ (run from anywhere)."""
-    from .variants import write_variant_diffs
-
-    from ..files import report_written
-
-    root = Path(__file__).resolve().parent.parent.parent
-    return report_written(lambda: write_variant_diffs(root / "rulesets", root / "generated_docs" / "diffs"), root)

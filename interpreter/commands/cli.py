@@ -16,14 +16,14 @@ from typing import Annotated, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from . import engines, load_ruleset, players_text as _players_text, verdict
+from .. import engines, load_ruleset, players_text as _players_text, verdict
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
-from .bots import BOTS
-from .engine import (RECORD_FORMAT, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
+from ..bots import BOTS
+from ..engine import (RECORD_FORMAT, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
                      resolve_options, seat_name, validate_record, write_record)
-from .errors import CardRulesError, GameRuntimeError, OptionError, RecordError
-from .playing import GameBroke, Human, Quit, Tally, broke_in_python as _broke_in_python, play_one as _play_one
-from .runner import ENGINE_HELP
+from ..errors import CardRulesError, GameRuntimeError, OptionError, RecordError
+from ..playing import GameBroke, Human, Quit, Tally, broke_in_python as _broke_in_python, play_one as _play_one
+from ..runner import ENGINE_HELP
 
 RECORDS_FORMAT = "cardrules-records/1"  # several game records in one file (play --games K --log)
 TABLE_FORMAT = "cardrules-table/1"  # a table of `cardrules serve`: its seats and, under "record", its game
@@ -97,7 +97,7 @@ def _fail(text: str, code: int = 1) -> NoReturn:
 
 def _resolve(path: Path) -> Path:
     """A ruleset argument: a file, or a bundled game's name; exit 1 when neither."""
-    from .bundled import resolve
+    from ..bundled import resolve
     try:
         return resolve(path)
     except OptionError as e:
@@ -228,7 +228,7 @@ def _write_log(log: Path, records: list[dict], many: bool, ruleset: Path | None 
     folder) with the ruleset's content hash, so that it replays on another machine and says
     when the rules have changed since."""
     if ruleset is not None:
-        from .bundled import content_hash, record_ref
+        from ..bundled import content_hash, record_ref
         ref, digest = record_ref(ruleset, log), content_hash(ruleset)
         for rec in records:
             rec["ruleset"] = ref
@@ -271,7 +271,7 @@ def play(
         resolved = resolve_options(program_of(rs), opts)  # checked before any game is played
         bot_names = _parse_bots(bot or [], n)
         human_seat = _parse_seat(human, n, "--human") if human is not None else None
-        from .runner import open_runner, parse_workers
+        from ..runner import open_runner, parse_workers
         parse_workers(workers)
         choice = _engine_for_play(program_of(rs), engine_name, bot_names, human_seat)
         choice = _seeds_for_c(choice, engine_name, bot_names, seed, games)
@@ -307,7 +307,7 @@ def play(
     try:
         whole_in_c = choice.native is not None and engines.all_random(bot_names.values())
         if whole_in_c:  # random bots: whole games in C, a chunk a call
-            from .runner.native import play_chunk
+            from ..runner.native import play_chunk
             done: list = []
             try:
                 _, broke = play_chunk(rs, str(path), n, opts, seed, range(games), log is not None,
@@ -382,7 +382,7 @@ def _engine_for_play(program, requested: str, bot_names: dict, human_seat):
     (exit 2) when the one asked for cannot be had. A cluster's workers play on the engine chosen
     here, each building the ruleset's C itself (Python on a machine without a compiler: the same
     games, and a line says so)."""
-    from .engines import choose
+    from ..engines import choose
     why = "a person plays" if human_seat is not None else None
     return choose(program, requested, python_only=why, bots=bot_names.values())
 
@@ -400,7 +400,7 @@ def _seeds_for_c(choice, engine_name: str, bot_names: dict, seed: int, games: in
     if engine_name == "native":
         raise OptionError(f"--engine native plays random bots' games for {span}, not --seed {seed}"
                           + (f" with --games {games}" if games > 1 else "") + "; use --engine python")
-    from .engines import EngineChoice
+    from ..engines import EngineChoice
     return EngineChoice(None, f"engine: python (the native engine plays {span}; --seed {seed} is beyond them)")
 
 
@@ -418,8 +418,8 @@ def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: di
                    bot_names: dict[int, str], log: Path | None, as_json: bool, engine_name: str = "python") -> None:
     """`play` on worker processes or a cluster (interpreter.runner): games in chunks, put back
     in order, so the summary and the log are those of one process; one progress bar."""
-    from .runner import WorkersLost, progress_bar
-    from .playing import play as play_chunks
+    from ..runner import WorkersLost, progress_bar
+    from ..playing import play as play_chunks
     bar = progress_bar(games, sys.stdout.isatty() or games >= 50)
     try:
         with runner, bar:
@@ -451,7 +451,7 @@ def _play_parallel(runner, rs, path: Path, n: int, opts: dict, resolved_opts: di
 
 def _read_records(path: Path) -> list[dict]:
     """One record (`play --log`), a records file (`play --games K --log`), or a served table's file."""
-    from .engine.records import read_record_text
+    from ..engine.records import read_record_text
     text = read_record_text(path)
     try:
         data = json.loads(text)
@@ -472,7 +472,7 @@ def _read_records(path: Path) -> list[dict]:
 
 
 def _find_ruleset(rec: dict, log: Path) -> Path:
-    from .bundled import find_for_record
+    from ..bundled import find_for_record
     name = rec.get("ruleset")
     if not isinstance(name, str) or not name:
         raise RecordError("the record does not say which ruleset it was played with; pass --ruleset", str(log))
@@ -511,7 +511,7 @@ def replay_cmd(
             _err(f"warning: {prefix}the record is of {rec.get('game')!r} but {rpath} is {rs.name!r}")
         recorded = rec.get("ruleset_sha256")
         if isinstance(recorded, str):
-            from .bundled import content_hash
+            from ..bundled import content_hash
             if content_hash(rpath) != recorded:
                 _err(f"warning: {prefix}{rpath} has changed since this game was played (its content differs); "
                      "the replay says where the game no longer follows the rules")
@@ -538,8 +538,8 @@ def replay_cmd(
 def list_cmd() -> None:
     """List the bundled games, each with its player counts and variants; any of them can be
     named instead of a file (`cardrules play NAME`)."""
-    from .language.build import build_file
-    from .bundled import bundled, rulesets_root
+    from ..language.build import build_file
+    from ..bundled import bundled, rulesets_root
     root = rulesets_root()
     full = {name: p for name, p in bundled().items() if "/" in name}
     short = {p: name for name, p in bundled().items() if "/" not in name}
@@ -610,13 +610,13 @@ def _list_table(rows: list[tuple[str, str, str, str]], width: int) -> list[str]:
 
 
 def _base_of(path: Path) -> Path | None:
-    from .files import variant_base_ref
-    from .files import NotARulesetFile, read_ruleset_file
+    from ..files import variant_base_ref
+    from ..files import NotARulesetFile, read_ruleset_file
     try:
         ref = variant_base_ref(read_ruleset_file(path))
     except NotARulesetFile:
         return None
-    from .bundled import base_file
+    from ..bundled import base_file
     return base_file(ref, path).resolve() if ref else None  # (a variant that loaded: its base is a file)
 
 
@@ -628,7 +628,7 @@ def lsp() -> None:
         import pygls  # noqa: F401
     except ImportError:
         _fail("error: the language server needs pygls: pip install 'cardrules[lsp]'", 2)
-    from .lsp import main as serve
+    from ..lsp import main as serve
     serve()
 
 
@@ -643,17 +643,17 @@ def rulebook(
 ) -> None:
     """Write a printable rulebook for each ruleset (Markdown and HTML; with --pdf, a PDF too)."""
     try:
-        from . import render
+        from .. import render
     except ImportError as e:
         if getattr(e, "name", None) in ("interpreter.render", f"{__package__}.render"):
             _fail("error: rulebook rendering is not available in this installation (no interpreter.render)", 1)
         raise
     paper = paper.lower()
-    from .render.pdf import PAPERS
+    from ..render.pdf import PAPERS
     if paper not in PAPERS:  # (without --pdf too: a5 was taken in silence)
         _fail(f"error: unknown paper size {paper!r}: use one of {', '.join(PAPERS)}", 2)
     if pdf:
-        from .render.pdf import PdfUnavailable, require_typst
+        from ..render.pdf import PdfUnavailable, require_typst
         try:
             require_typst()
         except PdfUnavailable as e:
@@ -674,16 +674,16 @@ def rulebook(
 
 
 def _register_stage_commands() -> None:
-    """Commands whose stage lives in its own module (diff, fuzz, balance, solve in solver/, serve
-    in web/ and studio in studio/) register here."""
+    """The commands of a room of their own (diff, fuzz, balance, solve, serve, studio: a module
+    each beside this one) register here."""
     import importlib
     for mod, name, short in (
             ("diff", "diff", "Compare two rulesets by meaning, not by text."),
             ("fuzz", "fuzz", "Hunt for flaws in rulesets by playing and reading them."),
             ("balance", "balance", "Play many games and write a report on fairness and play."),
-            ("solver.command", "solve", "Solve a position with every card shown."),
-            ("web.serve", "serve", "Open the browser table to play with people and bots."),
-            ("studio.command", "studio", "Write, read, play and measure a game on one page.")):
+            ("solve", "solve", "Solve a position with every card shown."),
+            ("serve", "serve", "Open the browser table to play with people and bots."),
+            ("studio", "studio", "Write, read, play and measure a game on one page.")):
         try:
             module = importlib.import_module(f".{mod}", __package__)
         except ModuleNotFoundError as e:
