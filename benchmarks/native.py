@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from interpreter import load_ruleset  # noqa: E402
-from interpreter.bots import bot_seed  # noqa: E402
+from interpreter.players.bots import bot_seed  # noqa: E402
 from interpreter.engine import apply, legal_moves, moves_for, new_game, play  # noqa: E402
 from interpreter.native.engine import NativeGame, native_program  # noqa: E402
 

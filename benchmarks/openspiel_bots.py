@@ -19,7 +19,7 @@ decision).
 OpenSpiel's bots are set up as its own examples do (examples/mcts.py: uct_c 2, one random
 rollout a leaf; the ISMCTSBot's other settings at their defaults: unlimited world samples, the
 most visited move played, the information state string as the node's key), each seeded with the
-seat's bot seed (interpreter.bots.bot_seed) for its choices, its rollouts and the adapter's
+seat's bot seed (interpreter.players.bots.bot_seed) for its choices, its rollouts and the adapter's
 seeded resampler (`resampler(seed)`, given with `set_resampler`: it draws what the seat cannot
 know, and the future chance, afresh for each simulation). The adapter plays sampled chance
 (shuffles happen inside the moves), so neither side ever meets a chance node. Our player is
@@ -57,7 +57,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.adapters.openspiel import load_game, resampler  # noqa: E402
 from interpreter.balance.stats import wilson  # noqa: E402
-from interpreter.bots import bot_seed, make_bot  # noqa: E402
+from interpreter.players.bots import bot_seed, make_bot  # noqa: E402
 from interpreter.engine import outcome  # noqa: E402
 from pimc import credit, par_text  # noqa: E402
 

@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
 
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.balance.stats import wilson  # noqa: E402
-from interpreter.bots import bot_seed, make_bot  # noqa: E402
+from interpreter.players.bots import bot_seed, make_bot  # noqa: E402
 from interpreter.engine import apply, moves_for, new_game, outcome  # noqa: E402
 from interpreter.engine import sides as ruleset_sides  # noqa: E402
 from interpreter.native.engine import new_native_game  # noqa: E402

@@ -14,7 +14,7 @@ move, so the ratio of the times is the speed of the search alone.
 
 The planning player, depth first (`plan`, the default since issue 40) against best first
 (`plan:best`, the search before it), on the native engine, a machine shared with other jobs
-(interpreter/plan.py says why depth first, and what the table and the budget are):
+(interpreter/players/plan.py says why depth first, and what the table and the budget are):
 
     ruleset (games)                      plan:best                        plan
     klondike, cards hidden (500)         161 = 32.2% (28.3-36.4), 0.37 s  152 = 30.4% (26.5-34.6), 0.18 s
@@ -42,10 +42,10 @@ if str(ROOT) not in sys.path:
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.balance.stats import wilson  # noqa: E402
 from interpreter.commands.args import parse_options  # noqa: E402
-from interpreter.bots import bot_seed, make_bot  # noqa: E402
+from interpreter.players.bots import bot_seed, make_bot  # noqa: E402
 from interpreter.engine import apply, new_game, outcome, program_of, resolve_options  # noqa: E402
 from interpreter.native.engine import new_native_game  # noqa: E402
-from interpreter.search import DEFAULT_ITERATIONS  # noqa: E402
+from interpreter.players.search import DEFAULT_ITERATIONS  # noqa: E402
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from interpreter.bots import bot_seed, make_bot  # noqa: E402
+from interpreter.players.bots import bot_seed, make_bot  # noqa: E402
 from interpreter.bundled import bundled  # noqa: E402
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.engine import apply, moves_for, new_game, sides  # noqa: E402

@@ -1,8 +1,14 @@
 """cardrules: card games as data.
 
-The front door chains the stages, each usable alone: `parse` (text -> tree), `build`
-(tree -> rule graph), `compile` (graph -> checked Program), `engine` (play), `render`
-(rulebooks), `cli`."""
+The package, room by room from the ground up: `errors`, `files`, `processes` and `bundled`
+(the plumbing); `language/` (a `.cards` text to its rule graph, and back); `compiler/` (the
+graph to a checked Program); `engine/` (the generic engine: play, observe, records); `native/`
+(each ruleset compiled to C, the same games) and `engines` (which of the two plays); `render/`
+(rulebooks), `adapters/` (OpenSpiel, PettingZoo, Gymnasium), `solver/` (positions solved,
+equilibria); `players/`; `runner/` (many games on workers or a cluster); `diff/`, `fuzz/`,
+`balance/`, `playing` and `playthrough`; `lsp/`, `web/`, `studio/`; and `commands/`, the
+`cardrules` command line, on top. An import points down a floor, never up. This module is the
+API: load a ruleset, start a game, list the legal moves, apply one, read the outcome."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from . import engine, engines
-from .bots import bot_seed, make_bot
+from .players.bots import bot_seed, make_bot
 from .engine import (Move, State, apply, fired_counts, in_secret, legal_moves, make_record, moves_for, observe,
                      outcome, seat_name)
 from .errors import CardRulesError, GameRuntimeError

@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 from . import engines
-from .bots import bot_seed, make_bot
+from .players.bots import bot_seed, make_bot
 from .bundled import rulesets_root
 from .engine import legal_moves, observe, outcome, program_of, resolve_options, seat_name, state_digest
 from .engine import apply, in_secret

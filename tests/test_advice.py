@@ -141,7 +141,7 @@ def test_euro_jongg_advice_counts_cards_that_work_together():
 
 def test_greedy_follows_the_advice_where_the_score_says_nothing():
     """Shakti has no score: before advice, greedy play never completed a hand."""
-    from interpreter.bots import bot_seed, make_bot
+    from interpreter.players.bots import bot_seed, make_bot
     from interpreter.engine import apply, outcome
     rs = load_ruleset(R / "mughal" / "shakti.cards")
     ended = 0

@@ -8,7 +8,7 @@ import pytest
 from bundled_games import paths_variants_slow
 
 from interpreter import load_ruleset
-from interpreter.bots import GreedyBot, RandomBot, bot_seed, make_bot, seat_scores
+from interpreter.players.bots import GreedyBot, RandomBot, bot_seed, make_bot, seat_scores
 from interpreter.engine import apply, legal_moves, make_record, new_game, observe, outcome, public_vars
 from interpreter.errors import OptionError
 

@@ -833,7 +833,7 @@ def test_without_secretly_each_choice_is_carried_out_at_once():
 
 def test_a_search_player_cannot_see_a_sealed_choice():
     """Two games that differ only in what another player chose in secret: the same decision."""
-    from interpreter.search import ISMCTSBot
+    from interpreter.players.search import ISMCTSBot
     # the first player scores only by matching the second player's bid (a pass counts 0)
     rs = loads_ruleset(SECRET.format(how="secretly").replace("phase play", (
         "define score(p: player) = if p == seat(1) then (if bid(seat(1)) == bid(seat(2)) then 10 else 0) else bid(p)\n"

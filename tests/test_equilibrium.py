@@ -77,9 +77,9 @@ def test_solve_equilibrium_command(tmp_path):
 
 def test_the_cfr_bot_plays_the_strategy_found():
     from interpreter import load_ruleset
-    from interpreter.bots import bot_seed, make_bot
+    from interpreter.players.bots import bot_seed, make_bot
     from interpreter.engine import apply, new_game
-    from interpreter.solver.equilibrium import CfrBot
+    from interpreter.players.cfr import CfrBot
     rs = load_ruleset("rulesets/classic/kuhn-poker.cards")
     bot = make_bot("cfr:300", 4)
     assert isinstance(bot, CfrBot)
@@ -109,7 +109,7 @@ def test_the_cfr_bot_can_be_solved_for_wins():
     """'cfr:win' (and 'cfr:N:win') solve the game for a share of a win, not the score: in Kuhn
     poker the strategy differs, and it is kept apart from the score's."""
     from interpreter import load_ruleset
-    from interpreter.bots import make_bot
+    from interpreter.players.bots import make_bot
     from interpreter.engine import new_game
     rs = load_ruleset("rulesets/classic/kuhn-poker.cards")
     bots = {spec: make_bot(spec, 0) for spec in ("cfr:100", "cfr:100:win", "cfr:100:points", "cfr:win")}

@@ -19,7 +19,7 @@ import pytest
 
 import procs
 from interpreter import load_ruleset
-from interpreter.bots import bot_seed
+from interpreter.players.bots import bot_seed
 from interpreter.bundled import bundled
 from interpreter.engine import apply, legal_moves, moves_for, new_game, observe, outcome, play, public_vars, state_digest
 from interpreter.errors import GameRuntimeError
@@ -590,7 +590,7 @@ def test_the_engines_functions_work_on_a_game_played_in_c():
     """engine.legal_moves, apply (a Move or its text), observe, clone (a copy of the C state) and
     determinise (a Python copy, cards moved by hand) on a native game give what they give on the
     Python engine's; a Python player (greedy, search) plays the same game on both."""
-    from interpreter.bots import make_bot
+    from interpreter.players.bots import make_bot
     from interpreter.engine import determinise
     from interpreter.native.engine import new_native_game
     for name in ("ganjifa/ganjifa", "classic/goofspiel"):

@@ -9,7 +9,7 @@ from bundled_games import NAMES, move_key, names_variants_slow, rules
 import pytest
 
 from interpreter import loads_ruleset
-from interpreter.bots import GreedyBot
+from interpreter.players.bots import GreedyBot
 from interpreter.engine import apply, new_game
 from interpreter.native import find_compiler
 from interpreter.native import greedy as native_greedy
@@ -136,7 +136,7 @@ def test_greedy_does_not_carry_a_card_to_and_fro(engine):
     banking until the game's bound of 30 decisions stopped it. Never moving back to a position it
     has left in the same run, it banks the stock in six decisions, on both engines alike.
     Before, the same game stopped at the bound."""
-    from interpreter.plan import seat_view
+    from interpreter.players.plan import seat_view
     rs = loads_ruleset(SHUTTLE, "shuttle.cards")
     s = new_native_game(rs, 1, seed=3) if engine == "native" else new_game(rs, 1, seed=3)
     bot, seen = GreedyBot(7), []

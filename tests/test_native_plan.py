@@ -15,7 +15,7 @@ from interpreter.engine import apply, new_game
 from interpreter.native import find_compiler
 from interpreter.native import plan as native_plan
 from interpreter.native.engine import new_native_game
-from interpreter.plan import PlanBot, _Eyes
+from interpreter.players.plan import PlanBot, _Eyes
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 

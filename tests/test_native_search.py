@@ -12,7 +12,7 @@ import pytest
 from interpreter.engine import apply, legal_moves, new_game
 from interpreter.native import find_compiler
 from interpreter.native.engine import new_native_game
-from interpreter.search import ISMCTSBot
+from interpreter.players.search import ISMCTSBot
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 

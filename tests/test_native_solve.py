@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 import procs
 from interpreter import load_ruleset, loads_ruleset
-from interpreter.bots import bot_seed, make_bot
+from interpreter.players.bots import bot_seed, make_bot
 from interpreter.commands.cli import app
 from interpreter.engine import apply, moves_for, new_game
 from interpreter.engine import sides as ruleset_sides

@@ -29,7 +29,7 @@ import procs
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.bots import bot_seed
+from interpreter.players.bots import bot_seed
 from interpreter.engine import DEFAULT_MAX_DECISIONS, apply, moves_for, new_game
 from interpreter.errors import GameRuntimeError, GameTooLong
 from interpreter.native.build import find_compiler
@@ -490,7 +490,7 @@ def test_a_handler_that_returns_lets_the_call_go_on():
     in Python, and every result is that of an undisturbed run."""
     import threading
 
-    from interpreter.bots import make_bot
+    from interpreter.players.bots import make_bot
     from interpreter.engine import program_of
     from interpreter.native.engine import NativeGame, native_program
     from interpreter.runner.native import random_games

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.bots import bot_seed, make_bot
+from interpreter.players.bots import bot_seed, make_bot
 from interpreter.engine import apply, moves_for, new_game
 from interpreter.errors import OptionError
 from interpreter.language.graph import sees
-from interpreter.solver.pimc import PimcBot, _Memory
+from interpreter.players.pimc import PimcBot, _Memory
 
 HEARTS = Path("rulesets/classic/hearts.cards")
 

@@ -12,12 +12,12 @@ from bundled_games import paths_variants_slow
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset
-from interpreter.bots import bot_seed, make_bot
+from interpreter.players.bots import bot_seed, make_bot
 from interpreter.commands.cli import app
 from interpreter.engine import (apply, cards_in, determinise, legal_moves, moves_for, new_game, outcome, position,
                                 state_digest)
 from interpreter.errors import OptionError
-from interpreter.plan import DEFAULT_NODES, DEFAULT_SEEN, PlanBot
+from interpreter.players.plan import DEFAULT_NODES, DEFAULT_SEEN, PlanBot
 
 
 def move_key(m) -> tuple:

@@ -12,11 +12,11 @@ from bundled_games import paths_variants_slow
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
-from interpreter.bots import bot_seed, make_bot
+from interpreter.players.bots import bot_seed, make_bot
 from interpreter.commands.cli import app
 from interpreter.engine import apply, determinise, legal_moves, moves_for, new_game, outcome, state_digest
 from interpreter.errors import OptionError
-from interpreter.search import ISMCTSBot
+from interpreter.players.search import ISMCTSBot
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").glob("**/*.cards"))

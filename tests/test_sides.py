@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset, loads_ruleset
-from interpreter.bots import bot_seed, make_bot
+from interpreter.players.bots import bot_seed, make_bot
 from interpreter.diff.compare import diff_rulesets
 from interpreter.engine import apply, new_game, sides
 from interpreter.errors import RulesetError

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset
-from interpreter.bots import bot_seed, make_bot
+from interpreter.players.bots import bot_seed, make_bot
 from interpreter.commands.cli import app
 from interpreter.engine import apply, moves_for, new_game
 from interpreter.errors import OptionError

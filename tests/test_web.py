@@ -420,7 +420,7 @@ def test_bad_values_in_the_new_table_form_give_the_form_again_and_create_nothing
 
 
 def test_a_bot_that_fails_stops_the_game_and_every_page_says_so(tmp_path, monkeypatch):
-    from interpreter.bots import RandomBot
+    from interpreter.players.bots import RandomBot
     from interpreter.errors import GameRuntimeError
 
     def broken(self, state):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import engine, engines
-from ..bots import bot_seed, make_bot
+from ..players.bots import bot_seed, make_bot
 from ..engine import apply, fired_counts, legal_moves, outcome
 from ..errors import CardRulesError, GameRuntimeError
 

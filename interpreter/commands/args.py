@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..bots import make_bot
+from ..players.bots import make_bot
 from ..errors import OptionError
 
 

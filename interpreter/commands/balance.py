@@ -20,7 +20,7 @@ from ..runner import ENGINE_HELP
 def _configs(path: Path, against: Path | None, players: int | None, options: list[str],
              bots: list[str]) -> list[Config]:
     from .. import load_ruleset
-    from ..commands.args import parse_bots, parse_options
+    from .args import parse_bots, parse_options
     from ..engine import program_of, resolve_options
 
     def _title(r) -> str:
@@ -100,7 +100,7 @@ def balance_command(
     """Play many games and write a balance report: fairness per seat, first-player advantage,
     scores, length, rules used, skill and lead changes; or two variants side by side. With
     --solve, each configuration's value per seat under best play too."""
-    from ..bots import make_bot
+    from ..players.bots import make_bot
     from ..runner import WorkersLost, open_runner, parse_workers
     try:
         if os.path.exists(out) and not os.path.isdir(out):  # said before the games, not after them

@@ -18,7 +18,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from .. import engines, load_ruleset, players_text as _players_text, verdict
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
-from ..bots import BOTS
+from ..players.bots import BOTS
 from ..engine import (RECORD_FORMAT, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
                      resolve_options, seat_name, validate_record, write_record)
 from ..errors import CardRulesError, GameRuntimeError, OptionError, RecordError

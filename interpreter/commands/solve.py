@@ -113,7 +113,7 @@ def parse_sides(text: str, players: int) -> list[list[int]]:
 def reach(rs, players: int, options: dict, seed: int, after: int | None, moves: str | None, engine=None):
     """The position to solve, and how it was reached (words for the report), on the engine chosen
     (an EngineChoice; None: Python)."""
-    from ..bots import bot_seed, make_bot
+    from ..players.bots import bot_seed, make_bot
     from ..engine import Move, apply, in_secret, moves_for, offered
     from ..engines import new_game
     s = new_game(rs, players, options, seed, engine=engine)

@@ -14,7 +14,7 @@ from .play import (DEFAULT_MAX_DECISIONS, _arg_text, advice, advice_values, _com
                    fired_counts, in_secret, is_terminal, legal_moves, moves_for, new_game, observe, outcome,
                    out_of_play, program_of, public_vars, resolve_options, rule_at, scores, sides, state_digest)
 from .legal import offered
-from .positions import card_info, cards_in, determinise, evaluate, position, recompute_legal, waiting
+from .positions import card_info, cards_in, determinise, evaluate, frozen_value, position, recompute_legal, waiting
 from .records import RECORD_FORMAT, make_record, read_record, replay, validate_record, write_record
 from .state import MAX_STEPS, Move, Outcome, State, seat_name
 
@@ -22,4 +22,4 @@ __all__ = ["Move", "Outcome", "State", "seat_name", "MAX_STEPS", "DEFAULT_MAX_DE
            "deciders", "in_secret", "apply", "is_terminal", "outcome", "scores", "sides", "observe", "out_of_play", "public_vars", "fired_counts",
            "state_digest", "rule_at", "program_of", "resolve_options", "RECORD_FORMAT", "make_record",
            "write_record", "read_record", "validate_record", "replay", "position", "cards_in", "card_info",
-           "evaluate", "recompute_legal", "waiting", "determinise", "advice", "advice_values", "offered"]
+           "evaluate", "recompute_legal", "waiting", "determinise", "frozen_value", "advice", "advice_values", "offered"]

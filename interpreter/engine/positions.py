@@ -398,3 +398,8 @@ def _seat(seat, players: int) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not (0 <= seat < players):
         raise OptionError(f"no seat {seat!r} in a {players}-player game (seats are 0 to {players - 1}, or P1 to P{players})")
     return seat
+
+
+def frozen_value(v):
+    """A variable's value as a hashable one: a collection kept per player is a list of lists."""
+    return tuple([frozen_value(x) if x.__class__ in (list, tuple) else x for x in v])

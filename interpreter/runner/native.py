@@ -8,7 +8,7 @@ import ctypes
 import random
 from dataclasses import dataclass
 
-from ..bots import bot_seed
+from ..players.bots import bot_seed
 from ..engine.records import make_record
 from ..native.codegen.expr import NativeUnsupported
 from ..native.engine import CR_NONE, E_INTR, NativeGame, NativeProgram, check_signals, native_program, want_guard

@@ -41,7 +41,7 @@ from ..engine import advice, apply, moves_for, outcome, scores
 from ..engine import sides as ruleset_sides
 from ..errors import GameTooLong, OptionError
 from ..language.graph import draws_at_random
-from ..plan import frozen_value
+from ..engine import frozen_value
 
 EXACT, LOWER, UPPER = 0, 1, 2
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import engine
-from ..bots import bot_seed, make_bot
-from ..search import spec_count
+from ..players.bots import bot_seed, make_bot
+from ..players.search import spec_count
 from ..bundled import content_hash, find_for_record, record_ref
 from ..engine import Move, State, seat_name
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError

@@ -25,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from .. import engine
-from ..bots import make_bot
+from ..players.bots import make_bot
 from ..engine import Move
 from ..errors import CardRulesError, GameRuntimeError
 from ..processes import context, die_with, lower_priority

@@ -1,4 +1,4 @@
-"""The search player (interpreter/search.py, ISMCTSBot) in C: the same samples, the same tree,
+"""The search player (interpreter/players/search.py, ISMCTSBot) in C: the same samples, the same tree,
 the same rollouts and rewards, drawn from the bot's own generator in the same order, so that a
 search in C picks the move the search in Python picks, only without Python between the moves.
 

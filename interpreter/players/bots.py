@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from . import engine
-from .engine import Move, State, apply, legal_moves, moves_for
-from .errors import GameRuntimeError, OptionError
+from .. import engine
+from ..engine import Move, State, apply, legal_moves, moves_for
+from ..errors import GameRuntimeError, OptionError
 
 
 @runtime_checkable
@@ -146,7 +146,7 @@ class GreedyBot:
         """Whether move m brings this seat, still deciding, to a position it has left in this run."""
         from .plan import seat_view
         if state.native is not None:  # asked of a copy in C
-            from .native.plan import view_after
+            from ..native.plan import view_after
             k = next(k for k, x in enumerate(state._legal) if x is m)
             v = view_after(state.native, k, me)
             if v is not False:
@@ -163,7 +163,7 @@ class GreedyBot:
         some), then the margin. A game in C works out the whole look-ahead in one call
         (native/greedy.py) and gives back the raw numbers, which the same code judges here."""
         if state.native is not None:
-            from .native.greedy import look_ahead
+            from ..native.greedy import look_ahead
             values = look_ahead(state.native, advised)
             if values is not None and len(values) == len(moves):
                 yield from values
@@ -185,8 +185,8 @@ class GreedyBot:
 BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
                                  "ismcts": None,  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
                                  "plan": None,    # the planning player, in plan.py: 'plan', 'plan:POSITIONS', ':best' after either
-                                 "pimc": None,    # the sampling player, in solver/pimc.py: 'pimc[:WORLDS[:NODES]]'
-                                 "cfr": None}     # a small game's equilibrium, in solver/equilibrium.py: 'cfr[:ITERATIONS]'
+                                 "pimc": None,    # the sampling player, in pimc.py: 'pimc[:WORLDS[:NODES]]'
+                                 "cfr": None}     # a small game's equilibrium, in cfr.py: 'cfr[:ITERATIONS]'
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
@@ -200,10 +200,10 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         from .plan import make_plan_bot
         return make_plan_bot(key, seed)
     if key.partition(":")[0] == "cfr":
-        from .solver.equilibrium import make_cfr_bot  # the strategy CFR+ finds for a small game
+        from .cfr import make_cfr_bot  # the strategy CFR+ finds for a small game
         return make_cfr_bot(key, seed)
     if key.partition(":")[0] == "pimc":
-        from .solver.pimc import make_pimc_bot  # the sampling player solves truths: solver/
+        from .pimc import make_pimc_bot  # the sampling player: deals solved by solver/
         return make_pimc_bot(key, seed)
     cls = BOTS.get(key)
     if cls is None:

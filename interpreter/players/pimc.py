@@ -37,7 +37,7 @@ from ..engine import apply, determinise, in_secret, moves_for, new_game
 from ..engine import sides as ruleset_sides
 from ..errors import GameRuntimeError, OptionError
 from ..language.graph import sees
-from .minimax import Solver
+from ..solver.minimax import Solver
 
 DEFAULT_WORLDS = 20
 DEFAULT_NODES = 2000
@@ -272,7 +272,7 @@ def _names(program) -> dict:
 
 def make_pimc_bot(spec: str, seed: int = 0) -> PimcBot:
     """'pimc', 'pimc:WORLDS' or 'pimc:WORLDS:NODES'; OptionError for anything else."""
-    from ..search import spec_count
+    from .search import spec_count
     parts = spec.strip().lower().split(":")
     if parts[0] != "pimc" or len(parts) > 3:
         raise OptionError(f"the sampling player is 'pimc', 'pimc:WORLDS' or 'pimc:WORLDS:NODES', not {spec!r}")

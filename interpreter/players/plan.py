@@ -51,9 +51,9 @@ import heapq
 import random
 import time
 
-from .engine import advice, apply, determinise, moves_for, outcome, scores
-from .errors import GameRuntimeError, OptionError
-from .language.graph import sees
+from ..engine import advice, apply, determinise, frozen_value, moves_for, outcome, scores
+from ..errors import GameRuntimeError, OptionError
+from ..language.graph import sees
 from .search import spec_count
 
 DEFAULT_NODES = 100     # positions looked at per plan: a few hundredths of a second in the bundled patience
@@ -109,14 +109,9 @@ def seat_view(state, who: int):
     """What `who` sees of a position, as one hashable value: `_Eyes.view`, or its 128-bit hash
     in C for a game the native engine plays (equal views, equal values, on either engine)."""
     if state.native is not None:
-        from .native.plan import view
+        from ..native.plan import view
         return view(state.native, who)
     return _Eyes(state, who).view(state)
-
-
-def frozen_value(v):
-    """A variable's value as a hashable one: a collection kept per player is a list of lists."""
-    return tuple([frozen_value(x) if x.__class__ in (list, tuple) else x for x in v])
 
 
 def _value(s, who: int) -> float:
@@ -211,7 +206,7 @@ class PlanBot:
         """What the seat sees now, in the form the plan expects: a number where the search ran
         in C (native/plan.py), else the view itself."""
         if isinstance(expected, int):
-            from .native.plan import view
+            from ..native.plan import view
             return view(state.native, me)
         if state.native is not None:  # a line planned in Python on a game in C: the view in full
             state.native.sync_locals()
@@ -222,7 +217,7 @@ class PlanBot:
         the native engine plays is planned in C (native/plan.py), by the same steps."""
         nodes = self._budget(state, me)
         if state.native is not None:
-            from .native.plan import plan_line
+            from ..native.plan import plan_line
             line = plan_line(state.native, me, self.rng, nodes, self.deadline, int(self.deep))
             if line is not None:
                 return line

@@ -24,8 +24,8 @@ import random
 import re
 import time
 
-from .engine import advice, apply, determinise, moves_for, outcome, scores
-from .errors import GameRuntimeError, OptionError
+from ..engine import advice, apply, determinise, moves_for, outcome, scores
+from ..errors import GameRuntimeError, OptionError
 
 DEFAULT_ITERATIONS = 300   # well under a second a decision in the bundled trick-taking game (benchmarks/search.py)
 EXPLORATION = 0.7          # UCB constant, for rewards between 0 and 1
@@ -155,7 +155,7 @@ class ISMCTSBot:
         return _pick(rng, moves, [(k, c.visits, c.reward[me]) for k, c in root.children.items()])
 
     def _search_native(self, state, me, rng, deadline):
-        from .native.search import search
+        from ..native.search import search
         return search(state.native, me, rng, self.iterations, exploration=EXPLORATION, advice_scale=ADVICE_SCALE,
                       tries=SAMPLE_TRIES, rollouts=ADVICE_ROLLOUTS, rollout_cap=self.rollout_cap, deadline=deadline)
 
