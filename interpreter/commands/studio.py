@@ -7,7 +7,7 @@ reached by other people, a studio by its author. Keeping them apart keeps `serve
 this computer only, a working folder, tables on the Python engine (a rule just edited plays at
 once; the native engine builds C for each new version). The table is not copied: the studio's
 server mounts `serve`'s app (web/app.py, its Tables and pages) at `/`, and binds its socket with
-web/serve.py's `_bind`, so "Play it now" opens a real table in the same server.
+commands/serve.py's `_bind`, so "Play it now" opens a real table in the same server.
 
 This module is imported when the command line starts, so it imports nothing heavy."""
 
