@@ -2,7 +2,7 @@
 beside OpenSpiel's own game of the same name when there is one, and `cardrules solve
 --equilibrium`'s own CFR+ on the ruleset: the tree's size, the seconds the iterations took, the
 average policy's exploitability and each seat's value. Figures only, nothing asserted
-(tests/test_openspiel_chance.py and tests/test_equilibrium.py assert the small games).
+(tests/adapters/test_openspiel_chance.py and tests/solver/test_equilibrium.py assert the small games).
 
     python benchmarks/equilibrium.py [--ruleset NAME] [--players N] [--iterations N]
                                      [--openspiel GAME] [--no-count]

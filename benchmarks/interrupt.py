@@ -1,6 +1,6 @@
 """Seconds from Ctrl-C (or SIGTERM) to the exit of `cardrules play`, on both engines, in a
 game that runs for a very long time. Figures only: nothing here asserts a time (the suite's
-tests/test_no_hang.py checks the bound of 0.5 s once; this prints the spread).
+tests/engine/test_no_hang.py checks the bound of 0.5 s once; this prints the spread).
 
     python benchmarks/interrupt.py [--runs N] [--signal INT|TERM]
 

@@ -2,7 +2,7 @@
 
     python benchmarks/sets.py [--repeat N]
 
-The fishing game of the tests (tests/sets/fishing.cards: a card from the hand captures any set
+The fishing game of the tests (tests/engine/sets/fishing.cards: a card from the hand captures any set
 of table cards whose pips add up to its own) is set up with 10, 15 and 20 cards on the table
 (A..10 of Clubs, then of Diamonds) and the 10, 9 and 8 of Spades in hand, and its legal moves are
 worked out afresh N times on the Python engine; on the native engine (where a C compiler is
@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 from interpreter import loads_ruleset  # noqa: E402
 from interpreter.engine import legal_moves, position, recompute_legal  # noqa: E402
 
-FISHING = ROOT / "tests" / "sets" / "fishing.cards"
+FISHING = ROOT / "tests" / "engine" / "sets" / "fishing.cards"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
 HAND = ["10-Spades", "9-Spades", "8-Spades"]
 

@@ -4,8 +4,8 @@ change to the compiler or to either engine that changes a game shows as a readab
     python -m interpreter.playthrough [RULESET ...] [--write] [--engine python|native]
 
 Without --write it plays every bundled ruleset (or those named) and compares the text with the
-golden file under tests/playthroughs/ (the path mirrors rulesets/: classic/x.cards ->
-tests/playthroughs/classic/x.txt), printing the first decision that differs; with --write it
+golden file under tests/games/playthroughs/ (the path mirrors rulesets/: classic/x.cards ->
+tests/games/playthroughs/classic/x.txt), printing the first decision that differs; with --write it
 writes them (and removes the golden files of rulesets that are gone).
 
 The game: the default options, seed 0, the fewest players the ruleset allows that is 2 or more
@@ -39,7 +39,7 @@ from .errors import CardRulesError
 
 OBSERVED = 200  # decisions whose observation is written
 SEED = 0
-GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "playthroughs"
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "games" / "playthroughs"
 COMMAND = "python -m interpreter.playthrough --write"
 
 
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("rulesets", nargs="*", help="ruleset files (default: every bundled one)")
     ap.add_argument("--write", action="store_true", help="write the golden files instead of checking them")
     ap.add_argument("--engine", choices=("python", "native"), default="python", help="the engine to play on")
-    ap.add_argument("--dir", type=Path, default=GOLDEN, help="the folder of golden files (default tests/playthroughs)")
+    ap.add_argument("--dir", type=Path, default=GOLDEN, help="the folder of golden files (default tests/games/playthroughs)")
     args = ap.parse_args(argv)
     paths = [Path(p).resolve() for p in args.rulesets] or bundled_rulesets()
     if args.write:

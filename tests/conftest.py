@@ -6,7 +6,7 @@ Profiles (choose one with HYPOTHESIS_PROFILE=<name>):
 * ``ci``      -- loaded automatically by hypothesis when the ``CI`` environment variable is
   set: hypothesis's own ci profile (derandomized, no deadline, no example database), with
   the same small number of examples so CI time matches local time.
-* ``thorough`` -- long local runs (``HYPOTHESIS_PROFILE=thorough pytest tests/test_properties.py``).
+* ``thorough`` -- long local runs (``HYPOTHESIS_PROFILE=thorough pytest tests/games/test_properties.py``).
 
 Every test of these properties plays whole games, so the example count is per game played.
 """
@@ -27,6 +27,9 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # the package is not installed: import it from the checkout
     sys.path.insert(0, str(ROOT))
+# the helpers shared by the rooms' tests (procs, bundled_games, native_support, ...) live here
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # the tests keep their grammar and graph caches to themselves, not in the user's cache folder;
 # the run that made the folder (xdist's workers share it) removes it at the end

@@ -1,4 +1,4 @@
-"""The hostile-input suite's tools (tests/test_web_hostile.py): a real `cardrules serve` in a
+"""The hostile-input suite's tools (tests/web/test_web_hostile.py): a real `cardrules serve` in a
 subprocess and requests sent to it exactly as written, what every answer must be, and the
 hypothesis strategies that hostile requests are made of: paths from the routes' templates with
 generated segments, queries, tokens, headers and bodies."""

@@ -13,7 +13,7 @@ leaves it ignored: the test's Ctrl-C would never arrive. The child is started th
 Python trampoline that sets SIG_DFL and execs the real command (same pid, so the test's signal
 reaches it, and the command's own Python then installs its KeyboardInterrupt handler). Not
 `preexec_fn`: it runs Python between fork and exec, which the subprocess docs call unsafe when
-this process has threads (a Dask cluster's, in tests/test_workers.py), and a shell cannot do it
+this process has threads (a Dask cluster's, in tests/runner/test_workers.py), and a shell cannot do it
 (`trap - INT` cannot undo a signal ignored on entry)."""
 
 from __future__ import annotations

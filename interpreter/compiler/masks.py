@@ -17,7 +17,7 @@ them (which names a form's function is handed, what it reads) are walks over ops
 
 Only results that cannot depend on the order of a collection are computed this way
 (`all`, `any`, `no`, `count`, `sum`, `highest`, `lowest`), so a game is the same with masks
-or without (tests/test_differential.py plays both)."""
+or without (tests/compiler/test_differential.py plays both)."""
 
 from __future__ import annotations
 

@@ -4,14 +4,14 @@ renderer using Pygments colour a `.cards` file or a ```cards code block.
 
 It is a lexer of words, not a parser: keywords, built-ins, the names a line declares, strings,
 numbers, comments, operators. Every ruleset in rulesets/ lexes without an error token
-(tests/test_lsp.py checks it); a character the language does not have is an error token."""
+(tests/lsp/test_lsp.py checks it); a character the language does not have is an error token."""
 
 from __future__ import annotations
 
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
-# the grammar's keywords (tests/test_lsp.py checks this against grammar/cards.lark)
+# the grammar's keywords (tests/lsp/test_lsp.py checks this against grammar/cards.lark)
 KEYWORDS = (
     "action", "advice", "after", "all", "and", "any", "at", "break", "by", "choose", "copies", "count", "deal",
     "decisions", "deck", "declare", "define", "down", "drop", "each", "elif", "else", "end", "face", "for", "from",

@@ -5,7 +5,7 @@ and one example. `interpreter.render.reference` prints it as generated_docs/lang
 A form writes what the author types in lower case, what they fill in in CAPITALS (NAME, ZONE,
 COND, ...), optional parts in [brackets], alternatives with |, and repetition with ...
 
-Each example is checked by tests/test_language_reference.py: it is placed, according to its
+Each example is checked by tests/language/test_language_reference.py: it is placed, according to its
 entry's `place`, into a small game (the one EXAMPLE_SETTING describes) and must load. The places:
 
 * `header`: the first line of a game file, in place of the game's own;

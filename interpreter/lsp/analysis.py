@@ -13,7 +13,7 @@ chunks before it parsed, so the parser stands between two items there). A chunk 
 inserted or removed above it keeps its tree, shifted; when nothing but such moves (and
 comments) changed since an analysis that compiled, the verdict is that one's, and the graph,
 the same but for line numbers, is built only when something asks for it (hover, the static
-checks). tests/test_lsp.py checks all of this against loading the whole text.
+checks). tests/lsp/test_lsp.py checks all of this against loading the whole text.
 
 **Variants.** A variant's base comes from the editor when it is open there, else from disk;
 the family of a file is its base chain and every file below the root of that chain that names

@@ -24,8 +24,8 @@
 - `cfr`: CFR+ over a whole game tree (`solve --equilibrium`, solver/equilibrium.py), from
   `runtime/cfr.c`, which holds no ruleset: compiled on its own, once, and kept in the cache.
 
-tests/test_native_engine.py plays every bundled ruleset on both engines; tests/test_native_runtime.py
-and tests/test_native_zones.py check the runtime draw for draw and effect by effect."""
+tests/native/test_native_engine.py plays every bundled ruleset on both engines; tests/native/test_native_runtime.py
+and tests/native/test_native_zones.py check the runtime draw for draw and effect by effect."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ An op is data, equal to another of its class with equal operands and type, and h
 its own: each backend reads it through a visitor (`visit.py`), the Python emitter
 (`compiler/pyemit.py`: `py(x)`), the C emitter (`native/codegen/expr.py`) and the printer
 (`pprint.py`), so formatting an op into text by hand raises. Every expression the compiler
-generates is ops, the mask forms too (tests/test_ir_analyses.py checks every bundled program);
+generates is ops, the mask forms too (tests/compiler/test_ir_analyses.py checks every bundled program);
 the analyses over them are in `reads.py`."""
 
 from __future__ import annotations

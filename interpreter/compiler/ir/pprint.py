@@ -1,12 +1,12 @@
 """The IR as text, as mypyc's `ir/pprint.py`: a whole compiled Program written out so that a
 change to the lowering shows as a readable diff. Golden printouts of a few bundled rulesets pin
-it (tests/ir/, tests/test_ir_print.py).
+it (tests/compiler/ir/, tests/compiler/test_ir_print.py).
 
     python -m interpreter.compiler.ir.pprint RULESET.cards     print one program's IR
     python -m interpreter.compiler.ir.pprint --write [RULESET ...]
 
---write rewrites every golden printout under tests/ir/ (the path mirrors rulesets/, as the
-golden playthroughs' do: classic/x.cards -> tests/ir/classic/x.ir) and adds one for each ruleset
+--write rewrites every golden printout under tests/compiler/ir/ (the path mirrors rulesets/, as the
+golden playthroughs' do: classic/x.cards -> tests/compiler/ir/classic/x.ir) and adds one for each ruleset
 named.
 
 What is written: the deck, zones, options; each variable's slot and first value (`var_ir`);
@@ -33,7 +33,7 @@ from . import ops as o
 from .visit import OpVisitor
 
 WIDTH = 100  # an op that would make its line longer is broken into lines
-GOLDEN = Path(__file__).resolve().parents[3] / "tests" / "ir"
+GOLDEN = Path(__file__).resolve().parents[3] / "tests" / "compiler" / "ir"
 COMMAND = "python -m interpreter.compiler.ir.pprint --write"
 OPCODES = {EXEC: "EXEC", JUMP: "JUMP", JIF: "JIF", CHOOSE: "CHOOSE", CALL: "CALL", RET: "RET", END: "END",
            CHOOSE_EACH: "CHOOSE_EACH"}
@@ -307,8 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m interpreter.compiler.ir.pprint", description=__doc__.split("\n\n")[0])
     ap.add_argument("rulesets", nargs="*", type=Path, help="ruleset files")
     ap.add_argument("--write", action="store_true",
-                    help="rewrite the golden printouts under tests/ir/ (and add those of the rulesets named)")
-    ap.add_argument("--dir", type=Path, default=GOLDEN, help="the folder of golden printouts (default tests/ir)")
+                    help="rewrite the golden printouts under tests/compiler/ir/ (and add those of the rulesets named)")
+    ap.add_argument("--dir", type=Path, default=GOLDEN, help="the folder of golden printouts (default tests/compiler/ir)")
     args = ap.parse_args(argv)
     if args.write:
         paths = sorted(set(golden_rulesets(args.dir)) | {p.resolve() for p in args.rulesets})

@@ -1,0 +1,170 @@
+"""What the browser tests share (the table's and the studio's): whether Chromium and Playwright
+are here (`missing`, `REQUIRED` under CARDRULES_BROWSER_TESTS=required, as in CI), a real
+server in a thread (`Server`), and what a player does on a table's page."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+REQUIRED = os.environ.get("CARDRULES_BROWSER_TESTS", "").strip().lower() == "required"
+BOT_PAUSE = 0.05
+GAME = "ganjifa/ganjifa"
+
+
+def chromium_path() -> str | None:
+    given = os.environ.get("CARDRULES_CHROMIUM")
+    path = given if given else shutil.which("chromium")
+    return path if path and os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
+def missing() -> str | None:
+    """Why the browser tests cannot run here (None: they can)."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed: pip install -e '.[test]'"
+    if chromium_path() is None:
+        given = os.environ.get("CARDRULES_CHROMIUM")
+        return (f"no Chromium at CARDRULES_CHROMIUM={given}" if given else
+                "Chromium is not installed (apt-get install chromium)")
+    return None
+
+
+# ------------------------------------------------------------------ the server and the browser
+
+class Server:
+    """The web app served by uvicorn in a background thread, on a free port of 127.0.0.1."""
+
+    def __init__(self, data: Path):
+        import uvicorn
+
+        from interpreter.web.app import create_app
+        self.data = data
+        self.app = create_app(data, bot_pause=BOT_PAUSE)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(128)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       name="cardrules-serve", daemon=True)
+
+    def start(self) -> "Server":
+        self.thread.start()
+        end = time.monotonic() + 30
+        while not self.server.started:
+            assert self.thread.is_alive(), "the server stopped while starting"
+            assert time.monotonic() < end, "the server did not start within 30 s"
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+        self.sock.close()
+        assert not self.thread.is_alive(), "the server did not stop within 15 s"
+
+    def api(self, table_id: str, seat: int, token: str) -> dict:
+        from urllib.request import urlopen
+        with urlopen(f"{self.url}/api/t/{table_id}/seat/{seat}?token={token}", timeout=10) as r:
+            return json.loads(r.read())
+
+    def table_file(self, table_id: str) -> dict:
+        return json.loads((self.data / "tables" / f"{table_id}.json").read_text(encoding="utf-8"))
+
+
+def new_page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.set_default_timeout(30_000)  # (the first page of a server loads every game)
+    return context, context.new_page()
+
+
+# ------------------------------------------------------------------ what a player does
+
+def open_table(page, server: Server, seats: list[str], seed: int) -> dict[int, str]:
+    """Open a Ganjifa table as a user would: from the list of games, through the form (select
+    boxes, the seed, submit); the links page's seat links, {seat number: address}."""
+    page.goto(server.url + "/")
+    page.click(f'a.button[href="/new?ruleset={GAME.replace("/", "%2F")}"]')
+    page.wait_for_url(re.compile(r"/new\?ruleset="))
+    page.select_option("#players", str(len(seats)))
+    page.fill("#seed", str(seed))
+    for i, kind in enumerate(seats, 1):
+        page.select_option(f"#seat{i}", kind)
+    page.click("form.new button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/\w+/links\?token="))
+    links = {}
+    for a in page.locator("ol.links a.button").all():
+        n = int(re.search(r"/seat/(\d+)\?", a.get_attribute("href")).group(1))
+        links[n] = a.get_attribute("href")
+    assert sorted(links) == [i for i, k in enumerate(seats, 1) if k == "person"]
+    return links
+
+
+def ids(page) -> tuple[str, int, str]:
+    """(table id, seat number, token) from a seat page's address."""
+    parts = urlsplit(page.url)
+    tid, n = re.search(r"/t/(\w+)/seat/(\d+)", parts.path).groups()
+    return tid, int(n), parse_qs(parts.query)["token"][0]
+
+
+# true once the page shows the end, an error, or this seat's turn at a version after `prev`
+# (the move's answer and the live updates both replace #live; .busy: a move is on its way)
+READY = """prev => {
+  const live = document.getElementById('live');
+  if (!live) return false;
+  if (document.getElementById('outcome') || live.querySelector('.message.bad')) return true;
+  return Number(live.dataset.version) > prev && !live.classList.contains('busy')
+         && live.querySelector('.turn.mine') !== null;
+}"""
+
+
+def version(page) -> int:
+    return int(page.locator("#live").get_attribute("data-version"))
+
+
+def click_a_move(page, rng: random.Random) -> str:
+    """Make one of the legal moves shown, by clicking: a highlighted card of the hand (the cards
+    overlap, so near its left edge), or a move's button. Returns what was clicked."""
+    cards = page.locator("#live .hand .slot.playable")
+    buttons = page.locator("#live .moves button[data-move]")
+    nc, nb = cards.count(), buttons.count()
+    assert nc + nb, "it is this seat's turn but no move is shown"
+    k = rng.randrange(nc + nb)
+    if k < nc:
+        card = cards.nth(k)
+        name = card.get_attribute("data-card")
+        card.click(position={"x": 8, "y": 30})
+        chooser = page.locator("#chooser.open button")
+        if chooser.count():  # one card, several moves: the chooser asks which
+            chooser.first.click()
+        return f"card {name}"
+    button = buttons.nth(k - nc)
+    move = button.get_attribute("data-move")
+    button.click()
+    return f"button {move}"
+
+
+MY_TURN = """() => { const live = document.getElementById('live');
+  return !!live && !live.classList.contains('busy') && live.querySelector('.turn.mine') !== null; }"""
+
+# true once the log has entry n, made by `who`
+LOGGED = """([n, who]) => Array.from(document.querySelectorAll('#log li:not(.rule)')).some(li => {
+  const num = li.querySelector('.n');
+  return num !== null && num.textContent.trim() === String(n)
+         && li.textContent.slice(num.textContent.length).trim().startsWith(who);
+})"""
+
+
+def log_lines(page) -> list[str]:
+    return [t.strip() for t in page.locator("#log li:not(.rule)").all_inner_texts()]

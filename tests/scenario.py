@@ -1,0 +1,24 @@
+"""What every game's rule-by-rule scenario tests say: the legal moves of a position, who decides
+it under which rule with exactly which moves, and a line of moves played."""
+
+from __future__ import annotations
+
+from interpreter.engine import apply, legal_moves
+
+
+def legal(s) -> set[str]:
+    """The legal moves now, as the language writes them."""
+    return {str(m) for m in legal_moves(s)}
+
+
+def at(s, seat: int, rule: str, moves: set[str]) -> None:
+    """Assert who decides, under which rule, and the exact legal moves."""
+    assert not s.finished
+    assert (s.actor, s.rule, legal(s)) == (seat, rule, moves)
+
+
+def play(s, *moves: str):
+    """Play the moves (each as the language writes it) in turn; the state."""
+    for m in moves:
+        apply(s, m)
+    return s

@@ -1,0 +1,227 @@
+"""The studio end to end, in a real browser (Playwright with Debian's Chromium, as
+tests/web/test_web_browser.py, whose skip logic and helpers it shares): a real server (`make_app` in
+uvicorn, in a thread of this process), a small game in its working folder.
+
+* Type an error: its mark appears at the right line within 300 ms of the keystroke.
+* Mend it and change a rule's title: the rulebook beside shows the new title.
+* Hover a defined term: the author's text in a tooltip.
+* The rule under the cursor is marked in the book; a click in the book moves the editor there.
+* "Play it now" opens the table in a new tab; a move is played there.
+
+Screenshots go to each test's tmp_path (STUDIO_SHOTS=DIR keeps them there too)."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from browser import MY_TURN, REQUIRED, chromium_path, click_a_move, missing
+
+MINI = """game mini "Mini"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var turn: player = seat(1)
+define points(p: player) = count(hand(p))
+    text "the cards a player still holds"
+winner fewest points
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 3 from stock to each hand
+    while count(hand(turn)) > 0:
+        rule discard "Discard":
+            choose by turn:
+                action discard c in hand(turn):
+                    move c to pile
+            set turn = next(turn)
+"""
+
+
+class Server:
+    def __init__(self, root: Path):
+        import uvicorn
+
+        from interpreter.studio.app import make_app
+        from interpreter.web.limits import Limits
+        self.work = root / "work"
+        self.work.mkdir()
+        (self.work / "mini.cards").write_text(MINI, encoding="utf-8")
+        self.app = make_app([], self.work, data=root / "data", bot_pause=0.05, limits=Limits(bot_workers=0))
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(128)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.token = self.app.state.token
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on",
+                                                    timeout_graceful_shutdown=1))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def studio_url(self, file: Path | str | None = None) -> str:
+        """The address the command prints (with the studio's token), opening `file`."""
+        from urllib.parse import quote
+        return f"{self.url}/studio?token={self.token}" + (f"&file={quote(str(file))}" if file else "")
+
+    def start(self) -> "Server":
+        self.thread.start()
+        end = time.monotonic() + 30
+        while not self.server.started:
+            assert self.thread.is_alive() and time.monotonic() < end, "the studio did not start"
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+        self.sock.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    why = missing()
+    if why:
+        if REQUIRED:
+            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
+        pytest.skip(why)
+    s = Server(tmp_path_factory.mktemp("studio")).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+    pw = sync_playwright().start()
+    b = pw.chromium.launch(executable_path=chromium_path())
+    yield b
+    b.close()
+    pw.stop()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.set_default_timeout(15_000)
+    p = context.new_page()
+    errors = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.goto(server.studio_url(server.work / 'mini.cards'))
+    p.wait_for_function("() => window.studio && window.studio.state.version && "
+                        "document.getElementById('rulebook').contentDocument.querySelector('[data-rule]')")
+    yield p
+    assert not errors, errors
+    context.close()
+
+
+def shot(page, tmp_path: Path, name: str) -> None:
+    page.screenshot(path=str(tmp_path / f"{name}.png"))
+    keep = os.environ.get("STUDIO_SHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(tmp_path / f"{name}.png", Path(keep) / f"{name}.png")
+
+
+def goto_end_of(page, line: int) -> None:
+    """The cursor at the end of a 0-based line, the editor focused."""
+    page.evaluate("""line => { const v = window.studio.editor.view, l = v.state.doc.line(line + 1);
+                               v.focus(); v.dispatch({selection: {anchor: l.to}}); }""", line)
+
+
+def cursor_line(page) -> int:
+    return page.evaluate("() => { const v = window.studio.editor.view; "
+                         "return v.state.doc.lineAt(v.state.selection.main.head).number - 1; }")
+
+
+def book(page):
+    return page.frame_locator("#rulebook")
+
+
+# ------------------------------------------------------------------ the tests
+
+
+def test_an_error_is_marked_at_its_line_within_300_ms_and_the_mended_text_changes_the_book(page, tmp_path):
+    line = MINI.split("\n").index("define points(p: player) = count(hand(p))")
+    goto_end_of(page, line)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # after "hand(p": "px" is a name that is not there
+    page.evaluate("""() => { window.__marked = null;
+        document.addEventListener('keydown', () => { window.__key = performance.now(); }, {capture: true, once: true});
+        new MutationObserver((m, obs) => {
+          if (document.querySelector('.cm-lintRange-error') && document.querySelector('#marks li.error')) {
+            window.__marked = performance.now(); obs.disconnect(); }
+        }).observe(document.body, {subtree: true, childList: true, attributes: true}); }""")
+    page.keyboard.type("x")
+    page.wait_for_function("() => window.__marked !== null")
+    elapsed = page.evaluate("() => window.__marked - window.__key")
+    assert elapsed < 300, f"the mark appeared {elapsed:.0f} ms after the keystroke"
+    mark = page.locator("#marks li.error")
+    assert mark.get_attribute("data-line") == str(line) and "'px'" in mark.inner_text()
+    err_line = page.evaluate("() => { const v = window.studio.editor.view, el = document.querySelector('.cm-lintRange-error');"
+                             " return v.state.doc.lineAt(v.posAtDOM(el)).number - 1; }")
+    assert err_line == line
+    assert page.locator("#stale").is_visible() and f"Line {line + 1}" in page.locator("#stale").inner_text()
+    shot(page, tmp_path, "studio-error")
+    page.keyboard.press("Backspace")
+    page.wait_for_function("() => document.getElementById('stale').hidden && !document.querySelector('#marks li')")
+    deal = MINI.split("\n").index('    rule deal "Deal":')
+    goto_end_of(page, deal)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.type(" out")
+    book(page).locator('.rule[data-rule="deal"] h4', has_text="Deal out").wait_for()
+    shot(page, tmp_path, "studio-mended")
+
+
+def test_hover_over_a_defined_term_shows_its_text(page, tmp_path):
+    line = MINI.split("\n").index("winner fewest points")
+    box = page.evaluate("""line => { const v = window.studio.editor.view, l = v.state.doc.line(line + 1);
+        const c = v.coordsAtPos(l.from + l.text.indexOf('points') + 2); return {x: c.left, y: (c.top + c.bottom) / 2}; }""",
+                        line)
+    page.mouse.move(box["x"], box["y"])
+    tip = page.locator(".cm-tooltip-hover")
+    tip.wait_for()
+    assert "the cards a player still holds" in tip.inner_text()
+    shot(page, tmp_path, "studio-hover")
+
+
+def test_the_rule_under_the_cursor_is_marked_and_a_click_in_the_book_moves_the_editor(page, tmp_path):
+    discard = MINI.split("\n").index('        rule discard "Discard":')
+    goto_end_of(page, discard + 2)
+    book(page).locator('.rule.studio-here[data-rule="discard"]').wait_for()
+    assert book(page).locator(".studio-here").count() == 1
+    deal = MINI.split("\n").index('    rule deal "Deal":')
+    book(page).locator('.rule[data-rule="deal"] h4').click()
+    page.wait_for_function("""line => { const v = window.studio.editor.view;
+        return v.state.doc.lineAt(v.state.selection.main.head).number - 1 === line; }""", arg=deal)
+    book(page).locator('.rule.studio-here[data-rule="deal"]').wait_for()
+    assert cursor_line(page) == deal
+    shot(page, tmp_path, "studio-book-click")
+
+
+def test_play_it_now_opens_a_table_where_a_move_is_played(page, tmp_path):
+    page.click("#play")
+    page.select_option("#play-players", "2")
+    page.select_option('#play-seats select[name="seat1"]', "person")
+    page.select_option('#play-seats select[name="seat2"]', "random")
+    page.fill("#play-seed", "3")
+    with page.context.expect_page() as opened:
+        page.click("#play-start")
+    table = opened.value
+    table.wait_for_url("**/t/*/seat/1?token=*")
+    table.wait_for_function(MY_TURN)
+    before = int(table.locator("#live").get_attribute("data-version"))
+    click_a_move(table, random.Random(1))
+    table.wait_for_function(f"() => Number(document.getElementById('live').dataset.version) > {before}")
+    assert "Mini" in table.title()
+    shot(table, tmp_path, "studio-table")
