@@ -278,7 +278,7 @@ class Table:
             if self.version != v or self.bot_to_move() != seat:
                 continue
             try:
-                chosen = await thinkers.choose(self.decision(seat, thinkers.seconds))
+                chosen = await thinkers.choose(self.decision(seat, thinkers.seconds), self.state)
                 await self.move(seat, chosen, v)
             except StaleMove:
                 continue

@@ -6,12 +6,14 @@ data (the ruleset's texts, the game's set-up and moves so far, the seat, the bot
 few worker processes at a lower priority than the server; the worker rebuilds the position (or
 goes on from the last one it saw of that table), lets the bot choose within the time a
 decision is given (a bot that has a clock plays its best so far when it runs out), and sends
-back the move as text. The table then makes that move as a person's move is made.
+back the move as text. The table then makes that move as a person's move is made. A random
+seat is the exception: it draws from the table's own game in the server, with nothing to think.
 
 A worker that dies (killed, out of memory) is replaced and the decision asked again of another,
 from the same saved position, so nothing is lost; one that overruns its time by GRACE seconds
-(the time starts once the worker has rebuilt the position: loading is not thinking) is ended and its seat plays a move drawn from the bot's seed instead, so a table never waits
-without end. Workers end with the server, however it ends (`processes.die_with`)."""
+(the time starts once the worker has rebuilt the position: loading is not thinking) is ended
+and its seat plays a move drawn from the bot's seed instead, so a table never waits without end.
+Workers end with the server, however it ends (`processes.die_with`)."""
 
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ GRACE = 2.0         # seconds past a decision's time before its worker is ended
 LOADING = 120.0     # seconds a worker may take to rebuild a position before it thinks: loading is not thinking
 RETRIES = 3         # workers lost under one decision before the bot is said to have failed
 _REMEMBERED = 64    # positions a worker keeps, one per table, to go on from
+INSTANT = frozenset({"random"})  # bots that need no thinking: they move in the server
 
 
 @dataclass(frozen=True)
@@ -255,11 +258,15 @@ class Thinkers:
     def closed(self) -> bool:
         return self._closed
 
-    async def choose(self, d: Decision) -> str:
+    async def choose(self, d: Decision, position=None) -> str:
         """The bot's move as text. GameRuntimeError when the ruleset fails while it thinks,
-        ThinkingFailed when no worker could answer."""
+        ThinkingFailed when no worker could answer. A random seat draws from `position` (the
+        table's own game) when it is given: a draw among the legal moves is what the server does
+        to check a person's move anyway, and a worker would first have to load the game."""
         if self._closed:
             raise ThinkingFailed("the server is stopping")
+        if position is not None and d.bot in INSTANT:
+            return str(make_bot(d.bot, d.bot_seed).choose(position))
         lost = 0
         while True:
             if self.workers == 0:

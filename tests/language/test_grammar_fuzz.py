@@ -57,7 +57,9 @@ NL, INDENT, DEDENT = "\x00N", "\x00I", "\x00D"
 
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
-    """The engine's grammar, without the indentation postlexer (from_lark only reads it)."""
+    """The engine's grammar, without the indentation postlexer (from_lark only reads it). Built
+    when a test first draws (`st.deferred`), not at import: every worker imports this module,
+    and analysing the grammar takes seconds."""
     return Lark.open(str(GRAMMAR), parser="lalr")
 
 
@@ -222,7 +224,7 @@ def play_briefly(rs, decisions: int = 60):
 # ------------------------------------------------------------------ whole files
 
 @FUZZ
-@given(from_lark(grammar(), explicit=explicit("start", FILE_NAMES)))
+@given(st.deferred(lambda: from_lark(grammar(), explicit=explicit("start", FILE_NAMES))))
 def test_generated_files_load_or_locate(raw):
     text = layout(raw)
     rs = assert_located(text)
@@ -289,7 +291,7 @@ def test_probe_game_is_valid():
 
 
 @FUZZ
-@given(Bounded(grammar(), "expr", explicit("expr", GAME_NAMES)))
+@given(st.deferred(lambda: Bounded(grammar(), "expr", explicit("expr", GAME_NAMES))))
 def test_generated_expressions_load_or_locate(raw):
     e = " ".join(layout(raw).split())
     # any well-typed expression loads here: a let takes any type, and p and c are bound
@@ -300,7 +302,7 @@ def test_generated_expressions_load_or_locate(raw):
 
 
 @FUZZ
-@given(st.lists(Bounded(grammar(), "stmt", explicit("stmt", GAME_NAMES)), min_size=1, max_size=4))
+@given(st.lists(st.deferred(lambda: Bounded(grammar(), "stmt", explicit("stmt", GAME_NAMES))), min_size=1, max_size=4))
 def test_generated_statements_load_or_locate(raws):
     body = layout(NL + INDENT + "".join(raws) + DEDENT).lstrip("\n")
     rs = assert_located(GAME + body + ("" if body.endswith("\n") else "\n"))

@@ -362,6 +362,36 @@ def test_bad_values_in_the_new_table_form_give_the_form_again_and_create_nothing
         assert client.get("/new?ruleset=no/such").status_code == 404
 
 
+def test_random_seats_move_in_the_server_as_a_worker_would_have_moved_them(tmp_path, monkeypatch):
+    """A random seat needs no worker (none is started), and its moves are the ones a worker
+    choosing from the same decision would have made."""
+    from dataclasses import replace
+
+    from interpreter.bots import bot_seed
+    from interpreter.web.thinkers import Thinkers, choose_here
+
+    def no_worker(self):
+        raise AssertionError("a worker was started for a random seat")
+    monkeypatch.setattr(Thinkers, "_spawn", no_worker)
+    app = make_app(tmp_path)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        tid, _, tokens = open_table(client, "ganjifa/ganjifa", ["person", "random", "random"], seed=6)
+        table, bot_moves = table_of(app, tid), 0
+        a = wait_for(client, tid, 0, tokens[0])
+        while not a["outcome"] and bot_moves < 6:
+            done = len(table.state.history)
+            assert post_move(client, tid, 0, tokens[0], a["moves"][-1], a["version"]).status_code == 200
+            a = wait_for(client, tid, 0, tokens[0])
+            history = table.state.history
+            for k in range(done + 1, len(history)):  # each bot move, against a worker's choice there
+                seat = history[k].player
+                d = replace(table.decision(seat, 1.0), moves=tuple((m.player, str(m)) for m in history[:k]),
+                            bot_seed=bot_seed(table.state.seed, seat) * 10_000 + k)
+                assert choose_here(d) == str(history[k])
+                bot_moves += 1
+        assert bot_moves >= 6 and table.error is None
+
+
 def test_a_bot_that_fails_stops_the_game_and_every_page_says_so(tmp_path, monkeypatch):
     from interpreter.players.bots import RandomBot
     from interpreter.errors import GameRuntimeError
