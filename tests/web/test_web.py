@@ -367,7 +367,7 @@ def test_random_seats_move_in_the_server_as_a_worker_would_have_moved_them(tmp_p
     choosing from the same decision would have made."""
     from dataclasses import replace
 
-    from interpreter.bots import bot_seed
+    from interpreter.players.bots import bot_seed
     from interpreter.web.thinkers import Thinkers, choose_here
 
     def no_worker(self):
