@@ -26,7 +26,8 @@ import pytest
 
 from classic_stats import mean_se
 from interpreter import load_ruleset
-from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position, public_vars
+from holdem import card, chips, dealt, index, moves_of, play, pot, short
+from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "limit-holdem.cards"
 GAME_STRING = ("universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,firstPlayer=2 1 1 1,"
@@ -34,55 +35,13 @@ GAME_STRING = ("universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 
                "maxRaises=3 4 4 4)")
 FOLD, CALL, BET = 0, 1, 2
 MEANING = {"fold": FOLD, "check": CALL, "call": CALL, "bet": BET, "raise": BET}
-RANKS = [str(n) for n in range(2, 11)] + ["Jack", "Queen", "King", "Ace"]
-SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
-SHORT = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
-
-
 @cache
 def rules():
     return load_ruleset(RULESET)
 
 
-def card(c: int) -> str:
-    """OpenSpiel's card c as our card's name."""
-    return f"{RANKS[c // 4]}-{SUITS[c % 4]}"
-
-
-def short(text: str) -> list[str]:
-    """'Ah Td 2c' as our card names."""
-    return [f"{SHORT.get(t[0], t[0])}-{next(s for s in SUITS if s[0].lower() == t[1])}" for t in text.split()]
-
-
-def index(name: str) -> int:
-    """Our card's name as OpenSpiel's card."""
-    rank, suit = name.split("-")
-    return RANKS.index(rank) * 4 + SUITS.index(suit)
-
-
 def deal(*cards: str):
-    """A game after the blinds and the deal, the pack in a known order: the cards, by name, in
-    OpenSpiel's order (P1's two, P2's two, then the board's five) are on top of the pack."""
-    return position(rules(), 2, "deal", zones={"stock": list(reversed(cards))}, shuffle=False)
-
-
-def moves_of(s) -> dict[str, int]:
-    """Our legal moves, by name, and the seat that makes them."""
-    return {str(m): m.player for m in legal_moves(s)}
-
-
-def play(s, *names: str) -> None:
-    for name in names:
-        apply(s, next(m for m in legal_moves(s) if str(m) == name))
-
-
-def chips(s) -> tuple[int, int]:
-    c = public_vars(s)["chips"]
-    return c["P1"], c["P2"]
-
-
-def pot(s) -> int:
-    return public_vars(s)["pot"]
+    return dealt(rules(), *cards)
 
 
 HANDS = short("2c 7d  3h 8s  Kc Kd 4h 9s Js")  # P1 2c 7d, P2 3h 8s; a board with no help
