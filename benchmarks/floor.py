@@ -124,7 +124,7 @@ def native_floor():
     """The C floor game as a ctypes library (built once into the cache), or None with why."""
     import ctypes
 
-    from interpreter.native.build import NativeUnavailable, build_library, load_library, runtime_source
+    from interpreter.native.toolchain import NativeUnavailable, build_library, load_library, runtime_source
     try:
         source = runtime_source() + "\n" + (ROOT / "benchmarks" / "floor_native.c").read_text()
         lib = load_library(build_library(source, "floor"))

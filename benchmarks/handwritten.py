@@ -51,7 +51,7 @@ MAX_MOVES = 1024
 
 def build(b: Baseline):
     """The baseline's C as a ctypes library (built once into the cache), or (None, why)."""
-    from interpreter.native.build import NativeUnavailable, build_library, load_library, runtime_source
+    from interpreter.native.toolchain import NativeUnavailable, build_library, load_library, runtime_source
     path = ROOT / "benchmarks" / f"{b.name}_native.c"
     if not path.exists():
         return None, f"{path.name} is not written"

@@ -58,7 +58,7 @@ def choose(programs, requested: str, *, python_only: str | None = None, auto_pyt
     same (it would be slower in C), while native plays in C; `bots`: the players' specs, whose
     deciding in Python is such a reason. An OptionError (exit 2) for an unknown engine, or when
     native is asked for and cannot be had."""
-    from .native.build import NativeUnavailable, find_compiler
+    from .native.toolchain import NativeUnavailable, find_compiler
     from .native.codegen.expr import NativeUnsupported
     from .native.engine import native_program
     _known(requested)
@@ -94,7 +94,7 @@ def at_start(requested: str, when: str) -> str:
     OptionError (exit 2) for an unknown engine, or native without a C compiler. A ruleset the
     native engine cannot build then plays in Python under auto (its line said where it plays),
     and is refused under native."""
-    from .native.build import find_compiler, no_compiler_message
+    from .native.toolchain import find_compiler, no_compiler_message
     _known(requested)
     if requested == "python":
         return "engine: python (as asked)"
@@ -145,7 +145,7 @@ def on_worker(ruleset, engine: str):
     this machine builds it (a local worker loads the client's build from the cache; a cluster's
     worker builds its own), else (None, why not). A worker without a C compiler plays in Python:
     the same games and results, and the client prints why (`worker_line`)."""
-    from .native.build import NativeUnavailable
+    from .native.toolchain import NativeUnavailable
     try:
         return native_of(ruleset, engine), None
     except NativeUnavailable as e:  # (a construct the backend lacks is the file's: raised, as in one process)

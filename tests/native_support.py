@@ -29,7 +29,7 @@ def build_sanitized(compiler, program, main: str, out: Path) -> subprocess.Compl
     """A program's C with `main` after it, built at -O0 under ASan and UBSan into `out`. The
     runtime's own files come compiled once so (kept in the cache, as every -O0 build's are), so each
     test compiles only its game's C: a quarter less time for each sanitized build."""
-    from interpreter.native.build import runtime_objects
+    from interpreter.native.toolchain import runtime_objects
     from interpreter.native.engine import c_source
     objects = runtime_objects(compiler, "-O0", SANITIZE)
     source, _ = c_source(program, runtime=not objects)

@@ -16,20 +16,20 @@
   `cr_engine.h` (values, lists, failures, Python's arithmetic). `runtime/unit/`: the fixed C of
   each engine (the state struct, the helpers, the loop, the entry points, the search, greedy,
   seeker and batch parts), one file a part, which codegen/emit.py pastes between the generated
-  parts (build.unit_part); none is compiled on its own.
-- `build`: finding a C compiler (`$CC`, cc, gcc, clang, or the `ziglang` package's), compiling
+  parts (toolchain.unit_part); none is compiled on its own.
+- `toolchain`: finding a C compiler (`$CC`, cc, gcc, clang, or the `ziglang` package's), compiling
   into a shared library kept in the cache by content, loading it with ctypes; every failure is
   one NativeUnavailable line.
 - `rng`: seeding (`seed_words`) and moving a generator's state between Python and C.
 - `cfr`: CFR+ over a whole game tree (`solve --equilibrium`, solver/equilibrium.py), from
   `runtime/cfr.c`, which holds no ruleset: compiled on its own, once, and kept in the cache.
 
-tests/native/test_native_engine.py plays every bundled ruleset on both engines; tests/native/test_native_runtime.py
-and tests/native/test_native_zones.py check the runtime draw for draw and effect by effect."""
+tests/native/test_native_engine.py plays every bundled ruleset on both engines;
+tests/native/test_native_runtime.py and tests/native/test_native_zones.py check the runtime draw for draw and effect by effect."""
 
 from __future__ import annotations
 
-from .build import (Compiler, NativeUnavailable, build_library, find_compiler, load_library, runtime_dir,
+from .toolchain import (Compiler, NativeUnavailable, build_library, find_compiler, load_library, runtime_dir,
                     runtime_source, runtime_sources)
 from .rng import random_from_state, seed_words, state_words
 

@@ -1,7 +1,7 @@
 """CFR+ over a whole game tree in C (runtime/cfr.c), for solver/equilibrium.py's CFRPlusNative.
 
 `cfr_library()` builds runtime/cfr.c once (it holds no ruleset: one library for every game,
-kept in the cache as every native library is, build.py) and loads it; NativeUnavailable when
+kept in the cache as every native library is, toolchain.py) and loads it; NativeUnavailable when
 there is no compiler. `FlatTree(tree)` lays a solver Tree out as the C walk reads it (NumPy
 arrays: kinds, players, information sets, each node's span of children, the chance odds per
 child, the ends' payoffs) and keeps the arrays alive for as long as C may read them."""
@@ -15,7 +15,7 @@ from itertools import chain
 
 import numpy as np
 
-from .build import build_library, load_library
+from .toolchain import build_library, load_library
 
 FLAGS = ("-ffp-contract=off",)  # (sums and products rounded one at a time, as Python's)
 _p = ctypes.c_void_p

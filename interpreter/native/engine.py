@@ -1,7 +1,7 @@
 """A game played by a ruleset's C engine, with the Python engine's interface.
 
 `native_program(program)` compiles a Program's lowered form to C (codegen/), builds it into a
-shared library (cached, build.py) and loads it. `NativeGame` plays one game in C: the legal
+shared library (cached, toolchain.py) and loads it. `NativeGame` plays one game in C: the legal
 moves are the Python engine's own Move objects (engine/legal.py's tables), and after every
 step a Python `State` (`view`) is brought up to date from the C state, so `observe`,
 `public_vars`, `state_digest`, `outcome` and `scores` run unchanged on it."""
@@ -20,7 +20,7 @@ from ..engine.legal import _made, link, value_text
 from ..engine.state import Move, State, copy_slots, rule_at
 from ..errors import GameRuntimeError, IllegalMoveError
 from ..language.unparse import unparse
-from .build import build_library, find_compiler, load_library, opt_level, runtime_file, runtime_objects, runtime_source
+from .toolchain import build_library, find_compiler, load_library, opt_level, runtime_file, runtime_objects, runtime_source
 from .codegen.emit import Module
 from .codegen.expr import NativeUnsupported
 from .rng import seed_words
@@ -70,7 +70,7 @@ FEATURES = "#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)\n#define _POSIX_C_
 
 def c_source(program: Program, runtime: bool = True) -> tuple[str, Module]:
     """The whole C file of a program (the runtime, then the generated engine); without `runtime`,
-    the runtime's header alone, for a library linked with its objects (build.runtime_objects)."""
+    the runtime's header alone, for a library linked with its objects (toolchain.runtime_objects)."""
     module = Module(program)
     generated = module.source()
     rt = runtime_source() if runtime else runtime_file("cardrules_rt.h")
@@ -84,7 +84,7 @@ class NativeProgram:
         opt = "-O0" if quick else opt_level()
         compiler = find_compiler()
         # optimised, the runtime's functions are in the same file, for the compiler to inline them;
-        # unoptimised, nothing is inlined: the runtime comes compiled, once (build.runtime_objects)
+        # unoptimised, nothing is inlined: the runtime comes compiled, once (toolchain.runtime_objects)
         objects = runtime_objects(compiler, opt, CODE_FLAGS) if opt == "-O0" and compiler else []
         source, self.module = c_source(program, runtime=not objects)
         self.source = source

@@ -444,7 +444,7 @@ def cfr_solver(tree: Tree):
     compiler, else on arrays (CFRPlusArrays) from ARRAYS_FROM positions, else CFRPlus."""
     n = len(tree.kind)
     if n >= NATIVE_FROM:
-        from ..native.build import NativeUnavailable, find_compiler
+        from ..native.toolchain import NativeUnavailable, find_compiler
         if find_compiler() is not None:
             try:
                 return CFRPlusNative(tree)

@@ -428,7 +428,7 @@ def test_sets_chosen_in_secret_by_several_players_play_the_same_on_both_engines(
 
 @pytest.mark.parametrize("which", ["fishing", "discards", "secret"])
 def test_the_c_of_a_game_with_sets_compiles_without_a_warning(which):
-    from interpreter.native.build import build_library
+    from interpreter.native.toolchain import build_library
     from interpreter.native.engine import c_source
     rs = {"fishing": rules, "discards": discards, "secret": lambda: loads_ruleset(SECRET, "secret.cards")}[which]()
     source, _ = c_source(compile_ruleset(rs))

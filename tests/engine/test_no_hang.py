@@ -32,7 +32,7 @@ from interpreter import load_ruleset
 from interpreter.players.bots import bot_seed
 from interpreter.engine import DEFAULT_MAX_DECISIONS, apply, moves_for, new_game
 from interpreter.errors import GameRuntimeError, GameTooLong
-from interpreter.native.build import find_compiler
+from interpreter.native.toolchain import find_compiler
 from interpreter.playing import GameBroke, play_one
 
 ROOT = Path(__file__).resolve().parents[2]

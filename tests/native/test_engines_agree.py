@@ -173,7 +173,7 @@ def test_the_rule_being_played_is_named_alike_on_both_engines(ruleset):
 
     from interpreter import load_ruleset
     from interpreter.engine import apply, is_terminal, legal_moves, new_game, rule_at
-    from interpreter.native.build import find_compiler
+    from interpreter.native.toolchain import find_compiler
     if find_compiler() is None:
         pytest.skip("no C compiler")
     from interpreter.native.engine import new_native_game

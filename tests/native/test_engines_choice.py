@@ -120,7 +120,7 @@ def test_a_worker_without_a_compiler_plays_in_python_and_the_client_says_so(job,
     """The client chose native; a worker whose machine cannot build the C engine plays the same
     games in Python, and the command prints one line naming the machine and why."""
     import interpreter.native.engine as native_engine
-    from interpreter.native.build import NativeUnavailable
+    from interpreter.native.toolchain import NativeUnavailable
     from interpreter.balance.jobs import balance, balance_games
     from interpreter.playing import play, play_games
     from interpreter.runner import source_of

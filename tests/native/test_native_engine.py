@@ -24,7 +24,7 @@ from interpreter.bundled import bundled
 from interpreter.engine import apply, legal_moves, moves_for, new_game, observe, outcome, play, public_vars, state_digest
 from interpreter.errors import GameRuntimeError
 from interpreter.native import engine as nengine, find_compiler
-from interpreter.native.build import build_library
+from interpreter.native.toolchain import build_library
 from interpreter.native.engine import NativeGame, NativeUnsupported, c_source, native_program
 from bundled_games import names_variants_slow
 from native_support import build_sanitized, sanitizers_work

@@ -28,7 +28,7 @@ from interpreter.engine.state import _shuffle
 from interpreter.native import (NativeUnavailable, build_library, find_compiler, load_library, random_from_state,
                                 runtime_dir, runtime_source, runtime_sources, seed_words,
                                 state_words)
-from interpreter.native import build as native_build
+from interpreter.native import toolchain as native_build
 
 COMPILER = find_compiler()
 if COMPILER is None:

@@ -188,7 +188,7 @@ def test_the_merged_tree_is_smaller_where_subtrees_repeat(small_trees):
 
 
 def test_solve_equilibrium_runs_in_c_or_without_a_compiler(kuhn, monkeypatch):
-    from interpreter.native import build
+    from interpreter.native import toolchain as build
     from interpreter.solver.equilibrium import CFRPlus, CFRPlusNative, cfr_solver
     t = build_tree(kuhn)
     if build.find_compiler() is not None:

@@ -16,7 +16,7 @@ from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.ir.reads import called
 from ...compiler.program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, MAX_STEPS, RET
-from ..build import unit_halves, unit_part
+from ..toolchain import unit_halves, unit_part
 from .expr import Expr, NativeUnsupported, int_literal, is_list
 from .choices import Choices
 from .maskforms import MaskForms, local_types
@@ -512,5 +512,5 @@ def filled(name: str, lines) -> str:
 
 
 def emit_program(p) -> str:
-    """The C of a whole program, after the runtime (native/build.py:runtime_source)."""
+    """The C of a whole program, after the runtime (native/toolchain.py:runtime_source)."""
     return Module(p).source()
