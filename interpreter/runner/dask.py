@@ -15,7 +15,7 @@ import uuid
 import distributed
 
 from ..errors import OptionError
-from . import Collector, Interrupted, Runner, Task, WorkersLost, execute
+from .tasks import Collector, Interrupted, Runner, Task, WorkersLost, execute
 
 
 def _source(source):

@@ -19,7 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecu
 from concurrent.futures.process import BrokenProcessPool
 
 from ..processes import context, die_with
-from . import Collector, Interrupted, Runner, Task, WorkersLost, execute
+from .tasks import Collector, Interrupted, Runner, Task, WorkersLost, execute
 
 PROBE_SECONDS = 0.5
 MAX_RESTARTS = 3
