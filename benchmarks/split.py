@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from interpreter import load_ruleset  # noqa: E402
-from interpreter.engine import _fresh, program_of  # noqa: E402
+from interpreter.engine import program_of  # noqa: E402
+from interpreter.engine.play import _fresh  # noqa: E402
 
 SUITS = {"H": "Hearts", "S": "Spades", "C": "Clubs", "D": "Diamonds"}
 

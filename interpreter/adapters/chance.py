@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import _fresh, _run
+from ..engine.play import _fresh, _run
 from ..errors import OptionError
 from .core import Core, _steps, replay_step, spec_from_key
 

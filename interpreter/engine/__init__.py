@@ -9,10 +9,9 @@ The parts: `state` (State, Move, Outcome), `play` (set-up, the instruction loop,
 apply, outcome, observe), `records` (saved games and replay), `positions` (positions by hand
 and readers for tests and tools)."""
 
-from .play import (DEFAULT_MAX_DECISIONS, _arg_text, advice, advice_values, _compute_legal, _compute_legal_for, _exec,
-                   _fresh, _run, apply, deciders,
-                   fired_counts, in_secret, is_terminal, legal_moves, moves_for, new_game, observe, outcome,
-                   out_of_play, program_of, public_vars, resolve_options, rule_at, scores, sides, state_digest)
+from .play import (DEFAULT_MAX_DECISIONS, advice, advice_values, apply, deciders, fired_counts, in_secret, is_terminal,
+                   legal_moves, moves_for, new_game, observe, outcome, out_of_play, program_of, public_vars,
+                   resolve_options, rule_at, scores, sides, state_digest)
 from .legal import offered
 from .positions import card_info, cards_in, determinise, evaluate, frozen_value, position, recompute_legal, waiting
 from .records import RECORD_FORMAT, make_record, read_record, replay, validate_record, write_record

@@ -78,17 +78,15 @@ the command, `cardrules fuzz`, is interpreter/commands/fuzz.py."""
 
 from __future__ import annotations
 
-# every name of the stages, as when the fuzzer was one module (tests, the language server and
-# the command line import them from here)
+# the public names of the stages (tests, the language server and the studio import them from here)
 from .common import (Config, DEFAULT_GAMES, Event, Finding, Game, Hit, KIND_ORDER, MAX_COMBOS,
                      MAX_FOLD_CONFIGS, MAX_PLAYER_COUNTS, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY,
                      OBSERVE_EVERY, OPTION_EXTRA_COMBOS, OPTION_MORE_SEEDS, OPTION_SEEDS, OPTION_TOGETHER, Reproduction, RulesetReport,
-                     SEARCH_DEPTH, SEARCH_GAME_NODES, SEARCH_NODES, SEEK_AIM, SOLVE_DEALS, SOLVE_NODES, SEEK_RANDOM, SEEK_SAMPLE, SHRINK_SEEDS, SHRINK_SEEDS_SEEKER, TRACE_LIMIT, _config,
-                     _fmt_value, configurations, option_combos, option_values, player_counts)
-from .static import (NONE, Static, UNK, _BINDERS, _EXPR_TYPES, _PROSE, _Unknown, _children, _ctx_text,
-                     _is_int, _line, _loc, _names, _reads, _refs_here, _same, _walk)
+                     SEARCH_DEPTH, SEARCH_GAME_NODES, SEARCH_NODES, SEEK_AIM, SOLVE_DEALS, SOLVE_NODES, SEEK_RANDOM, SEEK_SAMPLE, SHRINK_SEEDS, SHRINK_SEEDS_SEEKER, TRACE_LIMIT,
+                     configurations, option_combos, option_values, player_counts)
+from .static import NONE, Static, UNK
 from .players import AdvisedPlayer, BOT_KINDS, RandomPlayer, RuleSeeker
-from .checks import Checks, _strings
+from .checks import Checks
 from .options import OptionEffects
 from .shrink import Shrinking
 from .play import Fuzzer

@@ -11,6 +11,7 @@ from .. import engine
 from ..language import graph as g
 from ..engine import (apply, make_record, Move, new_game, observe, replay, rule_at, seat_name, State,
                       state_digest)
+from ..engine.legal import arg_text, compute_legal
 from ..errors import GameRuntimeError, GameTooLong, RecordError
 from ..language.unparse import unparse
 from .common import Event, Finding, Game
@@ -134,7 +135,7 @@ class Checks:
             elems, vals = [alt.elem] + [m[1] for m in alt.more], v
         else:
             elems, vals = [alt.elem], [v]
-        args = [s.zone_names[x] if el == "zone" and hasattr(s, "zone_names") else engine._arg_text(p, el, x)
+        args = [s.zone_names[x] if el == "zone" and hasattr(s, "zone_names") else arg_text(p, el, x)
                 for el, x in zip(elems, vals)]
         return f"{alt.name} {' '.join(args)}"
 
@@ -147,8 +148,8 @@ class Checks:
     def _legal_of(self, t: State) -> list:
         """Legal moves recomputed from scratch on a (modified) clone."""
         if getattr(t.choice, "each_slot", None) is not None:
-            return engine._compute_legal(t, t.choice, self._deciders(t))
-        return engine._compute_legal(t, t.choice)
+            return compute_legal(t, t.choice, self._deciders(t))
+        return compute_legal(t, t.choice)
 
     def _check_claims(self, game: Game, s: State, choice):
         each = getattr(choice, "each_slot", None)
