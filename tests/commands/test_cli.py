@@ -11,6 +11,7 @@ import procs
 import pytest
 from typer.testing import CliRunner
 
+from small_games import TINY
 from interpreter.commands.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,38 +29,6 @@ zone stock shared hidden "pack"
 zone hand per player everywhere "hand"
 '''
 
-TINY = '''game tiny "Tiny"
-players 2
-
-deck small "Small pack":
-    suits Red, Blue
-    ranks 1..3
-
-zone stock shared hidden "pack"
-zone hand per player owner "hand"
-zone pile shared public "pile"
-zone won per player public "won"
-
-var leader: player
-
-define cards_won(p: player) = count(won(p))
-
-winner most cards_won
-
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 3 from stock to each hand
-    while any c in cards where c in hand:
-        rule turn "A turn":
-            for each player p:
-                choose by p:
-                    action play c in hand(p) "Play a card.":
-                        move c to pile
-            let best = highest c in pile
-            set leader = best.played_by
-            move pile to won(leader)
-'''
 
 
 def run(*args, input=None):

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from bundled_games import paths_variants_slow
 
+from small_games import TINY
 from interpreter import load_ruleset
 from interpreter.players.bots import GreedyBot, RandomBot, bot_seed, make_bot, seat_scores
 from interpreter.engine import apply, legal_moves, make_record, new_game, observe, outcome, public_vars
@@ -15,38 +16,6 @@ from interpreter.errors import OptionError
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 GANJIFA = RULESETS / "ganjifa" / "ganjifa.cards"
 
-TINY = '''game tiny "Tiny"
-players 2
-
-deck small "Small pack":
-    suits Red, Blue
-    ranks 1..3
-
-zone stock shared hidden "pack"
-zone hand per player owner "hand"
-zone pile shared public "pile"
-zone won per player public "won"
-
-var leader: player
-
-define cards_won(p: player) = count(won(p))
-
-winner most cards_won
-
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 3 from stock to each hand
-    while any c in cards where c in hand:
-        rule turn "A turn":
-            for each player p:
-                choose by p:
-                    action play c in hand(p) "Play a card.":
-                        move c to pile
-            let best = highest c in pile
-            set leader = best.played_by
-            move pile to won(leader)
-'''
 
 BOT_NAMES = ["random", "greedy", "ismcts:6"]  # the search player with few iterations: it plays whole games here
 
