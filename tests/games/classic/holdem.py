@@ -50,3 +50,33 @@ def chips(s) -> tuple[int, int]:
 
 def pot(s) -> int:
     return public_vars(s)["pot"]
+
+
+def random_openspiel_game(game, rng, policy):
+    """Random chance and moves by `policy`; the state, the cards dealt (in OpenSpiel's order) and
+    each decision as (the player, the legal actions, the action taken)."""
+    s = game.new_initial_state()
+    cards, decisions = [], []
+    while not s.is_terminal():
+        if s.is_chance_node():
+            a = rng.choice(s.legal_actions())
+            cards.append(a)
+        else:
+            legal = s.legal_actions()
+            a = policy(rng, legal)
+            decisions.append((s.current_player(), legal, a))
+        s.apply_action(a)
+    return s, cards, decisions
+
+
+def replayed(s, meaning: dict, decisions):
+    """OpenSpiel's decisions made in our game `s` (dealt as OpenSpiel dealt): at each, the same
+    player and the same legal actions (ours by `meaning`); our game ends where theirs did."""
+    for player, legal, action in decisions:
+        assert not s.finished
+        ours = moves_of(s)
+        assert set(ours.values()) == {player}
+        assert sorted(meaning[m] for m in ours) == legal
+        play(s, next(m for m in ours if meaning[m] == action))
+    assert s.finished
+    return s

@@ -26,7 +26,7 @@ import pytest
 
 from classic_stats import mean_se
 from interpreter import load_ruleset
-from holdem import card, chips, dealt, index, moves_of, play, pot, short
+from holdem import card, chips, dealt, index, moves_of, play, pot, random_openspiel_game, replayed, short
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "limit-holdem.cards"
@@ -223,33 +223,8 @@ def _pyspiel_game():
     return game
 
 
-def _random_openspiel_game(game, rng, policy):
-    """Random chance and moves by `policy`; the state, the cards dealt (in OpenSpiel's order) and
-    each decision as (the player, the legal actions, the action taken)."""
-    s = game.new_initial_state()
-    cards, decisions = [], []
-    while not s.is_terminal():
-        if s.is_chance_node():
-            a = rng.choice(s.legal_actions())
-            cards.append(a)
-        else:
-            legal = s.legal_actions()
-            a = policy(rng, legal)
-            decisions.append((s.current_player(), legal, a))
-        s.apply_action(a)
-    return s, cards, decisions
-
-
 def _replay(cards, decisions):
-    s = deal(*(card(c) for c in cards))
-    for player, legal, action in decisions:
-        assert not s.finished
-        ours = moves_of(s)
-        assert set(ours.values()) == {player}
-        assert sorted(MEANING[m] for m in ours) == legal
-        play(s, next(m for m in ours if MEANING[m] == action))
-    assert s.finished
-    return s
+    return replayed(deal(*(card(c) for c in cards)), MEANING, decisions)
 
 
 def test_openspiels_random_games_replayed_move_by_move():
@@ -257,7 +232,7 @@ def test_openspiels_random_games_replayed_move_by_move():
     rng = random.Random(30)
     ends = {"fold": 0, "showdown": 0}
     for _ in range(600):
-        theirs, cards, decisions = _random_openspiel_game(game, rng, lambda r, legal: r.choice(legal))
+        theirs, cards, decisions = random_openspiel_game(game, rng, lambda r, legal: r.choice(legal))
         s = _replay(cards, decisions)
         assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
         assert sorted(cards_in(s, "board")) == sorted(card(c) for c in cards[4:])
@@ -272,7 +247,7 @@ def test_openspiels_showdowns_pay_the_same():
     rng = random.Random(32)
     splits = 0
     for _ in range(3000):
-        theirs, cards, decisions = _random_openspiel_game(game, rng, lambda r, legal: CALL)
+        theirs, cards, decisions = random_openspiel_game(game, rng, lambda r, legal: CALL)
         s = _replay(cards, decisions)
         assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
         splits += theirs.returns()[0] == 0
@@ -287,7 +262,7 @@ def test_random_play_has_openspiels_statistics():
     rng = random.Random(31)
     theirs = [[], [], []]
     for _ in range(2000):
-        s, _, decisions = _random_openspiel_game(game, rng, lambda r, legal: r.choice(legal))
+        s, _, decisions = random_openspiel_game(game, rng, lambda r, legal: r.choice(legal))
         theirs[0].append(len(decisions))
         theirs[1].append(s.returns()[0])
         theirs[2].append(s.returns()[1])
