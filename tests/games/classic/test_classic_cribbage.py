@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from openspiel_cards import c, cs
 from classic_stats import mean_se
 
 from interpreter import load_ruleset
@@ -30,22 +31,11 @@ from interpreter.engine import apply, cards_in, evaluate, fired_counts, legal_mo
 from scenario import at, legal
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "cribbage.cards"
-RANK = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
-SUIT = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
 
 @cache
 def rules():
     return load_ruleset(RULESET)
-
-
-def c(short: str) -> str:
-    """OpenSpiel's card strings: 'QS' -> 'Queen-Spades', 'TH' -> '10-Hearts', '5C' -> '5-Clubs'."""
-    return f"{RANK.get(short[0], short[0])}-{SUIT[short[1]]}"
-
-
-def cs(text: str) -> list[str]:
-    return [c(x) for x in text.split()]
 
 
 def points(s) -> tuple[int, int]:

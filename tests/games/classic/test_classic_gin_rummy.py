@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from openspiel_cards import c, cs
 from classic_stats import mean_se
 
 from interpreter import load_ruleset
@@ -29,22 +30,11 @@ from interpreter.engine import apply, cards_in, evaluate, fired_counts, legal_mo
 from scenario import at, legal
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "gin-rummy.cards"
-RANK = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
-SUIT = {"s": "Spades", "c": "Clubs", "d": "Diamonds", "h": "Hearts"}
 
 
 @cache
 def rules():
     return load_ruleset(RULESET)
-
-
-def c(short: str) -> str:
-    """OpenSpiel's card strings: 'Qs' -> 'Queen-Spades', 'Th' -> '10-Hearts', '2c' -> '2-Clubs'."""
-    return f"{RANK.get(short[0], short[0])}-{SUIT[short[1]]}"
-
-
-def cs(text: str) -> list[str]:
-    return [c(x) for x in text.split()]
 
 
 def discards(hand: str) -> set[str]:

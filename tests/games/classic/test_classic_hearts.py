@@ -20,24 +20,18 @@ from pathlib import Path
 
 import pytest
 
+from openspiel_cards import c
 from classic_stats import mean_se
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "hearts.cards"
-RANK = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
-SUIT = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
 
 @cache
 def rules():
     return load_ruleset(RULESET)
-
-
-def c(short: str) -> str:
-    """'QS' -> 'Queen-Spades', 'TH' -> '10-Hearts', '2C' -> '2-Clubs' (OpenSpiel's card strings)."""
-    return f"{RANK.get(short[0], short[0])}-{SUIT[short[1]]}"
 
 
 def moves_of(s, seat: int) -> set[str]:

@@ -15,21 +15,17 @@ from pathlib import Path
 
 import pytest
 
+from openspiel_cards import c
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "president.cards"
 RANK = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
-SUIT = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
 
 @cache
 def rules():
     return load_ruleset(RULESET)
-
-
-def c(short: str) -> str:
-    return f"{RANK.get(short[0], short[0])}-{SUIT[short[1]]}"
 
 
 def cs(*shorts: str) -> list[str]:
