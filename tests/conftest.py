@@ -22,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,3 +130,23 @@ def _exit_at_once() -> None:
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
     atexit.register(_exit_at_once)
+
+
+# ------------------------------------------------------------------ the browser tests' browser
+
+@pytest.fixture(scope="module")
+def browser(server):
+    """Chromium through Playwright, one a module, for the module's own `server` fixture (the
+    server starts first and stops last, so the browser drops its live connections before)."""
+    from playwright.sync_api import sync_playwright
+
+    from browser import chromium_path
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=chromium_path())
+    except Exception:
+        pw.stop()
+        raise
+    yield b
+    b.close()
+    pw.stop()

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import MY_TURN, REQUIRED, chromium_path, click_a_move, missing
+from browser import MY_TURN, REQUIRED, click_a_move, missing
 
 MINI = """game mini "Mini"
 players 2
@@ -97,16 +97,6 @@ def server(tmp_path_factory):
     s = Server(tmp_path_factory.mktemp("studio")).start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-    pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=chromium_path())
-    yield b
-    b.close()
-    pw.stop()
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_browser import MINI, Server, chromium_path, missing, shot
+from test_studio_browser import MINI, Server, missing, shot
 from browser import REQUIRED
 
 from interpreter.lsp.model import MAX_CHARS
@@ -36,16 +36,6 @@ def server(tmp_path_factory):
     s = Server(tmp_path_factory.mktemp("studio")).start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-    pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=chromium_path())
-    yield b
-    b.close()
-    pw.stop()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_browser import Server, chromium_path, missing, shot
+from test_studio_browser import Server, missing, shot
 from browser import REQUIRED
 
 GANJIFA = Path(__file__).resolve().parents[2] / "rulesets" / "ganjifa"
@@ -34,16 +34,6 @@ def server(tmp_path_factory):
     s.start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-    pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=chromium_path())
-    yield b
-    b.close()
-    pw.stop()
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ import time
 
 import pytest
 
-from browser import (LOGGED, MY_TURN, READY, REQUIRED, Server, chromium_path, click_a_move, ids, log_lines, missing,
+from browser import (LOGGED, MY_TURN, READY, REQUIRED, Server, click_a_move, ids, log_lines, missing,
                      new_page, open_table, version)
 
 
@@ -39,20 +39,6 @@ def server(tmp_path_factory):
     s = Server(tmp_path_factory.mktemp("serve-data")).start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):  # after the server, so it closes (and drops its live connections) first
-    from playwright.sync_api import sync_playwright
-    pw = sync_playwright().start()
-    try:
-        b = pw.chromium.launch(executable_path=chromium_path())
-    except Exception:
-        pw.stop()
-        raise
-    yield b
-    b.close()
-    pw.stop()
 
 
 # ------------------------------------------------------------------ the tests
