@@ -37,6 +37,11 @@ jobs): won 3 of 20 = 15.0% (95% Wilson interval 5.2% to 36.0%; par 25%), our mea
 processor time (about 175 s a game, nearly all of it OpenSpiel's bots stepping the game move by
 move through the adapter). In 6 of the 20 games our seat scored 0, which happens only when
 another seat shoots the moon.
+
+`--ours moismcts:100000` (the multiple-observer search, keyed as OpenSpiel's bot keys its
+nodes) was not measured here: started on 2026-11-30, it had not finished its first game after
+13 minutes on a machine whose other jobs left it about a tenth of a core. benchmarks/search.py
+has its figures against three moismcts:1000 standing in for OpenSpiel's bots.
 """
 
 from __future__ import annotations

@@ -15,7 +15,16 @@ With advice, a rollout is cut short and the advice judges where it stops. Two of
 iterations stop after one decision a player, one after six. Measured (README), short rollouts
 alone hold their own against players who follow the advice one move ahead, but lose strength
 against careless (random) ones, which only a longer random continuation models; long ones
-alone are the reverse. Taking both in turn kept most of each."""
+alone are the reverse. Taking both in turn kept most of each.
+
+`moismcts` (MOISMCTSBot) is the multiple-observer kind: a node is known by its move and by what
+its player saw as it moved (`_view`: the cards of the zones it may look into, and the face-up
+ones), as OpenSpiel's ISMCTSBot keys a node by the mover's information state. The others'
+nodes then split by the hands they were dealt in each sample, so their choices in the tree are
+no longer statistics pooled over samples that all hold the searcher's true hand (as if they
+could see it); in return the tree below the others' moves stays shallow until their hands are
+known. Measured (benchmarks/search.py, benchmarks/openspiel_bots.py), neither is clearly the
+stronger, so `ismcts` stays the default."""
 
 from __future__ import annotations
 
