@@ -37,6 +37,12 @@ jobs): won 3 of 20 = 15.0% (95% Wilson interval 5.2% to 36.0%; par 25%), our mea
 processor time (about 175 s a game, nearly all of it OpenSpiel's bots stepping the game move by
 move through the adapter). In 6 of the 20 games our seat scored 0, which happens only when
 another seat shoots the moon.
+
+`--ours moismcts:100000` (the multiple-observer search, keyed as OpenSpiel's bot keys its
+nodes), --games 6, same day: won 2 of 6 = 33.3% (9.7% to 70.0%), our mean score 10.17;
+moismcts:100000 1.62 s a decision, OpenSpiel's 3.93 s; 1,062 s of processor time. Too few games
+to tell it from ismcts (the machine's other jobs left no time for more); in 3 of the 6 another
+seat shot the moon. benchmarks/search.py has longer comparisons of the two.
 """
 
 from __future__ import annotations

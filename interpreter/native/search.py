@@ -17,7 +17,7 @@ def _prepared(lib) -> None:
     if getattr(lib, "_search_ready", False):
         return
     lib.cr_search_new.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_double, ctypes.c_double,
-                                  ctypes.c_int32, ctypes.POINTER(ctypes.c_int32)]
+                                  ctypes.c_int32, ctypes.POINTER(ctypes.c_int32), ctypes.c_int32]
     lib.cr_search_new.restype = ctypes.c_void_p
     lib.cr_search_run.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32), ctypes.c_int32, ctypes.c_int32,
                                   ctypes.c_int64]
@@ -39,15 +39,15 @@ def _failed(lib) -> None:
 
 
 def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, advice_scale: float,
-           tries: int, rollouts: tuple, rollout_cap: int, deadline: float | None = None):
+           tries: int, rollouts: tuple, rollout_cap: int, deadline: float | None = None, views: bool = False):
     """The root's statistics after the search: [(index among the moves of the player to act,
-    visits, summed reward of `me`)], with `rng` moved on; None when C cannot search this (the
+    visits, summed reward of `me`)], with `rng` moved on (`views`: search.py's MOISMCTSBot's tree); None when C cannot search this (the
     rules failed in a sample): then `rng` is untouched and the caller searches in Python."""
     lib = g.np.lib
     _prepared(lib)
     want_guard(lib)
     arr = (ctypes.c_int32 * 3)(*rollouts)
-    h = lib.cr_search_new(g.mem, me, iterations, exploration, advice_scale, tries, arr)
+    h = lib.cr_search_new(g.mem, me, iterations, exploration, advice_scale, tries, arr, int(views))
     if not h:
         return None
     try:

@@ -184,16 +184,17 @@ class GreedyBot:
 
 BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
                                  "ismcts": None,  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
+                                 "moismcts": None,  # the same, its nodes keyed by what the mover sees: 'moismcts[:ITERATIONS]'
                                  "plan": None,    # the planning player, in plan.py: 'plan', 'plan:POSITIONS', ':best' after either
                                  "pimc": None,    # the sampling player, in pimc.py: 'pimc[:WORLDS[:NODES]]'
                                  "cfr": None}     # a small game's equilibrium, in cfr.py: 'cfr[:ITERATIONS]'
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name ('random', 'greedy', 'ismcts', 'ismcts:ITERATIONS', 'plan',
+    """A bot by name ('random', 'greedy', 'ismcts', 'ismcts:ITERATIONS', 'moismcts[:ITERATIONS]', 'plan',
     'plan:POSITIONS', 'plan:best', 'plan:POSITIONS:best'); OptionError for any other name."""
     key = str(name).strip().lower()
-    if key.partition(":")[0] == "ismcts":
+    if key.partition(":")[0] in ("ismcts", "moismcts"):
         from .search import make_search_bot  # the search players sit beside the bots
         return make_search_bot(key, seed)
     if key.partition(":")[0] == "plan":
@@ -208,6 +209,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     cls = BOTS.get(key)
     if cls is None:
         raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS), "
+                          "moismcts (or moismcts:ITERATIONS), "
                           "plan (or plan:POSITIONS, and :best to search best first), "
                           "pimc (or pimc:WORLDS or pimc:WORLDS:NODES), cfr (or cfr:ITERATIONS, and :win to play for wins)")
     return cls(seed)

@@ -15,7 +15,16 @@ With advice, a rollout is cut short and the advice judges where it stops. Two of
 iterations stop after one decision a player, one after six. Measured (README), short rollouts
 alone hold their own against players who follow the advice one move ahead, but lose strength
 against careless (random) ones, which only a longer random continuation models; long ones
-alone are the reverse. Taking both in turn kept most of each."""
+alone are the reverse. Taking both in turn kept most of each.
+
+`moismcts` (MOISMCTSBot) is the multiple-observer kind: a node is known by its move and by what
+its player saw as it moved (`_view`: the cards of the zones it may look into, and the face-up
+ones), as OpenSpiel's ISMCTSBot keys a node by the mover's information state. The others'
+nodes then split by the hands they were dealt in each sample, so their choices in the tree are
+no longer statistics pooled over samples that all hold the searcher's true hand (as if they
+could see it); in return the tree below the others' moves stays shallow until their hands are
+known. Measured (benchmarks/search.py, benchmarks/openspiel_bots.py), neither is clearly the
+stronger, so `ismcts` stays the default."""
 
 from __future__ import annotations
 
@@ -26,6 +35,7 @@ import time
 
 from ..engine import advice, apply, determinise, moves_for, outcome, scores
 from ..errors import GameRuntimeError, OptionError
+from ..language import graph as g
 
 DEFAULT_ITERATIONS = 300   # well under a second a decision in the bundled trick-taking game (benchmarks/search.py)
 EXPLORATION = 0.7          # UCB constant, for rewards between 0 and 1
@@ -51,6 +61,32 @@ class _Node:
 
 def _key(m) -> tuple:
     return (m.player, m.action, m.arg)
+
+
+_MASK = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    """splitmix64's finaliser (as search.c's sr_mix), so that C and Python key nodes alike."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+def _view(s, who: int) -> int:
+    """What `who` sees of the sample now, as one number: each card of a zone it may look into,
+    or face up anywhere, with its zone (the order within a zone aside). Two samples that differ
+    only in what `who` cannot see give the same number."""
+    zones = s.program.zones
+    known = s.known
+    h = 0
+    for inst, cards in enumerate(s.zones):
+        sees = g.sees(zones[s.zkind[inst]].visibility, s.zowner[inst], who)
+        for c in cards:
+            if sees or known[c]:
+                h += _mix((inst << 16) | c)
+    return h & _MASK
 
 
 def _standing(s, seats: int) -> list[float] | None:
@@ -116,6 +152,7 @@ class ISMCTSBot:
     ruleset gives advice, rollouts are short (ADVICE_ROLLOUTS) and the advice judges where they end."""
 
     name = "ismcts"
+    views = False  # single observer: a node is a move, whatever its player could see
 
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS, rollout_cap: int = ROLLOUT_CAP):
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
@@ -127,7 +164,7 @@ class ISMCTSBot:
         self.deadline: float | None = None  # time.monotonic() past which a decision plays its best so far
 
     def __repr__(self) -> str:
-        return f"ISMCTSBot({self.seed}, iterations={self.iterations})"
+        return f"{type(self).__name__}({self.seed}, iterations={self.iterations})"
 
     def choose(self, state):
         moves = moves_for(state)
@@ -152,12 +189,13 @@ class ISMCTSBot:
                 continue
             before = _advice_all(det, seats) if det.program.advice else None
             self._iterate(root, det, seats, rng, before, ADVICE_ROLLOUTS[i % len(ADVICE_ROLLOUTS)])
-        return _pick(rng, moves, [(k, c.visits, c.reward[me]) for k, c in root.children.items()])
+        return _pick(rng, moves, [(k[:3], c.visits, c.reward[me]) for k, c in root.children.items()])
 
     def _search_native(self, state, me, rng, deadline):
         from ..native.search import search
         return search(state.native, me, rng, self.iterations, exploration=EXPLORATION, advice_scale=ADVICE_SCALE,
-                      tries=SAMPLE_TRIES, rollouts=ADVICE_ROLLOUTS, rollout_cap=self.rollout_cap, deadline=deadline)
+                      tries=SAMPLE_TRIES, rollouts=ADVICE_ROLLOUTS, rollout_cap=self.rollout_cap, deadline=deadline,
+                      views=self.views)
 
     @staticmethod
     def _sample(state, me, rng):
@@ -170,22 +208,30 @@ class ISMCTSBot:
     def _iterate(self, root: _Node, det, seats: int, rng: random.Random, before: list[float] | None = None,
                  advice_rollout: int = ADVICE_ROLLOUTS[-1]) -> None:
         node = root
+        views = self.views
         while not det.finished:
             legal = moves_for(det)
             if not legal:
                 break
             children = node.children
-            untried = [m for m in legal if _key(m) not in children]
+            if views:  # each move known also by what its player sees as it moves
+                seen: dict = {}
+                keys = [(*_key(m), seen[m.player] if m.player in seen else seen.setdefault(m.player, _view(det, m.player)))
+                        for m in legal]
+            else:
+                keys = [_key(m) for m in legal]
+            untried = [j for j, k in enumerate(keys) if k not in children]
             if untried:
-                m = untried[rng.randrange(len(untried))]
+                j = untried[rng.randrange(len(untried))]
+                m = legal[j]
                 who = m.player  # at a `choose by each` any of several players may be the one
                 apply(det, m)
-                child = children[_key(m)] = _Node(m, node, who, seats)
+                child = children[keys[j]] = _Node(m, node, who, seats)
                 node = child
                 break
             best, best_value = None, -1.0
-            for m in legal:
-                c = children[_key(m)]
+            for k in keys:
+                c = children[k]
                 c.avail += 1
                 value = c.reward[c.player] / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
                 if value > best_value:
@@ -212,6 +258,17 @@ class ISMCTSBot:
             for i in range(seats):
                 acc[i] += r[i]
             node = node.parent
+
+
+class MOISMCTSBot(ISMCTSBot):
+    """ISMCTSBot with every node keyed by its move and by what the mover saw as it moved (its
+    own cards, the table), as OpenSpiel's ISMCTSBot keys a node by the mover's information
+    state: the others' choices in the tree then follow from their own cards in each sample,
+    not from statistics pooled over every hand the searcher samples for them (which are
+    played as if they could see the searcher's cards)."""
+
+    name = "moismcts"
+    views = True
 
 
 def _pick(rng: random.Random, moves: list, children: list):
@@ -245,6 +302,7 @@ def spec_count(spec: str, what: str, example: int) -> int | None:
 
 
 def make_search_bot(spec: str, seed: int = 0) -> ISMCTSBot:
-    """'ismcts' or 'ismcts:ITERATIONS'; OptionError for anything else after the colon."""
+    """'ismcts', 'moismcts', each optionally ':ITERATIONS'; OptionError for anything else after the colon."""
     n = spec_count(spec, "iterations", 200)
-    return ISMCTSBot(seed) if n is None else ISMCTSBot(seed, n)
+    kind = MOISMCTSBot if spec.partition(":")[0].strip() == "moismcts" else ISMCTSBot
+    return kind(seed) if n is None else kind(seed, n)

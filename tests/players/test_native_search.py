@@ -12,7 +12,7 @@ import pytest
 from interpreter.engine import apply, legal_moves, new_game
 from interpreter.native import find_compiler
 from interpreter.native.engine import new_native_game
-from interpreter.players.search import ISMCTSBot
+from interpreter.players.search import ISMCTSBot, MOISMCTSBot
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
@@ -72,3 +72,24 @@ def test_a_deadline_stops_a_search_in_c():
     m = bot.choose(s)
     assert time.monotonic() - t0 < 5
     assert move_key(m) in {move_key(x) for x in legal_moves(s)}
+
+
+@pytest.mark.parametrize("name, iterations, decisions", [
+    ("classic/hearts", 200, 20), ("ganjifa/ganjifa", 300, 12), ("classic/goofspiel", 100, 13)])
+def test_the_multiple_observer_search_in_c_picks_the_move_python_picks(name, iterations, decisions):
+    """moismcts keys its nodes by what the mover sees too: C's hash of a view and of a child's
+    slot must find the nodes Python's dictionary finds, in a game with a pass, one with advice and
+    one of sealed bids."""
+    rs = rules(name)
+    n = rs.players_min
+    native, python = new_native_game(rs, n, seed=7), new_game(rs, n, seed=7)
+    in_c = [MOISMCTSBot(k, iterations=iterations) for k in range(n)]
+    in_python = [MOISMCTSBot(k, iterations=iterations) for k in range(n)]
+    for _ in range(decisions):
+        if native.finished:
+            break
+        who = python.actor
+        a, b = in_c[who].choose(native), in_python[who].choose(python)
+        assert move_key(a) == move_key(b) and in_c[who].rng.getstate() == in_python[who].rng.getstate()
+        apply(native, a)
+        apply(python, b)

@@ -153,3 +153,30 @@ def test_the_command_line_seats_it(tmp_path):
     r = CliRunner().invoke(app, ["play", str(GANJIFA), "-n", "3", "--bot", "P2=ismcts:5", "--json"])
     assert r.exit_code == 0, r.output
     assert '"P2": "ismcts:5"' in r.output
+
+
+def test_the_multiple_observer_search_keys_a_node_by_what_its_player_sees(ganjifa):
+    """moismcts: what a seat sees (_view) changes with its own hand and not with the others'
+    hidden cards; the bot keeps to its seat's knowledge and its seed like ismcts, and at a
+    decision of many moves it splits the others' nodes by their hands, so its tree holds more
+    nodes for the same move below the root, where ismcts has one."""
+    from interpreter.players.search import MOISMCTSBot, _Node, _view
+    s = _midgame(ganjifa, 2, 20)
+    while len(moves_for(s)) < 3:
+        apply(s, random.Random(2).choice(legal_moves(s)))
+    me, other = s.actor, (s.actor + 1) % 3
+    samples = [determinise(s, me, random.Random(k)) for k in range(6)]
+    assert len({_view(t, me) for t in samples}) == 1  # the searcher's own view is the position's
+    assert len({_view(t, other) for t in samples}) > 1  # another seat's depends on its sampled hand
+    decisions = {str(MOISMCTSBot(seed=5, iterations=40).choose(t)) for t in [s] + samples[:3]}
+    assert len(decisions) == 1, decisions
+    assert isinstance(make_bot("moismcts:7"), MOISMCTSBot) and make_bot("moismcts:7").iterations == 7
+
+    def split(views: bool) -> int:
+        """The others' moves below the root made in more than one node (by different hands)."""
+        bot = MOISMCTSBot(seed=3, iterations=200) if views else ISMCTSBot(seed=3, iterations=200)
+        root = _Node(seats=3)
+        for _ in range(200):
+            bot._iterate(root, bot._sample(s, me, bot.rng), 3, bot.rng, None)
+        return sum(len(c.children) - len({k[:3] for k in c.children}) for c in root.children.values())
+    assert split(False) == 0 and split(True) > 0

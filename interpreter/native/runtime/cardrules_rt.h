@@ -5,7 +5,7 @@
  * order, from the same seed as the Python engine (interpreter/engine/state.py).
  *
  * Plain C99, no Python headers; every name starts with crt_ (CRT_ for macros). Compiles with
- * -Wall -Wextra -Werror. Tested draw for draw against Python in tests/test_native_runtime.py.
+ * -Wall -Wextra -Werror. Tested draw for draw against Python in tests/native/test_native_runtime.py.
  *
  * What corresponds to what (r = random.Random(seed)):
  *   random.Random(n), n an int    crt_seed_words over |n| in 32-bit words, least significant

@@ -54,7 +54,7 @@ static void crt_init_genrand(crt_rng *rng, uint32_t s)
 }
 
 /* init_genrand(19650218), the state every seeding starts from (CPython's init_by_array): worked
- * out once here instead of at every seeding (tests/test_native_runtime.py checks it against
+ * out once here instead of at every seeding (tests/native/test_native_runtime.py checks it against
  * crt_init_genrand) */
 static const uint32_t crt_mt_base[CRT_MT_N] = {
     0x012bd6aaU, 0x82d2ab13U, 0x342096b7U, 0x54846536U, 0x2ae75db7U, 0x826fe838U,
@@ -262,7 +262,7 @@ typedef uint32_t crt_v8 CRT_V8;
 #define CRT_AVX2 __attribute__((target("avx2")))
 
 /* up to CRT_LANES generators seeded as crt_seed_words seeds each (its one or two words), two
- * vectors of eight side by side: the same steps, so the same words (tests/test_native_runtime.py) */
+ * vectors of eight side by side: the same steps, so the same words (tests/native/test_native_runtime.py) */
 static CRT_INLINE void crt_seed_lanes(crt_rng *rngs, const uint64_t *seeds, size_t m)
 {
     crt_v8 w[CRT_MT_N][2], even[2], odd[2], p[2];

@@ -236,7 +236,7 @@ void cr_view_layout(void *mem, int64_t *out) {
 
 size_t cr_bytes(const void *mem) { return ((const cr_state *)mem)->bytes; }
 
-/* random players, as interpreter/bots.py's RandomBot: at each decision the player to act draws
+/* random players, as interpreter/players/bots.py's RandomBot: at each decision the player to act draws
  * one of their legal moves with their own generator (rng[actor], or rng[0] for everyone when
  * n_rngs is 1); each move made to `moves` (3 + NPARAMS numbers: choice, action, player, values;
  * at most cap moves) */

@@ -1,4 +1,4 @@
-/* The search player (interpreter/search.py, ISMCTSBot) in C: the same samples, the same tree, the
+/* The search player (interpreter/players/search.py, ISMCTSBot) in C: the same samples, the same tree, the
  * same rollouts and rewards, drawn from the bot's own generator in the same order, so that a
  * search in C picks the move the search in Python picks (native/search.py calls it).
  *
@@ -13,13 +13,16 @@ typedef struct sr_node {
     int32_t parent, first, next, who, act, pad;
     int64_t val[NPARAMS];
     int64_t visits, avail;
+    uint64_t view;          /* what `who` saw as it moved (sr_view), 0 in a single-observer tree */
 } sr_node;
 
 typedef struct sr_tree {
-    int32_t me, players, n, cap, tries, rollouts[3];
+    int32_t me, players, n, cap, tries, rollouts[3], views;
     double exploration, advice_scale;
     size_t bytes;           /* one state */
     sr_node *nodes;
+    int32_t *slot;          /* with views, each node's place by its key (sr_hash), open addressing; -1 free */
+    uint64_t mask;          /* the slots less one, a power of two less one */
     double *reward;         /* cap x players, each node's summed rewards */
     uint64_t *root, *det;   /* the position searched from (a copy), the sample being played */
     double before[MAXP];
@@ -104,10 +107,58 @@ static inline int sr_same(const sr_node *n, const cr_state *S, int32_t i) {
            !memcmp(n->val, S->legal_val[i], sizeof n->val);
 }
 
-static int32_t sr_child(const sr_tree *t, int32_t node, const cr_state *S, int32_t i) {
+/* search.py:_mix, splitmix64's finaliser */
+static inline uint64_t sr_mix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* where the child of `node` for legal move i seen as `view` starts looking for its slot */
+static uint64_t sr_hash(int32_t node, uint64_t view, const cr_state *S, int32_t i) {
+    uint64_t h = sr_mix(view ^ (uint64_t)(uint32_t)node);
+    h = sr_mix(h ^ ((uint64_t)(uint32_t)S->legal_who[i] << 32 | (uint32_t)SR_ACT[S->choice][S->legal_alt[i]]));
+    for (int k = 0; k < NPARAMS; k++) h = sr_mix(h ^ (uint64_t)S->legal_val[i][k]);
+    return h;
+}
+
+/* the child of `node` for legal move i seen as `view`, -1 when none; with views, by its slot (a
+ * node there has thousands of children, one for each hand its player was dealt) */
+static int32_t sr_child(const sr_tree *t, int32_t node, const cr_state *S, int32_t i, uint64_t view) {
+    if (t->slot) {
+        for (uint64_t j = sr_hash(node, view, S, i) & t->mask;; j = (j + 1) & t->mask) {
+            int32_t c = t->slot[j];
+            if (c < 0) return -1;
+            if (t->nodes[c].parent == node && t->nodes[c].view == view && sr_same(&t->nodes[c], S, i)) return c;
+        }
+    }
     for (int32_t c = t->nodes[node].first; c >= 0; c = t->nodes[c].next)
-        if (sr_same(&t->nodes[c], S, i)) return c;
+        if (t->nodes[c].view == view && sr_same(&t->nodes[c], S, i)) return c;
     return -1;
+}
+
+/* search.py:_view: what seat w sees of the sample, as one number */
+static uint64_t sr_view(cr_state *S, int32_t w) {
+    crt_cards *C = CARDS(S);
+    const uint8_t *known = CRT_CAT(C, uint8_t, off_known);
+    uint64_t h = 0;
+    for (int32_t z = 0; z < S->n_zones; z++) {
+        int vis = K_KINDS[S->zkind[z]][3];
+        int sees = vis == 0 || (vis == 1 && S->zowner[z] == w) || (vis == 3 && S->zowner[z] != w);
+        const uint16_t *d = CR_ZONE_DATA(C, z);
+        for (int32_t k = 0, n = CR_ZONE_LEN(C, z); k < n; k++)
+            if (sees || known[d[k]]) h += sr_mix((uint64_t)z << 16 | d[k]);
+    }
+    return h;
+}
+
+/* the key's view of legal move i: its player's (worked out once a step, in views[]), or 0 */
+static inline uint64_t sr_view_of(const sr_tree *t, cr_state *S, int32_t i, uint64_t *views, uint64_t *have) {
+    if (!t->views) return 0;
+    int32_t w = S->legal_who[i];
+    if (!(*have >> w & 1)) { views[w] = sr_view(S, w); *have |= (uint64_t)1 << w; }
+    return views[w];
 }
 
 /* moves_for: the indices of the legal moves of the player to act */
@@ -233,8 +284,9 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
         int32_t nm = sr_mine(t, S);
         if (!nm) break;
         int32_t nu = 0;
+        uint64_t views[MAXP], have = 0;
         for (int32_t j = 0; j < nm; j++)
-            if (sr_child(t, node, S, t->mine[j]) < 0) t->untried[nu++] = t->mine[j];
+            if (sr_child(t, node, S, t->mine[j], sr_view_of(t, S, t->mine[j], views, &have)) < 0) t->untried[nu++] = t->mine[j];
         if (nu) {
             int32_t i = t->untried[crt_randbelow(rng, (uint64_t)nu)];
             if (t->n >= t->cap) return SR_FAIL;
@@ -243,6 +295,12 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
             n->parent = node; n->first = -1; n->next = t->nodes[node].first; t->nodes[node].first = c;
             n->who = S->legal_who[i]; n->act = SR_ACT[S->choice][S->legal_alt[i]];
             memcpy(n->val, S->legal_val[i], sizeof n->val);
+            n->view = sr_view_of(t, S, i, views, &have);
+            if (t->slot) {
+                uint64_t j = sr_hash(node, n->view, S, i) & t->mask;
+                while (t->slot[j] >= 0) j = (j + 1) & t->mask;
+                t->slot[j] = c;
+            }
             n->visits = 0; n->avail = 0;
             for (int32_t k = 0; k < P; k++) t->reward[(size_t)c * P + k] = 0.0;
             if (cr_apply(S, i)) return SR_FAIL;
@@ -252,7 +310,7 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
         int32_t best = -1, best_i = -1;
         double best_value = -1.0;
         for (int32_t j = 0; j < nm; j++) {
-            int32_t i = t->mine[j], c = sr_child(t, node, S, i);
+            int32_t i = t->mine[j], c = sr_child(t, node, S, i, sr_view_of(t, S, i, views, &have));
             sr_node *n = &t->nodes[c];
             n->avail++;
             double value = t->reward[(size_t)c * P + n->who] / (double)n->visits +
@@ -281,20 +339,20 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
 void cr_search_free(void *h) {
     sr_tree *t = (sr_tree *)h;
     if (!t) return;
-    free(t->nodes); free(t->reward); free(t->root); free(t->det); free(t);
+    free(t->nodes); free(t->slot); free(t->reward); free(t->root); free(t->det); free(t);
 }
 
 /* a search from the game in mem for seat `me`, of at most `iterations` iterations; the constants of
  * search.py: the exploration and the advice's scale, the samples tried before one is given up, the
  * rollouts' lengths with advice (three, taken in turn) */
 void *cr_search_new(const void *mem, int32_t me, int32_t iterations, double exploration, double advice_scale,
-                    int32_t tries, const int32_t *rollouts) {
+                    int32_t tries, const int32_t *rollouts, int32_t views) {
     const cr_state *S0 = (const cr_state *)mem;
     if (!S0 || S0->magic != CR_MAGIC || iterations < 1 || iterations > (1 << 26) || me < 0 || me >= S0->n_players)
         return NULL;
     sr_tree *t = (sr_tree *)calloc(1, sizeof(sr_tree));
     if (!t) return NULL;
-    t->me = me; t->players = S0->n_players; t->cap = iterations + 1; t->tries = tries;
+    t->me = me; t->players = S0->n_players; t->cap = iterations + 1; t->tries = tries; t->views = views != 0;
     for (int k = 0; k < 3; k++) t->rollouts[k] = rollouts[k];
     t->exploration = exploration;
     t->advice_scale = advice_scale;
@@ -303,11 +361,18 @@ void *cr_search_new(const void *mem, int32_t me, int32_t iterations, double expl
     t->reward = (double *)calloc((size_t)t->cap * (size_t)t->players, sizeof(double));
     t->root = (uint64_t *)malloc(t->bytes + 8);
     t->det = (uint64_t *)malloc(t->bytes + 8);
-    if (!t->nodes || !t->reward || !t->root || !t->det) { cr_search_free(t); return NULL; }
+    if (t->views) {
+        uint64_t slots = 2;
+        while (slots < 2 * (uint64_t)t->cap) slots <<= 1;
+        t->mask = slots - 1;
+        t->slot = (int32_t *)malloc(sizeof(int32_t) * slots);
+        if (t->slot) memset(t->slot, 0xff, sizeof(int32_t) * slots);
+    }
+    if (!t->nodes || !t->reward || !t->root || !t->det || (t->views && !t->slot)) { cr_search_free(t); return NULL; }
     memcpy(t->root, mem, t->bytes);
     t->n = 1;
     t->nodes[0].parent = -1; t->nodes[0].first = -1; t->nodes[0].next = -1;
-    t->nodes[0].visits = 0; t->nodes[0].avail = 0;
+    t->nodes[0].visits = 0; t->nodes[0].avail = 0; t->nodes[0].view = 0;
     return t;
 }
 
