@@ -374,7 +374,7 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
             "    uint32_t seed[1] = {5};\n"
             "    if (!mem || cr_new(mem, bytes, 3, seed, 1, opts)) return 2;\n"
             "    int32_t rollouts[3] = {1, 1, 6};\n"
-            "    void *h = cr_search_new(mem, ((cr_state *)mem)->actor, 300, 0.7, 3.0, 20, rollouts);\n"
+            "    void *h = cr_search_new(mem, ((cr_state *)mem)->actor, 300, 0.7, 3.0, 20, rollouts, 0);\n"
             "    static uint32_t words[625];\n"
             "    crt_rng r; crt_seed_u64(&r, 9); crt_get_state(&r, words);\n"
             "    if (!h || cr_search_run(h, words, 0, 300, 2000)) return 3;\n"
