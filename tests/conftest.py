@@ -96,6 +96,7 @@ def pytest_sessionstart(session):
         proc.wait()
 
 
+@pytest.hookimpl(optionalhook=True)  # a run without xdist (-p no:xdist, or not installed) does not know the hook
 def pytest_xdist_auto_num_workers(config):
     """`-n auto` starts one worker more than there are cores: many tests wait on a child process,
     a browser or a server, and a third worker on two cores keeps them busy (measured on this
