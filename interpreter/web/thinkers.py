@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import random
 import signal
 import time
 from collections import deque
@@ -306,10 +305,7 @@ class Thinkers:
         state = _new_game(rs, d)
         for player, text in d.moves:
             engine.apply(state, Move.parse(text, player))
-        moves = engine.moves_for(state)
-        if not moves:
-            raise GameRuntimeError("no legal move to choose from")
-        return str(moves[random.Random(d.bot_seed).randrange(len(moves))])
+        return str(make_bot("random", d.bot_seed).choose(state))  # the random player's draw from the seed
 
     def busy(self) -> int:
         return len(self._all) - len(self._idle)

@@ -26,7 +26,7 @@ typedef struct sr_tree {
     double *reward;         /* cap x players, each node's summed rewards */
     uint64_t *root, *det;   /* the position searched from (a copy), the sample being played */
     double before[MAXP];
-    int32_t mine[MAXM], untried[MAXM];
+    int32_t mine[MAXM], untried[MAXM], kid[MAXM];  /* kid: mine[j]'s child at this step, -1 if none */
     uint32_t cards[NC];
     int32_t spot_z[NC], spot_k[NC], spot_pb[NC];
     uint8_t mark[NC];
@@ -286,7 +286,8 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
         int32_t nu = 0;
         uint64_t views[MAXP], have = 0;
         for (int32_t j = 0; j < nm; j++)
-            if (sr_child(t, node, S, t->mine[j], sr_view_of(t, S, t->mine[j], views, &have)) < 0) t->untried[nu++] = t->mine[j];
+            if ((t->kid[j] = sr_child(t, node, S, t->mine[j], sr_view_of(t, S, t->mine[j], views, &have))) < 0)
+                t->untried[nu++] = t->mine[j];
         if (nu) {
             int32_t i = t->untried[crt_randbelow(rng, (uint64_t)nu)];
             if (t->n >= t->cap) return SR_FAIL;
@@ -310,7 +311,7 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
         int32_t best = -1, best_i = -1;
         double best_value = -1.0;
         for (int32_t j = 0; j < nm; j++) {
-            int32_t i = t->mine[j], c = sr_child(t, node, S, i, sr_view_of(t, S, i, views, &have));
+            int32_t i = t->mine[j], c = t->kid[j];  /* found above: every move has its child here */
             sr_node *n = &t->nodes[c];
             n->avail++;
             double value = t->reward[(size_t)c * P + n->who] / (double)n->visits +
