@@ -1,4 +1,4 @@
-"""`check` of any file stays small and quick, whatever numbers it states (interpreter/language/limits.py).
+"""`check` of any file stays small and quick, whatever numbers it states (interpreter/language/sizes.py).
 
 Every whole number of every bundled file is set to 10**k, one number at a time, for several k
 (interpreter/fuzz/mutants.py: number_mutants), and each mutant is checked as `cardrules check`

@@ -2,7 +2,7 @@
 agreement on mutants share them). The mutator is the package's (interpreter/fuzz/mutants.py,
 which the differential fuzz of the engines uses too); hypothesis draws its choices, so a failing
 mutant shrinks. Numbers of any size are kept: the language bounds every size
-(interpreter/language/limits.py)."""
+(interpreter/language/sizes.py)."""
 
 from __future__ import annotations
 

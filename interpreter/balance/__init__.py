@@ -11,7 +11,7 @@ command, `cardrules balance`, is interpreter/commands/balance.py."""
 
 from __future__ import annotations
 
-from .analysis import analyse, compare
+from .summary import analyse, compare
 from .games import Config, GameFacts, GameFailed, play_config
 from .report import (FORMAT, ReportInterrupted, comparison_table, engine_line, make_report, play_comparison,
                      render_html, runs_of, write_report)

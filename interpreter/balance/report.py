@@ -10,9 +10,9 @@ from pathlib import Path
 from .. import engines
 from ..errors import OptionError
 from ..files import write_atomic
-from .analysis import analyse, compare
+from .summary import analyse, compare
 from .games import Config, GameFacts, play_config
-from .solve import value_text
+from .equilibria import value_text
 
 FORMAT = "cardrules-balance/1"
 

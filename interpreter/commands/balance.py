@@ -12,7 +12,7 @@ import typer
 
 from ..balance.games import HARD_CAP, Config, GameFailed
 from ..balance.report import ReportInterrupted, engine_line, make_report, render_html, runs_of, write_report
-from ..balance.solve import equilibrium_line
+from ..balance.equilibria import equilibrium_line
 from ..errors import CardRulesError, OptionError
 from ..runner import ENGINE_HELP
 
@@ -217,7 +217,7 @@ def _strong_players(configs: list[Config], strong: str | None, choice, requested
     skill games play on the native engine (the engine chosen, and, under auto, no player at the
     table that decides in Python)."""
     from ..engines import deciding_in_python
-    from ..balance.solve import strongest
+    from ..balance.equilibria import strongest
     if strong is None:
         return [None] * len(configs), [None] * len(configs)
     if strong.lower() != "auto":
@@ -234,7 +234,7 @@ def _strong_players(configs: list[Config], strong: str | None, choice, requested
 def _solve_all(configs: list[Config], iterations: int, limit: int | None) -> list[dict]:
     """--solve: each configuration's equilibrium (solve.equilibrium), each said on stderr as it
     is found. Ctrl-C stops the command, writing nothing."""
-    from ..balance.solve import equilibrium
+    from ..balance.equilibria import equilibrium
     out = []
     try:
         for cfg in configs:

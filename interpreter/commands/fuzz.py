@@ -143,7 +143,7 @@ fuzz_command.__doc__ = "\n\n".join(" ".join(par.split()) for par in fuzz_command
 def engines_command(paths: list[Path], mutants: int, seed: int, first: int, as_json: bool) -> None:
     """`fuzz --engines`: the differential fuzz of mutants (engines.py); exit 1 on any finding."""
     from ..native.toolchain import find_compiler
-    from ..fuzz.engines import run
+    from ..fuzz.differential import run
     files, errors = _expand(paths)
     for e in errors:
         typer.echo(e, err=True)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import difflib
 
 from ..language import graph as g
-from ..language import limits
+from ..language import sizes
 from .program import _err
 
 
 class Checks:
     # ------------------------------------------------------------------ checks
-    MAX_CARDS = limits.MAX_CARDS
+    MAX_CARDS = sizes.MAX_CARDS
 
     def _check_deck(self, deck: g.Deck):
         if deck.size() > self.MAX_CARDS:

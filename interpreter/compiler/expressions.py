@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..language import graph as g
-from ..language import limits
+from ..language import sizes
 from ..language.unparse import unparse
 from .cse import cse_expr
 from .definitions import _has_agg
@@ -249,9 +249,9 @@ class Expressions:
             a, _ = self.sx_typed(e.left, scope, "int", "the start of a range")
             b, _ = self.sx_typed(e.right, scope, "int", "the end of a range")
             lo, hi = _literal_int(e.left), _literal_int(e.right)
-            if lo is not None and hi is not None and hi - lo + 1 > limits.MAX_RANGE:
+            if lo is not None and hi is not None and hi - lo + 1 > sizes.MAX_RANGE:
                 raise _err(f"the range {lo}..{hi} holds {hi - lo + 1:,} numbers; the language allows at most "
-                           f"{limits.MAX_RANGE:,} in one range", e)
+                           f"{sizes.MAX_RANGE:,} in one range", e)
             return o.Range(a, b, t="ints"), "ints"
         a, ta = self.sx(e.left, scope)
         b, tb = self.sx(e.right, scope)

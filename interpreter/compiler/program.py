@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..language import graph as g
-from ..language.sources import source_line
+from ..language.locate import source_line
 from ..errors import GameRuntimeError, RulesetError
 
 _MISS = object()

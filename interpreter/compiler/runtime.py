@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..language import limits
+from ..language import sizes
 
 
 class ImpossibleEffect(IndexError):
@@ -23,7 +23,7 @@ def _mul(a: int, b: int) -> int:
     r = a * b
     if -_I64 <= r <= _I64:
         return r
-    raise ImpossibleEffect(limits.overflow_message())
+    raise ImpossibleEffect(sizes.overflow_message())
 
 
 def _add(a: int, b: int) -> int:
@@ -31,14 +31,14 @@ def _add(a: int, b: int) -> int:
     r = a + b
     if -_I64 <= r <= _I64:
         return r
-    raise ImpossibleEffect(limits.overflow_message())
+    raise ImpossibleEffect(sizes.overflow_message())
 
 
 def _sub(a: int, b: int) -> int:
     r = a - b
     if -_I64 <= r <= _I64:
         return r
-    raise ImpossibleEffect(limits.overflow_message())
+    raise ImpossibleEffect(sizes.overflow_message())
 
 
 def _fit(r: int) -> int:
@@ -46,7 +46,7 @@ def _fit(r: int) -> int:
     total alone here: partial sums that leave 64 bits and come back need values past 2**62)."""
     if -_I64 <= r <= _I64:
         return r
-    raise ImpossibleEffect(limits.overflow_message())
+    raise ImpossibleEffect(sizes.overflow_message())
 
 
 def _pow(a: int, b: int) -> int:
@@ -56,7 +56,7 @@ def _pow(a: int, b: int) -> int:
     if a is None or b is None:
         raise TypeError("'NoneType' in a power")
     if b < 0:
-        raise ImpossibleEffect(limits.negative_power_message())
+        raise ImpossibleEffect(sizes.negative_power_message())
     if a in (0, 1) or b == 0:
         return 1 if b == 0 else a
     if a == -1:
@@ -65,15 +65,15 @@ def _pow(a: int, b: int) -> int:
     for _ in range(b):  # |a| >= 2: past 63 steps it has left 64 bits
         r *= a
         if not -_I64 <= r <= _I64:
-            raise ImpossibleEffect(limits.overflow_message())
+            raise ImpossibleEffect(sizes.overflow_message())
     return r
 
 
 def _range(a: int, b: int) -> tuple:
     """The numbers a..b; a range longer than the language's limit stops the game, as in C
     (native/runtime/unit/helpers.c: cr_range)."""
-    if b - a >= limits.MAX_RANGE:
-        raise ImpossibleEffect(limits.range_message())
+    if b - a >= sizes.MAX_RANGE:
+        raise ImpossibleEffect(sizes.range_message())
     return tuple(range(a, b + 1))
 
 def _kind_cards(st, zi: int) -> list:

@@ -45,14 +45,14 @@ __all__ = ["Change", "Detail", "Diff", "diff_rulesets", "render_diff", "write_va
            "REGENERATE"]
 
 # where each public name lives
-_HOMES = {"Change": "model", "Detail": "model", "Diff": "model", "SECTIONS": "model",
+_HOMES = {"Change": "changes", "Detail": "changes", "Diff": "changes", "SECTIONS": "changes",
           "diff_rulesets": "compare", "render_diff": "report",
           "variant_base": "variants", "variant_pages": "variants", "write_variant_diffs": "variants",
           "REGENERATE": "variants", "main": "variants"}
 
 if TYPE_CHECKING:
     from .compare import diff_rulesets
-    from .model import SECTIONS, Change, Detail, Diff
+    from .changes import SECTIONS, Change, Detail, Diff
     from .report import render_diff
     from .variants import REGENERATE, main, variant_base, variant_pages, write_variant_diffs
 

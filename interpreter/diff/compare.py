@@ -6,9 +6,9 @@ from __future__ import annotations
 from ..language import graph as g
 from .items import _ItemChanges
 from .lines import _Side
-from .model import SECTIONS, Change, Detail, Diff, _SECTION_OF
+from .changes import SECTIONS, Change, Detail, Diff, _SECTION_OF
 from .rules import _RuleChanges
-from .words import _q
+from .phrasing import _q
 
 
 class _Differ(_ItemChanges, _RuleChanges):

@@ -7,8 +7,8 @@ from ..language import graph as g
 from ..render import code
 from ..language.unparse import unparse
 from .lines import _PROSE, _Side, _ekey, _fields, _params_env, _params_key
-from .model import Detail
-from .words import (_advice_source, _allowed, _and, _cap, _define_source, _fmt, _human, _order_change, _params_words,
+from .changes import Detail
+from .phrasing import (_advice_source, _allowed, _and, _cap, _define_source, _fmt, _human, _order_change, _params_words,
                     _players, _q, _sides, _src, _var, _winner)
 
 

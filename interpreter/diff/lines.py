@@ -11,7 +11,7 @@ from ..language import graph as g
 from ..render import BookBuilder, Describer, English, code, em
 from ..render.steps import param_binder
 from ..language.unparse import unparse
-from .words import _cap, _fmt, _human
+from .phrasing import _cap, _fmt, _human
 
 
 # ------------------------------------------------------------------ canonical keys

@@ -12,8 +12,8 @@ from markupsafe import escape
 
 from ..language import graph as g
 from ..render import TEMPLATES, render_markdown
-from .model import SECTIONS, Change, Diff, _SECTION_OF
-from .words import _cap, _html, _md, _plain
+from .changes import SECTIONS, Change, Diff, _SECTION_OF
+from .phrasing import _cap, _html, _md, _plain
 
 
 # ------------------------------------------------------------------ the rulebook redline

@@ -8,8 +8,8 @@ from ..language import graph as g
 from ..render import code, em
 from .align import _Event, _align, _pair_moves, _rank_among, _rule_lines
 from .lines import _STMTS, _Line, _Side, _ekey, _line_source, _loose, _params_key
-from .model import Detail
-from .words import _and, _cap, _human, _params_words, _plain, _q, _src
+from .changes import Detail
+from .phrasing import _and, _cap, _human, _params_words, _plain, _q, _src
 
 
 class _RuleChanges:

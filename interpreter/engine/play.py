@@ -15,7 +15,7 @@ from ..compiler.program import DEFAULT_MAX_DECISIONS  # noqa: F401  (the engine'
 from ..compiler.fuse import EndlessLoop, failing_pc
 from ..compiler.turns import OUT
 from ..errors import GameRuntimeError, GameTooLong, IllegalMoveError, InvalidMoveError, OptionError
-from ..language.sources import source_line
+from ..language.locate import source_line
 from ..language.unparse import unparse
 from .legal import arg_text as _arg_text, compute_legal as _compute_legal, compute_legal_for as _compute_legal_for
 from .legal import legal_each as _legal_each, link, value_text as _value_text

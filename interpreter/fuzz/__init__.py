@@ -86,8 +86,8 @@ from .common import (Config, DEFAULT_GAMES, Event, Finding, Game, Hit, KIND_ORDE
                      configurations, option_combos, option_values, player_counts)
 from .static import NONE, Static, UNK
 from .players import AdvisedPlayer, BOT_KINDS, RandomPlayer, RuleSeeker
-from .checks import Checks
+from .invariants import Checks
 from .options import OptionEffects
 from .shrink import Shrinking
-from .play import Fuzzer
+from .fuzzer import Fuzzer
 from .run import finding_paragraph, fuzz_ruleset, write_reproductions

@@ -11,7 +11,7 @@ from .. import engines
 from ..errors import CardRulesError
 from ..runner import Interrupted, Runner, Task, load, say_workers, source_of
 from .common import DEFAULT_GAMES
-from .play import Fuzzer, native_for
+from .fuzzer import Fuzzer, native_for
 
 
 def fuzz_files(sources, items, args) -> dict:

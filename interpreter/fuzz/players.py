@@ -223,6 +223,6 @@ class AdvisedPlayer:
         return best[0] if len(best) == 1 else rng.choice(best)
 
 
-from .solve import ScriptedPlayer  # noqa: E402  (it plays a line found by solve.search)
+from .reach import ScriptedPlayer  # noqa: E402  (it plays a line found by reach.search)
 
 BOT_KINDS = {"random": RandomPlayer, "seeker": RuleSeeker, "advised": AdvisedPlayer, "solved": ScriptedPlayer}

@@ -10,7 +10,7 @@ from typing import Callable
 
 from ..engine import write_record
 from .common import DEFAULT_GAMES, Finding, RulesetReport, _fmt_value
-from .play import Fuzzer, native_for
+from .fuzzer import Fuzzer, native_for
 
 
 def fuzz_ruleset(path: str | Path, games: int | None = None, seconds: float | None = None, seed: int = 0,

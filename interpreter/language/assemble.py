@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from . import graph as g
 from .removal import WORDS as _REMOVED_WORDS, apply_removals
-from .sources import located as _err, source_line as _source_line
+from .locate import located as _err, source_line as _source_line
 from .transform import _Item, _Text
 
 _WORD = {"options": "option", "vars": "variable", "defines": "definition", "procedures": "procedure", "advice": "advice",

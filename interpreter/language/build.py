@@ -15,12 +15,12 @@ from lark.exceptions import VisitError
 
 from . import cache
 from . import graph as g
-from . import limits
+from . import sizes
 from .assemble import _assemble_game, _merge_variant
 from ..errors import OptionError, RulesetError
 from ..files import NotARulesetFile, check_ruleset_name, read_ruleset_file
 from .parse import parse_text
-from .sources import SOURCES as _SOURCES, located as _err
+from .locate import SOURCES as _SOURCES, located as _err
 from .transform import ToGraph
 
 # The graphs built in this process, by the same key as the cache on disk: the same text (with its
@@ -184,6 +184,6 @@ def check_numbers(tree, filename: str) -> None:
     (before any is read as a size, and before Python is asked to read a number of 5,000 digits)."""
     for tok in tree.scan_values(lambda t: isinstance(t, Token) and t.type == "INT"):
         digits = str(tok).lstrip("0")
-        if len(digits) > len(str(limits.MAX_NUMBER)) or (digits and int(digits) > limits.MAX_NUMBER):
+        if len(digits) > len(str(sizes.MAX_NUMBER)) or (digits and int(digits) > sizes.MAX_NUMBER):
             shown = f"{int(digits):,}" if len(digits) <= 30 else f"a number of {len(digits):,} digits"
-            raise _err(limits.too_many("number", shown), g.Loc(file=filename, line=tok.line, column=tok.column))
+            raise _err(sizes.too_many("number", shown), g.Loc(file=filename, line=tok.line, column=tok.column))

@@ -45,7 +45,7 @@ def cache_dir() -> Path | None:
 
 # the modules a graph is built by (the grammar too): a change to any is a new key
 # (tests/language/test_startup.py checks that this names every module build.py imports, but these)
-BUILT_BY = ("graph", "build", "parse", "transform", "assemble", "removal", "limits", "sources")
+BUILT_BY = ("graph", "build", "parse", "transform", "assemble", "removal", "sizes", "locate")
 NOT_BUILDING = ("cache", "errors", "files", "bundled")  # keys, messages, reading files, finding them
 
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from lark import Token, Transformer, v_args
 
 from . import graph as g
-from . import limits
+from . import sizes
 from ..errors import RulesetError
 from .removal import Removal
-from .sources import located as _err
+from .locate import located as _err
 
 
 @dataclass
@@ -77,9 +77,9 @@ class ToGraph(Transformer):
         return _Item("variant", (str(ch[0]), _s(ch[1]) if ch[1] else None, _s(base)), self._loc(meta), at)
 
     def _size(self, key: str, n: int, meta) -> None:
-        """A size past the language's limit (limits.py) is an error where it is written."""
-        if n > limits.BY_KEY[key].most:
-            raise RulesetError(limits.too_many(key, n), self.file, meta.line, meta.column)
+        """A size past the language's limit (sizes.py) is an error where it is written."""
+        if n > sizes.BY_KEY[key].most:
+            raise RulesetError(sizes.too_many(key, n), self.file, meta.line, meta.column)
 
     def players(self, meta, ch):
         lo = int(ch[0])
@@ -126,9 +126,9 @@ class ToGraph(Transformer):
         total = 0
         for c in ch:
             total += abs(c.b - c.a) + 1 if isinstance(c, _Range) else 1
-            if total > limits.MAX_RANKS:
+            if total > sizes.MAX_RANKS:
                 at = c.loc if isinstance(c, _Range) and c.loc else self._loc(meta)
-                raise RulesetError(limits.too_many("ranks", total) + " in one list", self.file, at.line, at.column)
+                raise RulesetError(sizes.too_many("ranks", total) + " in one list", self.file, at.line, at.column)
         out = []
         for c in ch:
             if isinstance(c, _Range):
@@ -218,9 +218,9 @@ class ToGraph(Transformer):
         deck = g.Deck(name=name, title=title, loc=loc, suits=tuple(kw.pop("suits")), composition=comp,
                       ranks=tuple(kw.pop("ranks")), copies=kw.pop("copies", 1),
                       texts=tuple(kw.pop("texts")), notes=tuple(kw.pop("notes")), **kw)
-        if deck.size() > limits.MAX_CARDS:  # counted, not made: the cards are made by the compiler
+        if deck.size() > sizes.MAX_CARDS:  # counted, not made: the cards are made by the compiler
             raise RulesetError(f"deck {name!r} has {deck.size():,} cards; the language allows at most "
-                               f"{limits.MAX_CARDS:,}", self.file, meta.line, meta.column)
+                               f"{sizes.MAX_CARDS:,}", self.file, meta.line, meta.column)
         return deck
 
     # ---- zones, options, vars, defines

@@ -23,7 +23,7 @@ definition follows the chain; references and rename cover the family.
 **Modules.** The work is split by stage: model.py (the vocabulary and the result types), this module
 (the documents and the parse of their chunks), load.py (assembling, compiling, diagnostics;
 chains and families), navigate.py (definition, references, rename), hover.py, complete.py and
-static.py. Everything is importable from here, as before."""
+lint.py (the fuzzer's static checks). Everything is importable from here, as before."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ from .complete import Completer
 from .hover import Hover, _entry_md, _find_rule, _md
 from .load import _Loading, _lexical_symbols, _read_error, _shift
 from .navigate import _Navigation
-from .static import _finding_span, _split_location, static_diags, static_findings, static_raw
+from .lint import _finding_span, _split_location, static_diags, static_findings, static_raw
 
 
 # ------------------------------------------------------------------ the workspace

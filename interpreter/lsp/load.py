@@ -18,7 +18,7 @@ from ..bundled import base_file
 from ..errors import CardRulesError, RulesetError, RulesetSyntaxError
 from ..files import NotARulesetFile
 from ..language.parse import parse_text
-from ..language.sources import SOURCES, located
+from ..language.locate import SOURCES, located
 from .index import Span, Symbol
 from .model import (
     MAX_SCAN_FILES, MAX_SCAN_FOLDERS, ERROR, Diag, Chunk, Analysis, norm, is_file_key, _pad, _err_span,

@@ -13,7 +13,7 @@ import ctypes
 import random
 import threading
 
-from ..language import limits
+from ..language import sizes
 from ..compiler.program import Program
 from ..engine import play
 from ..engine.legal import _made, link, value_text
@@ -810,9 +810,9 @@ class NativeGame:
         what = {E_NONE: TypeError("'NoneType' object is not subscriptable"), E_ZERO: ZeroDivisionError(),
                 E_INDEX: IndexError("a number out of range"),
                 E_DEAL: play.ImpossibleEffect("a deal of a negative number of cards (a deal gives 0 or more)"),
-                E_RANGE: play.ImpossibleEffect(limits.range_message()),
-                E_NEGPOW: play.ImpossibleEffect(limits.negative_power_message()),
-                E_OVERFLOW: play.ImpossibleEffect(limits.overflow_message())}.get(kind)
+                E_RANGE: play.ImpossibleEffect(sizes.range_message()),
+                E_NEGPOW: play.ImpossibleEffect(sizes.negative_power_message()),
+                E_OVERFLOW: play.ImpossibleEffect(sizes.overflow_message())}.get(kind)
         if what is None:
             return GameRuntimeError(f"the native engine ran out of room for this game (failure {kind}); "
                                     "play it with --engine python")

@@ -2,7 +2,7 @@
 consistent with all the seat has seen, solves each with every card shown (the solver of
 minimax.py), and plays the move with the best mean value over them. This is how the strongest
 programs for trick-taking games play. The truths are drawn in Python; on a game of the native
-engine each is then loaded into a native game of the bot's own and solved in C (native/solve.py:
+engine each is then loaded into a native game of the bot's own and solved in C (native/minimax.py:
 the same values as in Python, so the same moves on both engines for the same seed).
 
 **What a truth keeps.** A truth differs from the real game only in the cards this seat has never

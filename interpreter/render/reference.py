@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from ..language import reference as lang
-from ..language import limits
+from ..language import sizes
 from ..bundled import grammar_path
 from .output import env, slug, tidy_markdown, write_file
 from .markup import code
@@ -108,7 +108,7 @@ def build_page(grammar: Path = GRAMMAR) -> dict:
         "keywords": keywords,
         "limits": {"intro": _marked(lang.LIMITS_INTRO), "slug": md_anchor("Limits"),
                    "rows": [{"what": _marked(x.what), "most": f"{x.most:,}", "why": _marked(x.why)}
-                            for x in limits.LIMITS]},
+                            for x in sizes.LIMITS]},
         "keywords_slug": md_anchor("Keywords"),
         "count": f"{n_entries} entries in {len(sections)} sections, and {len(keywords)} keywords",
     }

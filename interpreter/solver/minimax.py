@@ -150,7 +150,7 @@ class Solver:
             u = utilities(s)
             return Solution(self._value(u, s), u, (), s, True, 0, 0, self.sides)
         if s.native is not None:  # the same search in C; what C gives back is solved here, on a copy
-            from ..native.solve import solve_in_c
+            from ..native.minimax import solve_in_c
             got = solve_in_c(self.sides, self.budget, self.deadline, _draws(s.program), s)
             if got is not None:
                 return self._from_c(s, got)
@@ -177,7 +177,7 @@ class Solver:
                         None if complete else stopped)
 
     def _from_c(self, s, got) -> Solution:
-        """The Solution of the search C made (native/solve.py): its best line played again on
+        """The Solution of the search C made (native/minimax.py): its best line played again on
         copies, to its end, where the utilities are read."""
         value, ints, line, nodes, depth, complete, stopped, have = got
         self.nodes = nodes

@@ -29,8 +29,8 @@ from starlette.staticfiles import StaticFiles
 from ..web.app import create_app
 from ..web.guard import Guard, Hosts
 from ..web.limits import Limits
-from .files import MAX_CHARS, Files, Refused
-from .studio import Studio
+from .paths import MAX_CHARS, Files, Refused
+from .state import Studio
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -196,12 +196,12 @@ def make_app(paths: list[Path] = (), workdir: Path | None = None, data: Path | N
     routes.append(Route("/studio/api/play", api(play), methods=["POST"]))
     routes.append(Route("/studio/api/rulebook", api(rulebook), methods=["GET"]))
     try:  # the measure panels, when that part is there
-        measure = importlib.import_module(".measure", __package__)
+        panels = importlib.import_module(".panels", __package__)
     except ModuleNotFoundError as e:
-        if e.name != f"{__package__}.measure":
+        if e.name != f"{__package__}.panels":
             raise
     else:
-        routes.extend(measure.routes(studio))
+        routes.extend(panels.routes(studio))
     routes.append(Mount("/studio/static", StaticFiles(directory=str(STATIC)), name="studio-static"))
     routes.append(Mount("/", table_app))
 

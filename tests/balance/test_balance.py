@@ -333,7 +333,7 @@ def test_solve_a_symmetric_game_gives_each_seat_nothing():
     so neither has the edge: each is worth 0 (its score less the table's mean)."""
     from interpreter import load_ruleset
     from interpreter.balance import Config
-    from interpreter.balance.solve import equilibrium
+    from interpreter.balance.equilibria import equilibrium
     cfg = Config(label="x", path=str(GOOFSPIEL), rs=load_ruleset(GOOFSPIEL), players=2, options=(("num_cards", "3"),),
                  bots=("random", "random"))
     e = equilibrium(cfg, 100)
@@ -360,7 +360,7 @@ def test_a_big_deal_is_refused_at_once_without_walking_its_tree():
 
     from interpreter import load_ruleset
     from interpreter.balance import Config
-    from interpreter.balance.solve import equilibrium
+    from interpreter.balance.equilibria import equilibrium
     cfg = Config(label="x", path=str(GANJIFA), rs=load_ruleset(GANJIFA), players=3, bots=("random",) * 3)
     started = time.monotonic()
     e = equilibrium(cfg, 10)
@@ -390,7 +390,7 @@ def test_the_strongest_player_is_chosen_by_the_game_and_the_engine():
 
     from interpreter import load_ruleset
     from interpreter.balance import Config
-    from interpreter.balance.solve import strongest
+    from interpreter.balance.equilibria import strongest
 
     def config(path: Path, n: int, options=()):
         return Config(label="x", path=str(path), rs=load_ruleset(path), players=n, options=options,

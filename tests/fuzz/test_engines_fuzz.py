@@ -1,4 +1,4 @@
-"""The differential fuzz of the engines (interpreter/fuzz/engines.py, `cardrules fuzz --engines`):
+"""The differential fuzz of the engines (interpreter/fuzz/differential.py, `cardrules fuzz --engines`):
 a sample of 100 mutants of small bundled games, each that loads played on both engines and
 compared at every decision. The long run (10,000 mutants of every bundled file) is a command's
 work, not the suite's: `cardrules fuzz --engines rulesets -m 10000` (chunks with --start)."""
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.fuzz import engines
+from interpreter.fuzz import differential
 from interpreter.fuzz.mutants import Edit, apply_edits, mutate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +25,7 @@ def _cache(tmp_path_factory, monkeypatch):
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_a_sample_of_mutants_plays_alike_on_both_engines(chunk):
-    report = engines.run(SMALL, 25, seed=38, start=25 * chunk, decisions=60, seeds=(1,))
+    report = differential.run(SMALL, 25, seed=38, start=25 * chunk, decisions=60, seeds=(1,))
     assert report.mutants == 25 and report.loaded + report.refused + len(report.findings) >= 25
     assert not report.findings, "\n".join(line for f in report.findings for line in f.describe())
     assert report.agreed == report.loaded - report.unsupported
@@ -42,7 +42,7 @@ def test_a_loop_over_a_range_longer_than_the_deck_plays_alike(ends):
     path = ROOT / "rulesets" / "classic" / "hearts.cards"
     text = path.read_text(encoding="utf-8")
     assert text.count("for each n in 1..3:") == 1
-    v = engines.check_text(text.replace("for each n in 1..3:", f"for each n in {ends}:"), path, seeds=(1,))
+    v = differential.check_text(text.replace("for each n in 1..3:", f"for each n in {ends}:"), path, seeds=(1,))
     assert v.kind == "loaded" and v.games == 1, v  # (Hearts: four players only)
 
 
@@ -65,11 +65,11 @@ def test_a_finding_is_shrunk_to_the_edit_that_shows_it(monkeypatch):
     edits = [Edit("indent", 3), culprit, Edit("dup_line", 0)]
 
     def check(mutant, path, seeds, decisions):
-        return engines.Verdict("disagree", "simulated") if "BAD" in mutant else engines.Verdict("loaded")
-    monkeypatch.setattr(engines, "check_text", check)
-    small, verdict = engines.shrink(Path("g.cards"), text, edits, "disagree")
+        return differential.Verdict("disagree", "simulated") if "BAD" in mutant else differential.Verdict("loaded")
+    monkeypatch.setattr(differential, "check_text", check)
+    small, verdict = differential.shrink(Path("g.cards"), text, edits, "disagree")
     assert small == [culprit] and verdict.kind == "disagree"
-    finding = engines.Finding("g.cards", small, text, verdict)
+    finding = differential.Finding("g.cards", small, text, verdict)
     assert finding.describe()[1] == "    g.cards:3: line 3: insert 'BAD '"
 
 

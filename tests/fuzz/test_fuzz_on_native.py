@@ -44,8 +44,8 @@ def test_a_target_fuzzed_on_native_finds_what_python_finds(name):
 
 
 def _python_seen(s, vis) -> tuple[bytearray, bytearray]:
-    """What fuzz/checks.py:_remember keeps of one position, from the Python view."""
-    from interpreter.fuzz.checks import Checks
+    """What fuzz/invariants.py:_remember keeps of one position, from the Python view."""
+    from interpreter.fuzz.invariants import Checks
     nc = len(s.card_zone)
     game = Game(None, 0, "random")
     game.vis, game.seen_all = vis, bytearray(nc)
@@ -56,7 +56,7 @@ def _python_seen(s, vis) -> tuple[bytearray, bytearray]:
 
 
 def _python_differs(s, who: int, rng: random.Random) -> bool:
-    """fuzz/checks.py:_check_permuted's question, asked of the Python engine."""
+    """fuzz/invariants.py:_check_permuted's question, asked of the Python engine."""
     after = sorted(str(m) for m in legal_moves(determinise(s, who, rng)) if m.player == who)
     return after != sorted(str(m) for m in legal_moves(s) if m.player == who)
 
@@ -141,7 +141,7 @@ def test_the_observation_check_reads_every_name_observe_shows_in_order(path, pla
     """The fuzzer walks observe()'s zones by their shape (_zone_strings): the same names in the
     same order as the walk over any nesting (_strings), what each seat was told included."""
     from interpreter.engine import observe
-    from interpreter.fuzz.checks import _strings, _zone_strings
+    from interpreter.fuzz.invariants import _strings, _zone_strings
     rs = load_ruleset(path)
     s = engines.new_game(rs, players, {}, 2, engine="python")
     pick = random.Random(2)

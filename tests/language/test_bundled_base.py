@@ -102,7 +102,7 @@ def test_go_to_definition_goes_into_the_installed_base(tmp_path):
 
 
 def test_the_studio_names_a_bundled_base_by_its_name(tmp_path):
-    from interpreter.studio.files import base_ref, variant_text
+    from interpreter.studio.paths import base_ref, variant_text
     assert base_ref(GANJIFA, tmp_path) == "bundled:ganjifa/ganjifa"
     text = variant_text(GANJIFA.read_text(encoding="utf-8"), GANJIFA, tmp_path / "mine.cards")
     assert 'of "bundled:ganjifa/ganjifa"' in text

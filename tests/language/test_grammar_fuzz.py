@@ -331,7 +331,7 @@ def test_arbitrary_text_is_located(text):
 # Each was a crash or an unlocated message; each is fixed, and these keep it fixed:
 # a variant whose base is a folder; an 'order for' inside a deck missing a rank (a ValueError);
 # a deck so large (20,000 ranks) that loading took minutes (decks are now limited to 2,000 cards,
-# counted before one is made: interpreter/language/limits.py).
+# counted before one is made: interpreter/language/sizes.py).
 
 def test_variant_of_a_folder_is_located():
     load_checked('variant v of ""\n')

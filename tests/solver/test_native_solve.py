@@ -1,4 +1,4 @@
-"""The perfect-information solver in C (native/runtime/unit/solve.c, native/solve.py): on a game of
+"""The perfect-information solver in C (native/runtime/unit/solve.c, native/minimax.py): on a game of
 the native engine, solve() and Solver.solve search in C and give the Python reference's Solution
 exactly (value, utilities, complete, depth, stopped, nodes, the best line move for move); what C
 cannot work out as Python would is solved in Python; `cardrules solve --engine` chooses; and the
@@ -23,7 +23,7 @@ from interpreter.errors import OptionError
 from interpreter.language.graph import draws_at_random
 from interpreter.native import find_compiler
 from interpreter.native.engine import native_program, new_native_game
-from interpreter.native.solve import solve_in_c
+from interpreter.native.minimax import solve_in_c
 from interpreter.solver.minimax import _draws
 from interpreter.solver import Solver, solve
 from native_support import build_sanitized, sanitizers_work

@@ -14,7 +14,7 @@ from test_studio import GANJIFA, MINI, client, mini, studio  # noqa: F401  (clie
 
 from interpreter.lsp.model import MAX_CHARS
 from interpreter.studio.app import BODY_BYTES
-from interpreter.studio.files import line_diff
+from interpreter.studio.paths import line_diff
 from interpreter.web.limits import Limits
 
 

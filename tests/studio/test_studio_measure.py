@@ -1,10 +1,10 @@
-"""The studio's measure panels through their API (interpreter/studio/measure.py): the diff of a
+"""The studio's measure panels through their API (interpreter/studio/panels.py): the diff of a
 variant is `cardrules diff`'s page; a balance comparison runs in the background with progress and
 ends with the report; Stop ends a long run within a second and keeps nothing; the fuzzer's
 findings open in the mounted table's replay view; bad numbers are 400; the token is asked for.
 
 The studio itself is a small stand-in here (`loaded(path)`, `web`, `token`), its `Loaded` built
-from files with the normal loader, as the studio's server gives them to `measure.routes`."""
+from files with the normal loader, as the studio's server gives them to `panels.routes`."""
 
 from __future__ import annotations
 
@@ -22,13 +22,13 @@ from typer.testing import CliRunner
 
 from interpreter import load_ruleset
 from interpreter.diff import variant_base
-from interpreter.studio import measure
+from interpreter.studio import panels
 from interpreter.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASSIC = ROOT / "rulesets" / "classic"
 TARGETS = ROOT / "tests" / "fuzz" / "targets"
-API = measure.PREFIX
+API = panels.PREFIX
 
 
 @dataclass
@@ -66,14 +66,14 @@ class Studio:
 def studio(tmp_path):
     table = create_app(tmp_path / "tables", bot_pause=0)
     s = Studio(table.state.web)
-    app = Starlette(routes=measure.routes(s) + [Mount("/", app=table)])
+    app = Starlette(routes=panels.routes(s) + [Mount("/", app=table)])
     with TestClient(app, base_url="http://127.0.0.1") as client:
         s.client = client
         yield s
     measure_of(s).jobs.stop_all()
 
 
-def measure_of(s) -> measure.Measure:
+def measure_of(s) -> panels.Measure:
     """The panels' state behind the routes."""
     return next(r.endpoint.measure for r in s.client.app.routes if hasattr(getattr(r, "endpoint", None), "measure"))
 
@@ -138,7 +138,7 @@ def test_a_balance_comparison_runs_with_progress_and_ends_with_its_report(studio
 
 def test_stop_ends_a_long_run_within_a_second_and_keeps_no_report(studio):
     path = studio.add(CLASSIC / "goofspiel-descending.cards")
-    st = post(studio, "/balance/start", path=path, games=measure.MAX_GAMES, bots="greedy", skill=True).json()
+    st = post(studio, "/balance/start", path=path, games=panels.MAX_GAMES, bots="greedy", skill=True).json()
     assert st["state"] == "running"
     assert post(studio, "/balance/start", path=path, games=5).status_code == 409   # one run per file
     wait(studio, "balance", path, until=lambda st: st["done"] >= 1)
@@ -158,7 +158,7 @@ def test_stop_ends_a_long_run_within_a_second_and_keeps_no_report(studio):
 
 @pytest.mark.parametrize("body, words", [
     ({"games": 0}, "the number of games must be a whole number from 1 to 1,000"),
-    ({"games": measure.MAX_GAMES + 1}, "from 1 to 1,000, not '1001'"),
+    ({"games": panels.MAX_GAMES + 1}, "from 1 to 1,000, not '1001'"),
     ({"games": "many"}, "the number of games must be a whole number"),
     ({"games": 2.5}, "the number of games must be a whole number"),
     ({"games": True}, "the number of games must be a whole number"),
@@ -178,7 +178,7 @@ def test_bad_requests(studio):
     path = studio.add(CLASSIC / "kuhn-poker.cards")
     r = post(studio, "/balance/start", path=path)
     assert r.status_code == 409 and "is not a variant" in r.json()["error"]
-    r = post(studio, "/fuzz/start", path=path, games=measure.MAX_FUZZ_GAMES + 1)
+    r = post(studio, "/fuzz/start", path=path, games=panels.MAX_FUZZ_GAMES + 1)
     assert r.status_code == 400 and "the games per configuration must be a whole number from 1 to 50" in r.json()["error"]
     r = studio.client.post(API + "/diff", content=b"{not json")
     assert r.status_code == 400 and r.json() == {"error": "the request's body is not JSON"}

@@ -11,7 +11,7 @@ and the program's tables; a construct it cannot lower raises NativeUnsupported n
 
 from __future__ import annotations
 
-from ...language import limits
+from ...language import sizes
 from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.ir.reads import called
@@ -22,7 +22,7 @@ from .choices import Choices
 from .maskforms import MaskForms, local_types
 from .shapes import walk
 from .statements import Statements
-from .tables import mask_tables
+from .mask_tables import mask_tables
 from .greedy_c import greedy_parts
 from .search_c import search_parts
 from .plan_c import plan_parts
@@ -385,7 +385,7 @@ class Module(Expr, MaskForms, Statements, Choices):
         # a slot's room: a list of cards, zones, players, suits or ranks, or a range whose ends the
         # file fixes (`for each n in 1..65`), up to the language's longest range
         ranges = [self.bound(op, 0) for x in self.everything for op in walk(x) if isinstance(op, o.Range)]
-        lcap = max(nc, maxz, maxp, n_suits, n_ranks, 64, min(max(ranges, default=0), limits.MAX_RANGE))
+        lcap = max(nc, maxz, maxp, n_suits, n_ranks, 64, min(max(ranges, default=0), sizes.MAX_RANGE))
         body = []
         self.targets: set[int] = set()
         for pc, ins in enumerate(p.plain_code):
@@ -449,7 +449,7 @@ class Module(Expr, MaskForms, Statements, Choices):
             "MAXZ": maxz, "NSHARED": p.n_shared, "NS": max(p.n_slots, 1), "NL": max(len(self.list_index), 1),
             "NPV": max(len(self.pv_index), 1), "NPVL": max(len(self.pvl_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1), "NRULES": len(p.rule_names),
             "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
-            "MAX_DECISIONS": f"INT64_C({min(p.max_decisions, 1 << 62)})", "CR_MAX_RANGE": limits.MAX_RANGE,
+            "MAX_DECISIONS": f"INT64_C({min(p.max_decisions, 1 << 62)})", "CR_MAX_RANGE": sizes.MAX_RANGE,
             "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
             "NPARAMS": self.nparams, "MW": max(1, (nc + 63) // 64), "NORD": max(p.card_order, default=0) + 1, "NSF": 4,  # the values a set test is handed, at most (set_fn)
             "TELLS": int(p.tells), "NTOLD": nc * maxp if p.tells else 1, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),

@@ -231,7 +231,7 @@ int crt_cards_recount(crt_cards *s);
 int crt_cards_check(const crt_cards *s);
 /* What each seat has seen so far, added to seen_all[n_cards] (public zones, face-up cards) and
  * seen_own[n_players * n_cards] (the zones each seat may look into): the fuzzer's memory of
- * the game (fuzz/checks.py:_remember). 0, or a code. */
+ * the game (fuzz/invariants.py:_remember). 0, or a code. */
 int crt_cards_remember(const crt_cards *s, uint8_t *seen_all, uint8_t *seen_own);
 
 /* Queries: the value, or a code <= -2. */

@@ -723,7 +723,7 @@ int crt_cards_check(const crt_cards *s)
     return CRT_OK;
 }
 
-/* What each seat has seen (the fuzzer's memory, fuzz/checks.py:_remember): every card in a
+/* What each seat has seen (the fuzzer's memory, fuzz/invariants.py:_remember): every card in a
  * public zone or face up to seen_all; every card in a zone a seat may look into to that seat's
  * row of seen_own (n_players rows of n_cards): its own zone of an owner-only kind, any zone of
  * an `others` kind but its own (all of a shared one). Bytes are only ever set to 1. */

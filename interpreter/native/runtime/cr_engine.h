@@ -35,7 +35,7 @@
 #define CR_E_TELL_NONE 14 /* a tell to a player who is none */
 #define CR_E_LONG 15     /* a decision after all the decisions the game may take */
 #define CR_E_INTR 16     /* Ctrl-C or SIGTERM during a long call (cr_guard_enter): not a failure of the rules */
-#define CR_E_RANGE 17    /* a range longer than the language allows (CR_MAX_RANGE numbers, interpreter/language/limits.py) */
+#define CR_E_RANGE 17    /* a range longer than the language allows (CR_MAX_RANGE numbers, interpreter/language/sizes.py) */
 #define CR_E_SET 18      /* an action's set of cards chosen among more than MAX_SET_CARDS cards */
 #define CR_E_SETS_TRIED 19 /* ... with more than MAX_TRIED sets to try */
 #define CR_E_SETS 20     /* ... with more than MAX_SETS sets allowed */

@@ -7,7 +7,7 @@
  * only there, so that a guarded aggregate falls back to its loop form exactly where Python does
  * (expr.py: x_Guarded; its function tries the mask form under a setjmp of its own, x->jp).
  *
- * Pasted by native/codegen/emit.py (Module.source) after the program's constant masks (codegen/tables.py:
+ * Pasted by native/codegen/emit.py (Module.source) after the program's constant masks (codegen/mask_tables.py:
  * mask_tables: K_MALL, K_MSUIT, K_MRANK, K_MORD, K_MFROM, K_MABOVE, K_MBELOW, K_MK), which follow
  * helpers.c (and keep.c). Not compiled on its own: it reads the sizes emit.py defines for each
  * program (NC, MW, NORD, NSF, MAXP, NS, ...: the names in capitals) and what is pasted before it.

@@ -384,7 +384,7 @@ static inline int sr_same_move(const cr_state *A, int32_t i, const cr_state *B, 
            !memcmp(A->legal_val[i], B->legal_val[j], sizeof A->legal_val[i]);
 }
 
-/* The fuzzer's check that a seat's moves hide nothing (fuzz/checks.py:_check_permuted), in C:
+/* The fuzzer's check that a seat's moves hide nothing (fuzz/invariants.py:_check_permuted), in C:
  * the position in mem determinised for `who` (positions.py:determinise, not reseeded) with the
  * generator given (625 words, as Python's random.Random holds them), and the moves `who` may
  * make there compared with theirs in mem, as multisets. 0: the same (or fewer than two cards

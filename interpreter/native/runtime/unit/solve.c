@@ -4,7 +4,7 @@
  * the best line read back from the table. The same values, nodes and line as Python's: whatever C
  * cannot work out as Python would (a rules failure in a copy, advice that fails or is none, a
  * number past what a double holds exactly, partners that end apart, a recursion Python would not
- * reach) is SV_FAIL, and Python solves the position itself (native/solve.py).
+ * reach) is SV_FAIL, and Python solves the position itself (native/minimax.py).
  *
  * Pasted by native/codegen/emit.py (Module.source) after plan.c and what plan_c.py makes for the
  * program (pl_slots), whose hashing it shares. Not compiled on its own: it reads the sizes emit.py

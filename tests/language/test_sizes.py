@@ -1,4 +1,4 @@
-"""Every size a file states has a limit (interpreter/language/limits.py), told with a located error before
+"""Every size a file states has a limit (interpreter/language/sizes.py), told with a located error before
 anything that size is made: a typo or a mutant such as `ranks 1..100000000` once made `cardrules
 check` grow to 10 GB. The memory proof over every number of every bundled file is
 benchmarks/sizes.py; here each limit is pinned, at it and one past it."""
@@ -12,7 +12,7 @@ import procs
 import pytest
 
 from interpreter import loads_ruleset
-from interpreter.language import limits
+from interpreter.language import sizes
 from interpreter.errors import RulesetError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,7 +88,7 @@ def test_every_limit_has_its_row_in_the_language_reference():
     from interpreter.render.reference import render_language_markdown
     page = render_language_markdown()
     table = page[page.index("## Limits"):page.index("## Keywords")]
-    for x in limits.LIMITS:
+    for x in sizes.LIMITS:
         assert f"| {x.most:,} |" in table
 
 

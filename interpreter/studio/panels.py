@@ -31,7 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from .measure_jobs import Jobs, Snapshots, balance_child, fuzz_child
+from .panel_jobs import Jobs, Snapshots, balance_child, fuzz_child
 
 PREFIX = "/studio/api/measure"
 MAX_GAMES = 1000          # games per ruleset in one balance comparison
@@ -127,7 +127,7 @@ class Measure:
                                  "says variant NAME \"Title\" of \"base.cards\")", 409)
             return str(found.base), found.base_graph
         from ..errors import CardRulesError
-        from .files import Refused
+        from .paths import Refused
         try:
             real = str(self.studio.files.confine(given)[0])
         except Refused as e:

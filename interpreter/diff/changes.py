@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .words import _plain
+from .phrasing import _plain
 
 
 @dataclass(frozen=True)

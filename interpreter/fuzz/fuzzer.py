@@ -17,7 +17,7 @@ from .common import (Config, Event, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, O
 from .static import Static
 from .aims import compile_aims, rule_conditions
 from .players import BOT_KINDS
-from .checks import Checks
+from .invariants import Checks
 from .options import OptionEffects
 from .shrink import Shrinking
 
@@ -70,7 +70,7 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         self.untried: dict[str, str] = {}  # options and rules the fuzzer could not put to the test
         self.aims: list = []  # while hunting: the conditions of the unfired rules (aims.Aim)
         self.hunting = False
-        self.scripts: dict[int, list] = {}  # seed -> the line a search found (solve.py), played by "solved"
+        self.scripts: dict[int, list] = {}  # seed -> the line a search found (reach.py), played by "solved"
         self.n_solved = 0   # deals searched for an unfired rule's line
         self.hits: dict[tuple, Hit] = {}
         self.hit_order: list[tuple] = []
@@ -262,9 +262,9 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         return report
 
     def _solve(self, end: float | None):
-        """Search whole games for a line that fires a rule still unfired (solve.py), and play
+        """Search whole games for a line that fires a rule still unfired (reach.py), and play
         each line found as a game: a rule that needs a plan, as winning a patience does."""
-        from .solve import deals, search
+        from .reach import deals, search
         t0 = time.monotonic()
         found = 0
         dealt = {self.program.rule_names.index(r) for r in self.static.setup_rules() if r in self.program.rule_names}

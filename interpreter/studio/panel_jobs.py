@@ -32,7 +32,7 @@ from ..processes import context, die_with, lower_priority
 
 PROGRESS_EVERY = 0.1     # seconds between two progress messages from a job's process
 # imported once by the fork server (when this is the first to start it), so a job starts warm
-PRELOAD = ["interpreter.studio.measure_jobs", "interpreter.balance", "interpreter.fuzz"]
+PRELOAD = ["interpreter.studio.panel_jobs", "interpreter.balance", "interpreter.fuzz"]
 STOP_GRACE = 0.5         # seconds a stopped process has to end after SIGTERM before SIGKILL
 
 

@@ -5,7 +5,7 @@ final position's digest) and in any error (the same located error, at the same m
 traceback on either side, or an error with no place, is a finding too. Each finding is shrunk
 to the fewest edits that still show it, and told with the file and line of each.
 
-`cardrules fuzz --engines FILE...` runs it (command.py); tests/fuzz/test_engines_fuzz.py plays a
+`cardrules fuzz --engines FILE...` runs it (commands/fuzz.py); tests/fuzz/test_engines_fuzz.py plays a
 sample of it in the suite."""
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from ..files import _VARIANT
 from ..errors import CardRulesError
 from ..lsp import analysis as an
 from ..lsp.index import walk_symbols
-from .files import Files, Refused, line_diff, sha256
+from .paths import Files, Refused, line_diff, sha256
 
 PRESENCE_SECONDS = 20.0  # a page that has not said it is there for this long has closed
 
