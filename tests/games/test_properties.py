@@ -6,9 +6,11 @@ there are many; the default run takes each game's fewest and most players, a var
 other player counts run with the slow tests, ``pytest -m slow``), with hypothesis drawing the seeds. Nothing here knows any game: a new
 ruleset dropped into rulesets/ is picked up by the glob.
 
-Properties (one test function each, 1 and 3 together; a ruleset whose games are long -- over LONG_GAME seconds
-each -- is tested by the same functions under the name test_<property>_long_games, with its
-default options and fewer seeds):
+Properties (one function each, of the case and the seed, returning what it checks after every move
+and what it checks at the end; test_every_property plays each game once with all of them, since
+playing was most of each property's time; a ruleset whose games are long -- over LONG_GAME seconds
+each -- is tested under the name test_every_property_long_games, with its default options and
+fewer seeds):
 
 1. termination     -- every game ends within MAX_DECISIONS (or the ruleset's own 'at most N
                       decisions'); never stuck without a legal move
@@ -430,11 +432,7 @@ def _cards_conserved(case, seed):
         except AssertionError as e:
             raise AssertionError(f"{at}: the engine's indexes disagree with the zones: {e}") from None
 
-    play(case, seed, check)
-
-
-test_cards_conserved = property_test(_cards_conserved)
-test_cards_conserved_long_games = long_games_test(_cards_conserved)
+    return check, None
 
 
 def _terminal_iff_outcome(case, seed):
@@ -480,14 +478,11 @@ def _terminal_iff_outcome(case, seed):
                     f"{where(i, m)}: moves for {sorted(movers)}, but the players waiting are {deciders}"
             assert len(set(moves)) == len(moves), f"{where(i, m)}: duplicate legal moves: {moves}"
 
-    s, path = play(case, seed, check)
-    assert s.finished
-    assert s.decisions == len(path) == len(s.history), \
-        f"{case} seed={seed}: decisions={s.decisions}, history={len(s.history)}, moves made={len(path)}"
-
-
-test_terminal_iff_outcome = property_test(_terminal_iff_outcome)
-test_terminal_iff_outcome_long_games = long_games_test(_terminal_iff_outcome)
+    def finish(s, path):
+        assert s.finished
+        assert s.decisions == len(path) == len(s.history), \
+            f"{case} seed={seed}: decisions={s.decisions}, history={len(s.history)}, moves made={len(path)}"
+    return check, finish
 
 
 def _replay_and_determinism(case, seed):
@@ -495,7 +490,13 @@ def _replay_and_determinism(case, seed):
     same seed gives the same game, byte for byte, on a second load and compilation of the ruleset:
     4b below in the default run (a second interpreter builds and compiles every game again), 4c
     for every case in the slow run."""
-    s, path = play(case, seed)
+
+    def finish(s, path):
+        _replayed(case, seed, s)
+    return None, finish
+
+
+def _replayed(case, seed, s) -> None:
     record = make_record(s, str(RULESET_DIR / case.rel))
     assert record["final"]["finished"] is True
     text = json.dumps(record, sort_keys=True)
@@ -521,8 +522,6 @@ def same_game(case, seed, path, moves2: list[str], digest1, digest2, record1: st
     assert record1.encode() == record2.encode(), f"{case} seed={seed}: the same game on a second compilation gives another record"
 
 
-test_replay_and_determinism = property_test(_replay_and_determinism)
-test_replay_and_determinism_long_games = long_games_test(_replay_and_determinism)
 test_same_game_on_a_second_compilation = pytest.mark.slow(property_test(_second_compilation))
 
 
@@ -608,11 +607,7 @@ def _observation_hides_cards(case, seed):
                 raise AssertionError(f"{case} seed={seed} decision {i}: {seat_name(player)}'s observation depends "
                                      f"on the cards they cannot know (permuted): {diff}")
 
-    play(case, seed, check)
-
-
-test_observation_hides_cards = property_test(_observation_hides_cards)
-test_observation_hides_cards_long_games = long_games_test(_observation_hides_cards)
+    return check, None
 
 
 def _clone_independent(case, seed):
@@ -646,11 +641,34 @@ def _clone_independent(case, seed):
         if len(held) < 2:
             held.append((c, snapshot(c)))
 
-    play(case, seed, check)
+    return check, None
 
 
-test_clone_independent = property_test(_clone_independent)
-test_clone_independent_long_games = long_games_test(_clone_independent)
+PROPERTIES = (_terminal_iff_outcome, _cards_conserved, _replay_and_determinism, _observation_hides_cards,
+              _clone_independent)
+
+
+def checked(case, seed, properties=PROPERTIES) -> None:
+    """One random game with every property's checks: each is a function of (case, seed) that
+    returns what it checks after every move and what it checks at the end (either None)."""
+    checks = [p(case, seed) for p in properties]
+    during = [c for c, _ in checks if c is not None]
+
+    def each(s, i, m):
+        for check in during:
+            check(s, i, m)
+    s, path = play(case, seed, each)
+    for _, finish in checks:
+        if finish is not None:
+            finish(s, path)
+
+
+def _every_property(case, seed):
+    checked(case, seed)
+
+
+test_every_property = property_test(_every_property)
+test_every_property_long_games = long_games_test(_every_property)
 
 
 def test_a_clone_held_at_a_secret_choice_stays_as_it_was():
@@ -659,7 +677,7 @@ def test_a_clone_held_at_a_secret_choice_stays_as_it_was():
     its cache). Pinned: the game and seed that showed it."""
     case = Case("euro-jongg/house-rules.cards", 4,
                 tuple({o.name: o.default for o in ruleset("euro-jongg/house-rules.cards").options}.items()))
-    _clone_independent(case, 46479)
+    checked(case, 46479, (_clone_independent,))
 
 
 _SUBPROCESS_SCRIPT = r"""
