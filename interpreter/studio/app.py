@@ -30,7 +30,7 @@ from ..web.app import create_app
 from ..web.guard import Guard, Hosts
 from ..web.limits import Limits
 from .paths import MAX_CHARS, Files, Refused
-from .state import Studio
+from .workspace import Studio
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"

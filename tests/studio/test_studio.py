@@ -19,7 +19,7 @@ with warnings.catch_warnings():  # Starlette 1.x asks for the httpx2 fork; httpx
 from interpreter.bundled import bundled
 from interpreter.lsp.analysis import Workspace
 from interpreter.studio.app import make_app
-from interpreter.studio.state import diag_json
+from interpreter.studio.workspace import diag_json
 from interpreter.web.limits import Limits
 
 GANJIFA = Path(os.path.realpath(bundled()["ganjifa/ganjifa"]))
