@@ -215,9 +215,8 @@ class ISMCTSBot:
                 break
             children = node.children
             if views:  # each move known also by what its player sees as it moves
-                seen: dict = {}
-                keys = [(*_key(m), seen[m.player] if m.player in seen else seen.setdefault(m.player, _view(det, m.player)))
-                        for m in legal]
+                seen = {p: _view(det, p) for p in {m.player for m in legal}}
+                keys = [(*_key(m), seen[m.player]) for m in legal]
             else:
                 keys = [_key(m) for m in legal]
             untried = [j for j, k in enumerate(keys) if k not in children]
