@@ -1,4 +1,4 @@
-"""The picture of how play flows (interpreter/render/diagram.py): for every bundled ruleset a
+"""The picture of how play flows (interpreter/render/diagram/): for every bundled ruleset a
 well-formed, standalone SVG at most 16 cm wide, naming every phase and rule, a decision shape
 for every `choose`, no text below 8 pt, the same bytes every time; and, on a tiny game, the
 arrows between phases and the frame of a loop."""

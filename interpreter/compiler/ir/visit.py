@@ -1,7 +1,7 @@
 """Visitors over the IR's expression ops, as mypyc's `OpVisitor`: a backend is a class with one
 method per op class, named after it (`visit_Lit`, ...; the C emitter's are `x_Lit`, ...), and
 `visit(x)` calls the one for x's class. Dispatch by name, never a chain of isinstance tests; a
-new op class without a method in every backend fails tests/test_ir_visitors.py."""
+new op class without a method in every backend fails tests/compiler/test_ir_visitors.py."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 // bundled by esbuild into ONE minified IIFE, ../static/editor.bundle.js, which the wheel
 // carries (no build step for a user, no network at run time), and beside it the manifest
 // ../static/editor.bundle.json: the sha256 of every input and of the bundle, which
-// tests/test_studio_bundle.py compares with the files on disk.
+// tests/studio/test_studio_bundle.py compares with the files on disk.
 //
 //   cd interpreter/studio/js && npm ci && node build.mjs [--out DIR]
 //
@@ -88,7 +88,7 @@ writeFileSync(join(OUT, "editor.bundle.js"), bundle);
 const inputs = ["package.json", "package-lock.json", "build.mjs", ...filesUnder(join(HERE, "src")).map(f => posix(relative(HERE, f)))];
 const manifest = {
   about: "sha256 of the editor bundle's sources (paths relative to interpreter/studio/js/) and of the bundle it built; "
-    + "written by build.mjs, checked by tests/test_studio_bundle.py",
+    + "written by build.mjs, checked by tests/studio/test_studio_bundle.py",
   sources: Object.fromEntries(inputs.map(f => [f, sha256(readFileSync(join(HERE, f)))])),
   bundle: {"editor.bundle.js": sha256(bundle), bytes: bundle.length},
   packages: Object.fromEntries(packages.map(p => [p.name, p.version])),

@@ -1,7 +1,7 @@
 // The studio's editor: CodeMirror 6 set up for .cards files, talking to the studio server
 // through the functions the page passes in (lint, hover, complete, definition), so that the
 // editor holds no second analysis of the language: every word list and every diagnostic comes
-// from the server (interpreter/highlight.py's words, the language server's analysis).
+// from the server (interpreter/language/highlight.py's words, the language server's analysis).
 //
 // build.mjs bundles this file into ../static/editor.bundle.js, an IIFE that sets
 // window.CardsEditor = {create}. Lines and columns crossing that boundary are 0-based and
@@ -59,8 +59,8 @@ function wordAt(doc, pos, side = 1) {
 
 // ------------------------------------------------------------------ the cards language
 
-// The words that declare a name, and what the name is (as interpreter/highlight.py colours
-// the name that follows them; tests/test_studio_bundle.py checks the two agree).
+// The words that declare a name, and what the name is (as interpreter/language/highlight.py colours
+// the name that follows them; tests/studio/test_studio_bundle.py checks the two agree).
 const DECLARES = {
   define: "function", procedure: "function", advice: "function",
   phase: "label", rule: "label", action: "label",
