@@ -11,3 +11,23 @@ def mean_se(xs) -> tuple[float, float]:
     m = sum(xs) / n
     var = sum((x - m) ** 2 for x in xs) / (n - 1)
     return m, math.sqrt(var / n)
+
+
+def assert_same_statistics(ours: list, theirs: list, stats: list) -> None:
+    """Each statistic, a (name, function of one game's record) pair, has the same mean over our
+    games as over OpenSpiel's, within four standard errors of the difference (one printed line a
+    statistic, for the log of a soak); a statistic without spread on either side must be equal."""
+    failures = []
+    for name, f in stats:
+        m1, se1 = mean_se([f(g) for g in ours])
+        m2, se2 = mean_se([f(g) for g in theirs])
+        se = math.hypot(se1, se2)
+        if se == 0:
+            print(f"{name}: ours {m1:.4f}, OpenSpiel {m2:.4f}, both without spread")
+            if m1 != m2:
+                failures.append(name)
+            continue
+        print(f"{name}: ours {m1:.4f} ± {se1:.4f}, OpenSpiel {m2:.4f} ± {se2:.4f}, difference {(m1 - m2) / se:+.2f} SE")
+        if abs(m1 - m2) >= 4 * se:
+            failures.append(name)
+    assert not failures, failures

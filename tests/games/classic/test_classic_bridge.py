@@ -17,14 +17,13 @@ current player is the declarer, and so is ours."""
 
 from __future__ import annotations
 
-import math
 import random
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se
+from classic_stats import assert_same_statistics
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, card_info, fired_counts, cards_in, evaluate, legal_moves, new_game, outcome, position, public_vars
@@ -386,12 +385,4 @@ def test_random_play_has_openspiels_statistics():
     stats = [("decisions", lambda g: g[1]), ("North-South mean return", lambda g: g[0][0]),
              ("North-South ahead", lambda g: 1.0 if g[0][0] > 0 else 0.0),
              ("calls in the auction", lambda g: g[2])]
-    failures = []
-    for name, f in stats:
-        m1, se1 = mean_se([f(g) for g in ours])
-        m2, se2 = mean_se([f(g) for g in theirs])
-        se = math.hypot(se1, se2) or 1.0
-        print(f"{name}: ours {m1:.4f} ± {se1:.4f}, OpenSpiel {m2:.4f} ± {se2:.4f}, difference {(m1 - m2) / se:+.2f} SE")
-        if abs(m1 - m2) >= 4 * se:
-            failures.append(name)
-    assert not failures, failures
+    assert_same_statistics(ours, theirs, stats)

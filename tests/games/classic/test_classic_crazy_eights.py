@@ -10,14 +10,13 @@ stay in the stock. The play phase is one `turn` rule repeated, with `eight` (nam
 
 from __future__ import annotations
 
-import math
 import random
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se
+from classic_stats import assert_same_statistics
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
@@ -226,13 +225,4 @@ def test_random_play_has_openspiels_statistics():
     stats = [("decisions a game", lambda g: g[0])]
     stats += [(f"seat {i + 1} mean return", lambda g, i=i: g[1][i]) for i in range(PLAYERS)]
     stats += [("share ending by an empty hand", lambda g: 1.0 if 0 in g[1] else 0.0)]
-    failures = []
-    for name, f in stats:
-        m1, se1 = mean_se([f(g) for g in ours])
-        m2, se2 = mean_se([f(g) for g in theirs])
-        se = math.hypot(se1, se2)
-        z = (m1 - m2) / se
-        print(f"{name}: ours {m1:.3f} ± {se1:.3f}, OpenSpiel {m2:.3f} ± {se2:.3f}, difference {z:+.2f} SE")
-        if abs(m1 - m2) >= 4 * se:
-            failures.append(name)
-    assert not failures, failures
+    assert_same_statistics(ours, theirs, stats)

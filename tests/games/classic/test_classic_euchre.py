@@ -15,14 +15,13 @@ OpenSpiel's Pass is our `pass`; its bid of the upcard's suit in the first round 
 
 from __future__ import annotations
 
-import math
 import random
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se
+from classic_stats import assert_same_statistics
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
@@ -438,12 +437,4 @@ def test_random_play_has_openspiels_statistics():
     stats += [("decisions a game", lambda g: g[1]), ("lone hands", lambda g: 1.0 if g[2] else 0.0),
               ("mean |return|", lambda g: abs(g[0][0]))]
     stats += [(f"share of hands paying {v:g}", lambda g, v=v: 1.0 if abs(g[0][0]) == v else 0.0) for v in (1.0, 2.0, 4.0)]
-    failures = []
-    for name, f in stats:
-        m1, se1 = mean_se([f(g) for g in ours])
-        m2, se2 = mean_se([f(g) for g in theirs])
-        se = math.hypot(se1, se2) or 1e-9
-        print(f"{name}: ours {m1:.4f} ± {se1:.4f}, OpenSpiel {m2:.4f} ± {se2:.4f}, difference {(m1 - m2) / se:+.2f} SE")
-        if abs(m1 - m2) >= 4 * se:
-            failures.append(name)
-    assert not failures, failures
+    assert_same_statistics(ours, theirs, stats)

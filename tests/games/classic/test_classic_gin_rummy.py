@@ -15,7 +15,6 @@ LOWEST` (a run of N = 3, 4 or 5 cards from LOWEST up)."""
 
 from __future__ import annotations
 
-import math
 import random
 from functools import cache
 from pathlib import Path
@@ -23,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from openspiel_cards import c, cs
-from classic_stats import mean_se
+from classic_stats import assert_same_statistics
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, evaluate, fired_counts, legal_moves, new_game, outcome, position, public_vars
@@ -413,12 +412,4 @@ def test_random_play_has_openspiels_statistics():
     stats = [("decisions a game", lambda g: g[0])]
     stats += [(f"seat {i + 1} mean return", lambda g, i=i: g[1][i]) for i in range(2)]
     stats += [("share with a score", lambda g: 1.0 if g[1][0] != 0 else 0.0)]
-    failures = []
-    for name, f in stats:
-        m1, se1 = mean_se([f(g) for g in ours])
-        m2, se2 = mean_se([f(g) for g in theirs])
-        se = math.hypot(se1, se2)
-        print(f"{name}: ours {m1:.3f} ± {se1:.3f}, OpenSpiel {m2:.3f} ± {se2:.3f}, difference {(m1 - m2) / se:+.2f} SE")
-        if abs(m1 - m2) >= 4 * se:
-            failures.append(name)
-    assert not failures, failures
+    assert_same_statistics(ours, theirs, stats)

@@ -11,14 +11,13 @@ built with `engine.position` (seats 0-based); cards not placed stay out of play 
 
 from __future__ import annotations
 
-import math
 import random
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se
+from classic_stats import assert_same_statistics
 
 from interpreter import load_ruleset
 from interpreter.engine import (apply, cards_in, fired_counts, in_secret, legal_moves, new_game, observe, outcome,
@@ -253,13 +252,4 @@ def test_random_play_has_openspiels_statistics():
     stats += [(f"seat {i + 1} wins", lambda g, i=i: 1.0 if g[0][i] > 0 else 0.0) for i in range(2)]
     stats += [("share of draws", lambda g: 1.0 if g[0] == (0.0, 0.0) else 0.0)]
     stats += [(f"seat {i + 1} mean points", lambda g, i=i: g[1][i]) for i in range(2)]
-    failures = []
-    for name, f in stats:
-        m1, se1 = mean_se([f(g) for g in ours])
-        m2, se2 = mean_se([f(g) for g in theirs])
-        se = math.hypot(se1, se2)
-        z = (m1 - m2) / se
-        print(f"{name}: ours {m1:.4f} ± {se1:.4f}, OpenSpiel {m2:.4f} ± {se2:.4f}, difference {z:+.2f} SE")
-        if abs(m1 - m2) >= 4 * se:
-            failures.append(name)
-    assert not failures, failures
+    assert_same_statistics(ours, theirs, stats)

@@ -15,7 +15,6 @@ cards, dealt round the table from player 0, then the trump card."""
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from functools import cache
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se
+from classic_stats import assert_same_statistics
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
@@ -311,12 +310,4 @@ def test_random_play_has_openspiels_statistics():
     stats = [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(3)]
     stats += [("decisions a game", lambda g: g[1]), ("tricks a game", lambda g: g[2]),
               ("bids made by seat 1", lambda g: 1.0 if g[0][0] >= 10 else 0.0)]
-    failures = []
-    for name, f in stats:
-        m1, se1 = mean_se([f(g) for g in ours])
-        m2, se2 = mean_se([f(g) for g in theirs])
-        se = math.hypot(se1, se2)
-        print(f"{name}: ours {m1:.4f} ± {se1:.4f}, OpenSpiel {m2:.4f} ± {se2:.4f}, difference {(m1 - m2) / se:+.2f} SE")
-        if abs(m1 - m2) >= 4 * se:
-            failures.append(name)
-    assert not failures, failures
+    assert_same_statistics(ours, theirs, stats)

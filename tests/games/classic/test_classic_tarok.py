@@ -18,14 +18,13 @@ and talon()."""
 
 from __future__ import annotations
 
-import math
 import random
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se
+from classic_stats import assert_same_statistics
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, legal_moves, new_game, outcome, position, public_vars
@@ -438,12 +437,4 @@ def test_random_play_has_openspiels_statistics():
             n += 1
         ours.append((outcome(s).scores, n))
     stats = [("decisions", lambda g: g[1])] + [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(3)]
-    failures = []
-    for name, f in stats:
-        m1, se1 = mean_se([f(g) for g in ours])
-        m2, se2 = mean_se([f(g) for g in theirs])
-        se = math.hypot(se1, se2)
-        print(f"{name}: ours {m1:.4f} ± {se1:.4f}, OpenSpiel {m2:.4f} ± {se2:.4f}, difference {(m1 - m2) / se:+.2f} SE")
-        if abs(m1 - m2) >= 4 * se:
-            failures.append(name)
-    assert not failures, failures
+    assert_same_statistics(ours, theirs, stats)
