@@ -1,8 +1,23 @@
-"""What the equivalence tests of rulesets/classic/ share: a mean and its standard error."""
+"""What the equivalence tests of rulesets/classic/ share: our own games of random players, a mean
+and its standard error, and the comparison of statistics with OpenSpiel's."""
 
 from __future__ import annotations
 
 import math
+
+from interpreter.engine import apply, legal_moves, new_game
+
+
+def random_games(rs, players: int, games: int, rng):
+    """Our own games of random players, seeds 0 to games - 1, each move drawn from rng: each
+    finished game and how many decisions it took."""
+    for seed in range(games):
+        s = new_game(rs, players, seed=seed)
+        n = 0
+        while not s.finished:
+            apply(s, rng.choice(legal_moves(s)))
+            n += 1
+        yield s, n
 
 
 def mean_se(xs) -> tuple[float, float]:

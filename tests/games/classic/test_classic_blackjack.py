@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se
+from classic_stats import mean_se, random_games
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position
 from interpreter.engine.positions import evaluate
@@ -243,12 +243,7 @@ def test_random_play_pays_what_openspiel_pays():
         theirs_ret.append(s.returns()[0])
         theirs_len.append(len(decisions))
     ours_ret, ours_len = [], []
-    for seed in range(5000):
-        s = new_game(rules(), 1, seed=seed)
-        n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
-            n += 1
+    for s, n in random_games(rules(), 1, 5000, rng):
         ours_ret.append(result(s))
         ours_len.append(n)
     for a, b in ((ours_ret, theirs_ret), (ours_len, theirs_len)):

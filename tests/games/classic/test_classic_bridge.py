@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics
+from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, card_info, fired_counts, cards_in, evaluate, legal_moves, new_game, outcome, position, public_vars
@@ -375,12 +375,7 @@ def test_random_play_has_openspiels_statistics():
         theirs.append((tuple(s.returns()), n, sum(1 for a in s.history()[52:] if a >= 52)))
     ours = []
     rng = random.Random(8)
-    for seed in range(OUR_GAMES):
-        s = new_game(rules(), 4, seed=seed)
-        n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
-            n += 1
+    for s, n in random_games(rules(), 4, OUR_GAMES, rng):
         ours.append((tuple(float(x) for x in outcome(s).scores), n, fired_counts(s)["call"]))
     stats = [("decisions", lambda g: g[1]), ("North-South mean return", lambda g: g[0][0]),
              ("North-South ahead", lambda g: 1.0 if g[0][0] > 0 else 0.0),

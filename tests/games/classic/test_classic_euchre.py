@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics
+from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
@@ -426,12 +426,7 @@ def test_random_play_has_openspiels_statistics():
         theirs.append((tuple(s.returns()), len(decisions), "Alone" in {d[2] for d in decisions}))
     ours = []
     rng = random.Random(8)
-    for seed in range(OUR_GAMES):
-        s = new_game(rules(), 4, seed=seed)
-        n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
-            n += 1
+    for s, n in random_games(rules(), 4, OUR_GAMES, rng):
         ours.append((tuple(float(x) for x in scores(s)), n, public_vars(s)["lone_maker"] is not None))
     stats = [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(4)]
     stats += [("decisions a game", lambda g: g[1]), ("lone hands", lambda g: 1.0 if g[2] else 0.0),

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from openspiel_cards import c, cs
-from classic_stats import assert_same_statistics
+from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
-from interpreter.engine import apply, cards_in, evaluate, fired_counts, legal_moves, new_game, outcome, position, public_vars
+from interpreter.engine import apply, cards_in, evaluate, fired_counts, new_game, outcome, position, public_vars
 from scenario import at, legal
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "gin-rummy.cards"
@@ -402,12 +402,7 @@ def test_random_play_has_openspiels_statistics():
         theirs.append((n, tuple(s.returns())))
     ours = []
     rng = random.Random(9)
-    for seed in range(OUR_GAMES):
-        s = new_game(rules(), 2, seed=seed)
-        n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
-            n += 1
+    for s, n in random_games(rules(), 2, OUR_GAMES, rng):
         ours.append((n, tuple(float(x) for x in outcome(s).scores)))
     stats = [("decisions a game", lambda g: g[0])]
     stats += [(f"seat {i + 1} mean return", lambda g, i=i: g[1][i]) for i in range(2)]

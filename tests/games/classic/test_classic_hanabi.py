@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics
+from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
 from interpreter.engine import Move, apply, cards_in, legal_moves, new_game, observe, outcome, position, public_vars
@@ -234,12 +234,7 @@ def test_random_play_has_openspiels_statistics():
         theirs.append((s.returns()[0], len(decisions)))
     ours = []
     rng = random.Random(8)
-    for seed in range(2000):
-        s = new_game(rules(), 2, seed=seed)
-        n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
-            n += 1
+    for s, n in random_games(rules(), 2, 2000, rng):
         ours.append((float(outcome(s).scores[0]), n))
     assert_same_statistics(ours, theirs, [("mean score", lambda g: g[0]), ("decisions a game", lambda g: g[1]),
                                           ("games scoring", lambda g: 1.0 if g[0] > 0 else 0.0)])

@@ -17,10 +17,11 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from classic_stats import random_games
 
 import test_classic_hearts as base
 from interpreter import load_ruleset
-from interpreter.engine import apply, cards_in, legal_moves, new_game, outcome, position
+from interpreter.engine import cards_in, new_game, outcome, position
 
 HERE = Path(__file__).resolve().parents[3] / "rulesets" / "classic"
 c = base.c
@@ -190,12 +191,7 @@ def test_black_maria_scores_43_minus_the_points_taken(won, scores):
 
 def test_black_maria_random_games_count_43_points():
     rng = random.Random(43)
-    for seed in range(150):
-        s = new_game(rules("black-maria"), 3, seed=seed)
-        n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
-            n += 1
+    for s, n in random_games(rules("black-maria"), 3, 150, rng):
         assert n == 9 + 51
         assert sum(outcome(s).scores) == 2 * 43
         for p in range(3):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se
+from classic_stats import mean_se, random_games
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position, public_vars
 
@@ -272,12 +272,7 @@ def test_random_play_has_openspiels_statistics():
         theirs[1].append(s.returns()[0])
         theirs[2].append(s.returns()[1])
     ours = [[], [], []]
-    for seed in range(3000):
-        s = new_game(rules(), 2, seed=seed)
-        n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
-            n += 1
+    for s, n in random_games(rules(), 2, 3000, rng):
         ours[0].append(n)
         ours[1].append(outcome(s).scores[0])
         ours[2].append(outcome(s).scores[1])

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se
+from classic_stats import mean_se, random_games
 from interpreter import load_ruleset
 from holdem import card, chips, dealt, index, moves_of, play, pot, random_openspiel_game, replayed, short
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome
@@ -229,12 +229,7 @@ def test_random_play_has_openspiels_statistics():
         theirs[1].append(s.returns()[0])
         theirs[2].append(s.returns()[1])
     ours = [[], [], []]
-    for seed in range(2000):
-        s = new_game(rules(), 2, seed=seed)
-        n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
-            n += 1
+    for s, n in random_games(rules(), 2, 2000, rng):
         ours[0].append(n)
         ours[1].append(outcome(s).scores[0])
         ours[2].append(outcome(s).scores[1])

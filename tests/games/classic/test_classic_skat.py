@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics
+from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, legal_moves, new_game, outcome, position, public_vars
@@ -332,12 +332,7 @@ def test_random_play_has_openspiels_statistics():
         theirs.append((tuple(s.returns()), n))
     ours = []
     rng = random.Random(8)
-    for seed in range(OUR_GAMES):
-        s = new_game(rules(), 3, seed=seed)
-        n = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
-            n += 1
+    for s, n in random_games(rules(), 3, OUR_GAMES, rng):
         ours.append((tuple(x / 240 for x in outcome(s).scores), n))
     stats = [("decisions", lambda g: g[1])] + [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(3)]
     stats += [("first player wins", lambda g: 1.0 if g[0][0] > 0 else 0.0)]
