@@ -4,7 +4,8 @@ c % 4, and a deal is set up with the cards in OpenSpiel's order on top of the pa
 
 from __future__ import annotations
 
-from interpreter.engine import apply, legal_moves, position, public_vars
+from interpreter.engine import position
+from poker import moves_of, play
 
 RANKS = [str(n) for n in range(2, 11)] + ["Jack", "Queen", "King", "Ace"]
 SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
@@ -31,42 +32,6 @@ def dealt(rs, *cards: str):
     """A game of `rs` after the blinds and the deal, the pack in a known order: the cards, by
     name, in OpenSpiel's order (P1's two, P2's two, then the board's five) are on top of the pack."""
     return position(rs, 2, "deal", zones={"stock": list(reversed(cards))}, shuffle=False)
-
-
-def moves_of(s) -> dict[str, int]:
-    """Our legal moves, by name, and the seat that makes them."""
-    return {str(m): m.player for m in legal_moves(s)}
-
-
-def play(s, *names: str) -> None:
-    for name in names:
-        apply(s, next(m for m in legal_moves(s) if str(m) == name))
-
-
-def chips(s) -> tuple[int, int]:
-    c = public_vars(s)["chips"]
-    return c["P1"], c["P2"]
-
-
-def pot(s) -> int:
-    return public_vars(s)["pot"]
-
-
-def random_openspiel_game(game, rng, policy):
-    """Random chance and moves by `policy`; the state, the cards dealt (in OpenSpiel's order) and
-    each decision as (the player, the legal actions, the action taken)."""
-    s = game.new_initial_state()
-    cards, decisions = [], []
-    while not s.is_terminal():
-        if s.is_chance_node():
-            a = rng.choice(s.legal_actions())
-            cards.append(a)
-        else:
-            legal = s.legal_actions()
-            a = policy(rng, legal)
-            decisions.append((s.current_player(), legal, a))
-        s.apply_action(a)
-    return s, cards, decisions
 
 
 def replayed(s, meaning: dict, decisions):

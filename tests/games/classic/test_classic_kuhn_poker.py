@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position, public_vars
+from poker import chips, moves_of, play, random_openspiel_game
+from interpreter.engine import cards_in, fired_counts, new_game, observe, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "kuhn-poker.cards"
 CARDS = ["Jack-Spades", "Queen-Spades", "King-Spades"]
@@ -37,21 +38,6 @@ def deal(first: int, second: int):
     third = ({0, 1, 2} - {first, second}).pop()
     stock = [CARDS[third], CARDS[second], CARDS[first]]  # bottom first: P1 takes the top card
     return position(rules(), 2, "deal", zones={"stock": stock}, shuffle=False)
-
-
-def moves_of(s) -> dict[str, int]:
-    """Our legal moves, by name, and the seat that makes them."""
-    return {str(m): m.player for m in legal_moves(s)}
-
-
-def play(s, *names: str) -> None:
-    for name in names:
-        apply(s, next(m for m in legal_moves(s) if str(m) == name))
-
-
-def chips(s) -> tuple[int, int]:
-    c = public_vars(s)["chips"]
-    return c["P1"], c["P2"]
 
 
 # ================================================================== the ante and the deal
@@ -134,31 +120,12 @@ def _pyspiel_game():
     return game
 
 
-def _random_openspiel_game(game, rng):
-    """Random chance and random moves; the state, the two cards dealt and each decision as
-    (the player, the legal actions, the action taken)."""
-    s = game.new_initial_state()
-    cards, decisions = [], []
-    while not s.is_terminal():
-        if s.is_chance_node():
-            a = rng.choice([a for a, _ in s.chance_outcomes()])
-            cards.append(a)
-            s.apply_action(a)
-        else:
-            legal = s.legal_actions()
-            assert [s.action_to_string(a) for a in legal] == ["Pass", "Bet"]
-            a = rng.choice(legal)
-            decisions.append((s.current_player(), legal, a))
-            s.apply_action(a)
-    return s, cards, decisions
-
-
 def test_openspiels_random_games_replayed_move_by_move():
     game = _pyspiel_game()
     rng = random.Random(30)
     sequences, deals = set(), set()
     for _ in range(600):
-        theirs, cards, decisions = _random_openspiel_game(game, rng)
+        theirs, cards, decisions = random_openspiel_game(game, rng)
         s = deal(*cards)
         for player, legal, action in decisions:
             assert not s.finished

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
+from poker import chips, moves_of, play
 from interpreter.engine import apply, cards_in, legal_moves, new_game, observe, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "kuhn-poker-three.cards"
@@ -34,20 +35,6 @@ def deal(*held: int):
     rest = ({0, 1, 2, 3} - set(held)).pop()
     stock = [CARDS[rest]] + [CARDS[x] for x in reversed(held)]  # bottom first: P1 takes the top card
     return position(rules(), 3, "deal", zones={"stock": stock}, shuffle=False)
-
-
-def moves_of(s) -> dict[str, int]:
-    return {str(m): m.player for m in legal_moves(s)}
-
-
-def play(s, *names: str) -> None:
-    for name in names:
-        apply(s, next(m for m in legal_moves(s) if str(m) == name))
-
-
-def chips(s):
-    c = public_vars(s)["chips"]
-    return tuple(c[f"P{i}"] for i in (1, 2, 3))
 
 
 @pytest.mark.parametrize("seed", range(4))

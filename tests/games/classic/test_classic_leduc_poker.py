@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se, random_games
 from interpreter import load_ruleset
-from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position, public_vars
+from poker import chips, moves_of, play, pot, random_openspiel_game, same_statistics_as_openspiels
+from interpreter.engine import cards_in, fired_counts, new_game, observe, outcome, position
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "leduc-poker.cards"
 FOLD, CALL, RAISE = 0, 1, 2
@@ -44,25 +44,6 @@ def deal(first: str, second: str, public: str | None = None):
     next card of the pack (cards by name, 'King-Hearts')."""
     stock = ([public] if public else []) + [second, first]  # bottom first: P1 takes the top card
     return position(rules(), 2, "deal", zones={"stock": stock}, shuffle=False)
-
-
-def moves_of(s) -> dict[str, int]:
-    """Our legal moves, by name, and the seat that makes them."""
-    return {str(m): m.player for m in legal_moves(s)}
-
-
-def play(s, *names: str) -> None:
-    for name in names:
-        apply(s, next(m for m in legal_moves(s) if str(m) == name))
-
-
-def chips(s) -> tuple[int, int]:
-    c = public_vars(s)["chips"]
-    return c["P1"], c["P2"]
-
-
-def pot(s) -> int:
-    return public_vars(s)["pot"]
 
 
 # ================================================================== the ante and the deal
@@ -191,23 +172,6 @@ def _pyspiel_game():
     return game
 
 
-def _random_openspiel_game(game, rng):
-    """Random chance and random moves; the state, the cards dealt (P1's, P2's, the public
-    card's, if any) and each decision as (the player, the legal actions, the action taken)."""
-    s = game.new_initial_state()
-    cards, decisions = [], []
-    while not s.is_terminal():
-        if s.is_chance_node():
-            a = rng.choice([a for a, _ in s.chance_outcomes()])
-            cards.append(a)
-        else:
-            legal = s.legal_actions()
-            a = rng.choice(legal)
-            decisions.append((s.current_player(), legal, a))
-        s.apply_action(a)
-    return s, cards, decisions
-
-
 def _replay(cards, decisions):
     s = deal(*(card(c) for c in cards))
     for player, legal, action in decisions:
@@ -225,7 +189,7 @@ def test_openspiels_random_games_replayed_move_by_move():
     rng = random.Random(30)
     ends = {"fold": 0, "showdown": 0}
     for _ in range(600):
-        theirs, cards, decisions = _random_openspiel_game(game, rng)
+        theirs, cards, decisions = random_openspiel_game(game, rng)
         s = _replay(cards, decisions)
         assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
         assert cards_in(s, "board") == [card(c) for c in cards[2:]]
@@ -263,19 +227,4 @@ def test_every_betting_line_pays_what_openspiel_pays():
 def test_random_play_has_openspiels_statistics():
     """Our own games (our shuffle) against OpenSpiel's, random players in both: the mean length
     and each seat's mean return agree within sampling error."""
-    game = _pyspiel_game()
-    rng = random.Random(31)
-    theirs = [[], [], []]
-    for _ in range(3000):
-        s, _, decisions = _random_openspiel_game(game, rng)
-        theirs[0].append(len(decisions))
-        theirs[1].append(s.returns()[0])
-        theirs[2].append(s.returns()[1])
-    ours = [[], [], []]
-    for s, n in random_games(rules(), 2, 3000, rng):
-        ours[0].append(n)
-        ours[1].append(outcome(s).scores[0])
-        ours[2].append(outcome(s).scores[1])
-    for a, b in zip(ours, theirs):
-        (ma, sa), (mb, sb) = mean_se(a), mean_se(b)
-        assert abs(ma - mb) < 4 * (sa * sa + sb * sb) ** 0.5, (ma, mb)
+    same_statistics_as_openspiels(_pyspiel_game(), rules(), 3000, random.Random(31))

@@ -8,7 +8,8 @@ from functools import cache
 from pathlib import Path
 
 from interpreter import load_ruleset
-from interpreter.engine import apply, cards_in, legal_moves, outcome, position, public_vars
+from poker import chips, play
+from interpreter.engine import cards_in, legal_moves, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "leduc-poker-big-bets.cards"
 
@@ -21,16 +22,6 @@ def rules():
 def deal(first: str, second: str, public: str | None = None):
     stock = ([public] if public else []) + [second, first]  # bottom first: P1 takes the top card
     return position(rules(), 2, "deal", zones={"stock": stock}, shuffle=False)
-
-
-def play(s, *names: str) -> None:
-    for name in names:
-        apply(s, next(m for m in legal_moves(s) if str(m) == name))
-
-
-def chips(s) -> tuple[int, int]:
-    c = public_vars(s)["chips"]
-    return c["P1"], c["P2"]
 
 
 def test_a_bet_in_the_first_round_is_four_chips_and_a_raise_four_more():

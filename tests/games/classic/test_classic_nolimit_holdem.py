@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import mean_se, random_games
 from interpreter import load_ruleset
-from holdem import card, chips, dealt, index, moves_of, play, pot, random_openspiel_game, replayed, short
+from holdem import card, dealt, index, replayed, short
+from poker import chips, moves_of, play, pot, random_openspiel_game, same_statistics_as_openspiels
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "nolimit-holdem.cards"
@@ -207,7 +207,7 @@ def test_openspiels_random_games_replayed_move_by_move():
     rng = random.Random(30)
     ends = {"fold": 0, "showdown": 0, "all in": 0}
     for _ in range(600):
-        theirs, cards, decisions = random_openspiel_game(game, rng, lambda r, legal: r.choice(legal))
+        theirs, cards, decisions = random_openspiel_game(game, rng)
         s = _replay(cards, decisions)
         assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
         assert sorted(cards_in(s, "board")) == sorted(card(c) for c in cards[4:])
@@ -220,19 +220,4 @@ def test_openspiels_random_games_replayed_move_by_move():
 def test_random_play_has_openspiels_statistics():
     """Our own games (our shuffle) against OpenSpiel's, random players in both: the mean length
     and each seat's mean return agree within sampling error."""
-    game = _pyspiel_game()
-    rng = random.Random(31)
-    theirs = [[], [], []]
-    for _ in range(2000):
-        s, _, decisions = random_openspiel_game(game, rng, lambda r, legal: r.choice(legal))
-        theirs[0].append(len(decisions))
-        theirs[1].append(s.returns()[0])
-        theirs[2].append(s.returns()[1])
-    ours = [[], [], []]
-    for s, n in random_games(rules(), 2, 2000, rng):
-        ours[0].append(n)
-        ours[1].append(outcome(s).scores[0])
-        ours[2].append(outcome(s).scores[1])
-    for a, b in zip(ours, theirs):
-        (ma, sa), (mb, sb) = mean_se(a), mean_se(b)
-        assert abs(ma - mb) < 4 * (sa * sa + sb * sb) ** 0.5, (ma, mb)
+    same_statistics_as_openspiels(_pyspiel_game(), rules(), 2000, random.Random(31))
