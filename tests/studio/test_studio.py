@@ -21,31 +21,9 @@ from interpreter.lsp.analysis import Workspace
 from interpreter.studio.app import make_app
 from interpreter.studio.workspace import diag_json
 from interpreter.web.limits import Limits
+from small_games import MINI
 
 GANJIFA = Path(os.path.realpath(bundled()["ganjifa/ganjifa"]))
-MINI = """game mini "Mini"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..3
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-define points(p: player) = count(hand(p))
-    text "the cards a player still holds"
-winner fewest points
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 3 from stock to each hand
-    while count(hand(turn)) > 0:
-        rule discard "Discard":
-            choose by turn:
-                action discard c in hand(turn):
-                    move c to pile
-            set turn = next(turn)
-"""
 
 
 def studio(tmp_path: Path, token: str | None = None, paths=()) -> TestClient:

@@ -23,30 +23,8 @@ from pathlib import Path
 import pytest
 
 from browser import MY_TURN, REQUIRED, click_a_move, missing
+from small_games import MINI
 
-MINI = """game mini "Mini"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..3
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-define points(p: player) = count(hand(p))
-    text "the cards a player still holds"
-winner fewest points
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 3 from stock to each hand
-    while count(hand(turn)) > 0:
-        rule discard "Discard":
-            choose by turn:
-                action discard c in hand(turn):
-                    move c to pile
-            set turn = next(turn)
-"""
 
 
 class Server:
