@@ -26,6 +26,8 @@ def _prepared(lib) -> None:
                                    ctypes.POINTER(ctypes.c_double), ctypes.c_int32]
     lib.cr_search_root.restype = ctypes.c_int32
     lib.cr_search_free.argtypes = [ctypes.c_void_p]
+    lib.cr_search_peek.argtypes = [ctypes.c_void_p]
+    lib.cr_search_peek.restype = None
     lib.cr_interrupted.restype = ctypes.c_int32
     lib._search_ready = True
 
@@ -39,9 +41,11 @@ def _failed(lib) -> None:
 
 
 def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, advice_scale: float,
-           tries: int, rollouts: tuple, rollout_cap: int, deadline: float | None = None, views: bool = False):
+           tries: int, rollouts: tuple, rollout_cap: int, deadline: float | None = None, views: bool = False,
+           peek: bool = False):
     """The root's statistics after the search: [(index among the moves of the player to act,
-    visits, summed reward of `me`)], with `rng` moved on (`views`: search.py's MOISMCTSBot's tree); None when C cannot search this (the
+    visits, summed reward of `me`)], with `rng` moved on (`views`: search.py's MOISMCTSBot's tree;
+    `peek`: every sample the true position, as ISMCTSBot.peek); None when C cannot search this (the
     rules failed in a sample): then `rng` is untouched and the caller searches in Python."""
     lib = g.np.lib
     _prepared(lib)
@@ -51,6 +55,8 @@ def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, 
     if not h:
         return None
     try:
+        if peek:
+            lib.cr_search_peek(h)
         words = _words_of([rng])
         cap = g.np.max_moves
         idx, visits, reward = (ctypes.c_int32 * cap)(), (ctypes.c_int64 * cap)(), (ctypes.c_double * cap)()

@@ -153,6 +153,9 @@ class ISMCTSBot:
 
     name = "ismcts"
     views = False  # single observer: a node is a move, whatever its player could see
+    # the true position in every sample, its later chance drawn afresh: not a fair player but a
+    # benchmark's measure of what perfect sampling could buy at most (benchmarks/search.py --see-all)
+    peek = False
 
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS, rollout_cap: int = ROLLOUT_CAP):
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
@@ -195,12 +198,15 @@ class ISMCTSBot:
         from ..native.search import search
         return search(state.native, me, rng, self.iterations, exploration=EXPLORATION, advice_scale=ADVICE_SCALE,
                       tries=SAMPLE_TRIES, rollouts=ADVICE_ROLLOUTS, rollout_cap=self.rollout_cap, deadline=deadline,
-                      views=self.views)
+                      views=self.views, peek=self.peek)
 
-    @staticmethod
-    def _sample(state, me, rng):
+    def _sample(self, state, me, rng):
         for _ in range(SAMPLE_TRIES):
-            det = determinise(state, me, rng, reseed=True)
+            if self.peek:
+                det = state.native.python_copy() if state.native is not None else state.clone()
+                det.rng, det.rng_shared = random.Random(rng.getrandbits(64)), None
+            else:
+                det = determinise(state, me, rng, reseed=True)
             if det.finished or det._legal:
                 return det
         return None

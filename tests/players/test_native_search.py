@@ -39,16 +39,7 @@ def test_more_iterations_and_secret_choices_agree_too():
     """Longer searches (the default's 300 iterations) in a trick-taking game with advice, and
     in a game of sealed bids, where a sample forgets the others' sealed choices."""
     for name, iterations, decisions in (("ganjifa/ganjifa", 300, 12), ("classic/goofspiel", 100, 13)):
-        rs = rules(name)
-        native, python = new_native_game(rs, rs.players_min, seed=7), new_game(rs, rs.players_min, seed=7)
-        in_c = [ISMCTSBot(k, iterations=iterations) for k in range(rs.players_min)]
-        in_python = [ISMCTSBot(k, iterations=iterations) for k in range(rs.players_min)]
-        for _ in range(decisions):
-            who = python.actor
-            a, b = in_c[who].choose(native), in_python[who].choose(python)
-            assert move_key(a) == move_key(b) and in_c[who].rng.getstate() == in_python[who].rng.getstate()
-            apply(native, a)
-            apply(python, b)
+        _agree(name, lambda k: ISMCTSBot(k, iterations=iterations), decisions, seed=7)
 
 
 def test_a_search_c_gives_back_is_searched_in_python(monkeypatch):
@@ -80,13 +71,31 @@ def test_the_multiple_observer_search_in_c_picks_the_move_python_picks(name, ite
     """moismcts keys its nodes by what the mover sees too: C's hash of a view and of a child's
     slot must find the nodes Python's dictionary finds, in a game with a pass, one with advice and
     one of sealed bids."""
+    _agree(name, lambda k: MOISMCTSBot(k, iterations=iterations), decisions, seed=7)
+
+
+def test_a_search_that_sees_every_card_picks_in_c_the_move_python_picks():
+    """ISMCTSBot.peek (benchmarks/search.py --see-all): C's samples are the true position with
+    their chance reseeded from the bot's generator, as Python's, in a game with a pass and one
+    with advice."""
+    def peeking(k: int, iterations: int) -> ISMCTSBot:
+        bot = ISMCTSBot(k, iterations=iterations)
+        bot.peek = True
+        return bot
+    for name, iterations, decisions in (("classic/hearts", 200, 16), ("ganjifa/ganjifa", 300, 10)):
+        _agree(name, lambda k: peeking(k, iterations), decisions, seed=5)
+
+
+def _agree(name: str, make, decisions: int, seed: int) -> None:
+    """A seeded game of the bundled ruleset played on both engines by the bots make(seat) gives,
+    one set a engine: at each decision the bot in C picks the move the bot in Python picks and
+    leaves its generator where Python's leaves it."""
     rs = rules(name)
     n = rs.players_min
-    native, python = new_native_game(rs, n, seed=7), new_game(rs, n, seed=7)
-    in_c = [MOISMCTSBot(k, iterations=iterations) for k in range(n)]
-    in_python = [MOISMCTSBot(k, iterations=iterations) for k in range(n)]
+    native, python = new_native_game(rs, n, seed=seed), new_game(rs, n, seed=seed)
+    in_c, in_python = [make(k) for k in range(n)], [make(k) for k in range(n)]
     for _ in range(decisions):
-        if native.finished:
+        if python.finished:
             break
         who = python.actor
         a, b = in_c[who].choose(native), in_python[who].choose(python)

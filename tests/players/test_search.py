@@ -180,3 +180,33 @@ def test_the_multiple_observer_search_keys_a_node_by_what_its_player_sees(ganjif
             bot._iterate(root, bot._sample(s, me, bot.rng), 3, bot.rng, None)
         return sum(len(c.children) - len({k[:3] for k in c.children}) for c in root.children.values())
     assert split(False) == 0 and split(True) > 0
+
+
+def test_a_search_that_sees_every_card_samples_the_true_position(ganjifa):
+    """ISMCTSBot.peek (benchmarks/search.py --see-all, a measure of what better sampling could buy):
+    every sample is the true position, the others' hands as they are, with its later chance drawn
+    afresh; a fair search's samples deal those hands anew. So only the peeking search decides
+    differently when the hidden cards are moved."""
+    s = _midgame(ganjifa, 2, 20)
+    while len(moves_for(s)) < 3:
+        apply(s, random.Random(2).choice(legal_moves(s)))
+    me = s.actor
+    fair, peeking = ISMCTSBot(seed=1), ISMCTSBot(seed=1)
+    peeking.peek = True
+    samples = [peeking._sample(s, me, peeking.rng) for _ in range(3)]
+    assert all(t.zones == s.zones and t is not s for t in samples)
+    assert len({t.rng.random() for t in samples}) == 3  # the chance to come drawn anew each time
+    assert all(fair._sample(s, me, fair.rng).zones != s.zones for _ in range(3))
+
+    from interpreter.players.search import _Node
+
+    def peeked(t) -> tuple:
+        bot = ISMCTSBot(seed=5, iterations=60)
+        bot.peek = True
+        root = _Node(seats=3)
+        for _ in range(60):
+            bot._iterate(root, bot._sample(t, me, bot.rng), 3, bot.rng, None)
+        return tuple(sorted((k, c.visits) for k, c in root.children.items()))
+    moved = [determinise(s, me, random.Random(k)) for k in range(3)]
+    assert len({peeked(t) for t in [s] + moved}) > 1  # its search reads the hidden cards
+    assert len({str(ISMCTSBot(seed=5, iterations=40).choose(t)) for t in [s] + moved}) == 1

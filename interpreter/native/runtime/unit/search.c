@@ -17,7 +17,7 @@ typedef struct sr_node {
 } sr_node;
 
 typedef struct sr_tree {
-    int32_t me, players, n, cap, tries, rollouts[3], views;
+    int32_t me, players, n, cap, tries, rollouts[3], views, peek;  /* peek: search.py's ISMCTSBot.peek */
     double exploration, advice_scale;
     size_t bytes;           /* one state */
     sr_node *nodes;
@@ -446,6 +446,11 @@ int32_t cr_permuted_differs(const void *mem, int32_t who, uint32_t *rng_words) {
  * (cr_guard_enter): after Ctrl-C, SR_FAIL at once (cr_interrupted says why) */
 static int sr_run(sr_tree *t, uint32_t *rng_words, int32_t from, int32_t to, int64_t rollout_cap);
 
+/* every sample the true position, its later chance drawn afresh (search.py: ISMCTSBot.peek) */
+void cr_search_peek(void *h) {
+    ((sr_tree *)h)->peek = 1;
+}
+
 int cr_search_run(void *h, uint32_t *rng_words, int32_t from, int32_t to, int64_t rollout_cap) {
     sr_tree *t = (sr_tree *)h;
     cr_guard_enter();
@@ -463,7 +468,10 @@ static int sr_run(sr_tree *t, uint32_t *rng_words, int32_t from, int32_t to, int
         int ok = 0;
         for (int32_t k = 0; k < t->tries; k++) {
             memcpy(t->det, t->root, t->bytes);
-            if (sr_determinise(t, S, t->me, &rng)) return SR_FAIL;
+            if (t->peek) {
+                S->rng_seed = crt_getrandbits(&rng, 64); /* as sr_determinise's reseeding */
+                S->rng_lazy = 1;
+            } else if (sr_determinise(t, S, t->me, &rng)) return SR_FAIL;
             if (S->finished || S->legal_n > 0) { ok = 1; break; }
         }
         if (!ok) continue;
