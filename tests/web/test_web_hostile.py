@@ -354,7 +354,12 @@ def raw_exchange(server: Server, head: bytes, chunks: list[bytes]) -> tuple[int,
             s.sendall(c)
         got = b""
         while True:
-            part = s.recv(65536)
+            try:
+                part = s.recv(65536)
+            except ConnectionResetError:  # the server closed with some of what was sent unread: the answer came first
+                if got:
+                    break
+                raise
             if not part:
                 break
             got += part
@@ -378,8 +383,9 @@ def test_a_form_over_its_limit_is_refused_whether_its_length_is_declared_or_chun
     status, got, _ = raw_exchange(server, head + b"Transfer-Encoding: chunked\r\n\r\n",
                                   [b"%x\r\n%s\r\n0\r\n\r\n" % (len(form), form)])
     assert status == 400 and b"not 99" in got, got[:2000]
-    # a length that is not a number
-    status, got, _ = raw_exchange(server, head + b"Content-Length: 1x\r\n\r\n", [b"a"])
+    # a length that is not a number (the body in the same write: refused before it is read, a body
+    # that came later would find the connection closed, and the answer could be lost in the reset)
+    status, got, _ = raw_exchange(server, head + b"Content-Length: 1x\r\n\r\na", [])
     assert status == 400, got[:2000]
 
 
