@@ -77,12 +77,12 @@ def test_the_multiple_observer_search_in_c_picks_the_move_python_picks(name, ite
 def test_a_search_that_sees_every_card_picks_in_c_the_move_python_picks():
     """ISMCTSBot.peek (benchmarks/search.py --see-all): C's samples are the true position with
     their chance reseeded from the bot's generator, as Python's, in a game with a pass and one
-    with advice."""
+    with advice (short searches: the Python side is most of the time)."""
     def peeking(k: int, iterations: int) -> ISMCTSBot:
         bot = ISMCTSBot(k, iterations=iterations)
         bot.peek = True
         return bot
-    for name, iterations, decisions in (("classic/hearts", 200, 16), ("ganjifa/ganjifa", 300, 10)):
+    for name, iterations, decisions in (("classic/hearts", 60, 12), ("ganjifa/ganjifa", 60, 8)):
         _agree(name, lambda k: peeking(k, iterations), decisions, seed=5)
 
 
