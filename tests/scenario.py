@@ -11,6 +11,16 @@ def legal(s) -> set[str]:
     return {str(m) for m in legal_moves(s)}
 
 
+def moves_of(s) -> dict[str, int]:
+    """The legal moves now, as the language writes them, each with the seat that makes it."""
+    return {str(m): m.player for m in legal_moves(s)}
+
+
+def cards_of(s) -> set[str]:
+    """The cards the legal moves name (each move's last word)."""
+    return {str(m).split()[-1] for m in legal_moves(s)}
+
+
 def at(s, seat: int, rule: str, moves: set[str]) -> None:
     """Assert who decides, under which rule, and the exact legal moves."""
     assert not s.finished

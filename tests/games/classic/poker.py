@@ -5,15 +5,10 @@ OpenSpiel's random games with the cards its chance dealt."""
 from __future__ import annotations
 
 from classic_stats import assert_same_statistics, random_games
-from interpreter.engine import legal_moves, outcome, public_vars
-from scenario import play  # a line of moves by name, as every poker file plays them
+from interpreter.engine import outcome, public_vars
+from scenario import moves_of, play  # (our moves by name and seat; a line of moves by name)
 
 __all__ = ["chips", "moves_of", "play", "pot", "random_openspiel_game", "same_statistics_as_openspiels"]
-
-
-def moves_of(s) -> dict[str, int]:
-    """Our legal moves, by name, and the seat that makes them."""
-    return {str(m): m.player for m in legal_moves(s)}
 
 
 def chips(s) -> tuple[int, ...]:

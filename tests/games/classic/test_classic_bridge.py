@@ -26,7 +26,8 @@ import pytest
 from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
-from interpreter.engine import apply, card_info, fired_counts, cards_in, evaluate, legal_moves, new_game, outcome, position, public_vars
+from scenario import moves_of, play as do
+from interpreter.engine import card_info, fired_counts, cards_in, evaluate, new_game, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "bridge.cards"
 RANK = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
@@ -57,15 +58,6 @@ def call(openspiel: str) -> str:
 def openspiel_name(s, a: int) -> str:
     x = s.action_to_string(a)
     return call(x) if a >= 52 else "play " + c(x)
-
-
-def moves_of(s) -> dict[str, int]:
-    """Our legal moves, by name, and the seat that makes them."""
-    return {str(m): m.player for m in legal_moves(s)}
-
-
-def do(s, name: str) -> None:
-    apply(s, next(m for m in legal_moves(s) if str(m) == name))
 
 
 def auction(hands, *, options=None):

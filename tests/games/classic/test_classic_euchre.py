@@ -24,6 +24,7 @@ import pytest
 from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
+from scenario import moves_of
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "euchre.cards"
@@ -45,11 +46,6 @@ def c(short: str) -> str:
     if short[0] in SUIT and short[1] in RANK:
         return f"{RANK[short[1]]}-{SUIT[short[0]]}"
     return f"{RANK[short[0]]}-{SUIT[short[1]]}"
-
-
-def moves_of(s) -> dict[str, int]:
-    """Our legal moves, by name, and the seat that makes them."""
-    return {str(m): m.player for m in legal_moves(s)}
 
 
 def cards_of(s, seat: int) -> set[str]:

@@ -23,7 +23,8 @@ import pytest
 from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
-from interpreter.engine import apply, cards_in, legal_moves, new_game, outcome, position, public_vars
+from scenario import cards_of, moves_of, play as do
+from interpreter.engine import cards_in, new_game, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "skat.cards"
 RANK = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
@@ -42,19 +43,6 @@ def rules():
 def c(short: str) -> str:
     """'CJ' -> 'Jack-Clubs', 'HT' -> '10-Hearts' (OpenSpiel's card strings, suit first)."""
     return f"{RANK[short[1]]}-{SUIT[short[0]]}"
-
-
-def moves_of(s) -> dict[str, int]:
-    """Our legal moves, by name, and the seat that makes them."""
-    return {str(m): m.player for m in legal_moves(s)}
-
-
-def cards_of(s) -> set[str]:
-    return {str(m).split()[-1] for m in legal_moves(s)}
-
-
-def do(s, name: str) -> None:
-    apply(s, next(m for m in legal_moves(s) if str(m) == name))
 
 
 def play(s, *cards: str) -> None:

@@ -27,7 +27,8 @@ import pytest
 from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
-from interpreter.engine import apply, cards_in, legal_moves, new_game, outcome, position, public_vars
+from scenario import cards_of, moves_of, play as do
+from interpreter.engine import cards_in, new_game, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "tarok.cards"
 TAROKS = ["Pagat"] + [str(n) for n in range(2, 21)] + ["Mond", "Skis"]
@@ -57,18 +58,6 @@ def c(x) -> str:
     suit = {"H": "Hearts", "D": "Diamonds", "S": "Spades", "C": "Clubs"}[x[0]]
     rank = {"J": "Jack", "N": "Knight", "Q": "Queen", "K": "King"}.get(x[1:], x[1:])
     return f"{rank}-{suit}"
-
-
-def moves_of(s) -> dict[str, int]:
-    return {str(m): m.player for m in legal_moves(s)}
-
-
-def cards_of(s) -> set[str]:
-    return {str(m).split()[-1] for m in legal_moves(s)}
-
-
-def do(s, name: str) -> None:
-    apply(s, next(m for m in legal_moves(s) if str(m) == name))
 
 
 def play(s, *cards: str) -> None:
