@@ -4,6 +4,8 @@ server in a thread (`Server`), and what a player does on a table's page."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import os
 import random
@@ -24,6 +26,16 @@ def chromium_path() -> str | None:
     given = os.environ.get("CARDRULES_CHROMIUM")
     path = given if given else shutil.which("chromium")
     return path if path and os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
+def need_a_browser() -> None:
+    """Skip the calling fixture's tests when this machine cannot drive a browser, or fail them
+    under CARDRULES_BROWSER_TESTS=required (as in CI), with why."""
+    why = missing()
+    if why:
+        if REQUIRED:
+            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
+        pytest.skip(why)
 
 
 def missing() -> str | None:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import MY_TURN, REQUIRED, click_a_move, missing
+from browser import MY_TURN, click_a_move, need_a_browser
 from small_games import MINI
 
 
@@ -67,11 +67,7 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    why = missing()
-    if why:
-        if REQUIRED:
-            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
-        pytest.skip(why)
+    need_a_browser()
     s = Server(tmp_path_factory.mktemp("studio")).start()
     yield s
     s.stop()

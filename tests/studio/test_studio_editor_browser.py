@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_browser import MINI, Server, book, cursor_line, goto_end_of, missing, shot
-from browser import REQUIRED
+from test_studio_browser import Server, book, goto_end_of, shot
+from small_games import MINI
+from browser import need_a_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 GANJIFA = ROOT / "rulesets" / "ganjifa" / "ganjifa.cards"
@@ -44,11 +45,7 @@ define score(p: player) = chips(p) + strength(p) - strength(p)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    why = missing()
-    if why:
-        if REQUIRED:
-            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
-        pytest.skip(why)
+    need_a_browser()
     s = Server(tmp_path_factory.mktemp("studio"))
     shutil.copy(GANJIFA, s.work / "ganjifa.cards")
     for name, text in (("long.cards", LONG), ("opt.cards", OPT), ("kv.cards", KV)):

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_browser import MINI, Server, missing, shot
-from browser import REQUIRED
+from test_studio_browser import Server, shot
+from small_games import MINI
+from browser import need_a_browser
 
 from interpreter.lsp.model import MAX_CHARS
 
@@ -28,11 +29,7 @@ SEEN = 6_000  # ms: a change elsewhere shows within this (the page asks every 2 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    why = missing()
-    if why:
-        if REQUIRED:
-            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
-        pytest.skip(why)
+    need_a_browser()
     s = Server(tmp_path_factory.mktemp("studio")).start()
     yield s
     s.stop()

@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_browser import MINI, Server, missing, shot
-from browser import MY_TURN, REQUIRED, click_a_move, open_table
+from test_studio_browser import Server, shot
+from small_games import MINI
+from browser import MY_TURN, click_a_move, need_a_browser, open_table
 
 GANJIFA = Path(__file__).resolve().parents[2] / "rulesets" / "ganjifa"
 LOADED = ("() => window.studio && window.studio.state.version && "
@@ -32,11 +33,7 @@ LOADED = ("() => window.studio && window.studio.state.version && "
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    why = missing()
-    if why:
-        if REQUIRED:
-            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
-        pytest.skip(why)
+    need_a_browser()
     s = Server(tmp_path_factory.mktemp("studio"))
     for name in ("ganjifa.cards", "inverted-ranking.cards"):
         shutil.copy(GANJIFA / name, s.work / name)

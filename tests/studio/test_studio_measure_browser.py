@@ -15,19 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_browser import Server, missing, shot
-from browser import REQUIRED
+from test_studio_browser import Server, shot
+from browser import need_a_browser
 
 GANJIFA = Path(__file__).resolve().parents[2] / "rulesets" / "ganjifa"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    why = missing()
-    if why:
-        if REQUIRED:
-            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
-        pytest.skip(why)
+    need_a_browser()
     s = Server(tmp_path_factory.mktemp("studio"))
     for name in ("ganjifa.cards", "inverted-ranking.cards"):
         shutil.copy(GANJIFA / name, s.work / name)

@@ -23,19 +23,15 @@ import time
 
 import pytest
 
-from browser import (LOGGED, MY_TURN, READY, REQUIRED, Server, click_a_move, ids, log_lines, missing,
-                     new_page, open_table, version)
+from browser import (LOGGED, MY_TURN, READY, Server, click_a_move, ids, log_lines, need_a_browser, new_page,
+                     open_table, version)
 
 
 # ------------------------------------------------------------------ the server and the browser
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    why = missing()
-    if why:
-        if REQUIRED:
-            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
-        pytest.skip(why)
+    need_a_browser()
     s = Server(tmp_path_factory.mktemp("serve-data")).start()
     yield s
     s.stop()
