@@ -268,14 +268,16 @@ def _move(s, a: int):
     return tuple(cards) if len(cards) == 2 else f"play {cards[0]}"
 
 
-def _openspiel_game(pyspiel, game, rng):
-    """Random chance and random moves, deal by deal: (the points before the deal, the 13 cards
-    chance dealt, every decision as (player, legal moves, move)); and the returns."""
+def openspiel_deals(pyspiel, game, rng, cards_a_deal: int = 13, move=None):
+    """Random chance and random moves, deal by deal: (the points before the deal, the cards chance
+    dealt, every decision as (player, legal moves, move)); and the returns. `cards_a_deal`: the
+    chance outcomes of one deal (the players' cards and the starter; 13 with two players);
+    `move(s, action, decisions so far this deal)` names OpenSpiel's move as ours (_move by default)."""
     s = game.new_initial_state()
     deals, chance = [], 0
     while not s.is_terminal():
         if s.is_chance_node():
-            if chance % 13 == 0:  # twelve cards dealt and a starter each deal
+            if chance % cards_a_deal == 0:
                 deals.append((tuple(int(x) for x in s.returns()), [], []))
             a = rng.choice([a for a, _ in s.chance_outcomes()])
             deals[-1][1].append(c(s.action_to_string(pyspiel.PlayerId.CHANCE, a).split()[1]))
@@ -284,7 +286,9 @@ def _openspiel_game(pyspiel, game, rng):
             continue
         legal = s.legal_actions()
         a = rng.choice(legal)
-        deals[-1][2].append((s.current_player(), {_move(s, x) for x in legal}, _move(s, a)))
+        done = len(deals[-1][2])
+        ours = (lambda x: _move(s, x)) if move is None else (lambda x: move(s, x, done))
+        deals[-1][2].append((s.current_player(), {ours(x) for x in legal}, ours(a)))
         s.apply_action(a)
     return deals, tuple(s.returns())
 
@@ -308,7 +312,7 @@ def test_openspiels_random_games_replayed_deal_by_deal(games):
     pyspiel, game = _pyspiel()
     rng = random.Random(40)
     for _ in range(games):
-        deals, returns = _openspiel_game(pyspiel, game, rng)
+        deals, returns = openspiel_deals(pyspiel, game, rng)
         for i, (score, dealt, decisions) in enumerate(deals):
             s = position(rules(), 2, "game", zones={"stock": list(reversed(dealt))}, shuffle=False,
                          vars={"dealer": 1 - i % 2, "deals": i, "points": {0: score[0], 1: score[1]}})

@@ -90,28 +90,13 @@ def test_the_winner_gains_1000_and_each_other_player_loses_500():
     assert outcome(s).scores == tuple(p + (1000 if i == w else -500) for i, p in enumerate(points(s)))
 
 
-def _openspiel_game(pyspiel, game, rng):
-    s = game.new_initial_state()
-    deals, chance = [], 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            if chance % 17 == 0:  # fifteen cards to the players, one to the crib, the starter
-                deals.append((tuple(int(x) for x in s.returns()), [], []))
-            a = rng.choice([a for a, _ in s.chance_outcomes()])
-            deals[-1][1].append(c(s.action_to_string(pyspiel.PlayerId.CHANCE, a).split()[1]))
-            chance += 1
-            s.apply_action(a)
-            continue
-        legal_ = s.legal_actions()
-        a = rng.choice(legal_)
-        kind = "lay_away" if len(deals[-1][2]) < 3 else "play"
-
-        def ours(x):
-            text = s.action_to_string(s.current_player(), x)
-            return "pass" if text == "Pass" else f"{kind} {c(text.split()[1])}"
-        deals[-1][2].append((s.current_player(), {ours(x) for x in legal_}, ours(a)))
-        s.apply_action(a)
-    return deals, tuple(s.returns())
+def _one_card_moves(lay_aways: int):
+    """OpenSpiel's moves as ours with three or four players, where each lays away one card: the
+    deal's first `lay_aways` decisions lay away, the rest play (or pass)."""
+    def move(s, a: int, done: int) -> str:
+        text = s.action_to_string(s.current_player(), a)
+        return "pass" if text == "Pass" else f"{'lay_away' if done < lay_aways else 'play'} {c(text.split()[1])}"
+    return move
 
 
 # the default run replays 100 of them; the slow tests all 200
@@ -121,7 +106,8 @@ def test_openspiels_three_handed_games_replayed_deal_by_deal(games):
     game = pyspiel.load_game("cribbage", {"players": 3})
     rng = random.Random(41)
     for _ in range(games):
-        deals, returns = _openspiel_game(pyspiel, game, rng)
+        # each deal's 17 chance outcomes: 15 cards to the players, 1 to the crib, the starter
+        deals, returns = base.openspiel_deals(pyspiel, game, rng, 17, _one_card_moves(3))
         for i, (score, dealt, decisions) in enumerate(deals):
             s = position(rules(), 3, "game", zones={"stock": list(reversed(dealt))}, shuffle=False,
                          vars={"dealer": (i - 1) % 3, "deals": i, "points": dict(enumerate(score))})
@@ -174,36 +160,13 @@ def test_four_points_count_for_the_side_and_the_side_wins_together():
     assert outcome(s).winners == (1, 3) and outcome(s).scores == (-400, 621, -400, 621)
 
 
-def _openspiel_four(pyspiel, game, rng):
-    s = game.new_initial_state()
-    deals, chance = [], 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            if chance % 21 == 0:  # twenty cards to the players and the starter
-                deals.append((tuple(int(x) for x in s.returns()), [], []))
-            a = rng.choice([a for a, _ in s.chance_outcomes()])
-            deals[-1][1].append(c(s.action_to_string(pyspiel.PlayerId.CHANCE, a).split()[1]))
-            chance += 1
-            s.apply_action(a)
-            continue
-        legal_ = s.legal_actions()
-        a = rng.choice(legal_)
-        kind = "lay_away" if len(deals[-1][2]) < 4 else "play"
-
-        def ours(x):
-            text = s.action_to_string(s.current_player(), x)
-            return "pass" if text == "Pass" else f"{kind} {c(text.split()[1])}"
-        deals[-1][2].append((s.current_player(), {ours(x) for x in legal_}, ours(a)))
-        s.apply_action(a)
-    return deals, tuple(s.returns())
-
-
 def test_openspiels_partnership_games_replayed_deal_by_deal():
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("cribbage", {"players": 4})
     rng = random.Random(42)
     for _ in range(150):
-        deals, returns = _openspiel_four(pyspiel, game, rng)
+        # each deal's 21 chance outcomes: 20 cards to the players, the starter
+        deals, returns = base.openspiel_deals(pyspiel, game, rng, 21, _one_card_moves(4))
         for i, (score, dealt, decisions) in enumerate(deals):
             assert score[0] == score[2] and score[1] == score[3]
             s = position(four(), 4, "game", zones={"stock": list(reversed(dealt))}, shuffle=False,
