@@ -4,8 +4,6 @@ server in a thread (`Server`), and what a player does on a table's page."""
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import os
 import random
@@ -16,6 +14,8 @@ import threading
 import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+import pytest
 
 REQUIRED = os.environ.get("CARDRULES_BROWSER_TESTS", "").strip().lower() == "required"
 BOT_PAUSE = 0.05

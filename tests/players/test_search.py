@@ -16,7 +16,7 @@ from interpreter.players.bots import bot_seed, make_bot
 from interpreter.commands.cli import app
 from interpreter.engine import apply, determinise, legal_moves, moves_for, new_game, outcome, state_digest
 from interpreter.errors import OptionError
-from interpreter.players.search import ISMCTSBot
+from interpreter.players.search import ISMCTSBot, _Node
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted((ROOT / "rulesets").glob("**/*.cards"))
@@ -197,8 +197,6 @@ def test_a_search_that_sees_every_card_samples_the_true_position(ganjifa):
     assert all(t.zones == s.zones and t is not s for t in samples)
     assert len({t.rng.random() for t in samples}) == 3  # the chance to come drawn anew each time
     assert all(fair._sample(s, me, fair.rng).zones != s.zones for _ in range(3))
-
-    from interpreter.players.search import _Node
 
     def peeked(t) -> tuple:
         bot = ISMCTSBot(seed=5, iterations=60)
