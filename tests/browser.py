@@ -1,6 +1,9 @@
 """What the browser tests share (the table's and the studio's): whether Chromium and Playwright
-are here (`missing`, `REQUIRED` under CARDRULES_BROWSER_TESTS=required, as in CI), a real
-server in a thread (`Server`), and what a player does on a table's page."""
+are here (`missing`, `REQUIRED` under CARDRULES_BROWSER_TESTS=required, as in CI), Chromium
+itself (`chromium`), pages that fail their test on an uncaught error (`pages`), a real server in
+a thread (`Server` for the table, `StudioServer` for the studio; `serving` is a module fixture's
+body), screenshots (`shot`), the studio's editor and book, and what a player does on a
+table's page."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import shutil
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -20,6 +24,9 @@ import pytest
 REQUIRED = os.environ.get("CARDRULES_BROWSER_TESTS", "").strip().lower() == "required"
 BOT_PAUSE = 0.05
 GAME = "ganjifa/ganjifa"
+RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
+# a studio's folder with Ganjifa and a variant of it (StudioServer's files)
+GANJIFA_AND_VARIANT = {name: RULESETS / "ganjifa" / name for name in ("ganjifa.cards", "inverted-ranking.cards")}
 
 
 def chromium_path() -> str | None:
@@ -53,25 +60,63 @@ def missing() -> str | None:
 
 # ------------------------------------------------------------------ the server and the browser
 
-class Server:
-    """The web app served by uvicorn in a background thread, on a free port of 127.0.0.1."""
+@contextmanager
+def chromium():
+    """Chromium through Playwright, closed (and Playwright stopped) on the way out."""
+    from playwright.sync_api import sync_playwright
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=chromium_path())
+    except Exception:
+        pw.stop()
+        raise
+    try:
+        yield b
+    finally:
+        b.close()
+        pw.stop()
 
-    def __init__(self, data: Path):
+
+@contextmanager
+def pages(browser, timeout: int = 15_000, **options):
+    """open(url=None, width=1400, height=900, **context options): a page in a browser context of
+    its own (its own storage); on the way out, the test fails on any uncaught error in any of them."""
+    contexts, errors = [], []
+
+    def open_(url: str | None = None, width: int = 1400, height: int = 900, **more):
+        context = browser.new_context(viewport={"width": width, "height": height}, **options, **more)
+        context.set_default_timeout(timeout)
+        contexts.append(context)
+        p = context.new_page()
+        p.on("pageerror", lambda e: errors.append(f"{p.url}: {e}"))
+        if url is not None:
+            p.goto(url)
+        return p
+    try:
+        yield open_
+    finally:
+        for c in contexts:
+            c.close()
+    assert not errors, errors
+
+
+class Served:
+    """An app served by uvicorn in a background thread, on a free port of 127.0.0.1."""
+
+    def __init__(self, app, name: str):
         import uvicorn
 
-        from interpreter.web.app import create_app
-        self.data = data
-        self.app = create_app(data, bot_pause=BOT_PAUSE)
+        self.app = app
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(128)
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
+        config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
-                                       name="cardrules-serve", daemon=True)
+                                       name=name, daemon=True)
 
-    def start(self) -> "Server":
+    def start(self):
         self.thread.start()
         end = time.monotonic() + 30
         while not self.server.started:
@@ -86,6 +131,26 @@ class Server:
         self.sock.close()
         assert not self.thread.is_alive(), "the server did not stop within 15 s"
 
+
+def serving(make):
+    """A module fixture's body: the server `make()` builds, started for the module's tests and
+    stopped after them; the tests skipped (or failed, when required) without a browser."""
+    need_a_browser()
+    s = make().start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+class Server(Served):
+    """The table's web app (`cardrules serve`)."""
+
+    def __init__(self, data: Path):
+        from interpreter.web.app import create_app
+        self.data = data
+        super().__init__(create_app(data, bot_pause=BOT_PAUSE), "cardrules-serve")
+
     def api(self, table_id: str, seat: int, token: str) -> dict:
         from urllib.request import urlopen
         with urlopen(f"{self.url}/api/t/{table_id}/seat/{seat}?token={token}", timeout=10) as r:
@@ -95,10 +160,61 @@ class Server:
         return json.loads((self.data / "tables" / f"{table_id}.json").read_text(encoding="utf-8"))
 
 
+class StudioServer(Served):
+    """The studio (`cardrules studio`) on a working folder holding the discarding game (mini.cards)
+    and the files given: {name: a text, or a path to copy}."""
+
+    def __init__(self, root: Path, files: dict | None = None):
+        from interpreter.studio.app import make_app
+        from interpreter.web.limits import Limits
+        from small_games import MINI
+        self.work = root / "work"
+        self.work.mkdir()
+        for name, what in {"mini.cards": MINI, **(files or {})}.items():
+            if isinstance(what, Path):
+                shutil.copy(what, self.work / name)
+            else:
+                (self.work / name).write_text(what, encoding="utf-8")
+        app = make_app([], self.work, data=root / "data", bot_pause=BOT_PAUSE, limits=Limits(bot_workers=0))
+        self.token = app.state.token
+        super().__init__(app, "cardrules-studio")
+
+    def studio_url(self, file: Path | str | None = None) -> str:
+        """The address the command prints (with the studio's token), opening `file`."""
+        from urllib.parse import quote
+        return f"{self.url}/studio?token={self.token}" + (f"&file={quote(str(file))}" if file else "")
+
+
 def new_page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     context.set_default_timeout(30_000)  # (the first page of a server loads every game)
     return context, context.new_page()
+
+
+def shot(page, tmp_path: Path, name: str) -> None:
+    """A screenshot in the test's tmp_path, and in STUDIO_SHOTS=DIR when that is set."""
+    page.screenshot(path=str(tmp_path / f"{name}.png"))
+    keep = os.environ.get("STUDIO_SHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(tmp_path / f"{name}.png", Path(keep) / f"{name}.png")
+
+
+# ------------------------------------------------------------------ the studio's editor and book
+
+def goto_end_of(page, line: int) -> None:
+    """The cursor at the end of a 0-based line, the editor focused."""
+    page.evaluate("""line => { const v = window.studio.editor.view, l = v.state.doc.line(line + 1);
+                               v.focus(); v.dispatch({selection: {anchor: l.to}}); }""", line)
+
+
+def cursor_line(page) -> int:
+    return page.evaluate("() => { const v = window.studio.editor.view; "
+                         "return v.state.doc.lineAt(v.state.selection.main.head).number - 1; }")
+
+
+def book(page):
+    return page.frame_locator("#rulebook")
 
 
 # ------------------------------------------------------------------ what a player does

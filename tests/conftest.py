@@ -166,15 +166,6 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 def browser(server):
     """Chromium through Playwright, one a module, for the module's own `server` fixture (the
     server starts first and stops last, so the browser drops its live connections before)."""
-    from playwright.sync_api import sync_playwright
-
-    from browser import chromium_path
-    pw = sync_playwright().start()
-    try:
-        b = pw.chromium.launch(executable_path=chromium_path())
-    except Exception:
-        pw.stop()
-        raise
-    yield b
-    b.close()
-    pw.stop()
+    from browser import chromium
+    with chromium() as b:
+        yield b

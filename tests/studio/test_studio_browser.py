@@ -1,5 +1,5 @@
-"""The studio end to end, in a real browser (Playwright with Debian's Chromium, as
-tests/web/test_web_browser.py, whose skip logic and helpers it shares): a real server (`make_app` in
+"""The studio end to end, in a real browser (Playwright with Debian's Chromium; the
+server, skip logic and helpers of tests/browser.py, as tests/web/test_web_browser.py): a real server (`make_app` in
 uvicorn, in a thread of this process), a small game in its working folder.
 
 * Type an error: its mark appears at the right line (how soon: benchmarks/studio.py).
@@ -12,103 +12,26 @@ Screenshots go to each test's tmp_path (STUDIO_SHOTS=DIR keeps them there too)."
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-import socket
-import threading
-import time
-from pathlib import Path
 
 import pytest
 
-from browser import MY_TURN, click_a_move, need_a_browser
+from browser import MY_TURN, StudioServer, book, click_a_move, cursor_line, goto_end_of, pages, serving, shot
 from small_games import MINI
-
-
-
-class Server:
-    def __init__(self, root: Path):
-        import uvicorn
-
-        from interpreter.studio.app import make_app
-        from interpreter.web.limits import Limits
-        self.work = root / "work"
-        self.work.mkdir()
-        (self.work / "mini.cards").write_text(MINI, encoding="utf-8")
-        self.app = make_app([], self.work, data=root / "data", bot_pause=0.05, limits=Limits(bot_workers=0))
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(128)
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        self.token = self.app.state.token
-        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on",
-                                                    timeout_graceful_shutdown=1))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
-
-    def studio_url(self, file: Path | str | None = None) -> str:
-        """The address the command prints (with the studio's token), opening `file`."""
-        from urllib.parse import quote
-        return f"{self.url}/studio?token={self.token}" + (f"&file={quote(str(file))}" if file else "")
-
-    def start(self) -> "Server":
-        self.thread.start()
-        end = time.monotonic() + 30
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < end, "the studio did not start"
-            time.sleep(0.02)
-        return self
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(15)
-        self.sock.close()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    need_a_browser()
-    s = Server(tmp_path_factory.mktemp("studio")).start()
-    yield s
-    s.stop()
+    yield from serving(lambda: StudioServer(tmp_path_factory.mktemp("studio")))
 
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    context.set_default_timeout(15_000)
-    p = context.new_page()
-    errors = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(server.studio_url(server.work / 'mini.cards'))
-    p.wait_for_function("() => window.studio && window.studio.state.version && "
-                        "document.getElementById('rulebook').contentDocument.querySelector('[data-rule]')")
-    yield p
-    assert not errors, errors
-    context.close()
-
-
-def shot(page, tmp_path: Path, name: str) -> None:
-    page.screenshot(path=str(tmp_path / f"{name}.png"))
-    keep = os.environ.get("STUDIO_SHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(tmp_path / f"{name}.png", Path(keep) / f"{name}.png")
-
-
-def goto_end_of(page, line: int) -> None:
-    """The cursor at the end of a 0-based line, the editor focused."""
-    page.evaluate("""line => { const v = window.studio.editor.view, l = v.state.doc.line(line + 1);
-                               v.focus(); v.dispatch({selection: {anchor: l.to}}); }""", line)
-
-
-def cursor_line(page) -> int:
-    return page.evaluate("() => { const v = window.studio.editor.view; "
-                         "return v.state.doc.lineAt(v.state.selection.main.head).number - 1; }")
-
-
-def book(page):
-    return page.frame_locator("#rulebook")
+    with pages(browser) as open_:
+        p = open_(server.studio_url(server.work / "mini.cards"))
+        p.wait_for_function("() => window.studio && window.studio.state.version && "
+                            "document.getElementById('rulebook').contentDocument.querySelector('[data-rule]')")
+        yield p
 
 
 # ------------------------------------------------------------------ the tests

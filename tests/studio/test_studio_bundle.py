@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import REQUIRED, chromium_path, missing
+from browser import chromium, need_a_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDIO = ROOT / "interpreter" / "studio"
@@ -124,11 +124,7 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     """The demo page and the bundle alone in a temporary folder, served on a free port."""
-    why = missing()
-    if why:
-        if REQUIRED:
-            pytest.fail(f"CARDRULES_BROWSER_TESTS=required, but {why}", pytrace=False)
-        pytest.skip(why)
+    need_a_browser()
     folder = tmp_path_factory.mktemp("editor-demo")
     for name in ("editor-demo.html", "editor.bundle.js"):
         shutil.copy(STATIC / name, folder / name)
@@ -143,16 +139,8 @@ def demo(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(demo):
-    from playwright.sync_api import sync_playwright
-    pw = sync_playwright().start()
-    try:
-        b = pw.chromium.launch(executable_path=chromium_path())
-    except Exception:
-        pw.stop()
-        raise
-    yield b
-    b.close()
-    pw.stop()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The studio's editor and its ways around, in a real browser (Playwright with Debian's Chromium;
-the server, skip logic and helpers of tests/studio/test_studio_browser.py), as a person uses them:
+the server, skip logic and helpers of tests/browser.py), as a person uses them:
 
 * long lines wrap, and every file opens at its top left (no sideways scroll carried over);
 * after `option ` in a variant, the completions are the base's options; a mistyped option is
@@ -22,9 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_browser import Server, book, goto_end_of, shot
 from small_games import MINI
-from browser import need_a_browser
+from browser import StudioServer, book, goto_end_of, pages, serving, shot
 
 ROOT = Path(__file__).resolve().parents[2]
 GANJIFA = ROOT / "rulesets" / "ganjifa" / "ganjifa.cards"
@@ -45,35 +44,20 @@ define score(p: player) = chips(p) + strength(p) - strength(p)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    need_a_browser()
-    s = Server(tmp_path_factory.mktemp("studio"))
-    shutil.copy(GANJIFA, s.work / "ganjifa.cards")
-    for name, text in (("long.cards", LONG), ("opt.cards", OPT), ("kv.cards", KV)):
-        (s.work / name).write_text(text, encoding="utf-8")
-    s.start()
-    yield s
-    s.stop()
+    files = {"ganjifa.cards": GANJIFA, "long.cards": LONG, "opt.cards": OPT, "kv.cards": KV}
+    yield from serving(lambda: StudioServer(tmp_path_factory.mktemp("studio"), files))
 
 
 @pytest.fixture
 def studio(browser, server):
     """studio(file, **context options): the studio's page on that file, its book shown. Every page
     fails its test on an uncaught error."""
-    contexts, errors = [], []
-
-    def open_(name: str, **options):
-        context = browser.new_context(viewport={"width": 1400, "height": 900}, **options)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        p = context.new_page()
-        p.on("pageerror", lambda e: errors.append(str(e)))
-        p.goto(server.studio_url(server.work / name))
-        wait_loaded(p, server.work / name)
-        return p
-    yield open_
-    assert not errors, errors
-    for c in contexts:
-        c.close()
+    with pages(browser) as open_page:
+        def open_(name: str, **options):
+            p = open_page(server.studio_url(server.work / name), **options)
+            wait_loaded(p, server.work / name)
+            return p
+        yield open_
 
 
 def wait_loaded(page, path) -> None:

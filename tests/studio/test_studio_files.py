@@ -10,7 +10,8 @@ import hashlib
 import os
 from pathlib import Path
 
-from test_studio import GANJIFA, MINI, client, mini, studio  # noqa: F401  (client: a fixture)
+from small_games import MINI
+from studio_api import GANJIFA, mini, studio
 
 from interpreter.lsp.model import MAX_CHARS
 from interpreter.studio.app import BODY_BYTES

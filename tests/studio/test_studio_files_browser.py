@@ -1,5 +1,5 @@
 """The studio's file handling in a real browser (Playwright with Debian's Chromium; the server and
-helpers of tests/studio/test_studio_browser.py), clicks and keys only:
+helpers of tests/browser.py), clicks and keys only:
 
 * A refused open leaves the page consistent: the open file stays open and selected, or, with none,
   an editor that takes no keys and nothing to save; the refusal is shown; no error in the page.
@@ -18,9 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from test_studio_browser import Server, shot
 from small_games import MINI
-from browser import need_a_browser
+from browser import StudioServer, serving, shot
 
 from interpreter.lsp.model import MAX_CHARS
 
@@ -29,10 +28,7 @@ SEEN = 6_000  # ms: a change elsewhere shows within this (the page asks every 2 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    need_a_browser()
-    s = Server(tmp_path_factory.mktemp("studio")).start()
-    yield s
-    s.stop()
+    yield from serving(lambda: StudioServer(tmp_path_factory.mktemp("studio")))
 
 
 @pytest.fixture

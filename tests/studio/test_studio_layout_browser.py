@@ -1,5 +1,5 @@
 """The studio's and the table's layout, in a real browser (Playwright with Debian's Chromium; the
-server, skip logic and helpers of tests/studio/test_studio_browser.py), Ganjifa and a variant of it in
+server, skip logic and helpers of tests/browser.py), Ganjifa and a variant of it in
 the studio's working folder:
 
 * the editor keeps its box while 100 lines are typed (the problems have a strip of their own);
@@ -17,49 +17,27 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
-from test_studio_browser import Server, shot
 from small_games import MINI
-from browser import MY_TURN, click_a_move, need_a_browser, open_table
+from browser import GANJIFA_AND_VARIANT, MY_TURN, StudioServer, click_a_move, open_table, pages, serving, shot
 
-GANJIFA = Path(__file__).resolve().parents[2] / "rulesets" / "ganjifa"
 LOADED = ("() => window.studio && window.studio.state.version && "
           "document.getElementById('rulebook').contentDocument.querySelector('h1')")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    need_a_browser()
-    s = Server(tmp_path_factory.mktemp("studio"))
-    for name in ("ganjifa.cards", "inverted-ranking.cards"):
-        shutil.copy(GANJIFA / name, s.work / name)
-    s.start()
-    yield s
-    s.stop()
+    yield from serving(lambda: StudioServer(tmp_path_factory.mktemp("studio"), GANJIFA_AND_VARIANT))
 
 
 @pytest.fixture
 def open_page(browser):
     """open_page(url, width, height): a page in a context of its own (its own localStorage); the
     test fails on any uncaught error in any of them."""
-    contexts, errors = [], []
-
-    def open_(url: str, width: int = 1400, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(30_000)
-        contexts.append(context)
-        p = context.new_page()
-        p.on("pageerror", lambda e: errors.append(str(e)))
-        p.goto(url)
-        return p
-    yield open_
-    for c in contexts:
-        c.close()
-    assert not errors, errors
+    with pages(browser, timeout=30_000) as open_:
+        yield open_
 
 
 def studio(open_page, server, name: str, width: int = 1400, height: int = 900):

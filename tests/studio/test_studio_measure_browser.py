@@ -1,5 +1,5 @@
 """The studio's measure panels in the real page, in a real browser (Playwright with Debian's
-Chromium; the server, skip logic and helpers of tests/studio/test_studio_browser.py): a Ganjifa variant
+Chromium; the server, skip logic and helpers of tests/browser.py): a Ganjifa variant
 in the studio's working folder beside its base.
 
 * Open the variant: the Diff tab shows `cardrules diff`'s page for it.
@@ -9,41 +9,25 @@ Screenshots go to each test's tmp_path (STUDIO_SHOTS=DIR keeps them there too)."
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-from test_studio_browser import Server, shot
-from browser import need_a_browser
-
-GANJIFA = Path(__file__).resolve().parents[2] / "rulesets" / "ganjifa"
+from browser import GANJIFA_AND_VARIANT, StudioServer, pages, serving, shot
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    need_a_browser()
-    s = Server(tmp_path_factory.mktemp("studio"))
-    for name in ("ganjifa.cards", "inverted-ranking.cards"):
-        shutil.copy(GANJIFA / name, s.work / name)
-    s.start()
-    yield s
-    s.stop()
+    yield from serving(lambda: StudioServer(tmp_path_factory.mktemp("studio"), GANJIFA_AND_VARIANT))
 
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.set_default_timeout(20_000)
-    p = context.new_page()
-    errors = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(server.studio_url(server.work / 'inverted-ranking.cards'))
-    p.wait_for_function("() => window.studio && window.studio.state.version && window.studio.current().base")
-    yield p
-    assert not errors, errors
-    context.close()
+    with pages(browser, timeout=20_000) as open_:
+        p = open_(server.studio_url(server.work / 'inverted-ranking.cards'), 1400, 1000)
+        p.wait_for_function("() => window.studio && window.studio.state.version && window.studio.current().base")
+        yield p
 
 
 def test_a_variants_diff_shows_in_the_diff_tab(page, tmp_path):

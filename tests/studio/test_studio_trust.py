@@ -30,7 +30,7 @@ from interpreter.web.app import create_app
 from interpreter.web.guard import Hosts
 from interpreter.web.limits import Limits
 
-from test_studio import MINI
+from small_games import MINI
 
 SECRET_WORD = "zebracorn"  # what the outside file holds, which no answer may show
 SECRET = MINI.replace('game mini "Mini"', f'game {SECRET_WORD} "The {SECRET_WORD} rules"').replace(

@@ -23,7 +23,7 @@ import time
 
 import pytest
 
-from browser import (LOGGED, MY_TURN, READY, Server, click_a_move, ids, log_lines, need_a_browser, new_page,
+from browser import (LOGGED, MY_TURN, READY, Server, click_a_move, ids, log_lines, new_page, serving,
                      open_table, version)
 
 
@@ -31,10 +31,7 @@ from browser import (LOGGED, MY_TURN, READY, Server, click_a_move, ids, log_line
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    need_a_browser()
-    s = Server(tmp_path_factory.mktemp("serve-data")).start()
-    yield s
-    s.stop()
+    yield from serving(lambda: Server(tmp_path_factory.mktemp("serve-data")))
 
 
 # ------------------------------------------------------------------ the tests
