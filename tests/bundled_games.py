@@ -46,3 +46,20 @@ def paths_variants_slow(paths, ids) -> list:
     """Ruleset paths with their ids, each variant's marked slow."""
     return [pytest.param(p, marks=pytest.mark.slow, id=i) if is_variant(p) else pytest.param(p, id=i)
             for p, i in zip(paths, ids)]
+
+
+def plays_only_legal_moves(path, bot, decisions: int = 60) -> None:
+    """`bot` in the first seat of the ruleset at `path`, random players in the others: every move
+    it picks in the first `decisions` is among the legal ones (seed 1)."""
+    from interpreter.engine import apply, moves_for, new_game
+    from interpreter.players.bots import bot_seed, make_bot
+    rs = load_ruleset(path)
+    n = rs.players_min
+    s = new_game(rs, n, None, 1)
+    bots = [bot] + [make_bot("random", bot_seed(1, i)) for i in range(1, n)]
+    for _ in range(decisions):
+        if s.finished:
+            break
+        m = bots[s.actor].choose(s)
+        assert m in moves_for(s)
+        apply(s, m)

@@ -8,11 +8,11 @@ import random
 from pathlib import Path
 
 import pytest
-from bundled_games import paths_variants_slow
+from bundled_games import paths_variants_slow, plays_only_legal_moves
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset
-from interpreter.players.bots import bot_seed, make_bot
+from interpreter.players.bots import make_bot
 from interpreter.commands.cli import app
 from interpreter.engine import (apply, cards_in, determinise, legal_moves, moves_for, new_game, outcome, position,
                                 state_digest)
@@ -111,16 +111,7 @@ def test_it_replans_when_the_position_is_not_the_one_it_planned_for(udvasa):
 
 @pytest.mark.parametrize("path", paths_variants_slow(RULESETS, [p.stem for p in RULESETS]))
 def test_it_plays_only_legal_moves_in_every_bundled_game(path):
-    rs = load_ruleset(path)
-    n = rs.players_min
-    s = new_game(rs, n, None, 1)
-    bots = [PlanBot(seed=1, nodes=15)] + [make_bot("random", bot_seed(1, i)) for i in range(1, n)]
-    for _ in range(60):
-        if s.finished:
-            break
-        m = bots[s.actor].choose(s)
-        assert m in moves_for(s)
-        apply(s, m)
+    plays_only_legal_moves(path, PlanBot(seed=1, nodes=15))
 
 
 def _klondike_endgame():

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from bundled_games import paths_variants_slow
+from bundled_games import paths_variants_slow, plays_only_legal_moves
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
@@ -92,16 +92,7 @@ def test_same_seed_same_move_and_the_position_is_left_alone(ganjifa):
 
 @pytest.mark.parametrize("path", paths_variants_slow(RULESETS, [p.stem for p in RULESETS]))
 def test_it_plays_only_legal_moves_in_every_bundled_game(path):
-    rs = load_ruleset(path)
-    n = rs.players_min
-    s = new_game(rs, n, None, 1)
-    bots = [ISMCTSBot(seed=1, iterations=3, rollout_cap=40)] + [make_bot("random", bot_seed(1, i)) for i in range(1, n)]
-    for _ in range(60):
-        if s.finished:
-            break
-        m = bots[s.actor].choose(s)
-        assert m in moves_for(s)
-        apply(s, m)
+    plays_only_legal_moves(path, ISMCTSBot(seed=1, iterations=3, rollout_cap=40))
 
 
 def test_it_finds_the_winning_line_of_a_race():

@@ -26,6 +26,7 @@ from interpreter.native.engine import native_program, new_native_game
 from interpreter.native.minimax import solve_in_c
 from interpreter.solver.minimax import _draws
 from interpreter.solver import Solver, solve
+from positions import after
 from native_support import build_sanitized, sanitizers_work
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
@@ -45,14 +46,6 @@ def _native_twin(s, seed: int):
     for m in s.history:
         apply(n, next(x for x in n._legal if (x.player, x.action, x.arg) == (m.player, m.action, m.arg)))
     return n
-
-
-def _after(path: str, players: int, seed: int, decisions: int):
-    s = new_game(load_ruleset(path), players, None, seed)
-    bots = [make_bot("random", bot_seed(seed, k)) for k in range(players)]
-    for _ in range(decisions):
-        apply(s, bots[s.actor].choose(s))
-    return s
 
 
 def _late(path: str, players: int, seed: int, left: int):
@@ -144,13 +137,13 @@ def test_a_move_that_reaches_the_decision_cap_is_a_leaf():
 
 def test_choices_made_in_secret_are_part_of_a_position():
     """Goofspiel's bids are sealed until both are in: the position's key holds them, on both engines."""
-    _same(_after(GOOFSPIEL, 2, 0, 15), 0, nodes=3000)
+    _same(after(GOOFSPIEL, 2, 0, 15), 0, nodes=3000)
 
 
 def test_what_c_gives_back_python_solves():
     """Partners who do not share their score: C gives the position back, and Python's error is the
     answer on the native engine too."""
-    s = _after(HEARTS, 4, 2, 56)
+    s = after(HEARTS, 4, 2, 56)
     n = _native_twin(s, 2)
     assert _c_only(Solver(4, PAIRS), n) is None
     with pytest.raises(OptionError, match="partners must share"):

@@ -16,19 +16,12 @@ from interpreter.commands.cli import app
 from interpreter.engine import apply, moves_for, new_game
 from interpreter.errors import OptionError
 from interpreter.solver import Solver, solve, utilities
+from positions import after
 
 KUHN = "rulesets/classic/kuhn-poker.cards"
 BRIDGE = "rulesets/classic/bridge.cards"
 HEARTS = "rulesets/classic/hearts.cards"
 RANK = {"Jack": 1, "Queen": 2, "King": 3}
-
-
-def _after(path: str, players: int, seed: int, decisions: int):
-    s = new_game(load_ruleset(path), players, None, seed)
-    bots = [make_bot("random", bot_seed(seed, k)) for k in range(players)]
-    for _ in range(decisions):
-        apply(s, bots[s.actor].choose(s))
-    return s
 
 
 def _left(s) -> int:
@@ -105,13 +98,13 @@ def test_two_sides_alpha_beta_agrees_with_a_plain_search_of_every_line():
 
 
 def test_partners_who_do_not_share_their_score_stop_the_solve():
-    s = _after(HEARTS, 4, 2, 56)
+    s = after(HEARTS, 4, 2, 56)
     with pytest.raises(OptionError, match="partners must share"):
         Solver(4, [[0, 2], [1, 3]]).solve(s)
 
 
 def test_max_n_each_seat_takes_its_best_at_every_step_of_the_line():
-    s = _after(HEARTS, 4, 2, 56)
+    s = after(HEARTS, 4, 2, 56)
     sol = solve(s)
     assert sol.complete and sol.end.finished and len(sol.line) == 8
     # at each step, no other move gives the mover more, every seat then playing as the solver says
@@ -138,7 +131,7 @@ def test_a_budget_too_small_answers_from_the_deepest_search_that_finished():
 
 
 def test_the_solver_leaves_the_position_as_it_was():
-    s = _after(HEARTS, 4, 2, 56)
+    s = after(HEARTS, 4, 2, 56)
     before = ([list(z) for z in s.zones], list(s.slots), len(s.history))
     solve(s)
     assert ([list(z) for z in s.zones], list(s.slots), len(s.history)) == before
