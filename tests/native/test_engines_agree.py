@@ -56,22 +56,23 @@ def test_a_collection_variable_starts_empty(tmp_path):
     assert list(s.slots[slot]) == []
 
 
-def _first_error(f: Path) -> list[str]:
-    """The first error line `play` prints on each engine (it must fail, and without a traceback)."""
+def _same_error(tmp_path: Path, name: str, text: str) -> tuple[Path, str]:
+    """The ruleset written as `name`, and the first error line `play` prints for it: it must fail
+    on each engine, without a traceback, and with the same line on both."""
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
     errs = []
     for engine in ("python", "native"):
         r = play(f, engine)
         assert r.returncode != 0 and "Traceback" not in r.stderr + r.stdout, r.stderr
         errs.append(next(x for x in r.stderr.splitlines() if ": error:" in x))
-    return errs
+    assert errs[0] == errs[1]
+    return f, errs[0]
 
 
 def test_a_seat_that_no_game_has_is_a_located_error_at_load(tmp_path):
-    f = tmp_path / "seat0.cards"
-    f.write_text(SEAT0, encoding="utf-8")
-    errs = _first_error(f)
-    assert errs[0] == errs[1]
-    assert errs[0].startswith(f"{f}:9:20: error: there is no seat 0: seats are numbered from 1"), errs[0]
+    f, err = _same_error(tmp_path, "seat0.cards", SEAT0)
+    assert err.startswith(f"{f}:9:20: error: there is no seat 0: seats are numbered from 1"), err
     from interpreter import loads_ruleset
     from interpreter.errors import RulesetError
     with pytest.raises(RulesetError, match="no seat 3"):
@@ -79,11 +80,8 @@ def test_a_seat_that_no_game_has_is_a_located_error_at_load(tmp_path):
 
 
 def test_a_starting_value_that_cannot_be_worked_out_is_a_located_error_on_both_engines(tmp_path):
-    f = tmp_path / "seat-past.cards"
-    f.write_text(SEAT_PAST, encoding="utf-8")
-    errs = _first_error(f)
-    assert errs[0] == errs[1]
-    assert errs[0].startswith(f"{f}:9:1: error: the starting value of 'turn'") and "no seat 3 with 2 players" in errs[0]
+    f, err = _same_error(tmp_path, "seat-past.cards", SEAT_PAST)
+    assert err.startswith(f"{f}:9:1: error: the starting value of 'turn'") and "no seat 3 with 2 players" in err
 
 
 GROW = BASE.replace("VARS", "var reach: int = 1").replace("ACTIONS", """action discard c in hand(turn):
@@ -96,11 +94,8 @@ def test_a_range_grown_past_the_limit_while_playing_is_the_same_located_error_on
     """`1..reach` with reach a hundred times larger each turn: the Python engine made the whole
     list (a MemoryError at last) and the native one stopped with 'ran out of room'; both now stop
     at the statement, at the language's limit."""
-    f = tmp_path / "grow.cards"
-    f.write_text(GROW, encoding="utf-8")
-    errs = _first_error(f)
-    assert errs[0] == errs[1]
-    assert errs[0].startswith(f"{f}:25:21: error: while playing, this statement met a range of more than 10,000"), errs[0]
+    f, err = _same_error(tmp_path, "grow.cards", GROW)
+    assert err.startswith(f"{f}:25:21: error: while playing, this statement met a range of more than 10,000"), err
 
 
 def test_the_native_engine_words_a_range_past_the_limit_as_the_python_engine_does(tmp_path):
@@ -120,11 +115,8 @@ NOBODY = EMPTY.replace("var turn: player = seat(1)", "var turn: player").replace
 def test_a_choice_by_nobody_is_the_same_located_error_on_both_engines(tmp_path):
     """Found by the differential fuzz (nine-card-limit with a 9 made 0): `choose by X` with X none
     stopped both engines with an error that named the rule but no line."""
-    f = tmp_path / "nobody.cards"
-    f.write_text(NOBODY, encoding="utf-8")
-    errs = _first_error(f)
-    assert errs[0] == errs[1]
-    assert errs[0].startswith(f"{f}:21:13: error: in rule 'discard', 'turn' names no player here"), errs[0]
+    f, err = _same_error(tmp_path, "nobody.cards", NOBODY)
+    assert err.startswith(f"{f}:21:13: error: in rule 'discard', 'turn' names no player here"), err
 
 
 OVERFLOW = BASE.replace("VARS", "var reach: int = 1").replace("ACTIONS", """action discard c in hand(turn):
@@ -136,11 +128,8 @@ OVERFLOW = BASE.replace("VARS", "var reach: int = 1").replace("ACTIONS", """acti
 def test_a_product_beyond_64_bits_is_the_same_located_error_on_both_engines(tmp_path):
     """The Python engine went on with its unbounded numbers where the native one stopped ('failed in
     the native engine but not in the Python engine'): both now stop at the statement."""
-    f = tmp_path / "overflow.cards"
-    f.write_text(OVERFLOW, encoding="utf-8")
-    errs = _first_error(f)
-    assert errs[0] == errs[1]
-    assert errs[0].startswith(f"{f}:25:21: error: while playing, this statement met a number beyond 64 bits"), errs[0]
+    f, err = _same_error(tmp_path, "overflow.cards", OVERFLOW)
+    assert err.startswith(f"{f}:25:21: error: while playing, this statement met a number beyond 64 bits"), err
 
 
 DOUBLING = BASE.replace("VARS", "var reach: int = 1\nvar k: int = 0\nvar total: int = 0").replace("ACTIONS", """action discard c in hand(turn):
@@ -157,12 +146,9 @@ DOUBLING = BASE.replace("VARS", "var reach: int = 1\nvar k: int = 0\nvar total: 
 def test_a_sum_beyond_64_bits_is_the_same_located_error_on_both_engines(tmp_path, times, line):
     """Only a product was checked: a number doubled by `+` (2**63 after 63 doublings), or a `sum`
     over cards of 2**62 each, went on unbounded in Python where C stopped at its statement."""
-    f = tmp_path / "doubling.cards"
-    f.write_text(DOUBLING.replace("TIMES", str(times)), encoding="utf-8")
-    errs = _first_error(f)
-    assert errs[0] == errs[1]
-    assert errs[0].startswith(f"{f}:{line}:"), errs[0]
-    assert "this statement met a number beyond 64 bits" in errs[0], errs[0]
+    f, err = _same_error(tmp_path, "doubling.cards", DOUBLING.replace("TIMES", str(times)))
+    assert err.startswith(f"{f}:{line}:"), err
+    assert "this statement met a number beyond 64 bits" in err, err
 
 
 @pytest.mark.parametrize("ruleset", ["rulesets/ganjifa/mughal-3p.cards", "rulesets/mughal/shakti.cards"])
