@@ -1,11 +1,12 @@
-"""What the equivalence tests of rulesets/classic/ share: our own games of random players, a mean
-and its standard error, and the comparison of statistics with OpenSpiel's."""
+"""What the equivalence tests of rulesets/classic/ share (and any test that plays whole games at
+random): our own games of random players, our scores as OpenSpiel's returns, a mean and its
+standard error, and the comparison of statistics with OpenSpiel's."""
 
 from __future__ import annotations
 
 import math
 
-from interpreter.engine import apply, legal_moves, new_game
+from interpreter.engine import apply, legal_moves, new_game, outcome
 
 
 def random_games(rs, players: int, games: int, rng):
@@ -18,6 +19,16 @@ def random_games(rs, players: int, games: int, rng):
             apply(s, rng.choice(legal_moves(s)))
             n += 1
         yield s, n
+
+
+def returns(s) -> tuple[float, ...]:
+    """Our finished game's scores as OpenSpiel writes returns (floats), to compare the two."""
+    return tuple(float(x) for x in outcome(s).scores)
+
+
+def mean_returns(seats: int, at: int = 0) -> list:
+    """The statistics 'seat i mean return' of records holding the returns by seat at index `at`."""
+    return [(f"seat {i + 1} mean return", lambda g, i=i: g[at][i]) for i in range(seats)]
 
 
 def mean_se(xs) -> tuple[float, float]:

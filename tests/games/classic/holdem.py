@@ -1,11 +1,11 @@
 """What the two Texas Hold'em test files share (limit-holdem.cards and its no-limit variant,
 against OpenSpiel's `universal_poker`): OpenSpiel's card c is rank c // 4 (2 up to Ace) of suit
-c % 4, and a deal is set up with the cards in OpenSpiel's order on top of the pack."""
+c % 4, and a deal is set up with the cards in OpenSpiel's order on top of the pack (the replay
+of OpenSpiel's decisions is poker.replayed)."""
 
 from __future__ import annotations
 
 from interpreter.engine import position
-from poker import moves_of, play
 
 RANKS = [str(n) for n in range(2, 11)] + ["Jack", "Queen", "King", "Ace"]
 SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
@@ -33,15 +33,3 @@ def dealt(rs, *cards: str):
     name, in OpenSpiel's order (P1's two, P2's two, then the board's five) are on top of the pack."""
     return position(rs, 2, "deal", zones={"stock": list(reversed(cards))}, shuffle=False)
 
-
-def replayed(s, meaning: dict, decisions):
-    """OpenSpiel's decisions made in our game `s` (dealt as OpenSpiel dealt): at each, the same
-    player and the same legal actions (ours by `meaning`); our game ends where theirs did."""
-    for player, legal, action in decisions:
-        assert not s.finished
-        ours = moves_of(s)
-        assert set(ours.values()) == {player}
-        assert sorted(meaning[m] for m in ours) == legal
-        play(s, next(m for m in ours if meaning[m] == action))
-    assert s.finished
-    return s

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics
+from classic_stats import assert_same_statistics, random_games
 
 from interpreter import load_ruleset
-from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
+from interpreter.engine import apply, cards_in, fired_counts, new_game, outcome, position, public_vars
 from scenario import at, legal
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "crazy-eights.cards"
@@ -202,16 +202,8 @@ def _openspiel_games():
 
 
 def _our_games():
-    rng = random.Random(7)
-    out = []
-    for seed in range(OUR_GAMES):
-        s = new_game(rules(), PLAYERS, seed=seed)
-        decisions = 0
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))  # a play, a draw, a pass or naming a suit
-            decisions += 1
-        out.append((decisions, tuple(outcome(s).scores)))
-    return out
+    # every move counts as a decision: a play, a draw, a pass or naming a suit
+    return [(n, tuple(outcome(s).scores)) for s, n in random_games(rules(), PLAYERS, OUR_GAMES, random.Random(7))]
 
 
 def test_random_play_has_openspiels_statistics():

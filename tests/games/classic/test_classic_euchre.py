@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics, random_games
+from classic_stats import assert_same_statistics, mean_returns, random_games, returns
+from openspiel_random import dealt_round, random_decisions
 
 from interpreter import load_ruleset
 from scenario import moves_of
@@ -352,23 +353,17 @@ def _random_openspiel_game(game, rng, passing=None):
     s = game.new_initial_state()
     dealer = rng.choice([a for a, _ in s.chance_outcomes()])
     s.apply_action(dealer)
-    hands = [[], [], [], []]
-    for i in range(20):
-        a = rng.choice([a for a, _ in s.chance_outcomes()])
-        hands[(dealer + i) % 4].append(s.action_to_string(a))  # OpenSpiel deals from the dealer round
-        s.apply_action(a)
+    hands = dealt_round(s, rng, 4, 20, first=dealer)  # OpenSpiel deals from the dealer round
     a = rng.choice([a for a, _ in s.chance_outcomes()])
     upcard = s.action_to_string(a)
     s.apply_action(a)
-    decisions = []
-    while not s.is_terminal():
-        p = s.current_player()
-        legal = s.legal_actions()
+
+    def choose(rng, legal):
         a = rng.choice(legal)
         if passing is not None and PASS in legal:
             a = PASS if rng.random() < passing else rng.choice([x for x in legal if x != PASS])
-        decisions.append((p, {s.action_to_string(x) for x in legal}, s.action_to_string(a)))
-        s.apply_action(a)
+        return a
+    decisions = random_decisions(s, rng, lambda s, a: s.action_to_string(a), choose)
     return s, dealer, hands, upcard, decisions
 
 
@@ -405,7 +400,7 @@ def _replay(params, games, passing, game="euchre"):
             assert set(named) == legal
             play(s, named[chosen])
         assert s.finished
-        assert tuple(float(x) for x in scores(s)) == tuple(theirs.returns())
+        assert returns(s) == tuple(theirs.returns())
 
 
 OPENSPIEL_GAMES = 2000
@@ -420,11 +415,9 @@ def test_random_play_has_openspiels_statistics():
     for _ in range(OPENSPIEL_GAMES):
         s, _, _, _, decisions = _random_openspiel_game(game, rng)
         theirs.append((tuple(s.returns()), len(decisions), "Alone" in {d[2] for d in decisions}))
-    ours = []
-    rng = random.Random(8)
-    for s, n in random_games(rules(), 4, OUR_GAMES, rng):
-        ours.append((tuple(float(x) for x in scores(s)), n, public_vars(s)["lone_maker"] is not None))
-    stats = [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(4)]
+    ours = [(returns(s), n, public_vars(s)["lone_maker"] is not None)
+            for s, n in random_games(rules(), 4, OUR_GAMES, random.Random(8))]
+    stats = mean_returns(4)
     stats += [("decisions a game", lambda g: g[1]), ("lone hands", lambda g: 1.0 if g[2] else 0.0),
               ("mean |return|", lambda g: abs(g[0][0]))]
     stats += [(f"share of hands paying {v:g}", lambda g, v=v: 1.0 if abs(g[0][0]) == v else 0.0) for v in (1.0, 2.0, 4.0)]

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from openspiel_cards import c, cs
-from classic_stats import assert_same_statistics, random_games
+from classic_stats import assert_same_statistics, mean_returns, random_games, returns
+from openspiel_random import random_game
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, evaluate, fired_counts, new_game, outcome, position, public_vars
@@ -391,20 +392,10 @@ def test_random_play_has_openspiels_statistics():
     rng = random.Random(20240601)
     theirs = []
     for _ in range(OPENSPIEL_GAMES):
-        s = game.new_initial_state()
-        n = 0
-        while not s.is_terminal():
-            if s.is_chance_node():
-                s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
-            else:
-                s.apply_action(rng.choice(s.legal_actions()))
-                n += 1
+        s, n = random_game(game, rng)
         theirs.append((n, tuple(s.returns())))
-    ours = []
-    rng = random.Random(9)
-    for s, n in random_games(rules(), 2, OUR_GAMES, rng):
-        ours.append((n, tuple(float(x) for x in outcome(s).scores)))
+    ours = [(n, returns(s)) for s, n in random_games(rules(), 2, OUR_GAMES, random.Random(9))]
     stats = [("decisions a game", lambda g: g[0])]
-    stats += [(f"seat {i + 1} mean return", lambda g, i=i: g[1][i]) for i in range(2)]
+    stats += mean_returns(2, at=1)
     stats += [("share with a score", lambda g: 1.0 if g[1][0] != 0 else 0.0)]
     assert_same_statistics(ours, theirs, stats)

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from openspiel_cards import c
-from classic_stats import assert_same_statistics, random_games
+from classic_stats import assert_same_statistics, mean_returns, random_games, returns
+from openspiel_random import dealt_round, random_decisions
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position
@@ -253,20 +254,8 @@ def _random_openspiel_game(game, rng):
     direction = rng.choice([a for a, _ in s.chance_outcomes()])
     assert s.action_to_string(direction) == ["No Pass", "Left", "Across", "Right"][direction]
     s.apply_action(direction)
-    hands = [[], [], [], []]
-    dealt = 0
-    while s.is_chance_node():
-        a = rng.choice([a for a, _ in s.chance_outcomes()])
-        hands[dealt % 4].append(s.action_to_string(a))  # OpenSpiel deals round the table
-        dealt += 1
-        s.apply_action(a)
-    decisions = []
-    while not s.is_terminal():
-        p = s.current_player()
-        legal = s.legal_actions()
-        a = rng.choice(legal)
-        decisions.append((p, {c(s.action_to_string(x)) for x in legal}, c(s.action_to_string(a))))
-        s.apply_action(a)
+    hands = dealt_round(s, rng, 4)
+    decisions = random_decisions(s, rng, lambda s, a: c(s.action_to_string(a)))
     return s, direction, hands, decisions
 
 
@@ -280,7 +269,7 @@ def test_openspiels_random_games_replayed_move_by_move():
             assert moves_of(s, p) == legal
             play(s, p, chosen)
         assert s.finished
-        assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
+        assert returns(s) == tuple(theirs.returns())
 
 
 OPENSPIEL_GAMES = 1500
@@ -295,10 +284,7 @@ def test_random_play_has_openspiels_statistics():
     for _ in range(OPENSPIEL_GAMES):
         s, _, _, decisions = _random_openspiel_game(game, rng)
         theirs.append((tuple(s.returns()), len(decisions)))
-    ours = []
-    rng = random.Random(8)
-    for s, n in random_games(rules(), 4, OUR_GAMES, rng):
-        ours.append((tuple(float(x) for x in outcome(s).scores), n))
-    stats = [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(4)]
+    ours = [(returns(s), n) for s, n in random_games(rules(), 4, OUR_GAMES, random.Random(8))]
+    stats = mean_returns(4)
     stats += [("decisions a game", lambda g: g[1]), ("moon shots", lambda g: 1.0 if sum(g[0]) == 26 else 0.0)]
     assert_same_statistics(ours, theirs, stats)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from poker import chips, moves_of, play, random_openspiel_game
+from poker import chips, dealt_face_down, moves_of, play, random_openspiel_game, replayed
 from interpreter.engine import cards_in, fired_counts, new_game, observe, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "kuhn-poker.cards"
@@ -46,15 +46,8 @@ def deal(first: int, second: int):
 def test_the_ante_and_the_deal(seed):
     s = new_game(rules(), 2, seed=seed)
     assert chips(s) == (-1, -1) and public_vars(s)["pot"] == 2  # each antes one chip
-    hands = [cards_in(s, "hand", p) for p in (0, 1)]
-    assert all(len(h) == 1 for h in hands) and len(cards_in(s, "stock")) == 1
+    hands = dealt_face_down(s, each=1, stock=1)  # each sees their own card and not the other's nor the third
     assert set(hands[0] + hands[1] + cards_in(s, "stock")) == set(CARDS)
-    # each sees their own card and not the other's nor the third
-    for p in (0, 1):
-        seen = observe(s, p)["zones"]
-        assert seen["hand"][f"P{p + 1}"] == {"cards": hands[p]}
-        assert seen["hand"][f"P{2 - p}"] == {"count": 1, "known": []}
-        assert seen["stock"] == {"count": 1, "known": []}
     assert moves_of(s) == {"check": 0, "bet": 0}  # P1 speaks first: Pass or Bet
 
 
@@ -126,14 +119,7 @@ def test_openspiels_random_games_replayed_move_by_move():
     sequences, deals = set(), set()
     for _ in range(600):
         theirs, cards, decisions = random_openspiel_game(game, rng)
-        s = deal(*cards)
-        for player, legal, action in decisions:
-            assert not s.finished
-            ours = moves_of(s)
-            assert set(ours.values()) == {player}
-            assert sorted(MEANING[m] for m in ours) == legal
-            play(s, next(m for m in ours if MEANING[m] == action))
-        assert s.finished
+        s = replayed(deal(*cards), MEANING, decisions)
         assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
         # what each player knows at the end, as OpenSpiel's information state: their own card
         # and the betting ("0pb")

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from poker import chips, moves_of, play, pot, random_openspiel_game, same_statistics_as_openspiels
+from poker import (chips, dealt_face_down, moves_of, play, pot, random_openspiel_game, replayed,
+                   same_statistics_as_openspiels)
 from interpreter.engine import cards_in, fired_counts, new_game, observe, outcome, position
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "leduc-poker.cards"
@@ -52,14 +53,8 @@ def deal(first: str, second: str, public: str | None = None):
 def test_the_ante_and_the_deal(seed):
     s = new_game(rules(), 2, seed=seed)
     assert chips(s) == (-1, -1) and pot(s) == 2
-    hands = [cards_in(s, "hand", p) for p in (0, 1)]
-    assert all(len(h) == 1 for h in hands) and len(cards_in(s, "stock")) == 4
+    dealt_face_down(s, each=1, stock=4)
     assert cards_in(s, "board") == []
-    for p in (0, 1):
-        seen = observe(s, p)["zones"]
-        assert seen["hand"][f"P{p + 1}"] == {"cards": hands[p]}
-        assert seen["hand"][f"P{2 - p}"] == {"count": 1, "known": []}
-        assert seen["stock"] == {"count": 4, "known": []}
     assert moves_of(s) == {"check": 0, "bet": 0}  # no folding with nothing to match
 
 
@@ -173,15 +168,7 @@ def _pyspiel_game():
 
 
 def _replay(cards, decisions):
-    s = deal(*(card(c) for c in cards))
-    for player, legal, action in decisions:
-        assert not s.finished
-        ours = moves_of(s)
-        assert set(ours.values()) == {player}
-        assert sorted(MEANING[m] for m in ours) == legal
-        play(s, next(m for m in ours if MEANING[m] == action))
-    assert s.finished
-    return s
+    return replayed(deal(*(card(c) for c in cards)), MEANING, decisions)
 
 
 def test_openspiels_random_games_replayed_move_by_move():

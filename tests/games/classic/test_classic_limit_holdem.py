@@ -25,8 +25,9 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from holdem import card, dealt, index, replayed, short
-from poker import chips, moves_of, play, pot, random_openspiel_game, same_statistics_as_openspiels
+from holdem import card, dealt, index, short
+from poker import (chips, dealt_face_down, moves_of, play, pot, random_openspiel_game, replayed,
+                   same_statistics_as_openspiels)
 from interpreter.engine import cards_in, fired_counts, new_game, observe, outcome
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "limit-holdem.cards"
@@ -53,13 +54,8 @@ HANDS = short("2c 7d  3h 8s  Kc Kd 4h 9s Js")  # P1 2c 7d, P2 3h 8s; a board wit
 def test_the_blinds_and_the_deal(seed):
     s = new_game(rules(), 2, seed=seed)
     assert chips(s) == (-10, -5) and pot(s) == 15
-    hands = [cards_in(s, "hand", p) for p in (0, 1)]
-    assert all(len(h) == 2 for h in hands) and len(cards_in(s, "stock")) == 48
+    dealt_face_down(s, each=2, stock=48)
     assert cards_in(s, "board") == []
-    for p in (0, 1):
-        seen = observe(s, p)["zones"]
-        assert seen["hand"][f"P{p + 1}"] == {"cards": hands[p]}
-        assert seen["hand"][f"P{2 - p}"] == {"count": 2, "known": []}
     assert moves_of(s) == {"fold": 1, "call": 1, "raise": 1}  # the small blind speaks first
 
 

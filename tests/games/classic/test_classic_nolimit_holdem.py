@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from holdem import card, dealt, index, replayed, short
-from poker import chips, moves_of, play, pot, random_openspiel_game, same_statistics_as_openspiels
+from holdem import card, dealt, index, short
+from poker import chips, moves_of, play, pot, random_openspiel_game, replayed, same_statistics_as_openspiels
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "nolimit-holdem.cards"

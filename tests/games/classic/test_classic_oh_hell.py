@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics
+from classic_stats import assert_same_statistics, mean_returns, returns
+from openspiel_random import dealt_round, random_decisions
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
@@ -240,25 +241,23 @@ def _random_openspiel_game(game, rng, n):
     s.apply_action(num_tricks)
     dealer = rng.choice([a for a, _ in s.chance_outcomes()])
     s.apply_action(dealer)
-    hands = [[] for _ in range(n)]
-    for i in range(n * num_tricks):
-        a = rng.choice([a for a, _ in s.chance_outcomes()])
-        hands[i % n].append(s.action_to_string(a))  # OpenSpiel deals round the table from player 0
-        s.apply_action(a)
+    hands = dealt_round(s, rng, n, n * num_tricks)  # OpenSpiel deals round the table from player 0
     trump = rng.choice([a for a, _ in s.chance_outcomes()])
     trump_card = s.action_to_string(trump)
     s.apply_action(trump)
-    decisions = []
-    while not s.is_terminal():
-        p = s.current_player()
-        legal = s.legal_actions()
-        a = rng.choice(legal)
-
-        def name(x):
-            return f"bid {s.action_to_string(x)}" if x >= 52 else c(s.action_to_string(x))
-        decisions.append((p, {name(x) for x in legal}, name(a)))
-        s.apply_action(a)
+    decisions = random_decisions(s, rng, lambda s, x: f"bid {s.action_to_string(x)}" if x >= 52 else c(s.action_to_string(x)))
     return s, num_tricks, dealer, hands, trump_card, decisions
+
+
+def replayed(s, num_tricks, decisions):
+    """OpenSpiel's game (its number of tricks, its decisions) made in our game `s`, dealt as it
+    dealt: at each decision, the same seat has the same legal bids or cards; ours ends there."""
+    assert public_vars(s)["num_tricks"] == num_tricks
+    for p, legal, chosen in decisions:
+        assert moves_of(s, p) == legal
+        do(s, p, chosen)
+    assert s.finished
+    return s
 
 
 @pytest.mark.parametrize("params,games", [
@@ -274,13 +273,8 @@ def test_openspiels_random_games_replayed_move_by_move(params, games):
     rng = random.Random(30 + n)
     for _ in range(games):
         theirs, num_tricks, dealer, hands, trump, decisions = _random_openspiel_game(game, rng, n)
-        s = table(hands, trump, dealer, options=_our_options(params))
-        assert public_vars(s)["num_tricks"] == num_tricks
-        for p, legal, chosen in decisions:
-            assert moves_of(s, p) == legal
-            do(s, p, chosen)
-        assert s.finished
-        assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
+        s = replayed(table(hands, trump, dealer, options=_our_options(params)), num_tricks, decisions)
+        assert returns(s) == tuple(theirs.returns())
 
 
 OPENSPIEL_GAMES = 3000
@@ -306,8 +300,8 @@ def test_random_play_has_openspiels_statistics():
         while not s.finished:
             apply(s, rng.choice(legal_moves(s)))
             n += 1
-        ours.append((tuple(float(x) for x in outcome(s).scores), n, num_tricks))
-    stats = [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(3)]
+        ours.append((returns(s), n, num_tricks))
+    stats = mean_returns(3)
     stats += [("decisions a game", lambda g: g[1]), ("tricks a game", lambda g: g[2]),
               ("bids made by seat 1", lambda g: 1.0 if g[0][0] >= 10 else 0.0)]
     assert_same_statistics(ours, theirs, stats)

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics, random_games
+from classic_stats import assert_same_statistics, mean_returns, random_games
+from openspiel_random import random_decisions, random_game
 
 from interpreter import load_ruleset
 from scenario import cards_of, moves_of, play as do
@@ -226,29 +227,29 @@ def _pyspiel_game():
 SEAT_OF_DEAL = [0] * 3 + [1] * 3 + [2] * 3 + [None] * 2 + [0] * 4 + [1] * 4 + [2] * 4 + [0] * 3 + [1] * 3 + [2] * 3
 
 
-def _random_openspiel_game(game, rng):
-    """Random chance and random moves: the state, the hands, the skat and every decision as
-    (player, our names of the legal moves, our name of the move chosen)."""
-    s = game.new_initial_state()
+def _dealt(s, rng):
+    """OpenSpiel's deal at random: the hands by seat and the skat, as OpenSpiel writes cards."""
     hands, skat = [[], [], []], []
     for seat in SEAT_OF_DEAL:
         a = rng.choice([a for a, _ in s.chance_outcomes()])
         (skat if seat is None else hands[seat]).append(s.action_to_string(a))
         s.apply_action(a)
-    decisions = []
-    discards = 0
-    while not s.is_terminal():
-        p = s.current_player()
-        legal = s.legal_actions()
-        a = rng.choice(legal)
-        if a >= 32:
-            name = lambda x: GAMES[s.action_to_string(x)]
-        else:
-            verb = "discard" if _discarding(s) else "play"
-            name = lambda x, verb=verb: f"{verb} {c(s.action_to_string(x))}"
-        decisions.append((p, {name(x) for x in legal}, name(a)))
-        s.apply_action(a)
-    return s, hands, skat, decisions
+    return hands, skat
+
+
+def _name(s, a: int) -> str:
+    """OpenSpiel's action as our move names it: a game announced, or a card discarded or played."""
+    if a >= 32:
+        return GAMES[s.action_to_string(a)]
+    return f"{'discard' if _discarding(s) else 'play'} {c(s.action_to_string(a))}"
+
+
+def _random_openspiel_game(game, rng):
+    """Random chance and random moves: the state, the hands, the skat and every decision as
+    (player, our names of the legal moves, our name of the move chosen)."""
+    s = game.new_initial_state()
+    hands, skat = _dealt(s, rng)
+    return s, hands, skat, random_decisions(s, rng, _name)
 
 
 def _discarding(s) -> bool:
@@ -275,27 +276,17 @@ def test_openspiels_null_and_all_pass_games_replayed():
     rng = random.Random(31)
     for n in range(120):
         s = game.new_initial_state()
-        hands, skat = [[], [], []], []
-        for seat in SEAT_OF_DEAL:
-            a = rng.choice([a for a, _ in s.chance_outcomes()])
-            (skat if seat is None else hands[seat]).append(s.action_to_string(a))
-            s.apply_action(a)
-        ours = bidding(hands, skat)
+        hands, skat = _dealt(s, rng)
         speaker = n % 3
-        while not s.is_terminal():
-            legal = s.legal_actions()
-            if legal[0] >= 32:  # everyone passes (one game in ten), or the speaker's turn is a null
-                a = 32 + 6 if s.current_player() == speaker and n % 10 else 32
-                names = {GAMES[s.action_to_string(x)] for x in legal}
-                chosen = GAMES[s.action_to_string(a)]
-            else:
-                a = rng.choice(legal)
-                verb = "discard" if _discarding(s) else "play"
-                names = {f"{verb} {c(s.action_to_string(x))}" for x in legal}
-                chosen = f"{verb} {c(s.action_to_string(a))}"
-            assert set(moves_of(ours)) == names
+
+        def choose(rng, legal):  # everyone passes (one game in ten), or the speaker's turn is a null
+            if legal[0] >= 32:
+                return 32 + 6 if s.current_player() == speaker and n % 10 else 32
+            return rng.choice(legal)
+        ours = bidding(hands, skat)
+        for _, legal, chosen in random_decisions(s, rng, _name, choose):
+            assert set(moves_of(ours)) == legal
             do(ours, chosen)
-            s.apply_action(a)
         assert ours.finished
         assert tuple(x / 240 for x in outcome(ours).scores) == tuple(s.returns())
 
@@ -310,18 +301,9 @@ def test_random_play_has_openspiels_statistics():
     rng = random.Random(20240531)
     theirs = []
     for _ in range(OPENSPIEL_GAMES):
-        s = game.new_initial_state()
-        while s.is_chance_node():
-            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
-        n = 0
-        while not s.is_terminal():
-            s.apply_action(rng.choice(s.legal_actions()))
-            n += 1
+        s, n = random_game(game, rng)
         theirs.append((tuple(s.returns()), n))
-    ours = []
-    rng = random.Random(8)
-    for s, n in random_games(rules(), 3, OUR_GAMES, rng):
-        ours.append((tuple(x / 240 for x in outcome(s).scores), n))
-    stats = [("decisions", lambda g: g[1])] + [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(3)]
+    ours = [(tuple(x / 240 for x in outcome(s).scores), n) for s, n in random_games(rules(), 3, OUR_GAMES, random.Random(8))]
+    stats = [("decisions", lambda g: g[1])] + mean_returns(3)
     stats += [("first player wins", lambda g: 1.0 if g[0][0] > 0 else 0.0)]
     assert_same_statistics(ours, theirs, stats)

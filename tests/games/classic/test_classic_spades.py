@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics, random_games
+from classic_stats import assert_same_statistics, mean_returns, random_games, returns
+from openspiel_random import dealt_round, random_decisions
 
 from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
@@ -59,18 +60,19 @@ def play(s, seat: int, card: str) -> None:
     apply(s, next(m for m in legal_moves(s) if m.player == seat and str(m).split()[-1] == c(card)))
 
 
-def table(hands, *, phase="bidding", bids=None, tricks=None, options=None):
+def table(hands, *, phase="bidding", bids=None, tricks=None, options=None, rs=None):
     """A position at the start of the bidding, or (phase 'play', with `bids`) at the opening lead:
-    `hands[seat]` as OpenSpiel card strings; `tricks[seat]` tricks already taken, made up of
-    cards nobody holds."""
+    `hands[seat]` as OpenSpiel card strings, one hand a player; `tricks[seat]` tricks already
+    taken, made up of cards nobody holds; `rs` a variant's ruleset (Cutthroat, three players)."""
+    players = len(hands)
     zones = {"hand": {p: [c(x) for x in h] for p, h in enumerate(hands)}}
     if tricks:
         spare = [c(x) for x in DECK if not any(x in h for h in hands)]
         zones["won"] = {}
         for p, n in enumerate(tricks):
-            zones["won"][p], spare = spare[:4 * n], spare[4 * n:]
+            zones["won"][p], spare = spare[:players * n], spare[players * n:]
     vars = {"bid": dict(enumerate(bids))} if bids else None
-    return position(rules(), 4, phase, zones=zones, vars=vars, options=options, rest="stock")
+    return position(rs or rules(), players, phase, zones=zones, vars=vars, options=options, rest="stock")
 
 
 HANDS = [[s + r for r in "23456789TJQKA"] for s in "CDHS"]  # North all clubs ... West all spades
@@ -242,31 +244,26 @@ def _random_openspiel_game(game, rng):
     """Random chance and random moves: the state, the deal by seat and every decision as
     (player, legal moves, move chosen), named as our moves are."""
     s = game.new_initial_state()
-    hands = [[], [], [], []]
-    dealt = 0
-    while s.is_chance_node():
-        a = rng.choice([a for a, _ in s.chance_outcomes()])
-        hands[dealt % 4].append(s.action_to_string(a))  # OpenSpiel deals round the table
-        dealt += 1
-        s.apply_action(a)
-    decisions = []
-    while not s.is_terminal():
-        p = s.current_player()
-        legal = s.legal_actions()
-        a = rng.choice(legal)
-        if a >= 52:
-            names = {bid_name(s.action_to_string(x)) for x in legal}
-            chosen = bid_name(s.action_to_string(a))
-        else:
-            names = {c(s.action_to_string(x)) for x in legal}
-            chosen = c(s.action_to_string(a))
-        decisions.append((p, names, chosen))
-        s.apply_action(a)
-    return s, hands, decisions
+    hands = dealt_round(s, rng, 4)
+    return s, hands, random_decisions(s, rng, _name)
+
+
+def _name(s, a: int) -> str:
+    """OpenSpiel's action as our move names it: a bid (`bid 3`, `nil`) or a card."""
+    return bid_name(s.action_to_string(a)) if a >= 52 else c(s.action_to_string(a))
 
 
 def _names(s, seat):
     return {str(m) if str(m).startswith(("nil", "bid")) else str(m).split()[-1] for m in legal_moves(s) if m.player == seat}
+
+
+def _replayed(s, decisions):
+    """OpenSpiel's decisions made in our game `s`: at each, the same player has the same legal
+    bids or cards."""
+    for p, legal, chosen in decisions:
+        assert _names(s, p) == legal
+        apply(s, next(m for m in legal_moves(s) if m.player == p and (str(m) == chosen or str(m).split()[-1] == chosen)))
+    return s
 
 
 def test_openspiels_random_games_replayed_move_by_move():
@@ -274,12 +271,9 @@ def test_openspiels_random_games_replayed_move_by_move():
     rng = random.Random(30)
     for _ in range(600):
         theirs, hands, decisions = _random_openspiel_game(game, rng)
-        s = table(hands)
-        for p, legal, chosen in decisions:
-            assert _names(s, p) == legal
-            apply(s, next(m for m in legal_moves(s) if m.player == p and (str(m) == chosen or str(m).split()[-1] == chosen)))
+        s = _replayed(table(hands), decisions)
         assert s.finished
-        assert tuple(float(x) for x in outcome(s).scores) == tuple(theirs.returns())
+        assert returns(s) == tuple(theirs.returns())
 
 
 def test_openspiels_games_with_a_nil_bid_replayed():
@@ -289,24 +283,13 @@ def test_openspiels_games_with_a_nil_bid_replayed():
     rng = random.Random(31)
     for n in range(40):
         s = game.new_initial_state()
-        hands = [[], [], [], []]
-        for i in range(52):
-            a = rng.choice([a for a, _ in s.chance_outcomes()])
-            hands[i % 4].append(s.action_to_string(a))
-            s.apply_action(a)
-        ours = table(hands)
+        hands = dealt_round(s, rng, 4)
         nils = {n % 4, (n + 1 + n // 4) % 4}
-        while not s.is_terminal():
-            p = s.current_player()
-            legal = s.legal_actions()
-            a = 52 if (a_bid := legal[0] >= 52) and p in nils else rng.choice(legal)
-            name = bid_name(s.action_to_string(a)) if a_bid else c(s.action_to_string(a))
-            assert _names(ours, p) == ({bid_name(s.action_to_string(x)) for x in legal} if a_bid
-                                       else {c(s.action_to_string(x)) for x in legal})
-            apply(ours, next(m for m in legal_moves(ours) if m.player == p and (str(m) == name or str(m).split()[-1] == name)))
-            s.apply_action(a)
+        decisions = random_decisions(s, rng, _name, lambda rng, legal: 52 if legal[0] >= 52 and s.current_player() in nils
+                                     else rng.choice(legal))
+        ours = _replayed(table(hands), decisions)
         assert ours.finished
-        assert tuple(float(x) for x in outcome(ours).scores) == tuple(s.returns())
+        assert returns(ours) == tuple(s.returns())
 
 
 OPENSPIEL_GAMES = 3000
@@ -321,11 +304,8 @@ def test_random_play_has_openspiels_statistics():
     for _ in range(OPENSPIEL_GAMES):
         s, _, decisions = _random_openspiel_game(game, rng)
         theirs.append((tuple(s.returns()), len(decisions)))
-    ours = []
-    rng = random.Random(8)
-    for s, n in random_games(rules(), 4, OUR_GAMES, rng):
-        ours.append((tuple(float(x) for x in outcome(s).scores), n))
-    stats = [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(2)]
+    ours = [(returns(s), n) for s, n in random_games(rules(), 4, OUR_GAMES, random.Random(8))]
+    stats = mean_returns(2)
     stats += [("North-South ahead", lambda g: 1.0 if g[0][0] > g[0][1] else 0.0)]
     assert all(g[1] == 56 for g in ours + theirs)  # four bids and 52 cards, always
     assert_same_statistics(ours, theirs, stats)
@@ -339,14 +319,7 @@ def cutthroat():
 
 
 def cut_table(hands, *, phase="bidding", bids=None, tricks=None):
-    zones = {"hand": {p: [c(x) for x in h] for p, h in enumerate(hands)}}
-    if tricks:
-        spare = [c(x) for x in DECK if not any(x in h for h in hands)]
-        zones["won"] = {}
-        for p, n in enumerate(tricks):
-            zones["won"][p], spare = spare[:3 * n], spare[3 * n:]
-    vars = {"bid": dict(enumerate(bids))} if bids else None
-    return position(cutthroat(), 3, phase, zones=zones, vars=vars, rest="stock")
+    return table(hands, phase=phase, bids=bids, tricks=tricks, rs=cutthroat())
 
 
 @pytest.mark.parametrize("seed", range(3))

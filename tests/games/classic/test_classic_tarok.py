@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_stats import assert_same_statistics, random_games
+from classic_stats import assert_same_statistics, mean_returns, random_games
 
 from interpreter import load_ruleset
 from scenario import cards_of, moves_of, play as do
@@ -416,9 +416,6 @@ def test_random_play_has_openspiels_statistics():
             s.apply_action(rng.choice(s.legal_actions()))
             n += 1
         theirs.append((tuple(s.returns()), n))
-    ours = []
-    rng = random.Random(8)
-    for s, n in random_games(rules(), 3, OUR_GAMES, rng):
-        ours.append((outcome(s).scores, n))
-    stats = [("decisions", lambda g: g[1])] + [(f"seat {i + 1} mean return", lambda g, i=i: g[0][i]) for i in range(3)]
+    ours = [(outcome(s).scores, n) for s, n in random_games(rules(), 3, OUR_GAMES, random.Random(8))]
+    stats = [("decisions", lambda g: g[1])] + mean_returns(3)
     assert_same_statistics(ours, theirs, stats)

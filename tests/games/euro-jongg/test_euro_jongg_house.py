@@ -152,12 +152,15 @@ def test_seven_pairs_may_go_out_on_a_claimed_discard():
     assert claim_win(P1_DISCARDS, p4, "5-Hearts#1", {"seven_pairs": True})["P4"] == 65
 
 
+# seven pairs, and also four runs (A-2-3 of Spades twice, 5-6-7 of Clubs twice) and a pair
+PAIRS_OR_RUNS = ["A-Spades#1", "A-Spades#2", "2-Spades#1", "2-Spades#2", "3-Spades#1", "3-Spades#2",
+                 "5-Clubs#1", "5-Clubs#2", "6-Clubs#1", "6-Clubs#2", "7-Clubs#1", "7-Clubs#2",
+                 "9-Diamonds#1", "9-Diamonds#2"]
+
+
 def test_a_hand_that_is_both_seven_pairs_and_four_sets_counts_the_better_way():
-    hand = ["A-Spades#1", "A-Spades#2", "2-Spades#1", "2-Spades#2", "3-Spades#1", "3-Spades#2",
-            "5-Clubs#1", "5-Clubs#2", "6-Clubs#1", "6-Clubs#2", "7-Clubs#1", "7-Clubs#2",
-            "9-Diamonds#1", "9-Diamonds#2"]
     # four runs and a pair: 10; seven pairs: 10 + 50
-    assert score(hand, "seven_pairs") == (60, 10)
+    assert score(PAIRS_OR_RUNS, "seven_pairs") == (60, 10)
 
 
 # ------------------------------------------------------------------ runs and a pair
@@ -201,10 +204,7 @@ def test_all_runs_pays_only_when_counting_as_runs_scores_more():
             "5-Diamonds#1", "5-Diamonds#2"]
     assert score(hand, "all_runs") == (70, 70)
     # with seven pairs too, a hand that is runs or pairs takes 50 once, not twice
-    pairs_or_runs = ["A-Spades#1", "A-Spades#2", "2-Spades#1", "2-Spades#2", "3-Spades#1", "3-Spades#2",
-                     "5-Clubs#1", "5-Clubs#2", "6-Clubs#1", "6-Clubs#2", "7-Clubs#1", "7-Clubs#2",
-                     "9-Diamonds#1", "9-Diamonds#2"]
-    assert finish(pairs_or_runs, {"all_runs": True, "seven_pairs": True})["P1"] == 60
+    assert finish(PAIRS_OR_RUNS, {"all_runs": True, "seven_pairs": True})["P1"] == 60
 
 
 # ------------------------------------------------------------------ one suit, one colour

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine import (apply, card_info, cards_in, fired_counts, legal_moves, new_game,
+from interpreter.engine import (apply, card_info, cards_in, fired_counts, new_game,
                                 outcome, position, program_of, public_vars)
 from interpreter.errors import IllegalMoveError
+from classic_stats import random_games
 from scenario import at, legal
 
 RULESETS = Path(__file__).resolve().parents[3] / "rulesets" / "mughal"
@@ -251,10 +252,6 @@ def test_the_match_ends_early_when_one_player_has_all_the_chips():
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_whole_matches_keep_every_chip_and_end(players):
-    rng = random.Random(players)
-    for seed in range(3):
-        s = new_game(rules(), players, seed=seed)
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
+    for s, _ in random_games(rules(), players, 3, random.Random(players)):
         assert sum(outcome(s).scores) == 30 * players
         assert s.decisions <= 300

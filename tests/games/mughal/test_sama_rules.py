@@ -18,6 +18,7 @@ from interpreter import load_ruleset
 from interpreter.engine import (apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome,
                                 position, public_vars)
 from interpreter.errors import InvalidMoveError
+from classic_stats import random_games
 from scenario import at, legal
 
 RULESETS = Path(__file__).resolve().parents[3] / "rulesets" / "mughal"
@@ -297,11 +298,7 @@ def test_betting_the_match_ends_early_when_only_one_player_can_ante():
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_betting_whole_matches_keep_every_chip(players):
-    rng = random.Random(players)
-    for seed in range(3):
-        s = new_game(rules("sama-betting"), players, seed=seed)
-        while not s.finished:
-            apply(s, rng.choice(legal_moves(s)))
+    for s, _ in random_games(rules("sama-betting"), players, 3, random.Random(players)):
         assert sum(outcome(s).scores) + public_vars(s)["pot"] == 30 * players
         assert public_vars(s)["pot"] < players
         assert s.decisions <= 600
