@@ -15,7 +15,7 @@ import pytest
 
 import test_classic_gin_rummy as base
 from interpreter import load_ruleset
-from interpreter.engine import apply, legal_moves, new_game, outcome, position, public_vars
+from interpreter.engine import apply, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "gin-rummy-oklahoma.cards"
 c, cs, legal, at, discards = base.c, base.cs, base.legal, base.at, base.discards
