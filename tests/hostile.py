@@ -19,6 +19,8 @@ from urllib.parse import quote, urlencode
 
 from hypothesis import HealthCheck, currently_in_test_context, event, strategies as st
 
+from table_client import new_table_form
+
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "ganjifa/ganjifa"
 ANSWER_SECONDS = 1.0    # every answer, headers and page, within this
@@ -193,13 +195,7 @@ class Server:
 
     def open_table(self, seats: list[str], seed: int = 1, wait: float = WAIT) -> tuple[str, str, dict[int, str]]:
         """A table opened through the form: (id, hot-seat token, {seat number from 1: token})."""
-        form = {"ruleset": KEY, "players": str(len(seats)), "seed": str(seed)}
-        for i, s in enumerate(seats, 1):
-            kind, _, n = s.partition(":")
-            form[f"seat{i}"] = kind
-            if n:
-                form[f"seat{i}_iterations"] = n
-        r = self.post_form("/new", form, wait=wait)
+        r = self.post_form("/new", new_table_form(KEY, seats, seed), wait=wait)
         assert r.status == 303, (r.status, r.text)
         tid, hot = re.search(r"/t/(\w+)/links\?token=([\w-]+)", r.headers["location"]).groups()
         links = self.get(r.headers["location"], wait=wait)

@@ -18,8 +18,9 @@ def make_app(data: Path, **kw):
     return create_app(data, given=[(GANJIFA, None)], bot_pause=0, events_lifetime=0, **kw)  # events: the first only
 
 
-def open_table(client, key: str, seats: list[str], seed: int = 1, **options) -> tuple[str, str, dict[int, str]]:
-    """Open a table through the form; (table id, hot-seat token, {seat index: token})."""
+def new_table_form(key: str, seats: list[str], seed: int = 1, **options) -> dict[str, str]:
+    """The new-table form's fields as the page sends them: each seat "person", "random", or a bot
+    with its iterations ("ismcts:200"), each option as opt_NAME."""
     form = {"ruleset": key, "players": str(len(seats)), "seed": str(seed)}
     for i, s in enumerate(seats, 1):
         kind, _, n = s.partition(":")
@@ -27,6 +28,12 @@ def open_table(client, key: str, seats: list[str], seed: int = 1, **options) -> 
         if n:
             form[f"seat{i}_iterations"] = n
     form.update({f"opt_{k}": str(v) for k, v in options.items()})
+    return form
+
+
+def open_table(client, key: str, seats: list[str], seed: int = 1, **options) -> tuple[str, str, dict[int, str]]:
+    """Open a table through the form; (table id, hot-seat token, {seat index: token})."""
+    form = new_table_form(key, seats, seed, **options)
     r = client.post("/new", data=form, follow_redirects=False)
     assert r.status_code == 303, r.text
     links = client.get(r.headers["location"])
