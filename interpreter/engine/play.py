@@ -344,6 +344,15 @@ def moves_for(s: State, player: int | None = None) -> list[Move]:
     return [m for m in s._legal if m.player == player]
 
 
+def moves_to_choose(s: State) -> list[Move]:
+    """The legal moves of the player to act, for a player about to choose among them: asked
+    where it has none (the game over, or another seat's turn), an error rather than no move."""
+    moves = moves_for(s)
+    if not moves:
+        raise GameRuntimeError("no legal move to choose from")
+    return moves
+
+
 def deciders(s: State) -> list[int]:
     """Every player who may move now (several at a `choose by each`)."""
     seen = []

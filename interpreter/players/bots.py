@@ -10,7 +10,7 @@ import random
 from typing import Protocol, runtime_checkable
 
 from .. import engine
-from ..engine import Move, State, apply, legal_moves, moves_for
+from ..engine import Move, State, apply, moves_to_choose
 from ..errors import GameRuntimeError, OptionError
 
 
@@ -49,9 +49,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Move:
-        moves = moves_for(state)
-        if not moves:
-            raise GameRuntimeError("no legal move to choose from")
+        moves = moves_to_choose(state)
         return self.rng.choice(moves)
 
     def __repr__(self) -> str:
@@ -96,9 +94,7 @@ class GreedyBot:
         return _ahead(scores, seat, state.program.winner_rule)
 
     def choose(self, state: State) -> Move:
-        moves = moves_for(state)
-        if not moves:
-            raise GameRuntimeError("no legal move to choose from")
+        moves = moves_to_choose(state)
         if len(moves) == 1:
             return moves[0]
         me = state.actor

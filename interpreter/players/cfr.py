@@ -35,12 +35,9 @@ class CfrBot:
 
     def choose(self, state):
         from ..adapters.core import Core
-        from ..engine import moves_for
-        moves = moves_for(state)
-        if len(moves) <= 1:
-            if not moves:
-                from ..errors import GameRuntimeError
-                raise GameRuntimeError("no legal move to choose from")
+        from ..engine import moves_to_choose
+        moves = moves_to_choose(state)
+        if len(moves) == 1:
             return moves[0]
         spec, policy = self._policy(state)
         core = Core.start(spec, state.seed)  # the game as the seat has seen it, for its information string

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import apply, determinise, in_secret, moves_for, new_game
+from ..engine import apply, determinise, in_secret, moves_for, moves_to_choose, new_game
 from ..engine import sides as ruleset_sides
 from ..errors import GameRuntimeError, OptionError
 from ..language.graph import sees
@@ -62,9 +62,7 @@ class PimcBot:
         return f"PimcBot({self.seed}, worlds={self.worlds}, nodes={self.nodes})"
 
     def choose(self, state):
-        moves = moves_for(state)
-        if not moves:
-            raise GameRuntimeError("no legal move to choose from")
+        moves = moves_to_choose(state)
         if len(moves) == 1:
             return moves[0]
         me = state.actor

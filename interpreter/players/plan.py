@@ -51,7 +51,7 @@ import heapq
 import random
 import time
 
-from ..engine import advice, apply, determinise, frozen_value, moves_for, outcome, scores
+from ..engine import advice, apply, determinise, frozen_value, moves_for, moves_to_choose, outcome, scores
 from ..errors import GameRuntimeError, OptionError
 from ..language.graph import sees
 from .search import spec_count
@@ -181,9 +181,7 @@ class PlanBot:
         return f"PlanBot({self.seed}, nodes={self.nodes}{'' if self.deep else ', deep=False'})"
 
     def choose(self, state):
-        moves = moves_for(state)
-        if not moves:
-            raise GameRuntimeError("no legal move to choose from")
+        moves = moves_to_choose(state)
         me = state.actor
         if self._plan:
             key, expected = self._plan[0]

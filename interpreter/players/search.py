@@ -33,7 +33,7 @@ import random
 import re
 import time
 
-from ..engine import advice, apply, determinise, moves_for, outcome, scores
+from ..engine import advice, apply, determinise, moves_for, moves_to_choose, outcome, scores
 from ..errors import GameRuntimeError, OptionError
 from ..language import graph as g
 
@@ -170,9 +170,7 @@ class ISMCTSBot:
         return f"{type(self).__name__}({self.seed}, iterations={self.iterations})"
 
     def choose(self, state):
-        moves = moves_for(state)
-        if not moves:
-            raise GameRuntimeError("no legal move to choose from")
+        moves = moves_to_choose(state)
         if len(moves) == 1:
             return moves[0]
         me = state.actor
