@@ -2,7 +2,47 @@
 turn whose VARS and ACTIONS a test replaces (the engines' agreement tests, the batches of
 games); `TINY`, a whole two-player game of three cards a hand, each trick to its highest card
 (the command line's tests, the bots'); `MINI`, two players discarding in turn, a definition with
-its text (the studio's tests, in the server and in the browser)."""
+its text (the studio's tests, in the server and in the browser). MINI's pieces (`MINI_HEAD`,
+`MINI_DEAL`, `TURNS`, `DISCARDS`) start the engine's and the rulebook's own small games, and
+`written` and `HtmlChecker` serve the rooms that load a game from a file or read an HTML page."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+# MINI's players, six cards, a hand each and a pile, whose turn it is, and the fewest cards held
+# wins: a test adds its own definitions, procedures and phases
+MINI_HEAD = """game mini "Mini"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var turn: player = seat(1)
+define points(p: player) = count(hand(p))
+winner fewest points
+"""
+
+# the one phase of MINI and BASE: three cards each, then TURNS
+MINI_DEAL = """phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 3 from stock to each hand
+"""
+
+# turns round the table until the player to move holds nothing, each a choice of ACTIONS
+TURNS = """    while count(hand(turn)) > 0:
+        rule discard "Discard":
+            choose by turn:
+                ACTIONS
+            set turn = next(turn)
+"""
+
+# MINI's turns: discard any card
+DISCARDS = TURNS.replace("ACTIONS", """action discard c in hand(turn):
+                    move c to pile""")
 
 BASE = """game agree "Agree"
 players 2
@@ -18,16 +58,7 @@ define hit(g: cards) = (count x in g where x.suit == Red) >= 1
 define rest(g: cards) = true
 define points(p: player) = count(hand(p))
 winner fewest points
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 3 from stock to each hand
-    while count(hand(turn)) > 0:
-        rule discard "Discard":
-            choose by turn:
-                ACTIONS
-            set turn = next(turn)
-"""
+""" + MINI_DEAL + TURNS
 
 TINY = '''game tiny "Tiny"
 players 2
@@ -62,26 +93,70 @@ phase play "Play":
             move pile to won(leader)
 '''
 
-MINI = """game mini "Mini"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..3
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-define points(p: player) = count(hand(p))
+MINI = MINI_HEAD.replace("define points(p: player) = count(hand(p))\n", """define points(p: player) = count(hand(p))
     text "the cards a player still holds"
-winner fewest points
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 3 from stock to each hand
-    while count(hand(turn)) > 0:
-        rule discard "Discard":
-            choose by turn:
-                action discard c in hand(turn):
-                    move c to pile
-            set turn = next(turn)
-"""
+""") + MINI_DEAL + DISCARDS
+
+
+def written(tmp_path, name: str, text: str):
+    """The ruleset of TEXT written to the file NAME and loaded from it, as a player's file is."""
+    from interpreter import load_ruleset
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return load_ruleset(path)
+
+
+class HtmlChecker(HTMLParser):
+    """Reads a page, keeping what makes it well formed or not: `errors` (an end tag that closes
+    another, a void element closed, a self-closing element outside SVG), `stack` (the elements
+    left open), `doctype`, the `ids`, and the links within the page (`hrefs`; `toc_hrefs`, those of
+    the contents)."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.ids: list[str] = []
+        self.hrefs: list[str] = []
+        self.toc_hrefs: list[str] = []
+        self.in_toc = 0
+        self.doctype = False
+
+    def handle_decl(self, decl):
+        self.doctype = decl.lower() == "doctype html"
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.append(a["id"])
+        if tag == "nav" and "toc" in (a.get("class") or ""):
+            self.in_toc = len(self.stack) + 1
+        if tag == "a" and a.get("href", "").startswith("#"):
+            self.hrefs.append(a["href"][1:])
+            if self.in_toc:
+                self.toc_hrefs.append(a["href"][1:])
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        if "svg" in self.stack:  # inline SVG is foreign content: <path/> is well-formed there
+            a = dict(attrs)
+            if "id" in a:
+                self.ids.append(a["id"])
+            return
+        if tag not in self.VOID:
+            self.errors.append(f"self-closing <{tag}/>")
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            self.errors.append(f"end tag for void <{tag}>")
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes <{self.stack[-1] if self.stack else 'nothing'}>")
+            return
+        self.stack.pop()
+        if self.in_toc and len(self.stack) < self.in_toc:
+            self.in_toc = 0

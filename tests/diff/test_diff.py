@@ -5,10 +5,9 @@ output is deterministic and the committed diff pages are fresh."""
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
+from small_games import HtmlChecker
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
@@ -382,29 +381,10 @@ def test_out_writes_the_file_and_keeps_the_exit_code(tmp_path):
     assert r.exit_code == 0
 
 
-class _Checker(HTMLParser):
-    VOID = {"meta", "br", "hr", "img", "link", "input", "col"}
-
-    def __init__(self):
-        super().__init__()
-        self.stack: list[str] = []
-        self.errors: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag not in self.VOID:
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag):
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"</{tag}> closes {self.stack[-1] if self.stack else 'nothing'}")
-        else:
-            self.stack.pop()
-
-
 def test_the_html_page_is_well_formed_and_marks_insertions_and_deletions():
     a, b = ruleset(GANJIFA), ruleset(GANJIFA_DIR / "inverted-ranking.cards")
     page = render_diff(diff_rulesets(a, b), a, b, "html", labels=("ganjifa.cards", "inverted-ranking.cards"))
-    checker = _Checker()
+    checker = HtmlChecker()
     checker.feed(page)
     assert not checker.errors and not checker.stack, (checker.errors, checker.stack)
     assert page.startswith("<!DOCTYPE html>") and "@page" in page

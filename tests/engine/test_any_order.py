@@ -5,9 +5,8 @@ move. The engine's player to act is the first of SET with a move; the table take
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from both_engines import in_step, offered
 
 from interpreter import load_ruleset
 from interpreter.engine import Move, apply, legal_moves, new_game, outcome
@@ -125,13 +124,8 @@ def test_both_engines_offer_the_same_moves_at_every_decision(tmp_path, players):
     rs = load_ruleset(f)
     for seed in range(15):
         a, b = new_game(rs, players, seed=seed), new_native_game(rs, players, seed=seed)
-        r = random.Random(seed)
-        while not a.finished:
-            la = [(m.player, str(m)) for m in legal_moves(a)]
-            assert la == [(m.player, str(m)) for m in legal_moves(b)] and a.actor == b.actor
-            pick = r.choice(la)
-            for s in (a, b):
-                apply(s, next(m for m in legal_moves(s) if (m.player, str(m)) == pick))
+        for la in in_step(seed, a, b):
+            assert la == offered(b) and a.actor == b.actor
         assert b.finished and outcome(a) == outcome(b)
 
 

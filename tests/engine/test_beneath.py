@@ -5,8 +5,8 @@ rulebook and the unparser read it back."""
 from __future__ import annotations
 
 import pytest
+from small_games import written
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, legal_moves, new_game, observe
 from interpreter.errors import GameRuntimeError
 from interpreter.native.engine import new_native_game
@@ -43,9 +43,7 @@ ENGINES = [new_game, new_native_game]
 
 
 def load(tmp_path, text=UNDER):
-    f = tmp_path / "under.cards"
-    f.write_text(text, encoding="utf-8")
-    return load_ruleset(f)
+    return written(tmp_path, "under.cards", text)
 
 
 @pytest.mark.parametrize("make", ENGINES)

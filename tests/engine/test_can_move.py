@@ -7,8 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from both_engines import in_step, offered
+from small_games import written
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, legal_moves, new_game, observe, outcome
 from interpreter.errors import RulesetError
 from interpreter.native.engine import new_native_game
@@ -54,9 +55,7 @@ ENGINES = [new_game, new_native_game]
 
 
 def load(tmp_path, text=CLIMB):
-    f = tmp_path / "climb.cards"
-    f.write_text(text, encoding="utf-8")
-    return load_ruleset(f)
+    return written(tmp_path, "climb.cards", text)
 
 
 @pytest.mark.parametrize("players", [1, 2])
@@ -65,14 +64,9 @@ def test_the_game_ends_exactly_when_the_choice_would_offer_nothing_on_both_engin
     ends = 0
     for seed in range(20):
         a, b = new_game(rs, players, seed=seed), new_native_game(rs, players, seed=seed)
-        r = random.Random(seed)
-        while not a.finished:
-            la = [(m.player, str(m)) for m in legal_moves(a)]
+        for la in in_step(seed, a, b):
             assert la, "a choice was reached with nothing to offer"
-            assert la == [(m.player, str(m)) for m in legal_moves(b)]
-            pick = r.choice(la)
-            for s in (a, b):
-                apply(s, next(m for m in legal_moves(s) if (m.player, str(m)) == pick))
+            assert la == offered(b)
         assert b.finished and outcome(a) == outcome(b) and observe(a, 0)["vars"] == observe(b, 0)["vars"]
         ends += observe(a, 0)["vars"]["stuck_at"] > 0
     assert ends == 20  # every game ends there: cards only climb

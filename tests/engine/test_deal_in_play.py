@@ -4,11 +4,10 @@ of zones dealt 'in play' is a located error."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from both_engines import in_step, offered
+from small_games import written
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, legal_moves, new_game, observe, outcome
 from interpreter.errors import RulesetError
 from interpreter.native.engine import new_native_game
@@ -43,9 +42,7 @@ ENGINES = [new_game, new_native_game]
 
 
 def load(tmp_path, text=DEALS):
-    f = tmp_path / "deals.cards"
-    f.write_text(text, encoding="utf-8")
-    return load_ruleset(f)
+    return written(tmp_path, "deals.cards", text)
 
 
 def hands(s, n):
@@ -73,13 +70,8 @@ def test_both_engines_deal_the_same_cards_whoever_folds(tmp_path):
     for players in (2, 3, 5):
         for seed in range(6):
             a, b = new_game(rs, players, seed=seed), new_native_game(rs, players, seed=seed)
-            r = random.Random(seed)
-            while not a.finished:
-                la = [(m.player, str(m)) for m in legal_moves(a)]
-                assert la == [(m.player, str(m)) for m in legal_moves(b)]
-                pick = r.choice(la)
-                for s in (a, b):
-                    apply(s, next(m for m in legal_moves(s) if (m.player, str(m)) == pick))
+            for la in in_step(seed, a, b):
+                assert la == offered(b)
             assert b.finished and outcome(a) == outcome(b)
             assert [observe(a, k)["zones"] for k in range(players)] == [observe(b, k)["zones"] for k in range(players)]
 

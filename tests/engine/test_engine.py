@@ -4,28 +4,14 @@ endless loops caught, deadlocks visible, moves that print and parse back."""
 from __future__ import annotations
 
 import pytest
+from small_games import MINI_DEAL, MINI_HEAD
 
 from interpreter import Move, apply, legal_moves, loads_ruleset, new_game, outcome
 from interpreter.engine import cards_in, observe
 from interpreter.errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RulesetError
 
-MINI = """game mini "Mini"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..3
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-define points(p: player) = count(hand(p))
-winner fewest points
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 3 from stock to each hand
-{body}
-"""
+# small_games' MINI up to its deal (15 lines), then the rest of the phase a test writes as {body}
+MINI = MINI_HEAD + MINI_DEAL + "{body}\n"
 
 
 def game(body: str, players: int = 2, **kw):

@@ -4,12 +4,11 @@ in every seat's view, and in the rulebook."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from both_engines import in_step, offered
+from small_games import written
 
-from interpreter import load_ruleset
-from interpreter.engine import Move, apply, legal_moves, new_game, observe, outcome
+from interpreter.engine import Move, apply, new_game, observe, outcome
 from interpreter.errors import GameRuntimeError, RulesetError
 
 OUTS = """game outs "Outs"
@@ -48,9 +47,7 @@ phase play "Play" then play:
 
 
 def load(tmp_path, text=OUTS):
-    f = tmp_path / "outs.cards"
-    f.write_text(text, encoding="utf-8")
-    return load_ruleset(f)
+    return written(tmp_path, "outs.cards", text)
 
 
 def play(s, *actions):
@@ -99,14 +96,9 @@ def test_both_engines_offer_the_same_moves_at_every_decision(tmp_path, players):
     rs = load(tmp_path)
     for seed in range(12):
         a, b = new_game(rs, players, seed=seed), new_native_game(rs, players, seed=seed)
-        r = random.Random(seed)
-        while not a.finished:
-            la = [(m.player, str(m)) for m in legal_moves(a)]
-            assert la == [(m.player, str(m)) for m in legal_moves(b)]
+        for la in in_step(seed, a, b):
+            assert la == offered(b)
             assert observe(a, 0).get("out_of_play") == observe(b, 0).get("out_of_play")
-            pick = r.choice(la)
-            for s in (a, b):
-                apply(s, next(m for m in legal_moves(s) if (m.player, str(m)) == pick))
         assert b.finished and outcome(a) == outcome(b)
 
 

@@ -14,10 +14,8 @@ from interpreter import loads_ruleset
 from interpreter.compiler import compile_ruleset
 from interpreter.engine import apply, legal_moves, new_game, position, waiting
 
-BIDS = """\
-game bids "Secret-ish bids"
-players 3
-
+# the pack and the zones of two games below, BIDS and KEPT
+SIX = """\
 deck small "Six cards":
     suits Red, Blue
     ranks 1..3
@@ -25,7 +23,13 @@ deck small "Six cards":
 zone stock shared hidden "pack"
 zone hand per player owner "hand"
 zone table shared public "table"
+"""
 
+BIDS = """\
+game bids "Secret-ish bids"
+players 3
+
+""" + SIX + """
 var raised: bool = false
 var noted(p: player): int = 0
 var rounds: int = 0
@@ -142,14 +146,7 @@ KEPT = """\
 game kept "Kept answers"
 players 2
 
-deck small "Six cards":
-    suits Red, Blue
-    ranks 1..3
-
-zone stock shared hidden "pack"
-zone hand per player owner "hand"
-zone table shared public "table"
-
+""" + SIX + """
 var bonus: int = 0
 
 define reds(p: player) = sum c in hand(p) where c.suit == Red: 1

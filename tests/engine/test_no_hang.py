@@ -107,6 +107,21 @@ def test_play_on_workers_stops_there_too(engine, tmp_path):
 
 # ------------------------------------------------------------------ the default cap
 
+CAP_ERROR = ("error: the game is not over after 100,000 decisions, the most a game that declares no bound may "
+             "take (write 'at most N decisions' if it is meant to be longer), and rule 'turn' (A turn) asks for "
+             "another: the rules may go round for ever")
+
+
+def played_out_natively(rs, **playout) -> tuple:
+    """The native engine's game of seed 3 played out in C by the random bots' draws until it stops
+    (both tests of the cap stop it there): the game and the GameTooLong it raised."""
+    from interpreter.native.engine import NativeGame
+    g = NativeGame(rs, 2, {}, seed=3)
+    with pytest.raises(GameTooLong) as native:
+        g.playout([random.Random(bot_seed(3, k)) for k in range(2)], **playout)
+    return g, native.value
+
+
 def test_the_default_cap_stops_a_game_that_declares_no_bound(tmp_path):
     """The cap without its 100,000 decisions of play (the slow test below plays them all): a
     Python game set 20 decisions short of it, and the native engine's playout in C, stop at the
@@ -125,17 +140,11 @@ def test_the_default_cap_stops_a_game_that_declares_no_bound(tmp_path):
     e = python.value
     assert e.decisions == DEFAULT_MAX_DECISIONS and not e.declared
     assert s.decisions == DEFAULT_MAX_DECISIONS and not s.finished
-    assert e.render().splitlines()[0] == (
-        f"{path}:24:13: error: the game is not over after 100,000 decisions, the most a game that declares no "
-        "bound may take (write 'at most N decisions' if it is meant to be longer), and rule 'turn' (A turn) asks "
-        "for another: the rules may go round for ever")
+    assert e.render().splitlines()[0] == f"{path}:24:13: {CAP_ERROR}"
     if find_compiler() is None:
         return
-    from interpreter.native.engine import NativeGame
-    g = NativeGame(rs, 2, {}, seed=3)
-    with pytest.raises(GameTooLong) as native:
-        g.playout([random.Random(bot_seed(3, k)) for k in range(2)], record=False)
-    assert native.value.render() == e.render()
+    g, native = played_out_natively(rs, record=False)
+    assert native.render() == e.render()
     assert g.view.decisions == DEFAULT_MAX_DECISIONS
 
 
@@ -152,17 +161,11 @@ def test_the_default_cap_stops_a_game_that_declares_no_bound_the_same_on_both_en
     e = python.value.cause
     assert isinstance(e, GameTooLong) and e.decisions == DEFAULT_MAX_DECISIONS and not e.declared
     assert python.value.state.decisions == DEFAULT_MAX_DECISIONS and not python.value.state.finished
-    assert e.render().splitlines()[0] == (
-        f"{path}:24:13: error: the game is not over after 100,000 decisions, the most a game that declares no "
-        "bound may take (write 'at most N decisions' if it is meant to be longer), and rule 'turn' (A turn) asks "
-        "for another: the rules may go round for ever")
+    assert e.render().splitlines()[0] == f"{path}:24:13: {CAP_ERROR}"
     if find_compiler() is None:
         return
-    from interpreter.native.engine import NativeGame
-    g = NativeGame(rs, 2, {}, seed=3)
-    with pytest.raises(GameTooLong) as native:
-        g.playout([random.Random(bot_seed(3, k)) for k in range(2)])  # the random bots' draws, in C
-    assert native.value.render() == e.render()
+    g, native = played_out_natively(rs)
+    assert native.render() == e.render()
     assert g.view.decisions == DEFAULT_MAX_DECISIONS
     assert [str(m) for m in g.view.history] == [str(m) for m in python.value.state.history]
 

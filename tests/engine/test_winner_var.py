@@ -5,8 +5,8 @@ variable's own words, and a variable of another kind a located error."""
 from __future__ import annotations
 
 import pytest
+from small_games import written
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, legal_moves, new_game, outcome
 from interpreter.errors import RulesetError
 from interpreter.native.engine import new_native_game
@@ -40,9 +40,7 @@ ENGINES = [new_game, new_native_game]
 
 
 def load(tmp_path, text=RACE):
-    f = tmp_path / "race.cards"
-    f.write_text(text, encoding="utf-8")
-    return load_ruleset(f)
+    return written(tmp_path, "race.cards", text)
 
 
 @pytest.mark.parametrize("make", ENGINES)

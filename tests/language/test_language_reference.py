@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import ast
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from small_games import HtmlChecker
 
 from interpreter.language import reference as lang
 from interpreter import loads_ruleset
@@ -223,34 +223,8 @@ def test_committed_pages_are_fresh():
         assert out.read_text(encoding="utf-8") == page(fmt), f"{out.relative_to(ROOT)} differs. {hint}"
 
 
-class _Checker(HTMLParser):
-    VOID = {"br", "meta", "link", "img", "hr"}
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack: list[str] = []
-        self.errors: list[str] = []
-        self.ids: list[str] = []
-        self.hrefs: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if "id" in a:
-            self.ids.append(a["id"])
-        if tag == "a" and a.get("href", "").startswith("#"):
-            self.hrefs.append(a["href"][1:])
-        if tag not in self.VOID:
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag):
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"</{tag}> closes {self.stack[-1] if self.stack else 'nothing'}")
-        else:
-            self.stack.pop()
-
-
 def test_the_html_page_is_well_formed():
-    c = _Checker()
+    c = HtmlChecker()
     c.feed(page("html"))
     c.close()
     assert not c.errors and not c.stack, (c.errors, c.stack)

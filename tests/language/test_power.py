@@ -5,8 +5,8 @@ exponent (an error at load when written, a located runtime error otherwise) and 
 from __future__ import annotations
 
 import pytest
+from small_games import written
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, legal_moves, new_game, observe
 from interpreter.errors import GameRuntimeError, RulesetError
 from interpreter.native.engine import new_native_game
@@ -37,9 +37,7 @@ ENGINES = [new_game, new_native_game]
 
 
 def load(tmp_path, text=POW):
-    f = tmp_path / "powers.cards"
-    f.write_text(text, encoding="utf-8")
-    return load_ruleset(f)
+    return written(tmp_path, "powers.cards", text)
 
 
 @pytest.mark.parametrize("make", ENGINES)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import procs
 import pytest
+from small_games import MINI_HEAD
 
 from interpreter.language import graph as g
 from interpreter import loads_ruleset
@@ -134,18 +135,8 @@ def test_the_same_ruleset_gives_the_same_bytes():
     assert out == [hashlib.sha256(drawn(ROOT / "rulesets" / n)[1].encode()).hexdigest() for n in names]
 
 
-TINY = """game tiny "Tiny"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..3
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-define points(p: player) = count(hand(p))
-winner fewest points
-
+# MINI's pack and table in three phases, with a procedure, a loop and a rule that ends the game
+TINY = MINI_HEAD + """
 procedure tidy(p: player):
     rule tidy_up "Tidying up":
         choose by p:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from small_games import DISCARDS, MINI_DEAL, MINI_HEAD, TURNS, written
+
 from interpreter import load_ruleset
 from interpreter.render.book import render_markdown
 
@@ -23,39 +25,18 @@ def test_a_game_for_several_players_names_the_winner_by_score():
     assert "the winner is the player with the" in md and "tied players share the win" in md
 
 
-BOOL_GAME = """game boolcmp "Bool compare"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..3
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-define red(c: card) = c.suit == Red
-define points(p: player) = count(hand(p))
-winner fewest points
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 3 from stock to each hand
-    while count(hand(turn)) > 0:
-        rule discard "Discard":
-            choose by turn:
-                action match c in hand(turn) where count(pile) == 0 or red(c) == red(top(pile)):
+# MINI with a yes-no definition, compared in the moves' conditions
+BOOL_GAME = MINI_HEAD + "define red(c: card) = c.suit == Red\n" + MINI_DEAL + TURNS.replace("ACTIONS", """\
+action match c in hand(turn) where count(pile) == 0 or red(c) == red(top(pile)):
                     move c to pile
                 action clash c in hand(turn) where count(pile) > 0 and red(c) != red(top(pile)):
                     move c to pile
                 action plain c in hand(turn) where red(c) == false:
-                    move c to pile
-            set turn = next(turn)
-"""
+                    move c to pile""")
 
 
 def test_two_yes_no_values_compared_read_as_a_sentence(tmp_path):
-    f = tmp_path / "bool.cards"
-    f.write_text(BOOL_GAME, encoding="utf-8")
-    md = render_markdown(load_ruleset(f))
+    md = render_markdown(written(tmp_path, "bool.cards", BOOL_GAME))
     assert "*c* is *red* exactly when the top card of the pile is *red*" in md
     assert "either *c* is *red* or the top card of the pile is *red*, but not both" in md
     assert "is *red* is" not in md and "is *red* is not" not in md
@@ -70,9 +51,7 @@ def test_the_quick_reference_keeps_a_rules_whole_opening_paragraph(tmp_path):
     text = BOOL_GAME.replace('phase play "Play":\n    rule deal "Deal":\n', setup).replace(
         "        deal 3 from stock to each hand\n    while", "        deal 3 from stock to each hand\n"
                                                           'phase play "Play":\n    while')
-    f = tmp_path / "layout.cards"
-    f.write_text(text, encoding="utf-8")
-    md = render_markdown(load_ruleset(f))
+    md = render_markdown(written(tmp_path, "layout.cards", text))
     quick = md[md.index("## Quick reference"):md.index("## ", md.index("## Quick reference") + 3)]
     assert "Deal seven piles from left to right" in quick and "The rest of the pack is the stock." in quick
     long = " ".join(f"Sentence number {i} says a little more." for i in range(40))
@@ -81,18 +60,8 @@ def test_the_quick_reference_keeps_a_rules_whole_opening_paragraph(tmp_path):
     assert ". \u2026" in cut  # whole sentences, never half of one
 
 
-PROC_GAME = """game twice "Twice"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..3
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-define points(p: player) = count(hand(p))
-winner fewest points
-procedure refill:
+# MINI dealt one card each, then topped up to two by one procedure in both phases
+PROC_GAME = MINI_HEAD + """procedure refill:
     rule top_up "Topping up":
         text "Each player draws back to two cards."
         for each player p:
@@ -105,20 +74,12 @@ phase first "First half" then second:
     perform refill
 phase second "Second half":
     perform refill
-    while count(hand(turn)) > 0:
-        rule discard "Discard":
-            choose by turn:
-                action discard c in hand(turn):
-                    move c to pile
-            set turn = next(turn)
-"""
+""" + DISCARDS
 
 
 def test_a_rule_of_a_procedure_performed_from_two_phases_is_listed_once(tmp_path):
     from interpreter.render.book import render_html
-    f = tmp_path / "twice.cards"
-    f.write_text(PROC_GAME, encoding="utf-8")
-    html = render_html(load_ruleset(f))
+    html = render_html(written(tmp_path, "twice.cards", PROC_GAME))
     assert html.count("Topping up</h4>") == 1, html.count("Topping up</h4>")
     first = html.index("Topping up</h4>")
     assert html.index('id="phase-first"') < first < html.index('id="phase-second"')

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from small_games import HtmlChecker
 
 from interpreter import RulesetError, RulesetSyntaxError, load_ruleset
 from interpreter.render import (REGENERATE, REGENERATE_PY, book_paths, english, render_html,
@@ -320,61 +320,10 @@ def test_changing_a_rule_body_changes_the_book(tmp_path: Path):
 # ------------------------------------------------------------------ HTML
 
 
-class _Checker(HTMLParser):
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-            "track", "wbr"}
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack: list[str] = []
-        self.errors: list[str] = []
-        self.ids: list[str] = []
-        self.hrefs: list[str] = []
-        self.toc_hrefs: list[str] = []
-        self.in_toc = 0
-        self.doctype = False
-
-    def handle_decl(self, decl):
-        self.doctype = decl.lower() == "doctype html"
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if "id" in a:
-            self.ids.append(a["id"])
-        if tag == "nav" and "toc" in (a.get("class") or ""):
-            self.in_toc = len(self.stack) + 1
-        if tag == "a" and a.get("href", "").startswith("#"):
-            self.hrefs.append(a["href"][1:])
-            if self.in_toc:
-                self.toc_hrefs.append(a["href"][1:])
-        if tag not in self.VOID:
-            self.stack.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        if "svg" in self.stack:  # inline SVG is foreign content: <path/> is well-formed there
-            a = dict(attrs)
-            if "id" in a:
-                self.ids.append(a["id"])
-            return
-        if tag not in self.VOID:
-            self.errors.append(f"self-closing <{tag}/>")
-
-    def handle_endtag(self, tag):
-        if tag in self.VOID:
-            self.errors.append(f"end tag for void <{tag}>")
-            return
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"</{tag}> closes <{self.stack[-1] if self.stack else 'nothing'}>")
-            return
-        self.stack.pop()
-        if self.in_toc and len(self.stack) < self.in_toc:
-            self.in_toc = 0
-
-
 @pytest.mark.parametrize("path", RULESETS, ids=[p.stem for p in RULESETS])
 def test_html_is_well_formed_with_contents(path: Path):
     html = book(path, "html")
-    checker = _Checker()
+    checker = HtmlChecker()
     checker.feed(html)
     checker.close()
     assert checker.doctype
@@ -502,7 +451,7 @@ def test_a_game_using_most_statements_renders(tmp_path: Path):
     ):
         assert expected in md, expected
     assert "`" + "(" not in md  # no expression fell back to source text
-    checker = _Checker()
+    checker = HtmlChecker()
     checker.feed(html)
     checker.close()
     assert checker.errors == [] and checker.stack == []
