@@ -160,3 +160,40 @@ class HtmlChecker(HTMLParser):
         self.stack.pop()
         if self.in_toc and len(self.stack) < self.in_toc:
             self.in_toc = 0
+
+
+# two players discard four cards each, the last one played kept: a score the test writes (SCORE:
+# may be none before a card is played, or past 64 bits), for the players' look-ahead in C and
+# in Python; ADVICE a line of advice, or nothing
+SCORED = """game look "Look"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..5
+    value pips: 1 = 1, 2 = 2, 3 = 3, 4 = 4, 5 = 5
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var turn: player = seat(1)
+var last: card
+define points(p: player) = SCORE
+winner WINNER points
+ADVICE
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 4 from stock to each hand
+    while count(hand(turn)) > 0:
+        rule discard "Discard":
+            choose by turn:
+                action discard c in hand(turn):
+                    move c to pile
+                    set last = c
+            set turn = next(turn)
+"""
+
+
+def scored(score: str, winner: str = "most", advice: str | None = None) -> str:
+    """SCORED with its score, its winner rule and an advice (a name and its value), if any."""
+    return SCORED.replace("SCORE", score).replace("WINNER", winner).replace(
+        "ADVICE\n", f'advice {advice} "Keep an eye on it."\n' if advice else "")

@@ -6,6 +6,7 @@ is looked ahead in Python."""
 from __future__ import annotations
 
 from bundled_games import NAMES, move_key, names_variants_slow, rules
+from small_games import scored
 import pytest
 
 from interpreter import loads_ruleset
@@ -52,34 +53,6 @@ def test_greedy_in_c_picks_the_move_python_picks(name):
 NEVER_TWO_MOVES = {"classic/blackjack", "classic/blackjack-hit-soft-17"}
 
 
-GAME = """game look "Look"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..5
-    value pips: 1 = 1, 2 = 2, 3 = 3, 4 = 4, 5 = 5
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-var last: card
-define points(p: player) = SCORE
-winner WINNER points
-advice ADVICE "Keep an eye on it."
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 4 from stock to each hand
-    while count(hand(turn)) > 0:
-        rule discard "Discard":
-            choose by turn:
-                action discard c in hand(turn):
-                    move c to pile
-                    set last = c
-            set turn = next(turn)
-"""
-
-
 @pytest.mark.parametrize("score, advice", [
     # a score none until a card is played, and an advice that divides by zero on some moves: both
     # fail as in Python (no signal), and C answers
@@ -89,7 +62,7 @@ phase play "Play":
 ])
 @pytest.mark.parametrize("winner", ["most", "fewest"])
 def test_scores_and_advice_that_fail_give_the_same_values(score, advice, winner):
-    rs = loads_ruleset(GAME.replace("SCORE", score).replace("WINNER", winner).replace("ADVICE", advice))
+    rs = loads_ruleset(scored(score, winner, advice))
     for seed in range(3):
         answered = both(rs, 2, seed, 8)
         assert answered == (0 if "1000000000" in score else 6)  # (a hand of one card: no choice)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from bundled_games import NAMES, move_key, names_variants_slow, rules
+from small_games import scored
 import pytest
 
 from interpreter import loads_ruleset
@@ -101,39 +102,12 @@ def test_with_its_time_up_it_plays_the_best_first_step_on_both_engines(deep):
     assert all(answered)
 
 
-GAME = """game look "Look"
-players 2
-deck d:
-    suits Red, Blue
-    ranks 1..5
-    value pips: 1 = 1, 2 = 2, 3 = 3, 4 = 4, 5 = 5
-zone stock shared hidden
-zone hand per player owner
-zone pile shared public
-var turn: player = seat(1)
-var last: card
-define points(p: player) = SCORE
-winner most points
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 4 from stock to each hand
-    while count(hand(turn)) > 0:
-        rule discard "Discard":
-            choose by turn:
-                action discard c in hand(turn):
-                    move c to pile
-                    set last = c
-            set turn = next(turn)
-"""
-
-
 @pytest.mark.parametrize("score, in_c", [
     ("count(hand(p)) + last.pips", True),  # none until a card is played: judged 0 alike
     ("count(hand(p)) * 1000000000 * 1000000000 * 1000 + last.pips", False),  # past 64 bits: Python plans
 ])
 def test_scores_that_fail_or_pass_64_bits_plan_the_same(score, in_c):
-    rs = loads_ruleset(GAME.replace("SCORE", score))
+    rs = loads_ruleset(scored(score))
     for seed in range(3):
         answered = both(rs, 2, seed, 8, 10)
         assert answered and all(a == in_c for a in answered)
