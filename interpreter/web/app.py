@@ -254,14 +254,21 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         key = request.query_params.get("ruleset", "")
         return await _new_page(key, {}, None)
 
-    async def _new_page(key: str, values: dict, message: str | None, status: int = 200):
+    async def _listed(key: str):
+        """(the listed ruleset `key`, None), or (None, the page saying it does not load); a 404 for
+        a key that is not listed here."""
         entry = web.catalog.get(key)
         if entry is None or not entry.listed:
             raise HTTPException(404, "There is no such ruleset here.")
         try:
-            rs = await anyio.to_thread.run_sync(web.catalog.ruleset, key)
+            return await anyio.to_thread.run_sync(web.catalog.ruleset, key), None
         except CardRulesError as e:
-            return web.page("error.html.j2", 500, title="This ruleset does not load", text=e.render())
+            return None, web.page("error.html.j2", 500, title="This ruleset does not load", text=e.render())
+
+    async def _new_page(key: str, values: dict, message: str | None, status: int = 200):
+        rs, refused = await _listed(key)
+        if refused is not None:
+            return refused
         return web.page("new.html.j2", status, key=key, rs=rs, title=rs.title or rs.name,
                         options=_options(rs), values=values, message=message,
                         max_iterations=web.limits.max_iterations,
@@ -271,13 +278,9 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
     async def new_table(request: Request):
         form = await form_of(request)
         key = str(form.get("ruleset", ""))
-        entry = web.catalog.get(key)
-        if entry is None or not entry.listed:
-            raise HTTPException(404, "There is no such ruleset here.")
-        try:
-            rs = await anyio.to_thread.run_sync(web.catalog.ruleset, key)
-        except CardRulesError as e:
-            return web.page("error.html.j2", 500, title="This ruleset does not load", text=e.render())
+        rs, refused = await _listed(key)
+        if refused is not None:
+            return refused
         try:
             players = _int(form.get("players"), "the number of players")
             check_players(rs, players)  # before anything is made for each seat
