@@ -3,12 +3,12 @@ it under which rule with exactly which moves, and a line of moves played."""
 
 from __future__ import annotations
 
-from interpreter.engine import apply, legal_moves
+from interpreter.engine import apply, legal_moves, moves_for
 
 
-def legal(s) -> set[str]:
-    """The legal moves now, as the language writes them."""
-    return {str(m) for m in legal_moves(s)}
+def legal(s, seat: int | None = None) -> set[str]:
+    """The legal moves now (of one seat, when given), as the language writes them."""
+    return {str(m) for m in (legal_moves(s) if seat is None else moves_for(s, seat))}
 
 
 def moves_of(s) -> dict[str, int]:

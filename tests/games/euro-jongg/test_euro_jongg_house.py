@@ -15,9 +15,10 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from scenario import legal
 
 from interpreter import load_ruleset
-from interpreter.engine import Move, apply, cards_in, deciders, evaluate, legal_moves, moves_for, position, \
+from interpreter.engine import Move, apply, cards_in, deciders, evaluate, position, \
     program_of, public_vars
 
 HERE = Path(__file__).resolve().parent
@@ -59,10 +60,6 @@ def setup(hands=(), *, wall=WALL, melds=None, laid=None, turn=0, dealer=0, claim
     values = {"mover": turn, "dealer": dealer, "after_claim": claimed, **(vars or {})}
     return position(ruleset or rules(), 4, "play", zones=zones, vars=values,
                     options={"hands": 1, **(options or {})}, rest="blind")
-
-
-def legal(s, seat=None) -> set[str]:
-    return {str(m) for m in (legal_moves(s) if seat is None else moves_for(s, seat))}
 
 
 def finish(hand, options=None, **kw) -> dict:

@@ -15,9 +15,10 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from scenario import legal
 
 from interpreter import load_ruleset
-from interpreter.engine import (Move, apply, cards_in, deciders, evaluate, legal_moves, moves_for, new_game,
+from interpreter.engine import (Move, apply, cards_in, deciders, evaluate, new_game,
                                 outcome, position, program_of, public_vars)
 from interpreter.errors import IllegalMoveError
 
@@ -48,12 +49,6 @@ def setup(hands=(), *, wall=None, melds=None, laid=None, waste=None, turn=0, dea
     return position(rules(), 4, "play", zones=zones, vars=values, options=options,
                     played_by={card: seat for seat, card in (waste or [])},
                     rest=None if wall is None else "blind")
-
-
-def legal(s, seat=None) -> set[str]:
-    if seat is None:
-        return {str(m) for m in legal_moves(s)}
-    return {str(m) for m in moves_for(s, seat)}
 
 
 def defn(name, s, *args):
@@ -100,7 +95,6 @@ def test_the_pack_has_193_cards():
 
 def test_the_deal_thirteen_each_a_blind_and_crowns_replaced():
     s = new_game(rules(), 4, seed=5)
-    p = s.program
     assert len(cards_in(s, "blind")) == 13
     for seat in range(4):
         h = cards_in(s, "hand", seat)

@@ -18,7 +18,7 @@ from interpreter import load_ruleset
 from interpreter.engine import (apply, card_info, cards_in, fired_counts, new_game, outcome, position,
                                public_vars)
 from interpreter.errors import IllegalMoveError
-from scenario import legal, play
+from scenario import at, legal, play
 
 RULESETS = Path(__file__).resolve().parents[3] / "rulesets" / "mughal"
 
@@ -47,11 +47,6 @@ def layout(build=None, work=None, *, stock_top=(), game="udvasa", moves_in_a_row
     zones = {"build": build, "work": work or {}, "stock": list(stock_top)}
     return position(rules(game), 1, "play", zones=zones, vars={"moves_in_a_row": moves_in_a_row},
                     options=options)
-
-
-def at(s, rule: str, moves: set[str]) -> None:
-    assert not s.finished
-    assert (s.actor, s.rule, legal(s)) == (0, rule, moves)
 
 
 def in_a_row(s) -> int:
@@ -92,7 +87,7 @@ MOVES_LEGAL = {"build Vizier-Surya", "build 2-Kumancha",
 
 def test_moves_offer_every_build_and_every_card_that_fits_elsewhere_but_no_deal():
     s = layout(work=MOVES)
-    at(s, "moves", MOVES_LEGAL)  # a card can go onto a build stack, so no deal yet
+    at(s, 0, "moves", MOVES_LEGAL)  # a card can go onto a build stack, so no deal yet
     with pytest.raises(IllegalMoveError):
         apply(s, "deal")
 
@@ -105,10 +100,10 @@ def test_building_down_from_the_raja_and_up_from_the_one():
     assert cards_in(s, "build", 1) == ["Raja-Surya", "Vizier-Surya"]
     assert in_a_row(s) == 0  # progress starts the count again
     # working stack 3 is now empty and stack 1 holds two cards: it must be filled first
-    at(s, "fill", {"fill 5-Surya"})
+    at(s, 0, "fill", {"fill 5-Surya"})
     play(s, "fill 5-Surya")
     assert cards_in(s, "work", 3) == ["5-Surya"] and cards_in(s, "work", 1) == ["7-Barat"]
-    at(s, "moves", {"build 2-Kumancha", "shift 7-Barat work2", "shift 7-Barat work7", "shift 6-Chandra work3",
+    at(s, 0, "moves", {"build 2-Kumancha", "shift 7-Barat work2", "shift 7-Barat work7", "shift 6-Chandra work3",
                     "shift 6-Chandra work1", "shift 5-Surya work2", "shift 2-Kumancha work6", "shift 9-Ghulam work7",
                     "shift 9-Ghulam work8", "shift 3-Phul work4", "shift 8-Cheng work1", "shift 8-Cheng work5",
                     "shift 10-Shamsher work5"})
@@ -119,12 +114,12 @@ def test_building_down_from_the_raja_and_up_from_the_one():
 def test_only_the_next_card_of_the_suit_builds():
     # Surya needs its Vizier (not the 10), Kumancha its 2 (not the 3), Cheng its 2
     s = layout(work={1: ["10-Surya"], 2: ["3-Kumancha"], 3: ["2-Cheng"], 4: ["Raja-Kumancha"]})
-    at(s, "moves", {"build 2-Cheng", "shift 2-Cheng work2", "shift 3-Kumancha work3"})
+    at(s, 0, "moves", {"build 2-Cheng", "shift 2-Cheng work2", "shift 3-Kumancha work3"})
     # a card under another cannot build, even when it is next
     fives = {k: [f"5-{suit}"] for k, suit in enumerate(["Barat", "Ghulam", "Cheng", "Shamsher", "Chandra",
                                                          "Kumancha", "Surya"], start=2)}
     s = layout(work={1: ["Vizier-Surya", "5-Phul"], **fives})
-    at(s, "moves", {"deal"})
+    at(s, 0, "moves", {"deal"})
 
 
 # ------------------------------------------------------------------ 4. moving between working stacks
@@ -137,13 +132,13 @@ def test_a_card_is_laid_on_a_card_one_higher_or_one_lower_whatever_the_suit():
     assert cards_in(s, "work", 8) == ["10-Shamsher", "9-Ghulam"] and cards_in(s, "work", 5) == []
     assert in_a_row(s) == 4 and fired_counts(s)["shifting"] == 1
     # the stack left empty must be filled next, from the only stack with two cards or more
-    at(s, "fill", {"fill 5-Surya", "fill 9-Ghulam"})
+    at(s, 0, "fill", {"fill 5-Surya", "fill 9-Ghulam"})
 
 
 def test_the_vizier_counts_eleven_and_the_raja_twelve_without_wrapping():
     s = layout(work={1: ["10-Phul"], 2: ["Vizier-Ghulam"], 3: ["Raja-Cheng"], 4: ["1-Barat"]})
     # not the Raja onto the 1: a Raja and a 1 are not next to each other
-    at(s, "moves", {"shift 10-Phul work2", "shift Vizier-Ghulam work1", "shift Vizier-Ghulam work3",
+    at(s, 0, "moves", {"shift 10-Phul work2", "shift Vizier-Ghulam work1", "shift Vizier-Ghulam work3",
                     "shift Raja-Cheng work2", "deal"})
 
 
@@ -152,7 +147,7 @@ def test_a_limit_of_thirty_moves_in_a_row_between_working_stacks():
     play(s, "shift 5-Surya work2")
     assert in_a_row(s) == 30
     # no more moves between working stacks until a card is built or cards are dealt
-    at(s, "moves", {"build Vizier-Surya", "build 2-Kumancha"})
+    at(s, 0, "moves", {"build Vizier-Surya", "build 2-Kumancha"})
     play(s, "build 2-Kumancha", "fill 5-Surya")
     assert in_a_row(s) == 0
     assert "shift 9-Ghulam work8" in legal(s)
@@ -162,14 +157,14 @@ def test_a_limit_of_thirty_moves_in_a_row_between_working_stacks():
 
 def test_the_first_empty_stack_is_filled_from_any_stack_of_two_or_more():
     s = layout(work={1: ["4-Chandra", "8-Phul"], 3: ["5-Ghulam", "6-Cheng", "9-Barat"], 5: ["4-Shamsher"]})
-    at(s, "fill", {"fill 8-Phul", "fill 9-Barat"})  # not the lone 4 of Shamsher
+    at(s, 0, "fill", {"fill 8-Phul", "fill 9-Barat"})  # not the lone 4 of Shamsher
     play(s, "fill 9-Barat")
     assert cards_in(s, "work", 2) == ["9-Barat"]  # stack 2 is the first empty one
-    at(s, "fill", {"fill 8-Phul", "fill 6-Cheng"})
+    at(s, 0, "fill", {"fill 8-Phul", "fill 6-Cheng"})
     play(s, "fill 8-Phul", "fill 6-Cheng")
     assert [len(cards_in(s, "work", k)) for k in range(1, 9)] == [1, 1, 1, 1, 1, 1, 0, 0]
     # every stack now holds at most one card: the empty ones stay empty
-    at(s, "moves", {"shift 4-Chandra work3", "shift 9-Barat work4", "shift 5-Ghulam work1", "shift 5-Ghulam work5",
+    at(s, 0, "moves", {"shift 4-Chandra work3", "shift 9-Barat work4", "shift 5-Ghulam work1", "shift 5-Ghulam work5",
                     "shift 5-Ghulam work6", "shift 8-Phul work2", "shift 4-Shamsher work3", "shift 6-Cheng work3",
                     "deal"})
 
@@ -180,7 +175,7 @@ def test_deal_puts_one_card_from_the_pack_on_each_working_stack():
     top = ["2-Barat", "3-Barat", "4-Barat", "5-Barat", "6-Barat", "7-Barat", "8-Barat", "9-Barat"]
     s = layout(work={1: ["4-Chandra"], 2: ["4-Phul"]}, stock_top=top, moves_in_a_row=7)
     before = len(cards_in(s, "stock"))
-    at(s, "moves", {"deal"})  # two 4s are not one apart and nothing builds
+    at(s, 0, "moves", {"deal"})  # two 4s are not one apart and nothing builds
     play(s, "deal")
     # the topmost card of the pack goes to the first stack
     assert [cards_in(s, "work", k) for k in range(1, 9)] == [
@@ -192,15 +187,15 @@ def test_deal_puts_one_card_from_the_pack_on_each_working_stack():
 
 def test_moves_between_working_stacks_do_not_hold_up_the_deal():
     s = layout(work={1: ["4-Chandra"], 2: ["5-Phul"]})
-    at(s, "moves", {"shift 4-Chandra work2", "shift 5-Phul work1", "deal"})
+    at(s, 0, "moves", {"shift 4-Chandra work2", "shift 5-Phul work1", "deal"})
 
 
 def test_strict_dealing_waits_until_no_move_is_left():
     s = layout(work={1: ["4-Chandra"], 2: ["5-Phul"]}, options={"strict_deal": True})
-    at(s, "moves", {"shift 4-Chandra work2", "shift 5-Phul work1"})
+    at(s, 0, "moves", {"shift 4-Chandra work2", "shift 5-Phul work1"})
     # once the limit stops moves between stacks, nothing is left but the deal
     s = layout(work={1: ["4-Chandra"], 2: ["5-Phul"]}, options={"strict_deal": True}, moves_in_a_row=30)
-    at(s, "moves", {"deal"})
+    at(s, 0, "moves", {"deal"})
 
 
 # ------------------------------------------------------------------ 7. winning and losing
@@ -213,7 +208,7 @@ def test_the_game_is_won_when_every_card_is_built():
     build = {k + 1: full(suit) for k, suit in enumerate(BASE_DOWN + BASE_UP)}
     build[1] = build[1][:-1]  # Surya down to the 2
     s = layout(build, {4: ["1-Surya"]})
-    at(s, "moves", {"build 1-Surya"})
+    at(s, 0, "moves", {"build 1-Surya"})
     play(s, "build 1-Surya")
     assert s.finished and outcome(s).winners == (0,)
     assert fired_counts(s)["won"] == 1
@@ -248,7 +243,7 @@ def test_the_game_is_lost_when_only_moves_past_the_limit_are_left():
     work[1] = work[1][1:] + ["4-Surya"]  # the 4 of Surya on top: it fits on every 5
     s = layout(build, work, moves_in_a_row=29)
     fives = {"5-Barat", "5-Phul", "5-Kumancha", "5-Ghulam", "5-Cheng", "5-Shamsher", "5-Surya"}
-    at(s, "moves", {f"shift 4-Surya work{k}" for k in range(2, 9)} | {f"shift {c} work1" for c in fives})
+    at(s, 0, "moves", {f"shift 4-Surya work{k}" for k in range(2, 9)} | {f"shift {c} work1" for c in fives})
     play(s, "shift 4-Surya work2")
     # the 5 of Chandra could go onto the 4 now, but that would be a 31st move in a row;
     # nothing can be built and the pack is out: the game is lost
@@ -273,7 +268,7 @@ def test_inverted_suits_run_raja_vizier_then_one_up_to_ten():
                game="udvasa-inverted")
     # after the Vizier of Surya comes its 1 (the highest numeral there), not its 10;
     # Chandra keeps 1 low and builds up from its 1 to the 2
-    at(s, "moves", {"build 1-Surya", "build 2-Chandra", "shift 1-Surya work3", "shift 2-Chandra work1"})
+    at(s, 0, "moves", {"build 1-Surya", "build 2-Chandra", "shift 1-Surya work3", "shift 2-Chandra work1"})
     play(s, "build 1-Surya", "build 2-Chandra")
     assert cards_in(s, "build", 1) == ["Raja-Surya", "Vizier-Surya", "1-Surya"]
     assert cards_in(s, "build", 5) == ["1-Chandra", "2-Chandra"]
@@ -284,7 +279,7 @@ def test_inverted_game_is_won_with_the_weak_suits_ending_on_their_ten():
     build = {k + 1: full_inv[s] for k, s in enumerate(INV_DOWN + INV_UP)}
     build[2] = build[2][:-1]  # Barat down to its 9
     s = layout(build, {1: ["10-Barat"]}, game="udvasa-inverted")
-    at(s, "moves", {"build 10-Barat"})
+    at(s, 0, "moves", {"build 10-Barat"})
     play(s, "build 10-Barat")
     assert s.finished and outcome(s).winners == (0,)
 
@@ -292,4 +287,4 @@ def test_inverted_game_is_won_with_the_weak_suits_ending_on_their_ten():
 def test_working_stacks_ignore_the_ranking_in_the_variant():
     s = layout(work={1: ["1-Surya"], 2: ["Vizier-Chandra"], 3: ["2-Phul"]}, game="udvasa-inverted")
     # by number: the 1 goes on the 2, not on the Vizier that ranks next to it in Surya
-    at(s, "moves", {"shift 1-Surya work3", "shift 2-Phul work1", "build 2-Phul"})
+    at(s, 0, "moves", {"shift 1-Surya work3", "shift 2-Phul work1", "build 2-Phul"})
