@@ -8,7 +8,7 @@ its base's paths there, and the whole matrix in the slow run."""
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import pytest
@@ -23,6 +23,23 @@ NAMES = sorted(name for name in bundled() if "/" in name)  # every bundled rules
 def rules(name: str):
     """A bundled ruleset by its name, loaded once a worker."""
     return load_ruleset(bundled()[name])
+
+
+@cache
+def _loaded(path: Path):
+    return load_ruleset(path)
+
+
+def loader(path: Path):
+    """A test module's rules(): the ruleset at `path`, loaded once a worker, whichever modules ask."""
+    return partial(_loaded, Path(path))
+
+
+def family_loader(folder: Path, default: str):
+    """A test module's rules(name=default): a ruleset of `folder` by its name, loaded once a worker."""
+    def rules(name: str = default):
+        return _loaded(Path(folder) / f"{name}.cards")
+    return rules
 
 
 def move_key(m) -> tuple:

@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import mean_se, random_games
 from interpreter import load_ruleset
@@ -33,9 +34,7 @@ HIT, STAND = 0, 1
 MEANING = {"hit": HIT, "stand": STAND}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def card_name(action: int) -> str:

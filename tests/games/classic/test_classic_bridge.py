@@ -18,14 +18,13 @@ current player is the declarer, and so is ours."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import assert_same_statistics, random_games
 
-from interpreter import load_ruleset
 from scenario import moves_of, play as do
 from interpreter.engine import card_info, fired_counts, cards_in, evaluate, new_game, outcome, position, public_vars
 
@@ -36,9 +35,7 @@ DENOM = {"Clubs": 1, "Diamonds": 2, "Hearts": 3, "Spades": 4}
 DECK = [s + r for s in "CDHS" for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]]
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def c(short: str) -> str:

@@ -15,12 +15,11 @@ score; a game completed from part scores; the 100 on the fourth deal)."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "bridge-chicago.cards"
@@ -32,9 +31,7 @@ RANK = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
 DECK = [f"{r}-{s}" for s in SUITS for r in RANKS]
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def seats(v) -> tuple:

@@ -8,12 +8,11 @@ zone build(v); its top card names it in a capture."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, card_info, cards_in, evaluate, legal_moves, new_game, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "cassino.cards"
@@ -22,9 +21,7 @@ SUIT = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 BACK = {f"{r}-{x}": k + y for k, r in RANK.items() for y, x in SUIT.items()}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def c(short: str) -> str:

@@ -11,23 +11,20 @@ stay in the stock. The play phase is one `turn` rule repeated, with `eight` (nam
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import assert_same_statistics, random_games
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, new_game, outcome, position, public_vars
 from scenario import at, legal
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "crazy-eights.cards"
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def table(hands, up, suit=None, *, to_move=0, stock=None, vars=None, options=None, players=5):

@@ -14,9 +14,9 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 import test_classic_crazy_eights as base
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, position, outcome, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "crazy-eights-action-cards.cards"
@@ -25,9 +25,7 @@ RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", 
 SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def table(hands, up, *, to_move=0, stock=None, vars=None, players=5):

@@ -17,25 +17,22 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from openspiel_cards import c, cs
 from classic_stats import assert_same_statistics, mean_returns, random_games, returns
 from openspiel_random import random_game
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, evaluate, fired_counts, new_game, outcome, position, public_vars
 from scenario import at, legal
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "cribbage.cards"
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def points(s) -> tuple[int, int]:

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 import test_classic_cribbage as base
 from interpreter import load_ruleset
@@ -22,9 +23,7 @@ RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "cribba
 c, cs, legal, at = base.c, base.cs, base.legal, base.at
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def points(s):

@@ -24,13 +24,12 @@ by those names."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import mean_se
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "dou-dizhu.cards"
@@ -40,9 +39,7 @@ LETTER = "3456789TJQKA2BR"  # our shorthand in these tests: B and R for the joke
 SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def card(c: int) -> str:

@@ -7,12 +7,11 @@ card stays in the pack, which play never touches."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from interpreter.engine import (apply, card_info, cards_in, fired_counts, new_game, outcome, position,
                                public_vars)
 from interpreter.errors import IllegalMoveError
@@ -23,9 +22,7 @@ RANKS = ["Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "
 SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def layout(columns=None, cells=None, foundations=None, *, idle=0, options=None):

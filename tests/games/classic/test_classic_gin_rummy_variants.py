@@ -8,22 +8,19 @@ Seats, card names and moves are as in test_classic_gin_rummy.py."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 import test_classic_gin_rummy as base
-from interpreter import load_ruleset
 from interpreter.engine import apply, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "gin-rummy-oklahoma.cards"
 c, cs, legal, at, discards = base.c, base.cs, base.legal, base.at, base.discards
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def table(hands, up="Jd", *, knock_card, mover=0, phase="play"):

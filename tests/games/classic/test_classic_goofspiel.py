@@ -12,14 +12,13 @@ built with `engine.position` (seats 0-based); cards not placed stay out of play 
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import assert_same_statistics
 
-from interpreter import load_ruleset
 from interpreter.engine import (apply, cards_in, fired_counts, in_secret, legal_moves, new_game, observe, outcome,
                                 position)
 
@@ -28,9 +27,7 @@ RANKS = ["Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "
 BID_SUITS = ["Clubs", "Hearts", "Spades"]
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def card(value: int, suit: str) -> str:

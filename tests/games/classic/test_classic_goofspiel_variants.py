@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 import test_classic_goofspiel as base
 from interpreter import load_ruleset
@@ -24,9 +25,7 @@ RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "goofsp
 card, bids_of, bid, RANKS = base.card, base.bids_of, base.bid, base.RANKS
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 @pytest.mark.parametrize("seed", range(3))

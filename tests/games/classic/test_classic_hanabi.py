@@ -15,23 +15,20 @@ return is the score, 0 once the last life is lost; ours is the same."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import assert_same_statistics, random_games
 
-from interpreter import load_ruleset
 from interpreter.engine import Move, apply, cards_in, legal_moves, new_game, observe, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "hanabi.cards"
 COLOUR = {"R": "Red", "Y": "Yellow", "G": "Green", "W": "White", "B": "Blue"}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 class Names:

@@ -14,24 +14,21 @@ minus the points taken (a moon shot: 26 for the shooter, 0 for the others), our 
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from openspiel_cards import c
 from classic_stats import assert_same_statistics, mean_returns, random_games, returns
 from openspiel_random import dealt_round, random_decisions
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "hearts.cards"
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def moves_of(s, seat: int) -> set[str]:

@@ -13,12 +13,11 @@ the pack in a known order (`shuffle=False`): the top card goes to P1, the next t
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from poker import chips, dealt_face_down, moves_of, play, random_openspiel_game, replayed
 from interpreter.engine import cards_in, fired_counts, new_game, observe, outcome, position, public_vars
 
@@ -28,9 +27,7 @@ PASS, BET = 0, 1
 MEANING = {"check": PASS, "fold": PASS, "bet": BET, "call": BET}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def deal(first: int, second: int):

@@ -10,12 +10,11 @@ Jack, Queen, King, Ace; its Pass is our check or fold, its Bet our bet or call."
 from __future__ import annotations
 
 import itertools
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from poker import chips, moves_of, play
 from interpreter.engine import apply, cards_in, legal_moves, new_game, observe, outcome, position, public_vars
 
@@ -25,9 +24,7 @@ PASS, BET = 0, 1
 MEANING = {"check": PASS, "fold": PASS, "bet": BET, "call": BET}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def deal(*held: int):

@@ -15,12 +15,11 @@ Raise (2); ours name them by their meaning: Call is `check` or `call`, Raise is 
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from poker import (chips, dealt_face_down, moves_of, play, pot, random_openspiel_game, replayed,
                    same_statistics_as_openspiels)
 from interpreter.engine import cards_in, fired_counts, new_game, observe, outcome, position
@@ -30,9 +29,7 @@ FOLD, CALL, RAISE = 0, 1, 2
 MEANING = {"fold": FOLD, "check": CALL, "call": CALL, "bet": RAISE, "raise": RAISE}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def card(c: int) -> str:

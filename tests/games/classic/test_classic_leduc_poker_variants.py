@@ -4,19 +4,17 @@ two bets and raises a round, folding and the showdown are the base game's."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-from interpreter import load_ruleset
+from bundled_games import loader
+
 from poker import chips, play
 from interpreter.engine import cards_in, legal_moves, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "leduc-poker-big-bets.cards"
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def deal(first: str, second: str, public: str | None = None):

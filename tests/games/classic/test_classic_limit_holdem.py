@@ -19,12 +19,11 @@ moves are Fold (0), Call (1) and Bet (2); ours name them by their meaning: Call 
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from holdem import card, dealt, index, short
 from poker import (chips, dealt_face_down, moves_of, play, pot, random_openspiel_game, replayed,
                    same_statistics_as_openspiels)
@@ -36,9 +35,7 @@ GAME_STRING = ("universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 
                "maxRaises=3 4 4 4)")
 FOLD, CALL, BET = 0, 1, 2
 MEANING = {"fold": FOLD, "check": CALL, "call": CALL, "bet": BET, "raise": BET}
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def deal(*cards: str):

@@ -17,12 +17,11 @@ by their meaning: Call is `check` or `call`, Pot is `bet` or `raise`."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from holdem import card, dealt, index, short
 from poker import chips, moves_of, play, pot, random_openspiel_game, replayed, same_statistics_as_openspiels
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome
@@ -33,9 +32,7 @@ GAME_STRING = ("universal_poker(betting=nolimit,numPlayers=2,numRounds=4,blind=1
                "bettingAbstraction=fcpa)")
 FOLD, CALL, POT, ALL_IN = 0, 1, 2, 3
 MEANING = {"fold": FOLD, "check": CALL, "call": CALL, "bet": POT, "raise": POT, "all_in": ALL_IN}
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def deal(*cards: str):

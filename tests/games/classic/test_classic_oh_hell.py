@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import assert_same_statistics, mean_returns, returns
 from openspiel_random import dealt_round, random_decisions
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "oh-hell.cards"
@@ -33,9 +32,7 @@ RANK = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
 SUIT = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def c(short: str) -> str:

@@ -6,12 +6,11 @@ Cards are written short: 'KH1' is the first King of Hearts ('King-Hearts#1'), 'T
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, card_info, cards_in, fired_counts, legal_moves, new_game, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "pinochle.cards"
@@ -20,9 +19,7 @@ SUIT = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 ORIGINAL = {"Ace": 11, "10": 10, "King": 4, "Queen": 3, "Jack": 2, "9": 0}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def c(short: str) -> str:

@@ -9,23 +9,20 @@ not named lies among the cards of earlier tricks."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from itertools import combinations
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from openspiel_cards import c
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome, position, public_vars
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "president.cards"
 RANK = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def cs(*shorts: str) -> list[str]:

@@ -15,15 +15,14 @@ soloist lays it away, `play 10-Hearts` in a trick. OpenSpiel's returns are in un
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import assert_same_statistics, mean_returns, random_games
 from openspiel_random import random_decisions, random_game
 
-from interpreter import load_ruleset
 from scenario import cards_of, moves_of, play as do
 from interpreter.engine import cards_in, new_game, outcome, position, public_vars
 
@@ -36,9 +35,7 @@ DECK = [s + r for s in "DHSC" for r in "789QKTAJ"]
 ALL_GAMES = set(GAMES.values())
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def c(short: str) -> str:

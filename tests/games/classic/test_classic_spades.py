@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import assert_same_statistics, mean_returns, random_games, returns
 from openspiel_random import dealt_round, random_decisions
@@ -30,9 +31,7 @@ SUIT = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 DECK = [s + r for s in "CDHS" for r in "23456789TJQKA"]
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def c(short: str) -> str:

@@ -9,13 +9,12 @@ the Little Joker (our 'Big-Jokers', 'Little-Jokers')."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 import test_classic_spades as base
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, legal_moves, new_game, outcome, position
 
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "classic" / "spades-jokers.cards"
@@ -23,9 +22,7 @@ JOKERS = {"BJ": "Big-Jokers", "LJ": "Little-Jokers"}
 ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace"]
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def c(short: str) -> str:

@@ -19,14 +19,13 @@ and talon()."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
 from classic_stats import assert_same_statistics, mean_returns, random_games
 
-from interpreter import load_ruleset
 from scenario import cards_of, moves_of, play as do
 from interpreter.engine import cards_in, new_game, outcome, position, public_vars
 
@@ -41,9 +40,7 @@ BIDS = {0: "pass", 1: "klop", 2: "three", 3: "two", 4: "one", 8: "beggar", 9: "s
 CONTRACT = {v: k for k, v in BIDS.items()}
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def c(x) -> str:

@@ -9,12 +9,11 @@ by default beneath the stock."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, card_info, cards_in, new_game, outcome, position, public_vars
 from interpreter.errors import IllegalMoveError
 from scenario import legal
@@ -24,9 +23,7 @@ RANKS = ["Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "
 SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def layout(piles=None, down=None, stock=None, waste=None, foundations=None, *, idle=0, options=None, rest=None):

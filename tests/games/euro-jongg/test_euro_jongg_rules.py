@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import loader
 from scenario import legal
 
-from interpreter import load_ruleset
 from interpreter.engine import (Move, apply, cards_in, deciders, evaluate, new_game,
                                 outcome, position, program_of, public_vars)
 from interpreter.errors import IllegalMoveError
@@ -25,9 +24,7 @@ from interpreter.errors import IllegalMoveError
 RULESET = Path(__file__).resolve().parents[3] / "rulesets" / "euro-jongg" / "euro-jongg.cards"
 
 
-@cache
-def rules():
-    return load_ruleset(RULESET)
+rules = loader(RULESET)
 
 
 def prog():

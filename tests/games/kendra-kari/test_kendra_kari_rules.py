@@ -10,12 +10,12 @@ move the next decision may belong to a later player."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import family_loader
 
-from interpreter import engine, load_ruleset
+from interpreter import engine
 from interpreter.engine import (apply, cards_in, fired_counts, legal_moves, new_game, outcome, position,
                                 public_vars)
 from interpreter.errors import IllegalMoveError
@@ -26,9 +26,7 @@ RULESETS = Path(__file__).resolve().parents[3] / "rulesets" / "kendra-kari"
 
 # ------------------------------------------------------------------ helpers
 
-@cache
-def rules(name: str = "kendra-kari"):
-    return load_ruleset(RULESETS / f"{name}.cards")
+rules = family_loader(RULESETS, "kendra-kari")
 
 
 def setup(hands, table, *, latest=7, to_move=0, stock=None, ninth=None, game="kendra-kari", options=None):

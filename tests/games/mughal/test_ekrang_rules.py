@@ -6,12 +6,11 @@ Ekrang means "out of play". Seats are 0-based (P1 = seat 0) and play runs in sea
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import family_loader
 
-from interpreter import load_ruleset
 from interpreter.engine import apply, cards_in, fired_counts, new_game, outcome, position, public_vars
 from interpreter.errors import IllegalMoveError, OptionError
 from scenario import at, legal, play
@@ -21,9 +20,7 @@ RULESETS = Path(__file__).resolve().parents[3] / "rulesets" / "mughal"
 
 # ------------------------------------------------------------------ helpers
 
-@cache
-def rules(name: str = "ekrang"):
-    return load_ruleset(RULESETS / f"{name}.cards")
+rules = family_loader(RULESETS, "ekrang")
 
 
 def setup(hands, *, leader=0, phase="rounds", game="ekrang", tricks=None, options=None, led_suit=None):

@@ -8,12 +8,11 @@ shuffle switched off, so that the order of the pack is known."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import family_loader
 
-from interpreter import load_ruleset
 from interpreter.engine import (apply, card_info, cards_in, fired_counts, new_game, observe, outcome,
                                position, public_vars)
 from interpreter.errors import IllegalMoveError, OptionError
@@ -24,9 +23,7 @@ RULESETS = Path(__file__).resolve().parents[3] / "rulesets" / "mughal"
 
 # ------------------------------------------------------------------ helpers
 
-@cache
-def rules(name: str = "hamrang"):
-    return load_ruleset(RULESETS / f"{name}.cards")
+rules = family_loader(RULESETS, "hamrang")
 
 
 def setup(hands, *, won=None, game="hamrang", options=None):

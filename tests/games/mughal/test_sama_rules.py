@@ -9,12 +9,11 @@ loop: the deal (no decisions), the exchange, and the showdown (with betting in t
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import family_loader
 
-from interpreter import load_ruleset
 from interpreter.engine import (apply, cards_in, fired_counts, legal_moves, new_game, observe, outcome,
                                 position, public_vars)
 from interpreter.errors import InvalidMoveError
@@ -25,9 +24,7 @@ RULESETS = Path(__file__).resolve().parents[3] / "rulesets" / "mughal"
 EXCHANGE = {"keep", "exchange_up", "exchange_down"}
 
 
-@cache
-def rules(name: str = "sama"):
-    return load_ruleset(RULESETS / f"{name}.cards")
+rules = family_loader(RULESETS, "sama")
 
 
 def per_player(s, var: str) -> list:

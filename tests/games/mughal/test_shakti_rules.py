@@ -9,10 +9,10 @@ stay in the deck, and cards listed under "stock" are put on top of the deck in t
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-from interpreter import load_ruleset
+from bundled_games import family_loader
+
 from interpreter.engine import (card_info, cards_in, fired_counts, new_game, observe, outcome, position,
                                program_of, public_vars)
 from scenario import at, legal, play
@@ -20,9 +20,7 @@ from scenario import at, legal, play
 RULESETS = Path(__file__).resolve().parents[3] / "rulesets" / "mughal"
 
 
-@cache
-def rules(name: str = "shakti"):
-    return load_ruleset(RULESETS / f"{name}.cards")
+rules = family_loader(RULESETS, "shakti")
 
 
 def setup(hands, piles, *, stock=None, rounds=0, game="shakti", options=None):

@@ -9,12 +9,11 @@ in the pack, the listed `stock_top` cards on top of it (the last one topmost).""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
+from bundled_games import family_loader
 
-from interpreter import load_ruleset
 from interpreter.engine import (apply, card_info, cards_in, fired_counts, new_game, outcome, position,
                                public_vars)
 from interpreter.errors import IllegalMoveError
@@ -30,9 +29,7 @@ BASE_UP = ["Kumancha", "Ghulam", "Cheng", "Shamsher"]
 STARTERS = [f"Raja-{s}" for s in BASE_DOWN] + [f"1-{s}" for s in BASE_UP]
 
 
-@cache
-def rules(name: str = "udvasa"):
-    return load_ruleset(RULESETS / f"{name}.cards")
+rules = family_loader(RULESETS, "udvasa")
 
 
 def stack(suit: str, ranks) -> list[str]:
