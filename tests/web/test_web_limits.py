@@ -95,7 +95,10 @@ def test_a_worker_killed_mid_decision_is_replaced_and_the_decision_asked_again(c
         try:
             await pool.choose(decision(5, "random", "warm")[0])
             task = asyncio.ensure_future(pool.choose(d))
-            await asyncio.sleep(0.5)
+            end = time.monotonic() + 20
+            while pool.busy() == 0:  # the worker has the decision
+                assert time.monotonic() < end and not task.done(), "the worker never took the decision"
+                await asyncio.sleep(0.02)
             assert pool.busy() == 1
             (victim,) = pool._all
             os.kill(victim.process.pid, signal.SIGKILL)
