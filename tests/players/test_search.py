@@ -199,3 +199,40 @@ def test_a_search_that_sees_every_card_samples_the_true_position(ganjifa):
     moved = [determinise(s, me, random.Random(k)) for k in range(3)]
     assert len({peeked(t) for t in [s] + moved}) > 1  # its search reads the hidden cards
     assert len({str(ISMCTSBot(seed=5, iterations=40).choose(t)) for t in [s] + moved}) == 1
+
+
+def test_with_advice_a_node_grows_its_children_one_by_one_the_advices_best_move_first(ganjifa):
+    """Widening: with advice, a node has at most ceil((visits + 1) ** 0.35) children, so the
+    iterations go to a few moves rather than one visit to each of forty; the child added next is
+    the move its mover's advice values most one move ahead, ties to the lowest card, as the greedy
+    player would look. Without advice every move is tried once before any twice."""
+    import math
+
+    from interpreter.engine import advice
+    from interpreter.players.search import WIDENING, _advice_all, _card_order, _first
+    s = _midgame(ganjifa, 4, 12)
+    while len(moves_for(s)) < 8:
+        apply(s, random.Random(4).choice(legal_moves(s)))
+    me, legal = s.actor, moves_for(s)
+    # the first child: the highest advice after the move, then the lowest card among those
+    after = [advice(apply(s.clone(), m), me) for m in legal]
+    order = _card_order(s.program)
+    top = [k for k, v in enumerate(after) if v == max(after)]
+    lowest = min(order[legal[k].arg] for k in top)
+    for start in range(len(legal)):
+        j = _first(s, legal, list(range(len(legal))), start)
+        assert j in top and order[legal[j].arg] == lowest
+    # as wide as the visits allow, and no wider
+    bot = ISMCTSBot(seed=3, iterations=60)
+    root = _Node(seats=3)
+    for i in range(60):
+        det = bot._sample(s, me, bot.rng)
+        bot._iterate(root, det, 3, bot.rng, _advice_all(det, 3), 1)
+        assert len(root.children) <= max(1, math.ceil(root.visits ** WIDENING)) < len(legal)
+    assert len(root.children) == math.ceil(60 ** WIDENING)
+    assert max(root.children.values(), key=lambda c: c.visits).visits > 60 // len(legal)
+    # without advice (None: the rollouts run to the end), every move once before any twice
+    root = _Node(seats=3)
+    for _ in range(len(legal)):
+        bot._iterate(root, bot._sample(s, me, bot.rng), 3, bot.rng, None)
+    assert len(root.children) == len(legal)

@@ -25,9 +25,12 @@ def search_parts(module) -> tuple[dict, list[str]]:
     names: dict[str, int] = {}
     rows = []
     width = max([len(ch.alts) for ch in p.choices] + [1])
+    kinds = []  # each action's argument as greedy's tie-break sees it: 0 one card, 1 another, 2 none
     for ch in p.choices:
         row = [names.setdefault(a.name, len(names)) for a in ch.alts]
         rows.append("{" + ", ".join(str(v) for v in row + [0] * (width - len(row))) + "}")
+        kind = [2 if a.values is None else 0 if a.elem == "card" and not a.more else 1 for a in ch.alts]
+        kinds.append("{" + ", ".join(str(v) for v in kind + [2] * (width - len(kind))) + "}")
     sites = [ch for ch in p.choices if ch.each_slot is not None]  # numbered as emit.py's Module.site
     site_pc = [next(pc for pc, ins in enumerate(p.plain_code) if ins[0] == CHOOSE_EACH and ins[1] is ch)
                for ch in sites] or [-1]
@@ -73,6 +76,8 @@ def search_parts(module) -> tuple[dict, list[str]]:
     defines = {"SR_NSITES": len(sites), "SR_MOST": int(p.winner_rule == "most"), "SR_NADVICE": len(advice),
                "SR_NEUMAIER": int(sys.version_info >= (3, 12))}
     tables = [f"static const int32_t SR_ACT[{max(len(rows), 1)}][{width}] = {{{', '.join(rows) or '{0}'}}};",
+              f"static const int8_t SR_ARGKIND[{max(len(kinds), 1)}][{width}] __attribute__((unused)) = "
+              f"{{{', '.join(kinds) or '{2}'}}};",
               f"static const int32_t SR_SITE_PC[] __attribute__((unused)) = {{{', '.join(map(str, site_pc))}}};",
               relegal, advice_fn]
     return defines, tables

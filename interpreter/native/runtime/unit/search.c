@@ -25,6 +25,7 @@ typedef struct sr_tree {
     uint64_t mask;          /* the slots less one, a power of two less one */
     double *reward;         /* cap x players, each node's summed rewards */
     uint64_t *root, *det;   /* the position searched from (a copy), the sample being played */
+    uint64_t *ahead;        /* a copy of the sample, to look one move ahead (sr_first) */
     double before[MAXP];
     int32_t mine[MAXM], untried[MAXM], kid[MAXM];  /* kid: mine[j]'s child at this step, -1 if none */
     uint32_t cards[NC];
@@ -277,6 +278,60 @@ static int sr_advised(cr_state *S, int32_t P, const double *before, double scale
     return 1;
 }
 
+/* search.py:WIDENING: with advice, a node has at most ceil((visits + 1) ** WIDENING) children */
+#define SR_WIDENING 0.35
+
+static void gr_copy(uint64_t *copy, const cr_state *S0, int32_t i); /* greedy.c, pasted after this */
+
+/* search.py:_first: of the untried moves untried[0..n), the one its mover's advice values most
+ * one move ahead (0 where the advice fails as in Python), then greedy's tie-break (a card before
+ * another argument before none, the lowest card first), then the first from `start` on; -1 when
+ * C cannot judge them as Python would (the rules fail in a copy, an advice past 64 bits) */
+#if SR_NADVICE
+/* the sum of `seat`'s advice values in S, raw; the failure's kind, or 0 */
+static int sr_advice_of(cr_state *S, int32_t seat, int64_t *out) {
+    cr_ctx X, *x = &X;
+    crt_cards *C = CARDS(S);
+    if (!cr_ctx_init(x)) return CR_E_STATE;
+    int kind = setjmp(x->jb);
+    if (kind) return kind;
+    cr_epoch++;
+    x->top = 0;
+    *out = SR_ADVICE(x, S, C, seat);
+    return 0;
+}
+#endif
+
+static int32_t sr_first(sr_tree *t, cr_state *S0, const int32_t *untried, int32_t n, int32_t start) {
+#if SR_NADVICE
+    int32_t best = -1;
+    int64_t best_adv = 0, best_kind = 0, best_rank = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int32_t i = untried[(start + k) % n];
+        gr_copy(t->ahead, S0, i);
+        cr_state *S = (cr_state *)t->ahead;
+        if (cr_apply(S, i)) return -1;
+        int64_t adv = 0;
+        int kind = sr_advice_of(S, S0->legal_who[i], &adv);
+        if (kind == CR_E_NONE || kind == CR_E_ZERO || kind == CR_E_INDEX || kind == CR_E_RANGE || kind == CR_E_NEGPOW)
+            adv = 0;  /* as Python's advice fails: no signal */
+        else if (kind) return -1;
+        int64_t arg = SR_ARGKIND[S0->choice][S0->legal_alt[i]], v = S0->legal_val[i][0], rank = 0;
+        if (arg == 0) {
+            if (v == CR_NONE || v < 0 || v >= NC) arg = 1;
+            else rank = K_ORDER[v];
+        }
+        if (best < 0 || adv > best_adv || (adv == best_adv && (arg < best_kind || (arg == best_kind && rank < best_rank)))) {
+            best = i; best_adv = adv; best_kind = arg; best_rank = rank;
+        }
+    }
+    return best;
+#else
+    (void)t; (void)S0; (void)untried; (void)n;
+    return untried[start];
+#endif
+}
+
 /* search.py:ISMCTSBot._iterate on the sample in S */
 static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int32_t rollout, int64_t rollout_cap) {
     int32_t node = 0, P = t->players;
@@ -288,8 +343,11 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
         for (int32_t j = 0; j < nm; j++)
             if ((t->kid[j] = sr_child(t, node, S, t->mine[j], sr_view_of(t, S, t->mine[j], views, &have))) < 0)
                 t->untried[nu++] = t->mine[j];
+        if (nu && has_before && nu < nm && (double)(nm - nu) >= ceil(pow((double)t->nodes[node].visits + 1.0, SR_WIDENING)))
+            nu = 0;  /* wide enough for its visits: one of the children it has */
         if (nu) {
-            int32_t i = t->untried[crt_randbelow(rng, (uint64_t)nu)];
+            int32_t start = (int32_t)crt_randbelow(rng, (uint64_t)nu), i = t->untried[start];
+            if (has_before && nu > 1 && (i = sr_first(t, S, t->untried, nu, start)) < 0) return SR_FAIL;
             if (t->n >= t->cap) return SR_FAIL;
             int32_t c = t->n++;
             sr_node *n = &t->nodes[c];
@@ -311,7 +369,8 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
         int32_t best = -1, best_i = -1;
         double best_value = -1.0;
         for (int32_t j = 0; j < nm; j++) {
-            int32_t i = t->mine[j], c = t->kid[j];  /* found above: every move has its child here */
+            int32_t i = t->mine[j], c = t->kid[j];  /* found above */
+            if (c < 0) continue;  /* not a child yet (the node is as wide as its visits allow) */
             sr_node *n = &t->nodes[c];
             n->avail++;
             double value = t->reward[(size_t)c * P + n->who] / (double)n->visits +
@@ -340,7 +399,7 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
 void cr_search_free(void *h) {
     sr_tree *t = (sr_tree *)h;
     if (!t) return;
-    free(t->nodes); free(t->slot); free(t->reward); free(t->root); free(t->det); free(t);
+    free(t->nodes); free(t->slot); free(t->reward); free(t->root); free(t->det); free(t->ahead); free(t);
 }
 
 /* a search from the game in mem for seat `me`, of at most `iterations` iterations; the constants of
@@ -362,6 +421,7 @@ void *cr_search_new(const void *mem, int32_t me, int32_t iterations, double expl
     t->reward = (double *)calloc((size_t)t->cap * (size_t)t->players, sizeof(double));
     t->root = (uint64_t *)malloc(t->bytes + 8);
     t->det = (uint64_t *)malloc(t->bytes + 8);
+    t->ahead = (uint64_t *)malloc(t->bytes + 8);
     if (t->views) {
         uint64_t slots = 2;
         while (slots < 2 * (uint64_t)t->cap) slots <<= 1;
@@ -369,7 +429,7 @@ void *cr_search_new(const void *mem, int32_t me, int32_t iterations, double expl
         t->slot = (int32_t *)malloc(sizeof(int32_t) * slots);
         if (t->slot) memset(t->slot, 0xff, sizeof(int32_t) * slots);
     }
-    if (!t->nodes || !t->reward || !t->root || !t->det || (t->views && !t->slot)) { cr_search_free(t); return NULL; }
+    if (!t->nodes || !t->reward || !t->root || !t->det || !t->ahead || (t->views && !t->slot)) { cr_search_free(t); return NULL; }
     memcpy(t->root, mem, t->bytes);
     t->n = 1;
     t->nodes[0].parent = -1; t->nodes[0].first = -1; t->nodes[0].next = -1;
