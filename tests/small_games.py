@@ -197,3 +197,14 @@ def scored(score: str, winner: str = "most", advice: str | None = None) -> str:
     """SCORED with its score, its winner rule and an advice (a name and its value), if any."""
     return SCORED.replace("SCORE", score).replace("WINNER", winner).replace(
         "ADVICE\n", f'advice {advice} "Keep an eye on it."\n' if advice else "")
+
+
+# MINI up to its deal (15 lines), then the rest of the phase a test writes as {body}: the engine's
+# own small games (a test checking an error's line counts from here)
+MINI_BODY = MINI_HEAD + MINI_DEAL + "{body}\n"
+
+
+def mini_game(body: str, players: int = 2, **kw):
+    """A new game of MINI_BODY with `body` as the rest of its phase."""
+    from interpreter import loads_ruleset, new_game
+    return new_game(loads_ruleset(MINI_BODY.replace("{body}", body), "mini.cards"), players, **kw)

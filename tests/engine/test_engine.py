@@ -4,19 +4,11 @@ endless loops caught, deadlocks visible, moves that print and parse back."""
 from __future__ import annotations
 
 import pytest
-from small_games import MINI_DEAL, MINI_HEAD
+from small_games import MINI_BODY as MINI, mini_game as game
 
 from interpreter import Move, apply, legal_moves, loads_ruleset, new_game, outcome
 from interpreter.engine import cards_in, observe
 from interpreter.errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RulesetError
-
-# small_games' MINI up to its deal (15 lines), then the rest of the phase a test writes as {body}
-MINI = MINI_HEAD + MINI_DEAL + "{body}\n"
-
-
-def game(body: str, players: int = 2, **kw):
-    rs = loads_ruleset(MINI.replace("{body}", body), "mini.cards")
-    return new_game(rs, players, **kw)
 
 
 def test_a_simple_choice_plays_to_the_end():

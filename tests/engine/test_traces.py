@@ -6,7 +6,7 @@ inside any of them still names its own statement."""
 from __future__ import annotations
 
 import pytest
-from test_engine import MINI, game
+from small_games import MINI_BODY as MINI, mini_game as game
 
 from interpreter import Move, apply, legal_moves, loads_ruleset, new_game
 from interpreter.engine import card_info, cards_in

@@ -29,7 +29,6 @@ from pathlib import Path
 
 import procs
 from mutated import mutants
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import LarkStrategy, from_lark, get_terminal_names

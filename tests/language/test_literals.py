@@ -11,7 +11,7 @@ from interpreter.commands.cli import app
 from interpreter.errors import RulesetSyntaxError
 from interpreter.render import render_markdown
 from interpreter.language.unparse import quote, unparse
-from test_unparse import _no_loc, _read
+from expressions import read
 
 GAME = '''game quoted "A \\"quoted\\" game"
 players 2
@@ -54,8 +54,8 @@ def test_a_string_holds_quotes_and_backslashes(game):
 @pytest.mark.parametrize("text", ['plain', 'a "quoted" word', 'back\\slash', 'ends in \\', '\\"', '""'])
 def test_a_string_prints_as_it_reads(text):
     written = quote(text)
-    assert _read(written).value == text
-    assert unparse(_read(written)) == written
+    assert read(written).value == text
+    assert unparse(read(written)) == written
 
 
 def test_a_quote_left_open_is_a_located_error(tmp_path):
@@ -77,7 +77,7 @@ def test_negative_option_values(game):
 
 
 def test_an_if_prints_its_tests_bracketed_where_they_would_read_on():
-    e = _read("if a and (all q in players: f(q)) then 1 else 2")
+    e = read("if a and (all q in players: f(q)) then 1 else 2")
     assert unparse(e) == "if a and (all q in players: f(q)) then 1 else 2"
-    e = _read("if a then (any c in hand(p)) else any c in hand(p)")
+    e = read("if a then (any c in hand(p)) else any c in hand(p)")
     assert unparse(e) == "if a then (any c in hand(p)) else any c in hand(p)"

@@ -10,9 +10,8 @@ from pydantic import BaseModel
 
 from interpreter.language import graph as g
 from interpreter.language.build import build_file
-from interpreter.language.transform import ToGraph
-from interpreter.language.parse import parse_text
 from interpreter.language.unparse import unparse
+from expressions import no_loc, read
 
 RULESETS = sorted(glob.glob("rulesets/*/*.cards"))
 _EXPR_TYPES = (g.IntLit, g.StrLit, g.BoolLit, g.NoneLit, g.Name, g.Attr, g.Call, g.Agg, g.Cond,
@@ -36,26 +35,13 @@ def _top_exprs(node, out):
     return out
 
 
-def _no_loc(node):
-    if isinstance(node, BaseModel):
-        return (type(node).__name__,) + tuple((k, _no_loc(getattr(node, k))) for k in type(node).model_fields if k != "loc")
-    if isinstance(node, (tuple, list)):
-        return tuple(_no_loc(x) for x in node)
-    return node
-
-
-def _read(text: str):
-    items = ToGraph("<unparse>").transform(parse_text(f"game t\ndefine x = {text}\n", "<unparse>"))
-    return items[1].body
-
-
 @pytest.mark.parametrize("path", RULESETS)
 def test_every_expression_reads_back_the_same(path):
     exprs = _top_exprs(build_file(path), [])
     assert len(exprs) > 20
     for e in exprs:
         text = unparse(e)
-        assert _no_loc(_read(text)) == _no_loc(e), text
+        assert no_loc(read(text)) == no_loc(e), text
 
 
 @pytest.mark.parametrize("text", [
@@ -74,4 +60,4 @@ def test_every_expression_reads_back_the_same(path):
     "(a or b) and c",
 ])
 def test_unparse_prints_only_the_parentheses_needed(text):
-    assert unparse(_read(text)) == text
+    assert unparse(read(text)) == text
