@@ -19,10 +19,9 @@ from interpreter.bundled import bundled
 NAMES = sorted(name for name in bundled() if "/" in name)  # every bundled ruleset, "family/name"
 
 
-@cache
 def rules(name: str):
-    """A bundled ruleset by its name, loaded once a worker."""
-    return load_ruleset(bundled()[name])
+    """A bundled ruleset by its name, loaded once a worker (the same load as its path's)."""
+    return _loaded(Path(bundled()[name]))
 
 
 @cache

@@ -12,6 +12,7 @@ from typing import Protocol, runtime_checkable
 from .. import engine
 from ..engine import Move, State, apply, moves_to_choose
 from ..errors import GameRuntimeError, OptionError
+from .ties import card_order, tie_key
 
 
 @runtime_checkable
@@ -73,17 +74,8 @@ class GreedyBot:
     def __init__(self, seed: int = 0):
         self.seed = seed
         self.rng = random.Random(seed)
-        self._order: dict | None = None
-        self._program = None
         self._left: set = set()       # the positions left in this run of decisions (as this seat sees them)
         self._run_at: tuple | None = None  # (game, moves made) when this seat last decided
-
-    def _card_order(self, state: State) -> dict[str, int]:
-        p = state.program
-        if self._program is not p:
-            self._program = p
-            self._order = {name: p.card_order[i] for i, name in enumerate(p.card_names)}
-        return self._order
 
     def margin(self, state: State, seat: int) -> int:
         """How far `seat` is ahead of its best rival now (positive is good)."""
@@ -98,17 +90,9 @@ class GreedyBot:
         if len(moves) == 1:
             return moves[0]
         me = state.actor
-        order = self._card_order(state)
+        order = card_order(state.program)
         advised = bool(state.program.advice)
-        keys = []
-        for m, value in zip(moves, self._values(state, moves, me, advised)):
-            if m.arg is None:
-                kind, rank = 2, 0
-            elif m.arg in order:
-                kind, rank = 0, order[m.arg]
-            else:
-                kind, rank = 1, 0
-            keys.append((value, -kind, -rank))
+        keys = [(value, *tie_key(m, order)) for m, value in zip(moves, self._values(state, moves, me, advised))]
         run = self._in_run(state, me)
         left = set()  # the moves found to lead back
         while True:

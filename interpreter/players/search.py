@@ -42,6 +42,7 @@ import time
 from ..engine import advice, apply, determinise, moves_for, moves_to_choose, outcome, scores
 from ..errors import GameRuntimeError, OptionError
 from ..language import graph as g
+from .ties import card_order, tie_key
 
 DEFAULT_ITERATIONS = 300   # well under a second a decision in the bundled trick-taking game (benchmarks/search.py)
 EXPLORATION = 0.7          # UCB constant, for rewards between 0 and 1
@@ -120,7 +121,7 @@ def _first(det, legal: list, untried: list[int], start: int) -> int:
     argument before none, the lowest card first), then the first from `start` on: the search
     widens a node the way a player who follows the advice would look, so its few children are
     the moves worth a look (measured: README, "How strong are the players?")."""
-    order = _card_order(det.program)
+    order = card_order(det.program)
     best, best_key = None, None
     n = len(untried)
     for k in range(n):
@@ -132,27 +133,10 @@ def _first(det, legal: list, untried: list[int], start: int) -> int:
             value = advice(after, m.player)
         except GameRuntimeError:
             value = 0
-        if m.arg is None:
-            key = (value, -2, 0)
-        elif m.arg in order:
-            key = (value, 0, -order[m.arg])
-        else:
-            key = (value, -1, 0)
+        key = (value, *tie_key(m, order))
         if best_key is None or key > best_key:
             best, best_key = j, key
     return best
-
-
-_order_of: tuple = (None, {})  # the program last asked about and its cards' places (one tuple: threads share it)
-
-
-def _card_order(program) -> dict[str, int]:
-    """Each card's name and its place in its suit's ranking, as the greedy player reads a move."""
-    global _order_of
-    got = _order_of
-    if got[0] is not program:
-        got = _order_of = (program, {name: program.card_order[i] for i, name in enumerate(program.card_names)})
-    return got[1]
 
 
 def _advice_all(s, seats: int) -> list[float] | None:

@@ -209,14 +209,15 @@ def test_with_advice_a_node_grows_its_children_one_by_one_the_advices_best_move_
     import math
 
     from interpreter.engine import advice
-    from interpreter.players.search import WIDENING, _advice_all, _card_order, _first
+    from interpreter.players.search import WIDENING, _advice_all, _first
+    from interpreter.players.ties import card_order
     s = _midgame(ganjifa, 4, 12)
     while len(moves_for(s)) < 8:
         apply(s, random.Random(4).choice(legal_moves(s)))
     me, legal = s.actor, moves_for(s)
     # the first child: the highest advice after the move, then the lowest card among those
     after = [advice(apply(s.clone(), m), me) for m in legal]
-    order = _card_order(s.program)
+    order = card_order(s.program)
     top = [k for k, v in enumerate(after) if v == max(after)]
     lowest = min(order[legal[k].arg] for k in top)
     for start in range(len(legal)):

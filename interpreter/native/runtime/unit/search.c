@@ -284,8 +284,8 @@ static int sr_advised(cr_state *S, int32_t P, const double *before, double scale
 static void gr_copy(uint64_t *copy, const cr_state *S0, int32_t i); /* greedy.c, pasted after this */
 
 /* search.py:_first: of the untried moves untried[0..n), the one its mover's advice values most
- * one move ahead (0 where the advice fails as in Python), then greedy's tie-break (a card before
- * another argument before none, the lowest card first), then the first from `start` on; -1 when
+ * one move ahead (0 where the advice fails as in Python), then players/ties.py's tie_key (a card
+ * before another argument before none, the lowest card first), then the first from `start` on; -1 when
  * C cannot judge them as Python would (the rules fail in a copy, an advice past 64 bits) */
 #if SR_NADVICE
 /* the sum of `seat`'s advice values in S, raw; the failure's kind, or 0 */
