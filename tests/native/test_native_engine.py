@@ -502,7 +502,7 @@ def test_play_with_bots_that_decide_in_python_or_search_in_c(tmp_path):
     for bots in (["--bot", "ismcts:20"], ["--bot", "greedy", "--bot", "P2=ismcts:10"]):
         out = {}
         for engine in ("python", "native"):
-            r = run("play", game, "-k", 2, "--workers", 1, *bots, "--engine", engine, "--log", tmp_path / f"{engine}.json")
+            r = run("play", game, "-k", 1, "--workers", 1, *bots, "--engine", engine, "--log", tmp_path / f"{engine}.json")
             assert r.exit_code == 0, r.output
             assert engine_line(r).startswith(f"engine: {engine} ")
             out[engine] = (r.stdout, (tmp_path / f"{engine}.json").read_text())

@@ -16,6 +16,7 @@ from interpreter.players.bots import bot_seed, make_bot
 from interpreter.commands.cli import app
 from interpreter.engine import apply, determinise, legal_moves, moves_for, new_game, outcome, state_digest
 from interpreter.errors import OptionError
+from interpreter.native.engine import new_native_game
 from interpreter.players.search import ISMCTSBot, _Node
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,13 +114,14 @@ def test_it_finds_the_winning_line_of_a_race():
 def test_it_beats_random_players_at_ganjifa(ganjifa):
     """A short version of benchmarks/search.py (which measures the default strength): with 20
     iterations, as one seat among two random players, on twelve fixed deals it wins clearly
-    more than a random player in the same seat on the same deals (measured: 7.5 against 5;
-    greedy, which looks one move ahead with the true cards, gets 8)."""
+    more than a random player in the same seat on the same deals (measured: 11 against 4, the
+    same on both engines; played on the native one, whose search test_native_search holds to
+    Python's move for move)."""
     def wins(first_bot: str) -> float:
         total = 0.0
         for g in range(12):
             seed, seat = 600 + g, g % 3
-            s = new_game(ganjifa, 3, None, seed)
+            s = new_native_game(ganjifa, 3, seed=seed)
             bots = [make_bot(first_bot if i == seat else "random", bot_seed(seed, i)) for i in range(3)]
             while not s.finished:
                 apply(s, bots[s.actor].choose(s))
@@ -127,7 +129,7 @@ def test_it_beats_random_players_at_ganjifa(ganjifa):
             total += (1 / len(w)) if seat in w else 0
         return total
     searched, control = wins("ismcts:20"), wins("random")
-    assert searched >= control + 2, (searched, control)
+    assert searched >= control + 4, (searched, control)
 
 
 @pytest.mark.parametrize("spec, message", [
