@@ -472,3 +472,41 @@ def test_a_search_of_whole_games_wins_a_patience_that_needs_a_plan():
     (f,) = only(rep, "never-fires")
     assert f.rules[0] == "perfect" and "a search of 4 deals" in f.sentence
     assert [x.kind for x in rep.findings] == ["never-fires"]
+
+
+@pytest.mark.parametrize("spoil, says", [
+    ("twice", "lies in two places at once"),      # a card twice in one zone, another gone: n cards still
+    ("two zones", "lies in two places at once"),
+    ("unknown id", "an unknown card id"),
+    ("card_zone", "the engine's card_zone says"),
+    ("card_kind", "the engine's card_kind of"),
+])
+def test_cards_created_or_lost_are_found_however_the_bookkeeping_breaks(spoil, says):
+    """The cards' conservation check after every move: each way the engine's bookkeeping can break
+    is a `cards-not-conserved` event worded by what broke; an intact position gives none."""
+    from interpreter.engine import new_game
+    from interpreter.fuzz.common import Config, Game
+    from interpreter.fuzz.fuzzer import Fuzzer
+    rs = load_ruleset(ROOT / "rulesets" / "ganjifa" / "ganjifa.cards")
+    fz = Fuzzer("ganjifa.cards", rs, 1, None, 0)
+    s = new_game(rs, 3, None, 1)
+    game = Game(Config(3, ()), 1, "random")
+    fz._check(game, s, observe=False)
+    assert not game.events
+    full = [i for i, z in enumerate(s.zones) if len(z) >= 2]
+    a, b = full[0], full[1]
+    if spoil == "twice":
+        s.zones[a][1] = s.zones[a][0]
+    elif spoil == "two zones":
+        s.zones[b][0] = s.zones[a][0]
+    elif spoil == "unknown id":
+        s.zones[a][0] = len(s.card_zone)
+    elif spoil == "card_zone":
+        c = s.zones[a][0]
+        s.card_zone[c] = b
+    else:
+        c = s.zones[a][0]
+        s.card_kind[c] = s.zkind[b] if s.zkind[b] != s.zkind[a] else -1
+    fz._check(game, s, observe=False)
+    assert list(game.events) == [("cards-not-conserved",)]
+    assert says in game.events[("cards-not-conserved",)].sentence
