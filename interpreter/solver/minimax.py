@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from ..engine import advice, apply, moves_for, outcome, scores
 from ..engine import sides as ruleset_sides
-from ..errors import GameTooLong, OptionError
+from ..errors import GameRuntimeError, GameTooLong, OptionError
 from ..language.graph import draws_at_random
 from ..engine import frozen_value
 
@@ -83,10 +83,27 @@ def utilities(s) -> tuple:
 
 
 def _guess(s) -> tuple:
-    """A position's worth to each seat at the horizon: the advice, else the utilities now."""
+    """A position's worth to each seat at the horizon: the advice, else the utilities now. What
+    cannot be worked out yet there (a score that reads a variable still none before the play
+    has set it) gives no signal, as for the greedy player: a seat's failing advice counts 0, a
+    failing score 0 for every seat. At the end of a game the same failure is the ruleset's error."""
     if s.program.advice:
-        return tuple(float(advice(s, seat) or 0) for seat in s.seats)
-    return utilities(s)
+        return tuple(_advice_or_0(s, seat) for seat in s.seats)
+    try:
+        return utilities(s)
+    except _NO_SIGNAL:
+        return (0,) * len(s.seats)
+
+
+# the failures of a score worked out too early: the greedy player's (bots.GreedyBot.margin)
+_NO_SIGNAL = (GameRuntimeError, TypeError, AttributeError, KeyError, IndexError, ZeroDivisionError)
+
+
+def _advice_or_0(s, seat: int) -> float:
+    try:
+        return float(advice(s, seat) or 0)
+    except GameRuntimeError:
+        return 0.0
 
 
 def position_key(s) -> tuple:

@@ -37,6 +37,7 @@ HEARTS = "rulesets/classic/hearts.cards"
 SPADES = "rulesets/classic/spades.cards"
 GOOFSPIEL = "rulesets/classic/goofspiel.cards"
 UDVASA = "rulesets/mughal/udvasa.cards"
+TAROK = "rulesets/classic/tarok.cards"
 PAIRS = [[0, 2], [1, 3]]
 
 
@@ -133,6 +134,19 @@ def test_a_move_that_reaches_the_decision_cap_is_a_leaf():
     in_c = _c_only(Solver(1, None, 20000), n)
     assert in_c is not None and _answer(in_c) == _answer(python)
     assert python.complete and len(python.line) == 5 and not python.end.finished
+
+
+def test_a_score_not_yet_readable_at_the_horizon_gives_no_signal():
+    """Tarok's score reads the first trick's leader, none until the talon is exchanged: positions
+    at the horizon there are worth the same to every seat (as the greedy player takes a score it
+    cannot read yet), on both engines alike and C answering itself. The `pimc` player met this
+    as a Python TypeError in the middle of `cardrules play`."""
+    s = after(TAROK, 3, 120, 3)
+    with pytest.raises(TypeError):
+        from interpreter.engine import scores
+        scores(after(TAROK, 3, 120, 5))  # the position two moves on: its score cannot be read
+    sol = _same(s, 120, nodes=300)
+    assert sol.stopped == "nodes" and not sol.complete and sol.value == 90
 
 
 def test_choices_made_in_secret_are_part_of_a_position():

@@ -126,10 +126,17 @@ static int sv_int(int64_t v, double *out) {
 }
 
 /* minimax.py:utilities: the score (minus it when the fewest wins), or each winner's share */
+static int sv_utilities_of(cr_state *S, const int64_t *sc, sv_vec *out);
+
 static int sv_utilities(cr_state *S, sv_vec *out) {
-    int32_t P = S->n_players;
     int64_t sc[MAXP];
     if (gr_scores(S, sc)) return SV_FAIL;
+    return sv_utilities_of(S, sc, out);
+}
+
+/* the same from the scores gr_scores gave */
+static int sv_utilities_of(cr_state *S, const int64_t *sc, sv_vec *out) {
+    int32_t P = S->n_players;
     if (S->finished && (S->declared_set || !HAS_SCORE)) {
         uint64_t w = S->declared_set ? S->declared : 0;
         int nw = __builtin_popcountll(w);
@@ -158,18 +165,30 @@ static int sv_advice(cr_state *S, int32_t seat, int64_t *sum) {
 }
 #endif
 
-/* minimax.py:_guess: the advice per seat, else the utilities now */
+/* minimax.py:_guess: the advice per seat, else the utilities now; what cannot be worked out yet
+ * as Python's engine fails too (greedy.c:gr_alike) gives no signal: a seat's advice 0, every
+ * score 0 */
 static int sv_guess(cr_state *S, sv_vec *out) {
 #if GR_NADVICE
     for (int32_t i = 0; i < S->n_players; i++) {
-        int64_t sum;
-        if (sv_advice(S, i, &sum)) return SV_FAIL;
+        int64_t adv[GR_NADVICE], sum = 0;
+        int kind = gr_advice(S, i, adv);
+        if (kind && !gr_alike(kind)) return SV_FAIL;
+        for (int32_t k = 0; !kind && k < GR_NADVICE; k++)
+            if (adv[k] == CR_NONE || __builtin_add_overflow(sum, adv[k], &sum)) return SV_FAIL;
         out->u[i] = (double)sum;
     }
     out->ints = 0;
     return 0;
 #else
-    return sv_utilities(S, out);
+    int64_t sc[MAXP];
+    int kind = gr_scores(S, sc);
+    if (kind && gr_alike(kind) && !S->finished) {
+        for (int32_t i = 0; i < S->n_players; i++) out->u[i] = 0.0;
+        out->ints = 1;
+        return 0;
+    }
+    return kind ? SV_FAIL : sv_utilities_of(S, sc, out);
 #endif
 }
 
