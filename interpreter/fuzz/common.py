@@ -224,7 +224,6 @@ class Game:
     seen_own: list | None = None          # per seat: cards seen in the seat's own private zones
     seen_rows: bytearray | None = None    # seen_own's rows, one after another (C writes them: NativeGame.remember)
     vis: list | None = None               # per zone instance: its visibility
-    sees: list | None = None              # per seat, per zone instance: whether the seat may look in (fixed for a game)
 
     def add(self, ev: Event):
         if ev.key not in self.events:

@@ -118,7 +118,6 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
         player = BOT_KINDS[bot](seed)
         limit, declared = self.cap()
         game.vis = [self.program.zones[k].visibility for k in s.zkind]
-        game.sees = [[g.sees(v, o, p) for v, o in zip(game.vis, s.zowner)] for p in range(len(s.seats))]
         nc = self.program.n_cards
         game.seen_all = bytearray(nc)
         game.seen_rows = bytearray(nc * len(s.seats))

@@ -4,7 +4,6 @@ replay) and the events they report."""
 from __future__ import annotations
 
 import json
-from itertools import chain, repeat
 import random
 import re
 
@@ -76,26 +75,6 @@ class Checks:
     def _check(self, game: Game, s: State, observe: bool):
         p = self.program
         n = p.n_cards
-        bad = None if _conserved(s, n) else self._not_conserved(s, n)
-        if bad is not None:
-            name, title = self._rule(s)
-            game.add(Event("cards-not-conserved", ("cards-not-conserved",), len(s.history),
-                           f"Cards were created or lost after {len(s.history)} moves, in rule {name!r} ({title}): "
-                           f"{bad}. The engine moves cards between zones, so this is an engine bug.", [name],
-                           note="the replayed state shows the inconsistency"))
-        if s.finished:
-            if observe:
-                self._check_observe(game, s)
-            return
-        choice = s.choice
-        if choice is not None and id(choice) in self.dup_choices and s._legal:
-            self._check_claims(game, s, choice)
-        if observe:
-            self._check_observe(game, s)
-
-    def _not_conserved(self, s: State, n: int) -> str | None:
-        """What is wrong with where the cards lie, in words (None: nothing)."""
-        p = self.program
         where = [None] * n
         bad = None
         for zi, z in enumerate(s.zones):
@@ -126,7 +105,21 @@ class Checks:
                         bad = (f"the engine's {attr} of {p.card_names[c]} is {cache[c]!r}, but the zone it lies in "
                                f"says {table[where[c]]!r}")
                         break
-        return bad
+        if bad is not None:
+            name, title = self._rule(s)
+            game.add(Event("cards-not-conserved", ("cards-not-conserved",), len(s.history),
+                           f"Cards were created or lost after {len(s.history)} moves, in rule {name!r} ({title}): "
+                           f"{bad}. The engine moves cards between zones, so this is an engine bug.", [name],
+                           note="the replayed state shows the inconsistency"))
+        if s.finished:
+            if observe:
+                self._check_observe(game, s)
+            return
+        choice = s.choice
+        if choice is not None and id(choice) in self.dup_choices and s._legal:
+            self._check_claims(game, s, choice)
+        if observe:
+            self._check_observe(game, s)
 
     def _rule(self, s: State) -> tuple[str, str]:
         try:
@@ -213,7 +206,7 @@ class Checks:
             except Exception as e:
                 game.add(self._ev_crash(s, e, None, during="observe"))
                 return
-            sees = game.sees[player] if game.sees is not None else [self._visible(s, inst, player) for inst in range(len(s.zones))]
+            sees = [self._visible(s, inst, player) for inst in range(len(s.zones))]
             for name in _zone_strings(obs.get("zones", {})):
                 c = self.card_index.get(name)
                 if c is None:
@@ -269,9 +262,8 @@ class Checks:
         g = s.native
         if g is not None and g.permuted_differs(player, random.Random(f"{s.seed}/{len(s.history)}/{player}")) is False:
             return
-        sees = game.sees[player] if game.sees is not None else [self._visible(s, inst, player) for inst in range(len(s.zones))]
-        known = s.known
-        spots = [(inst, k) for inst, z in enumerate(s.zones) if not sees[inst] for k, c in enumerate(z) if not known[c]]
+        spots = [(inst, k) for inst, z in enumerate(s.zones) if not self._visible(s, inst, player)
+                 for k, c in enumerate(z) if not s.known[c]]
         if len(spots) < 2:
             return
         rng = random.Random(f"{s.seed}/{len(s.history)}/{player}")
@@ -441,23 +433,6 @@ class Checks:
                      f"({title}): an engine bug, not the ruleset's.", [name], error=(during == "play"),
                      replay_fails=(during == "play"),
                      note="replaying the record crashes the same way")
-
-
-def _conserved(s: State, n: int) -> bool:
-    """Whether the cards 0..n-1 each lie in exactly one zone, the one card_zone names, and the
-    engine's per-card copies of its zone's kind and owner agree: the common case, answered by
-    whole-list operations (the fuzzer asks after every move); Checks._not_conserved words the rest."""
-    zones, cz = s.zones, s.card_zone
-    flat = list(chain.from_iterable(zones))
-    if len(flat) != n or len(cz) != n or sorted(flat) != list(range(n)):
-        return False
-    if list(map(cz.__getitem__, flat)) != list(chain.from_iterable(map(repeat, range(len(zones)), map(len, zones)))):
-        return False
-    for attr, per_zone in (("card_kind", "zkind"), ("card_owner", "zowner")):
-        cache, table = getattr(s, attr, None), getattr(s, per_zone, None)
-        if cache is not None and table is not None and list(cache) != list(map(table.__getitem__, cz)):
-            return False
-    return True
 
 
 _SEEN = frozenset({"cards", "count", "known", "told"})  # the keys of what observe() shows of one zone
