@@ -38,9 +38,9 @@ The budget: `plan:POSITIONS` positions a plan. By default 100 (DEFAULT_NODES), o
 100,000 (DEFAULT_SEEN) where the seat can identify every card when it plans: the line may then
 run to the end of the game and the search stops at the first win, so the many positions are
 paid for only where no win is in reach; with cards hidden, lines end at the next card turned
-up, and more positions cost time and buy little. (The bundled draw-one patience with every card shown, 500 deals: 54.8% won
-at 20,000 a plan, 59.6% at 100,000; on 100 of them 58%, 62%, and 68% at a million, four
-seconds a game: benchmarks/search.py.)
+up, and more positions cost time and buy little. (The bundled draw-one patience with every
+card shown, 500 deals: 54.8% won at 20,000 a plan, 59.6% at 100,000; on 100 of them 58%, 62%,
+and 68% at a million, four seconds a game: benchmarks/search.py.)
 
 A move that reveals hidden cards (dealing from a face-down pack) is judged by the position
 just before it, never by the sampled cards it would show, so the plan depends on what the
