@@ -61,6 +61,23 @@ def test_a_tree_too_large_is_refused_with_its_count(kuhn):
         build_tree(kuhn, limit=30)
 
 
+def test_a_deal_too_large_is_refused_before_its_positions_are_made(monkeypatch):
+    """A pack of 52 shuffled has more orders than any walk may take: the positions waiting in the
+    walk count toward the limit before they are drawn, so the refusal comes after a small part of
+    the limit's draws (it came after all of them, millions, held in memory: 10 GB for Black Maria)."""
+    import interpreter.adapters.chance as chance
+    made, real = [], chance.draw
+
+    def counted(*a):
+        made.append(1)
+        return real(*a)
+    monkeypatch.setattr(chance, "draw", counted)
+    spec = spec_for("classic/black-maria", 3, returns="points", engine="python")
+    with pytest.raises(OptionError, match="more than 20,000 positions"):
+        build_tree(spec, limit=20_000)
+    assert 0 < len(made) < 20_000 / 10
+
+
 def test_solve_equilibrium_command(tmp_path):
     out = tmp_path / "policy.json"
     r = CliRunner().invoke(app, ["solve", "kuhn-poker", "--equilibrium", "--iterations", "300", "--policy", str(out),
