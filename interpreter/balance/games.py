@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from .. import engine, engines
 from ..players.bots import bot_seed, make_bot
-from ..engine import apply, fired_counts, legal_moves, outcome
-from ..errors import CardRulesError, GameRuntimeError
+from ..engine import SCORE_UNREADABLE, apply, fired_counts, legal_moves, outcome
+from ..errors import CardRulesError
 
 HARD_CAP = 100_000  # decisions: a game this long is stopped and counted as unfinished (the engine stops
 # one earlier, with an error, when it passes its `at most N decisions` or, declaring none, DEFAULT_MAX_DECISIONS)
@@ -104,7 +104,7 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
             if keeps_score:
                 try:
                     sc = read_scores(s)
-                except (GameRuntimeError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+                except SCORE_UNREADABLE:
                     continue  # a score that cannot be read mid-game says nothing about the lead
                 if sc is None:  # (in C: a score that cannot be worked out here)
                     continue

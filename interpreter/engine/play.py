@@ -501,6 +501,11 @@ def _synced(s: State) -> State:
     return s
 
 
+# what reading a score before the play has set what it needs may raise (a none added, a card
+# looked up in a zone none names): the players, the solver's horizon and balance take it as no signal
+SCORE_UNREADABLE = (GameRuntimeError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError)
+
+
 def scores(s: State) -> tuple[int, ...]:
     """Every seat's score by the ruleset's winner rule, at any moment (all 0 without one)."""
     _synced(s)

@@ -10,7 +10,7 @@ import random
 from typing import Protocol, runtime_checkable
 
 from .. import engine
-from ..engine import Move, State, apply, moves_to_choose
+from ..engine import SCORE_UNREADABLE, Move, State, apply, moves_to_choose
 from ..errors import GameRuntimeError, OptionError
 from .ties import card_order, tie_key
 
@@ -81,7 +81,7 @@ class GreedyBot:
         """How far `seat` is ahead of its best rival now (positive is good)."""
         try:
             scores = seat_scores(state)
-        except (GameRuntimeError, TypeError, AttributeError, KeyError, IndexError, ZeroDivisionError):
+        except SCORE_UNREADABLE:
             return 0  # a score that cannot be evaluated mid-game gives no signal
         return _ahead(scores, seat, state.program.winner_rule)
 

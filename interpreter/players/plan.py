@@ -53,7 +53,7 @@ import heapq
 import random
 import time
 
-from ..engine import advice, apply, determinise, frozen_value, moves_for, moves_to_choose, outcome, scores
+from ..engine import SCORE_UNREADABLE, advice, apply, determinise, frozen_value, moves_for, moves_to_choose, outcome, scores
 from ..errors import GameRuntimeError, OptionError
 from ..language.graph import sees
 from .search import spec_count
@@ -132,7 +132,7 @@ def _value(s, who: int) -> float:
         return 0.0
     try:
         sc = scores(s)
-    except (GameRuntimeError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+    except SCORE_UNREADABLE:
         return 0.0
     rivals = [v for i, v in enumerate(sc) if i != who]
     if not rivals:

@@ -39,7 +39,7 @@ import random
 import re
 import time
 
-from ..engine import advice, apply, determinise, moves_for, moves_to_choose, outcome, scores
+from ..engine import SCORE_UNREADABLE, advice, apply, determinise, moves_for, moves_to_choose, outcome, scores
 from ..errors import GameRuntimeError, OptionError
 from ..language import graph as g
 from .ties import card_order, tie_key
@@ -105,7 +105,7 @@ def _standing(s, seats: int) -> list[float] | None:
         return None
     try:
         sc = scores(s)
-    except (GameRuntimeError, TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError):
+    except SCORE_UNREADABLE:
         return None
     lo, hi = min(sc), max(sc)
     if hi == lo:

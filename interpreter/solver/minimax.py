@@ -37,7 +37,7 @@ import math
 import time
 from dataclasses import dataclass
 
-from ..engine import advice, apply, moves_for, outcome, scores
+from ..engine import SCORE_UNREADABLE, advice, apply, moves_for, outcome, scores
 from ..engine import sides as ruleset_sides
 from ..errors import GameRuntimeError, GameTooLong, OptionError
 from ..language.graph import draws_at_random
@@ -91,12 +91,8 @@ def _guess(s) -> tuple:
         return tuple(_advice_or_0(s, seat) for seat in s.seats)
     try:
         return utilities(s)
-    except _NO_SIGNAL:
+    except SCORE_UNREADABLE:
         return (0,) * len(s.seats)
-
-
-# the failures of a score worked out too early: the greedy player's (bots.GreedyBot.margin)
-_NO_SIGNAL = (GameRuntimeError, TypeError, AttributeError, KeyError, IndexError, ZeroDivisionError)
 
 
 def _advice_or_0(s, seat: int) -> float:

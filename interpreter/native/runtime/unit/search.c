@@ -282,6 +282,7 @@ static int sr_advised(cr_state *S, int32_t P, const double *before, double scale
 #define SR_WIDENING 0.35
 
 static void gr_copy(uint64_t *copy, const cr_state *S0, int32_t i); /* greedy.c, pasted after this */
+static int gr_alike(int kind);                                      /* greedy.c too */
 
 /* search.py:_first: of the untried moves untried[0..n), the one its mover's advice values most
  * one move ahead (0 where the advice fails as in Python), then players/ties.py's tie_key (a card
@@ -313,8 +314,7 @@ static int32_t sr_first(sr_tree *t, cr_state *S0, const int32_t *untried, int32_
         if (cr_apply(S, i)) return -1;
         int64_t adv = 0;
         int kind = sr_advice_of(S, S0->legal_who[i], &adv);
-        if (kind == CR_E_NONE || kind == CR_E_ZERO || kind == CR_E_INDEX || kind == CR_E_RANGE || kind == CR_E_NEGPOW)
-            adv = 0;  /* as Python's advice fails: no signal */
+        if (gr_alike(kind)) adv = 0;  /* as Python's advice fails: no signal */
         else if (kind) return -1;
         int64_t arg = SR_ARGKIND[S0->choice][S0->legal_alt[i]], v = S0->legal_val[i][0], rank = 0;
         if (arg == 0) {
