@@ -3,8 +3,10 @@ turn whose VARS and ACTIONS a test replaces (the engines' agreement tests, the b
 games); `TINY`, a whole two-player game of three cards a hand, each trick to its highest card
 (the command line's tests, the bots'); `MINI`, two players discarding in turn, a definition with
 its text (the studio's tests, in the server and in the browser). MINI's pieces (`MINI_HEAD`,
-`MINI_DEAL`, `TURNS`, `DISCARDS`) start the engine's and the rulebook's own small games, and
-`written` and `HtmlChecker` serve the rooms that load a game from a file or read an HTML page."""
+`MINI_DEAL`, `TURNS`, `DISCARDS`) start the engine's and the rulebook's own small games;
+`ROADS`, a patience whose advice favours a road that cannot be won (the planning player's
+tests, on both engines); `written` and `HtmlChecker` serve the rooms that load a game from a
+file or read an HTML page."""
 
 from __future__ import annotations
 
@@ -208,3 +210,40 @@ def mini_game(body: str, players: int = 2, **kw):
     """A new game of MINI_BODY with `body` as the rest of its phase."""
     from interpreter import loads_ruleset, new_game
     return new_game(loads_ruleset(MINI_BODY.replace("{body}", body), "mini.cards"), players, **kw)
+
+
+# A patience for one: the first move takes the left road or the right. The advice favours the
+# left, where fourteen cards may be laid down in any order (2**14 layouts) and the game is then
+# lost; on the right, the next move wins. Nothing is shuffled: every seed deals the same game.
+ROADS = """game roads "Two roads"
+players 1
+at most 200 decisions
+deck tiny:
+    suits Red, Blue, Green
+    ranks 1..5
+zone stock shared public
+zone start shared public
+zone left shared public
+zone right shared public
+zone done shared public
+advice lure(p: player) = 10 * count(left) + count(done) "The left road looks the better."
+phase deal "Deal" then play:
+    rule deal "Deal":
+        move card(1, Red) to start
+phase play "Play":
+    repeat:
+        rule lost "Losing" when not can_move(seat(1), moves):
+            declare winner none
+            end game
+        rule moves "Moving":
+            choose by seat(1):
+                action go_left when count(start) > 0:
+                    move top(start) to left
+                action go_right when count(start) > 0:
+                    move top(start) to right
+                action drop c in stock where count(left) > 0:
+                    move c to done
+                action arrive when count(right) > 0:
+                    declare winner seat(1)
+                    end game
+"""

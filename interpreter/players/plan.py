@@ -7,7 +7,7 @@ what the rules guarantee instead: until a card it cannot see comes to light, or 
 decides, its own moves have the same result in every possible truth. So it samples one truth
 (`engine.determinise`, as the search player does), explores its own moves from there depth
 first, each position's moves in the order of the ruleset's advice (without advice, of its
-score), best first, and remembers the positions already seen, so moving a card to and fro
+score), best first, in rounds that may depart from that order more and more (below), and remembers the positions already seen, so moving a card to and fro
 costs nothing. It stops a line where something would be revealed, another seat would decide,
 or the game ends (in a game for several, that makes it the greedy player's look ahead, over
 its own moves in a row), and stops the whole search at the first game it finds won. It then
@@ -17,30 +17,38 @@ when something new shows.
 
 Why depth first. A patience with every card known is won by a line of a hundred moves or
 more; a best-first search spreads its positions over the first few moves of many lines and
-never reaches the end of one, while depth first follows the advice down one line to the end
-and backs up only where it fails, as patience solvers do (Solvitaire, Blake and Gent 2019:
-depth first with a table of positions seen). Where cards are hidden, lines end at the next card
-turned up, and the two searches look at much the same positions. Measured on the bundled
-patiences (the figures, and the commands, in benchmarks/search.py), depth first wins more of
-them with every card known, as many with cards hidden, and takes less time a game; the
-best-first search stays as `plan:best` (`plan:POSITIONS:best`), to compare.
+never reaches the end of one, while depth first follows the advice down one line to the end,
+as patience solvers do (Solvitaire, Blake and Gent 2019: depth first with a table of positions
+seen). Where cards are hidden, lines end at the next card turned up, and the two searches look
+at much the same positions. The best-first search stays as `plan:best` (`plan:POSITIONS:best`),
+to compare.
 
-The table. Depth first, a position is known by its layout (`_Eyes.layout`): what the seat sees
-of it (the cards it can identify and where they lie, the decision pending) without the
-variables. A line that comes back to a layout already seen in this search, with only a counter
-grown (moves made without progress, say), is not followed again: keyed by the whole view, going
-round a stock is a new position each time until the counter ends the game, and the search
-spends its positions there. A layout met again is not looked at again even with a better value
-(a lower counter): looking again gained little and cost much. The price: a line that needs a
-counter lower than the one its layout was first met with is missed.
+Why in rounds of departures (limited discrepancy search, Harvey and Ginsberg 1995). Where the
+advice's first line does not win, a plain depth-first search backs up from the bottom: it tries
+every other move near the end of the line before any near its start, and a wrong turn early
+keeps it in a subtree far larger than its budget. So the search goes in rounds: round D follows
+the advice but may depart from its order at most D times on a line (a position's best child is
+free, each other costs one departure), round 0 being the advice's own line. Measured on the
+bundled draw-one patience with every card shown (README, "How strong are the players?"): on the
+first hundred deals, the plain search won 62 and this one 83 at the same budget; a deal is
+won in the first plan or not at all, mostly within a few thousand positions.
 
-The budget: `plan:POSITIONS` positions a plan. By default 100 (DEFAULT_NODES), or, depth first,
-100,000 (DEFAULT_SEEN) where the seat can identify every card when it plans: the line may then
-run to the end of the game and the search stops at the first win, so the many positions are
-paid for only where no win is in reach; with cards hidden, lines end at the next card turned
-up, and more positions cost time and buy little. (The bundled draw-one patience with every
-card shown, 500 deals: 54.8% won at 20,000 a plan, 59.6% at 100,000; on 100 of them 58%, 62%,
-and 68% at a million, four seconds a game: benchmarks/search.py.)
+The table. A position is known by its layout (`_Eyes.layout`): what the seat sees of it (the
+cards it can identify and where they lie, the decision pending) without the variables. A line
+that comes back to a layout already met in this round, with only a counter grown (moves made
+without progress, say), is not followed again: keyed by the whole view, going round a stock is
+a new position each time until the counter ends the game, and the search spends its positions
+there. A layout met again is not looked at again even with a better value (a lower counter) or
+more departures left: looking again gained little and cost much. The price: a line that needs a
+counter lower than the one its layout was first met with is missed. Each round starts a fresh
+table; the search stops after a round that left out no child for want of departures (it has
+seen everything), or that met no more layouts than the round before.
+
+The budget: `plan:POSITIONS` positions a plan, over all its rounds. By default 100
+(DEFAULT_NODES), or, depth first, 100,000 (DEFAULT_SEEN) where the seat can identify every card
+when it plans: the line may then run to the end of the game and the search stops at the first
+win, so the many positions are paid for only where no win is in reach; with cards hidden, lines
+end at the next card turned up, and more positions cost time and buy little.
 
 A move that reveals hidden cards (dealing from a face-down pack) is judged by the position
 just before it, never by the sampled cards it would show, so the plan depends on what the
@@ -286,52 +294,75 @@ class PlanBot:
         return best_line or []
 
     def _deep(self, det, me: int, eyes: _Eyes, root_view: tuple, nodes: int) -> list:
-        """Depth first from the sample `det`, `nodes` positions at most: each position's new
-        children in the order of their values (best first, equals in the order of the moves),
-        a position skipped when its layout (`_Eyes.layout`: its view without the variables) was
-        met before in this search, stopping at the first game won alone; the line to the best
-        position found, as `_best` gives it."""
-        seen = {eyes.layout(root_view)}
+        """Depth first with limited discrepancies from the sample `det`, `nodes` positions at most
+        over all rounds. Round D (0, 1, 2, ...) follows each position's new children in the order
+        of their values (best first, equals in the order of the moves), the first free and each
+        other one of the D departures a line may make from that order; a position is skipped when
+        its layout (`_Eyes.layout`: its view without the variables) was met before in the round.
+        It stops at the first game won alone, or after a round that left out no child for want of
+        departures or met no more layouts than the round before. The line to the best position
+        found, as `_best` gives it."""
+        root_layout = eyes.layout(root_view)
         made = [(-1, None, root_view)]  # each position met: (its parent's index, the move to it, its view)
-        waiting = [(det, 0, 0)]  # (position, its index in made, its depth): last in, first out
         best = None  # (value, length of the line, index of its last position, the move from there)
         expanded = 0
         deadline = self.deadline
-        while waiting and expanded < nodes:
-            if deadline is not None and best is not None and time.monotonic() > deadline:
-                break
-            s, k, depth = waiting.pop()
-            expanded += 1
-            hidden = eyes.hidden(s)
-            before = _value(s, me)
-            length = depth + 1
-            kids = []
-            won = False
-            for m in moves_for(s, me):
-                after = _step(s, m, me, eyes, hidden, before)
-                if after is None:
-                    continue
-                t, value, finished = after
-                move = (m.action, m.arg)
-                if t is None:
-                    won = finished and value == WIN
-                else:
-                    tview = eyes.view(t)
-                    layout = eyes.layout(tview)
-                    if layout in seen:
+        met = 0  # the layouts the round before met
+        rounds = 0
+        while expanded < nodes:
+            seen = {root_layout}
+            waiting = [(det, 0, 0, rounds)]  # (position, its index in made, its depth, departures left): last in, first out
+            held = False  # a child new to the round left out for want of departures
+            while waiting and expanded < nodes:
+                if deadline is not None and best is not None and time.monotonic() > deadline:
+                    return self._line(made, best)
+                s, k, depth, left = waiting.pop()
+                expanded += 1
+                hidden = eyes.hidden(s)
+                before = _value(s, me)
+                length = depth + 1
+                kids = []
+                layouts = set()
+                won = False
+                for m in moves_for(s, me):
+                    after = _step(s, m, me, eyes, hidden, before)
+                    if after is None:
                         continue
+                    t, value, finished = after
+                    move = (m.action, m.arg)
+                    if t is None:
+                        won = finished and value == WIN
+                    else:
+                        tview = eyes.view(t)
+                        layout = eyes.layout(tview)
+                        if layout in seen or layout in layouts:
+                            continue
+                        layouts.add(layout)
+                        value = _value(t, me)
+                        kids.append((value, t, move, tview, layout))
+                    if best is None or value > best[0] or (value == best[0] and length < best[1]):
+                        best = (value, length, k, move)
+                    if won:
+                        return self._line(made, best)
+                kids.sort(key=lambda kid: -kid[0])  # best first, equals in the order of the moves
+                if left == 0 and len(kids) > 1:
+                    held = True
+                    del kids[1:]
+                at = len(made)
+                for _, t, move, tview, layout in kids:
                     seen.add(layout)
-                    value = _value(t, me)
                     made.append((k, move, tview))
-                    kids.append((value, t, len(made) - 1))
-                if best is None or value > best[0] or (value == best[0] and length < best[1]):
-                    best = (value, length, k, move)
-                if won:
-                    break
-            if won:
+                waiting.extend((kid[1], at + a, length, left - 1 if a else left)
+                               for a, kid in reversed(list(enumerate(kids))))
+            if not held or len(seen) == met:
                 break
-            kids.sort(key=lambda kid: -kid[0])  # best first, equals in the order of the moves
-            waiting.extend((t, n, length) for _, t, n in reversed(kids))
+            met = len(seen)
+            rounds += 1
+        return self._line(made, best)
+
+    @staticmethod
+    def _line(made: list, best) -> list:
+        """The line of moves from the root to the best position found (`best` as `_deep` keeps it)."""
         if best is None:
             return []
         _, _, k, move = best

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from bundled_games import NAMES, move_key, names_variants_slow, rules
-from small_games import scored
+from small_games import ROADS, scored
 import pytest
 
 from interpreter import loads_ruleset
@@ -72,6 +72,15 @@ def test_klondike_is_planned_alike_on_both_engines_depth_first_and_best_first(de
     rs = rules("classic/klondike")
     for seed in (0, 1):
         answered = both(rs, 1, seed, 30, 60, deep=deep, options={"visible": visible})
+        assert answered and all(answered)
+
+
+def test_the_rounds_of_departures_are_planned_alike_on_both_engines():
+    """Two roads (small_games.ROADS): round 0 down the advice's left road, round 1 across to the
+    right, or, with fewer positions, the best found on the left; the same moves and lines in C."""
+    rs = loads_ruleset(ROADS, "roads.cards")
+    for nodes in (500, 1000):
+        answered = both(rs, 1, 5, 20, nodes)
         assert answered and all(answered)
 
 

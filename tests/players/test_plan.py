@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 from bundled_games import paths_variants_slow, plays_only_legal_moves
+from small_games import ROADS
 from typer.testing import CliRunner
 
-from interpreter import load_ruleset
+from interpreter import load_ruleset, loads_ruleset
 from interpreter.players.bots import make_bot
 from interpreter.commands.cli import app
 from interpreter.engine import (apply, cards_in, determinise, legal_moves, moves_for, new_game, outcome, position,
@@ -152,6 +153,24 @@ def test_depth_first_it_finds_a_long_win_that_best_first_misses():
     assert len(deep._plan) + 1 == 50
     assert not _line_wins(best, _klondike_endgame())
     assert len(best._plan) + 1 < 20
+
+
+def test_depth_first_it_departs_from_the_advice_near_the_root_before_deep_down():
+    """The advice favours the left road, where fourteen cards are laid down in any order (16,384
+    layouts) before the game is lost; the right road wins at the next move. A depth-first search
+    that tries every departure deep down first spends any budget short of those layouts on the
+    left. This one makes at most D departures from the advice's order in round D: round 0 follows
+    the advice to the loss, round 1 takes the other road at the first move and wins, a thousand
+    positions in all. With 500 positions it is still in round 1 on the left, and plans the best it
+    found there."""
+    s = new_game(loads_ruleset(ROADS, "roads.cards"), 1, None, 5)
+    bot = PlanBot(seed=1, nodes=1000)
+    assert move_key(bot.choose(s)) == ("go_right", None)
+    assert [key for key, _ in bot._plan] == [("arrive", None)]
+    assert _line_wins(PlanBot(seed=1, nodes=1000), s)
+    short = PlanBot(seed=1, nodes=500)
+    assert move_key(short.choose(s)) == ("go_left", None)
+    assert len(short._plan) == 13 and not _line_wins(PlanBot(seed=1, nodes=500), s)
 
 
 @pytest.mark.parametrize("spec, deep, nodes", [

@@ -148,12 +148,12 @@ typedef struct pl_search {
     uint64_t *states; int32_t n_slot, cap_slot; size_t words;
     /* the depth-first search's: the positions waiting, last in first out; one position's children,
      * to be ordered (its table of layouts seen is `seen`) */
-    int32_t *pend; int32_t n_pend, cap_pend;
-    struct pl_kid { double value; int32_t node; } *kid; int32_t cap_kid;
+    int32_t *pend, *pend_left; int32_t n_pend, cap_pend;
+    struct pl_kid { double value; int32_t move; pl_view view, layout; } *kid; int32_t cap_kid;
 } pl_search;
 
 static void pl_free(pl_search *p) {
-    free(p->node); free(p->heap); free(p->seen); free(p->states); free(p->pend); free(p->kid);
+    free(p->node); free(p->heap); free(p->seen); free(p->states); free(p->pend); free(p->pend_left); free(p->kid);
 }
 
 static inline int pl_before(const pl_wait *x, const pl_wait *y) {
@@ -233,14 +233,29 @@ static int pl_see(pl_search *p, pl_view v) {
     return 1;
 }
 
-static int pl_wait_on(pl_search *p, int32_t node) {
+static int pl_wait_on(pl_search *p, int32_t node, int32_t left) {
     if (p->n_pend == p->cap_pend) {
         int32_t cap = p->cap_pend ? p->cap_pend * 2 : 256;
         int32_t *w = (int32_t *)realloc(p->pend, sizeof(int32_t) * (size_t)cap);
-        if (!w) return PL_FAIL;
-        p->pend = w; p->cap_pend = cap;
+        if (w) p->pend = w;
+        int32_t *l = (int32_t *)realloc(p->pend_left, sizeof(int32_t) * (size_t)cap);
+        if (l) p->pend_left = l;
+        if (!w || !l) return PL_FAIL;
+        p->cap_pend = cap;
     }
-    p->pend[p->n_pend++] = node;
+    p->pend[p->n_pend] = node;
+    p->pend_left[p->n_pend++] = left;
+    return 0;
+}
+
+/* whether a view is among those seen */
+static int pl_seen(const pl_search *p, pl_view v) {
+    if (!p->cap_seen) return 0;
+    uint64_t j = v.b & (p->cap_seen - 1);
+    while (p->seen[j].a) {
+        if (p->seen[j].a == v.a && p->seen[j].b == v.b) return 1;
+        j = (j + 1) & (p->cap_seen - 1);
+    }
     return 0;
 }
 
@@ -301,69 +316,87 @@ static int pl_shown(cr_state *T, const uint8_t *unseen, const uint16_t *hidden, 
     return 0;
 }
 
-/* plan.py:PlanBot._deep from the sampled root (slot 0, node 0 made): depth first, each position's
- * new children in the order of their values (best first, the order of the legal moves among
- * equals), a position skipped where its layout (its view without the variables) was seen before
- * in this search; stops at the first game won alone. The best line found: its last position's
- * node and move, and its length (in has, best, best_node, best_move, best_len as pl_run keeps them) */
+/* plan.py:PlanBot._deep from the sampled root (slot 0, node 0 made): depth first with limited
+ * discrepancies, rounds of D = 0, 1, 2, ...: each position's new children in the order of their
+ * values (best first, the order of the legal moves among equals), the first free and each other
+ * costing one of the D departures a line may make from that order; a position skipped where its
+ * layout (its view without the variables) was seen before in the round; stops at the first game
+ * won alone, after a round that held nothing back or met no layout new to it, or at `nodes`
+ * positions over all rounds. The best line found: its last position's node and move, and its
+ * length (in has, best, best_node, best_move, best_len as pl_run keeps them) */
 static int pl_deep(pl_search *p, int32_t me, int64_t nodes, double deadline, const uint8_t *unseen,
                    uint64_t *copy, int *has, double *best, int32_t *best_node, int32_t *best_move, int32_t *best_len) {
     uint16_t hidden[NC];
     pl_view rl;
     pl_views(pl_state(p, 0), unseen, &rl);
-    if (pl_see(p, rl) < 0 || pl_wait_on(p, 0)) return PL_FAIL;
     int64_t expanded = 0;
-    while (p->n_pend && expanded < nodes) {
-        if (CR_STOPPED()) return PL_FAIL;
-        if (deadline > 0 && *has && pl_now() > deadline) break;
-        int32_t k = p->pend[--p->n_pend];
-        expanded++;
-        int32_t depth = p->node[k].depth, len = depth + 1;
-        cr_state *S = pl_at(p, depth);
-        if (!S) return PL_FAIL;
-        if (k && pl_play((uint64_t *)S, pl_state(p, depth - 1), p->node[k].move)) return PL_FAIL;
-        int32_t nh = pl_hidden(S, unseen, hidden), nk = 0;
-        double before;
-        if (pl_value(S, me, &before)) return PL_FAIL;
-        if (p->cap_kid < S->legal_n) {
-            struct pl_kid *kid = (struct pl_kid *)realloc(p->kid, sizeof *kid * (size_t)S->legal_n);
-            if (!kid) return PL_FAIL;
-            p->kid = kid; p->cap_kid = S->legal_n;
-        }
-        int won = 0;
-        for (int32_t i = 0; i < S->legal_n && !won; i++) {
-            if (S->legal_who[i] != me) continue;
-            if (pl_play(copy, S, i)) return PL_FAIL;
-            cr_state *T = (cr_state *)copy;
-            double value;
-            if (T->finished) {
-                if (pl_value(T, me, &value)) return PL_FAIL;
-                won = value == PL_WIN;
-            } else if (pl_shown(T, unseen, hidden, nh)) value = before; /* judged where it starts */
-            else if (T->actor != me) { if (pl_value(T, me, &value)) return PL_FAIL; }
-            else {
-                pl_view tl, tv = pl_views(T, unseen, &tl);
-                int fresh = pl_see(p, tl);
-                if (fresh < 0) return PL_FAIL;
-                if (!fresh) continue;
-                if (pl_value(T, me, &value)) return PL_FAIL;
-                int32_t n = pl_node_new(p, k, i, len, tv);
-                if (n < 0) return PL_FAIL;
-                p->kid[nk++] = (struct pl_kid){value, n};
+    uint64_t met = 0; /* layouts the round before met */
+    for (int32_t round = 0; expanded < nodes; round++) {
+        if (p->cap_seen) memset(p->seen, 0, sizeof(pl_view) * p->cap_seen);
+        p->n_seen = 0;
+        p->n_pend = 0;
+        if (pl_see(p, rl) < 0 || pl_wait_on(p, 0, round)) return PL_FAIL;
+        int held = 0; /* a child with a layout new to the round left out for want of departures */
+        while (p->n_pend && expanded < nodes) {
+            if (CR_STOPPED()) return PL_FAIL;
+            if (deadline > 0 && *has && pl_now() > deadline) return 0;
+            int32_t k = p->pend[--p->n_pend], left = p->pend_left[p->n_pend];
+            expanded++;
+            int32_t depth = p->node[k].depth, len = depth + 1;
+            cr_state *S = pl_at(p, depth);
+            if (!S) return PL_FAIL;
+            if (k && pl_play((uint64_t *)S, pl_state(p, depth - 1), p->node[k].move)) return PL_FAIL;
+            int32_t nh = pl_hidden(S, unseen, hidden), nk = 0;
+            double before;
+            if (pl_value(S, me, &before)) return PL_FAIL;
+            if (p->cap_kid < S->legal_n) {
+                struct pl_kid *kid = (struct pl_kid *)realloc(p->kid, sizeof *kid * (size_t)S->legal_n);
+                if (!kid) return PL_FAIL;
+                p->kid = kid; p->cap_kid = S->legal_n;
             }
-            if (!*has || value > *best || (value == *best && len < *best_len)) {
-                *has = 1; *best = value; *best_node = k; *best_move = i; *best_len = len;
+            int won = 0;
+            for (int32_t i = 0; i < S->legal_n && !won; i++) {
+                if (S->legal_who[i] != me) continue;
+                if (pl_play(copy, S, i)) return PL_FAIL;
+                cr_state *T = (cr_state *)copy;
+                double value;
+                if (T->finished) {
+                    if (pl_value(T, me, &value)) return PL_FAIL;
+                    won = value == PL_WIN;
+                } else if (pl_shown(T, unseen, hidden, nh)) value = before; /* judged where it starts */
+                else if (T->actor != me) { if (pl_value(T, me, &value)) return PL_FAIL; }
+                else {
+                    pl_view tl, tv = pl_views(T, unseen, &tl);
+                    if (pl_seen(p, tl)) continue;
+                    int twin = 0; /* an earlier move to the same layout */
+                    for (int32_t j = 0; j < nk && !twin; j++) twin = p->kid[j].layout.a == tl.a && p->kid[j].layout.b == tl.b;
+                    if (twin) continue;
+                    if (pl_value(T, me, &value)) return PL_FAIL;
+                    p->kid[nk++] = (struct pl_kid){value, i, tv, tl};
+                }
+                if (!*has || value > *best || (value == *best && len < *best_len)) {
+                    *has = 1; *best = value; *best_node = k; *best_move = i; *best_len = len;
+                }
             }
+            if (won) return 0;
+            /* best first: sorted by value, falling, equals in the order of the moves (insertion: stable) */
+            for (int32_t a = 1; a < nk; a++) {
+                struct pl_kid x = p->kid[a];
+                int32_t b = a;
+                while (b > 0 && p->kid[b - 1].value < x.value) { p->kid[b] = p->kid[b - 1]; b--; }
+                p->kid[b] = x;
+            }
+            if (left == 0 && nk > 1) { held = 1; nk = 1; }
+            int32_t at = p->n_node;
+            for (int32_t a = 0; a < nk; a++) {
+                if (pl_see(p, p->kid[a].layout) < 0) return PL_FAIL;
+                if (pl_node_new(p, k, p->kid[a].move, len, p->kid[a].view) < 0) return PL_FAIL;
+            }
+            for (int32_t a = nk - 1; a >= 0; a--) /* the best on top */
+                if (pl_wait_on(p, at + a, a ? left - 1 : left)) return PL_FAIL;
         }
-        if (won) break;
-        /* best first on top: sorted by value, falling, equals in the order made (insertion: stable) */
-        for (int32_t a = 1; a < nk; a++) {
-            struct pl_kid x = p->kid[a];
-            int32_t b = a;
-            while (b > 0 && p->kid[b - 1].value < x.value) { p->kid[b] = p->kid[b - 1]; b--; }
-            p->kid[b] = x;
-        }
-        for (int32_t a = nk - 1; a >= 0; a--) if (pl_wait_on(p, p->kid[a].node)) return PL_FAIL;
+        if (!held || p->n_seen == met) return 0;
+        met = p->n_seen;
     }
     return 0;
 }
