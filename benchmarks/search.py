@@ -31,10 +31,11 @@ With every card seen a plan looks at DEFAULT_SEEN positions; raised from 20,000 
 In rounds of departures from the advice (limited discrepancy search, plan.py says why;
 2026-12-01, the depth-first rows above are from before them):
 
-    klondike, visible=true (500)         plan: 417 = 83.4% (79.9-86.4), 0.65 s
-    klondike, cards hidden (500)         plan: 170 = 34.0% (30.0-38.3), 0.12 s
-    udvasa (40)                          plan: 40 = 100% (91.2-100), 0.55 s
-    freecell (10)                        plan: 10 of 10, 1.8 s
+                                     one departure for any but the best   the k-th best k - 1 (kept)
+    klondike, visible=true (500)         417 = 83.4% (79.9-86.4), 0.65 s      423 = 84.6% (81.2-87.5), 0.53 s
+    klondike, cards hidden (500)         170 = 34.0% (30.0-38.3), 0.12 s      169 = 33.8% (29.8-38.1), 0.18 s
+    udvasa (40)                          40 = 100% (91.2-100), 0.55 s         40 = 100%, 0.44 s
+    freecell (10)                        10 of 10, 1.8 s                      10 of 10, 1.3 s
 
 (won, Wilson 95% interval, seconds a game), each by
 

@@ -79,7 +79,7 @@ def test_the_rounds_of_departures_are_planned_alike_on_both_engines():
     """Two roads (small_games.ROADS): round 0 down the advice's left road, round 1 across to the
     right, or, with fewer positions, the best found on the left; the same moves and lines in C."""
     rs = loads_ruleset(ROADS, "roads.cards")
-    for nodes in (500, 1000):
+    for nodes in (100, 200):
         answered = both(rs, 1, 5, 20, nodes)
         assert answered and all(answered)
 

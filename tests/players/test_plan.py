@@ -159,18 +159,18 @@ def test_depth_first_it_departs_from_the_advice_near_the_root_before_deep_down()
     """The advice favours the left road, where fourteen cards are laid down in any order (16,384
     layouts) before the game is lost; the right road wins at the next move. A depth-first search
     that tries every departure deep down first spends any budget short of those layouts on the
-    left. This one makes at most D departures from the advice's order in round D: round 0 follows
-    the advice to the loss, round 1 takes the other road at the first move and wins, a thousand
-    positions in all. With 500 positions it is still in round 1 on the left, and plans the best it
-    found there."""
+    left. This one goes in rounds: round 0 follows the advice to the loss (15 positions), round 1
+    may take a second-best move once on a line, so it tries each such move down the left road
+    and then the right road, and wins: 200 positions are enough. With 100 it is still on the left
+    in round 1, and plans the best it found there."""
     s = new_game(loads_ruleset(ROADS, "roads.cards"), 1, None, 5)
-    bot = PlanBot(seed=1, nodes=1000)
+    bot = PlanBot(seed=1, nodes=200)
     assert move_key(bot.choose(s)) == ("go_right", None)
     assert [key for key, _ in bot._plan] == [("arrive", None)]
-    assert _line_wins(PlanBot(seed=1, nodes=1000), s)
-    short = PlanBot(seed=1, nodes=500)
+    assert _line_wins(PlanBot(seed=1, nodes=200), s)
+    short = PlanBot(seed=1, nodes=100)
     assert move_key(short.choose(s)) == ("go_left", None)
-    assert len(short._plan) == 13 and not _line_wins(PlanBot(seed=1, nodes=500), s)
+    assert not _line_wins(PlanBot(seed=1, nodes=100), s)
 
 
 @pytest.mark.parametrize("spec, deep, nodes", [

@@ -318,8 +318,9 @@ static int pl_shown(cr_state *T, const uint8_t *unseen, const uint16_t *hidden, 
 
 /* plan.py:PlanBot._deep from the sampled root (slot 0, node 0 made): depth first with limited
  * discrepancies, rounds of D = 0, 1, 2, ...: each position's new children in the order of their
- * values (best first, the order of the legal moves among equals), the first free and each other
- * costing one of the D departures a line may make from that order; a position skipped where its
+ * values (best first, the order of the legal moves among equals), the best free, the second
+ * costing one of the D departures a line may make from that order, the third two, and so on; a
+ * position skipped where its
  * layout (its view without the variables) was seen before in the round; stops at the first game
  * won alone, after a round that held nothing back or met no layout new to it, or at `nodes`
  * positions over all rounds. The best line found: its last position's node and move, and its
@@ -386,14 +387,14 @@ static int pl_deep(pl_search *p, int32_t me, int64_t nodes, double deadline, con
                 while (b > 0 && p->kid[b - 1].value < x.value) { p->kid[b] = p->kid[b - 1]; b--; }
                 p->kid[b] = x;
             }
-            if (left == 0 && nk > 1) { held = 1; nk = 1; }
+            if (nk > left + 1) { held = 1; nk = left + 1; } /* the (a+1)-th best costs a departures */
             int32_t at = p->n_node;
             for (int32_t a = 0; a < nk; a++) {
                 if (pl_see(p, p->kid[a].layout) < 0) return PL_FAIL;
                 if (pl_node_new(p, k, p->kid[a].move, len, p->kid[a].view) < 0) return PL_FAIL;
             }
             for (int32_t a = nk - 1; a >= 0; a--) /* the best on top */
-                if (pl_wait_on(p, at + a, a ? left - 1 : left)) return PL_FAIL;
+                if (pl_wait_on(p, at + a, left - a)) return PL_FAIL;
         }
         if (!held || p->n_seen == met) return 0;
         met = p->n_seen;
