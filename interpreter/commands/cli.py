@@ -200,7 +200,8 @@ def _print_summary(data: dict) -> None:
     k = data["games"]
     lo, hi = data["seeds"]
     seeds = f"seed {lo}" if k == 1 else f"seeds {lo}-{hi}"
-    typer.echo(f"{data['title']}: {k} game{'s' if k != 1 else ''}, {data['players']} players, {seeds}")
+    n = data["players"]
+    typer.echo(f"{data['title']}: {k} game{'s' if k != 1 else ''}, {n} player{'s' if n != 1 else ''}, {seeds}")
     opts = " ".join(f"{n}={json.dumps(v) if not isinstance(v, str) else v}" for n, v in data["options"].items())
     if opts:
         typer.echo(f"options: {opts}")

@@ -174,7 +174,7 @@ def report(rs, players: int, seed: int, how: str, state, sol, took: float) -> di
 
 def text_report(r: dict) -> str:
     sides = " against ".join("+".join(side) for side in r["sides"])
-    lines = [f"{r['ruleset']}, {r['players']} players, seed {r['seed']}: the position {r['position']}"
+    lines = [f"{r['ruleset']}, {r['players']} player{'s' if r['players'] != 1 else ''}, seed {r['seed']}: the position {r['position']}"
              + (f", {r['to_move']} to move" if r["to_move"] else "") + ".",
              f"Every card shown, best play by every side ({sides}; {r['method']}):"]
     if r["complete"]:
@@ -233,7 +233,7 @@ def _equilibrium(path: Path, players, option, iterations: int, returns, policy_o
         typer.echo(json.dumps(out, indent=2))
         return
     what = "the mean of the best replies' gains" if spec.players == 2 else "NashConv, the sum of the best replies' gains"
-    typer.echo(f"{spec.title}, {spec.players} players, hidden cards hidden: CFR+, {eq.iterations:,} iterations over "
+    typer.echo(f"{spec.title}, {spec.players} player{'s' if spec.players != 1 else ''}, hidden cards hidden: CFR+, {eq.iterations:,} iterations over "
                f"{eq.nodes:,} positions ({eq.infosets:,} information sets) in {eq.seconds:.2f} s")
     typer.echo("  values (" + ("score less the table's mean" if returns == "points" else "share of a win") + "): "
                + ", ".join(f"P{k + 1} {v:+.5f}" for k, v in enumerate(eq.values)))

@@ -678,6 +678,8 @@ class English:
                       ">": "more than", ">=": "at least"}[op]
             with self.bound(**{left.var: self.elem(left.domain)}):
                 such = f" such that {self.cond(left.where)}" if left.where is not None else ""
+            if k == 1 and op == ">":  # "there is more than one player p such that ..."
+                return f"there is more than one {self.binder(left.var, left.domain, '', plural=False)}{such}"
             verb = "is" if k == 1 and op in ("==", "<=", ">=", "!=") else "are"
             plural = not (k == 1 and verb == "is")
             return f"there {verb} {amount} {k} {self.binder(left.var, left.domain, '', plural=plural)}{such}"

@@ -106,6 +106,16 @@ def test_play_table_and_bots():
     assert "Opening cards" in out and "per game" in out
 
 
+def test_a_game_for_one_is_counted_in_the_singular():
+    """A patience's heading says "1 player", in `play` and in `solve` alike."""
+    r = run("play", "klondike", "-k", "1", "--engine", "python")
+    assert r.exit_code == 0, r.output
+    assert "Klondike: 1 game, 1 player, seed 0" in r.stdout
+    r = run("solve", "klondike", "--seed", "1", "--nodes", "50", "--engine", "python")
+    assert r.exit_code == 0, r.output
+    assert "Klondike, 1 player, seed 1: the position at the start" in r.stdout
+
+
 @pytest.mark.parametrize("args, message", [
     (("-o", "nope=1"), "unknown option 'nope'"),
     (("-o", "time=dusk"), "option time is one of day, night"),

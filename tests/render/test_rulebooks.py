@@ -422,6 +422,13 @@ interpretation odd "Is this a real game?":
 '''
 
 
+def test_more_than_one_is_said_in_the_singular():
+    """(count p in players where contending(p)) > 1 reads as English does: "more than one player"."""
+    md = render_markdown(load_ruleset(ROOT / "rulesets" / "mughal" / "hamrang.cards"))
+    assert "there is more than one player *p* such that *p* is *contending*" in md
+    assert "more than 1 players" not in md
+
+
 def test_a_game_using_most_statements_renders(tmp_path: Path):
     path = tmp_path / "mini.cards"
     path.write_text(MINI, encoding="utf-8")
