@@ -79,6 +79,8 @@ def solve_command(
             from ..engine import sides as sides_now
             side_list = [list(side) for side in sides_now(state)]  # the ruleset's `sides`, as they stand here
         sol = Solver(n, side_list, nodes, seconds).solve(state)
+        if not sol.complete and n == 1:
+            sol = _won_by_planning(state, sol, nodes, seconds, started, seed) or sol
         took = time.monotonic() - started
     except OptionError as e:
         _fail(f"error: {e.message}", 2)
@@ -89,6 +91,39 @@ def solve_command(
         typer.echo(json.dumps(out, indent=2))
     else:
         typer.echo(text_report(out))
+
+
+def _won_by_planning(state, sol, nodes: int, seconds: float, started: float, seed: int):
+    """Where the full search of a patience ran out: the planning player's depth-first search,
+    which stops at the first won game, for a seat that already sees every card (the search then
+    plans in the position itself, not in a guess of it). A line it finds, played from the
+    position, that ends in the seat's win settles the question: a win is worth 1, and nothing is
+    worth more. The Solution of that line, or None (no win found, or something hidden)."""
+    from ..engine import apply, moves_for
+    from ..players.plan import PlanBot, _Eyes
+    from ..solver.minimax import Solution, utilities
+    if state.finished or state.actor is None:
+        return None
+    if state.native is not None:
+        state.native.sync_locals()
+    if _Eyes(state, state.actor).hidden(state):
+        return None
+    bot = PlanBot(seed, nodes=nodes)
+    bot.deadline = started + seconds
+    line = bot._search(state, state.actor)
+    t, moves = state.clone(), []
+    for key, _ in line:
+        m = next((m for m in moves_for(t) if (m.action, m.arg) == key), None)
+        if m is None:
+            return None
+        apply(t, m)
+        moves.append(m)
+    if not t.finished or not (t.declared is not None or t.program.score is None):
+        return None
+    u = utilities(t)
+    if u[state.actor] != 1.0:
+        return None
+    return Solution(u[state.actor], u, tuple(moves), t, True, len(moves), sol.nodes, sol.sides, None, found_by="plan")
 
 
 def _fail(text: str, code: int):
@@ -130,7 +165,7 @@ def reach(rs, players: int, options: dict, seed: int, after: int | None, moves: 
                 raise OptionError(f"--moves: move {k + 1}, {text!r}, is not legal for P{s.actor + 1} now "
                                   f"(legal: {', '.join(map(str, legal[:8]))}{', ...' if len(legal) > 8 else ''})")
             apply(s, found)
-        return s, f"after the {len(texts)} moves given"
+        return s, f"after the {len(texts)} move{'s' if len(texts) != 1 else ''} given"
     bots = [make_bot("random", bot_seed(seed, seat)) for seat in range(players)]
     count = 0
     # by default, the first card chosen in the open; from the start in a game where no card is chosen
@@ -161,7 +196,7 @@ def report(rs, players: int, seed: int, how: str, state, sol, took: float) -> di
         "to_move": seat_name(state.actor) if state.actor is not None and not state.finished else None,
         "sides": [[seat_name(x) for x in side] for side in sol.sides],
         "method": "alpha-beta" if len(sol.sides) == 2 else "max^n",
-        "complete": sol.complete, "depth": sol.depth, "stopped": sol.stopped,
+        "complete": sol.complete, "depth": sol.depth, "stopped": sol.stopped, "found_by": sol.found_by,
         "value": sol.value, "utilities": list(sol.utilities),
         "line": [f"{seat_name(m.player)} {m}" for m in sol.line],
         "finished": bool(end.finished),
@@ -177,7 +212,11 @@ def text_report(r: dict) -> str:
     lines = [f"{r['ruleset']}, {r['players']} player{'s' if r['players'] != 1 else ''}, seed {r['seed']}: the position {r['position']}"
              + (f", {r['to_move']} to move" if r["to_move"] else "") + ".",
              f"Every card shown, best play by every side ({sides}; {r['method']}):"]
-    if r["complete"]:
+    if r["complete"] and r["found_by"] == "plan":
+        lines.append(f"  solved: the seat can win. The full search ran out ({r['nodes']:,} positions); the planning "
+                     f"search (`plan`, depth first in rounds) then found a won game, and nothing is worth more "
+                     f"({r['seconds']:g} s in all)")
+    elif r["complete"]:
         lines.append(f"  solved to the end of the game: {r['nodes']:,} positions in {r['seconds']:g} s")
     else:
         why = {"nodes": "the positions allowed (--nodes) ran out", "seconds": "the time allowed (--seconds) ran out"}

@@ -63,6 +63,7 @@ class Solution:
     nodes: int
     sides: tuple
     stopped: str | None = None
+    found_by: str = "search"  # or "plan": a patience's won line found by the planning search (commands/solve.py)
 
 
 class _OutOfBudget(Exception):

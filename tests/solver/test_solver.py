@@ -154,7 +154,7 @@ def test_solve_command_json_and_moves_given():
     r = runner.invoke(app, ["solve", "kuhn-poker", "--seed", "5", "--moves", "check", "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
-    assert out["position"] == "after the 1 moves given" and out["to_move"] == "P2"
+    assert out["position"] == "after the 1 move given" and out["to_move"] == "P2"
     assert out["complete"] and out["value"] == 2.0 and out["method"] == "alpha-beta"
     assert out["line"][0] == "P2 check"
 
@@ -163,6 +163,34 @@ def test_solve_command_says_when_it_did_not_reach_the_end():
     r = runner.invoke(app, ["solve", "hearts", "-n", "4", "--seed", "2", "--after", "20", "--nodes", "50"])
     assert r.exit_code == 0, r.output
     assert "NOT solved to the end: the positions allowed (--nodes) ran out" in r.output
+
+
+def test_a_patience_the_full_search_cannot_finish_is_solved_by_the_planning_search():
+    """Thoughtful Klondike, deal 1: 2,000 positions are far too few for the full search, but the
+    planning search finds a won game, which nothing beats: solved, worth 1, on both engines alike,
+    and the line it prints wins when played from the deal. With the cards hidden the seat does not
+    see every card, the planning search would plan in a guess of the deal, and it is not asked."""
+    from interpreter.engine import Move, outcome
+    from interpreter.native import find_compiler
+    args = ["solve", "klondike", "-o", "visible=true", "--seed", "1", "--nodes", "2000", "--json"]
+    engines = ["python"] + (["native"] if find_compiler() else [])
+    outs = []
+    for engine in engines:
+        r = runner.invoke(app, [*args, "--engine", engine])
+        assert r.exit_code == 0, r.output
+        outs.append(json.loads(r.output))
+    out = outs[0]
+    assert out["complete"] and out["found_by"] == "plan" and out["value"] == 1.0 and out["finished"]
+    assert all(o["line"] == out["line"] and o["found_by"] == "plan" for o in outs)
+    s = new_game(load_ruleset("klondike"), 1, {"visible": True}, 1)
+    for text in out["line"]:
+        wanted = Move.parse(text.split(" ", 1)[1], 0)
+        apply(s, next(m for m in moves_for(s) if (m.action, m.arg) == (wanted.action, wanted.arg)))
+    assert s.finished and tuple(outcome(s).winners) == (0,)
+    r = runner.invoke(app, ["solve", "klondike", "--seed", "1", "--nodes", "2000", "--engine", "python"])
+    assert r.exit_code == 0 and "NOT solved to the end" in r.output and "planning search" not in r.output
+    r = runner.invoke(app, [*args[:-1], "--engine", "python"])
+    assert "solved: the seat can win" in r.output and "value: 1 " in r.output
 
 
 @pytest.mark.parametrize("args, message", [
