@@ -95,20 +95,17 @@ def solve_command(
 
 def _won_by_planning(state, sol, nodes: int, seconds: float, started: float, seed: int):
     """Where the full search of a patience ran out: the planning player's depth-first search,
-    which stops at the first won game, for a seat that already sees every card (the search then
-    plans in the position itself, not in a guess of it). A line it finds, played from the
-    position, that ends in the seat's win settles the question: a win is worth 1, and nothing is
-    worth more. The Solution of that line, or None (no win found, or something hidden)."""
+    which stops at the first won game, with every card seen as the solver sees them (PlanBot.peek:
+    in the position itself, not in a guess of it). A line it finds, played from the position,
+    that ends in the seat's win settles the question: a win is worth 1, and nothing is worth
+    more. The Solution of that line, or None (no win found)."""
     from ..engine import apply, moves_for
-    from ..players.plan import PlanBot, _Eyes
+    from ..players.plan import PlanBot
     from ..solver.minimax import Solution, utilities
     if state.finished or state.actor is None:
         return None
-    if state.native is not None:
-        state.native.sync_locals()
-    if _Eyes(state, state.actor).hidden(state):
-        return None
     bot = PlanBot(seed, nodes=nodes)
+    bot.peek = True
     bot.deadline = started + seconds
     line = bot._search(state, state.actor)
     t, moves = state.clone(), []

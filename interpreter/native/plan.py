@@ -13,11 +13,12 @@ from .engine import NativeGame, _words_of, check_signals, want_guard
 MAX_LINE = 100_000  # moves of a line read back from C; a longer one is planned in Python
 
 
-def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, deep: int = 1) -> list | None:
+def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, deep: int = 1,
+              peek: bool = False) -> list | None:
     """plan.py:PlanBot._search's line for the game in C, depth first (deep=1, PlanBot._deep) or
-    best first (deep=0, PlanBot._best): [(move key, view expected before it)], with `rng` moved
-    on; None when C cannot plan this as Python would (then `rng` is untouched and the caller
-    plans in Python)."""
+    best first (deep=0, PlanBot._best), with every card seen in the position itself where `peek`
+    (PlanBot.peek): [(move key, view expected before it)], with `rng` moved on; None when C
+    cannot plan this as Python would (then `rng` is untouched and the caller plans in Python)."""
     lib = g.np.lib
     want_guard(lib)
     cap = min(nodes, MAX_LINE) + 1
@@ -25,7 +26,7 @@ def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, d
     choice, alt = (ctypes.c_int32 * cap)(), (ctypes.c_int32 * cap)()
     w = g.np.nparams
     vals, views = (ctypes.c_int64 * (cap * w))(), (ctypes.c_uint64 * (2 * cap))()
-    n = lib.cr_plan(g.mem, me, nodes, words, deadline or 0.0, deep, choice, alt, vals, views, cap)
+    n = lib.cr_plan(g.mem, me, nodes, words, deadline or 0.0, deep | (2 if peek else 0), choice, alt, vals, views, cap)
     if n < 0:
         if lib.cr_interrupted():
             check_signals()

@@ -78,12 +78,12 @@ class _Eyes:
     """What one seat can identify, for one plan: the zones it may look into are fixed for the
     whole plan (a zone's owner never changes), so only the cards in the others are checked."""
 
-    def __init__(self, s, who: int):
+    def __init__(self, s, who: int, everything: bool = False):
         zones = s.program.zones
         self.seen, self.unseen = [], []
         for inst in range(len(s.zones)):
             v = zones[s.zkind[inst]].visibility
-            (self.seen if sees(v, s.zowner[inst], who) else self.unseen).append(inst)
+            (self.seen if everything or sees(v, s.zowner[inst], who) else self.unseen).append(inst)
         self.unseen_set = frozenset(self.unseen)
 
     def hidden(self, s) -> list:
@@ -178,6 +178,9 @@ class PlanBot:
     positions per plan (None: the default budget, see `_budget`)."""
 
     name = "plan"
+    # every card seen, in the position itself rather than a sample: not a fair player, but how
+    # `cardrules solve` asks whether a patience can be won with every card shown
+    peek = False
 
     def __init__(self, seed: int = 0, nodes: int | None = None, deep: bool = True):
         if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
@@ -229,13 +232,16 @@ class PlanBot:
         nodes = self._budget(state, me)
         if state.native is not None:
             from ..native.plan import plan_line
-            line = plan_line(state.native, me, self.rng, nodes, self.deadline, int(self.deep))
+            line = plan_line(state.native, me, self.rng, nodes, self.deadline, int(self.deep), self.peek)
             if line is not None:
                 return line
-        det = determinise(state, me, self.rng, reseed=True)
+        if self.peek:
+            det = state.native.python_copy() if state.native is not None else state.clone()
+        else:
+            det = determinise(state, me, self.rng, reseed=True)
         if not det.finished and not det._legal:
             return []
-        eyes = self._eyes = _Eyes(det, me)
+        eyes = self._eyes = _Eyes(det, me, self.peek)
         root_view = eyes.view(det)
         return (self._deep if self.deep else self._best)(det, me, eyes, root_view, nodes)
 
@@ -247,6 +253,8 @@ class PlanBot:
             return self.nodes
         if not self.deep:
             return DEFAULT_NODES
+        if self.peek:
+            return DEFAULT_SEEN
         if state.native is not None:
             state.native.sync_locals()
         return DEFAULT_NODES if _Eyes(state, me).hidden(state) else DEFAULT_SEEN

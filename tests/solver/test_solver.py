@@ -165,32 +165,41 @@ def test_solve_command_says_when_it_did_not_reach_the_end():
     assert "NOT solved to the end: the positions allowed (--nodes) ran out" in r.output
 
 
-def test_a_patience_the_full_search_cannot_finish_is_solved_by_the_planning_search():
-    """Thoughtful Klondike, deal 1: 2,000 positions are far too few for the full search, but the
-    planning search finds a won game, which nothing beats: solved, worth 1, on both engines alike,
-    and the line it prints wins when played from the deal. With the cards hidden the seat does not
-    see every card, the planning search would plan in a guess of the deal, and it is not asked."""
+@pytest.mark.parametrize("visible", [True, False])
+def test_a_patience_the_full_search_cannot_finish_is_solved_by_the_planning_search(visible):
+    """Klondike, deal 1, its cards shown to the player or dealt face down: 2,000 positions are far
+    too few for the full search, but the planning search, seeing every card as the solver does,
+    finds a won game, which nothing beats: solved, worth 1, on both engines alike, and the line it
+    prints wins when played from the deal."""
     from interpreter.engine import Move, outcome
     from interpreter.native import find_compiler
-    args = ["solve", "klondike", "-o", "visible=true", "--seed", "1", "--nodes", "2000", "--json"]
+    args = ["solve", "klondike", "-o", f"visible={str(visible).lower()}", "--seed", "1", "--nodes", "2000"]
     engines = ["python"] + (["native"] if find_compiler() else [])
     outs = []
     for engine in engines:
-        r = runner.invoke(app, [*args, "--engine", engine])
+        r = runner.invoke(app, [*args, "--engine", engine, "--json"])
         assert r.exit_code == 0, r.output
         outs.append(json.loads(r.output))
     out = outs[0]
     assert out["complete"] and out["found_by"] == "plan" and out["value"] == 1.0 and out["finished"]
     assert all(o["line"] == out["line"] and o["found_by"] == "plan" for o in outs)
-    s = new_game(load_ruleset("klondike"), 1, {"visible": True}, 1)
+    s = new_game(load_ruleset("klondike"), 1, {"visible": visible}, 1)
     for text in out["line"]:
         wanted = Move.parse(text.split(" ", 1)[1], 0)
         apply(s, next(m for m in moves_for(s) if (m.action, m.arg) == (wanted.action, wanted.arg)))
     assert s.finished and tuple(outcome(s).winners) == (0,)
-    r = runner.invoke(app, ["solve", "klondike", "--seed", "1", "--nodes", "2000", "--engine", "python"])
-    assert r.exit_code == 0 and "NOT solved to the end" in r.output and "planning search" not in r.output
-    r = runner.invoke(app, [*args[:-1], "--engine", "python"])
+    r = runner.invoke(app, [*args, "--engine", "python"])
     assert "solved: the seat can win" in r.output and "value: 1 " in r.output
+
+
+def test_a_patience_the_planning_search_cannot_win_stays_unsolved():
+    """Klondike deal 18, every card shown, is one the planning search does not win within 2,000
+    positions: the answer stays the full search's, NOT solved."""
+    r = runner.invoke(app, ["solve", "klondike", "-o", "visible=true", "--seed", "18", "--nodes", "2000",
+                            "--engine", "python", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert not out["complete"] and out["found_by"] == "search" and out["stopped"] == "nodes"
 
 
 @pytest.mark.parametrize("args, message", [

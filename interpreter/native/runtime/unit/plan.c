@@ -15,6 +15,7 @@
 #define PL_LOSS (-1e9)
 #define PL_FAIL (-1)
 #define PL_DEEP 1 /* cr_plan's `how`: depth first (plan.py:PlanBot._deep), else best first (._best) */
+#define PL_PEEK 2 /* ... and with every card seen, in the position itself, not a sample (plan.py:PlanBot.peek) */
 
 typedef struct pl_view { uint64_t a, b; } pl_view;
 
@@ -413,7 +414,7 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
     cr_state *root = pl_slot(p, &slot);
     if (!root) { free(t); return PL_FAIL; }
     memcpy(root, S0, (size_t)S0->bytes);
-    int rc = sr_determinise(t, root, me, &rng);
+    int rc = how & PL_PEEK ? 0 : sr_determinise(t, root, me, &rng);
     free(t);
     if (rc) return PL_FAIL;
     crt_get_state(&rng, rng_words); /* the generator as Python's is once it has sampled */
@@ -421,6 +422,7 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
     uint8_t unseen[MAXZ];
     uint16_t hidden[NC];
     pl_unseen(root, me, unseen);
+    if (how & PL_PEEK) memset(unseen, 0, sizeof unseen);
     pl_view rv = pl_view_of(root, unseen);
     if (pl_node_new(p, -1, -1, 0, rv) < 0) return PL_FAIL;
     p->node[0].slot = slot;
@@ -528,7 +530,8 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
 }
 
 /* plan.py:PlanBot._search from the game in mem for seat `me`, looking at most `nodes` positions,
- * depth first where `how` has PL_DEEP, else best first, drawing from the bot's generator (625
+ * depth first where `how` has PL_DEEP, else best first, in the position itself with every card
+ * seen where it has PL_PEEK, else in a sample drawn from the bot's generator (625
  * words in, moved on out), stopping at the monotonic clock's `deadline` once a line is found (0:
  * no deadline): the line's moves (each one's choice, action and values, and the view expected
  * before it, two words), their number (0: none found), or
