@@ -616,7 +616,7 @@ class Spec:
         core = core.view()
         s = core.state
         who = seat_name(player) if player is not None else "public view"
-        lines = [f"{who}; {self.players} players; decision {s.decisions}"]
+        lines = [f"{who}; {self.players} player{'s' if self.players != 1 else ''}; decision {s.decisions}"]
         if core.terminal():
             lines.append("game over" if s.finished else "game cut short")
         else:
@@ -647,7 +647,7 @@ class Spec:
     def _referee_text(self, core: "Core") -> str:
         s = core.state
         names = self.card_names
-        lines = [f"{self.title}; {self.players} players; seed {s.seed}; decision {s.decisions}"]
+        lines = [f"{self.title}; {self.players} player{'s' if self.players != 1 else ''}; seed {s.seed}; decision {s.decisions}"]
         if core.terminal():
             o = outcome(s) if s.finished else None
             lines.append(str(o) if o is not None else "cut short, no result")

@@ -121,7 +121,7 @@ class Config:
     def label(self) -> str:
         changed = dict(self.options)
         opts = ", ".join(f"{n}={_fmt_value(changed[n])}" for n in self.changed)
-        return f"{self.players} players, " + (f"options {opts}" if opts else "default options")
+        return f"{self.players} player{'s' if self.players != 1 else ''}, " + (f"options {opts}" if opts else "default options")
 
 
 def _fmt_value(v) -> str:

@@ -250,7 +250,7 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
                 seekers += bot == "seeker"
             self.n_games += k
             self.n_seeker += seekers
-            self.progress(f"fuzz {name} [{ci + 1}/{n_cfg}] {cfg.label()}: {k} games ({seekers} rule-seeking), "
+            self.progress(f"fuzz {name} [{ci + 1}/{n_cfg}] {cfg.label()}: {k} game{'s' if k != 1 else ''} ({seekers} rule-seeking), "
                           f"{time.monotonic() - t0:.2f} s" + (f", {new} new finding(s)" if new else ""))
         self._hunt()
         self._option_check()

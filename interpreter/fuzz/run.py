@@ -58,7 +58,7 @@ def finding_paragraph(num: int, f: Finding) -> str:
         opts = ", ".join(f"{k}={_fmt_value(v)}" for k, v in r.changed.items())
         where = f"{r.path}" if r.path else "(not written)"
         n_moves = f"{len(r.moves)} move" + ("" if len(r.moves) == 1 else "s")
-        lines.append(wrap.fill(f"   reproduction: {r.players} players, seed {r.seed}, {n_moves}"
+        lines.append(wrap.fill(f"   reproduction: {r.players} player{'s' if r.players != 1 else ''}, seed {r.seed}, {n_moves}"
                                + (f", options {opts}" if opts else "") + f": cardrules replay {where}"
                                + (f" -- {r.note}" if r.note else "")))
         for label, _, path in r.extra:

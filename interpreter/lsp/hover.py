@@ -129,7 +129,7 @@ class Hover:
             kind = "variant" if rs.base else "game"
             extra = f" of {rs.base_title}" if rs.base else ""
             players = f"{rs.players_min}" if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
-            return f"**{kind}** `{rs.name}`" + (f" \u201c{rs.title}\u201d" if rs.title else "") + f"{extra}, for {players} players"
+            return f"**{kind}** `{rs.name}`" + (f" \u201c{rs.title}\u201d" if rs.title else "") + f"{extra}, for {players} player{'s' if players != '1' else ''}"
         return self.value(name)
 
     def ws_title(self, path):

@@ -191,7 +191,7 @@ class Measure:
         job.parts = [part for c in configs for part in
                      [{"label": c.label, "games": games, "skill": False}] +
                      ([{"label": c.label, "games": games, "skill": True}] if strong else [])]
-        job.message = f"{games} games of each, {players} players ({', '.join(dict.fromkeys(bots))})"
+        job.message = f"{games} games of each, {players} player{'s' if players != 1 else ''} ({', '.join(dict.fromkeys(bots))})"
         return job, (balance_child, configs, games, seed, strong, engine)
 
     # ---------------------------------------------------------------- fuzz

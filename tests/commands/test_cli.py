@@ -107,13 +107,16 @@ def test_play_table_and_bots():
 
 
 def test_a_game_for_one_is_counted_in_the_singular():
-    """A patience's heading says "1 player", in `play` and in `solve` alike."""
+    """A patience's heading says "1 player", in `play`, `solve` and `fuzz` alike."""
     r = run("play", "klondike", "-k", "1", "--engine", "python")
     assert r.exit_code == 0, r.output
     assert "Klondike: 1 game, 1 player, seed 0" in r.stdout
     r = run("solve", "klondike", "--seed", "1", "--nodes", "50", "--engine", "python")
     assert r.exit_code == 0, r.output
     assert "Klondike, 1 player, seed 1: the position at the start" in r.stdout
+    r = run("fuzz", "klondike", "-k", "1", "--workers", "1", "--engine", "python")
+    assert "fuzz klondike [1/6] 1 player, default options: 1 game (0 rule-seeking)" in r.output
+    assert "1 players" not in r.output and "1 games" not in r.output
 
 
 @pytest.mark.parametrize("args, message", [
