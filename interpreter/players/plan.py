@@ -7,8 +7,8 @@ what the rules guarantee instead: until a card it cannot see comes to light, or 
 decides, its own moves have the same result in every possible truth. So it samples one truth
 (`engine.determinise`, as the search player does), explores its own moves from there depth
 first, each position's moves in the order of the ruleset's advice (without advice, of its
-score), best first, in rounds that may depart from that order more and more (below), and remembers the positions already seen, so moving a card to and fro
-costs nothing. It stops a line where something would be revealed, another seat would decide,
+score), best first, in rounds that may depart from that order more and more (below), and
+remembers the positions already seen, so moving a card to and fro costs nothing. It stops a line where something would be revealed, another seat would decide,
 or the game ends (in a game for several, that makes it the greedy player's look ahead, over
 its own moves in a row), and stops the whole search at the first game it finds won. It then
 plays the first move of the line that leads to the won game, or else to the best position
@@ -29,10 +29,9 @@ every other move near the end of the line before any near its start, and a wrong
 keeps it in a subtree far larger than its budget. So the search goes in rounds: round D follows
 the advice but may depart from its order D times on a line (a position's best child is free,
 its second best costs one departure, its third two, and so on), round 0 being the advice's own
-line. Measured on the
-bundled draw-one patience with every card shown (README, "How strong are the players?"): on the
-first hundred deals, the plain search won 62 and this one 85 at the same budget; a deal is
-won in the first plan or not at all, mostly within a few thousand positions.
+line. Measured on the bundled draw-one patience with every card shown (README, "How strong are
+the players?"): on the first hundred deals, the plain search won 62 and this one 85 at the same
+budget; a deal is won in the first plan or not at all, mostly within a few thousand positions.
 
 The table. A position is known by its layout (`_Eyes.layout`): what the seat sees of it (the
 cards it can identify and where they lie, the decision pending) without the variables. A line
