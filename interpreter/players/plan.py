@@ -8,9 +8,10 @@ decides, its own moves have the same result in every possible truth. So it sampl
 (`engine.determinise`, as the search player does), explores its own moves from there depth
 first, each position's moves in the order of the ruleset's advice (without advice, of its
 score), best first, in rounds that may depart from that order more and more (below), and
-remembers the positions already seen, so moving a card to and fro costs nothing. It stops a line where something would be revealed, another seat would decide,
-or the game ends (in a game for several, that makes it the greedy player's look ahead, over
-its own moves in a row), and stops the whole search at the first game it finds won. It then
+remembers the positions already seen, so moving a card to and fro costs nothing. It stops a
+line where something would be revealed, another seat would decide, or the game ends (in a game
+for several, that makes it the greedy player's look ahead, over its own moves in a row), and
+stops the whole search at the first game it finds won. It then
 plays the first move of the line that leads to the won game, or else to the best position
 found, and keeps to that line while what it sees is what it expected, planning afresh only
 when something new shows.
