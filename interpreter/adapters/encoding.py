@@ -83,7 +83,7 @@ from pathlib import Path
 import numpy as np
 
 from ..bundled import bundled_name, resolve
-from ..engine import Move, new_game, outcome, program_of, resolve_options, scores, seat_name, waiting
+from ..engine import Move, counted, new_game, outcome, program_of, resolve_options, scores, seat_name, waiting
 from ..errors import CardRulesError, GameRuntimeError, OptionError
 from ..language.graph import draws_at_random
 from ..language.graph import sees as g_sees
@@ -616,7 +616,7 @@ class Spec:
         core = core.view()
         s = core.state
         who = seat_name(player) if player is not None else "public view"
-        lines = [f"{who}; {self.players} player{'s' if self.players != 1 else ''}; decision {s.decisions}"]
+        lines = [f"{who}; {counted(self.players, 'player')}; decision {s.decisions}"]
         if core.terminal():
             lines.append("game over" if s.finished else "game cut short")
         else:
@@ -647,7 +647,7 @@ class Spec:
     def _referee_text(self, core: "Core") -> str:
         s = core.state
         names = self.card_names
-        lines = [f"{self.title}; {self.players} player{'s' if self.players != 1 else ''}; seed {s.seed}; decision {s.decisions}"]
+        lines = [f"{self.title}; {counted(self.players, 'player')}; seed {s.seed}; decision {s.decisions}"]
         if core.terminal():
             o = outcome(s) if s.finished else None
             lines.append(str(o) if o is not None else "cut short, no result")

@@ -77,7 +77,8 @@ def value_text(v: float) -> str:
 
 def equilibrium_line(label: str, players: int, e: dict) -> str:
     """One configuration's equilibrium in one line, for the terminal."""
-    head = f"  equilibrium ({label}, {players} player{'s' if players != 1 else ''}): "
+    from ..engine import counted
+    head = f"  equilibrium ({label}, {counted(players, 'player')}): "
     if not e["solved"]:
         return head + e["reason"]
     what = "score less the table's mean" if e["returns"] == "points" else "share of a win"

@@ -238,7 +238,8 @@ def _solve_all(configs: list[Config], iterations: int, limit: int | None) -> lis
     out = []
     try:
         for cfg in configs:
-            typer.echo(f"solving {cfg.label} ({cfg.players} player{'s' if cfg.players != 1 else ''}) whole by CFR+, {iterations:,} iterations ...",
+            from ..engine import counted
+            typer.echo(f"solving {cfg.label} ({counted(cfg.players, 'player')}) whole by CFR+, {iterations:,} iterations ...",
                        err=True)
             out.append(equilibrium(cfg, iterations, limit))
             e = out[-1]

@@ -19,7 +19,7 @@ from typer.core import TyperCommand, TyperGroup
 from .. import engines, load_ruleset, players_text as _players_text, verdict
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
 from ..players.bots import BOTS
-from ..engine import (RECORD_FORMAT, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
+from ..engine import (RECORD_FORMAT, counted, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
                      resolve_options, seat_name, validate_record, write_record)
 from ..errors import CardRulesError, GameRuntimeError, OptionError, RecordError
 from ..playing import GameBroke, Human, Quit, Tally, broke_in_python as _broke_in_python, play_one as _play_one
@@ -200,8 +200,7 @@ def _print_summary(data: dict) -> None:
     k = data["games"]
     lo, hi = data["seeds"]
     seeds = f"seed {lo}" if k == 1 else f"seeds {lo}-{hi}"
-    n = data["players"]
-    typer.echo(f"{data['title']}: {k} game{'s' if k != 1 else ''}, {n} player{'s' if n != 1 else ''}, {seeds}")
+    typer.echo(f"{data['title']}: {counted(k, 'game')}, {counted(data['players'], 'player')}, {seeds}")
     opts = " ".join(f"{n}={json.dumps(v) if not isinstance(v, str) else v}" for n, v in data["options"].items())
     if opts:
         typer.echo(f"options: {opts}")

@@ -101,13 +101,13 @@ def _won_by_planning(state, sol, nodes: int, seconds: float, started: float, see
     more. The Solution of that line, or None (no win found)."""
     from ..engine import apply, moves_for
     from ..players.plan import PlanBot
-    from ..solver.minimax import Solution, utilities
+    from ..solver.minimax import Solution, pays_shares, utilities
     if state.finished or state.actor is None:
         return None
     bot = PlanBot(seed, nodes=nodes)
     bot.peek = True
     bot.deadline = started + seconds
-    line = bot._search(state, state.actor)
+    line = bot.line(state)
     t, moves = state.clone(), []
     for key, _ in line:
         m = next((m for m in moves_for(t) if (m.action, m.arg) == key), None)
@@ -115,7 +115,7 @@ def _won_by_planning(state, sol, nodes: int, seconds: float, started: float, see
             return None
         apply(t, m)
         moves.append(m)
-    if not t.finished or not (t.declared is not None or t.program.score is None):
+    if not t.finished or not pays_shares(t):
         return None
     u = utilities(t)
     if u[state.actor] != 1.0:
@@ -146,7 +146,7 @@ def reach(rs, players: int, options: dict, seed: int, after: int | None, moves: 
     """The position to solve, and how it was reached (words for the report), on the engine chosen
     (an EngineChoice; None: Python)."""
     from ..players.bots import bot_seed, make_bot
-    from ..engine import Move, apply, in_secret, moves_for, offered
+    from ..engine import Move, apply, counted, in_secret, moves_for, offered
     from ..engines import new_game
     s = new_game(rs, players, options, seed, engine=engine)
     given = after
@@ -162,7 +162,7 @@ def reach(rs, players: int, options: dict, seed: int, after: int | None, moves: 
                 raise OptionError(f"--moves: move {k + 1}, {text!r}, is not legal for P{s.actor + 1} now "
                                   f"(legal: {', '.join(map(str, legal[:8]))}{', ...' if len(legal) > 8 else ''})")
             apply(s, found)
-        return s, f"after the {len(texts)} move{'s' if len(texts) != 1 else ''} given"
+        return s, f"after the {counted(len(texts), 'move')} given"
     bots = [make_bot("random", bot_seed(seed, seat)) for seat in range(players)]
     count = 0
     # by default, the first card chosen in the open; from the start in a game where no card is chosen
@@ -205,8 +205,9 @@ def report(rs, players: int, seed: int, how: str, state, sol, took: float) -> di
 
 
 def text_report(r: dict) -> str:
+    from ..engine import counted
     sides = " against ".join("+".join(side) for side in r["sides"])
-    lines = [f"{r['ruleset']}, {r['players']} player{'s' if r['players'] != 1 else ''}, seed {r['seed']}: the position {r['position']}"
+    lines = [f"{r['ruleset']}, {counted(r['players'], 'player')}, seed {r['seed']}: the position {r['position']}"
              + (f", {r['to_move']} to move" if r["to_move"] else "") + ".",
              f"Every card shown, best play by every side ({sides}; {r['method']}):"]
     if r["complete"] and r["found_by"] == "plan":
@@ -236,6 +237,7 @@ def _equilibrium(path: Path, players, option, iterations: int, returns, policy_o
     """`--equilibrium`: CFR+ over the game's whole tree (equilibrium.py)."""
     from .args import parse_options
     from ..solver.equilibrium import solve_equilibrium
+    from ..engine import counted
     try:
         from ..adapters.encoding import spec_for
         from ..bundled import resolve
@@ -269,7 +271,7 @@ def _equilibrium(path: Path, players, option, iterations: int, returns, policy_o
         typer.echo(json.dumps(out, indent=2))
         return
     what = "the mean of the best replies' gains" if spec.players == 2 else "NashConv, the sum of the best replies' gains"
-    typer.echo(f"{spec.title}, {spec.players} player{'s' if spec.players != 1 else ''}, hidden cards hidden: CFR+, {eq.iterations:,} iterations over "
+    typer.echo(f"{spec.title}, {counted(spec.players, 'player')}, hidden cards hidden: CFR+, {eq.iterations:,} iterations over "
                f"{eq.nodes:,} positions ({eq.infosets:,} information sets) in {eq.seconds:.2f} s")
     typer.echo("  values (" + ("score less the table's mean" if returns == "points" else "share of a win") + "): "
                + ", ".join(f"P{k + 1} {v:+.5f}" for k, v in enumerate(eq.values)))

@@ -15,9 +15,9 @@ from .play import (DEFAULT_MAX_DECISIONS, SCORE_UNREADABLE, advice, advice_value
 from .legal import offered
 from .positions import card_info, cards_in, determinise, evaluate, frozen_value, position, recompute_legal, waiting
 from .records import RECORD_FORMAT, make_record, read_record, replay, validate_record, write_record
-from .state import MAX_STEPS, Move, Outcome, State, seat_name
+from .state import MAX_STEPS, Move, Outcome, State, counted, seat_name
 
-__all__ = ["Move", "Outcome", "State", "seat_name", "MAX_STEPS", "DEFAULT_MAX_DECISIONS", "SCORE_UNREADABLE", "new_game", "legal_moves", "moves_for", "moves_to_choose",
+__all__ = ["Move", "Outcome", "State", "counted", "seat_name", "MAX_STEPS", "DEFAULT_MAX_DECISIONS", "SCORE_UNREADABLE", "new_game", "legal_moves", "moves_for", "moves_to_choose",
            "deciders", "in_secret", "apply", "is_terminal", "outcome", "scores", "sides", "observe", "out_of_play", "public_vars", "fired_counts",
            "state_digest", "rule_at", "program_of", "resolve_options", "RECORD_FORMAT", "make_record",
            "write_record", "read_record", "validate_record", "replay", "position", "cards_in", "card_info",

@@ -105,6 +105,11 @@ def seat_name(p: int) -> str:
     return f"P{p + 1}"
 
 
+def counted(n: int, noun: str) -> str:
+    """'1 player', '3 players': a patience is played by one player, not by 1 players."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 class State:
     """A game in progress. Plain lists and ints only: pydantic stays off the hot path."""
 

@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..language import graph as g
-from ..engine import State
+from ..engine import State, counted
 
 
 DEFAULT_GAMES = 10          # games per configuration when neither --games nor --seconds is given
@@ -121,7 +121,7 @@ class Config:
     def label(self) -> str:
         changed = dict(self.options)
         opts = ", ".join(f"{n}={_fmt_value(changed[n])}" for n in self.changed)
-        return f"{self.players} player{'s' if self.players != 1 else ''}, " + (f"options {opts}" if opts else "default options")
+        return f"{counted(self.players, 'player')}, " + (f"options {opts}" if opts else "default options")
 
 
 def _fmt_value(v) -> str:

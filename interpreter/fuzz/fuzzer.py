@@ -10,7 +10,7 @@ from typing import Callable
 
 from .. import engines
 from ..language import graph as g
-from ..engine import apply, observe, offered, program_of
+from ..engine import apply, counted, observe, offered, program_of
 from ..errors import GameRuntimeError, GameTooLong
 from .common import (Config, Event, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
                      RulesetReport, _config, configurations, option_values, player_counts)
@@ -250,7 +250,7 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
                 seekers += bot == "seeker"
             self.n_games += k
             self.n_seeker += seekers
-            self.progress(f"fuzz {name} [{ci + 1}/{n_cfg}] {cfg.label()}: {k} game{'s' if k != 1 else ''} ({seekers} rule-seeking), "
+            self.progress(f"fuzz {name} [{ci + 1}/{n_cfg}] {cfg.label()}: {counted(k, 'game')} ({seekers} rule-seeking), "
                           f"{time.monotonic() - t0:.2f} s" + (f", {new} new finding(s)" if new else ""))
         self._hunt()
         self._option_check()

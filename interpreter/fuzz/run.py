@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 from typing import Callable
 
-from ..engine import write_record
+from ..engine import counted, write_record
 from .common import DEFAULT_GAMES, Finding, RulesetReport, _fmt_value
 from .fuzzer import Fuzzer, native_for
 
@@ -57,8 +57,7 @@ def finding_paragraph(num: int, f: Finding) -> str:
     if r is not None:
         opts = ", ".join(f"{k}={_fmt_value(v)}" for k, v in r.changed.items())
         where = f"{r.path}" if r.path else "(not written)"
-        n_moves = f"{len(r.moves)} move" + ("" if len(r.moves) == 1 else "s")
-        lines.append(wrap.fill(f"   reproduction: {r.players} player{'s' if r.players != 1 else ''}, seed {r.seed}, {n_moves}"
+        lines.append(wrap.fill(f"   reproduction: {counted(r.players, 'player')}, seed {r.seed}, {counted(len(r.moves), 'move')}"
                                + (f", options {opts}" if opts else "") + f": cardrules replay {where}"
                                + (f" -- {r.note}" if r.note else "")))
         for label, _, path in r.extra:

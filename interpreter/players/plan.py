@@ -216,6 +216,11 @@ class PlanBot:
         first = line[0][0]
         return next(m for m in moves if (m.action, m.arg) == first)
 
+    def line(self, state) -> list:
+        """The plan from `state` for the seat to move, without playing it: [(move key, view
+        expected before it)] (`cardrules solve` plays it out on a patience)."""
+        return self._search(state, state.actor)
+
     def _view(self, state, me: int, expected):
         """What the seat sees now, in the form the plan expects: a number where the search ran
         in C (native/plan.py), else the view itself."""
@@ -310,9 +315,9 @@ class PlanBot:
         of their values (best first, equals in the order of the moves), the best free, the second
         one of the D departures a line may make from that order, the third two, and so on; a
         position is skipped when its layout (`_Eyes.layout`: its view without the variables) was
-        met before in the round. It stops at the first game won alone, or after a round that left out no child for want of
-        departures or met no more layouts than the round before. The line to the best position
-        found, as `_best` gives it."""
+        met before in the round. It stops at the first game won alone, or after a round that left
+        out no child for want of departures or met no more layouts than the round before. The line
+        to the best position found, as `_best` gives it."""
         root_layout = eyes.layout(root_view)
         made = [(-1, None, root_view)]  # each position met: (its parent's index, the move to it, its view)
         best = None  # (value, length of the line, index of its last position, the move from there)

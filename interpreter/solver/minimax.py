@@ -71,11 +71,17 @@ class _OutOfBudget(Exception):
         self.why = why
 
 
+def pays_shares(s) -> bool:
+    """Whether a game over pays each winner a share of a win (it declared its winners, or keeps
+    no score), so that a win alone is worth 1 and nothing is worth more."""
+    return s.declared is not None or s.program.score is None
+
+
 def utilities(s) -> tuple:
     """Each seat's utility where the game ends: its score (minus it when the fewest wins), or,
     when the game declares its winners, each winner's share of a win."""
     o = outcome(s) if s.finished else None
-    if o is not None and (s.declared is not None or s.program.score is None):
+    if o is not None and pays_shares(s):
         share = 1.0 / len(o.winners) if o.winners else 0.0
         return tuple(share if seat in o.winners else 0.0 for seat in s.seats)
     values = o.scores if o is not None else scores(s)

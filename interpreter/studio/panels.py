@@ -163,6 +163,7 @@ class Measure:
     # ---------------------------------------------------------------- balance
     def start_balance(self, data: dict) -> dict:
         from ..balance import Config
+        from ..engine import counted
         found = self.loaded(data)
         other, b = self.against(data, found)
         games = _whole(data, "games", DEFAULT_GAMES, 1, MAX_GAMES, "the number of games")
@@ -191,7 +192,7 @@ class Measure:
         job.parts = [part for c in configs for part in
                      [{"label": c.label, "games": games, "skill": False}] +
                      ([{"label": c.label, "games": games, "skill": True}] if strong else [])]
-        job.message = f"{games} games of each, {players} player{'s' if players != 1 else ''} ({', '.join(dict.fromkeys(bots))})"
+        job.message = f"{games} games of each, {counted(players, 'player')} ({', '.join(dict.fromkeys(bots))})"
         return job, (balance_child, configs, games, seed, strong, engine)
 
     # ---------------------------------------------------------------- fuzz
