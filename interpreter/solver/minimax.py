@@ -41,6 +41,7 @@ from ..engine import SCORE_UNREADABLE, advice, apply, moves_for, outcome, scores
 from ..engine import sides as ruleset_sides
 from ..errors import GameRuntimeError, GameTooLong, OptionError
 from ..language.graph import draws_at_random
+from ..language.unread import forgets
 from ..engine import frozen_value
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -113,8 +114,16 @@ def position_key(s) -> tuple:
     """The whole position as one hashable value: everything the rest of the game can depend on
     (the generator's state too, when the rules can still draw)."""
     slots = tuple(frozen_value(v) if v.__class__ in (list, tuple) else v for v in s.slots)
-    key = (s.pc, tuple(s.stack), s.actor, s.finished, slots, tuple(map(tuple, s.zones)), tuple(s.known),
-           tuple(s.played_by), s.declared,
+    ordered, by = forgets(s.program)
+    if ordered is None:
+        zones, played = tuple(map(tuple, s.zones)), tuple(s.played_by)
+    else:  # a kind whose order no rule reads as a set; played_by only where a rule may read it
+        zk = s.zkind
+        zones = tuple(tuple(z) if ordered[zk[i]] else tuple(sorted(z)) for i, z in enumerate(s.zones))
+        pb = s.played_by
+        played = tuple(pb[c] for i, z in enumerate(zones) if by[zk[i]] for c in z)
+    key = (s.pc, tuple(s.stack), s.actor, s.finished, slots, zones, tuple(s.known),
+           played, s.declared,
            tuple(sorted((k, tuple(v)) for k, v in s.pending.items())) if s.pending else (),
            tuple(sorted((k, (tuple(o), tuple((p, id(a), frozen_value(v) if v.__class__ in (list, tuple) else v)
                                              for p, (a, v) in sorted(c.items(), key=_first))))

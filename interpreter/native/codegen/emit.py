@@ -12,6 +12,7 @@ and the program's tables; a construct it cannot lower raises NativeUnsupported n
 from __future__ import annotations
 
 from ...language import sizes
+from ...language.unread import forgets
 from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.ir.reads import called
@@ -443,6 +444,10 @@ class Module(Expr, MaskForms, Statements, Choices):
         tables += [arr(f"K_VAL{i}", vals) for i, vals in enumerate(p.values.values())]
         # the choices whose moves are several players' at once (`choose by each` or `by any`)
         tables.append(arr("K_SHARED", [int(ch.each_slot is not None) for ch in p.choices] or [0], "uint8_t"))
+        # what the solver's table may forget of each kind (language/unread.py): its order, its played_by
+        ordered, by = forgets(p)
+        tables.append(arr("K_KEY_ORDERED", ordered or [1] * n_kinds, "uint8_t"))
+        tables.append(arr("K_KEY_BY", by or [1] * n_kinds, "uint8_t"))
         kinds = [(1 if z.per_player else 0, z.index, z.size or 1, VIS.get(z.visibility, 2)) for z in p.zones]
         defines = {
             "NC": nc, "NSUITS": n_suits, "NRANKS": n_ranks, "NKINDS": n_kinds, "MAXP": maxp, "MINP": rs.players_min,

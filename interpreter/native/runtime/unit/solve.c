@@ -63,7 +63,8 @@ static pl_view sv_rng_hash(const cr_state *S, int draws) {
 }
 
 /* minimax.py:position_key, hashed: everything the rest of the game can depend on (`rng` the
- * generator's hash, sv_rng_hash); the cards packed four to a word, each zone after its length */
+ * generator's hash, sv_rng_hash); the cards packed four to a word, each zone after its length, or
+ * as a set where no rule reads the kind's order (K_KEY_ORDERED, language/unread.py) */
 static pl_view sv_key(const cr_state *S, pl_view rng) {
     crt_cards *C = CARDS((cr_state *)S);
     const uint8_t *known = CRT_CAT(C, uint8_t, off_known);
@@ -75,21 +76,35 @@ static pl_view sv_key(const cr_state *S, pl_view rng) {
     pl_mix(&h, (uint64_t)(int64_t)S->actor);
     pl_mix(&h, (uint64_t)(int64_t)S->finished);
     pl_slots(&h, S);
+    const uint16_t *zk = CRT_CAT(C, uint16_t, off_zone_kind), *cz = CRT_CAT(C, uint16_t, off_card_zone);
     for (int32_t z = 0; z < S->n_zones; z++) {
         const uint16_t *d = CR_ZONE_DATA(C, z);
         int32_t n = CR_ZONE_LEN(C, z), k = 0;
         pl_mix(&h, (uint64_t)n);
+        if (!K_KEY_ORDERED[zk[z]]) { /* no rule reads this kind's order: its cards as a set */
+            uint64_t acc = 0;
+            for (; k < n; k++) {
+                uint64_t x = ((uint64_t)d[k] << 16 | (uint64_t)z) * 0x9E3779B97F4A7C15ULL;
+                x ^= x >> 29; x *= 0xBF58476D1CE4E5B9ULL; x ^= x >> 32;
+                acc += x;
+            }
+            if (n) pl_mix(&h, acc);
+            continue;
+        }
         for (; k + 4 <= n; k += 4)
             pl_mix(&h, (uint64_t)d[k] | (uint64_t)d[k + 1] << 16 | (uint64_t)d[k + 2] << 32 | (uint64_t)d[k + 3] << 48);
         uint64_t w = 0;
         for (int32_t j = 0; k < n; k++, j++) w |= (uint64_t)d[k] << (16 * j);
         if (n & 3) pl_mix(&h, w);
     }
-    for (uint32_t c = 0; c < C->n_cards; c += 2) { /* each card's face and who played it: 32 bits */
-        uint64_t w = (uint64_t)known[c] << 16 | (uint16_t)by[c];
-        if (c + 1 < C->n_cards) w |= ((uint64_t)known[c + 1] << 16 | (uint16_t)by[c + 1]) << 32;
+    /* each card's face and who played it (where a rule may read it: else 0xFFFE), 32 bits */
+#define SV_BY(c) (K_KEY_BY[zk[cz[c]]] ? (uint16_t)by[c] : (uint16_t)0xFFFE)
+    for (uint32_t c = 0; c < C->n_cards; c += 2) {
+        uint64_t w = (uint64_t)known[c] << 16 | SV_BY(c);
+        if (c + 1 < C->n_cards) w |= ((uint64_t)known[c + 1] << 16 | SV_BY(c + 1)) << 32;
         pl_mix(&h, w);
     }
+#undef SV_BY
     pl_mix(&h, (uint64_t)S->declared_set);
     if (S->declared_set) pl_mix(&h, S->declared);
     /* pending and sealed choices, as native/engine.py's _sites reads them */
