@@ -4,8 +4,8 @@ games); `TINY`, a whole two-player game of three cards a hand, each trick to its
 (the command line's tests, the bots'); `MINI`, two players discarding in turn, a definition with
 its text (the studio's tests, in the server and in the browser). MINI's pieces (`MINI_HEAD`,
 `MINI_DEAL`, `TURNS`, `DISCARDS`) start the engine's and the rulebook's own small games;
-`ROADS`, a patience whose advice favours a road that cannot be won (the planning player's
-tests, on both engines); `written` and `HtmlChecker` serve the rooms that load a game from a
+`ROADS`, a patience whose advice favours a road that cannot be won, and `DRAWS`, one where the
+cards hidden decide (the planning player's tests, on both engines); `written` and `HtmlChecker` serve the rooms that load a game from a
 file or read an HTML page."""
 
 from __future__ import annotations
@@ -246,4 +246,42 @@ phase play "Play":
                 action arrive when count(right) > 0:
                     declare winner seat(1)
                     end game
+"""
+
+
+# A patience for one whose cards are hidden: four cards face down, and one decision. The long
+# shot turns up one card and wins if it is the 4; the sure thing turns up two and wins whatever
+# they are (SURE says when); then a look at them, and the game is judged. Before a card shows, the
+# two moves look alike, and the long shot is offered first.
+DRAWS = """game draws "Two draws"
+players 1
+deck tiny:
+    suits Red
+    ranks 1..4
+zone stock shared hidden
+zone drawn shared public
+var route: int = 0
+phase deal "Deal" then play:
+    rule deal "Deal":
+        shuffle stock
+phase play "Play":
+    rule choose "Choosing":
+        choose by seat(1):
+            action long_shot:
+                set route = 1
+                move top(stock) to drawn
+            action sure_thing:
+                set route = 2
+                move top(stock) to drawn
+                move top(stock) to drawn
+    rule look "Looking":
+        choose by seat(1):
+            action look:
+                pass
+    rule judge "Judging":
+        if (route == 1 and card(4, Red) in drawn) or (route == 2 and SURE):
+            declare winner seat(1)
+        else:
+            declare winner none
+        end game
 """

@@ -148,7 +148,8 @@ class NativeProgram:
         lib.cr_try_moves.restype = ctypes.c_int32
         lib.cr_fired_all.argtypes = [ctypes.c_void_p, i64p]
         lib.cr_plan.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, u32p, ctypes.c_double, ctypes.c_int32,
-                                i32p, i32p, i64p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32]
+                                i32p, i32p, i64p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32,
+                                ctypes.POINTER(ctypes.c_double)]
         lib.cr_plan.restype = ctypes.c_int32
         lib.cr_plan_view.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
         lib.cr_plan_view_after.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]

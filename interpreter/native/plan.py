@@ -19,6 +19,18 @@ def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, d
     best first (deep=0, PlanBot._best), with every card seen in the position itself where `peek`
     (PlanBot.peek): [(move key, view expected before it)], with `rng` moved on; None when C
     cannot plan this as Python would (then `rng` is untouched and the caller plans in Python)."""
+    got = _plan(g, me, rng, nodes, deadline, deep | (2 if peek else 0))
+    return None if got is None else got[0]
+
+
+def world_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None) -> tuple | None:
+    """plan.py:PlanBot._world for the game in C: one sample drawn from `rng`, planned depth first
+    with every card of it seen: (the line, its views the seat's own, the value it ends with),
+    or None as plan_line."""
+    return _plan(g, me, rng, nodes, deadline, 1 | 4)
+
+
+def _plan(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, how: int) -> tuple | None:
     lib = g.np.lib
     want_guard(lib)
     cap = min(nodes, MAX_LINE) + 1
@@ -26,7 +38,8 @@ def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, d
     choice, alt = (ctypes.c_int32 * cap)(), (ctypes.c_int32 * cap)()
     w = g.np.nparams
     vals, views = (ctypes.c_int64 * (cap * w))(), (ctypes.c_uint64 * (2 * cap))()
-    n = lib.cr_plan(g.mem, me, nodes, words, deadline or 0.0, deep | (2 if peek else 0), choice, alt, vals, views, cap)
+    value = ctypes.c_double(0.0)
+    n = lib.cr_plan(g.mem, me, nodes, words, deadline or 0.0, how, choice, alt, vals, views, cap, ctypes.byref(value))
     if n < 0:
         if lib.cr_interrupted():
             check_signals()
@@ -37,7 +50,7 @@ def plan_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, d
     for k in range(n):
         m = g._move(choices[choice[k]].alts[alt[k]], me, vals[k * w:(k + 1) * w])
         line.append(((m.action, m.arg), views[2 * k] << 64 | views[2 * k + 1]))
-    return line
+    return line, value.value
 
 
 def view_after(g: NativeGame, i: int, who: int):

@@ -165,14 +165,14 @@ class GreedyBot:
 BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
                                  "ismcts": None,  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
                                  "moismcts": None,  # the same, its nodes keyed by what the mover sees: 'moismcts[:ITERATIONS]'
-                                 "plan": None,    # the planning player, in plan.py: 'plan', 'plan:POSITIONS', ':best' after either
+                                 "plan": None,    # the planning player, in plan.py: 'plan[:POSITIONS[:WORLDS]]', or ':best' after 'plan[:POSITIONS]'
                                  "pimc": None,    # the sampling player, in pimc.py: 'pimc[:WORLDS[:NODES]]'
                                  "cfr": None}     # a small game's equilibrium, in cfr.py: 'cfr[:ITERATIONS]'
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A bot by name ('random', 'greedy', 'ismcts', 'ismcts:ITERATIONS', 'moismcts[:ITERATIONS]', 'plan',
-    'plan:POSITIONS', 'plan:best', 'plan:POSITIONS:best'); OptionError for any other name."""
+    'plan:POSITIONS', 'plan:POSITIONS:WORLDS', 'plan:best', 'plan:POSITIONS:best'); OptionError for any other name."""
     key = str(name).strip().lower()
     if key.partition(":")[0] in ("ismcts", "moismcts"):
         from .search import make_search_bot  # the search players sit beside the bots
@@ -190,6 +190,6 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     if cls is None:
         raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS), "
                           "moismcts (or moismcts:ITERATIONS), "
-                          "plan (or plan:POSITIONS, and :best to search best first), "
+                          "plan (or plan:POSITIONS, plan:POSITIONS:WORLDS, and :best to search best first), "
                           "pimc (or pimc:WORLDS or pimc:WORLDS:NODES), cfr (or cfr:ITERATIONS, and :win to play for wins)")
     return cls(seed)

@@ -56,12 +56,22 @@ plan, 0.53 s a game; 87.4% at 300,000, 1.0 s: benchmarks/search.py.)
 A move that reveals hidden cards (dealing from a face-down pack) is judged by the position
 just before it, never by the sampled cards it would show, so the plan depends on what the
 seat can see and not on the sample. Deterministic from its seed: no clock, no unseeded
-generator."""
+generator.
+
+Worlds, in a patience with cards hidden. A plan that stops at the next card turned up cannot
+tell a move that uncovers the card a build needs from one that uncovers nothing. So, in a game
+for one where some card is hidden from the seat, a decision is first planned in hindsight
+(`_worlds`): DEFAULT_WORLDS samples of the hidden cards, each planned depth first as if every
+card in it were shown, and the first move of the winning lines, counted over the samples, is
+played. Where no sample is won within its budget, the plain plan above decides. A sample's line
+is kept while the table looks as that sample had it, to the next card turned up. `plan:N:0`
+plans in no worlds, the player before."""
 
 from __future__ import annotations
 
 import heapq
 import random
+import re
 import time
 
 from ..engine import SCORE_UNREADABLE, advice, apply, determinise, frozen_value, moves_for, moves_to_choose, outcome, scores
@@ -71,6 +81,8 @@ from .search import spec_count
 
 DEFAULT_NODES = 100     # positions looked at per plan: a few hundredths of a second in the bundled patience
 DEFAULT_SEEN = 300_000  # ... by default, depth first, where the seat sees every card: a plan may then run to a win
+DEFAULT_WORLDS = 6      # a patience with cards hidden: the samples planned in hindsight at a decision (_worlds)
+DEFAULT_WORLD_NODES = 3_000  # ... and the positions each of their plans may look at
 WIN, LOSS = 1e9, -1e9   # a finished game outweighs any advice
 
 
@@ -182,19 +194,23 @@ class PlanBot:
     # `cardrules solve` asks whether a patience can be won with every card shown
     peek = False
 
-    def __init__(self, seed: int = 0, nodes: int | None = None, deep: bool = True):
+    def __init__(self, seed: int = 0, nodes: int | None = None, deep: bool = True, worlds: int = DEFAULT_WORLDS):
         if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
             raise OptionError(f"the planning player needs a positive number of positions, not {nodes!r}")
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 0:
+            raise OptionError(f"the planning player's worlds must be a whole number of at least 0, not {worlds!r}")
         self.seed = seed
         self.nodes = nodes
         self.deep = deep
+        self.worlds = worlds
         self.rng = random.Random(seed)
         self.deadline: float | None = None  # time.monotonic() past which a plan stops looking
         self._plan: list = []   # [(move key, view expected before it)]
         self._eyes: _Eyes | None = None
 
     def __repr__(self) -> str:
-        return f"PlanBot({self.seed}, nodes={self.nodes}{'' if self.deep else ', deep=False'})"
+        worlds = '' if self.worlds == DEFAULT_WORLDS else f', worlds={self.worlds}'
+        return f"PlanBot({self.seed}, nodes={self.nodes}{'' if self.deep else ', deep=False'}{worlds})"
 
     def choose(self, state):
         moves = moves_to_choose(state)
@@ -234,6 +250,10 @@ class PlanBot:
     def _search(self, state, me: int) -> list:
         """The line of moves to the best position found: [(move key, view before it)]. A game
         the native engine plays is planned in C (native/plan.py), by the same steps."""
+        if self._in_hindsight(state, me):
+            line = self._worlds(state, me)
+            if line:
+                return line
         nodes = self._budget(state, me)
         if state.native is not None:
             from ..native.plan import plan_line
@@ -249,6 +269,62 @@ class PlanBot:
         eyes = self._eyes = _Eyes(det, me, self.peek)
         root_view = eyes.view(det)
         return (self._deep if self.deep else self._best)(det, me, eyes, root_view, nodes)
+
+    def _in_hindsight(self, state, me: int) -> bool:
+        """Whether to plan in sampled worlds (_worlds): a game for one, depth first, some card
+        hidden from the seat, worlds asked for, and not the solver's peek."""
+        if self.peek or not self.deep or not self.worlds or state.n_players != 1:
+            return False
+        if state.native is not None:
+            state.native.sync_locals()
+        return bool(_Eyes(state, me).hidden(state))
+
+    def _worlds(self, state, me: int) -> list:
+        """Planning in hindsight (hindsight optimisation, as Bjarnason, Fern and Tadepalli 2009
+        measured it on a patience): `worlds` samples of what the seat cannot see, each planned depth first as if
+        every card in it were shown, `nodes` positions each (DEFAULT_WORLD_NODES by default). A
+        sample whose line wins votes for the line's first move; the move with the most votes
+        (the first to get them, among equals) is played, and the first winning line that starts
+        with it is kept while the table is as that sample had it. The samples stop once those left
+        could not change the choice. No sample won: [] (the plain plan then, which stops where a
+        hidden card would come to light)."""
+        nodes = self.nodes or DEFAULT_WORLD_NODES
+        votes: dict = {}  # first move -> [votes, the first winning line that starts with it]
+        for w in range(self.worlds):
+            line, value = self._world(state, me, nodes)
+            if line and value >= WIN:
+                got = votes.setdefault(line[0][0], [0, line])
+                got[0] += 1
+                counts = sorted((v[0] for v in votes.values()), reverse=True) + [0]
+                if counts[0] - counts[1] > self.worlds - w - 1:
+                    break  # the worlds left cannot change the choice
+        if not votes:
+            return []
+        return max(votes.values(), key=lambda v: v[0])[1]  # (max keeps the first among equals)
+
+    def _world(self, state, me: int, nodes: int) -> tuple:
+        """One sample drawn from the bot's generator and planned depth first with every card of it
+        seen: (the line, with the views the seat itself would have before each move; the value it
+        ends with)."""
+        if state.native is not None:
+            from ..native.plan import world_line
+            got = world_line(state.native, me, self.rng, nodes, self.deadline)
+            if got is not None:
+                return got
+            state = state.native.python_copy()
+        det = determinise(state, me, self.rng, reseed=True)
+        if not det.finished and not det._legal:
+            return [], 0.0
+        everything = _Eyes(det, me, True)
+        line = self._deep(det, me, everything, everything.view(det), nodes)
+        fair = self._eyes = _Eyes(det, me)
+        out, t = [], det
+        for k, (move, _) in enumerate(line):  # the views again, as the seat sees
+            out.append((move, fair.view(t)))
+            if k + 1 < len(line):
+                t = t.clone()
+                apply(t, next(m for m in moves_for(t, me) if (m.action, m.arg) == move))
+        return out, self._best_value
 
     def _budget(self, state, me: int) -> int:
         """The positions this plan may look at: the number given, else DEFAULT_NODES, or, depth
@@ -375,9 +451,10 @@ class PlanBot:
             rounds += 1
         return self._line(made, best)
 
-    @staticmethod
-    def _line(made: list, best) -> list:
-        """The line of moves from the root to the best position found (`best` as `_deep` keeps it)."""
+    def _line(self, made: list, best) -> list:
+        """The line of moves from the root to the best position found (`best` as `_deep` keeps it);
+        its value kept in `_best_value`."""
+        self._best_value = 0.0 if best is None else best[0]
         if best is None:
             return []
         _, _, k, move = best
@@ -391,11 +468,24 @@ class PlanBot:
 
 
 def make_plan_bot(spec: str, seed: int = 0) -> PlanBot:
-    """'plan' or 'plan:POSITIONS', depth first; 'plan:best' or 'plan:POSITIONS:best', best first
-    (the search before depth first, kept to compare); OptionError for anything else."""
-    head, sep, how = spec.rpartition(":")
-    best = bool(sep) and how.strip() == "best"
+    """'plan', 'plan:POSITIONS' or 'plan:POSITIONS:WORLDS', depth first (WORLDS: the samples a
+    patience with cards hidden is planned in, DEFAULT_WORLDS by default, 0 for none); 'plan:best'
+    or 'plan:POSITIONS:best', best first (the search before depth first, kept to compare);
+    OptionError for anything else."""
+    name, sep, rest = spec.partition(":")
+    parts = rest.split(":") if sep else []
+    best = bool(parts) and parts[-1].strip() == "best"
     if best:
-        spec = head
-    n = spec_count(spec, "positions", 2000)
-    return PlanBot(seed, n, deep=not best)
+        parts.pop()
+    if len(parts) > (1 if best else 2):
+        raise OptionError(f"{spec} - the planning player is 'plan', 'plan:POSITIONS', 'plan:POSITIONS:WORLDS' "
+                          "or 'plan:POSITIONS:best'")
+    n = spec_count(f"{name}:{parts[0]}", "positions", 2000) if parts else None
+    worlds = DEFAULT_WORLDS
+    if len(parts) == 2:
+        w = parts[1].strip()
+        if not re.fullmatch(r"[0-9]{1,6}", w):
+            raise OptionError(f"{name}:{rest[:30]} - the number of worlds must be a whole number, like "
+                              f"{name}:3000:8 (0: plan in none)")
+        worlds = int(w)
+    return PlanBot(seed, n, deep=not best, worlds=worlds)

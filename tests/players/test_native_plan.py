@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from bundled_games import NAMES, move_key, names_variants_slow, rules
-from small_games import ROADS, scored
+from small_games import DRAWS, ROADS, scored
 import pytest
 
 from interpreter import loads_ruleset
@@ -21,31 +21,36 @@ from interpreter.players.plan import PlanBot, _Eyes
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
 
 
-def both(rs, players, seed, decisions, nodes, *, deadline=None, each=None, deep=True, options=None):
+def both(rs, players, seed, decisions, nodes, *, deadline=None, each=None, deep=True, options=None, worlds=8):
     """Planning players on both engines from the same seeds: the same move at every decision,
-    and the same line planned (each engine's own bots, so each keeps its own plan); how many
-    searches C answered."""
+    and the same line planned (each engine's own bots, so each keeps its own plan); whether C
+    answered each search (a plan, or a world planned in hindsight)."""
     native, python = new_native_game(rs, players, options, seed=seed), new_game(rs, players, options, seed=seed)
-    on_native = [PlanBot(10 + k, nodes, deep=deep) for k in range(players)]
-    on_python = [PlanBot(10 + k, nodes, deep=deep) for k in range(players)]
+    on_native = [PlanBot(10 + k, nodes, deep=deep, worlds=worlds) for k in range(players)]
+    on_python = [PlanBot(10 + k, nodes, deep=deep, worlds=worlds) for k in range(players)]
     answered = []
-    real = native_plan.plan_line
+    real, real_world = native_plan.plan_line, native_plan.world_line
 
     def counted(*args, **kwargs):
         line = real(*args, **kwargs)
         answered.append(line is not None)
         return line
+
+    def counted_world(*args, **kwargs):
+        got = real_world(*args, **kwargs)
+        answered.append(got is not None)
+        return got
     for _ in range(decisions):
         if python.finished:
             break
         who = python.actor
         for bot in (on_native[who], on_python[who]):
             bot.deadline = deadline
-        native_plan.plan_line = counted
+        native_plan.plan_line, native_plan.world_line = counted, counted_world
         try:
             a = on_native[who].choose(native)
         finally:
-            native_plan.plan_line = real
+            native_plan.plan_line, native_plan.world_line = real, real_world
         b = on_python[who].choose(python)
         assert move_key(a) == move_key(b)
         assert [key for key, _ in on_native[who]._plan] == [key for key, _ in on_python[who]._plan]
@@ -66,12 +71,13 @@ def test_the_plan_in_c_picks_the_move_python_picks(name):
 @pytest.mark.parametrize("deep", [True, False])
 @pytest.mark.parametrize("visible", [False, True])
 def test_klondike_is_planned_alike_on_both_engines_depth_first_and_best_first(deep, visible):
-    """Klondike, with its cards hidden (lines cut where a card comes to light) and all shown (the
+    """Klondike, with its cards hidden (lines cut where a card comes to light, or, depth first, in
+    sampled worlds seen whole) and all shown (the
     depth-first search's lines run long, its stack deep, the states of its line played again
     from the root), both searches: the same moves and lines on both engines, all answered in C."""
     rs = rules("classic/klondike")
-    for seed in (0, 1):
-        answered = both(rs, 1, seed, 30, 60, deep=deep, options={"visible": visible})
+    for seed in (0, 1):  # (hidden, depth first, each decision planned in sampled worlds: three of them)
+        answered = both(rs, 1, seed, 30, 60, deep=deep, options={"visible": visible}, worlds=3)
         assert answered and all(answered)
 
 
@@ -84,18 +90,29 @@ def test_the_rounds_of_departures_are_planned_alike_on_both_engines():
         assert answered and all(answered)
 
 
+@pytest.mark.parametrize("sure", ["count(drawn) == 2", "card(1, Red) in drawn", "false"])
+def test_worlds_planned_in_hindsight_alike_on_both_engines(sure):
+    """Two draws (small_games.DRAWS): the samples drawn, planned with every card of them seen,
+    their votes and the line kept, or, where no sample is won, the plain plan, alike in C."""
+    rs = loads_ruleset(DRAWS.replace("SURE", sure), "draws.cards")
+    for seed in range(6):
+        answered = both(rs, 1, seed, 3, 40)
+        assert answered and all(answered)
+
+
 def test_a_patience_played_on_with_each_engine_keeping_its_own_plan_and_views_told_apart_alike():
-    """Udvasa, far enough that the plans are kept to, moved off and made again: at every decision
-    the views C tells apart are the ones Python tells apart."""
+    """Udvasa, far enough that the plans are kept to, moved off and made again (the plain plan):
+    at every decision the views C tells apart are the ones Python tells apart."""
     rs = rules("mughal/udvasa")
     c_views, py_views = [], []
 
     def look(native, python, _bn, _bp):
         c_views.append(native_plan.view(native.native, 0))
         py_views.append(_Eyes(python, 0).view(python))
-    answered = both(rs, 1, 2, 60, 60, each=look)
+    answered = both(rs, 1, 2, 60, 60, each=look, worlds=0)
     assert all(answered) and len(answered) < 60  # plans kept to: fewer searches than decisions
     assert all(both(rs, 1, 2, 40, 60, deep=False))  # best first too
+    assert all(both(rs, 1, 2, 40, 60))  # in sampled worlds too
     for i in range(len(c_views)):
         for j in range(i):
             assert (c_views[i] == c_views[j]) == (py_views[i] == py_views[j])
@@ -124,4 +141,6 @@ def test_scores_that_fail_or_pass_64_bits_plan_the_same(score, in_c):
 
 def test_a_plan_c_gives_back_is_made_in_python_and_kept_to(monkeypatch):
     monkeypatch.setattr(native_plan, "plan_line", lambda *a, **k: None)
+    monkeypatch.setattr(native_plan, "world_line", lambda *a, **k: None)
     assert not any(both(rules("mughal/udvasa"), 1, 2, 20, 40))
+    assert not any(both(rules("classic/klondike"), 1, 0, 10, 40))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from bundled_games import paths_variants_slow, plays_only_legal_moves
-from small_games import ROADS
+from small_games import DRAWS, ROADS
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
@@ -18,7 +18,7 @@ from interpreter.commands.cli import app
 from interpreter.engine import (apply, cards_in, determinise, legal_moves, moves_for, new_game, outcome, position,
                                 state_digest)
 from interpreter.errors import OptionError
-from interpreter.players.plan import DEFAULT_NODES, DEFAULT_SEEN, PlanBot
+from interpreter.players.plan import DEFAULT_NODES, DEFAULT_SEEN, DEFAULT_WORLDS, PlanBot
 
 
 def move_key(m) -> tuple:
@@ -173,13 +173,14 @@ def test_depth_first_it_departs_from_the_advice_near_the_root_before_deep_down()
     assert not _line_wins(PlanBot(seed=1, nodes=100), s)
 
 
-@pytest.mark.parametrize("spec, deep, nodes", [
-    ("plan", True, None), ("plan:60", True, 60), ("plan:best", False, None), ("plan:60:best", False, 60),
-    ("Plan:7:Best", False, 7),
+@pytest.mark.parametrize("spec, deep, nodes, worlds", [
+    ("plan", True, None, DEFAULT_WORLDS), ("plan:60", True, 60, DEFAULT_WORLDS), ("plan:best", False, None, DEFAULT_WORLDS),
+    ("plan:60:best", False, 60, DEFAULT_WORLDS), ("Plan:7:Best", False, 7, DEFAULT_WORLDS), ("plan:60:3", True, 60, 3),
+    ("plan:60:0", True, 60, 0),
 ])
-def test_the_spec_names_the_search_and_its_positions(spec, deep, nodes):
+def test_the_spec_names_the_search_its_positions_and_its_worlds(spec, deep, nodes, worlds):
     bot = make_bot(spec)
-    assert (bot.deep, bot.nodes) == (deep, nodes)
+    assert (bot.deep, bot.nodes, bot.worlds) == (deep, nodes, worlds)
 
 
 def test_by_default_it_looks_further_where_it_sees_every_card(udvasa):
@@ -195,6 +196,8 @@ def test_by_default_it_looks_further_where_it_sees_every_card(udvasa):
 @pytest.mark.parametrize("spec, message", [
     ("plan:0", "at least 1"), ("plan::best", "whole number"), ("plan:best:60", "whole number"),
     ("plan:0:best", "at least 1"), ("plan:-3", "at least 1"), ("plan:lots", "whole number"), ("plan:", "whole number"),
+    ("plan:60:few", "number of worlds"), ("plan:60:-1", "number of worlds"), ("plan:60:3:best", "plan:POSITIONS:WORLDS"),
+    ("plan:60:3:4", "plan:POSITIONS:WORLDS"),
 ])
 def test_bad_position_counts_are_clear_errors(spec, message):
     with pytest.raises(OptionError, match=message):
@@ -209,3 +212,87 @@ def test_the_command_line_seats_it():
                                  "--bot", "P1=plan:20", "--json"])
     assert r.exit_code == 0, r.output
     assert '"P1": "plan:20"' in r.output and '"P2": "random"' in r.output
+
+
+def _draws(judge: str | None = None, sure: str = "count(drawn) == 2"):
+    text = DRAWS.replace("SURE", sure)
+    if judge is not None:
+        text = text.replace("(route == 1 and card(4, Red) in drawn) or (route == 2 and count(drawn) == 2)", judge)
+    return loads_ruleset(text, "draws.cards")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_with_cards_hidden_a_patience_is_planned_in_sampled_worlds(seed):
+    """Two draws, the long shot never a win here: before a card shows, the long shot and the sure
+    thing look alike, and the plain plan (no worlds) takes the long shot, offered first. Planned
+    in sampled worlds, each seen whole, only the sure thing wins: it is played, and the winning
+    line is kept (its next move, the look)."""
+    rs = _draws(judge="route == 2 and count(drawn) == 2")
+    s = new_game(rs, 1, None, seed)
+    assert [str(m) for m in moves_for(s)] == ["long_shot", "sure_thing"]
+    assert str(PlanBot(seed, 50, worlds=0).choose(s)) == "long_shot"
+    bot = PlanBot(seed, 50)
+    assert str(bot.choose(s)) == "sure_thing"
+    assert [key for key, _ in bot._plan] == [("look", None)]
+
+
+def test_the_worlds_vote_and_the_move_most_of_them_win_by_is_played(monkeypatch):
+    """The sure thing wins only where the 1 is drawn (half the worlds), the long shot where the 4
+    is on top (a quarter; a world's plan takes the first win it finds, the long shot tried
+    first): the move played has the most votes, and the worlds stop once the rest could not
+    change that."""
+    rs = _draws(sure="card(1, Red) in drawn")
+    votes = {"long_shot": 0, "sure_thing": 0}
+    real = PlanBot._world
+
+    def counted(self, state, me, nodes):
+        line, value = real(self, state, me, nodes)
+        if line and value >= 1e9:
+            votes[line[0][0][0]] += 1
+        return line, value
+    monkeypatch.setattr(PlanBot, "_world", counted)
+    played = []
+    for seed in range(6):
+        before = dict(votes)
+        m = str(PlanBot(seed, 50).choose(new_game(rs, 1, None, seed)))
+        got = {k: votes[k] - before[k] for k in votes}
+        assert got[m] == max(got.values()) and sum(got.values()) <= DEFAULT_WORLDS
+        played.append(m)
+    assert votes["sure_thing"] > votes["long_shot"] > 0 and "sure_thing" in played
+
+
+def test_the_worlds_stop_once_those_left_could_not_change_the_choice(monkeypatch):
+    """Every world won by the sure thing: after k of the n worlds, k votes lead by more than the
+    n - k left once k > n / 2."""
+    rs = _draws(judge="route == 2 and count(drawn) == 2")
+    planned = []
+    real = PlanBot._world
+    monkeypatch.setattr(PlanBot, "_world", lambda self, *a: planned.append(1) or real(self, *a))
+    for n, k in ((6, 4), (5, 3), (1, 1)):
+        planned.clear()
+        assert str(PlanBot(0, 50, worlds=n).choose(new_game(rs, 1, None, 0))) == "sure_thing"
+        assert len(planned) == k
+
+
+def test_where_no_world_is_won_the_plain_plan_decides():
+    rs = _draws(judge="route == 3")
+    for seed in range(3):
+        bot = PlanBot(seed, 50)
+        assert str(bot.choose(new_game(rs, 1, None, seed))) == "long_shot"
+        assert bot._plan == []
+
+
+def test_in_a_game_for_several_or_with_every_card_shown_it_plans_in_no_worlds(monkeypatch):
+    """Worlds are for a patience with hidden cards: the solver's peek, a game for two, a patience
+    with nothing hidden and the best-first search plan as before."""
+    def no(*a, **k):
+        raise AssertionError("planned in worlds")
+    monkeypatch.setattr(PlanBot, "_worlds", no)
+    shown = _klondike_endgame()
+    PlanBot(1, 40).choose(shown)
+    PlanBot(1, 40, deep=False).choose(new_game(load_ruleset(KLONDIKE), 1, None, 1))
+    peek = PlanBot(1, 40)
+    peek.peek = True
+    peek.line(new_game(load_ruleset(KLONDIKE), 1, None, 1))
+    two = new_game(load_ruleset(ROOT / "rulesets" / "classic" / "goofspiel.cards"), 2, None, 1)
+    PlanBot(1, 20).choose(two)

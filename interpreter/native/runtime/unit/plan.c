@@ -16,6 +16,7 @@
 #define PL_FAIL (-1)
 #define PL_DEEP 1 /* cr_plan's `how`: depth first (plan.py:PlanBot._deep), else best first (._best) */
 #define PL_PEEK 2 /* ... and with every card seen, in the position itself, not a sample (plan.py:PlanBot.peek) */
+#define PL_WORLD 4 /* ... every card seen in the sample, the line's views as the seat sees (plan.py:PlanBot._world) */
 
 typedef struct pl_view { uint64_t a, b; } pl_view;
 
@@ -405,7 +406,7 @@ static int pl_deep(pl_search *p, int32_t me, int64_t nodes, double deadline, con
 
 static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t nodes, uint32_t *rng_words, double deadline,
                       int32_t how, uint64_t *copy, int32_t *out_choice, int32_t *out_alt, int64_t *out_val,
-                      uint64_t *out_view, int32_t cap) {
+                      uint64_t *out_view, int32_t cap, double *out_value) {
     crt_rng rng;
     if (crt_set_state(&rng, rng_words)) return PL_FAIL;
     sr_tree *t = (sr_tree *)calloc(1, sizeof(sr_tree));
@@ -419,10 +420,11 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
     if (rc) return PL_FAIL;
     crt_get_state(&rng, rng_words); /* the generator as Python's is once it has sampled */
     if (!root->finished && !root->legal_n) return 0;
-    uint8_t unseen[MAXZ];
+    uint8_t unseen[MAXZ], fair[MAXZ];
     uint16_t hidden[NC];
     pl_unseen(root, me, unseen);
-    if (how & PL_PEEK) memset(unseen, 0, sizeof unseen);
+    memcpy(fair, unseen, sizeof fair);
+    if (how & (PL_PEEK | PL_WORLD)) memset(unseen, 0, sizeof unseen);
     pl_view rv = pl_view_of(root, unseen);
     if (pl_node_new(p, -1, -1, 0, rv) < 0) return PL_FAIL;
     p->node[0].slot = slot;
@@ -434,6 +436,7 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
             return PL_FAIL;
         if (!has) return 0;
         if (best_len > cap) return PL_FAIL;
+        if (out_value) *out_value = best;
         /* the line: its positions' nodes, back from the last to the root (kept in out_choice for
          * now), then its moves, played again from the root (the search's states are gone) */
         for (int32_t k = best_node, step = best_len - 1; step >= 0; step--, k = p->node[k].parent)
@@ -444,8 +447,9 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
             out_choice[step] = S->choice;
             out_alt[step] = S->legal_alt[move];
             memcpy(out_val + (size_t)step * NPARAMS, S->legal_val[move], sizeof S->legal_val[move]);
-            out_view[2 * step] = p->node[k].view.a;
-            out_view[2 * step + 1] = p->node[k].view.b;
+            pl_view v = how & PL_WORLD ? pl_view_of((cr_state *)S, fair) : p->node[k].view;
+            out_view[2 * step] = v.a;
+            out_view[2 * step + 1] = v.b;
             if (step + 1 < best_len) {
                 uint64_t *next = step % 2 ? copy : (uint64_t *)pl_state(p, 1);
                 if (pl_play(next, S, move)) return PL_FAIL;
@@ -514,6 +518,7 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
     }
     if (!has) return 0;
     if (best_len > cap) return PL_FAIL;
+    if (out_value) *out_value = best;
     /* the line, back from its last move to the root */
     int32_t k = best_node, move = best_move;
     for (int32_t step = best_len - 1; step >= 0; step--) {
@@ -532,13 +537,16 @@ static int32_t pl_run(pl_search *p, const cr_state *S0, int32_t me, int64_t node
 /* plan.py:PlanBot._search from the game in mem for seat `me`, looking at most `nodes` positions,
  * depth first where `how` has PL_DEEP, else best first, in the position itself with every card
  * seen where it has PL_PEEK, else in a sample drawn from the bot's generator (625
- * words in, moved on out), stopping at the monotonic clock's `deadline` once a line is found (0:
+ * words in, moved on out), with every card of the sample seen where it has PL_WORLD (the views
+ * still the seat's own), stopping at the monotonic clock's `deadline` once a line is found (0:
  * no deadline): the line's moves (each one's choice, action and values, and the view expected
- * before it, two words), their number (0: none found), or
+ * before it, two words) and, where out_value is not NULL, the value it ends with (plan.py's
+ * _value: 1e9 a game won), their number (0: none found), or
  * PL_FAIL, rng_words untouched: Python plans then. Guarded (cr_guard_enter): Ctrl-C is PL_FAIL,
  * and cr_interrupted says why */
 int32_t cr_plan(const void *mem, int32_t me, int64_t nodes, uint32_t *rng_words, double deadline, int32_t how,
-                int32_t *out_choice, int32_t *out_alt, int64_t *out_val, uint64_t *out_view, int32_t cap) {
+                int32_t *out_choice, int32_t *out_alt, int64_t *out_val, uint64_t *out_view, int32_t cap,
+                double *out_value) {
     const cr_state *S0 = (const cr_state *)mem;
     if (!S0 || S0->magic != CR_MAGIC || S0->err || me < 0 || me >= S0->n_players || nodes < 1) return PL_FAIL;
     uint32_t words[CRT_STATE_WORDS];
@@ -548,7 +556,7 @@ int32_t cr_plan(const void *mem, int32_t me, int64_t nodes, uint32_t *rng_words,
     uint64_t *copy = (uint64_t *)malloc(p.words * 8 + 8);
     if (!copy) return PL_FAIL;
     cr_guard_enter();
-    int32_t n = pl_run(&p, S0, me, nodes, words, deadline, how, copy, out_choice, out_alt, out_val, out_view, cap);
+    int32_t n = pl_run(&p, S0, me, nodes, words, deadline, how, copy, out_choice, out_alt, out_val, out_view, cap, out_value);
     cr_guard_leave();
     free(copy);
     pl_free(&p);
