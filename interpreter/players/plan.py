@@ -139,6 +139,13 @@ def seat_view(state, who: int):
     return _Eyes(state, who).view(state)
 
 
+def _hides(state, who: int) -> bool:
+    """Whether some card is hidden from `who` now (the native game's view brought up to date)."""
+    if state.native is not None:
+        state.native.sync_locals()
+    return bool(_Eyes(state, who).hidden(state))
+
+
 def _value(s, who: int) -> float:
     if s.finished:
         o = outcome(s)
@@ -275,15 +282,13 @@ class PlanBot:
         hidden from the seat, worlds asked for, and not the solver's peek."""
         if self.peek or not self.deep or not self.worlds or state.n_players != 1:
             return False
-        if state.native is not None:
-            state.native.sync_locals()
-        return bool(_Eyes(state, me).hidden(state))
+        return _hides(state, me)
 
     def _worlds(self, state, me: int) -> list:
         """Planning in hindsight (hindsight optimisation, as Bjarnason, Fern and Tadepalli 2009
-        measured it on a patience): `worlds` samples of what the seat cannot see, each planned depth first as if
-        every card in it were shown, `nodes` positions each (DEFAULT_WORLD_NODES by default). A
-        sample whose line wins votes for the line's first move; the move with the most votes
+        measured it on a patience): `worlds` samples of what the seat cannot see, each planned
+        depth first as if every card in it were shown, `nodes` positions each
+        (DEFAULT_WORLD_NODES by default). A sample whose line wins votes for the line's first move; the move with the most votes
         (the first to get them, among equals) is played, and the first winning line that starts
         with it is kept while the table is as that sample had it. The samples stop once those left
         could not change the choice. No sample won: [] (the plain plan then, which stops where a
@@ -336,9 +341,7 @@ class PlanBot:
             return DEFAULT_NODES
         if self.peek:
             return DEFAULT_SEEN
-        if state.native is not None:
-            state.native.sync_locals()
-        return DEFAULT_NODES if _Eyes(state, me).hidden(state) else DEFAULT_SEEN
+        return DEFAULT_NODES if _hides(state, me) else DEFAULT_SEEN
 
     def _best(self, det, me: int, eyes: _Eyes, root_view: tuple, nodes: int) -> list:
         """Best first from the sample `det`, `nodes` positions at most: the position of highest
@@ -486,6 +489,6 @@ def make_plan_bot(spec: str, seed: int = 0) -> PlanBot:
         w = parts[1].strip()
         if not re.fullmatch(r"[0-9]{1,6}", w):
             raise OptionError(f"{name}:{rest[:30]} - the number of worlds must be a whole number, like "
-                              f"{name}:3000:8 (0: plan in none)")
+                              f"{name}:{DEFAULT_WORLD_NODES}:{DEFAULT_WORLDS} (0: plan in none)")
         worlds = int(w)
     return PlanBot(seed, n, deep=not best, worlds=worlds)

@@ -111,8 +111,9 @@ def _advice_or_0(s, seat: int) -> float:
 
 
 def position_key(s) -> tuple:
-    """The whole position as one hashable value: everything the rest of the game can depend on
-    (the generator's state too, when the rules can still draw)."""
+    """The position as one hashable value: everything the rest of the game can depend on (the
+    generator's state too, when the rules can still draw), without what no rule reads (the
+    order of a kind of zone, who played a card lying there: language/unread.py)."""
     slots = tuple(frozen_value(v) if v.__class__ in (list, tuple) else v for v in s.slots)
     ordered, by = forgets(s.program)
     if ordered is None:

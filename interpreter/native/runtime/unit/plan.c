@@ -16,7 +16,7 @@
 #define PL_FAIL (-1)
 #define PL_DEEP 1 /* cr_plan's `how`: depth first (plan.py:PlanBot._deep), else best first (._best) */
 #define PL_PEEK 2 /* ... and with every card seen, in the position itself, not a sample (plan.py:PlanBot.peek) */
-#define PL_WORLD 4 /* ... every card seen in the sample, the line's views as the seat sees (plan.py:PlanBot._world) */
+#define PL_WORLD 4 /* ... depth first, every card seen in the sample, the line's views as the seat sees (plan.py:PlanBot._world) */
 
 typedef struct pl_view { uint64_t a, b; } pl_view;
 
