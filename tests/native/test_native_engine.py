@@ -228,7 +228,8 @@ def batch_driver(p) -> str:
     """C that plays four Ganjifa games in one block (adapters/vector.py's way): stepped by
     cr_step_many with a table of move ids it fills as it meets them, scored and restarted when
     over (cr_score_many, cr_new_many, with seeds of two words), and observed by cr_observe_many
-    with the spec's own tables, for the sanitizers."""
+    with the spec's own tables, for the sanitizers; cr_step_many observes each game as it steps it
+    too, which must write what cr_observe_many writes."""
     from interpreter.adapters.encoding import spec_for
 
     def arr(ctype, name, a) -> str:
@@ -242,20 +243,25 @@ def batch_driver(p) -> str:
             "    char *block = calloc(4, stride);\n"
             "    if (!block) return 7;\n"
             "    uint32_t next_seed = 4;\n"
-            "    for (uint32_t g = 0; g < 4; g++) { uint32_t sd[1] = {g}; cr_new(block + g * stride, bytes, 3, sd, 1, opts); }\n"
+            "    { int64_t all[4] = {0, 1, 2, 3}, sd[4] = {0, 1, 2, 3}; cr_new_many(block, (int64_t)stride, all, sd, 4, 3, opts); }\n"
             "    static int64_t keys[4096], act[4] = {-1, -1, -1, -1}, info[40], ids[4 * 256];\n"
             "    static int32_t acts[4096], counts[4], lact[4 * 256], who[4];\n"
             f"    static int8_t mask[4 * {actions}];\n"
-            f"    static float obs[4 * {width}];\n"
+            f"    static float obs[4 * {width}], stepped[4 * {width}];\n"
+            "    int64_t ob[7] = {(int64_t)(intptr_t)stepped, " + str(width) + ", (int64_t)(intptr_t)head, (int64_t)(intptr_t)place,"
+            " (int64_t)(intptr_t)sees, (int64_t)(intptr_t)site_of, (int64_t)(intptr_t)codes};\n"
             "    static uint8_t flag[4];\n"
+            "    int restarted[4];\n"
             "    int32_t next_action = 0;\n"
             "    for (int k = 0; k < 4096; k++) keys[k] = -2;\n"
             "    for (int step = 0; step < 400; step++) {\n"
             f"        cr_step_many(block, (int64_t)stride, 4, act, info, ids, counts, 256, lact, mask, {actions}, flag,"
-            " keys, acts, 12);\n"
+            " keys, acts, 12, ob);\n"
             "        for (int g = 0; g < 4; g++) {\n"
+            "            restarted[g] = 0;\n"
             "            if (info[10 * g + 6]) return 8;\n"
             "            if (info[10 * g + 1]) {\n"
+            "                restarted[g] = 1;\n"
             "                int64_t one[1] = {g}, sd[1] = {(int64_t)next_seed++ << 31}, sc[3];\n"
             "                cr_score_many(block, (int64_t)stride, one, 1, 3, sc);\n"
             "                cr_new_many(block, (int64_t)stride, one, sd, 1, 3, opts);\n"
@@ -273,6 +279,8 @@ def batch_driver(p) -> str:
             "            who[g] = (int32_t)info[10 * g + 2];\n"
             "        }\n"
             f"        cr_observe_many(block, (int64_t)stride, NULL, 4, who, obs, {width}, head, place, sees, site_of, codes);\n"
+            "        for (int g = 0; g < 4; g++)\n"
+            f"            if (!restarted[g] && memcmp(obs + g * {width}, stepped + g * {width}, sizeof(float) * {width})) return 9;\n"
             # (and two of them picked out, as the last positions of games that ended are)
             "        int64_t picked[2] = {3, 1};\n"
             f"        cr_observe_many(block, (int64_t)stride, picked, 2, who, obs, {width}, head, place, sees, site_of,"

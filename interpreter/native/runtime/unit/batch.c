@@ -21,16 +21,32 @@ void cr_batch_layout(int64_t *out) {
     out[5] = NS; out[6] = NPV; out[7] = MAXP; out[8] = NSITES;
 }
 
-/* games[j] of the batch begun afresh from seeds[j] (below 2^63: its 32-bit words, least
- * significant first, as random.Random seeds with an int) */
+/* games[j] of the batch begun afresh from seeds[j] (below 2^63: seeded as random.Random seeds
+ * with an int), their generators seeded BLOCK at a time side by side as cr_play_many seeds them
+ * (the same generators as one by one; the seeding was a tenth of a batch's time) */
 void cr_new_many(void *base, int64_t stride, const int64_t *games, const int64_t *seeds, int32_t k, int32_t players,
                  const int64_t *opts) {
+    enum { BLOCK = 16 };
     size_t bytes = cr_state_bytes(players);
-    for (int32_t j = 0; j < k; j++) {
-        uint64_t sd = (uint64_t)seeds[j];
-        uint32_t w[2] = {(uint32_t)(sd & 0xFFFFFFFFu), (uint32_t)(sd >> 32)};
-        cr_new((char *)base + games[j] * stride, bytes, players, w, w[1] ? 2 : 1, opts);
+    crt_rng *rngs = (crt_rng *)malloc(sizeof(crt_rng) * BLOCK);
+    for (int32_t j0 = 0; j0 < k; j0 += BLOCK) {
+        int32_t m = k - j0 < BLOCK ? k - j0 : BLOCK;
+        if (rngs) {
+            uint64_t sd[BLOCK];
+            for (int32_t b = 0; b < m; b++) sd[b] = (uint64_t)seeds[j0 + b];
+            crt_seed_u64_many(rngs, sd, (size_t)m);
+        }
+        for (int32_t b = 0; b < m; b++) {
+            char *mem = (char *)base + games[j0 + b] * stride;
+            if (rngs) cr_new_seeded(mem, bytes, players, &rngs[b], opts);
+            else { /* (no room for the block: one at a time) */
+                uint64_t sd = (uint64_t)seeds[j0 + b];
+                uint32_t w[2] = {(uint32_t)(sd & 0xFFFFFFFFu), (uint32_t)(sd >> 32)};
+                cr_new(mem, bytes, players, w, w[1] ? 2 : 1, opts);
+            }
+        }
     }
+    free(rngs);
 }
 
 /* every seat's score (cr_score) in games[j] of the batch, to out[players j ...] */
@@ -56,10 +72,13 @@ static int32_t bt_action(const int64_t *keys, const int32_t *acts, int32_t bits,
  * moves' ids (ids[cap g ...]), their count (or -1: more than cap), each one's action id when it
  * is a move of the seat to act met before (lact[cap g ...], else -1) and the seat's mask
  * (mask[n_actions g ...]); flag[g] is 1 when Python must read the moves itself (a move id not
- * in the table, a move of several values, too many moves) */
+ * in the table, a move of several values, too many moves). Unless ob is NULL, each game stepped
+ * is then observed as its seat to act (info's actor) sees it, while its state is still in the
+ * cache: ob is cr_observe_many's obs, width, head, place, sees, site_of and codes, packed */
+static void cr_observe_at(const void *mem, int32_t who, const int64_t *ob, int64_t g);
 void cr_step_many(void *base, int64_t stride, int32_t n, const int64_t *act, int64_t *info, int64_t *ids,
                   int32_t *counts, int32_t cap, int32_t *lact, int8_t *mask, int32_t n_actions, uint8_t *flag,
-                  const int64_t *keys, const int32_t *acts, int32_t bits) {
+                  const int64_t *keys, const int32_t *acts, int32_t bits, const int64_t *ob) {
     for (int32_t g = 0; g < n; g++) {
         if (act[g] < -1) continue;
         int32_t *la = lact + (int64_t)g * cap;
@@ -87,6 +106,7 @@ void cr_step_many(void *base, int64_t stride, int32_t n, const int64_t *act, int
             }
             la[i] = a;
         }
+        if (ob) cr_observe_at((char *)base + g * stride, (int32_t)actor, ob, g);
     }
 }
 
@@ -153,6 +173,13 @@ void cr_observe_many(void *base, int64_t stride, const int64_t *games, int32_t n
             }
         }
     }
+}
+
+/* game mem as seat who sees it into row g of ob's obs (ob: cr_step_many's) */
+static void cr_observe_at(const void *mem, int32_t who, const int64_t *ob, int64_t g) {
+    cr_observe_many((void *)mem, 0, NULL, 1, &who, (float *)(intptr_t)ob[0] + g * ob[1], ob[1],
+                    (const int64_t *)(intptr_t)ob[2], (const int32_t *)(intptr_t)ob[3], (const uint8_t *)(intptr_t)ob[4],
+                    (const int32_t *)(intptr_t)ob[5], (const int64_t *)(intptr_t)ob[6]);
 }
 
 /* ================================================================ one game, action ids and mask */
