@@ -46,6 +46,7 @@ from .encoding import spec_for
 
 CAP = 256  # legal moves read per game and step in C; a game with more is stepped the long way
 NONE = -(2 ** 63)
+_NONE = np.zeros(0, np.int64)  # no game ended
 
 
 class VectorGames:
@@ -110,11 +111,15 @@ class VectorGames:
         if a.shape != (self.n,) or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions is an array of {self.n} whole numbers (one action id per game), "
                              f"not {a.dtype} of shape {a.shape}")
-        a = a.astype(np.int64, copy=False)
-        bad = np.flatnonzero((self.mask[np.arange(self.n), np.clip(a, 0, self.mask.shape[1] - 1)] == 0)
-                             | (a < 0) | (a >= self.mask.shape[1]))
-        if bad.size:
-            i = int(bad[0])
+        if self._c is not None:
+            i = self._c.first_illegal(a)
+            a = self._c.act  # (the actions, as C reads them)
+        else:
+            a = a.astype(np.int64, copy=False)
+            bad = np.flatnonzero((self.mask[np.arange(self.n), np.clip(a, 0, self.mask.shape[1] - 1)] == 0)
+                                 | (a < 0) | (a >= self.mask.shape[1]))
+            i = int(bad[0]) if bad.size else -1
+        if i >= 0:
             what = self.spec.action_text(int(a[i])) if 0 <= a[i] < self.mask.shape[1] else "no action"
             legal = ", ".join(f"{k} ({self.spec.action_text(int(k))})" for k in np.flatnonzero(self.mask[i]))
             raise ValueError(f"game {i} (seed {int(self.seeds[i])}): action {int(a[i])} ({what}) is not legal now; "
@@ -223,11 +228,13 @@ class _Batch:
         self.addr = [self.base + i * self.stride for i in range(n)]
         self.games: list = [None] * n  # a game's NativeGame, made only when Python must read it
         self.cores: list[Core | None] = [None] * n
+        self.cored = False  # some game has a Core (its view read since the last step)
         self.started = False
         opts = nat.options_row([spec.options[o.name] for o in spec.program.options])
         self.opts = (ctypes.c_int64 * len(opts))(*opts)
         raw = ctypes.CDLL(lib._name)  # (ready pointers: ctypes converts nothing)
         self.many_c, self.new_c, self.scores_c = raw.cr_step_many, raw.cr_new_many, raw.cr_score_many
+        self.illegal_c = raw.cr_first_illegal
         self.info = np.zeros((n, 10), np.int64)  # each game's cr_info
         self.ids = np.full((n, CAP), -1, np.int64)
         self.counts = np.zeros(n, np.int32)
@@ -239,6 +246,7 @@ class _Batch:
         self.acts = np.full(64, -1, np.int32)
         self.bits, self.filled = 6, 0
         self._ptr = None  # cr_step_many's arguments, made once (again when the table grows)
+        self._illegal = None  # cr_first_illegal's, made once
         self._tables()
 
     def _tables(self) -> None:
@@ -336,8 +344,9 @@ class _Batch:
         paid[~finished] = 0.0
         return paid, finished, [int(j) for j in np.flatnonzero(slow)]
 
-    def _many(self) -> None:
-        """cr_step_many over the batch, with `act` as it stands."""
+    def _many(self) -> int:
+        """cr_step_many over the batch, with `act` as it stands: how many of the games it stepped
+        are over (or failed)."""
         ptr = self._ptr
         if ptr is None or ptr[-1] is not self.keys:
             p = ctypes.c_void_p
@@ -345,8 +354,8 @@ class _Batch:
                                p(self.info.ctypes.data), p(self.ids.ctypes.data), p(self.counts.ctypes.data), CAP,
                                p(self.lact.ctypes.data), p(self.v.mask.ctypes.data), self.v.mask.shape[1],
                                p(self.flag.ctypes.data), p(self.keys.ctypes.data), p(self.acts.ctypes.data), self.bits,
-                               self.fused, self.keys)
-        self.many_c(*ptr[:-1])
+                               self.fused, ctypes.c_int64(min(self.spec.max_length, 2 ** 63 - 1)), self.keys)
+        return self.many_c(*ptr[:-1])
 
     def game(self, i: int):
         """Game i as a NativeGame over its C state (its Python view, for the readers that need one)."""
@@ -367,28 +376,48 @@ class _Batch:
             n, a = self.spec.players, len(self.spec.actions)
             c = self.cores[i] = Core(self.spec, g._view, None, [], np.zeros((n, a), np.float32),
                                      np.zeros((n, a), np.float32))
+            self.cored = True
         return c
 
     def step(self, actions: np.ndarray) -> np.ndarray:
-        """Every game's move; the games that ended (the rest observed in `observe`)."""
+        """Every game's move, `actions` (`act` itself, as first_illegal left it, or a copy); the
+        games that ended (the rest observed in `observe`)."""
         v = self.v
-        slow = self.flag != 0
         act = self.act
-        act[:] = actions
-        act[slow] = -2
-        self._many()
-        for i in np.flatnonzero(slow):  # the long way, through the Python view
-            i = int(i)
-            v._play(i, self.core(i), int(actions[i]))
-        if slow.any():
+        if actions is not act:
+            act[:] = actions
+        if not self.flag.any():  # (every game's moves mapped in C: one call)
+            over = self._many()
+        else:
+            slow = self.flag != 0
+            played = act.copy()
+            act[slow] = -2
+            over = self._many()
+            for i in np.flatnonzero(slow):  # the long way, through the Python view
+                i = int(i)
+                v._play(i, self.core(i), int(played[i]))
             act[:] = -2
             act[slow] = -1
-            self._many()
-        self.cores = [None] * v.n  # (their views are behind the C states now)
+            over += self._many()
+        if self.cored:
+            self.cores = [None] * v.n  # (their views are behind the C states now)
+            self.cored = False
+        if not over:  # (C counted the games ended, failed or stuck: none)
+            return _NONE
         err = self.info[:, 6] != 0
         if err.any():
             self._failed(int(np.flatnonzero(err)[0]))
         return np.flatnonzero(self._over())
+
+    def first_illegal(self, actions: np.ndarray) -> int:
+        """The actions into `act`, where C reads them; the first game whose action is not in its
+        mask, or -1."""
+        self.act[:] = actions
+        args = self._illegal
+        if args is None:
+            p = ctypes.c_void_p
+            args = self._illegal = (p(self.v.mask.ctypes.data), self.v.mask.shape[1], p(self.act.ctypes.data), self.v.n)
+        return self.illegal_c(*args)
 
     def _failed(self, i: int) -> None:
         """Game i failed in C: its failure as the Python view gives it (the engine's own words)."""

@@ -74,11 +74,14 @@ static int32_t bt_action(const int64_t *keys, const int32_t *acts, int32_t bits,
  * (mask[n_actions g ...]); flag[g] is 1 when Python must read the moves itself (a move id not
  * in the table, a move of several values, too many moves). Unless ob is NULL, each game stepped
  * is then observed as its seat to act (info's actor) sees it, while its state is still in the
- * cache: ob is cr_observe_many's obs, width, head, place, sees, site_of and codes, packed */
+ * cache: ob is cr_observe_many's obs, width, head, place, sees, site_of and codes, packed.
+ * Returns how many of the games stepped are over or failed (ended by the rules, a failure, no
+ * legal move, or max_len decisions made): when none is, the caller need not look */
 static void cr_observe_at(const void *mem, int32_t who, const int64_t *ob, int64_t g);
-void cr_step_many(void *base, int64_t stride, int32_t n, const int64_t *act, int64_t *info, int64_t *ids,
-                  int32_t *counts, int32_t cap, int32_t *lact, int8_t *mask, int32_t n_actions, uint8_t *flag,
-                  const int64_t *keys, const int32_t *acts, int32_t bits, const int64_t *ob) {
+int32_t cr_step_many(void *base, int64_t stride, int32_t n, const int64_t *act, int64_t *info, int64_t *ids,
+                     int32_t *counts, int32_t cap, int32_t *lact, int8_t *mask, int32_t n_actions, uint8_t *flag,
+                     const int64_t *keys, const int32_t *acts, int32_t bits, const int64_t *ob, int64_t max_len) {
+    int32_t over = 0;
     for (int32_t g = 0; g < n; g++) {
         if (act[g] < -1) continue;
         int32_t *la = lact + (int64_t)g * cap;
@@ -107,7 +110,17 @@ void cr_step_many(void *base, int64_t stride, int32_t n, const int64_t *act, int
             la[i] = a;
         }
         if (ob) cr_observe_at((char *)base + g * stride, (int32_t)actor, ob, g);
+        over += in[1] || in[6] || c == 0 || in[5] >= max_len;
     }
+    return over;
+}
+
+/* the first game g whose action act[g] is not one of its mask's (mask[n_actions g ...]), or -1:
+ * checked before any game moves */
+int32_t cr_first_illegal(const int8_t *mask, int32_t n_actions, const int64_t *act, int32_t n) {
+    for (int32_t g = 0; g < n; g++)
+        if (act[g] < 0 || act[g] >= n_actions || !mask[(int64_t)g * n_actions + act[g]]) return g;
+    return -1;
 }
 
 /* adapters/encoding.py's observation tensor of n games of a batch (game games[g], or game g when
