@@ -11,6 +11,8 @@ build C, and the client says so)."""
 
 from __future__ import annotations
 
+import os
+
 from .errors import CardRulesError, OptionError
 
 ENGINES = ("auto", "python", "native")
@@ -163,11 +165,28 @@ def worker_line(notes) -> str | None:
             + "; ".join(notes) + ")")
 
 
+def _ruleset(ruleset):
+    """A Ruleset as it is; a path or a bundled game's name loaded (an OptionError naming the
+    bundled games when it is neither); anything else an OptionError saying what is wanted."""
+    from .compiler.program import Program
+    from .language.graph import Ruleset
+    if isinstance(ruleset, (Ruleset, Program)):  # (a compiled one too: the engines' own callers)
+        return ruleset
+    if isinstance(ruleset, (str, os.PathLike)):
+        from . import load_ruleset
+        from .bundled import resolve
+        return load_ruleset(resolve(ruleset))
+    raise OptionError(f"a game is set up from a ruleset: a loaded Ruleset (load_ruleset), a .cards file's path or "
+                      f"a bundled game's name, not {type(ruleset).__name__}")
+
+
 def new_game(ruleset, players: int, options: dict | None = None, seed: int = 0, engine="python"):
     """Set up a game and run it to its first decision, on the engine asked for: "python" (the
     default: the oracle), "native" (a State whose rules run in C: the same game, move for move;
     an OptionError when it cannot be had), "auto" (native where a compiler builds the ruleset), or
-    a choice already made (an EngineChoice, or a NativeProgram; None for Python)."""
+    a choice already made (an EngineChoice, or a NativeProgram; None for Python). `ruleset` is a
+    loaded Ruleset, or a `.cards` file's path or a bundled game's name, read here."""
+    ruleset = _ruleset(ruleset)
     if isinstance(engine, str):
         if engine == "python":
             native = None

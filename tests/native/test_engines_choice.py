@@ -157,3 +157,17 @@ def test_a_worker_without_a_compiler_plays_in_python_and_the_client_says_so(job,
     err = capsys.readouterr().err
     assert re.fullmatch(r"engine: python on some workers \(the same games, slower; no native engine there: "
                         r"[^:\s]+: no C compiler found \(set CC, or install cardrules\[native\]\)\)\n", err)
+
+
+def test_a_game_is_set_up_from_a_bundled_name_or_a_path_as_from_the_ruleset(hearts):
+    """The API reads a ruleset it is given by name or path, as the adapters and commands do; what
+    is none of these is an error that says what is wanted, not an AttributeError from deep in."""
+    want = _played(new_game(hearts, 4, seed=3), 3)
+    assert _played(new_game("classic/hearts", 4, seed=3), 3) == want
+    assert _played(new_game(bundled()["classic/hearts"], 4, seed=3), 3) == want
+    assert _played(new_game(str(bundled()["classic/hearts"]), 4, seed=3), 3) == want
+    with pytest.raises(OptionError, match="no such ruleset file or bundled game: 'hartz'"):
+        new_game("hartz", 4)
+    with pytest.raises(OptionError, match=r"a loaded Ruleset \(load_ruleset\), a .cards file's path or a bundled "
+                                          r"game's name, not int"):
+        new_game(7, 4)
