@@ -31,8 +31,8 @@ the seat that acted at each of its game's decisions, so a self-play learner cred
 `rewards[i, seat]` to the moves `seat` made in game i.
 
 On the native engine the games' C states lie in one block of memory: a step is one call into
-C for the whole batch, and the observations and masks are read from the states with NumPy,
-never through a Python view. The Python engine plays the same games a game at a time."""
+C for the whole batch, which writes each game's mask and observation as it steps it, never
+through a Python view. The Python engine plays the same games a game at a time."""
 
 from __future__ import annotations
 
