@@ -83,9 +83,10 @@ class NativeProgram:
         self.p = program
         opt = "-O0" if quick else opt_level()
         compiler = find_compiler()
-        # optimised, the runtime's functions are in the same file, for the compiler to inline them;
-        # unoptimised, nothing is inlined: the runtime comes compiled, once (toolchain.runtime_objects)
-        objects = runtime_objects(compiler, opt, CODE_FLAGS) if opt == "-O0" and compiler else []
+        # the runtime comes compiled, once per machine and level (toolchain.runtime_objects): the
+        # program's own C is then all a new ruleset compiles. (Pasted into the program's file, for
+        # the compiler to inline, it played whole games no faster, and cost every build 0.5-0.7 s.)
+        objects = runtime_objects(compiler, opt, CODE_FLAGS) if compiler else []
         source, self.module = c_source(program, runtime=not objects)
         self.source = source
         self.path = build_library(source, program.ruleset.name or "ruleset",

@@ -277,22 +277,31 @@ def build_library(c_source: str, name: str, *, extra_flags=(), compiler: Compile
 
 def runtime_objects(compiler: Compiler, opt: str, extra_flags=()) -> list[Path]:
     """The runtime's C files (runtime_sources), each compiled once into an object kept in the
-    cache, keyed as a library is (its text and the header's, the compiler, the flags): for a
-    build that does not optimise, which then compiles only the program's own C, a third less time
-    (the test suite builds every game so, the differential fuzz its mutants). An optimised build
-    pastes the runtime into the program's file instead, so that its functions are inlined. Where
-    the platform's objects are not ELF (Windows, macOS), none: the runtime is pasted."""
+    cache, keyed as a library is (its text and the header's, the compiler, the flags), side by
+    side when several are missing: a program's library then compiles only the program's own C
+    (Goofspiel 2.5 s -> 1.9 s at -O2; a third less at -O0, where the test suite builds every game
+    and the differential fuzz its mutants). Where the platform's objects are not ELF (Windows,
+    macOS), none: the runtime is pasted into the program's file."""
     if not sys.platform.startswith("linux"):
         return []
     flags = [opt, *BASE_FLAGS[1:], "-fPIC", *extra_flags, "-c"]
     header = runtime_file("cardrules_rt.h")
-    out = []
+    out, missing = [], []
     for src in runtime_sources():
         text = header + "\n" + runtime_file(src.name).replace('#include "cardrules_rt.h"\n', "", 1)
         path = library_folder() / f"runtime-{src.stem}-{library_key(text, compiler, flags)[:40]}.o"
         if not _object_whole(path):
-            _compile(text, f"runtime-{src.stem}", compiler, (), path, flags=flags, whole=_object_whole)
+            missing.append((text, f"runtime-{src.stem}", path))
         out.append(path)
+    if len(missing) == 1:
+        text, name, path = missing[0]
+        _compile(text, name, compiler, (), path, flags=flags, whole=_object_whole)
+    elif missing:
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(len(missing)) as pool:  # (each a compiler process: the threads only wait)
+            for f in [pool.submit(_compile, text, name, compiler, (), path, flags=flags, whole=_object_whole)
+                      for text, name, path in missing]:
+                f.result()
     return out
 
 

@@ -460,10 +460,12 @@ def test_a_damaged_library_in_the_cache_is_built_again(cache, counting_cc, tmp_p
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the runtime comes as objects on Linux alone")
-def test_an_unoptimised_build_links_the_runtime_compiled_once_and_a_damaged_object_is_compiled_again(cache, counting_cc):
-    """At -O0 the runtime's files are compiled once, into objects kept in the cache, and each
-    program's library links them (its own file holds the header alone); a cut object is compiled
-    again. A program built so plays the game an optimised build plays."""
+def test_a_build_links_the_runtime_compiled_once_and_a_damaged_object_is_compiled_again(cache, counting_cc,
+                                                                                        monkeypatch):
+    """The runtime's files are compiled once per level, into objects kept in the cache, and each
+    program's library links them (its own file holds the header alone), optimised or not; a cut
+    object is compiled again. A program built so plays the game a library with the runtime pasted
+    in plays."""
     from interpreter import load_ruleset
     from interpreter.engine.play import program_of
     from interpreter.native.engine import CODE_FLAGS, NATIVE_FLAGS, NativeProgram, c_source
@@ -486,6 +488,15 @@ def test_an_unoptimised_build_links_the_runtime_compiled_once_and_a_damaged_obje
         results.append(list(out))
     assert results[0] == results[1] and counting_cc() == 5  # the objects kept: two libraries more
     assert {p.name for p in objects} <= set(files_in(cache / "native"))
+    monkeypatch.setenv("CARDRULES_NATIVE_OPT", "-O2")  # as users build: the runtime's objects at -O2
+    optimised = NativeProgram(p)
+    assert "void crt_shuffle_u32(crt_rng *rng, uint32_t *x, size_t n)\n{" not in optimised.source
+    assert counting_cc() == 8  # its two objects, side by side, and the library
+    out = (ctypes.c_int64 * (50 * (9 + len(p.rule_names))))()
+    optimised.lib.cr_play_many.argtypes = [ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                                           ctypes.c_int64, ctypes.c_void_p]
+    assert optimised.lib.cr_play_many(2, (ctypes.c_int64 * 8)(), 0, 50, 1 << 40, out) == 0
+    assert list(out) == results[0]
 
 
 def test_a_library_that_is_not_ours_and_cannot_be_loaded_is_one_line(tmp_path):
