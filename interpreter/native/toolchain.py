@@ -279,7 +279,7 @@ def runtime_objects(compiler: Compiler, opt: str, extra_flags=()) -> list[Path]:
     """The runtime's C files (runtime_sources), each compiled once into an object kept in the
     cache, keyed as a library is (its text and the header's, the compiler, the flags), side by
     side when several are missing: a program's library then compiles only the program's own C
-    (Goofspiel 2.5 s -> 1.9 s at -O2; a third less at -O0, where the test suite builds every game
+    (0.7-0.9 s less a build at -O2; a third less at -O0, where the test suite builds every game
     and the differential fuzz its mutants). Where the platform's objects are not ELF (Windows,
     macOS), none: the runtime is pasted into the program's file."""
     if not sys.platform.startswith("linux"):
