@@ -20,7 +20,8 @@ from ..engine.legal import _made, link, value_text
 from ..engine.state import Move, State, copy_slots, rule_at
 from ..errors import GameRuntimeError, IllegalMoveError
 from ..language.unparse import unparse
-from .toolchain import build_library, find_compiler, load_library, opt_level, runtime_file, runtime_objects, runtime_source
+from .toolchain import (NativeUnavailable, build_library, find_compiler, load_library, opt_level, parallel_flags,
+                        runtime_file, runtime_objects, runtime_source)
 from .codegen.emit import Module
 from .codegen.expr import NativeUnsupported
 from .rng import seed_words
@@ -89,8 +90,14 @@ class NativeProgram:
         objects = runtime_objects(compiler, opt, CODE_FLAGS) if compiler else []
         source, self.module = c_source(program, runtime=not objects)
         self.source = source
-        self.path = build_library(source, program.ruleset.name or "ruleset",
-                                  extra_flags=(*map(str, objects), *NATIVE_FLAGS), compiler=compiler, opt=opt)
+        name, extra = program.ruleset.name or "ruleset", (*map(str, objects), *NATIVE_FLAGS)
+        parallel = parallel_flags(compiler, opt)
+        try:
+            self.path = build_library(source, name, extra_flags=(*parallel, *extra), compiler=compiler, opt=opt)
+        except NativeUnavailable:
+            if not parallel:
+                raise
+            self.path = build_library(source, name, extra_flags=extra, compiler=compiler, opt=opt)
         lib = self.lib = load_library(self.path)
         u64p, i64p, i32p, u32p = (ctypes.POINTER(t) for t in (ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32,
                                                                ctypes.c_uint32))

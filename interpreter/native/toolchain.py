@@ -228,6 +228,23 @@ def compile_flags(extra_flags=(), opt: str | None = None) -> list[str]:
     return [opt or opt_level(), *BASE_FLAGS, *pic, *extra_flags]
 
 
+# an optimised program's library is code-generated in parallel partitions (GCC's link-time
+# optimisation over the one file: its back end, most of a build, on every core)
+PARALLEL_FLAGS = ("-flto=auto", "--param=lto-min-partition=2000")
+
+
+def parallel_flags(compiler: Compiler | None, opt: str) -> tuple[str, ...]:
+    """PARALLEL_FLAGS where they help and the compiler is GCC (not clang, not Zig's: they take
+    other spellings), optimising, on Linux; else none. A build that fails with them is tried
+    again without (NativeProgram)."""
+    if compiler is None or opt == "-O0" or not sys.platform.startswith("linux"):
+        return ()
+    who = (compiler.version + " " + " ".join(compiler.argv)).lower()
+    if "clang" in who or "zig" in who:
+        return ()
+    return PARALLEL_FLAGS
+
+
 def library_key(c_source: str, compiler: Compiler, flags) -> str:
     """The sha256 naming a library: its source, the compiler and its version, the flags,
     cardrules' version and the platform."""

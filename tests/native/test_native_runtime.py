@@ -675,3 +675,46 @@ def test_four_hundred_games_libraries_load_in_one_process(tmp_path):
             "    except OSError as e:\n        sys.exit(f'library {k + 1}: {e}')\n")
     done = procs.run([sys.executable, "-c", code, *map(str, copies)], timeout=120, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_an_optimised_build_is_code_generated_in_parallel_by_gcc_alone():
+    """GCC optimising on Linux: link-time optimisation over the one file, whose back end runs on
+    every core; not at -O0 (the test suite's builds), and not for clang or Zig's compiler, which
+    spell it otherwise."""
+    gcc = native_build.Compiler(("/usr/bin/cc",), "cc (Debian 12.2.0-14+deb12u1) 12.2.0")
+    linux = sys.platform.startswith("linux")
+    assert native_build.parallel_flags(gcc, "-O2") == (native_build.PARALLEL_FLAGS if linux else ())
+    assert native_build.parallel_flags(gcc, "-O0") == ()
+    assert native_build.parallel_flags(native_build.Compiler(("/usr/bin/cc",), "Debian clang version 14.0.6"), "-O2") == ()
+    assert native_build.parallel_flags(native_build.Compiler((sys.executable, "-m", "ziglang"), "0.13.0"), "-O2") == ()
+    assert native_build.parallel_flags(None, "-O2") == ()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parallel build is GCC's on Linux")
+def test_a_compiler_that_refuses_the_parallel_build_builds_the_library_without_it(cache, tmp_path, monkeypatch):
+    """A compiler that calls itself GCC but fails on the link-time flags (an old one, or a wrapper
+    that passes them to something else): the library is built again without them, and plays."""
+    from interpreter import load_ruleset
+    from interpreter.engine.play import program_of
+    from interpreter.native.engine import NativeProgram
+    log = tmp_path / "calls"
+    script = tmp_path / "picky-cc"
+    script.write_text("#!/bin/sh\n"
+                      f'echo "$*" >> {shlex.quote(str(log))}\n'
+                      'case " $* " in *" -flto=auto "*) echo "cc1: error: LTO support has not been enabled" >&2; '
+                      'exit 1;; esac\n'
+                      f'exec {shlex.join(COMPILER.argv)} "$@"\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("CC", str(script))
+    monkeypatch.setattr(native_build, "_found", {})
+    monkeypatch.setattr(native_build, "parallel_flags", lambda compiler, opt: native_build.PARALLEL_FLAGS)
+    import interpreter.native.engine as native_engine
+    monkeypatch.setattr(native_engine, "parallel_flags", native_build.parallel_flags)
+    p = program_of(load_ruleset(Path(__file__).resolve().parents[2] / "rulesets" / "classic" / "kuhn-poker.cards"))
+    built = NativeProgram(p, quick=True)
+    calls = log.read_text().splitlines()
+    assert any("-flto=auto" in c for c in calls) and "-flto=auto" not in calls[-1]
+    out = (ctypes.c_int64 * (5 * (9 + len(p.rule_names))))()
+    built.lib.cr_play_many.argtypes = [ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
+                                       ctypes.c_void_p]
+    assert built.lib.cr_play_many(2, (ctypes.c_int64 * 8)(), 0, 5, 1 << 40, out) == 0
