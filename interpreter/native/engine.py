@@ -17,7 +17,7 @@ from ..language import sizes
 from ..compiler.program import Program
 from ..engine import play
 from ..engine.legal import _made, link, value_text
-from ..engine.state import Move, State, copy_slots, rule_at
+from ..engine.state import Move, State, copy_slots
 from ..errors import GameRuntimeError, IllegalMoveError
 from ..language.unparse import unparse
 from .toolchain import (NativeUnavailable, build_library, find_compiler, load_library, opt_level, parallel_flags,
