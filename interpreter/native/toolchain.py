@@ -315,10 +315,17 @@ def runtime_objects(compiler: Compiler, opt: str, extra_flags=()) -> list[Path]:
         _compile(text, name, compiler, (), path, flags=flags, whole=_object_whole)
     elif missing:
         from concurrent.futures import ThreadPoolExecutor
+        running: list = []  # (Ctrl-C reaches this thread alone: it kills the others' compilers)
         with ThreadPoolExecutor(len(missing)) as pool:  # (each a compiler process: the threads only wait)
-            for f in [pool.submit(_compile, text, name, compiler, (), path, flags=flags, whole=_object_whole)
-                      for text, name, path in missing]:
-                f.result()
+            try:
+                for f in [pool.submit(_compile, text, name, compiler, (), path, flags=flags, whole=_object_whole,
+                                      started=running.append) for text, name, path in missing]:
+                    f.result()
+            except BaseException:
+                for proc in running:
+                    if proc.poll() is None:
+                        _kill(proc, os.name == "posix")
+                raise
     return out
 
 
@@ -344,7 +351,7 @@ def _stem(name: str) -> str:
 
 
 def _compile(c_source: str, name: str, compiler: Compiler, extra_flags, path: Path, opt: str | None = None, *,
-             flags=None, whole=None) -> None:
+             flags=None, whole=None, started=None) -> None:
     _sweep(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem[:16]}.", suffix=".tmp" + path.suffix)
     os.close(fd)
@@ -355,7 +362,7 @@ def _compile(c_source: str, name: str, compiler: Compiler, extra_flags, path: Pa
             # the source by its bare name, run from its folder: messages say `name.c:3:5: error: ...`
             # (the caller's flags after it, where a linker wants its -l options)
             argv = [*compiler.argv, *(flags or compile_flags((), opt)), "-o", tmp, src, *extra_flags]
-            code, err = _run(argv, where)
+            code, err = _run(argv, where, started)
         if code != 0:
             raise NativeUnavailable(f"the C compiler failed: {first_error(err, compiler, code)}")
         if not (whole or looks_whole)(Path(tmp)):
@@ -384,9 +391,10 @@ def _sweep(folder: Path) -> None:
         pass
 
 
-def _run(argv: list[str], cwd: str) -> tuple[int, str]:
+def _run(argv: list[str], cwd: str, started=None) -> tuple[int, str]:
     """Run the compiler within COMPILE_TIMEOUT: (exit status, what it wrote on stderr). It runs
-    in a process group of its own, killed whole (cc1, as, ld with it) on timeout or interrupt."""
+    in a process group of its own, killed whole (cc1, as, ld with it) on timeout or interrupt.
+    `started(proc)`, when given, is told of the process (a caller on another thread kills it so)."""
     posix = os.name == "posix"
     try:
         proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -395,6 +403,8 @@ def _run(argv: list[str], cwd: str) -> tuple[int, str]:
     except OSError as e:
         raise NativeUnavailable(f"the C compiler could not be run: {shlex.join(argv[:1])}: "
                                 f"{e.strerror or e}") from None
+    if started is not None:
+        started(proc)
     try:
         out, err = proc.communicate(timeout=COMPILE_TIMEOUT)
     except BaseException as e:

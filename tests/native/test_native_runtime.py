@@ -14,10 +14,13 @@ import os
 import random
 import re
 import shlex
+import signal
 import stat
 import struct
+import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import procs
@@ -718,3 +721,38 @@ def test_a_compiler_that_refuses_the_parallel_build_builds_the_library_without_i
     built.lib.cr_play_many.argtypes = [ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
                                        ctypes.c_void_p]
     assert built.lib.cr_play_many(2, (ctypes.c_int64 * 8)(), 0, 5, 1 << 40, out) == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the runtime comes as objects on Linux alone")
+def test_ctrl_c_while_the_runtime_compiles_side_by_side_kills_both_compilers_at_once(tmp_path):
+    """The runtime's two objects compile on two threads, and Ctrl-C reaches the main thread alone:
+    it kills the other thread's compiler too, so the command ends at once and leaves none running."""
+    pids = tmp_path / "pids"
+    script = tmp_path / "slow-cc"
+    script.write_text("#!/bin/sh\n"
+                      'case "$1" in --version) echo "slow-cc 1.0"; exit 0;; esac\n'
+                      f"echo $$ >> {shlex.quote(str(pids))}\n"
+                      "exec sleep 60\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    env = dict(os.environ, CC=str(script), CARDRULES_CACHE_DIR=str(tmp_path / "cache"))
+    code = ("import signal, sys\nfrom interpreter.native import toolchain as t\n"
+            "try:\n    t.runtime_objects(t.find_compiler(), '-O2')\nexcept KeyboardInterrupt:\n    sys.exit(130)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=Path(__file__).resolve().parents[2],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (pids.exists() and len(pids.read_text().split()) == 2):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.05)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert took < 1.0, f"{took:.2f} s from Ctrl-C to the exit"
+    for pid in map(int, pids.read_text().split()):
+        state = Path(f"/proc/{pid}/stat")
+        assert not state.exists() or state.read_text().split(") ")[1][0] == "Z", f"compiler {pid} still running"
