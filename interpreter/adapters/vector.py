@@ -46,7 +46,7 @@ from .encoding import spec_for
 
 CAP = 256  # legal moves read per game and step in C; a game with more is stepped the long way
 NONE = -(2 ** 63)
-_NONE = np.zeros(0, np.int64)  # no game ended
+_NO_GAMES = np.zeros(0, np.int64)  # no game ended
 
 
 class VectorGames:
@@ -129,7 +129,7 @@ class VectorGames:
         self.cut.fill(False)
         self._acted = self.seats.copy()
         if self._c is not None:
-            ended = self._c.step(a)
+            ended = self._c.step()
         else:
             for i, core in enumerate(self._cores):
                 self._play(i, core, int(a[i]))
@@ -379,13 +379,11 @@ class _Batch:
             self.cored = True
         return c
 
-    def step(self, actions: np.ndarray) -> np.ndarray:
-        """Every game's move, `actions` (`act` itself, as first_illegal left it, or a copy); the
-        games that ended (the rest observed in `observe`)."""
+    def step(self) -> np.ndarray:
+        """Every game's move, the actions in `act` (where first_illegal put them); the games that
+        ended (the rest observed in `observe`)."""
         v = self.v
         act = self.act
-        if actions is not act:
-            act[:] = actions
         if not self.flag.any():  # (every game's moves mapped in C: one call)
             over = self._many()
         else:
@@ -403,7 +401,7 @@ class _Batch:
             self.cores = [None] * v.n  # (their views are behind the C states now)
             self.cored = False
         if not over:  # (C counted the games ended, failed or stuck: none)
-            return _NONE
+            return _NO_GAMES
         err = self.info[:, 6] != 0
         if err.any():
             self._failed(int(np.flatnonzero(err)[0]))

@@ -310,10 +310,7 @@ def runtime_objects(compiler: Compiler, opt: str, extra_flags=()) -> list[Path]:
         if not _object_whole(path):
             missing.append((text, f"runtime-{src.stem}", path))
         out.append(path)
-    if len(missing) == 1:
-        text, name, path = missing[0]
-        _compile(text, name, compiler, (), path, flags=flags, whole=_object_whole)
-    elif missing:
+    if missing:
         from concurrent.futures import ThreadPoolExecutor
         running: list = []  # (Ctrl-C reaches this thread alone: it kills the others' compilers)
         with ThreadPoolExecutor(len(missing)) as pool:  # (each a compiler process: the threads only wait)
