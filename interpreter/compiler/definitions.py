@@ -7,7 +7,7 @@ from ..language import graph as g
 from .ir import ops as o
 from .ir.reads import cheap, light, reads_loop_var
 from .program import ELEM, TYPE_WORDS, _err
-from .pyemit import py
+from .pyemit import fast_stmt, py
 
 
 class Definitions:
@@ -198,9 +198,14 @@ class Definitions:
                 self.def_stack.pop()
             finally:
                 self.bare_mode = was
-            self.def_src.append(f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n    return {py(body)}\n")
+            self.def_src.append(f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n" + self.stmt("return ", body, "    "))
             self.gen_ir[f"U_{d.name}"] = body
         return f"U_{d.name}"
+
+    def stmt(self, lead: str, x, pad: str, k: int = 0) -> str:
+        """A statement of a generated definition: its terms worked out once on the fast path
+        (pyemit.fast_stmt), as written on the plain one."""
+        return fast_stmt(lead, x, pad, k) if self.p.fast else f"{pad}{lead}{py(x)}\n"
 
     def inline_define(self, d: g.Define, arg_srcs, node):
         """A small definition (no aggregate) called with plain names is compiled in place."""
@@ -245,19 +250,18 @@ class Definitions:
                 # a few table look-ups and bit operations cost less than the memo would (even one
                 # kept for good)
                 if isinstance(body, o.Guarded):  # one aggregate: its mask form and fallback are the definition itself
-                    fast, loop = py(body.fast), py(body.loop)
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
                                         f"    try:\n"
-                                        f"        return {fast}\n"
+                                        f"{self.stmt('return ', body.fast, '        ', 0)}"
                                         f"    except (TypeError, KeyError, IndexError, AttributeError):\n"
-                                        f"        return {loop}\n")
+                                        f"{self.stmt('return ', body.loop, '        ', 1)}")
                 else:
                     self.def_src.append(f"def {fname}(st{''.join(', ' + a for a in params)}):\n"
-                                        f"    return {py(body)}\n")
+                                        f"{self.stmt('return ', body, '    ')}")
             else:
                 if self.p.fast and not static and light(body, self.memoised):
                     self.unmemoised[d.name] = (f"def U_{d.name}(st{''.join(', ' + a for a in params)}):\n"
-                                               f"    return {py(body)}\n", body)
+                                               f"{self.stmt('return ', body, '    ')}", body)
                 self.memoised.add(fname)
                 if not static:
                     self.gen_memo[fname] = memo[3:]  # the memo its function reads (st.memo or st.cmemo)
@@ -269,7 +273,7 @@ class Definitions:
                                     f"    r = m.get({key}, MISS)\n"
                                     f"    if r is MISS:\n"
                                     f"{limit}"
-                                    f"        r = m[{key}] = {py(body)}\n"
+                                    f"{self.stmt(f'r = m[{key}] = ', body, '        ')}"
                                     f"    return r\n")
             self.def_cache[d.name] = (fname, t, len(params))
             if static and self.p.fast and len(params) == 1 and d.params[0].type == "card" and d.name not in self.untabled:

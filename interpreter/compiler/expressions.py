@@ -8,7 +8,7 @@ from typing import Callable
 from ..language import graph as g
 from ..language import sizes
 from ..language.unparse import unparse
-from .cse import cse_expr
+from .cse import cse
 from .definitions import _has_agg
 from .ir import ops as o
 from .ir.reads import never_none, plain_name, walk_shown
@@ -45,7 +45,7 @@ class Expressions:
         src = py(x)
         fn = self.lam_cache.get(src)
         if fn is None:
-            fast = cse_expr(src) if self.p.fast else src  # the plain evaluator stays as written
+            fast = py(cse(x)) if self.p.fast else src  # the plain evaluator stays as written
             fn = self.lam_cache[src] = eval(f"lambda st: {fast}", self.ns)
             self.lam_src[id(fn)] = fast
             self.lam_ir[id(fn)] = x

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from ..language import graph as g
 from ..errors import RulesetError
-from .cse import cse_module
 from .ir import ops as o
 from .ir.reads import free_names, replace, unparen, walk_shown, zone_kind
 from .program import ELEM
@@ -93,7 +92,7 @@ class Masks:
         name = self.fresh("agg")
         self.guards[name] = (fast, loop)
         x = o.Guarded(name, free, fast, loop, t=getattr(loop, "t", None))
-        exec(cse_module(guarded_def(x)), self.ns)
+        exec(guarded_def(x), self.ns)
         return x
 
     def _mask_aggregate(self, e, scope, v, dom):
@@ -370,7 +369,7 @@ class Masks:
             name = self.set_helpers[("define", m, free)] = self.fresh("set")
             memo = self.memo_of(m)
             self.p.set_ir[name] = x = o.SetTest(name, m, free, memo)
-            exec(cse_module(set_def(x)), self.ns)
+            exec(set_def(x), self.ns)
         return o.SetCall(name, cand, free, t="mask")
 
     def _suffix_mask(self, e, var, scope, cand):
@@ -415,7 +414,7 @@ class Masks:
         # inside other definitions ask the same question between two changes
         memo = self.memo_of(fail)
         self.p.set_ir[name] = x = o.SetTest(name, fail, free, memo, keep, owner if by_owner else None)
-        exec(cse_module(set_def(x)), self.ns)
+        exec(set_def(x), self.ns)
         call = o.SetCall(name, cand, free, t="mask")
         return call if e.op in ("all", "no") else o.MaskNot(call, t="mask")
 

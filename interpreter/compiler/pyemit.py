@@ -4,6 +4,7 @@ same code. An op's text is worked out once and kept on it (ops are shared within
 
 from __future__ import annotations
 
+from .cse import cse, cse_loop, hoist
 from .ir import ops as o
 from .ir.reads import unparen
 from .ir.visit import OpVisitor
@@ -22,16 +23,36 @@ def py(x) -> str:
     return str(x)
 
 
+def fast(x) -> str:
+    """The text of an op with its repeated terms worked out once (cse.py), as the fast path
+    writes every expression."""
+    return py(cse(x))
+
+
+def fast_stmt(lead: str, x, pad: str, k: int = 0) -> str:
+    """One statement of a generated function, `lead` then x, as the fast path writes it: a mask
+    its aggregate loops under first, as a statement of its own (`_hm<k> = ...`, cse.hoist), then
+    x with its repeated terms worked out once."""
+    pre, x = hoist(x, k)
+    return "".join(f"{pad}{name} = {fast(m)}\n" for name, m in pre) + f"{pad}{lead}{fast(x)}\n"
+
+
 def _args(xs) -> str:
     return "".join(", " + py(x) for x in xs)
+
+
+def again(x) -> str:
+    """An operand an op's text writes a second time: a term kept the first time is named, not
+    worked out again (compiler/cse.py)."""
+    return x.name if isinstance(x, o.Keep) else py(x)
 
 
 def _in_zone(x, test: str) -> str:
     if x.check == "none":
         c, pre = py(unparen(x.item)), ""
     elif x.check == "test":
-        c = py(unparen(x.item))
-        pre = f"{c} is not None and "
+        item = unparen(x.item)
+        c, pre = again(item), f"{py(item)} is not None and "
     else:
         c, pre = x.temp, f"({x.temp} := {py(x.item)}) is not None and "
     return f"({pre}{test.format(c)})"
@@ -42,19 +63,26 @@ _CHECKED = {"+": "_add", "-": "_sub", "*": "_mul"}
 
 
 def paired_lines(x) -> list[str]:
-    """The body of a Paired op's function, line by line (its fallback is x.plain)."""
+    """The body of a Paired op's function, line by line (its fallback is x.plain), each
+    expression with its repeated terms worked out once."""
     var = py(x.names[-1])
     held = ", ".join([var, *[f"_h{k}" for k in range(len(x.terms))]])
-    inner = (f"[({', '.join([var, *map(py, x.terms)])},) for {var} in {py(x.domains[-1])}"
-             + "".join(f" if {py(src)}" for src in x.own) + "]")
+    domain, own, terms = cse_loop(x.domains[-1], tuple(x.own), tuple(x.terms))
+    inner = (f"[({', '.join([var, *map(py, terms)])},) for {var} in {py(domain)}"
+             + "".join(f" if {py(src)}" for src in own) + "]")
     lines, pad = ["_inner = None", "_out = []"], ""
     for i, name in enumerate(x.names[:-1]):
-        lines.append(f"{pad}for {py(name)} in {py(x.domains[i])}:")
+        lines.append(f"{pad}for {py(name)} in {fast(x.domains[i])}:")
         pad += "    "
         for src in x.tests[i]:
-            lines.append(f"{pad}if not ({py(src)}): continue")
+            lines.append(f"{pad}if not ({fast(src)}): continue")
     lines += [f"{pad}if _inner is None:", f"{pad}    _inner = {inner}", f"{pad}for ({held},) in _inner:"]
-    test = " and ".join(f"({py(src)})" for src in x.mixed) or "True"
+    test = "True"
+    if x.mixed:
+        chain = x.mixed[-1]
+        for src in reversed(x.mixed[:-1]):
+            chain = o.Logic("and", src, chain, t="bool")
+        test = fast(chain)
     lines.append(f"{pad}    if {test}: _out.append(({', '.join(map(py, x.names))},))")
     lines.append("return list(dict.fromkeys(_out))")
     return lines
@@ -62,16 +90,16 @@ def paired_lines(x) -> list[str]:
 
 def paired_def(x) -> str:
     body = "".join(f"        {line}\n" for line in paired_lines(x))
-    return f"def {x.fn}(st):\n    try:\n{body}    except Exception:\n        return {py(x.plain)}\n"
+    return f"def {x.fn}(st):\n    try:\n{body}    except Exception:\n{fast_stmt('return ', x.plain, '        ')}"
 
 
 def guarded_def(x) -> str:
     """A Guarded op's function: the mask form, the loop form when it meets a none."""
     return (f"def {x.fn}(st{_args(x.free)}):\n"
             f"    try:\n"
-            f"        return {py(x.fast)}\n"
+            f"{fast_stmt('return ', x.fast, '        ', 0)}"
             f"    except (TypeError, KeyError, IndexError, AttributeError):\n"
-            f"        return {py(x.loop)}\n")
+            f"{fast_stmt('return ', x.loop, '        ', 1)}")
 
 
 class PyEmitter(OpVisitor):
@@ -123,9 +151,10 @@ class PyEmitter(OpVisitor):
     def visit_CardCompare(self, x): return f"(ORDER[{py(x.a)}] {x.op} ORDER[{py(x.b)}])"
 
     def visit_RankInSuit(self, x):
-        card = py(x.card)
-        pos = f"RANKPOS[SUIT[{card}]][{py(x.rank)}]"
-        return f"({pos} {x.op} ORDER[{card}])" if x.flip else f"(ORDER[{card}] {x.op} {pos})"
+        card, second = py(x.card), again(x.card)
+        if x.flip:
+            return f"(RANKPOS[SUIT[{card}]][{py(x.rank)}] {x.op} ORDER[{second}])"
+        return f"(ORDER[{card}] {x.op} RANKPOS[SUIT[{second}]][{py(x.rank)}])"
 
     def visit_InZone(self, x): return _in_zone(x, "st.card_zone[{}] == " + py(x.zone))
     def visit_InKind(self, x): return _in_zone(x, "st.card_kind[{}] == " + py(x.kind))
@@ -249,6 +278,11 @@ class PyEmitter(OpVisitor):
         pick = "max" if a == "highest" else "min"
         return f"{pick}(({v} {each} and {cond}), key=CARDKEY.__getitem__, default=None)"
 
+    # ---- terms worked out once (cse.py)
+    def visit_CardKind(self, x): return f"st.card_kind[{py(x.card)}]"
+    def visit_Keep(self, x): return f"({x.name} := {py(x.x)})"
+    def visit_Kept(self, x): return x.name
+
     def visit_BitsIn(self, x):
         v = py(x.var)
         return f"[{v} for _m in ({py(x.mask)},) for {v} in {py(x.domain)} if BIT[{v}] & _m]"
@@ -260,7 +294,7 @@ _EMIT = PyEmitter()
 def set_def(x: o.SetTest) -> str:
     """A set test's function (ops.SetTest): the cards of `cand` that pass, kept per state and set
     of cards."""
-    name, mask, memo = x.name, py(x.mask), x.memo
+    name, mask, memo = x.name, fast(x.mask), x.memo
     owner = None if x.owner is None else py(x.owner)
     keep = None if x.keep is None else f"_none_{x.keep}"
     args = _args(x.free)

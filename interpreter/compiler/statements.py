@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from ..language import graph as g
 from ..language.unparse import unparse
-from .cse import cse_module
 from .ir import ops as o
 from .ir import stmts as ir
 from .masks import mentions
@@ -550,7 +549,7 @@ class Statements:
         name = self.fresh("agg")
         x = o.Paired(name, tuple(names), tuple(domains), tuple(tuple(src for _, src in tests_at[i]) for i in range(len(names) - 1)),
                      tuple(terms), tuple(own), tuple(mixed), plain, t="rows")
-        exec(cse_module(paired_def(x)), self.ns)
+        exec(paired_def(x), self.ns)
         return x
 
     def _unseen_choice(self, a, var, domain, chooser) -> None:

@@ -1,41 +1,64 @@
-"""Repeated terms computed once (interpreter/compiler/cse.py) must never change what an
-expression gives, which terms it evaluates first, or where it fails. Random expressions over
-logging stand-ins for the generated definitions check exactly that against the text as written."""
+"""Repeated terms worked out once (interpreter/compiler/cse.py, a pass over the IR's ops) must
+never change what an expression gives, which terms it works out first, or where it fails. Random
+op trees over logging stand-ins for the generated definitions check exactly that against the
+expression as written; the cases below pin what is kept and what is not."""
 
 from __future__ import annotations
 
-import ast
-
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st_
 
-from interpreter.compiler.cse import cse_expr, cse_module, cse_module_source
+from interpreter.compiler.cse import cse, cse_loop, hoist
+from interpreter.compiler.ir import ops as o
+from interpreter.compiler.ir.reads import walk
+from interpreter.compiler.pyemit import fast_stmt, py
 
-# ---- random generated-code-like expressions ------------------------------------------------
+# ---- random op trees, written as the generated code writes them -------------------------------
 
-LEAVES = st_.sampled_from(["a0", "1", "0", "None", "st.slots[1]", "st.slots[2]", "_v"])
-
-
-def _call(args):
-    return st_.builds(lambda f, xs: f"{f}({', '.join(xs)})", st_.sampled_from(["D_f", "D_g", "_last"]),
-                      st_.lists(args, min_size=1, max_size=2))
+VARS = ("_v1", "_v2", "_v3")  # aggregates' variables (the compiler's are fresh names; see _shadows)
+LEAVES = st_.one_of(st_.sampled_from([o.Local("a0", t="int"), o.Lit(1, t="int"), o.Lit(0, t="int"),
+                                      o.Lit(None, t="none"), o.Slot(1, t="int"), o.Slot(2, t="int")]),
+                    st_.sampled_from(VARS).map(lambda v: o.Local(v, t="int")))
 
 
-def _node(children):
+def _domain(x):
+    return o.Call("D_list", (x,), t="ints")
+
+
+def _node(kids):
+    var = st_.sampled_from(VARS).map(lambda v: o.Local(v, t="int"))
     return st_.one_of(
-        _call(children),
-        st_.builds(lambda x: f"TABLE[{x}]", children),
-        st_.builds(lambda x, y: f"({x} + {y})", children, children),
-        st_.builds(lambda x, y, o: f"({x} {o} {y})", children, children, st_.sampled_from(["and", "or"])),
-        st_.builds(lambda x, y, z: f"({x} if {y} else {z})", children, children, children),
-        st_.builds(lambda x, y: f"({x} == {y})", children, children),
-        st_.builds(lambda x, y: f"({x} < {y} < {x})", children, children),
-        st_.builds(lambda x, y: f"[{x} for _v in D_list({y}) if {x}]", children, children),
-        st_.builds(lambda x, y: f"any({x} for _v in D_list({y}))", children, children),
+        st_.builds(lambda f, xs: o.Call(f, tuple(xs), t="int"), st_.sampled_from(["D_f", "D_g"]),
+                   st_.lists(kids, min_size=1, max_size=2)),
+        st_.builds(lambda x: o.TableLookup("T", x, t="int"), kids),
+        st_.builds(lambda x, y, op: o.Arith(op, x, y, t="int"), kids, kids, st_.sampled_from(["+", "//"])),
+        st_.builds(lambda x, y, op: o.Logic(op, x, y, t="int"), kids, kids, st_.sampled_from(["and", "or"])),
+        st_.builds(lambda x, y, z: o.Cond(y, x, z, t="int"), kids, kids, kids),
+        st_.builds(lambda x, y, op: o.Compare(op, x, y, t="bool"), kids, kids, st_.sampled_from(["==", "<"])),
+        st_.builds(lambda c, r, flip: o.RankInSuit("<", c, o.Lit(r, t="rank"), flip, t="bool"),
+                   kids, st_.integers(0, 2), st_.booleans()),
+        st_.builds(lambda v, d, w, b, agg: o.AggLoop(agg, v, _domain(d), w, b if agg in ("all", "sum") else None,
+                                                      t="int"),
+                   var, kids, kids, kids, st_.sampled_from(["those", "any", "all", "sum", "count", "highest"])),
+        st_.builds(lambda v, d, m, t, b, agg: o.MaskLoop(agg, v, _domain(d), o.Call("D_f", (m,), t="mask"), (t,),
+                                                         b if agg in ("all", "sum") else None, t="int"),
+                   var, kids, kids, kids, kids, st_.sampled_from(["any", "all", "sum", "count"])),
     )
 
 
-EXPRS = st_.recursive(LEAVES, _node, max_leaves=14).filter(lambda s: len(s) < 2000)
+# a few terms drawn first, then trees over them and the leaves: so that terms repeat
+EXPRS = st_.lists(_node(LEAVES), min_size=1, max_size=3).flatmap(
+    lambda pool: st_.recursive(st_.one_of(st_.sampled_from(pool), st_.sampled_from(pool), LEAVES), _node,
+                               max_leaves=10))
+
+
+def _shadows(x, bound=frozenset()) -> bool:
+    """An aggregate inside another with the same variable (the compiler names each afresh)."""
+    if isinstance(x, (o.AggLoop, o.MaskLoop)):
+        if x.var.name in bound:
+            return True
+        bound = bound | {x.var.name}
+    return any(_shadows(y, bound) for y in x.operands() if isinstance(y, o.Op))
 
 
 class _St:
@@ -46,23 +69,28 @@ class _St:
 def _env(log: list):
     def logged(name, fn):
         def f(*args):
-            log.append((name, args))
+            log.append((name, args[1:] if args and isinstance(args[0], _St) else args))
             return fn(*args)
         return f
+
+    def d_f(st, *a):
+        return (sum(x or 0 for x in a) * 7 + 3) % 5 if all(isinstance(x, int) for x in a) else None
     return {
-        "D_f": logged("D_f", lambda *a: (sum(x or 0 for x in a) * 7 + 3) % 5 if all(isinstance(x, int) for x in a) else None),
-        "D_g": logged("D_g", lambda *a: 1 // (a[0] % 3) if isinstance(a[0], int) else 2),  # fails on multiples of 3
-        "_last": logged("_last", lambda *a: a[-1]),
-        "D_list": logged("D_list", lambda x: [0, 1, 2][: (x or 0) % 4]),
-        "TABLE": [4, 0, 2, 1, 3],
+        "D_f": logged("D_f", d_f),
+        "D_g": logged("D_g", lambda st, a, *_: 1 // (a % 3) if isinstance(a, int) else 2),  # fails on multiples of 3
+        "D_list": logged("D_list", lambda st, x: [0, 1, 2][: (x or 0) % 4]),
+        "_add": logged("_add", lambda a, b: a + b),
+        "_fit": lambda x: x,
+        "TAB_T": [4, 0, 2, 1, 3],
+        "ORDER": [2, 0, 1, 4, 3], "SUIT": [0, 1, 0, 1, 0], "RANKPOS": [[1, 2, 3], [3, 2, 1]],
+        "BIT": [1, 2, 4, 8, 16], "CARDKEY": {i: i for i in range(5)},
     }
 
 
 def _run(src: str):
     log: list = []
-    env = _env(log)
     try:
-        value = eval(f"lambda st, a0: {src}", env)(_St(), 2)
+        value = eval(f"lambda st, a0: {src}", _env(log))(_St(), 2)
     except Exception as exc:  # noqa: BLE001 - the kind of failure is what is compared
         value = ("raised", type(exc).__name__)
     return value, log
@@ -71,92 +99,113 @@ def _run(src: str):
 def _firsts(log: list) -> list:
     seen, out = set(), []
     for call in log:
-        key = repr(call)  # arguments may be lists
+        key = repr(call)
         if key not in seen:
             seen.add(key)
             out.append(key)
     return out
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(EXPRS)
-def test_an_expression_gives_the_same_and_evaluates_the_same_terms_first(src):
-    new = cse_expr(src)
-    before, log_before = _run(src)
-    after, log_after = _run(new)
-    assert after == before, (src, new)
-    assert _firsts(log_after) == _firsts(log_before), (src, new)
+def test_an_expression_gives_the_same_and_works_out_the_same_terms_first(x):
+    assume(not _shadows(x))
+    new = cse(x)
+    before, log_before = _run(py(x))
+    after, log_after = _run(py(new))
+    assert after == before, (py(x), py(new))
+    assert _firsts(log_after) == _firsts(log_before), (py(x), py(new))
     assert len(log_after) <= len(log_before)
 
 
-def test_a_term_repeated_after_a_certain_first_evaluation_is_computed_once():
-    src = "((_last(st.zones[st.slots[1]]) != None) and (SUIT[a0] == SUIT[_last(st.zones[st.slots[1]])]))"
-    new = cse_expr(src)
-    assert new.count("_last(") == 1
-    assert ":=" in new
+@settings(max_examples=200, deadline=None)
+@given(EXPRS, st_.booleans())
+def test_a_statement_with_its_mask_hoisted_gives_the_same(x, all_):
+    """An aggregate over a mask, as a generated function returns it: the mask worked out first as
+    a statement of its own, then the rest."""
+    loop = o.MaskLoop("all" if all_ else "count", o.Local("_v9", t="int"), _domain(o.Local("a0", t="int")),
+                      o.Arith("//", o.Call("D_f", (x,), t="mask"), o.Call("D_f", (x,), t="mask"), t="mask"),
+                      (o.Compare("<", o.Local("_v9", t="int"), x, t="bool"),),
+                      x if all_ else None, t="int")
+    assume(not _shadows(loop))
+    plain = f"def agg(st, a0):\n    return {py(loop)}\n"
+    pre, _ = hoist(loop)
+    assert [name for name, _ in pre] == ["_hm0"]
+    fast = f"def agg(st, a0):\n{fast_stmt('return ', loop, '    ')}"
+    results = []
+    for src in (plain, fast):
+        log: list = []
+        ns = _env(log)
+        exec(src, ns)
+        try:
+            value = ns["agg"](_St(), 2)
+        except Exception as exc:  # noqa: BLE001
+            value = ("raised", type(exc).__name__)
+        results.append((value, _firsts(log)))
+    assert results[0] == results[1], (plain, fast)
 
 
-def test_a_term_first_met_in_a_branch_that_may_not_run_is_not_reused_outside_it():
-    src = "((D_f(a0, a0, a0) if a0 else 0) + D_f(a0, a0, a0))"
-    assert cse_expr(src).count("D_f(") == 2
-    src = "((a0 and D_f(a0, a0, a0)) or D_f(a0, a0, a0))"
-    assert cse_expr(src).count("D_f(") == 2
+def _top(zone):
+    return o.End("last", o.ZoneCards(o.Slot(zone, t="zone"), t="cards"), t="card")
+
+
+def test_a_term_repeated_after_a_certain_first_evaluation_is_worked_out_once():
+    top = _top(1)
+    x = o.Logic("and", o.Compare("!=", top, o.Lit(None, t="none"), t="bool"),
+                o.Compare("==", o.CardAttr("suit", o.Local("a0", t="card"), t="suit"),
+                          o.CardAttr("suit", top, t="suit"), t="bool"), t="bool")
+    new = cse(x)
+    assert [type(y).__name__ for y in walk(new) if isinstance(y, (o.Keep, o.Kept))] == ["Keep", "Kept"]
+    assert py(new).count("_last(") == 1 and "(_cse0 := _last(st.zones[st.slots[1]]))" in py(new)
+
+
+def test_a_term_first_met_where_it_may_not_run_is_not_reused_outside_it():
+    f = o.Call("D_f", (o.Local("a0", t="int"),), t="int")
+    branch = o.Arith("+", o.Cond(o.Local("a0", t="int"), f, o.Lit(0, t="int"), t="int"), f, t="int")
+    assert cse(branch) is branch
+    either = o.Logic("or", o.Logic("and", o.Local("a0", t="int"), f, t="int"), f, t="int")
+    assert cse(either) is either
+    # inside one turn of an aggregate's loop, not after it (the loop may not turn at all)
+    v = o.Local("_v", t="int")
+    loop = o.AggLoop("all", v, _domain(o.Lit(1, t="int")), None, o.Compare("<", f, v, t="bool"), t="bool")
+    after = o.Logic("and", loop, f, t="bool")
+    assert cse(after) is after
+
+
+def test_nothing_is_kept_inside_the_collection_a_loop_runs_over():
+    """Python allows no assignment in a comprehension's iterable: a term repeated there is worked
+    out again (a use of a term kept before the loop is allowed)."""
+    f = o.Call("D_f", (o.Local("a0", t="int"),), t="int")
+    inside = o.AggLoop("those", o.Local("_v", t="int"), _domain(o.Arith("+", f, f, t="int")), None, None, t="ints")
+    assert cse(inside) is inside
+    before = o.Logic("and", f, inside, t="ints")
+    new = py(cse(before))
+    assert new.startswith("((_cse0 := D_f(st, a0)) and") and "D_list(st, _add(_cse0, _cse0))" in new
+    compile(f"lambda st, a0: {new}", "<test>", "eval")
 
 
 def test_expressions_that_change_anything_are_left_as_written():
-    src = "(_random(st, D_f(a0, a0, a0)) + D_f(a0, a0, a0))"
-    assert cse_expr(src) == src
-    src = "st.move([D_f(a0, a0, a0)], D_f(a0, a0, a0), False)"
-    assert cse_expr(src) == src
+    f = o.Call("D_f", (o.Local("a0", t="int"),), t="int")
+    drawn = o.Arith("+", o.Random(_domain(f), t="int"), f, t="int")
+    assert cse(drawn) is drawn
+    probed = o.Call("_probe", (o.Lit(0, t="int"), o.Call("_pin", (), t="none"), o.Arith("+", f, f, t="int")), t="bool")
+    assert cse(probed) is probed
+    assert hoist(drawn) == ([], drawn)
 
 
-def test_a_mask_worked_out_for_a_comprehension_is_a_statement_of_its_own():
-    src = ("def agg(st, a0):\n"
-           "    return [v for _m in ((D_f(a0, 1) | D_f(a0, 1)),) for v in D_list(a0) if TABLE[v] & _m]\n")
-    new = cse_module_source(src)
-    tree = ast.parse(new).body[0]
-    assert isinstance(tree.body[0], ast.Assign)  # the mask, before the return
-    assert new.count("D_f(") == 1
-    for a0 in range(6):
-        log_a: list = []
-        log_b: list = []
-        ns_a, ns_b = _env(log_a), _env(log_b)
-        exec(src, ns_a)
-        exec(cse_module(src), ns_b)
-        assert ns_a["agg"](_St(), a0) == ns_b["agg"](_St(), a0)
-        assert _firsts(log_a) == _firsts(log_b)
+def test_an_operand_its_op_writes_twice_is_named_the_second_time():
+    """A rank read in the card's own suit writes the card twice: kept, it is worked out once."""
+    card = o.Call("D_f", (o.Local("a0", t="int"),), t="card")
+    x = o.Logic("and", card, o.RankInSuit("<", card, o.Lit(1, t="rank"), False, t="bool"), t="bool")
+    assert py(cse(x)) == "((_cse0 := D_f(st, a0)) and (ORDER[_cse0] < RANKPOS[SUIT[_cse0]][1]))"
+    alone = o.RankInSuit("<", o.Keep("_k", card, t="card"), o.Lit(1, t="rank"), True, t="bool")
+    assert py(alone) == "(RANKPOS[SUIT[(_k := D_f(st, a0))]][1] < ORDER[_k])"
 
 
-def test_games_compiled_in_several_threads_at_once_do_not_fail():
-    """CPython 3.11 counts the depth of the tree it converts once per interpreter (cpython#106905):
-    a thread switch inside one conversion (here forced by a collector callback that sleeps, as any
-    finaliser may) let another thread's parse spoil the count ("SystemError: AST constructor
-    recursion depth mismatch"), which the table server met while a page and a bot compiled games."""
-    import gc
-    import threading
-    import time
-
-    src = "\n".join(f"def f{i}(st):\n    return " + "(" * 20 + "st.x" + " + 1)" * 20 for i in range(20))
-    errors = []
-
-    def work():
-        for _ in range(20):
-            try:
-                cse_module(src)
-            except SystemError as e:  # pragma: no cover - the failure this test is for
-                errors.append(str(e))
-
-    threshold = gc.get_threshold()
-    pause = lambda phase, info: time.sleep(0)  # noqa: E731 - lets the other threads run mid-collection
-    gc.set_threshold(50)
-    gc.callbacks.append(pause)
-    try:
-        threads = [threading.Thread(target=work) for _ in range(3)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        gc.callbacks.remove(pause)
-        gc.set_threshold(*threshold)
-    assert not errors, errors[:1]
+def test_the_parts_of_a_comprehension_share_their_terms_within_a_turn():
+    v = o.Local("_v", t="int")
+    g = o.Call("D_g", (v,), t="int")
+    domain, tests, elts = cse_loop(_domain(o.Local("a0", t="int")), (o.Compare("<", g, o.Lit(3, t="int"), t="bool"),),
+                                   (g,))
+    assert py(tests[0]) == "((_cse0 := D_g(st, _v)) < 3)" and py(elts[0]) == "_cse0"
+    assert py(domain) == "D_list(st, a0)"

@@ -215,6 +215,14 @@ MaskLoop = op("MaskLoop", "agg", "var", "domain", "mask", "tests", "body",
 BitsIn = op("BitsIn", "var", "domain", "mask", doc="The elements of a set whose bit is in the mask, in the set's order.")
 
 
+# ---- terms worked out once (compiler/cse.py, a pass over these ops) -------------------------
+CardKind = op("CardKind", "card", doc="The kind of the zone a card lies in: what InKind compares, as the cse pass "
+                                     "writes it where one card is tested against two kinds.")
+Keep = op("Keep", "name", "x", doc="x, worked out here and kept under `name` for the Kept of it later in the "
+                                   "same expression.")
+Kept = op("Kept", "name", "x", doc="The value a Keep of x kept under `name` earlier in the same expression: "
+                                   "x is not worked out again (a backend may still write x, which has no effect).")
+
 @dataclass(frozen=True)
 class SetTest:
     """The function a `SetCall` calls, as data (`Program.set_ir` by name): the cards of its

@@ -11,7 +11,7 @@ named.
 
 What is written: the deck, zones, options; each variable's slot and first value (`var_ir`);
 each definition's body (`def_ir`: the `D_` function's; `U_name` is the same definition without
-its memo); every instruction of `plain_code` by its place (an EXEC's statement, a JIF's test, a
+its memo), and below it, where the cse pass changes it, what the fast path writes (`fast:`); every instruction of `plain_code` by its place (an EXEC's statement, a JIF's test, a
 choice's actor and for each action `values`, what the C backend lists, `values_fn`, the ops of
 the function the Python fast path lists them with, and `when`), under a comment naming its rule
 where that changes; the advice, the score and the set tests (`set_ir`).
@@ -28,6 +28,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
+from ..cse import cse, hoist
 from ..program import CALL, CHOOSE, CHOOSE_EACH, END, EXEC, JIF, JUMP, RET
 from . import ops as o
 from .visit import OpVisitor
@@ -149,6 +150,7 @@ class Printer(OpVisitor):
             kept = "  # answers kept for good" if name in p.kept_defs else ""
             out.append(f"def {name}({_params(params)}) -> {t}:{kept}")
             out.append(self.line("    ", body, 4))
+            out += self.fast_path(p, body)
         out += ["", "code:"]
         out += self.code(p)
         if p.advice_ir:
@@ -163,6 +165,23 @@ class Printer(OpVisitor):
             for name, test in p.set_ir.items():
                 out.append(self.line(f"  {name} = ", test, 2))
         return "\n".join(out) + "\n"
+
+    def fast_path(self, p, body) -> list[str]:
+        """What the Python fast path writes of a definition where the cse pass changes it (its
+        terms worked out once: Keep and Kept, a mask hoisted out of its loop); of a guarded
+        aggregate, of its mask form and its loop form, the function's two statements."""
+        if not p.fast:
+            return []
+        forms = (("fast", body.fast), ("loop", body.loop)) if isinstance(body, o.Guarded) else (("", body),)
+        out = []
+        for k, (label, form) in enumerate(forms):
+            pre, x = hoist(form, k)
+            fast = cse(x)
+            if pre or fast is not form:
+                head = f"  fast{' ' + label if label else ''}"
+                out += [self.line(f"{head} {name} = ", cse(m), 4) for name, m in pre]
+                out.append(self.line(f"{head}: ", fast, 4))
+        return out
 
     def code(self, p) -> list[str]:
         """The instructions one place each (Program.plain_code: what the fast path traces over)."""

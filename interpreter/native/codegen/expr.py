@@ -55,6 +55,15 @@ class FastPathForms(OpVisitor):
         raise NativeUnsupported("a per-player variable's first values as one expression (the C emitter "
                                 "sets each seat's from Program.var_ir)")
 
+    def x_CardKind(self, e):
+        return f"((int64_t)CR_CARD_KIND(C, cr_idx(x, {self.scalar(e.card)}, NC)))"
+
+    def x_Keep(self, e):
+        return self.ex(e.x)  # a term kept for Python (compiler/cse.py): C writes it where it stands
+
+    def x_Kept(self, e):
+        return self.ex(e.x)  # the term again: it has no effect, and GCC numbers equal values in one function
+
     def x_LoopMore(self, e):
         raise NativeUnsupported("a statement loop's test as an expression (the C emitter writes ir.LoopTest)")
 
