@@ -64,3 +64,13 @@ def test_an_op_has_no_text_but_the_emitters():
         f"{x}"
     with pytest.raises(TypeError):
         x + "1"
+
+
+def test_the_c_backend_writes_a_kept_term_where_it_stands():
+    """The cse pass's Keep and Kept are for Python's `:=`: C writes the term itself each time (it
+    has no effect), so the C of a kept term is the C of the term."""
+    c = Module.__new__(Module)  # (dispatch only)
+    x = o.Arith("//", o.Lit(7, t="int"), o.Lit(2, t="int"), t="int")
+    assert c.ex(o.Keep("_cse0", x, t="int")) == c.ex(x) == c.ex(o.Kept("_cse0", x, t="int"))
+    assert c.ex(o.CardKind(o.Lit(3, t="card"), t="int")) == "((int64_t)CR_CARD_KIND(C, cr_idx(x, INT64_C(3), NC)))"
+    assert py(o.CardKind(o.Lit(3, t="card"), t="int")) == "st.card_kind[3]"
