@@ -634,6 +634,28 @@ def told_of(s: State, c: int, player: int) -> dict | None:
 def observe(s: State, player: int) -> dict:
     """What `player` may see: every public zone, their own private zones, counts of the rest,
     cards shown face up, the public variables, and their legal moves when it is their turn."""
+    zones = observe_zones(s, player)  # (brings a game in C up to date first)
+    out = {
+        "seat": seat_name(player),
+        "players": s.n_players,
+        "to_move": seat_name(s.actor) if s.current_player is not None else None,
+        "rule": rule_at(s)[1] if s.choice is not None and not s.finished else None,
+        "zones": zones,
+        "vars": public_vars(s),
+        "finished": s.finished,
+    }
+    out_now = out_of_play(s)
+    if out_now:
+        out["out_of_play"] = out_now
+    mine = [str(m) for m in legal_moves(s) if m.player == player]
+    if mine:
+        out["legal"] = mine
+    return out
+
+
+def observe_zones(s: State, player: int) -> dict:
+    """observe()'s zones: what `player` sees of each (the fuzzer checks them for every seat, the
+    rest of an observation being the same for all)."""
     _synced(s)
     p = s.program
     zones: dict = {}
@@ -652,22 +674,7 @@ def observe(s: State, player: int) -> dict:
                     seen["told"] = [told_of(s, c, player) for c in cards]
             view[seat_name(k) if z.per_player else str(k + 1)] = seen
         zones[z.name] = view if (z.per_player or z.size) else view["1"]
-    out = {
-        "seat": seat_name(player),
-        "players": s.n_players,
-        "to_move": seat_name(s.actor) if s.current_player is not None else None,
-        "rule": rule_at(s)[1] if s.choice is not None and not s.finished else None,
-        "zones": zones,
-        "vars": public_vars(s),
-        "finished": s.finished,
-    }
-    out_now = out_of_play(s)
-    if out_now:
-        out["out_of_play"] = out_now
-    mine = [str(m) for m in legal_moves(s) if m.player == player]
-    if mine:
-        out["legal"] = mine
-    return out
+    return zones
 
 
 def fired_counts(s: State) -> dict[str, int]:

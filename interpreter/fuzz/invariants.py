@@ -9,7 +9,7 @@ import re
 
 from .. import engine
 from ..language import graph as g
-from ..engine import (apply, make_record, Move, new_game, observe, replay, rule_at, seat_name, State,
+from ..engine import (apply, make_record, Move, new_game, observe, observe_zones, replay, rule_at, seat_name, State,
                       state_digest)
 from ..engine.legal import arg_text, compute_legal
 from ..errors import GameRuntimeError, GameTooLong, RecordError
@@ -199,15 +199,23 @@ class Checks:
         return z.name + (f"({seat_name(s.zowner[inst])})" if s.zowner[inst] is not None else "")
 
     def _check_observe(self, game: Game, s: State):
+        """What each seat is shown: observe() whole for the first seat and each seat with a move
+        (the rest of an observation is the same for every seat but their own moves), its zones
+        (observe_zones, what observe() shows of them) for the others."""
         p = self.program
-        for player in s.seats:
+        if game.sees is None:
+            game.sees = {}  # the zones are laid out once a game: what a seat sees into holds
+        whole = set(self._deciders(s)) if not s.finished and s.actor is not None else set()
+        for k, player in enumerate(s.seats):
             try:
-                obs = observe(s, player)
+                zones = observe(s, player)["zones"] if k == 0 or player in whole else observe_zones(s, player)
             except Exception as e:
                 game.add(self._ev_crash(s, e, None, during="observe"))
                 return
-            sees = [self._visible(s, inst, player) for inst in range(len(s.zones))]
-            for name in _zone_strings(obs.get("zones", {})):
+            sees = game.sees.get(player)
+            if sees is None:
+                sees = game.sees[player] = [self._visible(s, inst, player) for inst in range(len(s.zones))]
+            for name in _zone_strings(zones):
                 c = self.card_index.get(name)
                 if c is None:
                     continue

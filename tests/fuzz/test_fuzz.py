@@ -510,3 +510,37 @@ def test_cards_created_or_lost_are_found_however_the_bookkeeping_breaks(spoil, s
     fz._check(game, s, observe=False)
     assert list(game.events) == [("cards-not-conserved",)]
     assert says in game.events[("cards-not-conserved",)].sentence
+
+
+def test_a_hidden_card_shown_to_a_seat_not_to_move_is_found():
+    """The observation check reads every seat: observe() whole for the seats with a move, its
+    zones alone for the others (observe_zones, what observe() shows of them). An engine that
+    showed a seat waiting for its turn another seat's hidden card is a hidden-leak event."""
+    from interpreter.engine import new_game, observe, observe_zones, seat_name
+    from interpreter.fuzz import invariants
+    from interpreter.fuzz.common import Config, Game
+    from interpreter.fuzz.fuzzer import Fuzzer
+    rs = load_ruleset(ROOT / "rulesets" / "ganjifa" / "ganjifa.cards")
+    fz = Fuzzer("ganjifa.cards", rs, 1, None, 0)
+    s = new_game(rs, 3, None, 1)
+    game = Game(Config(3, ()), 1, "random")
+    for seat in s.seats:
+        assert observe_zones(s, seat) == observe(s, seat)["zones"]
+    fz._check(game, s, observe=True)
+    assert not game.events
+    waiting = next(p for p in s.seats if p not in (s.actor, s.seats[0]))  # observe_zones is what it reads
+    hand = [z.name for z in fz.program.zones].index("hand")
+    name = fz.program.card_names[s.zones[s.zbase[hand] + s.actor][0]]  # a card in the hand of the seat to move
+
+    def leaky(st, seat):
+        zones = observe_zones(st, seat)
+        if seat == waiting:
+            zones["trick"] = {"cards": [name]}
+        return zones
+    invariants.observe_zones, real = leaky, invariants.observe_zones
+    try:
+        fz._check(game, s, observe=True)
+    finally:
+        invariants.observe_zones = real
+    assert list(game.events) == [("hidden-leak", "observe")]
+    assert f"shows {seat_name(waiting)} the card {name}" in game.events[("hidden-leak", "observe")].sentence

@@ -139,8 +139,9 @@ def test_remember_refuses_arrays_of_the_wrong_size():
                                           (ROOT / "rulesets" / "classic" / "hearts.cards", 4)])
 def test_the_observation_check_reads_every_name_observe_shows_in_order(path, players):
     """The fuzzer walks observe()'s zones by their shape (_zone_strings): the same names in the
-    same order as the walk over any nesting (_strings), what each seat was told included."""
-    from interpreter.engine import observe
+    same order as the walk over any nesting (_strings), what each seat was told included; and
+    observe_zones, which it reads for the seats not to move, gives those zones."""
+    from interpreter.engine import observe, observe_zones
     from interpreter.fuzz.invariants import _strings, _zone_strings
     rs = load_ruleset(path)
     s = engines.new_game(rs, players, {}, 2, engine="python")
@@ -149,6 +150,7 @@ def test_the_observation_check_reads_every_name_observe_shows_in_order(path, pla
         for seat in s.seats:
             zones = observe(s, seat)["zones"]
             assert _zone_strings(zones) == _strings(zones)
+            assert observe_zones(s, seat) == zones  # what the check reads of the seats not to move
         apply(s, pick.choice(legal_moves(s)))
     odd = {"hand": {"P1": {"cards": ["a"], "extra": [{"x": ["b"]}]}}, "pile": {"count": 2, "known": ["c"]}}
     assert _zone_strings(odd) == _strings(odd) == ["a", "b", "c"]  # (another shape: the walk over any nesting)
