@@ -250,6 +250,8 @@ class NativeGame:
         opt_arr = (ctypes.c_int64 * len(opts))(*opts)
         self._alts, self._whos, self._vals, self._ids = self.np.buffers()
         self._info = (ctypes.c_int64 * 10)()
+        self._pcards = None  # the cards' block in mem (cr_cards), found once
+        self._seen = None    # remember()'s two arrays and C's views of them, made once for the pair
         self._bind()
         if not attach:
             lib.cr_new(self.mem, size, players, seed_arr, len(words), opt_arr)
@@ -313,6 +315,7 @@ class NativeGame:
         g._pinfo = ctypes.c_void_p(ctypes.addressof(g._info))
         g._pids = ctypes.c_void_p(ctypes.addressof(g._ids))
         g._known, g._choices, g._cap, g._arrays = self._known, self._choices, self._cap, None
+        g._pcards, g._seen = None, None  # (its own mem's)
         g._stale = True
         g._origin = self._origin
         g.actions = None
@@ -643,17 +646,25 @@ class NativeGame:
     def cards_check(self) -> int:
         """0 when every card lies in one zone and every index and mask agrees (crt_cards_check),
         read in C without bringing the view up to date; else a negative code."""
-        lib = self.np.lib
-        return lib.crt_cards_check(lib.cr_cards(self.mem))
+        return self.np.lib.crt_cards_check(self._cards())
+
+    def _cards(self):
+        c = self._pcards
+        if c is None:
+            c = self._pcards = ctypes.c_void_p(self.np.lib.cr_cards(self._pmem))
+        return c
 
     def remember(self, seen_all: bytearray, seen_own: bytearray) -> None:
         """Add what each seat sees now to seen_all (public zones, face-up cards) and seen_own
         (n_players rows of the cards: the zones each seat may look into), in C."""
-        lib, nc = self.np.lib, self.np.p.n_cards
-        if len(seen_all) != nc or len(seen_own) != nc * self._view.n_players:
-            raise ValueError("remember: seen_all holds a byte per card, seen_own a row of them per seat")
-        rc = lib.crt_cards_remember(lib.cr_cards(self.mem), (ctypes.c_uint8 * nc).from_buffer(seen_all),
-                                    (ctypes.c_uint8 * len(seen_own)).from_buffer(seen_own))
+        seen = self._seen
+        if seen is None or seen[0] is not seen_all or seen[1] is not seen_own:  # (the fuzzer's, a game long)
+            nc = self.np.p.n_cards
+            if len(seen_all) != nc or len(seen_own) != nc * self._view.n_players:
+                raise ValueError("remember: seen_all holds a byte per card, seen_own a row of them per seat")
+            seen = self._seen = (seen_all, seen_own, (ctypes.c_uint8 * nc).from_buffer(seen_all),
+                                 (ctypes.c_uint8 * len(seen_own)).from_buffer(seen_own))
+        rc = self.np.lib.crt_cards_remember(self._cards(), seen[2], seen[3])
         if rc:
             raise RuntimeError(f"crt_cards_remember: {rc}")
 
