@@ -658,19 +658,18 @@ def observe_zones(s: State, player: int) -> dict:
     rest of an observation being the same for all)."""
     _synced(s)
     p = s.program
+    name, known, told, sees = p.card_names.__getitem__, s.known, s.told, g.sees
     zones: dict = {}
     for zi, z in enumerate(p.zones):
         view = {}
+        base, vis = s.zbase[zi], z.visibility
         for k in range(s.zcount[zi]):
-            inst = s.zbase[zi] + k
-            owner = s.zowner[inst]
-            cards = s.zones[inst]
-            if g.sees(z.visibility, owner, player):
-                seen = {"cards": [p.card_names[c] for c in cards]}
+            cards = s.zones[base + k]
+            if sees(vis, s.zowner[base + k], player):
+                seen = {"cards": list(map(name, cards))}
             else:
-                shown = [p.card_names[c] for c in cards if s.known[c]]
-                seen = {"count": len(cards), "known": shown}
-                if s.told is not None:  # what this player was told of each card, place by place
+                seen = {"count": len(cards), "known": [name(c) for c in cards if known[c]]}
+                if told is not None:  # what this player was told of each card, place by place
                     seen["told"] = [told_of(s, c, player) for c in cards]
             view[seat_name(k) if z.per_player else str(k + 1)] = seen
         zones[z.name] = view if (z.per_player or z.size) else view["1"]
