@@ -18,7 +18,11 @@ written.
 `hoist` does one thing more for a statement of a generated function: a mask an aggregate works
 out once for its whole loop becomes a statement of its own before it (`_hmN = mask`), so that the
 mask's own repeated terms can be kept too. The rules are the ops' (`_RULES`), never read back
-from generated text."""
+from generated text.
+
+The C backend is handed the ops as lowered: C leaves unspecified the order in which a call's
+arguments are worked out, so a term kept in one argument could be read in another before it was
+kept (its emitter writes Keep and Kept as the term itself)."""
 
 from __future__ import annotations
 
