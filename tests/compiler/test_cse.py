@@ -5,6 +5,8 @@ expression as written; the cases below pin what is kept and what is not."""
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st_
 
@@ -14,42 +16,63 @@ from interpreter.compiler.ir.reads import walk
 from interpreter.compiler.pyemit import fast_stmt, py
 
 # ---- random op trees, written as the generated code writes them -------------------------------
+# (drawn by a generator seeded by hypothesis: its own recursive strategies took half a minute)
 
 VARS = ("_v1", "_v2", "_v3")  # aggregates' variables (the compiler's are fresh names; see _shadows)
-LEAVES = st_.one_of(st_.sampled_from([o.Local("a0", t="int"), o.Lit(1, t="int"), o.Lit(0, t="int"),
-                                      o.Lit(None, t="none"), o.Slot(1, t="int"), o.Slot(2, t="int")]),
-                    st_.sampled_from(VARS).map(lambda v: o.Local(v, t="int")))
+LEAVES = [o.Local("a0", t="int"), o.Lit(1, t="int"), o.Lit(0, t="int"), o.Lit(None, t="none"), o.Slot(1, t="int"),
+          o.Slot(2, t="int")] + [o.Local(v, t="int") for v in VARS]
+AGGS = ("those", "any", "all", "sum", "count", "highest")
+MASK_AGGS = ("any", "all", "sum", "count")
 
 
 def _domain(x):
     return o.Call("D_list", (x,), t="ints")
 
 
-def _node(kids):
-    var = st_.sampled_from(VARS).map(lambda v: o.Local(v, t="int"))
-    return st_.one_of(
-        st_.builds(lambda f, xs: o.Call(f, tuple(xs), t="int"), st_.sampled_from(["D_f", "D_g"]),
-                   st_.lists(kids, min_size=1, max_size=2)),
-        st_.builds(lambda x: o.TableLookup("T", x, t="int"), kids),
-        st_.builds(lambda x, y, op: o.Arith(op, x, y, t="int"), kids, kids, st_.sampled_from(["+", "//"])),
-        st_.builds(lambda x, y, op: o.Logic(op, x, y, t="int"), kids, kids, st_.sampled_from(["and", "or"])),
-        st_.builds(lambda x, y, z: o.Cond(y, x, z, t="int"), kids, kids, kids),
-        st_.builds(lambda x, y, op: o.Compare(op, x, y, t="bool"), kids, kids, st_.sampled_from(["==", "<"])),
-        st_.builds(lambda c, r, flip: o.RankInSuit("<", c, o.Lit(r, t="rank"), flip, t="bool"),
-                   kids, st_.integers(0, 2), st_.booleans()),
-        st_.builds(lambda v, d, w, b, agg: o.AggLoop(agg, v, _domain(d), w, b if agg in ("all", "sum") else None,
-                                                      t="int"),
-                   var, kids, kids, kids, st_.sampled_from(["those", "any", "all", "sum", "count", "highest"])),
-        st_.builds(lambda v, d, m, t, b, agg: o.MaskLoop(agg, v, _domain(d), o.Call("D_f", (m,), t="mask"), (t,),
-                                                         b if agg in ("all", "sum") else None, t="int"),
-                   var, kids, kids, kids, kids, st_.sampled_from(["any", "all", "sum", "count"])),
-    )
+def _node(r, kid):
+    k = r.randrange(9)
+    if k == 0:
+        return o.Call(r.choice(["D_f", "D_g"]), tuple(kid() for _ in range(r.randint(1, 2))), t="int")
+    if k == 1:
+        return o.TableLookup("T", kid(), t="int")
+    if k == 2:
+        return o.Arith(r.choice(["+", "//"]), kid(), kid(), t="int")
+    if k == 3:
+        return o.Logic(r.choice(["and", "or"]), kid(), kid(), t="int")
+    if k == 4:
+        then, test = kid(), kid()
+        return o.Cond(test, then, kid(), t="int")
+    if k == 5:
+        return o.Compare(r.choice(["==", "<"]), kid(), kid(), t="bool")
+    if k == 6:
+        return o.RankInSuit("<", kid(), o.Lit(r.randint(0, 2), t="rank"), r.random() < 0.5, t="bool")
+    var = o.Local(r.choice(VARS), t="int")
+    if k == 7:
+        agg = r.choice(AGGS)
+        d, w, b = kid(), kid(), kid()
+        return o.AggLoop(agg, var, _domain(d), w, b if agg in ("all", "sum") else None, t="int")
+    agg = r.choice(MASK_AGGS)
+    d, m, t, b = kid(), kid(), kid(), kid()
+    return o.MaskLoop(agg, var, _domain(d), o.Call("D_f", (m,), t="mask"), (t,), b if agg in ("all", "sum") else None,
+                      t="int")
 
 
-# a few terms drawn first, then trees over them and the leaves: so that terms repeat
-EXPRS = st_.lists(_node(LEAVES), min_size=1, max_size=3).flatmap(
-    lambda pool: st_.recursive(st_.one_of(st_.sampled_from(pool), st_.sampled_from(pool), LEAVES), _node,
-                               max_leaves=10))
+def random_expr(seed: int, size: int = 10):
+    """A tree over a few terms drawn first (so that terms repeat) and the leaves."""
+    r = random.Random(seed)
+    leaf = lambda: r.choice(LEAVES)  # noqa: E731
+    pool = [_node(r, leaf) for _ in range(r.randint(1, 3))]
+    budget = [size]
+
+    def kid():
+        budget[0] -= 1
+        if budget[0] <= 0 or r.random() < 0.35:
+            return r.choice(pool) if r.random() < 0.6 else leaf()
+        return _node(r, kid)
+    return _node(r, kid)
+
+
+EXPRS = st_.integers(0, 2 ** 32).map(random_expr)
 
 
 def _shadows(x, bound=frozenset()) -> bool:
