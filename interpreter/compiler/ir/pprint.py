@@ -169,16 +169,16 @@ class Printer(OpVisitor):
     def fast_path(self, p, body) -> list[str]:
         """What the Python fast path writes of a definition where the cse pass changes it (its
         terms worked out once: Keep and Kept, a mask hoisted out of its loop); of a guarded
-        aggregate, of its mask form and its loop form, the function's two statements."""
+        aggregate, of its mask form and its loop form (`fast (mask form):`), the function's two statements."""
         if not p.fast:
             return []
-        forms = (("fast", body.fast), ("loop", body.loop)) if isinstance(body, o.Guarded) else (("", body),)
+        forms = (("mask form", body.fast), ("loop form", body.loop)) if isinstance(body, o.Guarded) else (("", body),)
         out = []
         for k, (label, form) in enumerate(forms):
             pre, x = hoist(form, k)
             fast = cse(x)
             if pre or fast is not form:
-                head = f"  fast{' ' + label if label else ''}"
+                head = f"  fast{' (' + label + ')' if label else ''}"
                 out += [self.line(f"{head} {name} = ", cse(m), 4) for name, m in pre]
                 out.append(self.line(f"{head}: ", fast, 4))
         return out
