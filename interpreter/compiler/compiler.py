@@ -19,7 +19,6 @@ from .fuse import fuse, trace
 from .ir import ops as o
 from .ir.reads import CARD_READS, STATE_FNS, STATE_READS, masks_kept, masks_pay, state_reads
 from .masks import Masks, bit_tables, make_order_runtime, make_runtime, make_suffix_runtime
-from .pyemit import fast_stmt, py
 from .program import _MISS, COLLECTION_TYPES, END, EXEC, JUMP, RET, TYPE_WORDS, Program, ZoneInfo, _err, word
 from .statements import Statements
 from .moves_left import MovesLeft
@@ -250,7 +249,7 @@ class Compiler(Checks, Expressions, Definitions, Masks, Statements, Turns, Moves
             src, _ = self.sx_typed(a.body, {prm.name: (a0, prm.type)}, "int", f"the advice {a.name!r}")
             fname = f"ADVICE_{a.name}"
             p.advice_ir.append((a.name, (a0,), src, "int"))
-            self.def_src.append(f"def {fname}(st, a0):\n" + (fast_stmt("return ", src, "    ") if p.fast else f"    return {py(src)}\n"))
+            self.def_src.append(f"def {fname}(st, a0):\n" + self.stmt("return ", src, "    "))
             self.gen_ir[fname] = src
             advice_fns.append((a.name, fname, a))
         src = "\n".join(self.def_src)

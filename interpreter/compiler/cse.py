@@ -122,7 +122,7 @@ def cse_loop(domain, tests: tuple, elts: tuple, prefix: str = "_cse"):
 def hoist(x, k: int = 0):
     """For a statement whose value is x: ([(name, mask)], x reading name) when x is an
     aggregate over a mask worked out once for its loop (alone, or as the first thing a length,
-    an end or an extreme reads), else ([], x)."""
+    an end, an extreme or a collection made distinct reads), else ([], x)."""
     if not isinstance(x, o.Op) or not changes_nothing(x):
         return [], x
     inner = x.coll if isinstance(x, (o.Len, o.End, o.Extreme, o.Dedupe)) else x

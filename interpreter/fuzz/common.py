@@ -224,7 +224,7 @@ class Game:
     seen_own: list | None = None          # per seat: cards seen in the seat's own private zones
     seen_rows: bytearray | None = None    # seen_own's rows, one after another (C writes them: NativeGame.remember)
     vis: list | None = None               # per zone instance: its visibility
-    sees: dict | None = None              # per seat, per zone instance: whether the seat sees into it
+    sees: dict = field(default_factory=dict)  # per seat, per zone instance: whether it sees into it (once a game)
 
     def add(self, ev: Event):
         if ev.key not in self.events:

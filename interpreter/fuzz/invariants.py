@@ -203,8 +203,6 @@ class Checks:
         (the rest of an observation is the same for every seat but their own moves), its zones
         (observe_zones, what observe() shows of them) for the others."""
         p = self.program
-        if game.sees is None:
-            game.sees = {}  # the zones are laid out once a game: what a seat sees into holds
         whole = set(self._deciders(s)) if not s.finished and s.actor is not None else set()
         for k, player in enumerate(s.seats):
             try:

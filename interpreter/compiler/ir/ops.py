@@ -223,6 +223,7 @@ Keep = op("Keep", "name", "x", doc="x, worked out here and kept under `name` for
 Kept = op("Kept", "name", "x", doc="The value a Keep of x kept under `name` earlier in the same expression: "
                                    "x is not worked out again (a backend may still write x, which has no effect).")
 
+
 @dataclass(frozen=True)
 class SetTest:
     """The function a `SetCall` calls, as data (`Program.set_ir` by name): the cards of its

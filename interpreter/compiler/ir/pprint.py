@@ -11,8 +11,8 @@ named.
 
 What is written: the deck, zones, options; each variable's slot and first value (`var_ir`);
 each definition's body (`def_ir`: the `D_` function's; `U_name` is the same definition without
-its memo), and below it, where the cse pass changes it, what the fast path writes (`fast:`); every instruction of `plain_code` by its place (an EXEC's statement, a JIF's test, a
-choice's actor and for each action `values`, what the C backend lists, `values_fn`, the ops of
+its memo), and below it, where the cse pass changes it, what the fast path writes (`fast:`);
+every instruction of `plain_code` by its place (an EXEC's statement, a JIF's test, a choice's actor and for each action `values`, what the C backend lists, `values_fn`, the ops of
 the function the Python fast path lists them with, and `when`), under a comment naming its rule
 where that changes; the advice, the score and the set tests (`set_ir`).
 
@@ -169,7 +169,8 @@ class Printer(OpVisitor):
     def fast_path(self, p, body) -> list[str]:
         """What the Python fast path writes of a definition where the cse pass changes it (its
         terms worked out once: Keep and Kept, a mask hoisted out of its loop); of a guarded
-        aggregate, of its mask form and its loop form (`fast (mask form):`), the function's two statements."""
+        aggregate, of its mask form and its loop form (`fast (mask form):`), its function's two
+        statements."""
         if not p.fast:
             return []
         forms = (("mask form", body.fast), ("loop form", body.loop)) if isinstance(body, o.Guarded) else (("", body),)
