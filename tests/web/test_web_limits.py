@@ -136,11 +136,11 @@ def test_a_worker_past_its_time_and_grace_is_ended_and_its_seat_plays_a_move_fro
 
 
 def _slow_to_load(conn, parent: int) -> None:
-    """A worker whose every position takes 3 s to rebuild, as a cold worker on a loaded machine may."""
+    """A worker whose every position takes 4 s to rebuild, as a cold worker on a loaded machine may."""
     rebuild = thinkers._position
 
     def slowly(d, seen):
-        time.sleep(3.0)
+        time.sleep(4.0)
         return rebuild(d, seen)
     thinkers._position = slowly
     thinkers._serve(conn, parent)
@@ -148,8 +148,12 @@ def _slow_to_load(conn, parent: int) -> None:
 
 def test_a_worker_slow_to_load_the_position_is_not_cut_short_since_loading_is_not_thinking(monkeypatch, caplog):
     """Before, the time a decision is given started when the decision was sent: a fresh worker on
-    a busy machine spent it loading, was ended, and its seat played a move drawn from its seed."""
-    d, _ = decision(0.5, "ismcts:60")
+    a busy machine spent it loading, was ended, and its seat played a move drawn from its seed.
+    The bot has 2 s, far more than its 60 iterations take even on a loaded machine (a search cut
+    short by its clock plays another move), and the worker 1 s of grace: 3 s in all, less than
+    the 4 s of loading."""
+    d, _ = decision(2.0, "ismcts:60")
+    monkeypatch.setattr(thinkers, "GRACE", 1.0)
 
     def spawn(self):
         ctx = thinkers.context(["interpreter.web.thinkers"])
@@ -161,7 +165,7 @@ def test_a_worker_slow_to_load_the_position_is_not_cut_short_since_loading_is_no
     monkeypatch.setattr(Thinkers, "_spawn", spawn)
 
     async def go():
-        pool = Thinkers(1, 0.5)
+        pool = Thinkers(1, 2.0)
         try:
             return await pool.choose(d)
         finally:
