@@ -181,6 +181,7 @@ class NativeProgram:
         self.lcap = lib.cr_lcap()
         self.max_moves = 1 << 15
         self._local = threading.local()
+        self._starts: dict = {}  # (players, options) -> start_of's answer
         self.nparams = lib.cr_nparams()
         # each `choose by each`: its choice and the pc of its decision
         self.sites = [(ch, next(pc for pc, ins in enumerate(program.plain_code) if ins[1] is ch))
@@ -218,11 +219,45 @@ class NativeProgram:
             b = self._local.list = (ctypes.c_int64 * self.lcap)()
         return b
 
+    def start_of(self, players: int, options: dict | None) -> tuple:
+        """What every new game at this table size with these options begins from: the view
+        play._fresh makes before the rules run (seed 0: `_begun` gives each game its own), the
+        options' row C copies in, and the state's size, made once (they were half of a new
+        game's time: a PettingZoo reset, an OpenSpiel state). A bad player count or option
+        raises here as play._fresh does."""
+        try:
+            key = (players, tuple(sorted(options.items())) if options else ())
+            hit = self._starts.get(key)
+        except TypeError:  # (a value that cannot be a key: made afresh)
+            key, hit = None, None
+        if hit is None:
+            view = play._fresh(self.p, players, options, 0, rng=False)
+            opts = self.options_row(view.opts)
+            hit = (view, (ctypes.c_int64 * len(opts))(*opts), self.lib.cr_state_bytes(players))
+            if key is not None and len(self._starts) < STARTS_KEPT:
+                self._starts[key] = hit
+        return hit
+
     def options_row(self, opts: list) -> list[int]:
         out = []
         for o, v in zip(self.p.options, opts):
             out.append(o.choices.index(v) if o.type == "enum" else int(v))
         return out or [0]
+
+
+STARTS_KEPT = 64  # the table sizes and option sets whose new games' start each program keeps
+
+
+def _begun(start: State, seed: int) -> State:
+    """A new game's view: `start` (NativeProgram.start_of) with the game's seed, sharing what
+    NativeGame._sync puts in place anew when the view is first read, as a clone's view does."""
+    s = State.__new__(State)
+    copy_slots(start, s)
+    s.seed = seed
+    s.slots = list(start.slots)  # (_sync writes its entries one by one)
+    s.history, s._legal = [], []
+    s.memo, s.cmemo, s.legal_cache = {}, {}, {}
+    return s
 
 
 class NativeGame:
@@ -236,18 +271,16 @@ class NativeGame:
         with `attach`, the game already there (begun from `seed`), taken as it stands."""
         p = play.program_of(ruleset)
         self.np = native_program(p)
-        self._view: State = play._fresh(p, players, options, seed, rng=False)  # C draws: no generator here
+        start, opt_arr, size = self.np.start_of(players, options)
+        self._view: State = _begun(start, seed)  # C draws: no generator here
         self._origin = (options, seed)  # the game's start: a failure is played again from it in Python
         self._view.native = self  # the engine's functions read the view through sync()
         self._stale = True
         self.actions = None  # an adapter's action ids in C (adapters/c_actions.py: GameActions)
         lib = self.np.lib
-        size = lib.cr_state_bytes(players)
         self.mem = (ctypes.c_uint64 * ((size + 7) // 8))() if mem is None else mem
         words = seed_words(seed)
         seed_arr = (ctypes.c_uint32 * max(len(words), 1))(*words)
-        opts = self.np.options_row(self._view.opts)
-        opt_arr = (ctypes.c_int64 * len(opts))(*opts)
         self._alts, self._whos, self._vals, self._ids = self.np.buffers()
         self._info = (ctypes.c_int64 * 10)()
         self._pcards = None  # the cards' block in mem (cr_cards), found once

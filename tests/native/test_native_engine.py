@@ -22,7 +22,7 @@ from interpreter import load_ruleset
 from interpreter.players.bots import bot_seed
 from interpreter.bundled import bundled
 from interpreter.engine import apply, legal_moves, moves_for, new_game, observe, outcome, play, public_vars, state_digest
-from interpreter.errors import GameRuntimeError
+from interpreter.errors import GameRuntimeError, OptionError
 from interpreter.native import engine as nengine, find_compiler
 from interpreter.native.toolchain import build_library
 from interpreter.native.engine import NativeGame, NativeUnsupported, c_source, native_program
@@ -185,6 +185,40 @@ def test_a_clone_is_a_copy_of_the_memory():
     g.playout(a)
     twin.playout(b)
     assert outcome(g.view) == outcome(twin.view)
+
+
+def test_new_games_begin_from_one_start_and_share_nothing_a_game_changes():
+    """A new game's view is copied from a start made once per table size and options
+    (NativeProgram.start_of): each game still has its own seed, history and variables, a game
+    played to its end leaves the next one untouched, and options and bad input count as before."""
+    rs = rules("classic/goofspiel")
+    first = NativeGame(rs, 2, {}, 1)
+    start = first.np.start_of(2, {})[0]
+    r = random.Random(0)
+    while first.legal_moves():
+        first.apply(r.choice(first.legal_moves()))
+    assert state_digest(first.view) == state_digest(_python_game(rs, 2, {}, 1, first.view.history))
+    second = NativeGame(rs, 2, {}, 2)
+    assert second.np.start_of(2, {})[0] is start  # (made once)
+    assert second.view.seed == 2 and second.view.history == [] and first.view.seed == 1
+    assert state_digest(second.view) == state_digest(new_game(rs, 2, {}, 2))
+    assert public_vars(second.view, True) == public_vars(new_game(rs, 2, {}, 2), True)
+    small = NativeGame(rs, 2, {"num_cards": 5}, 2)
+    assert small.np.start_of(2, {"num_cards": 5})[0] is not start
+    assert state_digest(small.view) == state_digest(new_game(rs, 2, {"num_cards": 5}, 2))
+    for bad in ({"num_cards": 99}, {"no_such_option": 1}):
+        for _ in range(2):  # (a start that fails is not kept)
+            with pytest.raises(OptionError):
+                NativeGame(rs, 2, bad, 3)
+    with pytest.raises(OptionError, match="players"):
+        NativeGame(rs, 5, {}, 3)
+
+
+def _python_game(rs, players, options, seed, moves):
+    s = new_game(rs, players, options, seed)
+    for m in moves:
+        apply(s, next(x for x in legal_moves(s) if str(x) == str(m) and x.player == m.player))
+    return s
 
 
 def test_a_failure_in_c_is_the_located_error_python_gives(tmp_path):
