@@ -420,10 +420,17 @@ class Seeds:
         self._initial: tuple | None = None
 
     def take(self, pinned: int | None = None) -> Core:
+        """The game of the next seed (or of `pinned`), to be played. The first position kept for
+        it is handed over, not copied (a look at the next new game makes another); a seed none
+        looked at is begun here, never kept."""
         seed = self.next if pinned is None else pinned
         if seed == self.next:
             self.next += 1
-        return self.initial(seed).clone()
+        kept = self._initial
+        if kept is not None and kept[0] == seed:
+            self._initial = None
+            return kept[1]
+        return Core.start(self.spec, seed)
 
     def initial(self, seed: int) -> Core:
         if self._initial is None or self._initial[0] != seed:

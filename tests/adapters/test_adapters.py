@@ -265,6 +265,33 @@ def test_openspiel_plays_the_engines_game_for_a_seed():
 
 
 @needs_openspiel
+def test_a_new_state_looked_at_then_played_leaves_the_others_as_they_were():
+    """A new state's first position is made once and kept while only looked at; the state that
+    plays it first takes it over (not a copy), so another state that looked at the same seed
+    must still show, and then play, that seed's first position."""
+    from interpreter.adapters.openspiel import load_game
+    game = load_game("classic/kuhn-poker", players=2, seed=3)
+    first, second = game.new_initial_state(), game.new_initial_state()
+    shown = first.information_state_string(0)
+    assert second.information_state_string(0) == shown  # (both look at seed 3: neither has played)
+    rng = random.Random(0)
+    while not first.is_terminal():
+        first.apply_action(rng.choice(first.legal_actions()))
+    assert second.information_state_string(0) == shown and not second.history()
+    fresh = load_game("classic/kuhn-poker", players=2, seed=3).new_initial_state()
+    again = []
+    for s in (second, fresh):
+        r = random.Random(0)
+        while not s.is_terminal():
+            s.apply_action(r.choice(s.legal_actions()))
+        again.append((s.history(), s.returns()))
+    assert again[0] == again[1] == (first.history(), first.returns())
+    third = game.new_initial_state()  # seed 4, made anew
+    assert str(third).splitlines()[2:] == str(load_game("classic/kuhn-poker", players=2, seed=4)
+                                               .new_initial_state()).splitlines()[2:]
+
+
+@needs_openspiel
 def test_openspiel_information_set_search_plays_ganjifa():
     """OpenSpiel's ISMCTS bot with a random rollout evaluator, end to end: it samples what it
     cannot see through the adapter's resampling, and finishes whole games."""
