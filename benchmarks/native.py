@@ -187,8 +187,8 @@ def main() -> None:
                   f"{r['native_api_steps_s']}/s, {r['step_ratio']:.2f}x", flush=True)
     # compiling Euro-Jongg, once, with nothing in the cache
     os.environ["CARDRULES_CACHE_DIR"] = tempfile.mkdtemp(prefix="cardrules-bench-")
-    from interpreter.native import engine as nengine
-    nengine._PROGRAMS.clear()
+    from interpreter.native import program as nprogram
+    nprogram._PROGRAMS.clear()
     rs = load_ruleset(ROOT / "rulesets" / "euro-jongg" / "euro-jongg.cards")
     t0 = time.perf_counter()
     native_program(play.program_of(rs))

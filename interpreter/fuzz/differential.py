@@ -146,7 +146,7 @@ def check_text(text: str, path: Path, seeds=SEEDS, decisions: int = DECISIONS) -
     from .. import loads_ruleset
     from ..engine import program_of
     from ..native.codegen.expr import NativeUnsupported
-    from ..native import engine as native
+    from ..native import program as native
     probe = str(path.with_name("mutant-of-" + path.name))
     loaded = _do(loads_ruleset, text, probe)
     if loaded[0] == "error" or (loaded[0] == "unlocated" and not text.strip()):

@@ -5,9 +5,10 @@
   tables, the state struct, a function per definition, the instruction loop, the legal moves of
   each choice, and the entry points (`cr_new`, `cr_step`, `cr_apply`, `cr_legal`, `cr_playout`,
   `cr_play_many`, ...). A construct it cannot lower raises NativeUnsupported, one line naming it.
+- `program`: `native_program` builds and loads a program's library once (a `NativeProgram`: the
+  library, its functions' argument types, and what each table size's new games begin from).
 - `engine`: a NativeGame plays one game in C behind the Python engine's interface (its Move
-  objects, a Python State as its view for observe, outcome and the rest); `native_program`
-  builds and loads a program's library once.
+  objects, a Python State as its view for observe, outcome and the rest).
 - (the commands' side, `--engine auto|python|native` and random players' whole games as
   `cardrules play` reports them, is `interpreter/runner/native.py`, a floor up)
 - `runtime/`: the hand-written C every engine includes: `cardrules_rt.h` (the interface),

@@ -1,9 +1,9 @@
 """A game played by a ruleset's C engine, with the Python engine's interface.
 
-`native_program(program)` compiles a Program's lowered form to C (codegen/), builds it into a
-shared library (cached, toolchain.py) and loads it. `NativeGame` plays one game in C: the legal
-moves are the Python engine's own Move objects (engine/legal.py's tables), and after every
-step a Python `State` (`view`) is brought up to date from the C state, so `observe`,
+`native_program(program)` (program.py) compiles a Program's lowered form to C (codegen/), builds
+it into a shared library (cached, toolchain.py) and loads it. `NativeGame` plays one game in C:
+the legal moves are the Python engine's own Move objects (engine/legal.py's tables), and after
+every step a Python `State` (`view`) is brought up to date from the C state, so `observe`,
 `public_vars`, `state_digest`, `outcome` and `scores` run unchanged on it."""
 
 from __future__ import annotations
@@ -14,250 +14,19 @@ import random
 import threading
 
 from ..language import sizes
-from ..compiler.program import Program
 from ..engine import play
-from ..engine.legal import _made, link, value_text
+from ..engine.legal import _made, value_text
 from ..engine.state import Move, State, copy_slots
 from ..errors import GameRuntimeError, IllegalMoveError
 from ..language.unparse import unparse
-from .toolchain import (NativeUnavailable, build_library, find_compiler, load_library, opt_level, parallel_flags,
-                        runtime_file, runtime_objects, runtime_source)
-from .codegen.emit import Module
 from .codegen.expr import NativeUnsupported
+from .program import NativeProgram, _begun, c_source, check_signals, native_program, want_guard
 from .rng import seed_words
 
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
     E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE, E_SET, E_SETS_TRIED, E_SETS, E_NEGPOW = range(1, 22)
-
-CODE_FLAGS = ("-fno-semantic-interposition", "-ffp-contract=off")  # the search player's sums as Python's
-NATIVE_FLAGS = (*CODE_FLAGS, "-lm")
-_PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
-
-
-def native_program(program: Program, quick: bool = False) -> "NativeProgram":
-    """The C engine of a program, built once per program object (and once per machine: the cache).
-    `quick`: compiled without optimising (four times sooner, the same games), for a program played
-    only a few times (the differential fuzz of mutants)."""
-    hit = _PROGRAMS.get(id(program))
-    if hit is None or hit[0] is not program:
-        hit = _PROGRAMS[id(program)] = (program, NativeProgram(program, quick))
-    return hit[1]
-
-
-def want_guard(lib) -> None:
-    """The long calls into this library (whole games, a playout, a search) made on Python's main
-    thread answer Ctrl-C and SIGTERM at once (runtime/cr_engine.h: cr_guard_enter): they stop with
-    E_INTR, and the caller then runs Python's handler (check_signals). Other threads' calls are left
-    alone: their signals are the main thread's to handle."""
-    if not getattr(lib, "_guarded", False) and threading.current_thread() is threading.main_thread():
-        lib.cr_want_guard(1)
-        lib._guarded = True
-
-
-def check_signals() -> None:
-    """Python's handlers of the signals that came during a call into C, now rather than at some
-    later bytecode: Ctrl-C raises KeyboardInterrupt here, as it would in the Python engine's loop;
-    a handler that returns lets the caller go on with its work."""
-    api = getattr(ctypes, "pythonapi", None)
-    if api is not None:
-        api.PyErr_CheckSignals()  # what the handler raised is raised here (a PyDLL checks the error flag)
-
-
-# the first lines of every engine's C: POSIX's sigaction, for the guard of long calls (cr_engine.h)
-FEATURES = "#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)\n#define _POSIX_C_SOURCE 200809L\n#endif"
-
-
-def c_source(program: Program, runtime: bool = True) -> tuple[str, Module]:
-    """The whole C file of a program (the runtime, then the generated engine); without `runtime`,
-    the runtime's header alone, for a library linked with its objects (toolchain.runtime_objects)."""
-    module = Module(program)
-    generated = module.source()
-    rt = runtime_source() if runtime else runtime_file("cardrules_rt.h")
-    return "\n".join([FEATURES, rt, runtime_file("cr_engine.h"), generated]), module
-
-
-class NativeProgram:
-    def __init__(self, program: Program, quick: bool = False):
-        link(program)
-        self.p = program
-        opt = "-O0" if quick else opt_level()
-        compiler = find_compiler()
-        # the runtime comes compiled, once per machine and level (toolchain.runtime_objects): the
-        # program's own C is then all a new ruleset compiles. (Pasted into the program's file, for
-        # the compiler to inline, it played whole games no faster, and cost every build 0.5-0.7 s.)
-        objects = runtime_objects(compiler, opt, CODE_FLAGS) if compiler else []
-        source, self.module = c_source(program, runtime=not objects)
-        self.source = source
-        name, extra = program.ruleset.name or "ruleset", (*map(str, objects), *NATIVE_FLAGS)
-        parallel = parallel_flags(compiler, opt)
-        try:
-            self.path = build_library(source, name, extra_flags=(*parallel, *extra), compiler=compiler, opt=opt)
-        except NativeUnavailable:
-            if not parallel:
-                raise
-            self.path = build_library(source, name, extra_flags=extra, compiler=compiler, opt=opt)
-        lib = self.lib = load_library(self.path)
-        u64p, i64p, i32p, u32p = (ctypes.POINTER(t) for t in (ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32,
-                                                               ctypes.c_uint32))
-        lib.cr_state_bytes.argtypes, lib.cr_state_bytes.restype = [ctypes.c_int32], ctypes.c_size_t
-        lib.cr_new.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int32, u32p, ctypes.c_size_t, i64p]
-        lib.cr_apply.argtypes = [ctypes.c_void_p, ctypes.c_int32]
-        lib.cr_legal.argtypes = [ctypes.c_void_p, i32p, i32p, i64p, ctypes.c_int32]
-        lib.cr_step.argtypes = [ctypes.c_void_p, ctypes.c_int32, i64p, i64p, ctypes.c_int32]
-        lib.cr_step.restype = ctypes.c_int32
-        self.moves_by_id: dict[int, dict[int, Move]] = {}  # players -> move id -> the engine's Move (cr_move_ids)
-        lib.cr_site.argtypes, lib.cr_site.restype = [ctypes.c_void_p, ctypes.c_int32, i64p], ctypes.c_int32
-        lib.cr_legal.restype = ctypes.c_int32
-        lib.cr_info.argtypes = [ctypes.c_void_p, i64p]
-        lib.cr_slot.argtypes, lib.cr_slot.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
-        lib.cr_slots.argtypes, lib.cr_slots.restype = [ctypes.c_void_p, i64p, ctypes.c_int32], ctypes.c_int32
-        lib.cr_slot_items.argtypes = [ctypes.c_void_p, ctypes.c_int32, i64p, ctypes.c_int32]
-        lib.cr_player_var.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32]
-        lib.cr_player_var.restype = ctypes.c_int64
-        lib.cr_player_list.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i64p, ctypes.c_int32]
-        lib.cr_fired.argtypes, lib.cr_fired.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
-        lib.cr_cards.argtypes, lib.cr_cards.restype = [ctypes.c_void_p], ctypes.c_void_p
-        lib.cr_view_layout.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64)]
-        lib.cr_score.argtypes, lib.cr_score.restype = [ctypes.c_void_p, ctypes.c_int32], ctypes.c_int64
-        lib.cr_play_many.argtypes = [ctypes.c_int32, i64p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, i64p]
-        lib.cr_lcap.restype = ctypes.c_int32
-        lib.cr_stack.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32]
-        lib.cr_rng_words.argtypes = [ctypes.c_void_p, u32p]
-        lib.cr_set_slot.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64]
-        lib.cr_set_list.argtypes = [ctypes.c_void_p, ctypes.c_int32, i64p, ctypes.c_int32]
-        lib.cr_set_player_var.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64]
-        lib.cr_set_player_list.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i64p, ctypes.c_int32]
-        lib.cr_set_control.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64, ctypes.c_int32,
-                                       ctypes.c_uint64, i32p, ctypes.c_int32, i64p]
-        lib.cr_set_site.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i32p, ctypes.c_int32, ctypes.c_int32,
-                                    i32p, ctypes.c_int32, i32p, i32p, i64p]
-        lib.cr_set_rng.argtypes = [ctypes.c_void_p, u32p]
-        lib.cr_told.argtypes = lib.cr_set_told.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32]
-        lib.cr_set_actor.argtypes = [ctypes.c_void_p, ctypes.c_int32]
-        lib.crt_cards_load.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.POINTER(ctypes.c_uint8), i32p, ctypes.c_uint64]
-        lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
-        lib.cr_playout.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int64, i64p, ctypes.c_int64, i64p]
-        lib.cr_greedy.argtypes, lib.cr_greedy.restype = [ctypes.c_void_p, i64p, ctypes.c_int32], ctypes.c_int32
-        lib.cr_batch_layout.argtypes = [i64p]
-        lib.cr_step_many.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,
-                                     ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32]
-        lib.cr_resume.argtypes = [ctypes.c_void_p]
-        lib.cr_want_guard.argtypes = [ctypes.c_int32]
-        lib.cr_interrupted.restype = ctypes.c_int32
-        want_guard(lib)
-        lib.crt_cards_count.argtypes = [ctypes.c_void_p, ctypes.c_int32]
-        lib.crt_cards_check.argtypes = [ctypes.c_void_p]
-        lib.crt_cards_remember.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-        lib.cr_permuted_differs.argtypes = [ctypes.c_void_p, ctypes.c_int32, u32p]
-        lib.cr_permuted_differs.restype = ctypes.c_int32
-        lib.cr_try_moves.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32, i64p]
-        lib.cr_try_moves.restype = ctypes.c_int32
-        lib.cr_fired_all.argtypes = [ctypes.c_void_p, i64p]
-        lib.cr_plan.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, u32p, ctypes.c_double, ctypes.c_int32,
-                                i32p, i32p, i64p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32,
-                                ctypes.POINTER(ctypes.c_double)]
-        lib.cr_plan.restype = ctypes.c_int32
-        lib.cr_plan_view.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
-        lib.cr_plan_view_after.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
-        lib.cr_plan_view_after.restype = ctypes.c_int32
-        lib.cr_solve.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64,
-                                 ctypes.c_double, i32p, ctypes.c_int32, ctypes.POINTER(ctypes.c_double), i64p]
-        lib.cr_solve.restype = ctypes.c_int32
-        lib.crt_cards_zone_data.argtypes = [ctypes.c_void_p, ctypes.c_int32]
-        lib.crt_cards_zone_data.restype = ctypes.POINTER(ctypes.c_uint16)
-        lib.crt_cards_face_up.argtypes = [ctypes.c_void_p, ctypes.c_int32]
-        lib.crt_cards_played_by.argtypes = [ctypes.c_void_p, ctypes.c_int32]
-        del u64p, u32p
-        # cr_step once more, without argument types: a decision's call from Python passes ready
-        # pointers (ctypes converts nothing), the most frequent crossing there is
-        self.raw_step = ctypes.CDLL(lib._name).cr_step
-        self.raw_step.restype = ctypes.c_int32
-        self.var_types = {slot: (v.type, bool(v.params)) for v, (_, slot, _) in zip(program.var_nodes, program.vars)}
-        # the procedures' locals, which C keeps as numbers or lists (NativeGame.sync_locals)
-        self.local_slots = [slot for slot in range(program.n_slots) if slot not in self.var_types
-                            and self.module.slot_kind.get(slot) in ("value", "list")]
-        self.lcap = lib.cr_lcap()
-        self.max_moves = 1 << 15
-        self._local = threading.local()
-        self._starts: dict = {}  # (players, options) -> start_of's answer
-        self.nparams = lib.cr_nparams()
-        # each `choose by each`: its choice and the pc of its decision
-        self.sites = [(ch, next(pc for pc, ins in enumerate(program.plain_code) if ins[1] is ch))
-                      for ch in program.choices if ch.each_slot is not None]
-
-    def buffers(self) -> tuple:
-        """This thread's room for the legal moves read from C (shared by its games: read at once)."""
-        b = getattr(self._local, "buffers", None)
-        if b is None:
-            n = self.max_moves
-            b = self._local.buffers = ((ctypes.c_int32 * n)(), (ctypes.c_int32 * n)(),
-                                       (ctypes.c_int64 * (n * self.nparams))(), (ctypes.c_int64 * n)())
-        return b
-
-    def view_layout(self, mem) -> list:
-        """Where the cards' arrays lie in a game's memory (cr_view_layout: offsets in bytes, then
-        the words of a mask), read into this thread's room."""
-        b = getattr(self._local, "layout", None)
-        if b is None:
-            b = self._local.layout = (ctypes.c_int64 * 10)()
-        self.lib.cr_view_layout(mem, b)
-        return b[:]
-
-    def stack_buffer(self) -> ctypes.Array:
-        """This thread's room for reading a game's procedure stack out of C (256 entries)."""
-        b = getattr(self._local, "stack", None)
-        if b is None:
-            b = self._local.stack = (ctypes.c_int32 * 256)()
-        return b
-
-    def list_buffer(self) -> ctypes.Array:
-        """This thread's room for reading one list slot out of C (a slot holds at most LCAP values)."""
-        b = getattr(self._local, "list", None)
-        if b is None:
-            b = self._local.list = (ctypes.c_int64 * self.lcap)()
-        return b
-
-    def start_of(self, players: int, options: dict | None) -> tuple:
-        """What every new game at this table size with these options begins from: the view
-        play._fresh makes before the rules run (seed 0: `_begun` gives each game its own), the
-        options' row C copies in, and the state's size, made once (they were half of a new
-        game's time: a PettingZoo reset, an OpenSpiel state). A bad player count or option
-        raises here as play._fresh does."""
-        try:
-            key = (players, tuple(sorted(options.items())) if options else ())
-            hit = self._starts.get(key)
-        except TypeError:  # (a value that cannot be a key: made afresh)
-            key, hit = None, None
-        if hit is None:
-            view = play._fresh(self.p, players, options, 0, rng=False)
-            opts = self.options_row(view.opts)
-            hit = (view, (ctypes.c_int64 * len(opts))(*opts), self.lib.cr_state_bytes(players))
-            if key is not None and len(self._starts) < STARTS_KEPT:
-                self._starts[key] = hit
-        return hit
-
-    def options_row(self, opts: list) -> list[int]:
-        out = []
-        for o, v in zip(self.p.options, opts):
-            out.append(o.choices.index(v) if o.type == "enum" else int(v))
-        return out or [0]
-
-
-STARTS_KEPT = 64  # the table sizes and option sets whose new games' start each program keeps
-
-
-def _begun(start: State, seed: int) -> State:
-    """A new game's view: `start` (NativeProgram.start_of) with the game's seed, sharing what
-    NativeGame._sync puts in place anew when the view is first read, as a clone's view does."""
-    s = State.__new__(State)
-    copy_slots(start, s)
-    s.seed = seed
-    s.slots = list(start.slots)  # (_sync writes its entries one by one)
-    s.history, s._legal = [], []
-    s.memo, s.cmemo, s.legal_cache = {}, {}, {}
-    return s
 
 
 class NativeGame:

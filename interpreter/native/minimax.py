@@ -8,7 +8,7 @@ from __future__ import annotations
 import ctypes
 import sys
 
-from .engine import check_signals, want_guard
+from .program import check_signals, want_guard
 
 MAX_LINE = 1 << 16  # moves of a best line read back from C; a longer one is solved in Python
 STOPPED = {0: None, 1: "nodes", 2: "seconds"}

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import ctypes
 
-from .engine import NativeGame, _words_of, check_signals, want_guard
+from .engine import NativeGame, _words_of
+from .program import check_signals, want_guard
 
 MAX_LINE = 100_000  # moves of a line read back from C; a longer one is planned in Python
 

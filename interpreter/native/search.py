@@ -8,7 +8,8 @@ from __future__ import annotations
 import ctypes
 import time
 
-from .engine import NativeGame, _words_of, check_signals, want_guard
+from .engine import NativeGame, _words_of
+from .program import check_signals, want_guard
 
 BATCH = 16  # iterations between two looks at the clock, when a deadline is set
 

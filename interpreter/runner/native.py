@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from ..players.bots import bot_seed
 from ..engine.records import make_record
 from ..native.codegen.expr import NativeUnsupported
-from ..native.engine import CR_NONE, E_INTR, NativeGame, NativeProgram, check_signals, native_program, want_guard
+from ..native.engine import CR_NONE, E_INTR, NativeGame
+from ..native.program import NativeProgram, check_signals, native_program, want_guard
 
 
 @dataclass
@@ -27,7 +28,7 @@ class NativeResult:
 def random_games(np: NativeProgram, players: int, options: dict, seed: int, games: int,
                  chunk: int = 500, progress=None):
     """Games seed .. seed+games-1 of random bots, in C, `chunk` games a call, one after another as
-    each call returns. Ctrl-C during a call stops it at once (native/engine.py: want_guard): the
+    each call returns. Ctrl-C during a call stops it at once (native/program.py: want_guard): the
     games that had finished (up to the first that failed) come first, then KeyboardInterrupt."""
     from ..engine import play
     p = np.p

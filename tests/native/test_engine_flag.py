@@ -171,9 +171,9 @@ def test_fuzz_says_which_engine_and_native_not_to_be_had_exits_2(monkeypatch, tm
 
 
 def test_native_without_a_compiler_exits_2_in_one_line_and_auto_uses_python(monkeypatch, tmp_path):
-    import interpreter.native.engine as nengine
+    import interpreter.native.program as nprogram
     monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
-    monkeypatch.setattr(nengine, "_PROGRAMS", {})
+    monkeypatch.setattr(nprogram, "_PROGRAMS", {})
     f = tmp_path / "g.cards"
     f.write_text(GANJIFA.read_text())  # a ruleset not built before in this process
     r = run("fuzz", f, "-k", 1, "--workers", 1, "--out", tmp_path / "a", "--engine", "native")

@@ -23,7 +23,7 @@ from interpreter.players.bots import bot_seed
 from interpreter.bundled import bundled
 from interpreter.engine import apply, legal_moves, moves_for, new_game, observe, outcome, play, public_vars, state_digest
 from interpreter.errors import GameRuntimeError, OptionError
-from interpreter.native import engine as nengine, find_compiler
+from interpreter.native import find_compiler, program as nprogram
 from interpreter.native.toolchain import build_library
 from interpreter.native.engine import NativeGame, NativeUnsupported, c_source, native_program
 from bundled_games import names_variants_slow
@@ -247,12 +247,12 @@ def test_the_optimised_build_has_no_warning_and_plays_the_golden_game(name, monk
     and secret choices, several parameters, per-player collections, zones seen by the others, hints."""
     from interpreter import playthrough as pt
     monkeypatch.setenv("CARDRULES_NATIVE_OPT", "-O2")
-    monkeypatch.setattr(nengine, "NATIVE_FLAGS", nengine.NATIVE_FLAGS + ("-Werror",))
+    monkeypatch.setattr(nprogram, "NATIVE_FLAGS", nprogram.NATIVE_FLAGS + ("-Werror",))
     path = bundled()[name]
     rs = load_ruleset(path)
-    monkeypatch.setattr(nengine, "_PROGRAMS", {})  # (built anew, with these flags)
-    built, build = [], nengine.build_library
-    monkeypatch.setattr(nengine, "build_library", lambda *a, **k: built.append(k.get("extra_flags")) or build(*a, **k))
+    monkeypatch.setattr(nprogram, "_PROGRAMS", {})  # (built anew, with these flags)
+    built, build = [], nprogram.build_library
+    monkeypatch.setattr(nprogram, "build_library", lambda *a, **k: built.append(k.get("extra_flags")) or build(*a, **k))
     problem = pt.check(Path(path), "native", rs=rs)
     assert problem is None, problem
     assert built and all("-Werror" in flags for flags in built), built
@@ -558,9 +558,8 @@ def test_play_with_bots_that_decide_in_python_or_search_in_c(tmp_path):
 
 
 def test_no_compiler_means_python_under_auto_and_exit_2_under_native(monkeypatch, tmp_path):
-    import interpreter.native.engine as nengine
     monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
-    monkeypatch.setattr(nengine, "_PROGRAMS", {})
+    monkeypatch.setattr(nprogram, "_PROGRAMS", {})
     f = tmp_path / "g.cards"
     f.write_text(bundled()["ganjifa/ganjifa"].read_text())  # a ruleset not built before in this process
     r = run("play", f, "-n", 3, "-k", 2, "--workers", 1)

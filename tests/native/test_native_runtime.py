@@ -471,7 +471,7 @@ def test_a_build_links_the_runtime_compiled_once_and_a_damaged_object_is_compile
     in plays."""
     from interpreter import load_ruleset
     from interpreter.engine.play import program_of
-    from interpreter.native.engine import CODE_FLAGS, NATIVE_FLAGS, NativeProgram, c_source
+    from interpreter.native.program import CODE_FLAGS, NATIVE_FLAGS, NativeProgram, c_source
     objects = native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS)
     assert [p.name.split("-")[1] for p in objects] == ["random", "cards"] and counting_cc() == 2
     assert native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS) == objects and counting_cc() == 2
@@ -711,8 +711,8 @@ def test_a_compiler_that_refuses_the_parallel_build_builds_the_library_without_i
     monkeypatch.setenv("CC", str(script))
     monkeypatch.setattr(native_build, "_found", {})
     monkeypatch.setattr(native_build, "parallel_flags", lambda compiler, opt: native_build.PARALLEL_FLAGS)
-    import interpreter.native.engine as native_engine
-    monkeypatch.setattr(native_engine, "parallel_flags", native_build.parallel_flags)
+    import interpreter.native.program as native_program
+    monkeypatch.setattr(native_program, "parallel_flags", native_build.parallel_flags)
     p = program_of(load_ruleset(Path(__file__).resolve().parents[2] / "rulesets" / "classic" / "kuhn-poker.cards"))
     built = NativeProgram(p, quick=True)
     calls = log.read_text().splitlines()
