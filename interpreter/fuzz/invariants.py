@@ -203,7 +203,8 @@ class Checks:
         (the rest of an observation is the same for every seat but their own moves), its zones
         (observe_zones, what observe() shows of them) for the others."""
         p = self.program
-        whole = set(self._deciders(s)) if not s.finished and s.actor is not None else set()
+        deciders = self._deciders(s) if not s.finished and s.actor is not None else []
+        whole = set(deciders)
         for k, player in enumerate(s.seats):
             try:
                 zones = observe(s, player)["zones"] if k == 0 or player in whole else observe_zones(s, player)
@@ -248,9 +249,8 @@ class Checks:
                             f"it{' (it is set in ' + ', '.join(repr(r) for r in sets) + ')' if sets else ''}.",
                             sets or [v.name], note="in the replayed state the variable names the hidden card"))
                         break
-        if not s.finished and s.actor is not None:
-            for player in self._deciders(s):
-                self._check_permuted(game, s, player)
+        for player in deciders:
+            self._check_permuted(game, s, player)
 
     def _set_rules(self, var: str) -> list:
         if var in self._set_cache:

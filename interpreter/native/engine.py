@@ -16,11 +16,11 @@ import threading
 from ..language import sizes
 from ..engine import play
 from ..engine.legal import _made, value_text
-from ..engine.state import Move, State, copy_slots
+from ..engine.state import Move, State
 from ..errors import GameRuntimeError, IllegalMoveError
 from ..language.unparse import unparse
 from .codegen.expr import NativeUnsupported
-from .program import NativeProgram, _begun, c_source, check_signals, native_program, want_guard
+from .program import NativeProgram, _begun, c_source, check_signals, native_program, view_copy, want_guard
 from .rng import seed_words
 
 CR_NONE = -(2 ** 63)
@@ -100,17 +100,7 @@ class NativeGame:
         g.mem = type(self.mem).from_buffer_copy(self.mem)  # (one copy, no zeroing first)
         g._alts, g._whos, g._vals, g._ids = self.np.buffers()
         g._info = (ctypes.c_int64 * 10)()
-        v = self._view
-        # the view copied as it stands and brought up to date from the copy's own C state when read
-        # (what _sync rebuilds is left shared: it puts new objects in place of them). A search that
-        # clones at every step reads few of them, and a clone made to move on is read after the move
-        c = State.__new__(State)
-        copy_slots(v, c)
-        c.slots = list(v.slots)  # (_sync writes its entries one by one)
-        c.history = list(v.history)
-        c._legal = list(v._legal) if v._legal is not None else None
-        c.memo, c.cmemo, c.legal_cache = {}, {}, {}
-        g._view = c
+        g._view = view_copy(self._view)  # (brought up to date from the copy's own C state when read)
         g._view.native = g
         g._pmem = ctypes.c_void_p(ctypes.addressof(g.mem))  # (_bind, the rest as the game cloned)
         g._addr = ctypes.addressof(g.mem)

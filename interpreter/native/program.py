@@ -234,13 +234,22 @@ class NativeProgram:
 STARTS_KEPT = 64  # the table sizes and option sets whose new games' start each program keeps
 
 
+def view_copy(v: State) -> State:
+    """A copy of a native game's view, brought up to date from its own C state when read: what
+    NativeGame._sync rebuilds is left shared (it puts new objects in place of them), so a search
+    that copies at every step pays for few of them; the variables (written entry by entry), the
+    history, the legal moves and the memos are the copy's own."""
+    c = State.__new__(State)
+    copy_slots(v, c)
+    c.slots = list(v.slots)
+    c.history = list(v.history)
+    c._legal = list(v._legal) if v._legal is not None else None
+    c.memo, c.cmemo, c.legal_cache = {}, {}, {}
+    return c
+
+
 def _begun(start: State, seed: int) -> State:
-    """A new game's view: `start` (NativeProgram.start_of) with the game's seed, sharing what
-    NativeGame._sync puts in place anew when the view is first read, as a clone's view does."""
-    s = State.__new__(State)
-    copy_slots(start, s)
+    """A new game's view: a copy of `start` (NativeProgram.start_of) with the game's seed."""
+    s = view_copy(start)
     s.seed = seed
-    s.slots = list(start.slots)  # (_sync writes its entries one by one)
-    s.history, s._legal = [], []
-    s.memo, s.cmemo, s.legal_cache = {}, {}, {}
     return s
