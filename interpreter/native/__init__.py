@@ -14,6 +14,7 @@
 - `runtime/`: the hand-written C every engine includes: `cardrules_rt.h` (the interface),
   `random.c` (a Mersenne Twister that draws exactly what Python's `random.Random` draws),
   `cards.c` (where every card lies, with the engine's effects, exactly as `State` does them),
+  `cards_read.c` (that state read: its bookkeeping checked, what each seat saw, the queries),
   `cr_engine.h` (values, lists, failures, Python's arithmetic). `runtime/unit/`: the fixed C of
   each engine (the state struct, the helpers, the loop, the entry points, the search, greedy,
   seeker and batch parts), one file a part, which codegen/emit.py pastes between the generated

@@ -55,7 +55,7 @@ OPT_LEVELS = ("-O0", "-O1", "-O2", "-O3")
 COMPILE_TIMEOUT = 300.0   # seconds for one compilation
 VERSION_TIMEOUT = 30.0    # seconds for `cc --version`
 KEY_FORMAT = 1            # raised when the key's recipe changes
-RUNTIME_FILES = ("cardrules_rt.h", "random.c", "cards.c", "cr_engine.h")  # the header, then its parts in order
+RUNTIME_FILES = ("cardrules_rt.h", "random.c", "cards.c", "cards_read.c", "cr_engine.h")  # the header, then its parts in order
 
 
 class NativeUnavailable(CardRulesError):
@@ -160,7 +160,7 @@ def runtime_dir() -> Path:
 
 
 def runtime_file(name: str) -> str:
-    """The text of one of the runtime's files (cardrules_rt.h, random.c, cards.c)."""
+    """The text of one of the runtime's files (RUNTIME_FILES)."""
     if name not in RUNTIME_FILES:
         raise ValueError(f"the runtime has no file {name!r}")
     return resources.files(__package__).joinpath("runtime", name).read_text(encoding="utf-8")

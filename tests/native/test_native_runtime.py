@@ -473,11 +473,11 @@ def test_a_build_links_the_runtime_compiled_once_and_a_damaged_object_is_compile
     from interpreter.engine.play import program_of
     from interpreter.native.program import CODE_FLAGS, NATIVE_FLAGS, NativeProgram, c_source
     objects = native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS)
-    assert [p.name.split("-")[1] for p in objects] == ["random", "cards"] and counting_cc() == 2
-    assert native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS) == objects and counting_cc() == 2
+    assert [p.name.split("-")[1] for p in objects] == ["random", "cards", "cards_read"] and counting_cc() == 3
+    assert native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS) == objects and counting_cc() == 3
     with open(objects[1], "r+b") as f:
         f.truncate(objects[1].stat().st_size // 2)
-    assert native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS) == objects and counting_cc() == 3
+    assert native_build.runtime_objects(native_build.find_compiler(), "-O0", CODE_FLAGS) == objects and counting_cc() == 4
     p = program_of(load_ruleset(Path(__file__).resolve().parents[2] / "rulesets" / "classic" / "kuhn-poker.cards"))
     linked = NativeProgram(p, quick=True)
     assert "void crt_shuffle_u32(crt_rng *rng, uint32_t *x, size_t n)\n{" not in linked.source  # the header alone
@@ -489,12 +489,12 @@ def test_a_build_links_the_runtime_compiled_once_and_a_damaged_object_is_compile
                                      ctypes.c_void_p]
         assert lib.cr_play_many(2, (ctypes.c_int64 * 8)(), 0, 50, 1 << 40, out) == 0
         results.append(list(out))
-    assert results[0] == results[1] and counting_cc() == 5  # the objects kept: two libraries more
+    assert results[0] == results[1] and counting_cc() == 6  # the objects kept: two libraries more
     assert {p.name for p in objects} <= set(files_in(cache / "native"))
     monkeypatch.setenv("CARDRULES_NATIVE_OPT", "-O2")  # as users build: the runtime's objects at -O2
     optimised = NativeProgram(p)
     assert "void crt_shuffle_u32(crt_rng *rng, uint32_t *x, size_t n)\n{" not in optimised.source
-    assert counting_cc() == 8  # its two objects, side by side, and the library
+    assert counting_cc() == 10  # its three objects, side by side, and the library
     out = (ctypes.c_int64 * (50 * (9 + len(p.rule_names))))()
     optimised.lib.cr_play_many.argtypes = [ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
                                            ctypes.c_int64, ctypes.c_void_p]
@@ -603,7 +603,7 @@ def test_the_wheel_carries_the_runtime():
     patterns = conf["package-data"]["interpreter.native"]
     files = sorted(p.relative_to(root / "interpreter" / "native") for p in runtime_dir().rglob("*") if p.is_file())
     assert [f.as_posix() for f in files if f.parent.name == "runtime"] == [
-        "runtime/cardrules_rt.h", "runtime/cards.c", "runtime/cfr.c", "runtime/cr_engine.h", "runtime/random.c"]
+        "runtime/cardrules_rt.h", "runtime/cards.c", "runtime/cards_read.c", "runtime/cfr.c", "runtime/cr_engine.h", "runtime/random.c"]
     assert Path("runtime/unit/state.h") in files
     assert all(any(f.match(pat) and len(f.parts) == len(Path(pat).parts) for pat in patterns) for f in files)
 
@@ -725,8 +725,9 @@ def test_a_compiler_that_refuses_the_parallel_build_builds_the_library_without_i
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the runtime comes as objects on Linux alone")
 def test_ctrl_c_while_the_runtime_compiles_side_by_side_kills_both_compilers_at_once(tmp_path):
-    """The runtime's two objects compile on two threads, and Ctrl-C reaches the main thread alone:
-    it kills the other thread's compiler too, so the command ends at once and leaves none running."""
+    """The runtime's three objects compile on three threads, and Ctrl-C reaches the main thread
+    alone: it kills the other threads' compilers too, so the command ends at once and leaves none
+    running."""
     pids = tmp_path / "pids"
     script = tmp_path / "slow-cc"
     script.write_text("#!/bin/sh\n"
@@ -741,7 +742,7 @@ def test_ctrl_c_while_the_runtime_compiles_side_by_side_kills_both_compilers_at_
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
-        while not (pids.exists() and len(pids.read_text().split()) == 2):
+        while not (pids.exists() and len(pids.read_text().split()) == 3):
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
             time.sleep(0.05)
         t0 = time.monotonic()

@@ -176,6 +176,14 @@ typedef struct crt_cards {
 #define CRT_AT(s, type, off) ((type *)((unsigned char *)(s) + (s)->off))
 #define CRT_CAT(s, type, off) ((const type *)((const unsigned char *)(s) + (s)->off))
 
+/* what cards.c and cards_read.c share: a state's mark, a mask's bits, the layout of these sizes */
+static inline int crt_cards_ok(const crt_cards *s) { return s != NULL && s->magic == CRT_CARDS_MAGIC; }
+static inline void crt_mask_set(uint64_t *m, uint32_t bit) { m[bit >> 6] |= (uint64_t)1 << (bit & 63U); }
+static inline void crt_mask_clear(uint64_t *m, uint32_t bit) { m[bit >> 6] &= ~((uint64_t)1 << (bit & 63U)); }
+static inline int crt_mask_has(const uint64_t *m, uint32_t bit) { return (int)((m[bit >> 6] >> (bit & 63U)) & 1U); }
+/* the offsets of a state of these sizes (filled into *h); the total, or 0 out of range */
+size_t crt_cards_plan(crt_cards *h, uint32_t n_cards, uint32_t n_zones, uint32_t n_kinds, uint32_t n_players);
+
 /* The bytes a state of these sizes needs, or 0 when a size is out of range (n_cards <=
  * CRT_MAX_CARDS, 1 <= n_zones <= CRT_MAX_ZONES, 1 <= n_kinds <= CRT_MAX_KINDS, n_players <=
  * CRT_MAX_PLAYERS). */
