@@ -71,6 +71,32 @@ def test_typing_100_lines_leaves_the_editors_box_as_it_was(open_page, server, tm
     shot(page, tmp_path, "layout-100-lines")
 
 
+def test_without_the_editors_bundle_a_plain_editor_edits_hovers_and_follows_the_book(open_page, server, tmp_path):
+    """A page whose editor.bundle.js does not load (plain-editor.js): a textarea holds the file,
+    a word under the cursor shows its hover text, a rule clicked in the book puts the cursor on
+    its line, and typing marks the file unsaved."""
+    page = open_page(None)
+    page.route("**/editor.bundle.js*", lambda route: route.abort())
+    page.goto(server.studio_url(server.work / "mini.cards"))
+    page.wait_for_function(LOADED)
+    area = page.locator("textarea.fallback")
+    assert area.input_value() == MINI and page.evaluate("() => window.CardsEditor === undefined")
+    at = MINI.index("count(hand(p))") - len("points(p: player) = ") + 2  # (inside the word "points")
+    area.evaluate(f"(t) => {{ t.focus(); t.setSelectionRange({at}, {at}); }}")
+    area.press("ArrowRight")
+    page.wait_for_function("() => document.getElementById('hover').textContent.includes('the cards a player still holds')")
+    assert page.locator("#hover").is_visible()
+    rule = page.frame_locator("#rulebook").locator('.rule[data-rule="deal"]')
+    rule.locator("p").first.click(position={"x": 3, "y": 4})
+    line = int(rule.get_attribute("data-line")) - 1
+    page.wait_for_function(f"() => {{ const t = document.querySelector('textarea.fallback');"
+                           f" return t.value.slice(0, t.selectionStart).split('\\n').length - 1 === {line}; }}")
+    area.press("End")
+    area.type(" # typed")
+    page.wait_for_function("() => document.getElementById('status').textContent === 'unsaved changes'")
+    shot(page, tmp_path, "plain-editor")
+
+
 def test_the_splitter_resizes_the_panels_by_mouse_and_keys_and_the_size_is_kept(open_page, server, tmp_path):
     page = studio(open_page, server, "inverted-ranking.cards")
     panels, editor = box(page, "#measure")["height"], box(page, "#editor")["height"]

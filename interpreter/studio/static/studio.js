@@ -34,76 +34,7 @@
     return token ? url + (url.indexOf("?") >= 0 ? "&" : "?") + "token=" + encodeURIComponent(token) : url;
   }
 
-  // ------------------------------------------------------------ positions (code points)
-  function lineColAt(text, index) {
-    var before = text.slice(0, index).split("\n");
-    return [before.length - 1, Array.from(before[before.length - 1]).length];
-  }
-  function indexAt(text, line, col) {
-    var lines = text.split("\n"), i = 0;
-    line = Math.max(0, Math.min(line, lines.length - 1));
-    for (var k = 0; k < line; k++) i += lines[k].length + 1;
-    var s = lines[line], j = 0, cp = 0;
-    while (cp < col && j < s.length) { j += s.codePointAt(j) > 0xffff ? 2 : 1; cp++; }
-    return i + j;
-  }
-
-  // ------------------------------------------------------------ the plain editor (no bundle)
-  function fallbackEditor(parent, o) {
-    var ta = document.createElement("textarea");
-    ta.className = "fallback"; ta.spellcheck = false; ta.value = o.doc || "";
-    ta.setAttribute("aria-label", "The ruleset's text");
-    parent.appendChild(ta);
-    var timer = null, hoverTimer = null;
-    function cursor() {
-      var lc = lineColAt(ta.value, ta.selectionStart);
-      if (o.onCursor) o.onCursor(lc[0], lc[1]);
-      clearTimeout(hoverTimer);
-      hoverTimer = setTimeout(function () {
-        if (!o.hover) return;
-        o.hover(ta.value, lc[0], lc[1]).then(showHover, function () {});
-      }, 200);
-    }
-    function lintSoon() {
-      clearTimeout(timer);
-      timer = setTimeout(function () { if (o.lint) o.lint(ta.value); }, 150);
-    }
-    ta.addEventListener("input", function () { if (o.onChange) o.onChange(ta.value); lintSoon(); cursor(); });
-    ["keyup", "click", "select"].forEach(function (ev) { ta.addEventListener(ev, cursor); });
-    ta.addEventListener("keydown", function (e) {
-      if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
-        e.preventDefault(); ta.setRangeText("    ", ta.selectionStart, ta.selectionEnd, "end");
-        ta.dispatchEvent(new Event("input"));
-      }
-    });
-    return {
-      getText: function () { return ta.value; },
-      setText: function (t) { ta.value = t; ta.setSelectionRange(0, 0); ta.scrollTop = 0; lintSoon(); },
-      goto: function (line, col) {
-        var i = indexAt(ta.value, line, col || 0);
-        ta.focus(); ta.setSelectionRange(i, i);
-        var lh = parseFloat(getComputedStyle(ta).lineHeight) || 19;
-        ta.scrollTop = Math.max(0, line * lh - ta.clientHeight / 3);
-        cursor();
-      },
-      focus: function () { ta.focus(); },
-      view: ta
-    };
-  }
-
-  function mdToHtml(md) {
-    var esc = function (s) { return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); };
-    return md.split(/```[a-z]*\n?/).map(function (part, i) {
-      if (i % 2) return "<pre>" + esc(part) + "</pre>";
-      return esc(part).replace(/`([^`]+)`/g, "<code>$1</code>").replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
-        .replace(/\*([^*]+)\*/g, "<em>$1</em>").replace(/\n\n+/g, "<br><br>").replace(/\n/g, " ");
-    }).join("");
-  }
-  function showHover(h) {
-    var box = $("hover");
-    if (!h || !h.markdown) { box.hidden = true; box.innerHTML = ""; return; }
-    box.innerHTML = mdToHtml(h.markdown); box.hidden = false;
-  }
+  var plain = window.StudioPlain, layout = window.StudioLayout;  // (plain-editor.js, layout.js)
 
   // ------------------------------------------------------------ notices and marks
   function setStatus(t) { $("status").textContent = t || ""; }
@@ -238,7 +169,7 @@
     if (head && head.closest("[data-line]") === block) toEditor(block.dataset.file, line);
   }
   // a click in the book that moves the editor's cursor: in the narrow layout the editor shows again
-  // (views() sets showView; each version of the book is a new frame, so this is not a frame's listener)
+  // (layout.views() gives showView; each version of the book is a new frame, so this is not a frame's listener)
   var showView = null;
   function toEditor(path, line) {
     if (showView && window.matchMedia("(max-width: 900px)").matches) showView("editor");
@@ -336,7 +267,7 @@
     state.path = r.path; state.name = r.name; state.sha = r.sha256; state.readonly = r.readonly; state.savedText = r.text;
     state.dirty = false; state.version = null; state.loaded = false; state.rules = []; state.players = null; state.told = null;
     state.closed = false; state.cursor = [line, col];
-    clearBook(); $("stale").hidden = true; showHover(null);
+    clearBook(); $("stale").hidden = true; plain.showHover(null);
     showOutline([], true);
     if (how === "push") pushPlace(r.path, line, col);
     else if (how !== "pop") history.replaceState(place(navIndex(), r.path, line, col), "", fileUrl(r.path));
@@ -357,7 +288,7 @@
     state.path = null; state.name = ""; state.sha = null; state.readonly = false; state.savedText = ""; state.dirty = false;
     state.version = null; state.loaded = false; state.rules = []; state.players = null; state.base = null; state.told = null;
     state.closed = true;
-    clearBook(); $("stale").hidden = true; showHover(null); lastDiags = []; showMarks([]); showOutline([], true);
+    clearBook(); $("stale").hidden = true; plain.showHover(null); lastDiags = []; showMarks([]); showOutline([], true);
     ["readonly", "conflict", "changed", "gone", "others"].forEach(function (id) { notice(id, null); });
     editor.setText("");
     $("no-file-why").textContent = why || "";
@@ -697,66 +628,6 @@
     });
   }
 
-  // ------------------------------------------------------------ layout: the splitter, the narrow views
-  var SPLIT_KEY = "cardrules.studio.panels-height", VIEW_KEY = "cardrules.studio.view", SPLIT_STEP = 24;
-  // (not "remember": that name keeps the way back's place, above)
-  function keepPref(key, value) { try { localStorage.setItem(key, String(value)); } catch (e) { /* private mode */ } }
-  function recall(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
-
-  // the panels' height in pixels, kept between the tabs' contents and the editor's room
-  function splitter() {
-    var bar = $("splitter"), root = document.documentElement;
-    if (!bar) return;
-    var wanted = Number(recall(SPLIT_KEY)) || window.innerHeight * 0.3, now = 0;
-    function bounds() { return [72, Math.max(120, window.innerHeight - 200)]; }
-    function set(px, keep) {
-      var b = bounds();
-      now = Math.round(Math.min(Math.max(px, b[0]), b[1]));
-      root.style.setProperty("--measure-h", now + "px");
-      bar.setAttribute("aria-valuemin", b[0]); bar.setAttribute("aria-valuemax", b[1]); bar.setAttribute("aria-valuenow", now);
-      if (keep) { wanted = now; keepPref(SPLIT_KEY, now); }
-    }
-    set(wanted, false);
-    bar.addEventListener("pointerdown", function (e) {
-      if (e.button !== 0) return;
-      e.preventDefault();
-      var y0 = e.clientY, h0 = now;
-      bar.setPointerCapture(e.pointerId); bar.focus();
-      document.body.classList.add("resizing");
-      function move(ev) { set(h0 + y0 - ev.clientY, false); }
-      function up(ev) {
-        set(h0 + y0 - ev.clientY, true);
-        document.body.classList.remove("resizing");
-        bar.removeEventListener("pointermove", move); bar.removeEventListener("pointerup", up); bar.removeEventListener("pointercancel", up);
-      }
-      bar.addEventListener("pointermove", move); bar.addEventListener("pointerup", up); bar.addEventListener("pointercancel", up);
-    });
-    bar.addEventListener("keydown", function (e) {
-      var step = e.shiftKey ? SPLIT_STEP * 4 : SPLIT_STEP;
-      var to = { ArrowUp: now + step, ArrowDown: now - step, Home: 0, End: Infinity }[e.key];
-      if (to === undefined) return;
-      e.preventDefault(); set(to, true);
-    });
-    window.addEventListener("resize", function () { set(wanted, false); });
-  }
-
-  // below 900 px wide one part shows at a time (studio.css); these buttons choose it
-  function views() {
-    var nav = $("views");
-    if (!nav) return;
-    function show(view) {
-      document.body.dataset.view = view;
-      nav.querySelectorAll("button").forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.view === view ? "true" : "false"); });
-    }
-    nav.addEventListener("click", function (e) {
-      var b = e.target.closest("button[data-view]");
-      if (b) { show(b.dataset.view); keepPref(VIEW_KEY, b.dataset.view); }
-    });
-    var saved = recall(VIEW_KEY);
-    show(nav.querySelector('[data-view="' + saved + '"]') ? saved : "editor");
-    showView = show;  // (the book's clicks, and the stale notice's line: toEditor)
-  }
-
   // ------------------------------------------------------------ start
   window.studio = {
     current: function () { return { path: state.path, text: editor ? editor.getText() : "", base: state.base, loaded: state.loaded }; },
@@ -768,7 +639,7 @@
   };
 
   function start() {
-    splitter(); views();
+    layout.splitter(); showView = layout.views();  // (the book's clicks, and the stale notice's line: toEditor)
     $("stale").addEventListener("click", function (e) {
       var a = e.target.closest("[data-goto]"); if (a) toEditor(null, Number(a.dataset.goto));
     });
@@ -832,7 +703,7 @@
         onJump: function (line, col) { jump(null, line, col); },
         onCursor: function (line, col) { state.cursor = [line, col]; markRule(); rememberSoon(); }
       };
-      editor = window.CardsEditor ? window.CardsEditor.create($("editor"), opts) : fallbackEditor($("editor"), opts);
+      editor = window.CardsEditor ? window.CardsEditor.create($("editor"), opts) : plain.editor($("editor"), opts);
       window.studio.editor = editor;
       return listFiles();
     }).then(function (r) {
