@@ -180,20 +180,22 @@ void cr_observe_many(void *base, int64_t stride, const int64_t *games, int32_t n
             } else out[o_dec + ((a - b) % P + P) % P] = 1.0f;
             if (S->choice >= 0) out[o_choice + S->choice] = 1.0f;
         }
-        const uint16_t *cz = CRT_AT(C, uint16_t, off_card_zone), *zl = CRT_AT(C, uint16_t, off_zone_len);
+        const uint16_t *zl = CRT_AT(C, uint16_t, off_zone_len);
         const uint16_t *zc = CRT_AT(C, uint16_t, off_zone_cards);
         const uint8_t *kn = CRT_AT(C, uint8_t, off_known);
-        for (int32_t c = 0; c < NCARDS; c++) {
-            int32_t z = cz[c];
-            out[o_cards + (int64_t)c * (NPL + 1) + ((se[z] || kn[c]) ? pl[z] : NPL)] = 1.0f;
-        }
-        for (int32_t z = 0; z < NPL; z++) {
-            int32_t len = zl[z];
-            if (len) {
-                int32_t t = zc[(int64_t)z * NCARDS + len - 1];
-                if (se[cz[t]] || kn[t]) out[o_top + t] = 1.0f;
-            }
-            out[o_sizes + pl[z]] = (float)len / (float)NCARDS;
+        float *cell = out + o_cards;
+        for (int32_t z = 0; z < NPL; z++) { /* zone by zone: whether the seat sees a zone is one branch a zone, not a card */
+            const uint16_t *in = zc + (int64_t)z * NCARDS;
+            int32_t len = zl[z], shown = pl[z];
+            if (se[z])
+                for (int32_t i = 0; i < len; i++) cell[(int64_t)in[i] * (NPL + 1) + shown] = 1.0f;
+            else
+                for (int32_t i = 0; i < len; i++) {
+                    int32_t c = in[i];
+                    cell[(int64_t)c * (NPL + 1) + (kn[c] ? shown : NPL)] = 1.0f;
+                }
+            if (len && (se[z] || kn[in[len - 1]])) out[o_top + in[len - 1]] = 1.0f;
+            out[o_sizes + shown] = (float)len / (float)NCARDS;
         }
         for (int64_t k = 0; k < n_codes; k++) {
             const int64_t *cd = codes + 5 * k;
