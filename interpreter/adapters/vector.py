@@ -108,7 +108,7 @@ class VectorGames:
         if self._cores[0] is None and (self._c is None or not self._c.started):
             raise ValueError("reset() the games before the first step")
         a = np.asarray(actions)
-        if a.shape != (self.n,) or not np.issubdtype(a.dtype, np.integer):
+        if a.shape != (self.n,) or a.dtype.kind not in "iu":  # (a whole number type; np.issubdtype costs 6 us)
             raise ValueError(f"actions is an array of {self.n} whole numbers (one action id per game), "
                              f"not {a.dtype} of shape {a.shape}")
         if self._c is not None:
@@ -227,6 +227,7 @@ class _Batch:
         self.base = addr + (-addr) % 64
         self.addr = [self.base + i * self.stride for i in range(n)]
         self.games: list = [None] * n  # a game's NativeGame, made only when Python must read it
+        self.gamed = False  # some game has a NativeGame (forgotten when a new game takes its place)
         self.cores: list[Core | None] = [None] * n
         self.cored = False  # some game has a Core (its view read since the last step)
         self.started = False
@@ -241,7 +242,6 @@ class _Batch:
         self.lact = np.full((n, CAP), -1, np.int32)  # each legal move's action id (-1: not the actor's, or unknown)
         self.flag = np.zeros(n, np.uint8)  # 1: the moves read through the Python view
         self.act = np.full(n, -1, np.int64)
-        self.who = np.zeros(n, np.int32)
         self.keys = np.full(64, -2, np.int64)  # the move ids met, hashed to their action ids (runtime/unit/batch.c)
         self.acts = np.full(64, -1, np.int32)
         self.bits, self.filled = 6, 0
@@ -253,8 +253,9 @@ class _Batch:
         self.observer = ob = self.spec.c_observer()
         self.slow_vars = ob.slow_vars
         obs = self.v.obs
-        # every game cr_step_many steps is observed there, by its seat to act, into its row of obs
-        self.fused = (ctypes.c_int64 * 7)(obs.ctypes.data, obs.shape[1], *ob.tables_at)
+        # every game cr_step_many steps is observed there, by its seat to act (written to seats), into
+        # its row of obs
+        self.fused = (ctypes.c_int64 * 8)(obs.ctypes.data, obs.shape[1], *ob.tables_at, self.v.seats.ctypes.data)
 
     def _mem(self, i: int) -> ctypes.Array:
         return (ctypes.c_uint64 * (self.stride // 8)).from_address(self.addr[i])
@@ -268,8 +269,9 @@ class _Batch:
         p = ctypes.c_void_p
         self.new_c(p(self.base), ctypes.c_int64(self.stride), p(games.ctypes.data), p(seeds.ctypes.data), len(games),
                    self.spec.players, self.opts)
-        for i in games.tolist():
-            self.games[i] = self.cores[i] = None
+        if self.gamed or self.cored:
+            for i in games.tolist():
+                self.games[i] = self.cores[i] = None
         act = self.act
         act[:] = -2
         act[games] = -1
@@ -288,7 +290,9 @@ class _Batch:
         """The ended games' last positions, each as its seat in `seats` sees it, into the batch's
         final_obs (encoding's tensor of a game over: `finished` set, nobody to move)."""
         v, spec = self.v, self.spec
-        rows = np.empty((len(ended), v.obs.shape[1]), np.float32)
+        k = len(ended)
+        run = int(ended[0]) + k == int(ended[-1]) + 1  # (games a..b, in order: written where they go, not copied)
+        rows = v.final_obs[int(ended[0]):int(ended[0]) + k] if run else np.empty((k, v.obs.shape[1]), np.float32)
         self.observer.some(self.base, self.stride, ended, seats, rows)
         if self.slow_vars:
             for j, i in enumerate(ended.tolist()):
@@ -298,7 +302,8 @@ class _Batch:
             over = rows[cut]
             spec.mark_over(over)
             rows[cut] = over
-        v.final_obs[ended] = rows
+        if not run:
+            v.final_obs[ended] = rows
 
     def settle(self, ended: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """The returns of these games (a row each, seats in order) from their C states, whether
@@ -363,6 +368,7 @@ class _Batch:
         if g is None:
             from ..native.engine import NativeGame
             spec = self.spec
+            self.gamed = True
             g = self.games[i] = NativeGame(spec.program, spec.players, spec.options, int(self.v.seeds[i]),
                                            mem=self._mem(i), attach=True)
         return g
@@ -431,12 +437,9 @@ class _Batch:
         v = self.v
         if self.flag.any():
             self._learn(np.flatnonzero(self.flag))
-        who = self.who
-        who[:] = self.info[:, 2]
-        v.seats[:] = who  # (the seats C observed each game as it stepped it: every game's last step)
-        if self.slow_vars:
+        if self.slow_vars:  # (seats: where C observed each game from as it stepped it, its last step)
             for i in range(v.n):
-                self.observer.collections(self.game(i), int(who[i]), v.obs[i])
+                self.observer.collections(self.game(i), int(v.seats[i]), v.obs[i])
 
     def _learn(self, games: np.ndarray) -> None:
         """The games whose moves C could not map: their move ids learnt (then C maps them), and

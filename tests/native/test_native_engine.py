@@ -263,7 +263,7 @@ def batch_driver(p) -> str:
     cr_step_many with a table of move ids it fills as it meets them, scored and restarted when
     over (cr_score_many, cr_new_many, with seeds of two words), and observed by cr_observe_many
     with the spec's own tables, for the sanitizers; cr_step_many observes each game as it steps it
-    too, which must write what cr_observe_many writes."""
+    too, which must write what cr_observe_many writes, and the seat it observed from."""
     from interpreter.adapters.encoding import spec_for
 
     def arr(ctype, name, a) -> str:
@@ -280,10 +280,11 @@ def batch_driver(p) -> str:
             "    { int64_t all[4] = {0, 1, 2, 3}, sd[4] = {0, 1, 2, 3}; cr_new_many(block, (int64_t)stride, all, sd, 4, 3, opts); }\n"
             "    static int64_t keys[4096], act[4] = {-1, -1, -1, -1}, info[40], ids[4 * 256];\n"
             "    static int32_t acts[4096], counts[4], lact[4 * 256], who[4];\n"
+            "    static int64_t seats[4];\n"
             f"    static int8_t mask[4 * {actions}];\n"
             f"    static float obs[4 * {width}], stepped[4 * {width}];\n"
-            "    int64_t ob[7] = {(int64_t)(intptr_t)stepped, " + str(width) + ", (int64_t)(intptr_t)head, (int64_t)(intptr_t)place,"
-            " (int64_t)(intptr_t)sees, (int64_t)(intptr_t)site_of, (int64_t)(intptr_t)codes};\n"
+            "    int64_t ob[8] = {(int64_t)(intptr_t)stepped, " + str(width) + ", (int64_t)(intptr_t)head, (int64_t)(intptr_t)place,"
+            " (int64_t)(intptr_t)sees, (int64_t)(intptr_t)site_of, (int64_t)(intptr_t)codes, (int64_t)(intptr_t)seats};\n"
             "    static uint8_t flag[4];\n"
             "    int restarted[4];\n"
             "    int32_t next_action = 0;\n"
@@ -314,6 +315,7 @@ def batch_driver(p) -> str:
             f"                if (keys[h] == -2) {{ keys[h] = id; acts[h] = next_action++ % {actions}; }}\n"
             "            }\n"
             "            who[g] = (int32_t)info[10 * g + 2];\n"
+            "            if (seats[g] != info[10 * g + 2]) return 11;\n"
             "        }\n"
             f"        cr_observe_many(block, (int64_t)stride, NULL, 4, who, obs, {width}, head, place, sees, site_of, codes);\n"
             "        for (int g = 0; g < 4; g++)\n"

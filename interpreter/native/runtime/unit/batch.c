@@ -74,7 +74,8 @@ static int32_t bt_action(const int64_t *keys, const int32_t *acts, int32_t bits,
  * (mask[n_actions g ...]); flag[g] is 1 when Python must read the moves itself (a move id not
  * in the table, a move of several values, too many moves). Unless ob is NULL, each game stepped
  * is then observed as its seat to act (info's actor) sees it, while its state is still in the
- * cache: ob is cr_observe_many's obs, width, head, place, sees, site_of and codes, packed.
+ * cache: ob is cr_observe_many's obs, width, head, place, sees, site_of and codes, packed, then
+ * where the seat it observed goes (seats[g], int64; 0: nowhere).
  * Returns how many of the games stepped are over or failed (ended by the rules, a failure, no
  * legal move, or max_len decisions made): when none is, the caller need not look */
 static void cr_observe_at(const void *mem, int32_t who, const int64_t *ob, int64_t g);
@@ -135,7 +136,10 @@ int32_t cr_step_many(void *base, int64_t stride, int32_t n, const int64_t *act, 
             }
             la[i] = a;
         }
-        if (ob) cr_observe_at((char *)base + g * stride, (int32_t)actor, ob, g);
+        if (ob) {
+            cr_observe_at((char *)base + g * stride, (int32_t)actor, ob, g);
+            if (ob[7]) ((int64_t *)(intptr_t)ob[7])[g] = actor; /* (the batch's seats: no pass over info for them) */
+        }
         over += in[1] || in[6] || c == 0 || in[5] >= max_len;
     }
     return over;
