@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import time
 
+from ..errors import GameRuntimeError
 from .engine import NativeGame, _words_of
 from .program import check_signals, want_guard
 
@@ -29,6 +30,8 @@ def _prepared(lib) -> None:
     lib.cr_search_free.argtypes = [ctypes.c_void_p]
     lib.cr_search_peek.argtypes = [ctypes.c_void_p]
     lib.cr_search_peek.restype = None
+    lib.cr_search_add_truth.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.cr_search_add_truth.restype = ctypes.c_int32
     lib.cr_interrupted.restype = ctypes.c_int32
     lib._search_ready = True
 
@@ -43,11 +46,13 @@ def _failed(lib) -> None:
 
 def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, advice_scale: float,
            tries: int, rollouts: tuple, rollout_cap: int, deadline: float | None = None, views: bool = False,
-           peek: bool = False):
+           peek: bool = False, truths: list | None = None):
     """The root's statistics after the search: [(index among the moves of the player to act,
     visits, summed reward of `me`)], with `rng` moved on (`views`: search.py's MOISMCTSBot's tree;
-    `peek`: every sample the true position, as ISMCTSBot.peek); None when C cannot search this (the
-    rules failed in a sample): then `rng` is untouched and the caller searches in Python."""
+    `peek`: every sample the true position, as ISMCTSBot.peek; `truths`: Python states at the
+    decision searched, every sample one of them, as ISMCTSBot._pooled); None when C cannot search
+    this (the rules failed in a sample, a truth C cannot take): then `rng` is untouched and the
+    caller searches in Python."""
     lib = g.np.lib
     _prepared(lib)
     want_guard(lib)
@@ -58,6 +63,15 @@ def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, 
     try:
         if peek:
             lib.cr_search_peek(h)
+        if truths:
+            scratch = g.clone()  # (each truth loaded into it, then copied by C)
+            for world in truths:
+                try:
+                    scratch.load(world)
+                except (ValueError, GameRuntimeError):
+                    return None
+                if lib.cr_search_add_truth(h, scratch.mem):
+                    return None
         words = _words_of([rng])
         cap = g.np.max_moves
         idx, visits, reward = (ctypes.c_int32 * cap)(), (ctypes.c_int64 * cap)(), (ctypes.c_double * cap)()

@@ -163,15 +163,16 @@ class GreedyBot:
 
 
 BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
-                                 "ismcts": None,  # the search player, in search.py: 'ismcts' or 'ismcts:ITERATIONS'
-                                 "moismcts": None,  # the same, its nodes keyed by what the mover sees: 'moismcts[:ITERATIONS]'
+                                 "ismcts": None,  # the search player, in search.py: 'ismcts[:ITERATIONS[:TRUTHS]]'
+                                 "moismcts": None,  # the same, its nodes keyed by what the mover sees: 'moismcts[:ITERATIONS[:TRUTHS]]'
                                  "plan": None,    # the planning player, in plan.py: 'plan[:POSITIONS[:WORLDS]]', or ':best' after 'plan[:POSITIONS]'
                                  "pimc": None,    # the sampling player, in pimc.py: 'pimc[:WORLDS[:NODES]]'
                                  "cfr": None}     # a small game's equilibrium, in cfr.py: 'cfr[:ITERATIONS]'
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name ('random', 'greedy', 'ismcts', 'ismcts:ITERATIONS', 'moismcts[:ITERATIONS]', 'plan',
+    """A bot by name ('random', 'greedy', 'ismcts', 'ismcts:ITERATIONS', 'ismcts:ITERATIONS:TRUTHS',
+    'moismcts[:ITERATIONS[:TRUTHS]]', 'plan',
     'plan:POSITIONS', 'plan:POSITIONS:WORLDS', 'plan:best', 'plan:POSITIONS:best'); OptionError for any other name."""
     key = str(name).strip().lower()
     if key.partition(":")[0] in ("ismcts", "moismcts"):
@@ -188,8 +189,8 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         return make_pimc_bot(key, seed)
     cls = BOTS.get(key)
     if cls is None:
-        raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS), "
-                          "moismcts (or moismcts:ITERATIONS), "
+        raise OptionError(f"unknown bot {name!r}; the bots are: random, greedy, ismcts (or ismcts:ITERATIONS, "
+                          "ismcts:ITERATIONS:TRUTHS), moismcts (the same), "
                           "plan (or plan:POSITIONS, plan:POSITIONS:WORLDS, and :best to search best first), "
                           "pimc (or pimc:WORLDS or pimc:WORLDS:NODES), cfr (or cfr:ITERATIONS, and :win to play for wins)")
     return cls(seed)

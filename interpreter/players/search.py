@@ -190,17 +190,23 @@ class ISMCTSBot:
     # benchmark's measure of what perfect sampling could buy at most (benchmarks/search.py --see-all)
     peek = False
 
-    def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS, rollout_cap: int = ROLLOUT_CAP):
+    def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS, rollout_cap: int = ROLLOUT_CAP,
+                 truths: int = 0):
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise OptionError(f"the search player needs a positive number of iterations, not {iterations!r}")
+        if isinstance(truths, bool) or not isinstance(truths, int) or truths < 0:
+            raise OptionError(f"the search player's truths are a whole number from 0, not {truths!r}")
         self.seed = seed
         self.iterations = iterations
         self.rollout_cap = rollout_cap
+        self.truths = truths  # with some, every sample is one of that many truths drawn as pimc draws them
         self.rng = random.Random(seed)
         self.deadline: float | None = None  # time.monotonic() past which a decision plays its best so far
+        self._memory = None  # what the seat has seen (pimc._Memory), with truths
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.seed}, iterations={self.iterations})"
+        more = f", truths={self.truths}" if self.truths else ""
+        return f"{type(self).__name__}({self.seed}, iterations={self.iterations}{more})"
 
     def choose(self, state):
         moves = moves_to_choose(state)
@@ -210,26 +216,44 @@ class ISMCTSBot:
         seats = state.n_players
         rng = self.rng
         deadline = self.deadline
+        pool = self._truths(state, me, rng) if self.truths else None
         if state.native is not None:  # a game the native engine plays: the whole search in C
-            stats = self._search_native(state, me, rng, deadline)
+            stats = self._search_native(state, me, rng, deadline, pool)
             if stats is not None:
                 return _pick(rng, moves, [(_key(moves[j]), visits, reward) for j, visits, reward in stats])
         root = _Node(seats=seats)
         for i in range(self.iterations):
             if deadline is not None and time.monotonic() > deadline and root.children:
                 break
-            det = self._sample(state, me, rng)
+            det = _pooled(pool, rng) if pool else self._sample(state, me, rng)
             if det is None:
                 continue
             before = _advice_all(det, seats) if det.program.advice else None
             self._iterate(root, det, seats, rng, before, ADVICE_ROLLOUTS[i % len(ADVICE_ROLLOUTS)])
         return _pick(rng, moves, [(k[:3], c.visits, c.reward[me]) for k, c in root.children.items()])
 
-    def _search_native(self, state, me, rng, deadline):
+    def _search_native(self, state, me, rng, deadline, pool=None):
         from ..native.search import search
         return search(state.native, me, rng, self.iterations, exploration=EXPLORATION, advice_scale=ADVICE_SCALE,
                       tries=SAMPLE_TRIES, rollouts=ADVICE_ROLLOUTS, rollout_cap=self.rollout_cap, deadline=deadline,
-                      views=self.views, peek=self.peek)
+                      views=self.views, peek=self.peek, truths=pool)
+
+    def _truths(self, state, me: int, rng: random.Random) -> list:
+        """`truths` possible truths at this decision, each consistent with all the seat has seen (the
+        cards it passed or saw stay where it saw them go, a suit it saw a seat fail to follow stays
+        out of that seat's hand: pimc.py's _Memory), kept as _sample keeps a sample (over, or someone
+        to move: where the others' sealed choices are forgotten, they are to choose again)."""
+        from .pimc import _Memory
+        m = self._memory
+        if m is None or not m.follows(state, me):
+            m = self._memory = _Memory(state, me)
+        m.catch_up(state)
+        pool = []
+        for _ in range(self.truths):
+            world = m.truth(state, me, rng)
+            if world is not None and (world.finished or world._legal):
+                pool.append(world)
+        return pool
 
     def _sample(self, state, me, rng):
         for _ in range(SAMPLE_TRIES):
@@ -313,6 +337,14 @@ class MOISMCTSBot(ISMCTSBot):
     views = True
 
 
+def _pooled(pool: list, rng: random.Random):
+    """One of the truths at random, its later chance drawn afresh (native/runtime/unit/search.c
+    draws the same: randrange, then the chance's seed)."""
+    det = pool[rng.randrange(len(pool))].clone()
+    det.rng, det.rng_shared = random.Random(rng.getrandbits(64)), None
+    return det
+
+
 def _pick(rng: random.Random, moves: list, children: list):
     """The root's most visited child among the legal moves (then the best mean reward; a tie
     drawn at random among the keys in order of their text); `children` is [(key, visits,
@@ -344,7 +376,17 @@ def spec_count(spec: str, what: str, example: int) -> int | None:
 
 
 def make_search_bot(spec: str, seed: int = 0) -> ISMCTSBot:
-    """'ismcts', 'moismcts', each optionally ':ITERATIONS'; OptionError for anything else after the colon."""
-    n = spec_count(spec, "iterations", 200)
-    kind = MOISMCTSBot if spec.partition(":")[0].strip() == "moismcts" else ISMCTSBot
-    return kind(seed) if n is None else kind(seed, n)
+    """'ismcts', 'moismcts', each optionally ':ITERATIONS' or ':ITERATIONS:TRUTHS'; OptionError for
+    anything else after the colon."""
+    name, colon, rest = spec.partition(":")
+    head, sep, truths = rest.partition(":")
+    n = spec_count(f"{name}:{head}" if colon else name, "iterations", 200)
+    t = 0
+    if sep:  # (the truths' count checked as the iterations' is, and named so)
+        try:
+            t = spec_count(f"{name}:{truths}", "truths", 20)
+        except OptionError as e:
+            raise OptionError(f"{name}:{head}:{truths[:20]} - " + str(e.message).split(" - ", 1)[1].replace(
+                f"like {name}:20", f"like {name}:{head}:20")) from None
+    kind = MOISMCTSBot if name.strip() == "moismcts" else ISMCTSBot
+    return kind(seed, DEFAULT_ITERATIONS if n is None else n, truths=t)

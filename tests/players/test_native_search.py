@@ -86,6 +86,25 @@ def test_a_search_that_sees_every_card_picks_in_c_the_move_python_picks():
         _agree(name, lambda k: peeking(k, iterations), decisions, seed=5)
 
 
+@pytest.mark.parametrize("name, iterations, decisions", [
+    ("classic/hearts", 60, 24), ("ganjifa/ganjifa", 60, 8), ("classic/goofspiel", 40, 10)])
+def test_a_search_from_truths_picks_in_c_the_move_python_picks(name, iterations, decisions, monkeypatch):
+    """ismcts:N:T draws T truths a decision in Python (as pimc draws them), and every sample is one
+    of them: C loads them and draws among them as Python does (randrange, then the chance's seed),
+    in a game with a pass, one with advice and one of sealed bids; C searched every decision."""
+    import interpreter.native.search as native_search
+    searched, real = [], native_search.search
+
+    def search(*a, **k):
+        assert k["truths"], "a search from truths was given none"
+        out = real(*a, **k)
+        searched.append(out is not None)
+        return out
+    monkeypatch.setattr(native_search, "search", search)
+    _agree(name, lambda k: ISMCTSBot(k, iterations=iterations, truths=4), decisions, seed=11)
+    assert searched and all(searched)
+
+
 def _agree(name: str, make, decisions: int, seed: int) -> None:
     """A seeded game of the bundled ruleset played on both engines by the bots make(seat) gives,
     one set a engine: at each decision the bot in C picks the move the bot in Python picks and

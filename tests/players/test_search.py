@@ -134,6 +134,8 @@ def test_it_beats_random_players_at_ganjifa(ganjifa):
 
 @pytest.mark.parametrize("spec, message", [
     ("ismcts:0", "at least 1"), ("ismcts:-3", "at least 1"), ("ismcts:abc", "whole number"), ("ismcts:", "whole number"),
+    ("ismcts:300:0", "truths must be at least 1"), ("ismcts:300:x", "truths must be a whole number, like ismcts:300:20"),
+    ("moismcts:300:", "truths must be a whole number"),
 ])
 def test_bad_iteration_counts_are_clear_errors(spec, message):
     with pytest.raises(OptionError, match=message):

@@ -18,6 +18,9 @@ typedef struct sr_node {
 
 typedef struct sr_tree {
     int32_t me, players, n, cap, tries, rollouts[3], views, peek;  /* peek: search.py's ISMCTSBot.peek */
+    int32_t truths, truths_cap;  /* the truths every sample is drawn from (search.py's ISMCTSBot.truths), or 0 */
+    uint64_t *truth;        /* truths x words: the truths, one after another */
+    size_t words;           /* one state, in 8-byte words */
     double exploration, advice_scale;
     size_t bytes;           /* one state */
     sr_node *nodes;
@@ -399,7 +402,7 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
 void cr_search_free(void *h) {
     sr_tree *t = (sr_tree *)h;
     if (!t) return;
-    free(t->nodes); free(t->slot); free(t->reward); free(t->root); free(t->det); free(t->ahead); free(t);
+    free(t->nodes); free(t->slot); free(t->reward); free(t->root); free(t->det); free(t->ahead); free(t->truth); free(t);
 }
 
 /* a search from the game in mem for seat `me`, of at most `iterations` iterations; the constants of
@@ -417,6 +420,7 @@ void *cr_search_new(const void *mem, int32_t me, int32_t iterations, double expl
     t->exploration = exploration;
     t->advice_scale = advice_scale;
     t->bytes = (size_t)S0->bytes;
+    t->words = (t->bytes + 7) / 8;
     t->nodes = (sr_node *)malloc(sizeof(sr_node) * (size_t)t->cap);
     t->reward = (double *)calloc((size_t)t->cap * (size_t)t->players, sizeof(double));
     t->root = (uint64_t *)malloc(t->bytes + 8);
@@ -511,6 +515,26 @@ void cr_search_peek(void *h) {
     ((sr_tree *)h)->peek = 1;
 }
 
+/* one more truth (a game of the same ruleset and table at the decision searched, in mem) that the
+ * samples are drawn from instead of a determinisation: each iteration one of them at random, its
+ * later chance drawn afresh (search.py: ISMCTSBot._pooled); 0, or -1 (out of memory, not a
+ * state of this layout) */
+int32_t cr_search_add_truth(void *h, const void *mem) {
+    sr_tree *t = (sr_tree *)h;
+    const cr_state *S = (const cr_state *)mem;
+    if (!t || !S || S->magic != CR_MAGIC || (size_t)S->bytes != t->bytes) return -1;
+    if (t->truths == t->truths_cap) {
+        int32_t cap = t->truths_cap ? 2 * t->truths_cap : 8;
+        uint64_t *more = (uint64_t *)realloc(t->truth, sizeof(uint64_t) * t->words * (size_t)cap);
+        if (!more) return -1;
+        t->truth = more;
+        t->truths_cap = cap;
+    }
+    memcpy(t->truth + t->words * (size_t)t->truths, mem, t->bytes);
+    t->truths++;
+    return 0;
+}
+
 int cr_search_run(void *h, uint32_t *rng_words, int32_t from, int32_t to, int64_t rollout_cap) {
     sr_tree *t = (sr_tree *)h;
     cr_guard_enter();
@@ -526,7 +550,13 @@ static int sr_run(sr_tree *t, uint32_t *rng_words, int32_t from, int32_t to, int
         if (CR_STOPPED()) return SR_FAIL;
         cr_state *S = (cr_state *)t->det;
         int ok = 0;
-        for (int32_t k = 0; k < t->tries; k++) {
+        if (t->truths) { /* (search.py: ISMCTSBot._pooled: randrange, then the chance's seed) */
+            memcpy(t->det, t->truth + t->words * (size_t)crt_randbelow(&rng, (uint64_t)t->truths), t->bytes);
+            S->rng_seed = crt_getrandbits(&rng, 64);
+            S->rng_lazy = 1;
+            ok = S->finished || S->legal_n > 0;
+        }
+        for (int32_t k = 0; k < t->tries && !t->truths; k++) {
             memcpy(t->det, t->root, t->bytes);
             if (t->peek) {
                 S->rng_seed = crt_getrandbits(&rng, 64); /* as sr_determinise's reseeding */
