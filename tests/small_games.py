@@ -285,3 +285,28 @@ phase play "Play":
             declare winner none
         end game
 """
+
+
+# three players, two of them asked at once (`choose by each`), a declared winner
+CLAIMS = """game claims "Claims"
+players 3
+deck d:
+    suits Red, Blue
+    ranks 1..3, King
+    cards 1..3 of Red, Blue copies 2
+    cards King of Red
+zone stock shared hidden
+zone hand per player owner
+zone pile shared public
+var claim(p: player): int = 0
+phase play "Play":
+    rule deal "Deal":
+        deal 2 from stock to each hand
+    rule claims "Claims":
+        choose by each p in (those q in players where q != seat(1)):
+            action claim n in 1..2 "Claim.":
+                set claim(p) = n
+            action pass "Pass.":
+                pass
+        declare winner (those q in players where claim(q) == 2)
+"""
