@@ -358,10 +358,11 @@ def _pick(rng: random.Random, moves: list, children: list):
     return legal[top[0] if len(top) == 1 else sorted(top, key=repr)[rng.randrange(len(top))]]
 
 
-def spec_count(spec: str, what: str, example: int) -> int | None:
-    """The number after the colon of a bot spec ('ismcts:300', 'plan:100'), None without one;
-    OptionError, naming `what` is counted, for anything but a whole number of at least 1."""
-    name, sep, rest = spec.partition(":")
+def spec_count(spec: str, what: str, example: int, last: bool = False) -> int | None:
+    """The number after the colon of a bot spec ('ismcts:300', 'plan:100'; with `last`, after the
+    last colon: 'ismcts:300:20'), None without one; OptionError, naming `what` is counted, for
+    anything but a whole number of at least 1."""
+    name, sep, rest = spec.rpartition(":") if last else spec.partition(":")
     if not sep:
         return None
     rest = rest.strip()
@@ -381,12 +382,6 @@ def make_search_bot(spec: str, seed: int = 0) -> ISMCTSBot:
     name, colon, rest = spec.partition(":")
     head, sep, truths = rest.partition(":")
     n = spec_count(f"{name}:{head}" if colon else name, "iterations", 200)
-    t = 0
-    if sep:  # (the truths' count checked as the iterations' is, and named so)
-        try:
-            t = spec_count(f"{name}:{truths}", "truths", 20)
-        except OptionError as e:
-            raise OptionError(f"{name}:{head}:{truths[:20]} - " + str(e.message).split(" - ", 1)[1].replace(
-                f"like {name}:20", f"like {name}:{head}:20")) from None
+    t = spec_count(spec, "truths", 20, last=True) if sep else 0
     kind = MOISMCTSBot if name.strip() == "moismcts" else ISMCTSBot
     return kind(seed, DEFAULT_ITERATIONS if n is None else n, truths=t)

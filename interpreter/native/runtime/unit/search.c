@@ -555,8 +555,7 @@ static int sr_run(sr_tree *t, uint32_t *rng_words, int32_t from, int32_t to, int
             S->rng_seed = crt_getrandbits(&rng, 64);
             S->rng_lazy = 1;
             ok = S->finished || S->legal_n > 0;
-        }
-        for (int32_t k = 0; k < t->tries && !t->truths; k++) {
+        } else for (int32_t k = 0; k < t->tries; k++) {
             memcpy(t->det, t->root, t->bytes);
             if (t->peek) {
                 S->rng_seed = crt_getrandbits(&rng, 64); /* as sr_determinise's reseeding */
