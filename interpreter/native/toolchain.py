@@ -312,14 +312,28 @@ def runtime_objects(compiler: Compiler, opt: str, extra_flags=()) -> list[Path]:
         out.append(path)
     if missing:
         from concurrent.futures import ThreadPoolExecutor
-        running: list = []  # (Ctrl-C reaches this thread alone: it kills the others' compilers)
+        # Ctrl-C reaches this thread alone: it kills the others' compilers, and a compiler a thread
+        # starts after that (its process begun, not yet told of) is killed as it is told of
+        running: list = []
+        lock, stopping = threading.Lock(), threading.Event()
+
+        def started(proc) -> None:
+            with lock:
+                running.append(proc)
+                late = stopping.is_set()
+            if late:
+                _kill(proc, os.name == "posix", wait=False)
         with ThreadPoolExecutor(len(missing)) as pool:  # (each a compiler process: the threads only wait)
             try:
                 for f in [pool.submit(_compile, text, name, compiler, (), path, flags=flags, whole=_object_whole,
-                                      started=running.append) for text, name, path in missing]:
+                                      started=started) for text, name, path in missing]:
                     f.result()
             except BaseException:
-                for proc in running:
+                with lock:
+                    stopping.set()
+                    procs = list(running)
+                pool.shutdown(wait=False, cancel_futures=True)  # (a compilation not begun never begins)
+                for proc in procs:
                     if proc.poll() is None:
                         _kill(proc, os.name == "posix")
                 raise
@@ -412,7 +426,7 @@ def _run(argv: list[str], cwd: str, started=None) -> tuple[int, str]:
     return proc.returncode, (err or "") + ("\n" + out if out else "")
 
 
-def _kill(proc: subprocess.Popen, posix: bool) -> None:
+def _kill(proc: subprocess.Popen, posix: bool, wait: bool = True) -> None:
     try:
         if posix:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -420,6 +434,8 @@ def _kill(proc: subprocess.Popen, posix: bool) -> None:
             proc.kill()
     except OSError:
         pass
+    if not wait:  # (its own thread reads what it left)
+        return
     try:
         proc.communicate(timeout=10)
     except (subprocess.TimeoutExpired, OSError, ValueError):
