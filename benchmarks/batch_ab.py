@@ -35,7 +35,8 @@ from interpreter.native.toolchain import (UNIT_MARKER, build_library, find_compi
                                           runtime_objects, unit_part)
 
 GAMES = {"goofspiel": ("classic/goofspiel", 2), "crazy-eights": ("classic/crazy-eights", 5),
-         "hearts": ("classic/hearts", 4), "ganjifa": ("ganjifa/ganjifa", 3)}
+         "hearts": ("classic/hearts", 4), "ganjifa": ("ganjifa/ganjifa", 3),
+         "euro-jongg": ("euro-jongg/euro-jongg", 4)}
 UNIT = ROOT / "interpreter" / "native" / "runtime" / "unit"
 
 

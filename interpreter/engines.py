@@ -53,13 +53,15 @@ def _known(requested: str) -> None:
 
 
 def choose(programs, requested: str, *, python_only: str | None = None, auto_python: str | None = None,
-           bots=()) -> EngineChoice:
+           bots=(), players: bool | None = None) -> EngineChoice:
     """The engine of a command: native when every program in `programs` (one, or the two a diff
     compares) can be built, else Python, saying why in one line. `python_only`: why this run needs
     Python whatever is asked (a person plays); `auto_python`: why auto plays it in Python all the
     same (it would be slower in C), while native plays in C; `bots`: the players' specs, whose
-    deciding in Python is such a reason. An OptionError (exit 2) for an unknown engine, or when
-    native is asked for and cannot be had."""
+    deciding in Python is such a reason. `players`: whether the command's players think in C
+    (greedy, plan, search, the solver, fuzz's seeker), so that one library with their units is
+    built rather than the engine alone and then that one (by default: when a bot is not random).
+    An OptionError (exit 2) for an unknown engine, or when native is asked for and cannot be had."""
     from .native.toolchain import NativeUnavailable, find_compiler
     from .native.codegen.expr import NativeUnsupported
     from .native.engine import native_program
@@ -79,7 +81,7 @@ def choose(programs, requested: str, *, python_only: str | None = None, auto_pyt
     chosen = None
     for program in programs if isinstance(programs, (list, tuple)) else [programs]:
         try:
-            np = native_program(program)
+            np = native_program(program, players=not all_random(bots) if players is None else players)
         except (NativeUnavailable, NativeUnsupported) as e:
             if requested == "native":
                 raise OptionError(e.message) from None

@@ -112,8 +112,9 @@ def balance_command(
         if strong_name is not None and strong_key != "auto":
             make_bot(strong_name, 0)
         from ..engine import program_of
-        from ..engines import choose
-        choice = choose([program_of(c.rs) for c in configs], engine_name)
+        from ..engines import all_random, choose
+        thinking = strong_name is not None or not all_random([b for c in configs for b in c.bots])
+        choice = choose([program_of(c.rs) for c in configs], engine_name, players=thinking)
         runner = open_runner(workers, cluster)
     except OptionError as e:
         typer.echo(f"error: {e.message}", err=True)

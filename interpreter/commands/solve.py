@@ -66,7 +66,7 @@ def solve_command(
         side_list = parse_sides(sides, n) if sides is not None else None
         if after is not None and moves is not None:
             raise OptionError("give --after or --moves, not both")
-        choice = choose(program_of(rs), engine_name)
+        choice = choose(program_of(rs), engine_name, players=True)
     except OptionError as e:
         _fail(f"error: {e.message}", 2)
     if not as_json:

@@ -35,7 +35,7 @@ def native_for(rs, engine: str):
     and under auto where it cannot be built: the same findings either way."""
     if engine == "python":
         return None
-    return engines.choose(program_of(rs), engine).native
+    return engines.choose(program_of(rs), engine, players=True).native
 
 
 class Fuzzer(Checks, OptionEffects, Shrinking):

@@ -6,7 +6,10 @@
   each choice, and the entry points (`cr_new`, `cr_step`, `cr_apply`, `cr_legal`, `cr_playout`,
   `cr_play_many`, ...). A construct it cannot lower raises NativeUnsupported, one line naming it.
 - `program`: `native_program` builds and loads a program's library once (a `NativeProgram`: the
-  library, its functions' argument types, and what each table size's new games begin from).
+  library, its functions' argument types, and what each table size's new games begin from). Two
+  libraries come from one program: the engine alone (whole games, the entry points, batches),
+  and the engine with the players' units (search, greedy, seeker, plan, the solver), built when
+  a player first asks (`NativeProgram.players`) or at once for a command whose players think.
 - `engine`: a NativeGame plays one game in C behind the Python engine's interface (its Move
   objects, a Python State as its view for observe, outcome and the rest).
 - (the commands' side, `--engine auto|python|native` and random players' whole games as

@@ -465,7 +465,7 @@ class NativeGame:
         (positions.py:determinise with `rng`, not reseeded; rng is not moved on), worked out in
         C: False also when fewer than two cards are unknown to `who`; None when C cannot tell
         (the rearranged position's moves fail), for the caller to ask the Python engine."""
-        lib = self.np.lib
+        lib = self.np.players()
         rc = lib.cr_permuted_differs(self.mem, who, _words_of([rng]))
         if rc in (0, 1):
             return bool(rc)
@@ -477,7 +477,7 @@ class NativeGame:
         """How often each rule has fired, read from C without bringing the view up to date."""
         n = len(self.np.p.rule_names)
         out = (ctypes.c_int64 * max(n, 1))()
-        self.np.lib.cr_fired_all(self.mem, out)
+        self.np.players().cr_fired_all(self.mem, out)
         return out[:n]
 
     def try_moves(self, picks: list[int]) -> list[tuple] | None:
@@ -485,7 +485,7 @@ class NativeGame:
         to the next decision, in C: for each, (failed, finished, the number of legal moves then,
         the choice they belong to, a mask of the actions offering them, how often each rule has
         fired). None when C cannot say it as Python sees it (Ctrl-C: Python's handler runs)."""
-        lib, nr = self.np.lib, len(self.np.p.rule_names)
+        lib, nr = self.np.players(), len(self.np.p.rule_names)
         width = 5 + nr
         out = (ctypes.c_int64 * max(width * len(picks), 1))()
         if lib.cr_try_moves(self.mem, (ctypes.c_int32 * max(len(picks), 1))(*picks), len(picks), out):

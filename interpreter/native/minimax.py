@@ -26,7 +26,7 @@ def solve_in_c(sides, budget, deadline, draws: bool, s):
     if len(set(names)) < len(names):
         return None  # Python sums the advice by name, a value a name; C sums every one
     g = s.native
-    lib = g.np.lib
+    lib = g.np.players()
     want_guard(lib)
     I32 = ctypes.c_int32
     flat = [seat for side in sides for seat in side]

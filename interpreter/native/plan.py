@@ -32,7 +32,7 @@ def world_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None) 
 
 
 def _plan(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, how: int) -> tuple | None:
-    lib = g.np.lib
+    lib = g.np.players()
     want_guard(lib)
     cap = min(nodes, MAX_LINE) + 1
     words = _words_of([rng])
@@ -59,7 +59,7 @@ def view_after(g: NativeGame, i: int, who: int):
     when the game ends or another seat decides then; False when C cannot say (the rules fail in
     the copy: the caller asks the Python engine)."""
     out = (ctypes.c_uint64 * 2)()
-    rc = g.np.lib.cr_plan_view_after(g.mem, i, who, out)
+    rc = g.np.players().cr_plan_view_after(g.mem, i, who, out)
     if rc < 0:
         return False
     return out[0] << 64 | out[1] if rc else None
@@ -68,5 +68,5 @@ def view_after(g: NativeGame, i: int, who: int):
 def view(g: NativeGame, who: int) -> int:
     """What `who` sees of the game now, as the search's hash of plan.py's view."""
     out = (ctypes.c_uint64 * 2)()
-    g.np.lib.cr_plan_view(g.mem, who, out)
+    g.np.players().cr_plan_view(g.mem, who, out)
     return out[0] << 64 | out[1]

@@ -22,13 +22,16 @@ NATIVE_FLAGS = (*CODE_FLAGS, "-lm")
 _PROGRAMS: dict[int, tuple[Program, "NativeProgram"]] = {}
 
 
-def native_program(program: Program, quick: bool = False) -> "NativeProgram":
+def native_program(program: Program, quick: bool = False, players: bool = False) -> "NativeProgram":
     """The C engine of a program, built once per program object (and once per machine: the cache).
     `quick`: compiled without optimising (four times sooner, the same games), for a program played
-    only a few times (the differential fuzz of mutants)."""
+    only a few times (the differential fuzz of mutants). `players`: the job's players think in C
+    (greedy, plan, search, the solver, fuzz's seeker), so the one library built has their units
+    too; without it the engine alone is built, and the players' library only when one asks
+    (NativeProgram.players)."""
     hit = _PROGRAMS.get(id(program))
     if hit is None or hit[0] is not program:
-        hit = _PROGRAMS[id(program)] = (program, NativeProgram(program, quick))
+        hit = _PROGRAMS[id(program)] = (program, NativeProgram(program, quick, players))
     return hit[1]
 
 
@@ -55,36 +58,35 @@ def check_signals() -> None:
 FEATURES = "#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)\n#define _POSIX_C_SOURCE 200809L\n#endif"
 
 
-def c_source(program: Program, runtime: bool = True) -> tuple[str, Module]:
+def c_source(program: Program, runtime: bool = True, players: bool = True) -> tuple[str, Module]:
     """The whole C file of a program (the runtime, then the generated engine); without `runtime`,
-    the runtime's header alone, for a library linked with its objects (toolchain.runtime_objects)."""
+    the runtime's header alone, for a library linked with its objects (toolchain.runtime_objects);
+    without `players`, the engine without the players' units (Module.source)."""
     module = Module(program)
-    generated = module.source()
+    generated = module.source(players)
     rt = runtime_source() if runtime else runtime_file("cardrules_rt.h")
     return "\n".join([FEATURES, rt, runtime_file("cr_engine.h"), generated]), module
 
 
 class NativeProgram:
-    def __init__(self, program: Program, quick: bool = False):
+    """A program's C engine: `lib`, the library games are played by, and `players()`, the one
+    with the players' units too (the same library when it was built with them). Both are built
+    from the same program, so a game's memory made by one is read and played by the other."""
+
+    def __init__(self, program: Program, quick: bool = False, players: bool = False):
         link(program)
         self.p = program
-        opt = "-O0" if quick else opt_level()
-        compiler = find_compiler()
-        # the runtime comes compiled, once per machine and level (toolchain.runtime_objects): the
-        # program's own C is then all a new ruleset compiles. (Pasted into the program's file, for
-        # the compiler to inline, it played whole games no faster, and cost every build 0.5-0.7 s.)
-        objects = runtime_objects(compiler, opt, CODE_FLAGS) if compiler else []
-        source, self.module = c_source(program, runtime=not objects)
-        self.source = source
-        name, extra = program.ruleset.name or "ruleset", (*map(str, objects), *NATIVE_FLAGS)
-        parallel = parallel_flags(compiler, opt)
-        try:
-            self.path = build_library(source, name, extra_flags=(*parallel, *extra), compiler=compiler, opt=opt)
-        except NativeUnavailable:
-            if not parallel:
-                raise
-            self.path = build_library(source, name, extra_flags=extra, compiler=compiler, opt=opt)
+        self.quick = quick
+        # the engine alone unless the players are wanted; but a library with them already in the
+        # cache (a command's workers, after the command built it) serves as it is. Unoptimised
+        # (the test suite's level), the players' units add a third to a build of a second or less,
+        # and building them later costs the whole again: they come at once, but for a quick build
+        # (a mutant, a playthrough: random players only)
+        players = players or (opt_level() == "-O0" and not quick)
+        built = None if players else (self._build(False, cached=True) or self._build(True, cached=True))
+        self.source, self.module, self.path, full = built or self._build(players)
         lib = self.lib = load_library(self.path)
+        self._players = _player_types(lib) if full else None
         u64p, i64p, i32p, u32p = (ctypes.POINTER(t) for t in (ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32,
                                                                ctypes.c_uint32))
         lib.cr_state_bytes.argtypes, lib.cr_state_bytes.restype = [ctypes.c_int32], ctypes.c_size_t
@@ -125,7 +127,6 @@ class NativeProgram:
         lib.crt_cards_load.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.POINTER(ctypes.c_uint8), i32p, ctypes.c_uint64]
         lib.cr_bytes.argtypes, lib.cr_bytes.restype = [ctypes.c_void_p], ctypes.c_size_t
         lib.cr_playout.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int64, i64p, ctypes.c_int64, i64p]
-        lib.cr_greedy.argtypes, lib.cr_greedy.restype = [ctypes.c_void_p, i64p, ctypes.c_int32], ctypes.c_int32
         lib.cr_batch_layout.argtypes = [i64p]
         lib.cr_step_many.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,
                                      ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32]
@@ -136,21 +137,6 @@ class NativeProgram:
         lib.crt_cards_count.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_check.argtypes = [ctypes.c_void_p]
         lib.crt_cards_remember.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-        lib.cr_permuted_differs.argtypes = [ctypes.c_void_p, ctypes.c_int32, u32p]
-        lib.cr_permuted_differs.restype = ctypes.c_int32
-        lib.cr_try_moves.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32, i64p]
-        lib.cr_try_moves.restype = ctypes.c_int32
-        lib.cr_fired_all.argtypes = [ctypes.c_void_p, i64p]
-        lib.cr_plan.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, u32p, ctypes.c_double, ctypes.c_int32,
-                                i32p, i32p, i64p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32,
-                                ctypes.POINTER(ctypes.c_double)]
-        lib.cr_plan.restype = ctypes.c_int32
-        lib.cr_plan_view.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
-        lib.cr_plan_view_after.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
-        lib.cr_plan_view_after.restype = ctypes.c_int32
-        lib.cr_solve.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64,
-                                 ctypes.c_double, i32p, ctypes.c_int32, ctypes.POINTER(ctypes.c_double), i64p]
-        lib.cr_solve.restype = ctypes.c_int32
         lib.crt_cards_zone_data.argtypes = [ctypes.c_void_p, ctypes.c_int32]
         lib.crt_cards_zone_data.restype = ctypes.POINTER(ctypes.c_uint16)
         lib.crt_cards_face_up.argtypes = [ctypes.c_void_p, ctypes.c_int32]
@@ -172,6 +158,42 @@ class NativeProgram:
         # each `choose by each`: its choice and the pc of its decision
         self.sites = [(ch, next(pc for pc, ins in enumerate(program.plain_code) if ins[1] is ch))
                       for ch in program.choices if ch.each_slot is not None]
+
+    def _build(self, players: bool, cached: bool = False) -> tuple | None:
+        """(source, module, library path, players) of this program's engine, with the players'
+        units or not; with `cached`, None when that library is not in the cache."""
+        opt = "-O0" if self.quick else opt_level()
+        compiler = find_compiler()
+        # the runtime comes compiled, once per machine and level (toolchain.runtime_objects): the
+        # program's own C is then all a new ruleset compiles. (Pasted into the program's file, for
+        # the compiler to inline, it played whole games no faster, and cost every build 0.5-0.7 s.)
+        objects = runtime_objects(compiler, opt, CODE_FLAGS) if compiler else []
+        source, module = c_source(self.p, runtime=not objects, players=players)
+        name, extra = self.p.ruleset.name or "ruleset", (*map(str, objects), *NATIVE_FLAGS)
+        parallel = parallel_flags(compiler, opt)
+        if cached and compiler is not None:
+            path = (build_library(source, name, extra_flags=(*parallel, *extra), compiler=compiler, opt=opt,
+                                  cached=True)
+                    or parallel and build_library(source, name, extra_flags=extra, compiler=compiler, opt=opt,
+                                                  cached=True))
+            return (source, module, path, players) if path else None
+        try:
+            path = build_library(source, name, extra_flags=(*parallel, *extra), compiler=compiler, opt=opt)
+        except NativeUnavailable:
+            if not parallel:
+                raise
+            path = build_library(source, name, extra_flags=extra, compiler=compiler, opt=opt)
+        return source, module, path, players
+
+    def players(self) -> ctypes.CDLL:
+        """The library with the players' units (greedy, plan, search, the solver, fuzz's seeker),
+        built the first time one is wanted (from the cache after that) unless `lib` is it. The
+        game's memory is the engine's: the same state, laid out alike in both."""
+        with _BUILDING:
+            if self._players is None:
+                path = self._build(True)[2]
+                self._players = _player_types(load_library(path))
+            return self._players
 
     def buffers(self) -> tuple:
         """This thread's room for the legal moves read from C (shared by its games: read at once)."""
@@ -229,6 +251,32 @@ class NativeProgram:
         for o, v in zip(self.p.options, opts):
             out.append(o.choices.index(v) if o.type == "enum" else int(v))
         return out or [0]
+
+
+_BUILDING = threading.Lock()  # one players' library built at a time (the search's threads ask together)
+
+
+def _player_types(lib: ctypes.CDLL) -> ctypes.CDLL:
+    """`lib` with the players' functions' argument types declared."""
+    u32p, i64p, i32p = (ctypes.POINTER(t) for t in (ctypes.c_uint32, ctypes.c_int64, ctypes.c_int32))
+    lib.cr_greedy.argtypes, lib.cr_greedy.restype = [ctypes.c_void_p, i64p, ctypes.c_int32], ctypes.c_int32
+    lib.cr_permuted_differs.argtypes = [ctypes.c_void_p, ctypes.c_int32, u32p]
+    lib.cr_permuted_differs.restype = ctypes.c_int32
+    lib.cr_try_moves.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32, i64p]
+    lib.cr_try_moves.restype = ctypes.c_int32
+    lib.cr_fired_all.argtypes = [ctypes.c_void_p, i64p]
+    lib.cr_plan.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, u32p, ctypes.c_double, ctypes.c_int32,
+                            i32p, i32p, i64p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32,
+                            ctypes.POINTER(ctypes.c_double)]
+    lib.cr_plan.restype = ctypes.c_int32
+    lib.cr_plan_view.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
+    lib.cr_plan_view_after.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_uint64)]
+    lib.cr_plan_view_after.restype = ctypes.c_int32
+    lib.cr_solve.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64,
+                             ctypes.c_double, i32p, ctypes.c_int32, ctypes.POINTER(ctypes.c_double), i64p]
+    lib.cr_solve.restype = ctypes.c_int32
+    lib.cr_interrupted.restype = ctypes.c_int32
+    return lib
 
 
 STARTS_KEPT = 64  # the table sizes and option sets whose new games' start each program keeps

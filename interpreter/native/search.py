@@ -53,7 +53,7 @@ def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, 
     decision searched, every sample one of them, as ISMCTSBot._pooled); None when C cannot search
     this (the rules failed in a sample, a truth C cannot take): then `rng` is untouched and the
     caller searches in Python."""
-    lib = g.np.lib
+    lib = g.np.players()
     _prepared(lib)
     want_guard(lib)
     arr = (ctypes.c_int32 * 3)(*rollouts)

@@ -274,10 +274,11 @@ def library_folder() -> Path:
 
 
 def build_library(c_source: str, name: str, *, extra_flags=(), compiler: Compiler | None = None,
-                  opt: str | None = None) -> Path:
+                  opt: str | None = None, cached: bool = False) -> Path | None:
     """The shared library compiled from `c_source`, from the cache when it is there (no
     compiler run), else compiled now and put in the cache atomically. `name` names the source
-    in the compiler's messages; `opt` an optimisation level other than opt_level()'s.
+    in the compiler's messages; `opt` an optimisation level other than opt_level()'s; `cached`:
+    None rather than a compilation when it is not in the cache.
     NativeUnavailable when there is no compiler or it fails."""
     compiler = compiler or find_compiler()
     if compiler is None:
@@ -288,6 +289,8 @@ def build_library(c_source: str, name: str, *, extra_flags=(), compiler: Compile
     _recipes[str(path)] = (c_source, name, tuple(extra_flags), compiler, flags[0])
     if looks_whole(path):
         return path
+    if cached:
+        return None
     _compile(c_source, name, compiler, tuple(extra_flags), path, flags[0])
     return path
 

@@ -69,7 +69,7 @@ def balance_child(conn, parent: int, configs: list, games: int, seed: int, stron
     total = sum(k for _, k in runs)
     try:
         send(0, total, "preparing the engine", force=True)
-        choice = choose([program_of(c.rs) for c in configs], engine)
+        choice = choose([program_of(c.rs) for c in configs], engine, players=True)
         name, line = engine_line(choice, engine, runs)
         done = [0]
 

@@ -372,7 +372,11 @@ class Module(Expr, MaskForms, Statements, Choices):
         return self._def_reads
 
     # ---- the whole file
-    def source(self) -> str:
+    def source(self, players: bool = True) -> str:
+        """The program's C. Without `players`, the engine alone (whole games, the entries, batches):
+        the players' units (search, greedy, the rule seeker, plan, the solver), two fifths of a
+        build, left out; the state and everything before them the same, so that a game made by
+        one library is played on by the other (program.py: NativeProgram.players)."""
         p = self.p
         rs = p.ruleset
         maxp = rs.players_max
@@ -498,16 +502,15 @@ class Module(Expr, MaskForms, Statements, Choices):
             filled("start.c", ["    " + line for line in inits]),
             filled("apply.c", ["        " + a for a in applies]),
             unit_part("entries.c"),
-            *search_tables,
-            unit_part("search.c"),
-            greedy_each,
-            unit_part("greedy.c"),
-            unit_part("seeker.c"),
-            unit_part("plan.c"),
-            plan_slots,
-            unit_part("solve.c"),
+            *(player_units(search_tables, greedy_each, plan_slots) if players else ()),
             unit_part("batch.c"),
         ])
+
+
+def player_units(search_tables, greedy_each, plan_slots) -> list[str]:
+    """The players' fixed C with the program's parts between (the library NativeProgram.players loads)."""
+    return [*search_tables, unit_part("search.c"), greedy_each, unit_part("greedy.c"), unit_part("seeker.c"),
+            unit_part("plan.c"), plan_slots, unit_part("solve.c")]
 
 
 def filled(name: str, lines) -> str:
