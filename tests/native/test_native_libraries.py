@@ -104,3 +104,17 @@ def test_a_command_builds_the_players_library_at_once_when_its_players_think(hea
     monkeypatch.setattr("interpreter.native.engine.native_program", recorded)
     engines.choose(program_of(hearts), "native", bots=bots)
     assert asked == [players]
+
+
+def test_only_a_long_loop_is_optimised_less():
+    """Euro-Jongg's loop, of more instructions than any other bundled game's, is compiled at -O1
+    (a shorter build, its games no slower); Goofspiel's short loop keeps -O2 (at -O1 its batches
+    were slower)."""
+    from interpreter.native.codegen.emit import BIG_LOOP
+    from interpreter.native.program import c_source
+    for name, big in (("euro-jongg/euro-jongg", 1), ("classic/goofspiel", 0)):
+        program = program_of(load_ruleset(bundled()[name]))
+        assert (len(program.plain_code) >= BIG_LOOP) == bool(big)
+        source, _ = c_source(program, runtime=False, players=False)
+        assert f"#define BIG_LOOP {big}\n" in source
+        assert "#if BIG_LOOP && defined(__OPTIMIZE__)" in source and 'optimize("O1")' in source

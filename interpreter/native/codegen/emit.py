@@ -461,6 +461,7 @@ class Module(Expr, MaskForms, Statements, Choices):
             "MAX_DECISIONS": f"INT64_C({min(p.max_decisions, 1 << 62)})", "CR_MAX_RANGE": sizes.MAX_RANGE,
             "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
             "NPARAMS": self.nparams, "MW": max(1, (nc + 63) // 64), "NORD": max(p.card_order, default=0) + 1, "NSF": 4,  # the values a set test is handed, at most (set_fn)
+            "BIG_LOOP": int(len(p.plain_code) >= BIG_LOOP),  # (unit/loop.c)
             "TELLS": int(p.tells), "NTOLD": nc * maxp if p.tells else 1, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
         }
         score = p.score_name[2:] if p.score_name and p.score_name[:2] in ("D_", "U_") else None
@@ -505,6 +506,13 @@ class Module(Expr, MaskForms, Statements, Choices):
             *(player_units(search_tables, greedy_each, plan_slots) if players else ()),
             unit_part("batch.c"),
         ])
+
+
+# a program of this many instructions or more has its loop optimised less (unit/loop.c): only
+# Euro-Jongg's (212) among the bundled games. Its games are no slower for it (a batch 1.01x and
+# 0.99x the median step), its build 0.5-0.7 s shorter; Goofspiel's loop (48) at -O1 took 4-7% more
+# time a batch step, Ganjifa's (146) 1-2%, for builds a fraction as long (benchmarks/batch_ab.py)
+BIG_LOOP = 200
 
 
 def player_units(search_tables, greedy_each, plan_slots) -> list[str]:
