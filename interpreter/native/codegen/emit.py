@@ -508,10 +508,10 @@ class Module(Expr, MaskForms, Statements, Choices):
         ])
 
 
-# a program of this many instructions or more has its loop optimised less (unit/loop.c): only
-# Euro-Jongg's (212) among the bundled games. Its games are no slower for it (a batch 1.01x and
-# 0.99x the median step), its build 0.5-0.7 s shorter; Goofspiel's loop (48) at -O1 took 4-7% more
-# time a batch step, Ganjifa's (146) 1-2%, for builds a fraction as long (benchmarks/batch_ab.py)
+# a program of this many instructions or more has its loop optimised less (unit/loop.c): only the
+# largest bundled game's (212). Its games are no slower for it and its build 0.5-0.7 s shorter; a
+# short loop at -O1 took a few per cent more time a batch step, for builds a fraction as long
+# (README, "The native engine"; benchmarks/batch_ab.py)
 BIG_LOOP = 200
 
 
