@@ -477,7 +477,7 @@ class NativeGame:
         """How often each rule has fired, read from C without bringing the view up to date."""
         n = len(self.np.p.rule_names)
         out = (ctypes.c_int64 * max(n, 1))()
-        self.np.players().cr_fired_all(self.mem, out)
+        self.np.lib.cr_fired_all(self.mem, out)
         return out[:n]
 
     def try_moves(self, picks: list[int]) -> list[tuple] | None:

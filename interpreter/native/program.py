@@ -131,6 +131,7 @@ class NativeProgram:
         lib.cr_step_many.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,
                                      ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32]
         lib.cr_resume.argtypes = [ctypes.c_void_p]
+        lib.cr_fired_all.argtypes = [ctypes.c_void_p, i64p]
         lib.cr_want_guard.argtypes = [ctypes.c_int32]
         lib.cr_interrupted.restype = ctypes.c_int32
         want_guard(lib)
@@ -264,7 +265,6 @@ def _player_types(lib: ctypes.CDLL) -> ctypes.CDLL:
     lib.cr_permuted_differs.restype = ctypes.c_int32
     lib.cr_try_moves.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32, i64p]
     lib.cr_try_moves.restype = ctypes.c_int32
-    lib.cr_fired_all.argtypes = [ctypes.c_void_p, i64p]
     lib.cr_plan.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, u32p, ctypes.c_double, ctypes.c_int32,
                             i32p, i32p, i64p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32,
                             ctypes.POINTER(ctypes.c_double)]

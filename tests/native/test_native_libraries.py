@@ -49,6 +49,14 @@ def test_the_engine_alone_has_no_players_and_the_players_library_plays_its_games
     assert np._players is None and _libraries(own_cache) == 1
     game, oracle = new_native_game(hearts, 4, seed=5), new_game(hearts, 4, seed=5)
     assert game.native.np is np
+    # a game played and read whole (the view brought up to date: its zones, variables, the rules
+    # fired) as the differential fuzz and the adapters read it, on the engine alone
+    rng = random.Random(1)
+    probe = new_native_game(hearts, 4, seed=6)
+    while not probe.finished:
+        apply(probe, rng.choice(legal_moves(probe)))
+        state_digest(probe.native.view)
+    assert np._players is None and _libraries(own_cache) == 1
     # greedy players on both engines: in C the look-ahead is the players' library's, on the
     # engine alone's game memory; the same moves as the Python engine's, to the end
     bots = [make_bot("greedy", seat) for seat in range(4)]

@@ -111,6 +111,12 @@ int64_t cr_fired(const void *mem, int32_t rule) {
     return (rule >= 0 && rule < NR) ? S->fired[rule] : 0;
 }
 
+/* how often each rule has fired, NRULES numbers (a view brought up to date reads them) */
+void cr_fired_all(const void *mem, int64_t *out) {
+    const cr_state *S = (const cr_state *)mem;
+    for (int32_t r = 0; r < NRULES; r++) out[r] = S->fired[r];
+}
+
 int32_t cr_stack(const void *mem, int32_t *out, int32_t cap) {
     const cr_state *S = (const cr_state *)mem;
     if (cap < S->sp) return -1;

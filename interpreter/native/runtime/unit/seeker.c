@@ -50,8 +50,3 @@ int32_t cr_try_moves(const void *mem, const int32_t *picks, int32_t n, int64_t *
     return rc;
 }
 
-/* how often each rule has fired, NRULES numbers */
-void cr_fired_all(const void *mem, int64_t *out) {
-    const cr_state *S = (const cr_state *)mem;
-    for (int32_t r = 0; r < NRULES; r++) out[r] = S->fired[r];
-}
