@@ -134,24 +134,25 @@ def run_engine(engine: str, bots) -> str:
     return engine
 
 
-def native_of(ruleset, engine: str):
+def native_of(ruleset, engine: str, players: bool = False):
     """The C engine of a ruleset when `engine` is "native" (a choice made in this process, which
-    built it: here it comes from the cache), else None."""
+    built it: here it comes from the cache), else None; `players` as choose's."""
     if engine != "native":
         return None
     from .engine import play
     from .native.engine import native_program
-    return native_program(play.program_of(ruleset))
+    return native_program(play.program_of(ruleset), players=players)
 
 
-def on_worker(ruleset, engine: str):
+def on_worker(ruleset, engine: str, players: bool = False):
     """A worker's side of the client's choice: (the C engine, None) when `engine` is "native" and
     this machine builds it (a local worker loads the client's build from the cache; a cluster's
-    worker builds its own), else (None, why not). A worker without a C compiler plays in Python:
-    the same games and results, and the client prints why (`worker_line`)."""
+    worker builds its own, with the players' units at once when `players`: its players think),
+    else (None, why not). A worker without a C compiler plays in Python: the same games and
+    results, and the client prints why (`worker_line`)."""
     from .native.toolchain import NativeUnavailable
     try:
-        return native_of(ruleset, engine), None
+        return native_of(ruleset, engine, players), None
     except NativeUnavailable as e:  # (a construct the backend lacks is the file's: raised, as in one process)
         import socket
         return None, f"{socket.gethostname()}: {e.message}"

@@ -113,7 +113,6 @@ class Human:
         cards as a count plus any that were shown face up."""
         p = state.program
         zone = p.zones[p.zone_index[zname]] if zname in p.zone_index else None
-        public = zone is not None and zone.visibility == "public"
         if "cards" in seen:
             cards = seen["cards"]
             if not cards:
@@ -313,7 +312,8 @@ def play_games(sources, items, args) -> dict:
     src = sources[0]
     rs = load(src)
     tally, records, broke = Tally(args["players"], keep=args.get("json", True)), [], None
-    program, note = engines.on_worker(rs, args.get("engine", "python"))
+    program, note = engines.on_worker(rs, args.get("engine", "python"),
+                                      players=not engines.all_random(args["bots"].values()))
     native = program is not None
     if native and engines.all_random(args["bots"].values()):  # random bots, whole games in C
         from .runner.native import play_chunk

@@ -16,7 +16,8 @@ def balance_games(sources, items, args) -> dict:
     cfg = Config(label=args["label"], path=args["path"], rs=load(sources[0]), players=args["players"],
                  options=args["options"], bots=args["bots"], rotate=args["rotate"])
     facts, failed = [], None
-    native, note = engines.on_worker(cfg.rs, args.get("engine", "python"))
+    native, note = engines.on_worker(cfg.rs, args.get("engine", "python"),
+                                     players=cfg.rotate is not None or not engines.all_random(cfg.bots))
     for i in items:
         try:
             facts.append(play_game(cfg, i, args["seed"] + i, native))

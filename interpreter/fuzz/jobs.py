@@ -29,7 +29,7 @@ def fuzz_files(sources, items, args) -> dict:
         if engine == "auto":  # native where this machine builds the ruleset, else Python (the same findings)
             native, note = native_for(rs, "auto"), None
         else:
-            native, note = engines.on_worker(rs, engine)
+            native, note = engines.on_worker(rs, engine, players=True)  # (its rule seeker thinks in C)
     except CardRulesError as e:  # --engine native, and the backend cannot lower this ruleset
         return {"error": f"{args['path']}: error: {e.message}", "lines": lines}
     report = Fuzzer(args["path"], rs, args["games"], None, args["seed"], lines.append, deadline, native).run()
