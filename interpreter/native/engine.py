@@ -466,6 +466,8 @@ class NativeGame:
         C: False also when fewer than two cards are unknown to `who`; None when C cannot tell
         (the rearranged position's moves fail), for the caller to ask the Python engine."""
         lib = self.np.players()
+        if lib is None:
+            return None
         rc = lib.cr_permuted_differs(self.mem, who, _words_of([rng]))
         if rc in (0, 1):
             return bool(rc)
@@ -486,6 +488,8 @@ class NativeGame:
         the choice they belong to, a mask of the actions offering them, how often each rule has
         fired). None when C cannot say it as Python sees it (Ctrl-C: Python's handler runs)."""
         lib, nr = self.np.players(), len(self.np.p.rule_names)
+        if lib is None:
+            return None
         width = 5 + nr
         out = (ctypes.c_int64 * max(width * len(picks), 1))()
         if lib.cr_try_moves(self.mem, (ctypes.c_int32 * max(len(picks), 1))(*picks), len(picks), out):

@@ -15,7 +15,10 @@ def look_ahead(g: NativeGame, advised: bool) -> list | None:
     C cannot answer as Python would (then the caller looks ahead in Python)."""
     cap = max(len(g._view._legal), 1)
     room = _room(g.np, 3 * cap)
-    n = g.np.players().cr_greedy(g.mem, room, cap)
+    lib = g.np.players()
+    if lib is None:
+        return None
+    n = lib.cr_greedy(g.mem, room, cap)
     if n < 0:
         return None
     flat = room[:3 * n]

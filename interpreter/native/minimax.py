@@ -27,6 +27,8 @@ def solve_in_c(sides, budget, deadline, draws: bool, s):
         return None  # Python sums the advice by name, a value a name; C sums every one
     g = s.native
     lib = g.np.players()
+    if lib is None:
+        return None
     want_guard(lib)
     I32 = ctypes.c_int32
     flat = [seat for side in sides for seat in side]

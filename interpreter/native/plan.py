@@ -33,6 +33,8 @@ def world_line(g: NativeGame, me: int, rng, nodes: int, deadline: float | None) 
 
 def _plan(g: NativeGame, me: int, rng, nodes: int, deadline: float | None, how: int) -> tuple | None:
     lib = g.np.players()
+    if lib is None:
+        return None
     want_guard(lib)
     cap = min(nodes, MAX_LINE) + 1
     words = _words_of([rng])
@@ -58,15 +60,22 @@ def view_after(g: NativeGame, i: int, who: int):
     """What `who` sees after legal move i, worked out on a copy in C, as `view` gives it: None
     when the game ends or another seat decides then; False when C cannot say (the rules fail in
     the copy: the caller asks the Python engine)."""
+    lib = g.np.players()
+    if lib is None:
+        return False
     out = (ctypes.c_uint64 * 2)()
-    rc = g.np.players().cr_plan_view_after(g.mem, i, who, out)
+    rc = lib.cr_plan_view_after(g.mem, i, who, out)
     if rc < 0:
         return False
     return out[0] << 64 | out[1] if rc else None
 
 
-def view(g: NativeGame, who: int) -> int:
-    """What `who` sees of the game now, as the search's hash of plan.py's view."""
+def view(g: NativeGame, who: int) -> int | None:
+    """What `who` sees of the game now, as the search's hash of plan.py's view; None without the
+    players' library (the caller takes the view in Python)."""
+    lib = g.np.players()
+    if lib is None:
+        return None
     out = (ctypes.c_uint64 * 2)()
-    g.np.players().cr_plan_view(g.mem, who, out)
+    lib.cr_plan_view(g.mem, who, out)
     return out[0] << 64 | out[1]

@@ -7,6 +7,7 @@ engine.py's `NativeGame`."""
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 
 from ..compiler.program import Program
@@ -186,15 +187,20 @@ class NativeProgram:
             path = build_library(source, name, extra_flags=extra, compiler=compiler, opt=opt)
         return source, module, path, players
 
-    def players(self) -> ctypes.CDLL:
+    def players(self) -> ctypes.CDLL | None:
         """The library with the players' units (greedy, plan, search, the solver, fuzz's seeker),
         built the first time one is wanted (from the cache after that) unless `lib` is it. The
-        game's memory is the engine's: the same state, laid out alike in both."""
+        game's memory is the engine's: the same state, laid out alike in both. None when it
+        cannot be built (said in one line, once): the players then think in Python, as where
+        their C gives a decision back."""
         with _BUILDING:
             if self._players is None:
-                path = self._build(True)[2]
-                self._players = _player_types(load_library(path))
-            return self._players
+                try:
+                    self._players = _player_types(load_library(self._build(True)[2]))
+                except NativeUnavailable as e:
+                    print(f"engine: the players think in Python ({e.message})", file=sys.stderr)
+                    self._players = False
+            return self._players or None
 
     def buffers(self) -> tuple:
         """This thread's room for the legal moves read from C (shared by its games: read at once)."""

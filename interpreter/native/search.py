@@ -54,6 +54,8 @@ def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, 
     this (the rules failed in a sample, a truth C cannot take): then `rng` is untouched and the
     caller searches in Python."""
     lib = g.np.players()
+    if lib is None:
+        return None
     _prepared(lib)
     want_guard(lib)
     arr = (ctypes.c_int32 * 3)(*rollouts)

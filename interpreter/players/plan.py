@@ -135,7 +135,10 @@ def seat_view(state, who: int):
     in C for a game the native engine plays (equal views, equal values, on either engine)."""
     if state.native is not None:
         from ..native.plan import view
-        return view(state.native, who)
+        seen = view(state.native, who)
+        if seen is not None:  # (None: no players' library, so every view of this game is taken in Python)
+            return seen
+        state.native.sync_locals()
     return _Eyes(state, who).view(state)
 
 

@@ -126,3 +126,30 @@ def test_only_a_long_loop_is_optimised_less():
         source, _ = c_source(program, runtime=False, players=False)
         assert f"#define BIG_LOOP {big}\n" in source
         assert "#if BIG_LOOP && defined(__OPTIMIZE__)" in source and 'optimize("O1")' in source
+
+
+@needs_cc
+def test_without_the_players_library_the_players_think_in_python_and_say_so(hearts, own_cache, monkeypatch, capsys):
+    from interpreter.native.toolchain import NativeUnavailable
+    program = program_of(hearts)
+    np = nprogram.NativeProgram(program, quick=True)
+    nprogram._PROGRAMS[id(program)] = (program, np)
+    real = nprogram.NativeProgram._build
+
+    def no_players(self, players, cached=False):
+        if players:
+            raise NativeUnavailable("the C compiler failed: (this test's)")
+        return real(self, players, cached)
+    monkeypatch.setattr(nprogram.NativeProgram, "_build", no_players)
+    game, oracle = new_native_game(hearts, 4, seed=8), new_game(hearts, 4, seed=8)
+    bots, oracle_bots = [make_bot("greedy", s) for s in range(4)], [make_bot("greedy", s) for s in range(4)]
+    for _ in range(12):
+        seat = oracle.current_player
+        m, n = bots[seat].choose(game), oracle_bots[seat].choose(oracle)
+        assert str(m) == str(n)
+        apply(game, m)
+        apply(oracle, n)
+    assert str(make_bot("ismcts:30", 3).choose(game)) == str(make_bot("ismcts:30", 3).choose(oracle))
+    assert np.players() is None
+    err = capsys.readouterr().err
+    assert err.count("engine: the players think in Python (the C compiler failed: (this test's))") == 1
