@@ -78,6 +78,7 @@ class NativeProgram:
         link(program)
         self.p = program
         self.quick = quick
+        self._sources: dict[bool, tuple] = {}  # players -> (source, module), made once each
         # the engine alone unless the players are wanted; but a library with them already in the
         # cache (a command's workers, after the command built it) serves as it is. Unoptimised
         # (the test suite's level), the players' units add a third to a build of a second or less,
@@ -88,6 +89,7 @@ class NativeProgram:
         self.source, self.module, self.path, full = built or self._build(players)
         lib = self.lib = load_library(self.path)
         self._players = _player_types(lib) if full else None
+        self._sources.clear()  # (kept only while building)
         u64p, i64p, i32p, u32p = (ctypes.POINTER(t) for t in (ctypes.c_uint64, ctypes.c_int64, ctypes.c_int32,
                                                                ctypes.c_uint32))
         lib.cr_state_bytes.argtypes, lib.cr_state_bytes.restype = [ctypes.c_int32], ctypes.c_size_t
@@ -170,22 +172,24 @@ class NativeProgram:
         # program's own C is then all a new ruleset compiles. (Pasted into the program's file, for
         # the compiler to inline, it played whole games no faster, and cost every build 0.5-0.7 s.)
         objects = runtime_objects(compiler, opt, CODE_FLAGS) if compiler else []
-        source, module = c_source(self.p, runtime=not objects, players=players)
+        made = self._sources.get(players)  # (a miss in the cache, then the build: one source made)
+        if made is None:
+            made = self._sources[players] = c_source(self.p, runtime=not objects, players=players)
+        source, module = made
         name, extra = self.p.ruleset.name or "ruleset", (*map(str, objects), *NATIVE_FLAGS)
         parallel = parallel_flags(compiler, opt)
-        if cached and compiler is not None:
-            path = (build_library(source, name, extra_flags=(*parallel, *extra), compiler=compiler, opt=opt,
-                                  cached=True)
-                    or parallel and build_library(source, name, extra_flags=extra, compiler=compiler, opt=opt,
-                                                  cached=True))
-            return (source, module, path, players) if path else None
-        try:
-            path = build_library(source, name, extra_flags=(*parallel, *extra), compiler=compiler, opt=opt)
-        except NativeUnavailable:
-            if not parallel:
-                raise
-            path = build_library(source, name, extra_flags=extra, compiler=compiler, opt=opt)
-        return source, module, path, players
+        # with the flags of parallel code generation, else (a compiler that refuses them) without
+        tries = [(*parallel, *extra), extra] if parallel else [extra]
+        for k, flags in enumerate(tries):
+            try:
+                path = build_library(source, name, extra_flags=flags, compiler=compiler, opt=opt, cached=cached)
+            except NativeUnavailable:
+                if k + 1 == len(tries):
+                    raise
+                continue
+            if path is not None:
+                return source, module, path, players
+        return None
 
     def players(self) -> ctypes.CDLL | None:
         """The library with the players' units (greedy, plan, search, the solver, fuzz's seeker),
@@ -193,6 +197,9 @@ class NativeProgram:
         game's memory is the engine's: the same state, laid out alike in both. None when it
         cannot be built (said in one line, once): the players then think in Python, as where
         their C gives a decision back."""
+        made = self._players
+        if made is not None:  # (asked at every look-ahead: no lock once it is settled)
+            return made or None
         with _BUILDING:
             if self._players is None:
                 try:
@@ -281,6 +288,18 @@ def _player_types(lib: ctypes.CDLL) -> ctypes.CDLL:
     lib.cr_solve.argtypes = [ctypes.c_void_p, i32p, i32p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64,
                              ctypes.c_double, i32p, ctypes.c_int32, ctypes.POINTER(ctypes.c_double), i64p]
     lib.cr_solve.restype = ctypes.c_int32
+    lib.cr_search_new.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_double, ctypes.c_double,
+                                  ctypes.c_int32, i32p, ctypes.c_int32]
+    lib.cr_search_new.restype = ctypes.c_void_p
+    lib.cr_search_run.argtypes = [ctypes.c_void_p, u32p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int64]
+    lib.cr_search_run.restype = ctypes.c_int
+    lib.cr_search_root.argtypes = [ctypes.c_void_p, i32p, i64p, ctypes.POINTER(ctypes.c_double), ctypes.c_int32]
+    lib.cr_search_root.restype = ctypes.c_int32
+    lib.cr_search_free.argtypes = [ctypes.c_void_p]
+    lib.cr_search_peek.argtypes = [ctypes.c_void_p]
+    lib.cr_search_peek.restype = None
+    lib.cr_search_add_truth.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.cr_search_add_truth.restype = ctypes.c_int32
     lib.cr_interrupted.restype = ctypes.c_int32
     return lib
 

@@ -15,27 +15,6 @@ from .program import check_signals, want_guard
 BATCH = 16  # iterations between two looks at the clock, when a deadline is set
 
 
-def _prepared(lib) -> None:
-    if getattr(lib, "_search_ready", False):
-        return
-    lib.cr_search_new.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_double, ctypes.c_double,
-                                  ctypes.c_int32, ctypes.POINTER(ctypes.c_int32), ctypes.c_int32]
-    lib.cr_search_new.restype = ctypes.c_void_p
-    lib.cr_search_run.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32), ctypes.c_int32, ctypes.c_int32,
-                                  ctypes.c_int64]
-    lib.cr_search_run.restype = ctypes.c_int
-    lib.cr_search_root.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64),
-                                   ctypes.POINTER(ctypes.c_double), ctypes.c_int32]
-    lib.cr_search_root.restype = ctypes.c_int32
-    lib.cr_search_free.argtypes = [ctypes.c_void_p]
-    lib.cr_search_peek.argtypes = [ctypes.c_void_p]
-    lib.cr_search_peek.restype = None
-    lib.cr_search_add_truth.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-    lib.cr_search_add_truth.restype = ctypes.c_int32
-    lib.cr_interrupted.restype = ctypes.c_int32
-    lib._search_ready = True
-
-
 def _failed(lib) -> None:
     """A search C gave up: after Ctrl-C (cr_interrupted), Python's handler first (KeyboardInterrupt);
     None, so that the caller searches in Python (a handler that returned, or rules that failed)."""
@@ -56,7 +35,6 @@ def search(g: NativeGame, me: int, rng, iterations: int, *, exploration: float, 
     lib = g.np.players()
     if lib is None:
         return None
-    _prepared(lib)
     want_guard(lib)
     arr = (ctypes.c_int32 * 3)(*rollouts)
     h = lib.cr_search_new(g.mem, me, iterations, exploration, advice_scale, tries, arr, int(views))
