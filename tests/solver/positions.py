@@ -14,3 +14,18 @@ def after(path: str, players: int, seed: int, decisions: int):
     for _ in range(decisions):
         apply(s, bots[s.actor].choose(s))
     return s
+
+
+def into_play(rs, seed: int, decisions: int = 10):
+    """A game of the ruleset (its fewest players) `decisions` random moves in, or fewer where the
+    game would end sooner: a position still to be played, on the Python engine."""
+    n = rs.players_min
+    s = new_game(rs, n, None, seed)
+    bots = [make_bot("random", bot_seed(seed, k)) for k in range(n)]
+    for _ in range(decisions):
+        t = s.clone()
+        apply(t, bots[t.actor].choose(t))
+        if t.finished:
+            break
+        s = t
+    return s

@@ -26,7 +26,8 @@ from interpreter.native.engine import native_program, new_native_game
 from interpreter.native.minimax import solve_in_c
 from interpreter.solver.minimax import _draws
 from interpreter.solver import Solver, solve
-from positions import after
+from bundled_games import NAMES, names_variants_slow, rules
+from positions import after, into_play
 from native_support import build_sanitized, sanitizers_work
 
 pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler")
@@ -87,6 +88,13 @@ def _same(s, seed: int, sides=None, nodes: int = 1_000_000):
     assert _answer(in_c) == _answer(python)
     assert _answer(Solver(n.n_players, sides, nodes).solve(n)) == _answer(python)  # and through the front door
     return python
+
+
+@pytest.mark.parametrize("name", names_variants_slow(NAMES))
+def test_every_bundled_game_is_solved_alike_on_both_engines(name):
+    """A position of every bundled game and variant, solved in C on the native engine, is the Python
+    engine's Solution (value, utilities, budget, the best line), C answering itself."""
+    _same(into_play(rules(name), seed=1), 1, nodes=300)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -13,10 +13,11 @@ from typer.testing import CliRunner
 from interpreter import load_ruleset
 from interpreter.players.bots import bot_seed, make_bot
 from interpreter.commands.cli import app
-from interpreter.engine import apply, moves_for, new_game
+from interpreter.engine import apply, legal_moves, moves_for, new_game, state_digest
 from interpreter.errors import OptionError
 from interpreter.solver import Solver, solve, utilities
-from positions import after
+from bundled_games import NAMES, move_key, names_variants_slow, rules
+from positions import after, into_play
 
 KUHN = "rulesets/classic/kuhn-poker.cards"
 BRIDGE = "rulesets/classic/bridge.cards"
@@ -214,3 +215,21 @@ def test_solve_command_bad_input_is_a_clear_error(args, message):
     r = runner.invoke(app, ["solve", "kuhn-poker", *args])
     assert r.exit_code == 2, r.output
     assert message in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("name", names_variants_slow(NAMES))
+def test_every_bundled_game_is_solved_from_a_position_of_its_play(name):
+    """`cardrules solve` works on every classic and seed game and every variant: from the position
+    after ten random decisions (or the start, for a game that ends sooner), a small budget of
+    positions gives a value for each seat and a best line that replays, move by move, as legal
+    moves to the position it says it ends in (the end of the game when solved to the end)."""
+    s = into_play(rules(name), seed=1)
+    n = s.n_players
+    sol = solve(s, nodes=300)
+    assert len(sol.utilities) == n and all(math.isfinite(u) for u in sol.utilities) and math.isfinite(sol.value)
+    t = s.clone()
+    for m in sol.line:
+        assert move_key(m) in {move_key(x) for x in legal_moves(t)}, (m, sol.line)
+        apply(t, m)
+    assert state_digest(t) == state_digest(sol.end)
+    assert t.finished or not sol.complete
