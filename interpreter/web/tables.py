@@ -184,8 +184,9 @@ class Table:
         ev.set()
 
     # ---- changing
-    async def move(self, seat: int, text: str, version: int | None) -> Move:
-        """Make `seat`'s move `text`; StaleMove when the game has moved on since `version`,
+    async def move(self, seat: int, text: str, version: int | None, thought: str | None = None) -> Move:
+        """Make `seat`'s move `text` (a bot's, with what the record is to say of how it was chosen:
+        `thought`, Thinkers.decide); StaleMove when the game has moved on since `version`,
         the engine's IllegalMoveError or InvalidMoveError when it is not a legal move now,
         GameRuntimeError when the ruleset fails (the game then stops)."""
         async with self.lock:
@@ -215,7 +216,7 @@ class Table:
                 log.error("table %s: %s", self.id, e.render())
                 self._notify()
                 raise
-            notes = self.notes + [move_note(after, found, secret, rule)]
+            notes = self.notes + [move_note(after, found, secret, rule, thought)]
             await self.save(after, notes)  # on disk before anyone sees it
             self.state, self.notes = after, notes
             if not after.finished and not engine.legal_moves(after):
@@ -278,8 +279,8 @@ class Table:
             if self.version != v or self.bot_to_move() != seat:
                 continue
             try:
-                chosen = await thinkers.choose(self.decision(seat, thinkers.seconds), self.state)
-                await self.move(seat, chosen, v)
+                chosen, thought = await thinkers.decide(self.decision(seat, thinkers.seconds), self.state)
+                await self.move(seat, chosen, v, thought)
             except StaleMove:
                 continue
             except ThinkingFailed as e:

@@ -6,7 +6,7 @@ data (the ruleset's texts, the game's set-up and moves so far, the seat, the bot
 few worker processes at a lower priority than the server; the worker rebuilds the position (or
 goes on from the last one it saw of that table), lets the bot choose within the time a
 decision is given (a bot that has a clock plays its best so far when it runs out), and sends
-back the move as text. The table then makes that move as a person's move is made. A random
+back the move as text, with a note for the table's record when the time ran out. The table then makes that move as a person's move is made. A random
 seat is the exception: it draws from the table's own game in the server, with nothing to think.
 
 A worker that dies (killed, out of memory) is replaced and the decision asked again of another,
@@ -91,14 +91,29 @@ def _position(d: Decision, seen: dict):
 
 def choose_here(d: Decision, seen: dict | None = None) -> str:
     """The bot's move for `d`, worked out in this process (a worker, or a test)."""
+    return decide_here(d, seen)[0]
+
+
+def decide_here(d: Decision, seen: dict | None = None) -> tuple[str, str | None]:
+    """The bot's move for `d` and what the table's record says of how it was chosen (_choose)."""
     return _choose(d, _position(d, {} if seen is None else seen))
 
 
-def _choose(d: Decision, state) -> str:
+def _choose(d: Decision, state) -> tuple[str, str | None]:
+    """The move as text, and a note when the decision's time ran out before the bot had finished
+    thinking (its clock had passed when it answered: it played its best so far), else None."""
     bot = make_bot(d.bot, d.bot_seed)
+    deadline = None
     if hasattr(bot, "deadline"):
-        bot.deadline = time.monotonic() + d.seconds
-    return str(bot.choose(state.clone()))
+        bot.deadline = deadline = time.monotonic() + d.seconds
+    move = str(bot.choose(state.clone()))
+    if deadline is not None and time.monotonic() > deadline:
+        return move, out_of_time(d.seconds)
+    return move, None
+
+
+def out_of_time(seconds: float) -> str:
+    return f"its {seconds:g} s ran out: it played its best move so far"
 
 
 def _attempt(step, *args):
@@ -129,8 +144,8 @@ def _serve(conn, parent: int) -> None:
                 conn.send(("ready", ""))
             except (BrokenPipeError, OSError):
                 return
-            move, reply = _attempt(_choose, d, state)
-            reply = reply or ("move", move)
+            chosen, reply = _attempt(_choose, d, state)
+            reply = reply or ("move", *chosen)
         try:
             conn.send(reply)
         except (BrokenPipeError, OSError):
@@ -258,19 +273,26 @@ class Thinkers:
         return self._closed
 
     async def choose(self, d: Decision, position=None) -> str:
-        """The bot's move as text. GameRuntimeError when the ruleset fails while it thinks,
-        ThinkingFailed when no worker could answer. A random seat draws from `position` (the
-        table's own game) when it is given: a draw among the legal moves is what the server does
-        to check a person's move anyway, and a worker would first have to load the game."""
+        """The bot's move as text (decide)."""
+        return (await self.decide(d, position))[0]
+
+    async def decide(self, d: Decision, position=None) -> tuple[str, str | None]:
+        """The bot's move as text, and what the table's record is to say of how it was chosen:
+        that its time ran out (it played its best so far), or that it overran it and a move drawn
+        from its seed was played; None for a decision made in time. GameRuntimeError when the
+        ruleset fails while it thinks, ThinkingFailed when no worker could answer. A random seat
+        draws from `position` (the table's own game) when it is given: a draw among the legal
+        moves is what the server does to check a person's move anyway, and a worker would first
+        have to load the game."""
         if self._closed:
             raise ThinkingFailed("the server is stopping")
         if position is not None and d.bot in INSTANT:
-            return str(make_bot(d.bot, d.bot_seed).choose(position))
+            return str(make_bot(d.bot, d.bot_seed).choose(position)), None
         lost = 0
         while True:
             if self.workers == 0:
                 import anyio
-                return await anyio.to_thread.run_sync(choose_here, d, self._seen)
+                return await anyio.to_thread.run_sync(decide_here, d, self._seen)
             try:
                 w = await self._take()
             except _Replace:
@@ -289,15 +311,15 @@ class Thinkers:
                 self._drop(w)
                 log.warning("table %s: the bot in %s took more than %.1f s; it plays a move drawn from its seed",
                             d.table, engine.seat_name(d.seat), d.seconds + GRACE)
-                return self._fallback(d)
+                return self._fallback(d), (f"it took more than {d.seconds + GRACE:g} s: it was stopped, and a move "
+                                           "drawn from its seed was played")
             except BaseException:  # cancelled mid-decision (the server stops): the worker is busy, end it
                 self._drop(w)
                 raise
             self._give(w)
-            kind, text = reply
-            if kind == "move":
-                return text
-            raise GameRuntimeError(text)
+            if reply[0] == "move":
+                return reply[1], reply[2]
+            raise GameRuntimeError(reply[1])
 
     @staticmethod
     def _fallback(d: Decision) -> str:

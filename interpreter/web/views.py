@@ -46,10 +46,11 @@ def visible_cards(view: dict) -> set[str]:
     return seen
 
 
-def move_note(after: State, move, secret: bool, rule: str | None) -> dict:
+def move_note(after: State, move, secret: bool, rule: str | None, thought: str | None = None) -> dict:
     """What the log may tell each seat of a move just made: `shown` lists the seats that may
     read it in full (its player always may): none when it was made in secret, else those that
-    see every card it names in their observation right after it."""
+    see every card it names in their observation right after it; `thought`, for a bot's move
+    whose time ran out, how it was chosen then (Thinkers.decide), told to everyone."""
     cards = set(after.program.card_names)
     named = [w for w in (move.arg or "").split() if w in cards]
     shown = []
@@ -60,7 +61,10 @@ def move_note(after: State, move, secret: bool, rule: str | None) -> dict:
             continue
         elif not named or set(named) <= visible_cards(engine.observe(after, seat)):
             shown.append(seat)
-    return {"secret": secret, "rule": rule, "shown": shown}
+    out = {"secret": secret, "rule": rule, "shown": shown}
+    if thought:
+        out["thought"] = thought
+    return out
 
 
 def log_entries(state: State, notes: list[dict], viewer: int | None) -> list[dict]:
@@ -87,6 +91,8 @@ def log_entries(state: State, notes: list[dict], viewer: int | None) -> list[dic
             text = f"{who} chose in secret"
         else:
             text = f"{who} made a choice"
+        if note.get("thought"):
+            text += f" ({note['thought']})"
         out.append({"n": i + 1, "rule": heading, "text": text})
     return out
 

@@ -65,13 +65,14 @@ def test_a_bot_given_a_time_plays_its_best_move_so_far_when_the_time_runs_out():
         try:
             await pool.choose(decision(5, "random", "warm")[0])  # the worker is up: its start is not timed
             t0 = time.monotonic()
-            move = await pool.choose(d)
-            return move, time.monotonic() - t0
+            move, thought = await pool.decide(d)
+            return move, thought, time.monotonic() - t0
         finally:
             pool.close()
-    move, took = run(go())
+    move, thought, took = run(go())
     assert move in legal
     assert took < 0.3 + 1.0, f"20,000 iterations were given 0.3 s and took {took:.2f} s"
+    assert thought == "its 0.3 s ran out: it played its best move so far"  # for the table's record
 
 
 def test_the_same_decision_gives_the_same_move_in_a_worker_and_here_without_a_clock():
@@ -80,10 +81,11 @@ def test_the_same_decision_gives_the_same_move_in_a_worker_and_here_without_a_cl
     async def go():
         pool = Thinkers(1, 1000)
         try:
-            return await pool.choose(d)
+            return await pool.decide(d)
         finally:
             pool.close()
-    assert run(go()) == thinkers.choose_here(d)
+    move, thought = run(go())
+    assert (move, thought) == thinkers.decide_here(d) and thought is None  # chosen in time: nothing to say
 
 
 def test_a_worker_killed_mid_decision_is_replaced_and_the_decision_asked_again(caplog):
@@ -123,13 +125,14 @@ def test_a_worker_past_its_time_and_grace_is_ended_and_its_seat_plays_a_move_fro
         try:
             await pool.choose(decision(5, "random", "warm")[0])
             (first,) = pool._all
-            moves = [await pool.choose(d) for _ in range(2)]
+            moves = [await pool.decide(d) for _ in range(2)]
             return moves, first
         finally:
             pool.close()
     with caplog.at_level(logging.WARNING, logger="cardrules.web"):
-        (m1, m2), first = run(go())
+        ((m1, t1), (m2, _)), first = run(go())
     assert m1 in legal and m1 == m2  # drawn from the bot's seed: the same both times
+    assert t1 == "it took more than 0 s: it was stopped, and a move drawn from its seed was played"
     assert "it plays a move drawn from its seed" in caplog.text
     first.process.join(5)
     assert not first.process.is_alive()
@@ -201,6 +204,33 @@ def test_a_table_goes_on_when_its_bots_worker_is_killed_mid_decision(tmp_path):
         assert table.error is None
         saved = store.read_table_file(table.file)
         assert len(saved["record"]["moves"]) >= 1  # the bot's move is on disk
+
+
+def test_a_bot_whose_time_ran_out_says_so_in_the_tables_record_and_log(tmp_path):
+    """Issue 40: a decision that hits the table's time cap says so in the record. The bot in P1 is
+    given 0.2 s for 20,000 iterations: its move's note in the table's file says its time ran
+    out, and the log tells every seat; the people's moves carry no such note."""
+    from interpreter.web.views import log_entries
+    app = create_app(tmp_path, bot_pause=0, events_lifetime=0, limits=Limits(bot_workers=1, think_seconds=0.2))
+    web = app.state.web
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        form = {"ruleset": "ganjifa/ganjifa", "players": "3", "seed": "3", "seat1": "ismcts",
+                "seat1_iterations": "20000", "seat2": "person", "seat3": "person"}
+        r = client.post("/new", data=form, follow_redirects=False)
+        assert r.status_code == 303, r.text
+        tid = re.search(r"/t/(\w+)/links", r.headers["location"]).group(1)
+        table = web.tables.get(tid)
+        end = time.monotonic() + 60
+        while not any(m.player == 0 for m in table.state.history):  # the bot in P1 has moved
+            assert time.monotonic() < end and not table.error, table.error or "the bot never moved"
+            time.sleep(0.02)
+        saved = store.read_table_file(table.file)
+        k = next(i for i, m in enumerate(table.state.history) if m.player == 0)
+        assert saved["notes"][k]["thought"] == "its 0.2 s ran out: it played its best move so far"
+        assert all("thought" not in n for i, n in enumerate(saved["notes"]) if table.state.history[i].player != 0)
+        for viewer in (None, 0, 1, 2):
+            assert log_entries(table.state, table.notes, viewer)[k]["text"].endswith(
+                "(its 0.2 s ran out: it played its best move so far)")
 
 
 # ------------------------------------------------------------------ caps
