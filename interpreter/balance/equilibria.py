@@ -154,3 +154,22 @@ def strongest(cfg: Config, native: bool) -> tuple[str, str]:
         return "ismcts", "the strongest player this game allows on the native engine: the search player, in C"
     return "greedy", ("the strongest player this game allows on the Python engine (the search player is slow "
                       "outside C, and the tree is too big to solve whole)")
+
+
+def strong_players(configs: list[Config], strong: str | None, choice, requested: str) -> tuple[list, list]:
+    """The skill question's player of each configuration and why, in words: as asked, or under
+    auto the strongest its game allows (strongest), the search player only where its
+    skill games play on the native engine (the engine chosen, and, under auto, no player at the
+    table that decides in Python)."""
+    from ..engines import deciding_in_python
+    if strong is None:
+        return [None] * len(configs), [None] * len(configs)
+    if strong.lower() != "auto":
+        return [strong] * len(configs), ["as asked"] * len(configs)
+    players, whys = [], []
+    for cfg in configs:
+        native = choice.native is not None and not (requested == "auto" and deciding_in_python(cfg.bots))
+        player, why = strongest(cfg, native)
+        players.append(player)
+        whys.append(why)
+    return players, whys

@@ -12,7 +12,7 @@ import typer
 
 from ..balance.games import HARD_CAP, Config, GameFailed
 from ..balance.report import ReportInterrupted, engine_line, make_report, render_html, runs_of, write_report
-from ..balance.equilibria import equilibrium_line
+from ..balance.equilibria import equilibrium_line, strong_players
 from ..errors import CardRulesError, OptionError
 from ..runner import ENGINE_HELP
 
@@ -124,7 +124,7 @@ def balance_command(
         raise typer.Exit(1)
     k_skill = games if skill_games is None else skill_games
     try:  # (the runner is closed below once the games are played; here if the command stops first)
-        strongs, whys = _strong_players(configs, strong_name, choice, engine_name)
+        strongs, whys = strong_players(configs, strong_name, choice, engine_name)
         engine, line = engine_line(choice, engine_name, runs_of(configs, games, strongs, k_skill))
         typer.echo(line, err=True)
         if k_skill > 0:
@@ -210,26 +210,6 @@ def balance_command(
                    + (f" and {stopped.skill_games} skill games" if any_strong else "")
                    + f" (of {games}), as --games {stopped.games}{skill} would give", err=True)
         raise typer.Exit(130)
-
-
-def _strong_players(configs: list[Config], strong: str | None, choice, requested: str) -> tuple[list, list]:
-    """The skill question's player of each configuration and why, in words: as asked, or under
-    auto the strongest its game allows (solve.strongest), the search player only where its
-    skill games play on the native engine (the engine chosen, and, under auto, no player at the
-    table that decides in Python)."""
-    from ..engines import deciding_in_python
-    from ..balance.equilibria import strongest
-    if strong is None:
-        return [None] * len(configs), [None] * len(configs)
-    if strong.lower() != "auto":
-        return [strong] * len(configs), ["as asked"] * len(configs)
-    players, whys = [], []
-    for cfg in configs:
-        native = choice.native is not None and not (requested == "auto" and deciding_in_python(cfg.bots))
-        player, why = strongest(cfg, native)
-        players.append(player)
-        whys.append(why)
-    return players, whys
 
 
 def _solve_all(configs: list[Config], iterations: int, limit: int | None) -> list[dict]:

@@ -61,23 +61,25 @@ def balance_child(conn, parent: int, configs: list, games: int, seed: int, stron
     """Play `balance --against`'s games and send back the report (its own HTML, plots inside)."""
     _start_child(conn, parent)
     from ..balance import GameFailed, engine_line, make_report, render_html, runs_of
+    from ..balance.equilibria import strong_players
     from ..engine import program_of
     from ..errors import CardRulesError, OptionError
     from ..engines import choose
     send = _sender(conn)
-    runs = runs_of(configs, games, strong, games)
-    total = sum(k for _, k in runs)
+    total = sum(k for _, k in runs_of(configs, games, strong, games))
     try:
         send(0, total, "preparing the engine", force=True)
         choice = choose([program_of(c.rs) for c in configs], engine, players=True)
-        name, line = engine_line(choice, engine, runs)
+        # the skill question's player: under auto, the strongest each side's game allows, as the command's
+        strong, why = strong_players(configs, strong, choice, engine)
+        name, line = engine_line(choice, engine, runs_of(configs, games, strong, games))
         done = [0]
 
         def advance(n: int = 1) -> None:
             done[0] += n
             send(done[0], total, "playing")
         send(0, total, line, force=True)
-        data, facts = make_report(configs, games, seed, strong, games, advance, None, name)
+        data, facts = make_report(configs, games, seed, strong, games, advance, None, name, strong_why=why)
         send(total, total, "drawing the plots", force=True)
         html = render_html(data, facts)
         conn.send(("done", {"html": html, "data": data, "engine": line, "summary": balance_summary(data)}))

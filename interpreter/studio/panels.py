@@ -181,7 +181,7 @@ class Measure:
         engine = data.get("engine", "python")
         if engine not in ENGINES:
             raise BadRequest(f"the engine is one of {', '.join(ENGINES)}, not {str(engine)[:40]!r}")
-        strong = "greedy" if data.get("skill") is True else None
+        strong = "auto" if data.get("skill") is True else None  # the strongest player each game allows
         pa, pb = Path(str(found.path)), Path(other)
         label_b = pb.stem if pb.stem != pa.stem else str(pb)
         configs = [Config(label=pa.stem, path=str(pa), rs=a, players=players, bots=tuple(bots)),

@@ -136,6 +136,25 @@ def test_a_balance_comparison_runs_with_progress_and_ends_with_its_report(studio
     assert post(studio, "/balance/status", path=path).json()["state"] == "done"
 
 
+def test_the_skill_question_seats_the_strongest_player_each_game_allows_and_says_why(studio):
+    """As `cardrules balance`'s default (--strong auto): the studio's skill question is asked of
+    the strongest player each side's game allows (balance.equilibria.strongest), named in the
+    report with why; here, on the Python engine, greedy, since the search is slow outside C."""
+    from interpreter.balance import Config
+    from interpreter.balance.equilibria import strongest
+    path = studio.add(CLASSIC / "goofspiel-descending.cards")
+    st = post(studio, "/balance/start", path=path, games=3, skill=True, engine="python").json()
+    assert st["state"] == "running" and st["total"] == 12  # each side's 3 games and 3 skill games
+    final, _ = wait(studio, "balance", path, seconds=60)
+    assert final["state"] == "done", final
+    data = post(studio, "/balance/result", path=path).json()["data"]
+    rs = load_ruleset(path)
+    player, why = strongest(Config(label="x", path=path, rs=rs, players=2, bots=("random", "random")), False)
+    assert player == "greedy" and "Python engine" in why
+    skills = [c["skill"] for c in data["configurations"]]
+    assert [s["why"] for s in skills] == [why, why], skills
+
+
 def test_stop_ends_a_long_run_within_a_second_and_keeps_no_report(studio):
     path = studio.add(CLASSIC / "goofspiel-descending.cards")
     st = post(studio, "/balance/start", path=path, games=panels.MAX_GAMES, bots="greedy", skill=True).json()

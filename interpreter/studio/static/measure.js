@@ -294,7 +294,7 @@
       [el("label", { "class": "measure-wide" }, ["Compare with ", against]), games.label, el("label", {}, ["Players ", players]),
        el("label", {}, ["Seats played by ", bots]), seed.label,
        el("label", { title: "python starts at once; native builds the rules in C first" }, ["Engine ", engine]),
-       el("label", { title: "also seat a greedy player at each seat in turn among the others" }, [skill, " skill question"])]
+       el("label", { title: "also seat the strongest player each game allows (the report names it, and why) at each seat in turn among the others" }, [skill, " skill question"])]
         .forEach(function (n) { p.form.appendChild(n); });
     },
     refresh: function (p, cur) { if (cur.path) { fillAgainst(p, cur); } },
