@@ -7,7 +7,7 @@ import random
 
 from ..errors import OptionError
 from ..solver.equilibrium import solve_equilibrium
-from .search import spec_count
+from .spec import spec_count
 
 
 class CfrBot:

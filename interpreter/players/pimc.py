@@ -270,7 +270,7 @@ def _names(program) -> dict:
 
 def make_pimc_bot(spec: str, seed: int = 0) -> PimcBot:
     """'pimc', 'pimc:WORLDS' or 'pimc:WORLDS:NODES'; OptionError for anything else."""
-    from .search import spec_count
+    from .spec import spec_count
     parts = spec.strip().lower().split(":")
     if parts[0] != "pimc" or len(parts) > 3:
         raise OptionError(f"the sampling player is 'pimc', 'pimc:WORLDS' or 'pimc:WORLDS:NODES', not {spec!r}")

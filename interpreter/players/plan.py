@@ -77,7 +77,7 @@ import time
 from ..engine import SCORE_UNREADABLE, advice, apply, determinise, frozen_value, moves_for, moves_to_choose, outcome, scores
 from ..errors import GameRuntimeError, OptionError
 from ..language.graph import sees
-from .search import spec_count
+from .spec import spec_count
 
 DEFAULT_NODES = 100     # positions looked at per plan: a few hundredths of a second in the bundled patience
 DEFAULT_SEEN = 300_000  # ... by default, depth first, where the seat sees every card: a plan may then run to a win

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import math
 import random
-import re
 import time
 
 from ..engine import SCORE_UNREADABLE, advice, apply, determinise, moves_for, moves_to_choose, outcome, scores
 from ..errors import GameRuntimeError, OptionError
 from ..language import graph as g
+from .spec import spec_count
 from .ties import card_order, tie_key
 
 DEFAULT_ITERATIONS = 300   # well under a second a decision in the bundled trick-taking game (benchmarks/search.py)
@@ -356,24 +356,6 @@ def _pick(rng: random.Random, moves: list, children: list):
         return moves[rng.randrange(len(moves))]
     top = [k for v, w, k in ranked if (v, w) == ranked[0][:2]]
     return legal[top[0] if len(top) == 1 else sorted(top, key=repr)[rng.randrange(len(top))]]
-
-
-def spec_count(spec: str, what: str, example: int, last: bool = False) -> int | None:
-    """The number after the colon of a bot spec ('ismcts:300', 'plan:100'; with `last`, after the
-    last colon: 'ismcts:300:20'), None without one; OptionError, naming `what` is counted, for
-    anything but a whole number of at least 1."""
-    name, sep, rest = spec.rpartition(":") if last else spec.partition(":")
-    if not sep:
-        return None
-    rest = rest.strip()
-    if not re.fullmatch(r"-?[0-9]+", rest):  # ASCII digits only: isdigit() also takes '²', which int() refuses
-        raise OptionError(f"{name}:{rest[:20]} - the number of {what} must be a whole number, like {name}:{example}")
-    if len(rest) > 18:
-        raise OptionError(f"{name}:{rest[:20]}... - the number of {what} is far too large")
-    n = int(rest)
-    if n < 1:
-        raise OptionError(f"{name}:{rest} - the number of {what} must be at least 1")
-    return n
 
 
 def make_search_bot(spec: str, seed: int = 0) -> ISMCTSBot:

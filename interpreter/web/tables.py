@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .. import engine
 from ..players.bots import bot_seed, make_bot
-from ..players.search import spec_count
+from ..players.spec import spec_count
 from ..bundled import content_hash, find_for_record, record_ref
 from ..engine import Move, State, seat_name
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
