@@ -312,10 +312,10 @@ def play_games(sources, items, args) -> dict:
     src = sources[0]
     rs = load(src)
     tally, records, broke = Tally(args["players"], keep=args.get("json", True)), [], None
-    program, note = engines.on_worker(rs, args.get("engine", "python"),
-                                      players=not engines.all_random(args["bots"].values()))
+    random_only = engines.all_random(args["bots"].values())
+    program, note = engines.on_worker(rs, args.get("engine", "python"), players=not random_only)
     native = program is not None
-    if native and engines.all_random(args["bots"].values()):  # random bots, whole games in C
+    if native and random_only:  # random bots, whole games in C
         from .runner.native import play_chunk
         games, failed = play_chunk(rs, src.filename, args["players"], args["options"], args["seed"], items,
                                    args["log"], lambda seed: broke_in_python(rs, src.filename, args["players"],

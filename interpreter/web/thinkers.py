@@ -6,8 +6,9 @@ data (the ruleset's texts, the game's set-up and moves so far, the seat, the bot
 few worker processes at a lower priority than the server; the worker rebuilds the position (or
 goes on from the last one it saw of that table), lets the bot choose within the time a
 decision is given (a bot that has a clock plays its best so far when it runs out), and sends
-back the move as text, with a note for the table's record when the time ran out. The table then makes that move as a person's move is made. A random
-seat is the exception: it draws from the table's own game in the server, with nothing to think.
+back the move as text, with a note for the table's record when the time ran out. The table then
+makes that move as a person's move is made. A random seat is the exception: it draws from the
+table's own game in the server, with nothing to think.
 
 A worker that dies (killed, out of memory) is replaced and the decision asked again of another,
 from the same saved position, so nothing is lost; one that overruns its time by GRACE seconds
@@ -108,12 +109,8 @@ def _choose(d: Decision, state) -> tuple[str, str | None]:
         bot.deadline = deadline = time.monotonic() + d.seconds
     move = str(bot.choose(state.clone()))
     if deadline is not None and time.monotonic() > deadline:
-        return move, out_of_time(d.seconds)
+        return move, f"its {d.seconds:g} s ran out: it played its best move so far"
     return move, None
-
-
-def out_of_time(seconds: float) -> str:
-    return f"its {seconds:g} s ran out: it played its best move so far"
 
 
 def _attempt(step, *args):
