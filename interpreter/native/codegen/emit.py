@@ -24,6 +24,7 @@ from .maskforms import MaskForms, local_types
 from .shapes import walk
 from .statements import Statements
 from .mask_tables import mask_tables
+from .purity import CR_TC_CARDS, CR_TC_N, Purity
 from .greedy_c import greedy_parts
 from .search_c import search_parts
 from .plan_c import plan_parts
@@ -55,6 +56,8 @@ class Module(Expr, MaskForms, Statements, Choices):
         # what a C function may be made of: the definitions, and the advice (for the search player)
         self.irs = dict(p.def_ir)
         self.irs.update({f"advice {name}": (params, body, t) for name, params, body, t in p.advice_ir})
+        self.purity = Purity(self.irs)
+        self.split_sites = 0  # meld searches whose group tests are pure (expr.py: x_Split), numbered from 1
 
     # ---- what the expression emitter asks of the module
     def enum_index(self, name: str) -> int:
@@ -480,6 +483,9 @@ class Module(Expr, MaskForms, Statements, Choices):
         defines.update(greedy_defines)
         plan_defines, plan_slots = plan_parts(self)
         defines.update(plan_defines)
+        # the answers of pure group tests kept for good (unit/split.c), where a card's number fits 13 bits
+        # (every definition is written by now)
+        defines["CR_TC_N"] = CR_TC_N if self.split_sites and nc <= CR_TC_CARDS else 0
         head = "#include <math.h>\n#include <stdlib.h>\n" + "\n".join(f"#define {k} {v}" for k, v in defines.items())
         kind_rows = ", ".join("{%d, %d, %d, %d}" % k for k in kinds)
         scratch = (["    cr_keep_slot keep[CR_KEEP_N];"] if self.keeps else []) + [f"    {m}" for m in self.memos]

@@ -12,6 +12,7 @@ from ...compiler.ir import ops as o
 from ...compiler.program import MAX_SET_CARDS, MAX_SETS, MAX_TRIED
 from ...errors import CardRulesError
 from ...compiler.ir.visit import OpVisitor
+from .purity import MAX_SPLIT_SITES
 
 LIST_TYPES = {"cards", "players", "ints", "suits", "ranks", "zones", "zonekind", "sets"}
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
@@ -369,6 +370,12 @@ class Expr(FastPathForms):
         t = self.fresh_c("sp")
         parts = [f"cr_split_job {t}; memset(&{t}, 0, sizeof {t}); {t}.nspec = {n}; "
                  f"{t}.score = {self.group_fn(e.score) if e.score else 'NULL'}; "]
+        # the group tests whose answers are kept for good (purity.py: they read nothing of the game)
+        pure = [j for j, (_, fn, _, args) in enumerate(e.specs)
+                if not args and fn[:2] in ("D_", "U_") and self.purity.pure(fn[2:])]
+        if pure and self.split_sites < MAX_SPLIT_SITES:
+            self.split_sites += 1
+            parts.append(f"{t}.site = {self.split_sites}; " + "".join(f"{t}.pure[{j}] = 1; " for j in pure))
         for j, (count, fn, sizes, args) in enumerate(e.specs):
             if len(args) > 4:
                 raise NativeUnsupported("a group test given more than 4 values")

@@ -41,6 +41,11 @@ typedef struct cr_scratch {
     int64_t arena[CR_ARENA];
     uint64_t split_gen_of[4096], split_rem[4096], split_counts[4096];
     int64_t split_val[4096];
+#if CR_TC_N
+    /* the answers of pure group tests (unit/split.c: cr_split_kept), kept for good: a key, its answer */
+    uint64_t tc_key[CR_TC_N];
+    uint8_t tc_val[CR_TC_N];
+#endif
     /* @generated: the table of answers kept for good (when keep.c is pasted), then each definition's remembered answers */
 } cr_scratch;
 

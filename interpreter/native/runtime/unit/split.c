@@ -24,6 +24,8 @@ typedef struct cr_split_job {
     int64_t args[8][4];
     cr_groupfn score;
     int64_t cards[64];
+    int pure[8];         /* the group tests that read nothing of the game (native/codegen/purity.py) */
+    int64_t site;        /* this search's number among such (1 and up), for their kept answers */
     uint64_t gen; /* this search's answers in the scratch's memo (x->sc->split_*) */
     int memo_ok;
 } cr_split_job;
@@ -54,6 +56,34 @@ static inline int64_t cr_split_test(cr_ctx *x, cr_state *S, crt_cards *C, cr_spl
     }
 }
 
+/* group test g's answer to the group l, or kept from when it was last asked of the same cards at this
+ * search's place in the program, where the test is pure (it reads nothing of the game, so its answer
+ * to those cards never changes) and the group is of 4 cards at most: a meld search asks the same
+ * groups again and again, within a search and from one to the next (Euro-Jongg's whole games: 1.18x,
+ * README). A test that fails keeps nothing, and fails again when asked again. */
+static inline int cr_split_kept(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_job *j, int g, cr_list l) {
+#if CR_TC_N
+    if (j->pure[g] && l.n <= 4) {
+        uint64_t k = (uint64_t)(j->site * 8 + g) << 52;
+        int ok = 1;
+        for (int64_t i = 0; i < l.n; i++) {
+            if (l.v[i] < 0 || l.v[i] >= NC) { ok = 0; break; }
+            k |= (uint64_t)(l.v[i] + 1) << (13 * i);  /* (+1: a group of fewer cards is another key) */
+        }
+        if (ok) {
+            size_t h = (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - __builtin_ctzll(CR_TC_N)));  /* (a power of 2) */
+            cr_scratch *m = x->sc;
+            if (m->tc_key[h] == k) return m->tc_val[h];
+            int r = cr_truth(cr_split_test(x, S, C, j, g, l));
+            m->tc_key[h] = k;
+            m->tc_val[h] = (uint8_t)r;
+            return r;
+        }
+    }
+#endif
+    return cr_truth(cr_split_test(x, S, C, j, g, l));
+}
+
 /* groups of `size` cards: `first` and size - 1 of the cards in `rest` from position `from` on,
  * equal cards taken once per choice; each group that passes is searched on */
 static inline void cr_split_groups(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_job *j, int g, uint64_t rest,
@@ -63,7 +93,7 @@ static inline void cr_split_groups(cr_ctx *x, cr_state *S, crt_cards *C, cr_spli
     if (need == 0) {
         cr_list l = {len, group};
         int64_t top = x->top;
-        int ok = cr_truth(cr_split_test(x, S, C, j, g, l));
+        int ok = cr_split_kept(x, S, C, j, g, l);
         x->top = top;
         if (!ok) return;
         counts[g]--;
