@@ -376,6 +376,8 @@ class Expr(FastPathForms):
         if pure and self.split_sites < MAX_SPLIT_SITES:
             self.split_sites += 1
             parts.append(f"{t}.site = {self.split_sites}; " + "".join(f"{t}.pure[{j}] = 1; " for j in pure))
+            if len(pure) == n and (e.score is None or (e.score[:2] in ("D_", "U_") and self.purity.pure(e.score[2:]))):
+                parts.append(f"{t}.whole = 1; ")  # (the whole search's answer depends on its cards alone)
         for j, (count, fn, sizes, args) in enumerate(e.specs):
             if len(args) > 4:
                 raise NativeUnsupported("a group test given more than 4 values")

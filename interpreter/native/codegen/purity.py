@@ -2,7 +2,8 @@
 on the game (its zones, variables, options, players or chance). The meld search (`split ... into`,
 runtime/unit/split.c) asks its group tests of the same few cards again and again, in one search
 and from one deal to the next; a pure test's answer to a group is kept for good (per thread, by
-the group's cards), where any other test is asked every time.
+the group's cards), and where every test and the score are pure, the whole search's answer too
+(by its cards, counts and sizes); any other test is asked every time.
 
 Conservative by construction: an op is allowed only if it is in ALLOWED (a card's suit, rank and
 place in its suit's ranking, the deck's value tables, arithmetic, tests, aggregates over what the

@@ -36,6 +36,16 @@ typedef struct cr_smemo {
     int64_t arg[NSF];
 } cr_smemo;
 #define CR_SM_N 8
+#if CR_TC_N
+/* a whole meld search's answer (unit/split.c: cr_split), where its tests and score are pure: the
+ * search's place, its cards in order, its counts and sizes packed (cr_split_whole_key) */
+typedef struct cr_split_whole {
+    uint64_t counts, sizes;
+    int64_t value;
+    uint16_t site, n, cards[16];
+} cr_split_whole;
+#define CR_SW_N 4096
+#endif
 typedef struct cr_scratch {
     uint64_t epoch, split_gen;
     int64_t arena[CR_ARENA];
@@ -45,6 +55,7 @@ typedef struct cr_scratch {
     /* the answers of pure group tests (unit/split.c: cr_split_kept), kept for good: a key, its answer */
     uint64_t tc_key[CR_TC_N];
     uint8_t tc_val[CR_TC_N];
+    cr_split_whole sw[CR_SW_N];
 #endif
     /* @generated: the table of answers kept for good (when keep.c is pasted), then each definition's remembered answers */
 } cr_scratch;

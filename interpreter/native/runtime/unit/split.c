@@ -26,6 +26,8 @@ typedef struct cr_split_job {
     int64_t cards[64];
     int pure[8];         /* the group tests that read nothing of the game (native/codegen/purity.py) */
     int64_t site;        /* this search's number among such (1 and up), for their kept answers */
+    int whole;           /* every test and the score pure: the whole search's answer is kept too */
+    uint64_t wcounts, wsizes; /* (cr_split_whole_at: its counts and sizes packed) */
     uint64_t gen; /* this search's answers in the scratch's memo (x->sc->split_*) */
     int memo_ok;
 } cr_split_job;
@@ -59,7 +61,7 @@ static inline int64_t cr_split_test(cr_ctx *x, cr_state *S, crt_cards *C, cr_spl
 /* group test g's answer to the group l, or kept from when it was last asked of the same cards at this
  * search's place in the program, where the test is pure (it reads nothing of the game, so its answer
  * to those cards never changes) and the group is of 4 cards at most: a meld search asks the same
- * groups again and again, within a search and from one to the next (Euro-Jongg's whole games: 1.18x,
+ * groups again and again, within a search and from one to the next (Euro-Jongg's whole games: 1.18x;
  * README). A test that fails keeps nothing, and fails again when asked again. */
 static inline int cr_split_kept(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_job *j, int g, cr_list l) {
 #if CR_TC_N
@@ -159,10 +161,28 @@ static inline int64_t cr_split_search(cr_ctx *x, cr_state *S, crt_cards *C, cr_s
     return best;
 }
 
-static inline int cr_cmp64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+#if CR_TC_N
+/* where a whole search's answer is kept (helpers.c: cr_split_whole), or NULL when it cannot be: more
+ * than 16 cards or 4 kinds of group, a kind of several sizes, a card past NC */
+static inline cr_split_whole *cr_split_whole_at(cr_ctx *x, cr_split_job *j) {
+    if (j->n > 16 || j->nspec > 4) return NULL;
+    uint64_t c = 0, z = 0;
+    for (int g = 0; g < j->nspec; g++) {
+        int64_t size = j->any[g] ? 255 : (j->sizes[g].n == 1 ? j->sizes[g].v[0] : -1);
+        if (j->counts[g] >= 65536 || size < 0 || size > 255) return NULL;
+        c = c << 16 | (uint64_t)j->counts[g];
+        z = z << 8 | (uint64_t)size;
+    }
+    uint64_t h = (uint64_t)j->site * UINT64_C(0x9E3779B97F4A7C15) ^ c * UINT64_C(0xC2B2AE3D27D4EB4F) ^ z;
+    for (int i = 0; i < j->n; i++) {
+        if (j->cards[i] < 0 || j->cards[i] >= NC) return NULL;
+        h = (h ^ (uint64_t)j->cards[i]) * UINT64_C(0x100000001B3);
+    }
+    j->wcounts = c;
+    j->wsizes = z;
+    return &x->sc->sw[(h * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - __builtin_ctzll(CR_SW_N))];
 }
+#endif
 
 static inline int64_t cr_split(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_job *j, cr_list cards) {
     int64_t fail = j->score ? -1 : 0;
@@ -171,14 +191,33 @@ static inline int64_t cr_split(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_jo
     if (cards.n > 64) cr_fail(x, CR_E_LIST);
     j->n = (int)cards.n;
     for (int64_t i = 0; i < cards.n; i++) j->cards[i] = cr_need(x, cards.v[i]);
-    qsort(j->cards, (size_t)j->n, sizeof(int64_t), cr_cmp64);
+    for (int i = 1; i < j->n; i++) {  /* in order (a hand or so: insertion, where qsort was 4% of Euro-Jongg) */
+        int64_t v = j->cards[i];
+        int k = i;
+        for (; k > 0 && j->cards[k - 1] > v; k--) j->cards[k] = j->cards[k - 1];
+        j->cards[k] = v;
+    }
     j->memo_ok = j->nspec <= 4;
     j->gen = ++x->sc->split_gen;
     for (int g = 0; g < j->nspec; g++) j->memo_ok &= j->counts[g] < 65536;
+#if CR_TC_N
+    cr_split_whole *w = j->whole ? cr_split_whole_at(x, j) : NULL;
+    if (w && w->site == j->site && w->n == j->n && w->counts == j->wcounts && w->sizes == j->wsizes) {
+        int same = 1;
+        for (int i = 0; i < j->n && same; i++) same = w->cards[i] == j->cards[i];
+        if (same) return w->value;
+    }
+#endif
     int64_t counts[8];
     memcpy(counts, j->counts, sizeof counts);
     uint64_t all = j->n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << j->n) - 1;
     int64_t r = cr_split_search(x, S, C, j, all, counts);
-    if (j->score) return r == CR_SPLIT_NO ? -1 : r;
-    return r != CR_SPLIT_NO;
+    r = j->score ? (r == CR_SPLIT_NO ? -1 : r) : r != CR_SPLIT_NO;
+#if CR_TC_N
+    if (w) {
+        w->site = (uint16_t)j->site; w->n = (uint16_t)j->n; w->counts = j->wcounts; w->sizes = j->wsizes; w->value = r;
+        for (int i = 0; i < j->n; i++) w->cards[i] = (uint16_t)j->cards[i];
+    }
+#endif
+    return r;
 }
