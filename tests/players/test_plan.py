@@ -50,7 +50,7 @@ def _buried(udvasa):
 
 def test_it_frees_a_buried_card(udvasa):
     s = _buried(udvasa)
-    bot = PlanBot(seed=1, nodes=400)
+    bot = PlanBot(seed=1, nodes=400, worlds=2)
     played = []
     while not played or played[-1].startswith("shift"):
         m = bot.choose(s)
@@ -101,7 +101,7 @@ def test_same_seed_same_move_and_the_position_is_left_alone(udvasa):
 
 def test_it_replans_when_the_position_is_not_the_one_it_planned_for(udvasa):
     s = _buried(udvasa)
-    bot = PlanBot(seed=1, nodes=400)
+    bot = PlanBot(seed=1, nodes=400, worlds=2)
     first = str(bot.choose(s))
     assert first in ("shift 5-Ghulam work3", "shift 5-Ghulam work4")
     assert bot._plan and bot._plan[0][0][0] == "shift"  # the rest of the plan: the 7 next
