@@ -336,9 +336,10 @@ def runtime_objects(compiler: Compiler, opt: str, extra_flags=()) -> list[Path]:
                     stopping.set()
                     procs = list(running)
                 pool.shutdown(wait=False, cancel_futures=True)  # (a compilation not begun never begins)
-                for proc in procs:
+                for proc in procs:  # (not waited for here: its own thread is reading it, and a Popen
+                    # read from two threads at once may wait for ever; the pool's end waits for that thread)
                     if proc.poll() is None:
-                        _kill(proc, os.name == "posix")
+                        _kill(proc, os.name == "posix", wait=False)
                 raise
     return out
 
