@@ -371,12 +371,11 @@ class Expr(FastPathForms):
         parts = [f"cr_split_job {t}; memset(&{t}, 0, sizeof {t}); {t}.nspec = {n}; "
                  f"{t}.score = {self.group_fn(e.score) if e.score else 'NULL'}; "]
         # the group tests whose answers are kept for good (purity.py: they read nothing of the game)
-        pure = [j for j, (_, fn, _, args) in enumerate(e.specs)
-                if not args and fn[:2] in ("D_", "U_") and self.purity.pure(fn[2:])]
+        pure = [j for j, (_, fn, _, args) in enumerate(e.specs) if not args and self.purity.pure_fn(fn)]
         if pure and self.split_sites < MAX_SPLIT_SITES:
             self.split_sites += 1
             parts.append(f"{t}.site = {self.split_sites}; " + "".join(f"{t}.pure[{j}] = 1; " for j in pure))
-            if len(pure) == n and (e.score is None or (e.score[:2] in ("D_", "U_") and self.purity.pure(e.score[2:]))):
+            if len(pure) == n and (e.score is None or self.purity.pure_fn(e.score)):
                 parts.append(f"{t}.whole = 1; ")  # (the whole search's answer depends on its cards alone)
         for j, (count, fn, sizes, args) in enumerate(e.specs):
             if len(args) > 4:

@@ -39,6 +39,10 @@ class Purity:
         self.irs = irs
         self.known: dict[str, bool] = {}
 
+    def pure_fn(self, fn: str) -> bool:
+        """Whether a generated function (`D_name` or `U_name`: a group test, a score) is a pure definition's."""
+        return fn[:2] in ("D_", "U_") and self.pure(fn[2:])
+
     def pure(self, name: str) -> bool:
         hit = self.known.get(name)
         if hit is not None:
@@ -59,7 +63,7 @@ class Purity:
         if kind is o.CardAttr:
             return x.attr in STATIC_ATTRS and self._pure(x.card)
         if kind is o.Call:
-            return x.fn[:2] in ("D_", "U_") and self.pure(x.fn[2:]) and self._pure(x.args)
+            return self.pure_fn(x.fn) and self._pure(x.args)
         if kind is o.TableLookup:
             return self.pure(x.define) and self._pure(x.card)
         if kind is o.Guarded:  # a mask form and its loop form: C may write either

@@ -38,7 +38,7 @@ typedef struct cr_smemo {
 #define CR_SM_N 8
 #if CR_TC_N
 /* a whole meld search's answer (unit/split.c: cr_split), where its tests and score are pure: the
- * search's place, its cards in order, its counts and sizes packed (cr_split_whole_key) */
+ * search's place, its cards in order, its counts and sizes packed (cr_split_whole_at) */
 typedef struct cr_split_whole {
     uint64_t counts, sizes;
     int64_t value;

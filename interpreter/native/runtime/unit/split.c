@@ -65,22 +65,17 @@ static inline int64_t cr_split_test(cr_ctx *x, cr_state *S, crt_cards *C, cr_spl
  * README). A test that fails keeps nothing, and fails again when asked again. */
 static inline int cr_split_kept(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_job *j, int g, cr_list l) {
 #if CR_TC_N
-    if (j->pure[g] && l.n <= 4) {
+    if (j->pure[g] && l.n <= 4) {  /* (its cards are the search's, each within 0..NC-1: cr_split) */
         uint64_t k = (uint64_t)(j->site * 8 + g) << 52;
-        int ok = 1;
-        for (int64_t i = 0; i < l.n; i++) {
-            if (l.v[i] < 0 || l.v[i] >= NC) { ok = 0; break; }
+        for (int64_t i = 0; i < l.n; i++)
             k |= (uint64_t)(l.v[i] + 1) << (13 * i);  /* (+1: a group of fewer cards is another key) */
-        }
-        if (ok) {
-            size_t h = (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - __builtin_ctzll(CR_TC_N)));  /* (a power of 2) */
-            cr_scratch *m = x->sc;
-            if (m->tc_key[h] == k) return m->tc_val[h];
-            int r = cr_truth(cr_split_test(x, S, C, j, g, l));
-            m->tc_key[h] = k;
-            m->tc_val[h] = (uint8_t)r;
-            return r;
-        }
+        size_t h = (size_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - __builtin_ctzll(CR_TC_N)));  /* (a power of 2) */
+        cr_scratch *m = x->sc;
+        if (m->tc_key[h] == k) return m->tc_val[h];
+        int r = cr_truth(cr_split_test(x, S, C, j, g, l));
+        m->tc_key[h] = k;
+        m->tc_val[h] = (uint8_t)r;
+        return r;
     }
 #endif
     return cr_truth(cr_split_test(x, S, C, j, g, l));
@@ -163,7 +158,7 @@ static inline int64_t cr_split_search(cr_ctx *x, cr_state *S, crt_cards *C, cr_s
 
 #if CR_TC_N
 /* where a whole search's answer is kept (helpers.c: cr_split_whole), or NULL when it cannot be: more
- * than 16 cards or 4 kinds of group, a kind of several sizes, a card past NC */
+ * than 16 cards or 4 kinds of group, a kind of several sizes */
 static inline cr_split_whole *cr_split_whole_at(cr_ctx *x, cr_split_job *j) {
     if (j->n > 16 || j->nspec > 4) return NULL;
     uint64_t c = 0, z = 0;
@@ -174,10 +169,7 @@ static inline cr_split_whole *cr_split_whole_at(cr_ctx *x, cr_split_job *j) {
         z = z << 8 | (uint64_t)size;
     }
     uint64_t h = (uint64_t)j->site * UINT64_C(0x9E3779B97F4A7C15) ^ c * UINT64_C(0xC2B2AE3D27D4EB4F) ^ z;
-    for (int i = 0; i < j->n; i++) {
-        if (j->cards[i] < 0 || j->cards[i] >= NC) return NULL;
-        h = (h ^ (uint64_t)j->cards[i]) * UINT64_C(0x100000001B3);
-    }
+    for (int i = 0; i < j->n; i++) h = (h ^ (uint64_t)j->cards[i]) * UINT64_C(0x100000001B3);
     j->wcounts = c;
     j->wsizes = z;
     return &x->sc->sw[(h * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - __builtin_ctzll(CR_SW_N))];
@@ -191,6 +183,10 @@ static inline int64_t cr_split(cr_ctx *x, cr_state *S, crt_cards *C, cr_split_jo
     if (cards.n > 64) cr_fail(x, CR_E_LIST);
     j->n = (int)cards.n;
     for (int64_t i = 0; i < cards.n; i++) j->cards[i] = cr_need(x, cards.v[i]);
+#if CR_TC_N
+    for (int i = 0; i < j->n; i++)  /* (the kept answers' keys hold cards: none kept for a value past them) */
+        if (j->cards[i] < 0 || j->cards[i] >= NC) { memset(j->pure, 0, sizeof j->pure); j->whole = 0; break; }
+#endif
     for (int i = 1; i < j->n; i++) {  /* in order (a hand or so: insertion, where qsort was 4% of Euro-Jongg) */
         int64_t v = j->cards[i];
         int k = i;
