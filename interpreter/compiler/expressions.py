@@ -15,6 +15,14 @@ from .ir.reads import never_none, plain_name, walk_shown
 from .pyemit import py
 from .program import COLLECTIONS, ELEM, _CARD_ATTRS, _compatible, _err, word
 
+# names other languages give what this one spells otherwise: the unknown name's message says it
+_COUNT = "; the number of cards in a zone or a collection is count(...)"
+_FOREIGN = {
+    "True": "; write true", "False": "; write false", "TRUE": "; write true", "FALSE": "; write false",
+    "None": "; write none", "null": "; write none", "nil": "; write none", "NULL": "; write none",
+    "len": _COUNT, "length": _COUNT, "size": _COUNT,
+}
+
 
 INLINE_MAX = 240  # characters of generated source a definition may take when written in place
 
@@ -197,7 +205,7 @@ class Expressions:
         pool = list(scope) + list(self.var_slots) + list(p.option_index) + list(self.defines) + \
             list(p.zone_index) + list(self.suit_index) + list(self.rank_index) + \
             ["cards", "players", "players_in_play", "player_count", "suits", "ranks"]
-        raise _err(f"unknown name {n!r}" + self._suggest(n, pool), e)
+        raise _err(f"unknown name {n!r}" + (_FOREIGN.get(n) or self._suggest(n, pool)), e)
 
     def e_Attr(self, e, scope):
         obj, t = self.sx(e.obj, scope)
@@ -486,7 +494,7 @@ class Expressions:
                     "random", "abs", "at", "in_play", "can_move"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
-        raise _err(f"unknown function {n!r}" + self._suggest(n, pool), e)
+        raise _err(f"unknown function {n!r}" + (_FOREIGN.get(n) or self._suggest(n, pool)), e)
 
 
 

@@ -186,6 +186,37 @@ def _open_aggregate(text: str) -> str | None:
     return None
 
 
+# operators other languages spell otherwise, said in this language's words (a designer who writes
+# `x % 2` or `a && b` from habit is told what to write, not only what was expected)
+_CHAR_HINTS = {
+    "%": "the remainder of a division is written with the word mod (A mod B)",
+    "&": "both conditions are written with the word and (A and B)",
+    "|": "either condition is written with the word or (A or B)",
+    "!": "a condition is negated with the word not (not A); 'not equal' is written !=",
+    "?": "a value chosen by a condition is written if A then X else Y",
+}
+# (an operator's second character, the one before it): the whole operator and what to write
+_TOKEN_HINTS = {
+    ("/", "/"): ("//", "whole numbers are divided with one '/', which drops the remainder (A / B)"),
+    ("*", "*"): ("**", "a power is written A ^ N"),
+    (">", "<"): ("<>", "'not equal' is written !="),
+    ("=", "="): ("===", "equality is written =="),
+}
+
+
+def _operator_hint(tok, before: str, accepts) -> tuple[str, int] | None:
+    """What to write instead of another language's operator at an unexpected token, and the
+    column its first character is at (the token's own, or one or two before it): None when the
+    token is not such an operator. `before` is the line up to the token."""
+    value, col = str(tok.value), tok.column
+    spelled, hint = _TOKEN_HINTS.get((value, before[-1:]), ("", ""))
+    if hint and before.endswith(spelled[:-1]):
+        return f"{spelled!r} is not an operator here: {hint}", col - len(spelled) + 1
+    if value == "=" and "CMP" in accepts:
+        return "unexpected '='; a comparison is written with two: == (c.rank == 8)", col
+    return None
+
+
 def parse_text(text: str, filename: str = "<text>") -> Tree:
     """Parse ruleset text; raise RulesetSyntaxError naming the file, line and column."""
     if not text.endswith("\n"):
@@ -202,6 +233,9 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
         msg = f"unexpected character {ch!r}"
         if ch == '"':
             msg = "this quoted string is not closed on the same line"
+        elif ch in _CHAR_HINTS:
+            doubled = text[e.pos_in_stream:e.pos_in_stream + 2] == ch * 2 and ch in "&|"
+            msg = f"{ch * 2 if doubled else ch!r} is not an operator here: {_CHAR_HINTS[ch]}"
         raise RulesetSyntaxError(msg, filename, e.line, e.column, line_of(e.line)) from None
     except UnexpectedToken as e:
         tok = e.token
@@ -225,6 +259,8 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                 msg = (f"'{before[-1]} {tok.value} in ...' must be wrapped in parentheses {where}: "
                        f"write ({before[-1]} {tok.value} in ...)")
                 col = len(line_of(line)[: col - 1].rstrip()) - len(before[-1]) + 1
+            elif (hint := _operator_hint(tok, (line_of(line) or "")[: (col or 1) - 1], e.accepts or e.expected)):
+                msg, col = hint
             elif tok.type in _AFTER_OPERAND and (agg := _open_aggregate((line_of(line) or "")[: (col or 1) - 1])):
                 msg += (f". '{agg} ...' reaches to the end of the expression, so nothing can follow it: "
                         f"wrap it in parentheses, ({agg} ...) {tok.value} ..., or put it last")

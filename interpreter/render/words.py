@@ -243,8 +243,9 @@ class English:
             return "bool"
         if e.op in ("count", "sum"):
             return "int"
-        if e.op == "those":
-            return self.kind(e.domain)
+        if e.op == "those":  # (those of a zone's cards are cards, not the zone: "move those ..." moves them)
+            kind = self.kind(e.domain)
+            return "cards" if kind in ("zone", "zonekind") else kind
         return self.elem(e.domain)
 
     def kind_Cond(self, e):

@@ -83,3 +83,14 @@ def test_a_rule_of_a_procedure_performed_from_two_phases_is_listed_once(tmp_path
     assert html.count("Topping up</h4>") == 1, html.count("Topping up</h4>")
     first = html.index("Topping up</h4>")
     assert html.index('id="phase-first"') < first < html.index('id="phase-second"')
+
+
+# MINI's turns: a card and every card of its rank go to the pile at once (`move those ...`)
+THOSE_GAME = MINI_HEAD + MINI_DEAL + TURNS.replace("ACTIONS", """action lay c in hand(turn):
+                    move those d in hand(turn) where d.rank == c.rank to pile""")
+
+
+def test_cards_picked_out_of_a_zone_are_moved_as_those_cards_not_as_all_cards_of_a_zone(tmp_path):
+    md = render_markdown(written(tmp_path, "those.cards", THOSE_GAME))
+    assert "move the cards *d* in the turn's hand such that *d*'s rank is *c*'s rank to the pile." in md, md
+    assert "all cards of the cards" not in md
