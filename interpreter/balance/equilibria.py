@@ -130,8 +130,9 @@ def strongest(cfg: Config, native: bool) -> tuple[str, str]:
     game of one player; the equilibrium player (CFR+, solved for a share of a win, which is what
     the skill question counts) when the game's tree is small enough to solve whole
     (CFR_POSITIONS); the search player when the games play on the native engine (`native`: its
-    search runs in C), but for a game whose every decision is made in secret (sealed bids, all
-    at once: there it does worse than greedy); else the greedy player."""
+    search runs in C); else the greedy player. (Until 2026-12-02 a game of sealed bids only took
+    greedy: it won three games in four there, by judging its bid after the others' bids, which it
+    could not know; judged in a sample of what it cannot see, it wins no more than its share.)"""
     if cfg.players == 1:
         return "plan", "the strongest player for a game of one player: the planner, which searches ahead"
     try:
@@ -143,13 +144,6 @@ def strongest(cfg: Config, native: bool) -> tuple[str, str]:
         # score may give up many small pots to win a few big ones, and lose more games than it wins
         return f"cfr:{CFR_ITERATIONS}:win", (f"the strongest player this game allows: its tree has at most {CFR_POSITIONS:,} "
                            "positions, so it is solved whole, and the equilibrium strategy for winning plays")
-    from ..engine import program_of
-    choices = program_of(cfg.rs).choices
-    if native and choices and all(ch.secret for ch in choices):
-        # sealed bids all through: the search player's tree takes the others' hidden choices for
-        # moves made in turn, and it won no more than its share where greedy won three games in four
-        return "greedy", ("the strongest player this game allows: every decision is made in secret, all at once, "
-                          "where the search player plays worse than the greedy one")
     if native:
         return "ismcts", "the strongest player this game allows on the native engine: the search player, in C"
     return "greedy", ("the strongest player this game allows on the Python engine (the search player is slow "

@@ -9,16 +9,17 @@ import ctypes
 from .engine import NativeGame
 
 
-def look_ahead(g: NativeGame, advised: bool) -> list | None:
+def look_ahead(g: NativeGame, advised: bool, seed: int) -> list | None:
     """GreedyBot._values's values of the legal moves of the player to act, in order: (the advice
-    after the move, the margin after it) when the ruleset gives advice, else the margin; None when
+    after the move, the margin after it) when the ruleset gives advice, else the margin, each move
+    played in the sample of what the player cannot see that random.Random(seed) draws; None when
     C cannot answer as Python would (then the caller looks ahead in Python)."""
     cap = max(len(g._view._legal), 1)
     room = _room(g.np, 3 * cap)
     lib = g.np.players()
     if lib is None:
         return None
-    n = lib.cr_greedy(g.mem, room, cap)
+    n = lib.cr_greedy(g.mem, room, cap, seed)
     if n < 0:
         return None
     flat = room[:3 * n]

@@ -273,7 +273,7 @@ _BUILDING = threading.Lock()  # one players' library built at a time (the search
 def _player_types(lib: ctypes.CDLL) -> ctypes.CDLL:
     """`lib` with the players' functions' argument types declared."""
     u32p, i64p, i32p = (ctypes.POINTER(t) for t in (ctypes.c_uint32, ctypes.c_int64, ctypes.c_int32))
-    lib.cr_greedy.argtypes, lib.cr_greedy.restype = [ctypes.c_void_p, i64p, ctypes.c_int32], ctypes.c_int32
+    lib.cr_greedy.argtypes, lib.cr_greedy.restype = [ctypes.c_void_p, i64p, ctypes.c_int32, ctypes.c_uint64], ctypes.c_int32
     lib.cr_permuted_differs.argtypes = [ctypes.c_void_p, ctypes.c_int32, u32p]
     lib.cr_permuted_differs.restype = ctypes.c_int32
     lib.cr_try_moves.argtypes = [ctypes.c_void_p, i32p, ctypes.c_int32, i64p]

@@ -57,10 +57,23 @@ class RandomBot:
         return f"RandomBot({self.seed})"
 
 
+def sample_seed(seed: int, decisions: int, seat: int) -> int:
+    """The seed of the sample a greedy decision looks ahead in: a function of the bot's seed, the
+    decisions made so far and the seat, mixed into 64 bits (C seeds its generator with it as
+    random.Random does)."""
+    x = (seed * 0x9E3779B97F4A7C15 + decisions * 0xBF58476D1CE4E5B9 + seat) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return x ^ (x >> 31)
+
+
 class GreedyBot:
     """One step of look-ahead: play each legal move on a copy of the game (up to the next
     decision) and keep the move that leaves this seat best placed by the ruleset's advice
-    when it gives some, then furthest ahead of its best rival by the game's own scoring.
+    when it gives some, then furthest ahead of its best rival by the game's own scoring. The
+    copy is a sample of what the seat cannot see (the hidden cards rearranged, chance drawn
+    afresh), so a move is never judged by a card it would turn up, or by where the cards nobody
+    sees truly lie.
     Ties: play the lowest-ranked card first (keep high cards), then moves with another kind
     of argument, then moves without one; then a seeded coin.
 
@@ -140,16 +153,29 @@ class GreedyBot:
 
     def _values(self, state: State, moves: list[Move], me: int, advised: bool):
         """Each move's value for `me` one step on: the advice after it (when the ruleset gives
-        some), then the margin. A game in C works out the whole look-ahead in one call
-        (native/greedy.py) and gives back the raw numbers, which the same code judges here."""
+        some), then the margin. The moves are played in one sample of what `me` cannot see
+        (engine.determinise, the sample's chance drawn afresh too), not in the game itself: a
+        move that turns a hidden card up (a draw, a flip) or sets off a shuffle is judged by what
+        the seat could meet there, never by the true card, which it cannot know before it moves.
+        The sample comes from a generator of its own (sample_seed), so the coin that breaks ties
+        is drawn as before. A move the sample does not offer (only where the rules let hidden cards
+        change a seat's moves, which the fuzzer reports) is judged in the game itself. A game in C
+        works out the whole look-ahead in one call (native/greedy.py), the same sample drawn
+        there, and gives back the raw numbers, which the same code judges here."""
+        seed = sample_seed(self.seed, len(state.history), me)
         if state.native is not None:
             from ..native.greedy import look_ahead
-            values = look_ahead(state.native, advised)
+            values = look_ahead(state.native, advised, seed)
             if values is not None and len(values) == len(moves):
                 yield from values
                 return
+        seen = engine.determinise(state, me, random.Random(seed), reseed=True)
+        offered = {}
+        for x in seen._legal:
+            offered.setdefault((x.player, x.action, x.arg), x)
         for m in moves:
-            after = apply(state.clone(), m)
+            there = offered.get((m.player, m.action, m.arg))
+            after = apply(seen.clone(), there) if there is not None else apply(state.clone(), m)
             value = self.margin(after, me)
             if advised:  # the ruleset's advice first, the score after it
                 try:

@@ -384,8 +384,9 @@ def test_the_skill_question_takes_the_strongest_player_the_game_allows_and_says_
 
 def test_the_strongest_player_is_chosen_by_the_game_and_the_engine():
     """One player: the planner; a small tree: the equilibrium player; else the search player
-    where the games play in C (but greedy where every decision is a sealed bid), and greedy
-    where they play in Python. A big deal is ruled out at once, without walking its tree."""
+    where the games play in C (sealed bids too: greedy judges a bid in a sample of the others'
+    hidden bids, so it no longer wins there by knowing them), and greedy where they play in
+    Python. A big deal is ruled out at once, without walking its tree."""
     import time
 
     from interpreter import load_ruleset
@@ -400,7 +401,7 @@ def test_the_strongest_player_is_chosen_by_the_game_and_the_engine():
     started = time.monotonic()
     assert strongest(config(GANJIFA, 3), True)[0] == "ismcts"
     assert strongest(config(GANJIFA, 3), False)[0] == "greedy"
-    assert strongest(config(GOOFSPIEL, 2), True)[0] == "greedy"  # every decision a sealed bid
+    assert strongest(config(GOOFSPIEL, 2), True)[0] == "ismcts"  # every decision a sealed bid
     assert strongest(config(ROOT / "rulesets" / "classic" / "leduc-poker.cards", 2), True)[0] == "ismcts"
     assert time.monotonic() - started < 10
 

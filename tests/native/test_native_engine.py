@@ -428,10 +428,11 @@ def test_a_sanitized_driver_plays_clean(tmp_path):
             "    int32_t idx[64]; int64_t visits[64]; double reward[64];\n"
             "    if (cr_search_root(h, idx, visits, reward, 64) < 1) return 4;\n"
             "    cr_search_free(h);\n"
-            # the greedy player's look-ahead in C: a whole game, each decision its best row's move
+            # the greedy player's look-ahead in C, in a sample of what the seat cannot see: a whole
+            # game, each decision its best row's move
             "    static int64_t rows[3 * 512];\n"
             "    while (!((cr_state *)mem)->finished) {\n"
-            "        int32_t n = cr_greedy(mem, rows, 512), best = 0;\n"
+            "        int32_t n = cr_greedy(mem, rows, 512, 77u + (uint64_t)((cr_state *)mem)->decisions), best = 0;\n"
             "        if (n < 1) return 5;\n"
             "        for (int32_t k = 1; k < n; k++) if (rows[3 * k + 2] > rows[3 * best + 2]) best = k;\n"
             "        if (cr_apply(mem, (int32_t)rows[3 * best])) return 6;\n"

@@ -10,7 +10,7 @@ from small_games import scored
 import pytest
 
 from interpreter import loads_ruleset
-from interpreter.players.bots import GreedyBot
+from interpreter.players.bots import GreedyBot, sample_seed
 from interpreter.engine import apply, new_game
 from interpreter.native import find_compiler
 from interpreter.native import greedy as native_greedy
@@ -33,8 +33,9 @@ def both(rs, players, seed, decisions, *, most_moves=60):
         who = python.actor
         moves = [m for m in python._legal if m.player == who]
         if len(moves) > 1:
-            answered += native_greedy.look_ahead(native.native, advised) is not None
             bot = bots[who]
+            seed = sample_seed(bot.seed, len(python.history), who)
+            answered += native_greedy.look_ahead(native.native, advised, seed) is not None
             assert list(bot._values(native, moves, who, advised)) == list(bot._values(python, moves, who, advised))
         a = bots[who].choose(native)
         apply(native, a)

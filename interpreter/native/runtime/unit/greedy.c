@@ -77,22 +77,38 @@ static void gr_copy(uint64_t *copy, const cr_state *S0, int32_t i) {
 /* bots.py:GreedyBot._values from the game in mem: for each legal move of the player to act, in the
  * order of the legal moves, a row of 3 numbers: the move's index among the legal moves, the sum of
  * the actor's advice values after it (0 when the advice fails there as in Python), how far the
- * actor is then ahead of its best rival (0 when the scores fail as in Python). The number of
+ * actor is then ahead of its best rival (0 when the scores fail as in Python). Each move is played
+ * in one sample of what the actor cannot see (search.c's sr_determinise: positions.py:determinise
+ * with reseed, from a generator seeded with `seed` as random.Random(seed) is), so that no move is
+ * judged by a hidden card it would bring to light or by a shuffle still to come. The number of
  * rows; -1 when C cannot answer as Python would (the rules fail in a copy, a none or a number past
- * 64 bits where Python's arithmetic differs, no room): Python looks ahead then */
-int32_t cr_greedy(const void *mem, int64_t *out, int32_t cap) {
+ * 64 bits where Python's arithmetic differs, a move the sample does not offer, no room): Python
+ * looks ahead then */
+int32_t cr_greedy(const void *mem, int64_t *out, int32_t cap, uint64_t seed) {
     const cr_state *S0 = (const cr_state *)mem;
     if (!S0 || S0->magic != CR_MAGIC || S0->finished || S0->err) return -1;
     int32_t P = S0->n_players, me = S0->actor, n = 0;
     int64_t sc[MAXP], adv[GR_NADVICE ? GR_NADVICE : 1];
-    uint64_t *copy = (uint64_t *)malloc((size_t)S0->bytes + 8);
-    if (!copy) return -1;
-    for (int32_t i = 0; i < S0->legal_n; i++) {
+    uint64_t *copy = (uint64_t *)malloc((size_t)S0->bytes + 8), *seen = (uint64_t *)malloc((size_t)S0->bytes + 8);
+    sr_tree *t = (sr_tree *)calloc(1, sizeof(sr_tree));
+    if (!copy || !seen || !t) { free(copy); free(seen); free(t); return -1; }
+    memcpy(seen, mem, (size_t)S0->bytes);
+    cr_state *D = (cr_state *)seen;
+    crt_rng rng;
+    crt_seed_u64(&rng, seed);
+    cr_guard_enter();
+    int bad = sr_determinise(t, D, me, &rng) || CR_STOPPED();
+    cr_guard_leave();
+    if (bad || D->err || D->finished) n = -1;
+    for (int32_t i = 0; n >= 0 && i < S0->legal_n; i++) {
         if (S0->legal_who[i] != me) continue;
         if (n >= cap) { n = -1; break; }
-        gr_copy(copy, S0, i);
+        int32_t j = 0; /* the sample's move equal to it, the first (bots.py: as apply finds it) */
+        while (j < D->legal_n && !sr_same_move(S0, i, D, j)) j++;
+        if (j == D->legal_n) { n = -1; break; }
+        gr_copy(copy, D, j);
         cr_state *S = (cr_state *)copy;
-        if (cr_apply(S, i)) { n = -1; break; }
+        if (cr_apply(S, j)) { n = -1; break; }
         int64_t *row = out + (size_t)n * 3;
         row[0] = i; row[1] = 0; row[2] = 0;
         int kind = gr_scores(S, sc);
@@ -108,5 +124,7 @@ int32_t cr_greedy(const void *mem, int64_t *out, int32_t cap) {
         n++;
     }
     free(copy);
+    free(seen);
+    free(t);
     return n;
 }
