@@ -1,4 +1,4 @@
-"""The greedy player judges its moves by what its seat can know: each move is played in a sample
+"""The players judge their moves by what their seat can know. The greedy player plays each move in a sample
 of the cards the seat cannot see, not in the game itself. Before, a move that turned a hidden card
 up (a draw, a flip) was judged by the true card: at Memory the greedy player turned up the match
 of its first card every time and won every game against a random player."""
@@ -14,7 +14,7 @@ from interpreter import loads_ruleset
 from interpreter.engine import apply, determinise, new_game
 from interpreter.native import find_compiler
 from interpreter.native.engine import new_native_game
-from interpreter.players.bots import GreedyBot, RandomBot
+from interpreter.players.bots import GreedyBot, RandomBot, make_bot
 
 # twelve cards face down in twelve places; a turn flips one, then another: a pair is kept, else both
 # are turned back and the turn passes. No player remembers a card turned back (nothing in the rules
@@ -123,3 +123,21 @@ def test_in_every_bundled_game_greedy_decides_alike_whatever_it_cannot_see(name)
             same_choice_whatever_is_hidden(s, 5, tries=2)
             looked += 1
         apply(s, rng.choice(mine))
+
+
+@pytest.mark.parametrize("bot", ["greedy", "ismcts:60", "pimc:2:40"])
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_no_player_answers_a_sealed_bid_it_cannot_see(bot, engine):
+    """Goofspiel: whatever card the first seat bid in secret, the second seat bids the same (the
+    greedy player, judging in the true game, bid to beat it)."""
+    if engine == "native" and find_compiler() is None:
+        pytest.skip("no C compiler")
+    rs = rules("classic/goofspiel")
+    replies = set()
+    for first in (0, 5, 12):
+        s = (new_native_game if engine == "native" else new_game)(rs, 2, seed=7)
+        mine = [m for m in s._legal if m.player == s.actor]
+        apply(s, mine[first])  # the first seat's sealed bid
+        assert s.actor == 1
+        replies.add(move_key(make_bot(bot, 5).choose(s)))
+    assert len(replies) == 1, replies
