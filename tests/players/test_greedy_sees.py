@@ -1,7 +1,7 @@
-"""The players judge their moves by what their seat can know. The greedy player plays each move in a sample
-of the cards the seat cannot see, not in the game itself. Before, a move that turned a hidden card
-up (a draw, a flip) was judged by the true card: at Memory the greedy player turned up the match
-of its first card every time and won every game against a random player."""
+"""The players judge their moves by what their seat can know. The greedy player plays each move
+in a sample of the cards the seat cannot see, not in the game itself. Before, a move that turned
+a hidden card up (a draw, a flip) was judged by the true card: at Memory the greedy player turned
+up the match of its first card every time and won every game against a random player."""
 
 from __future__ import annotations
 
