@@ -457,7 +457,8 @@ def set_bound_error(p, site: int, bound: str):
     'cards' (MAX_SET_CARDS), 'tried' (MAX_TRIED) or 'sets' (MAX_SETS)."""
     from .program import MAX_SET_CARDS, MAX_SETS, MAX_TRIED
     var = p.set_sites[site][1].var
-    why = {"cards": f"the set is chosen among more than {MAX_SET_CARDS} cards here",
+    why = {"cards": (f"the set is chosen among more than {MAX_SET_CARDS} cards here: where a zone can hold more, "
+                     "let the player pick the cards one at a time, a decision each, and end with an action that stops"),
            "tried": (f"more than {MAX_TRIED} sets of cards to try here: a condition `(sum x in {var}: VALUE) == TOTAL` "
                      f"or `count({var}) <= N` cuts the search" + later_hint(p, site)),
            "sets": f"more than {MAX_SETS} sets of cards are allowed here" + later_hint(p, site)}[bound]
