@@ -211,6 +211,7 @@ def test_a_set_chosen_among_too_many_cards_stops_both_engines_with_a_located_err
     assert s0 is None
     msg = str(py_err.value)
     assert "fishing.cards:33:" in msg and f"S subset of table: the set is chosen among more than {MAX_SET_CARDS}" in msg
+    assert "pick the cards one at a time, a decision each" in msg  # (and how to write it instead)
     # the native engine: a game that reaches such a table
     fine = table_of(many[:-1], {0: ["10-Spades"], 1: ["A-Hearts"]}, turn="P2")
     c = native(fine)
