@@ -39,7 +39,7 @@ import random
 import time
 
 from ..engine import SCORE_UNREADABLE, advice, apply, determinise, moves_for, moves_to_choose, outcome, scores
-from ..errors import GameRuntimeError, OptionError
+from ..errors import GameRuntimeError, GameTooLong, OptionError
 from ..language import graph as g
 from .spec import spec_count
 from .ties import card_order, tie_key
@@ -128,11 +128,15 @@ def _first(det, legal: list, untried: list[int], start: int) -> int:
         j = untried[(start + k) % n]
         m = legal[j]
         after = det.clone()
-        apply(after, m)
         try:
-            value = advice(after, m.player)
-        except GameRuntimeError:
+            apply(after, m)
+        except GameTooLong:  # (the sample's line runs into the game's bound: no signal)
             value = 0
+        else:
+            try:
+                value = advice(after, m.player)
+            except GameRuntimeError:
+                value = 0
         key = (value, *tie_key(m, order))
         if best_key is None or key > best_key:
             best, best_key = j, key
@@ -270,54 +274,57 @@ class ISMCTSBot:
                  advice_rollout: int = ADVICE_ROLLOUTS[-1]) -> None:
         node = root
         views = self.views
-        while not det.finished:
-            legal = moves_for(det)
-            if not legal:
-                break
-            children = node.children
-            if views:  # each move known also by what its player sees as it moves
-                seen = {p: _view(det, p) for p in {m.player for m in legal}}
-                keys = [(*_key(m), seen[m.player]) for m in legal]
-            else:
-                keys = [_key(m) for m in legal]
-            untried = [j for j, k in enumerate(keys) if k not in children]
-            if (untried and before is not None and len(untried) < len(keys)
-                    and len(keys) - len(untried) >= math.ceil((node.visits + 1) ** WIDENING)):
-                untried = []  # wide enough for its visits: one of the children it has
-            if untried:
-                start = rng.randrange(len(untried))
-                j = untried[start] if before is None or len(untried) == 1 else _first(det, legal, untried, start)
-                m = legal[j]
-                who = m.player  # at a `choose by each` any of several players may be the one
-                apply(det, m)
-                child = children[keys[j]] = _Node(m, node, who, seats)
-                node = child
-                break
-            best, best_value = None, -1.0
-            for k in keys:
-                c = children.get(k)
-                if c is None:  # not a child yet (the node is as wide as its visits allow)
-                    continue
-                c.avail += 1
-                value = c.reward[c.player] / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
-                if value > best_value:
-                    best, best_value = c, value
-            apply(det, best.move if best.move in legal else next(m for m in legal if _key(m) == _key(best.move)))
-            node = best
-        n = 0
-        choice = rng.randrange
-        cap = self.rollout_cap if before is None else min(self.rollout_cap, advice_rollout * seats)
-        while not det.finished and n < cap:
-            legal = moves_for(det)
-            if not legal:
-                break
-            apply(det, legal[choice(len(legal))])
-            n += 1
-        r = None
-        if before is not None and not det.finished:
-            r = _advised(det, seats, before)
-        if r is None:
-            r = _reward(det, seats)
+        try:
+            while not det.finished:
+                legal = moves_for(det)
+                if not legal:
+                    break
+                children = node.children
+                if views:  # each move known also by what its player sees as it moves
+                    seen = {p: _view(det, p) for p in {m.player for m in legal}}
+                    keys = [(*_key(m), seen[m.player]) for m in legal]
+                else:
+                    keys = [_key(m) for m in legal]
+                untried = [j for j, k in enumerate(keys) if k not in children]
+                if (untried and before is not None and len(untried) < len(keys)
+                        and len(keys) - len(untried) >= math.ceil((node.visits + 1) ** WIDENING)):
+                    untried = []  # wide enough for its visits: one of the children it has
+                if untried:
+                    start = rng.randrange(len(untried))
+                    j = untried[start] if before is None or len(untried) == 1 else _first(det, legal, untried, start)
+                    m = legal[j]
+                    who = m.player  # at a `choose by each` any of several players may be the one
+                    node = children[keys[j]] = _Node(m, node, who, seats)
+                    apply(det, m)
+                    break
+                best, best_value = None, -1.0
+                for k in keys:
+                    c = children.get(k)
+                    if c is None:  # not a child yet (the node is as wide as its visits allow)
+                        continue
+                    c.avail += 1
+                    value = c.reward[c.player] / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
+                    if value > best_value:
+                        best, best_value = c, value
+                node = best
+                apply(det, best.move if best.move in legal else next(m for m in legal if _key(m) == _key(best.move)))
+            n = 0
+            choice = rng.randrange
+            cap = self.rollout_cap if before is None else min(self.rollout_cap, advice_rollout * seats)
+            while not det.finished and n < cap:
+                legal = moves_for(det)
+                if not legal:
+                    break
+                apply(det, legal[choice(len(legal))])
+                n += 1
+        except GameTooLong:  # the sample's line runs into the game's bound (it may go round for ever): nobody wins it
+            r = [0.5 / seats] * seats
+        else:
+            r = None
+            if before is not None and not det.finished:
+                r = _advised(det, seats, before)
+            if r is None:
+                r = _reward(det, seats)
         while node is not None:
             node.visits += 1
             acc = node.reward

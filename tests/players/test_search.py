@@ -241,3 +241,51 @@ def test_with_advice_a_node_grows_its_children_one_by_one_the_advices_best_move_
     for _ in range(len(legal)):
         bot._iterate(root, bot._sample(s, me, bot.rng), 3, bot.rng, None)
     assert len(root.children) == len(legal)
+
+
+# a game that ends when a player stops it: a random line through it mostly waits until the game's
+# bound (six decisions), which the players here never reach
+WAITING = '''game waiting "Waiting"
+players 2
+at most 6 decisions
+
+deck small "Small pack":
+    suits Red
+    ranks 1..4
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+var turn: player = seat(1)
+var done: bool = false
+
+define score(p: player) = sum c in hand(p): c.order
+winner most score
+
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 1 from stock to each hand
+    while not done:
+        rule turn "A turn":
+            choose by turn:
+                action stop "End the game.":
+                    set done = true
+                action wait k in 1..9 "Wait.":
+                    set turn = next(turn)
+'''
+
+
+@pytest.mark.parametrize("bot", ["ismcts:200", "moismcts:200"])
+def test_a_sampled_line_that_runs_into_the_games_bound_stops_there_and_the_game_goes_on(bot):
+    """Most of the search's random lines run past the game's bound (`at most 6 decisions`): each
+    is judged as a game nobody wins, where it used to stop the real game with the bound's error.
+    The same moves on both engines."""
+    rs = loads_ruleset(WAITING, "waiting.cards")
+    for seed in range(3):
+        picks = []
+        for game in (new_game(rs, 2, seed=seed), new_native_game(rs, 2, seed=seed)):
+            apply(game, next(m for m in game._legal if m.action == "wait"))  # (the first seat waits)
+            apply(game, next(m for m in game._legal if m.action == "wait"))  # (and the second)
+            assert game.decisions == 2 and not game.finished
+            picks.append(str(make_bot(bot, seed).choose(game)))
+        assert picks[0] == picks[1], picks

@@ -281,6 +281,11 @@ static int sr_advised(cr_state *S, int32_t P, const double *before, double scale
     return 1;
 }
 
+/* whether a move's failure `rc` is the game's bound reached (GameTooLong): a line of a sample stops there */
+static inline int sr_long(const cr_state *S, int rc) {
+    return rc == CR_E_LONG && S->err == CR_E_LONG;
+}
+
 /* search.py:WIDENING: with advice, a node has at most ceil((visits + 1) ** WIDENING) children */
 #define SR_WIDENING 0.35
 
@@ -314,11 +319,14 @@ static int32_t sr_first(sr_tree *t, cr_state *S0, const int32_t *untried, int32_
         int32_t i = untried[(start + k) % n];
         gr_copy(t->ahead, S0, i);
         cr_state *S = (cr_state *)t->ahead;
-        if (cr_apply(S, i)) return -1;
         int64_t adv = 0;
-        int kind = sr_advice_of(S, S0->legal_who[i], &adv);
-        if (gr_alike(kind)) adv = 0;  /* as Python's advice fails: no signal */
-        else if (kind) return -1;
+        int ar = cr_apply(S, i);
+        if (ar && !sr_long(S, ar)) return -1;
+        if (!ar) {  /* (a move that runs into the game's bound: no signal, as in Python) */
+            int kind = sr_advice_of(S, S0->legal_who[i], &adv);
+            if (gr_alike(kind)) adv = 0;  /* as Python's advice fails: no signal */
+            else if (kind) return -1;
+        }
         int64_t arg = SR_ARGKIND[S0->choice][S0->legal_alt[i]], v = S0->legal_val[i][0], rank = 0;
         if (arg == 0) {
             if (v == CR_NONE || v < 0 || v >= NC) arg = 1;
@@ -338,6 +346,8 @@ static int32_t sr_first(sr_tree *t, cr_state *S0, const int32_t *untried, int32_
 /* search.py:ISMCTSBot._iterate on the sample in S */
 static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int32_t rollout, int64_t rollout_cap) {
     int32_t node = 0, P = t->players;
+    int ar;
+    double r[MAXP];
     while (!S->finished) {
         int32_t nm = sr_mine(t, S);
         if (!nm) break;
@@ -365,8 +375,8 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
             }
             n->visits = 0; n->avail = 0;
             for (int32_t k = 0; k < P; k++) t->reward[(size_t)c * P + k] = 0.0;
-            if (cr_apply(S, i)) return SR_FAIL;
             node = c;
+            if ((ar = cr_apply(S, i))) goto stopped;
             break;
         }
         int32_t best = -1, best_i = -1;
@@ -380,18 +390,22 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
                            t->exploration * sqrt(log((double)n->avail) / (double)n->visits);
             if (value > best_value) { best = c; best_value = value; best_i = i; }
         }
-        if (cr_apply(S, best_i)) return SR_FAIL;
         node = best;
+        if ((ar = cr_apply(S, best_i))) goto stopped;
     }
     int64_t cap = has_before ? (rollout_cap < (int64_t)rollout * P ? rollout_cap : (int64_t)rollout * P) : rollout_cap;
     for (int64_t n = 0; !S->finished && n < cap; n++) {
         int32_t nm = sr_mine(t, S);
         if (!nm) break;
-        if (cr_apply(S, t->mine[crt_randbelow(rng, (uint64_t)nm)])) return SR_FAIL;
+        if ((ar = cr_apply(S, t->mine[crt_randbelow(rng, (uint64_t)nm)]))) goto stopped;
     }
-    double r[MAXP];
     int judged = has_before && !S->finished && sr_advised(S, P, t->before, t->advice_scale, r);
     if (!judged && sr_reward(S, P, r)) return SR_FAIL;
+    goto back;
+stopped: /* a line of the sample that runs into the game's bound (it may go round for ever): nobody wins it */
+    if (!sr_long(S, ar)) return SR_FAIL;
+    for (int32_t i = 0; i < P; i++) r[i] = 0.5 / P;
+back:
     for (int32_t k = node; k >= 0; k = t->nodes[k].parent) {
         t->nodes[k].visits++;
         for (int32_t i = 0; i < P; i++) t->reward[(size_t)k * P + i] += r[i];
