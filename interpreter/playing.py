@@ -263,6 +263,7 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
     engine's functions); GameBroke if the engine fails or the game gets stuck."""
     state = None
     last = None
+    choosing = None  # the seat whose player is choosing (a failure there is in its look-ahead, not a move made)
     where = "the set-up"
     try:
         state = engines.new_game(rs, players, options, seed, engine="native" if native else "python")
@@ -275,7 +276,9 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
                                 "but the game is not over", state)
             who = state.actor
             where = rule_where(state)
+            choosing = who
             move = players_of[who].choose(state)
+            choosing = None
             if human is not None and who != human.seat:  # a choice made in secret shows only by its effect
                 typer.echo(f"{seat_name(who)}: {'has chosen, in secret' if in_secret(state) else move}")
             last = f"move {len(state.history) + 1} ({seat_name(who)}: {move})"
@@ -286,7 +289,11 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
         raise
     except CardRulesError as e:  # GameRuntimeError, or a bot that chose an illegal move
         after = f" at {last}" if last else ""
-        if isinstance(e, GameRuntimeError) and state is not None:
+        if choosing is not None and state is not None:  # (the game itself stands where it was)
+            name = bot_names.get(choosing, "the person")
+            after = (f" while {seat_name(choosing)} ({name}) chose move {len(state.history) + 1}, looking ahead "
+                     "in a position of its own (a sample of what it cannot see, or a line it tried)")
+        elif isinstance(e, GameRuntimeError) and state is not None:
             where = rule_where(state)  # where the engine stopped
         raise GameBroke(f"the game with seed {seed} broke{after} in {where}", state, e) from None
 

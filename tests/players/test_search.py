@@ -289,3 +289,47 @@ def test_a_sampled_line_that_runs_into_the_games_bound_stops_there_and_the_game_
             assert game.decisions == 2 and not game.finished
             picks.append(str(make_bot(bot, seed).choose(game)))
         assert picks[0] == picks[1], picks
+
+
+# P2's card is never the 1 (the pack is not shuffled: the 3 goes to P1, the 2 to P2), but P1 cannot
+# know it, and where P2 holds the 1 looking divides by zero: a failure only the search's samples meet
+LATENT = '''game latent "Latent"
+players 2
+at most 10 decisions
+
+deck small "Small pack":
+    suits Red
+    ranks 1..3
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+var x: int = 0
+
+define score(p: player) = x
+winner most score
+
+phase play "Play":
+    rule deal "Deal":
+        deal 1 from stock to each hand
+    rule check "Check":
+        choose by seat(1):
+            action look "Look.":
+                if top(hand(seat(2))).order == 1:
+                    set x = 1 / 0
+            action skip "Skip.":
+                set x = 1
+'''
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_failure_met_in_a_players_look_ahead_is_told_as_such_not_pinned_on_the_last_move(engine, tmp_path):
+    path = tmp_path / "latent.cards"
+    path.write_text(LATENT, encoding="utf-8")
+    r = CliRunner().invoke(app, ["play", str(path), "-k", "1", "--bot", "P1=ismcts:50", "--engine", engine, "--workers", "1"])
+    assert r.exit_code == 1, r.output
+    assert ("error: the game with seed 0 broke while P1 (ismcts:50) chose move 1, looking ahead in a position of its "
+            "own (a sample of what it cannot see, or a line it tried) in rule 'check' (Check)") in r.output, r.output
+    assert "latent.cards:23:21: error: while playing, this statement met a division by zero" in r.output
+    assert "Traceback" not in r.output
+    r = CliRunner().invoke(app, ["play", str(path), "-k", "3", "--engine", engine, "--workers", "1"])
+    assert r.exit_code == 0, r.output  # (random players never meet it)
