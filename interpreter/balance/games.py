@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from .. import engine, engines
 from ..players.bots import bot_seed, make_bot
-from ..engine import SCORE_UNREADABLE, apply, fired_counts, legal_moves, outcome
+from ..engine import SCORE_UNREADABLE, apply, fired_counts, legal_moves, outcome, seat_name
 from ..errors import CardRulesError
 
 HARD_CAP = 100_000  # decisions: a game this long is stopped and counted as unfinished (the engine stops
@@ -86,6 +86,7 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     moves: dict = {}
     behind: set = set()  # the seats that were behind the leader at some moment
     first = None
+    choosing = None  # the seat whose player is choosing (a failure there is in its look-ahead)
     n = 0
     last_lead = None
     changes = 0
@@ -97,7 +98,9 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
             who = s.actor
             if first is None:
                 first = who
+            choosing = who
             move = players[who].choose(s)
+            choosing = None
             moves[move.action] = moves.get(move.action, 0) + 1
             step(move)
             n += 1
@@ -118,7 +121,10 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     except GameFailed:
         raise
     except CardRulesError as e:
-        raise GameFailed(f"game {index + 1} (seed {seed}) broke after {n} decisions: {e.message}", e.file, e.line,
+        where = (f"while {seat_name(choosing)} ({bots[choosing]}) chose decision {n + 1}, looking ahead in a position of "
+                 "its own (a sample of what it cannot see, or a line it tried)" if choosing is not None
+                 else f"after {n} decisions")
+        raise GameFailed(f"game {index + 1} (seed {seed}) broke {where}: {e.message}", e.file, e.line,
                          e.column, e.source_line) from None
     o = outcome(s)
     winners = o.winners if o is not None else ()

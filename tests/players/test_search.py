@@ -333,3 +333,15 @@ def test_a_failure_met_in_a_players_look_ahead_is_told_as_such_not_pinned_on_the
     assert "Traceback" not in r.output
     r = CliRunner().invoke(app, ["play", str(path), "-k", "3", "--engine", engine, "--workers", "1"])
     assert r.exit_code == 0, r.output  # (random players never meet it)
+
+
+def test_balance_tells_a_failure_in_a_players_look_ahead_as_such(tmp_path):
+    path = tmp_path / "latent.cards"
+    path.write_text(LATENT, encoding="utf-8")
+    r = CliRunner().invoke(app, ["balance", str(path), "-k", "2", "--bot", "P1=ismcts:50", "--strong", "none",
+                                 "--workers", "1", "--out", str(tmp_path / "report")])
+    assert r.exit_code != 0, r.output
+    assert ("error: game 1 (seed 0) broke while P1 (ismcts:50) chose decision 1, looking ahead in a position of its own "
+            "(a sample of what it cannot see, or a line it tried): while playing, this statement met a division by zero"
+            in r.output), r.output
+    assert not (tmp_path / "report").exists() and "Traceback" not in r.output
