@@ -159,8 +159,9 @@ class GreedyBot:
         the seat could meet there, never by the true card, which it cannot know before it moves.
         The sample comes from a generator of its own (sample_seed), so the coin that breaks ties
         is drawn as before. A move the sample does not offer (only where the rules let hidden cards
-        change a seat's moves, which the fuzzer reports) is judged in the game itself. A game in C
-        works out the whole look-ahead in one call (native/greedy.py), the same sample drawn
+        change a seat's moves, which the fuzzer reports), or whose rules fail in the sample, is
+        judged in the game itself, as every move is where the sample cannot be drawn. A game in
+        C works out the whole look-ahead in one call (native/greedy.py), the same sample drawn
         there, and gives back the raw numbers, which the same code judges here."""
         seed = sample_seed(self.seed, len(state.history), me)
         if state.native is not None:
@@ -169,13 +170,23 @@ class GreedyBot:
             if values is not None and len(values) == len(moves):
                 yield from values
                 return
-        seen = engine.determinise(state, me, random.Random(seed), reseed=True)
         offered = {}
-        for x in seen._legal:
+        try:
+            seen = engine.determinise(state, me, random.Random(seed), reseed=True)
+        except GameRuntimeError:  # (the rules fail in the sample itself: every move is judged in the game)
+            seen = None
+        for x in seen._legal if seen is not None else ():
             offered.setdefault((x.player, x.action, x.arg), x)
         for m in moves:
             there = offered.get((m.player, m.action, m.arg))
-            after = apply(seen.clone(), there) if there is not None else apply(state.clone(), m)
+            after = None
+            if there is not None:
+                try:
+                    after = apply(seen.clone(), there)
+                except GameRuntimeError:
+                    after = None
+            if after is None:
+                after = apply(state.clone(), m)
             value = self.margin(after, me)
             if advised:  # the ruleset's advice first, the score after it
                 try:

@@ -291,8 +291,9 @@ def test_a_sampled_line_that_runs_into_the_games_bound_stops_there_and_the_game_
         assert picks[0] == picks[1], picks
 
 
-# P2's card is never the 1 (the pack is not shuffled: the 3 goes to P1, the 2 to P2), but P1 cannot
-# know it, and where P2 holds the 1 looking divides by zero: a failure only the search's samples meet
+# P2's card is never the 1 (the pack is not shuffled: the 3 goes to P1, the 2 to P2, the 1 stays in
+# the pack), but P1 cannot know it, and where P2 holds the 1 looking divides by zero: a failure only
+# the players' samples meet
 LATENT = '''game latent "Latent"
 players 2
 at most 10 decisions
@@ -314,7 +315,7 @@ phase play "Play":
     rule check "Check":
         choose by seat(1):
             action look "Look.":
-                if top(hand(seat(2))).order == 1:
+                if top(hand(seat(2))).order == 0:
                     set x = 1 / 0
             action skip "Skip.":
                 set x = 1
@@ -331,7 +332,7 @@ def test_a_failure_met_in_a_players_look_ahead_is_told_as_such_not_pinned_on_the
             "own (a sample of what it cannot see, or a line it tried) in rule 'check' (Check)") in r.output, r.output
     assert "latent.cards:23:21: error: while playing, this statement met a division by zero" in r.output
     assert "Traceback" not in r.output
-    r = CliRunner().invoke(app, ["play", str(path), "-k", "3", "--engine", engine, "--workers", "1"])
+    r = CliRunner().invoke(app, ["play", str(path), "-k", "12", "--engine", engine, "--workers", "1"])
     assert r.exit_code == 0, r.output  # (random players never meet it)
 
 
