@@ -172,12 +172,15 @@ class Human:
         typer.echo("\n".join(out))
 
     def numbered(self, state: State) -> list[Move]:
+        """The moves as the menu numbers them: by action, in the order the rules offer the actions;
+        a card's by suit and rank; any other in the order the rules list them (zones by their
+        number, numbers upwards: `spot2` before `spot10`, `ask P2 9` before `ask P2 10`)."""
         moves = moves_for(state)
         first = {}
         for m in moves:
             first.setdefault(m.action, len(first))
         key = self._sort_key(state)
-        return sorted(moves, key=lambda m: (first[m.action], key(m.arg) if m.arg else (-1, 0, 0), m.arg or ""))
+        return sorted(moves, key=lambda m: (first[m.action], key(m.arg) if m.arg else (-1, 0, 0)))  # (stable)
 
     def choose(self, state: State) -> Move:
         self.show(state)

@@ -1,6 +1,7 @@
 """What a person at the terminal sees (`cardrules play --human`): a shared family of piles is
 listed pile by pile, not as "build of others"; one's own pile that others may see too (cards
-won) is shown in full, not shortened to a count."""
+won) is shown in full, not shortened to a count; the menu of moves is in the rules' order, not
+the alphabet's (`spot2` before `spot10`, `ask P2 9` before `ask P2 10`)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,33 @@ def test_ones_own_public_pile_is_shown_in_full(capsys):
     by_suit = [ln for ln in after if ln.startswith("  ") and not ln.startswith("  won of others")]
     listed = " ".join(ln.split(": ", 1)[1] for ln in by_suit).split()
     assert len(listed) == len(won)  # every card, by suit, under the count
+
+
+# twelve places in a row, one card each, and a player choosing one and a player and a rank
+PLACES = """game places "Places"
+players 2
+deck d:
+    suits Red
+    ranks 1..12
+zone stock shared hidden
+zone spot[12] shared hidden
+zone hand per player owner
+phase play "Play":
+    rule lay "Lay":
+        for each z in zones(spot):
+            move top(stock) to z
+    rule pick "Pick":
+        choose by seat(1):
+            action flip z in zones(spot) where count(z) > 0:
+                reveal top(z)
+            action ask q in players, r in ranks where q != seat(1):
+                reveal top(spot(1))
+"""
+
+
+def test_the_menu_lists_places_and_numbers_in_the_rules_order():
+    from interpreter import loads_ruleset
+    s = new_game(loads_ruleset(PLACES, "places.cards"), 2, seed=1)
+    menu = [str(m) for m in Human(0).numbered(s)]
+    assert menu[:12] == [f"flip spot{i}" for i in range(1, 13)]
+    assert menu[12:] == [f"ask P2 {r}" for r in range(1, 13)]
