@@ -222,8 +222,8 @@ def moves_view(state: State, me: int, own: set[str], faces: Faces) -> tuple[dict
     for m in moves:
         first.setdefault(m.action, len(first))
     far = (len(faces.order), 0, 0)
-    moves = sorted(moves, key=lambda m: (first[m.action], faces.order.get(m.arg, far) if m.arg else (-1, 0, 0),
-                                         m.arg or ""))
+    # (stable: a move without a card keeps the rules' order, spot2 before spot10, as at the terminal)
+    moves = sorted(moves, key=lambda m: (first[m.action], faces.order.get(m.arg, far) if m.arg else (-1, 0, 0)))
     by_card: dict[str, list[str]] = {}
     groups: dict[str, dict] = {}
     for m in moves:

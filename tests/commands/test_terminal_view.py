@@ -1,7 +1,8 @@
 """What a person at the terminal sees (`cardrules play --human`): a shared family of piles is
 listed pile by pile, not as "build of others"; one's own pile that others may see too (cards
 won) is shown in full, not shortened to a count; the menu of moves is in the rules' order, not
-the alphabet's (`spot2` before `spot10`, `ask P2 9` before `ask P2 10`)."""
+the alphabet's (`spot2` before `spot10`, `ask P2 9` before `ask P2 10`), and so are the browser
+table's buttons."""
 
 from __future__ import annotations
 
@@ -74,3 +75,12 @@ def test_the_menu_lists_places_and_numbers_in_the_rules_order():
     menu = [str(m) for m in Human(0).numbered(s)]
     assert menu[:12] == [f"flip spot{i}" for i in range(1, 13)]
     assert menu[12:] == [f"ask P2 {r}" for r in range(1, 13)]
+
+
+def test_the_browser_tables_buttons_keep_the_same_order():
+    from interpreter import loads_ruleset
+    from interpreter.web.views import Faces, moves_view
+    s = new_game(loads_ruleset(PLACES, "places.cards"), 2, seed=1)
+    _, groups = moves_view(s, 0, set(), Faces(s.program))
+    assert [b["move"] for b in groups[0]["buttons"]] == [f"flip spot{i}" for i in range(1, 13)]
+    assert [b["move"] for b in groups[1]["buttons"]] == [f"ask P2 {r}" for r in range(1, 13)]
