@@ -173,7 +173,7 @@ class GreedyBot:
         offered = {}
         try:
             seen = engine.determinise(state, me, random.Random(seed), reseed=True)
-        except GameRuntimeError:  # (the rules fail in the sample itself: every move is judged in the game)
+        except SCORE_UNREADABLE:  # (the rules fail in the sample itself: every move is judged in the game)
             seen = None
         for x in seen._legal if seen is not None else ():
             offered.setdefault((x.player, x.action, x.arg), x)

@@ -265,7 +265,10 @@ class ISMCTSBot:
                 det = state.native.python_copy() if state.native is not None else state.clone()
                 det.rng, det.rng_shared = random.Random(rng.getrandbits(64)), None
             else:
-                det = determinise(state, me, rng, reseed=True)
+                try:
+                    det = determinise(state, me, rng, reseed=True)
+                except SCORE_UNREADABLE:  # the rules fail in this sample (a position the seat cannot rule out): another
+                    continue
             if det.finished or det._legal:
                 return det
         return None

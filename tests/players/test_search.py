@@ -346,3 +346,16 @@ def test_balance_tells_a_failure_in_a_players_look_ahead_as_such(tmp_path):
             "(a sample of what it cannot see, or a line it tried): while playing, this statement met a division by zero"
             in r.output), r.output
     assert not (tmp_path / "report").exists() and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("bot", ["ismcts:60", "moismcts:60", "greedy"])
+def test_a_sample_whose_moves_cannot_be_worked_out_is_drawn_again(bot):
+    """LATENT with the look offered only where 10 divided by the order of P2's card is positive:
+    where a sample gives P2 the 1 (order 0), P1's moves there divide by zero, so the search draws
+    another sample (before, the game stopped with that error), and greedy judges its moves in the
+    game itself. The same moves on both engines."""
+    text = LATENT.replace('action look "Look.":', 'action look when 10 / top(hand(seat(2))).order > 0 "Look.":')
+    rs = loads_ruleset(text, "latent.cards")
+    for seed in range(4):
+        picks = [str(make_bot(bot, seed).choose(new(rs, 2, seed=seed))) for new in (new_game, new_native_game)]
+        assert picks[0] == picks[1] and picks[0] in ("look", "skip"), picks

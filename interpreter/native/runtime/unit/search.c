@@ -574,7 +574,10 @@ static int sr_run(sr_tree *t, uint32_t *rng_words, int32_t from, int32_t to, int
             if (t->peek) {
                 S->rng_seed = crt_getrandbits(&rng, 64); /* as sr_determinise's reseeding */
                 S->rng_lazy = 1;
-            } else if (sr_determinise(t, S, t->me, &rng)) return SR_FAIL;
+            } else if (sr_determinise(t, S, t->me, &rng)) {
+                if (gr_alike(S->err)) continue; /* the rules fail in this sample, as in Python: another */
+                return SR_FAIL;
+            }
             if (S->finished || S->legal_n > 0) { ok = 1; break; }
         }
         if (!ok) continue;
