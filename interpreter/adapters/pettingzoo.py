@@ -15,10 +15,14 @@ seat the rules ask (at a `choose by each`, the first still to decide). Each obse
 tensor, which adds how often each seat made each move), and the mask of the agent's legal
 action ids (all zero for an agent not to act). The observation space is a Box with the
 encoding's bounds; the action space `Discrete(num_distinct_actions)`, the same ids as the
-OpenSpiel game. Rewards come only at the end: the encoding's returns (`returns="win"`: a sole
-winner 1, each loser -1/(n-1), a shared win split; `"score"`: scores placed between 0 and 1).
-A game the rules end terminates every agent; one cut short (`max_decisions`, or the ruleset's
-own bound) truncates them. An illegal action raises ValueError naming the legal ones.
+OpenSpiel game (a game in which nobody ever chooses is refused with an OptionError). Rewards
+come only at the end: the encoding's returns (`returns="win"`: a sole winner 1, each loser
+-1/(n-1), a shared win split; `"score"`: scores placed between 0 and 1). A game the rules end
+terminates every agent; one cut short at `max_decisions` (or where nobody can move) truncates
+them. A game that reaches the ruleset's own bound (`at most N decisions`, else 100,000) and asks
+for one decision more is broken, as the engine says: that step raises its GameTooLong (core.py);
+give `max_decisions` below the bound to have such games truncated instead. An illegal action
+raises ValueError naming the legal ones.
 
 `engine="auto"|"python"|"native"` picks the engine the games are played on (the same games on
 both; `env.unwrapped.engine` says which, `env.unwrapped.spec.engine.line` why): "native" plays
@@ -43,6 +47,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("interpreter.adapters.pettingzoo needs PettingZoo: pip install 'cardrules[pettingzoo]' "
                       f"(or pip install pettingzoo gymnasium); {e}") from e
 
+from ..errors import OptionError
 from .core import Core
 from .encoding import spec_for
 
@@ -68,6 +73,9 @@ class CardEnv(AECEnv):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         low, high = spec.bounds(history)
         n_actions = spec.num_distinct_actions
+        if not n_actions:  # (an action space of no actions is no space: say why, in the game's terms)
+            raise OptionError(f"{spec.title} offers no move to choose in any game (every rule runs by itself), "
+                              "so an agent has nothing to do: an environment needs a game in which someone decides")
         self.observation_spaces = {
             a: spaces.Dict({"observation": spaces.Box(low, high, dtype=np.float32),
                             "action_mask": spaces.Box(0, 1, (n_actions,), dtype=np.int8)})

@@ -412,6 +412,84 @@ def test_pettingzoo_truncates_a_game_cut_short_and_refuses_illegal_actions():
     assert steps == 4 and not e.agents
 
 
+# a game in which nobody ever chooses: the rules deal and compare, and the game is over
+NOBODY_DECIDES = """game war "War"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden
+zone hand per player public
+define score(p: player) = sum c in hand(p): c.order
+winner most score
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 3 from stock to each hand
+"""
+
+
+@needs_pettingzoo
+def test_pettingzoo_refuses_a_game_nobody_decides_in_with_the_reason(tmp_path):
+    """It raised gymnasium's ValueError ("n (counts) have to be positive") from an empty action space."""
+    from interpreter.adapters.pettingzoo import env
+    path = tmp_path / "war.cards"
+    path.write_text(NOBODY_DECIDES, encoding="utf-8")
+    with pytest.raises(OptionError, match="War offers no move to choose in any game"):
+        env(str(path), players=2)
+
+
+@needs_pettingzoo
+def test_pettingzoo_a_game_at_the_rulesets_bound_raises_and_max_decisions_below_it_truncates(tmp_path):
+    """As core.py says: the ruleset promised at most 6 decisions, and a player who only waits
+    breaks that promise (GameTooLong); max_decisions=5 truncates the same game instead."""
+    from interpreter.adapters.pettingzoo import env
+    from interpreter.errors import GameTooLong
+    path = tmp_path / "waiting.cards"
+    path.write_text(WAITING, encoding="utf-8")
+    for cap, raises in ((None, True), (5, False)):
+        e = env(str(path), players=2, max_decisions=cap)
+        e.reset(seed=0)
+        wait = next(a for a in range(e.action_space("player_0").n) if e.unwrapped.spec.action_text(a).startswith("wait"))
+        with pytest.raises(GameTooLong) if raises else _nothing():
+            for agent in e.agent_iter():
+                obs, reward, terminated, truncated, _ = e.last()
+                e.step(None if terminated or truncated else wait)
+            assert truncated and not terminated
+
+
+def _nothing():
+    import contextlib
+    return contextlib.nullcontext()
+
+
+# a game that ends when a player stops it, within six decisions (a player who only waits breaks it)
+WAITING = """game waiting "Waiting"
+players 2
+at most 6 decisions
+deck small:
+    suits Red
+    ranks 1..4
+zone stock shared hidden
+zone hand per player owner
+var turn: player = seat(1)
+var done: bool = false
+define score(p: player) = sum c in hand(p): c.order
+winner most score
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 1 from stock to each hand
+    while not done:
+        rule turn "A turn":
+            choose by turn:
+                action stop:
+                    set done = true
+                action wait:
+                    set turn = next(turn)
+"""
+
+
 # -- the README's example
 
 def _readme_blocks() -> list[str]:
