@@ -39,7 +39,7 @@ import random
 import time
 
 from ..engine import SCORE_UNREADABLE, advice, apply, determinise, moves_for, moves_to_choose, outcome, scores
-from ..errors import GameRuntimeError, GameTooLong, OptionError
+from ..errors import GameRuntimeError, OptionError
 from ..language import graph as g
 from .spec import spec_count
 from .ties import card_order, tie_key
@@ -130,7 +130,7 @@ def _first(det, legal: list, untried: list[int], start: int) -> int:
         after = det.clone()
         try:
             apply(after, m)
-        except GameTooLong:  # (the sample's line runs into the game's bound: no signal)
+        except GameRuntimeError:  # (the sample's line runs into the game's bound, or its rules fail: no signal)
             value = 0
         else:
             try:
@@ -320,8 +320,8 @@ class ISMCTSBot:
                     break
                 apply(det, legal[choice(len(legal))])
                 n += 1
-        except GameTooLong:  # the sample's line runs into the game's bound (it may go round for ever): nobody wins it
-            r = [0.5 / seats] * seats
+        except GameRuntimeError:  # the sample's line runs into the game's bound (it may go round for ever), or its
+            r = [0.5 / seats] * seats  # rules fail (a position the play so far may rule out): nobody wins it
         else:
             r = None
             if before is not None and not det.finished:

@@ -322,30 +322,54 @@ phase play "Play":
 '''
 
 
+# LATENT where looking fails in the game itself (P2 holds the 2): the greedy player of seed 0 judges
+# in a sample that keeps that card, where looking fails, and so in the game itself, where it fails
+# too; with seed 3 its sample gives P2 the 1, it looks, and the move made fails
+LATENT_TRUE = LATENT.replace(".order == 0:", ".order == 1:")
+
+
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_a_failure_met_in_a_players_look_ahead_is_told_as_such_not_pinned_on_the_last_move(engine, tmp_path):
     path = tmp_path / "latent.cards"
-    path.write_text(LATENT, encoding="utf-8")
-    r = CliRunner().invoke(app, ["play", str(path), "-k", "1", "--bot", "P1=ismcts:50", "--engine", engine, "--workers", "1"])
+    path.write_text(LATENT_TRUE, encoding="utf-8")
+
+    def played(seed: int, *bots: str):
+        args = ["play", str(path), "-k", "1", "--seed", str(seed), "--engine", engine, "--workers", "1"]
+        return CliRunner().invoke(app, args + [x for b in bots for x in ("--bot", b)])
+    r = played(0, "P1=greedy")
     assert r.exit_code == 1, r.output
-    assert ("error: the game with seed 0 broke while P1 (ismcts:50) chose move 1, looking ahead in a position of its "
+    assert ("error: the game with seed 0 broke while P1 (greedy) chose move 1, looking ahead in a position of its "
             "own (a sample of what it cannot see, or a line it tried) in rule 'check' (Check)") in r.output, r.output
     assert "latent.cards:23:21: error: while playing, this statement met a division by zero" in r.output
     assert "Traceback" not in r.output
-    r = CliRunner().invoke(app, ["play", str(path), "-k", "12", "--engine", engine, "--workers", "1"])
-    assert r.exit_code == 0, r.output  # (random players never meet it)
+    r = played(3, "P1=greedy")
+    assert r.exit_code == 1 and "error: the game with seed 3 broke at move 1 (P1: look) in rule 'check'" in r.output, r.output
+    r = played(0, "P1=ismcts:50")  # (the search judges the failing line as a game nobody wins, and skips)
+    assert r.exit_code == 0, r.output
 
 
 def test_balance_tells_a_failure_in_a_players_look_ahead_as_such(tmp_path):
     path = tmp_path / "latent.cards"
-    path.write_text(LATENT, encoding="utf-8")
-    r = CliRunner().invoke(app, ["balance", str(path), "-k", "2", "--bot", "P1=ismcts:50", "--strong", "none",
+    path.write_text(LATENT_TRUE, encoding="utf-8")
+    r = CliRunner().invoke(app, ["balance", str(path), "-k", "2", "--bot", "P1=greedy", "--strong", "none",
                                  "--workers", "1", "--out", str(tmp_path / "report")])
     assert r.exit_code != 0, r.output
-    assert ("error: game 1 (seed 0) broke while P1 (ismcts:50) chose decision 1, looking ahead in a position of its own "
+    assert ("error: game 1 (seed 0) broke while P1 (greedy) chose decision 1, looking ahead in a position of its own "
             "(a sample of what it cannot see, or a line it tried): while playing, this statement met a division by zero"
             in r.output), r.output
     assert not (tmp_path / "report").exists() and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("bot", ["ismcts:60", "moismcts:60"])
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_line_of_a_sample_whose_rules_fail_is_judged_and_the_game_goes_on(bot, engine):
+    """LATENT: where a sample gives P2 the 1, looking divides by zero; the search judges that line
+    as a game nobody wins (before, the game stopped with the error). The same moves on both engines."""
+    rs = loads_ruleset(LATENT, "latent.cards")
+    for seed in range(4):
+        new = new_native_game if engine == "native" else new_game
+        picks = [str(make_bot(bot, seed).choose(g)) for g in (new(rs, 2, seed=seed), new_game(rs, 2, seed=seed))]
+        assert picks[0] == picks[1] and picks[0] in ("look", "skip"), picks
 
 
 @pytest.mark.parametrize("bot", ["ismcts:60", "moismcts:60", "greedy"])

@@ -286,11 +286,19 @@ static inline int sr_long(const cr_state *S, int rc) {
     return rc == CR_E_LONG && S->err == CR_E_LONG;
 }
 
+static int gr_alike(int kind); /* greedy.c, pasted after this */
+
+/* whether a line of a sample stops at a move's failure `rc` and is judged (search.py: a
+ * GameRuntimeError there): the bound reached, or the rules failing as they fail in Python (a none,
+ * a division by zero, an index or a range out of bounds); any other failure is Python's to judge */
+static inline int sr_stops(const cr_state *S, int rc) {
+    return sr_long(S, rc) || gr_alike(rc);
+}
+
 /* search.py:WIDENING: with advice, a node has at most ceil((visits + 1) ** WIDENING) children */
 #define SR_WIDENING 0.35
 
 static void gr_copy(uint64_t *copy, const cr_state *S0, int32_t i); /* greedy.c, pasted after this */
-static int gr_alike(int kind);                                      /* greedy.c too */
 
 /* search.py:_first: of the untried moves untried[0..n), the one its mover's advice values most
  * one move ahead (0 where the advice fails as in Python), then players/ties.py's tie_key (a card
@@ -321,8 +329,8 @@ static int32_t sr_first(sr_tree *t, cr_state *S0, const int32_t *untried, int32_
         cr_state *S = (cr_state *)t->ahead;
         int64_t adv = 0;
         int ar = cr_apply(S, i);
-        if (ar && !sr_long(S, ar)) return -1;
-        if (!ar) {  /* (a move that runs into the game's bound: no signal, as in Python) */
+        if (ar && !sr_stops(S, ar)) return -1;
+        if (!ar) {  /* (a move that runs into the game's bound or whose rules fail: no signal, as in Python) */
             int kind = sr_advice_of(S, S0->legal_who[i], &adv);
             if (gr_alike(kind)) adv = 0;  /* as Python's advice fails: no signal */
             else if (kind) return -1;
@@ -402,8 +410,9 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
     int judged = has_before && !S->finished && sr_advised(S, P, t->before, t->advice_scale, r);
     if (!judged && sr_reward(S, P, r)) return SR_FAIL;
     goto back;
-stopped: /* a line of the sample that runs into the game's bound (it may go round for ever): nobody wins it */
-    if (!sr_long(S, ar)) return SR_FAIL;
+stopped: /* a line of the sample that runs into the game's bound (it may go round for ever), or whose rules
+          * fail (a position the play so far may rule out): nobody wins it */
+    if (!sr_stops(S, ar)) return SR_FAIL;
     for (int32_t i = 0; i < P; i++) r[i] = 0.5 / P;
 back:
     for (int32_t k = node; k >= 0; k = t->nodes[k].parent) {
