@@ -195,7 +195,8 @@ _CHAR_HINTS = {
     "!": "a condition is negated with the word not (not A); 'not equal' is written !=",
     "?": "a value chosen by a condition is written if A then X else Y",
 }
-# (an operator's second character, the one before it): the whole operator and what to write
+# (the token the parser did not expect, the character just before it): the operator they make and
+# what to write instead (`===`: the two characters before it are `==`)
 _TOKEN_HINTS = {
     ("/", "/"): ("//", "whole numbers are divided with one '/', which drops the remainder (A / B)"),
     ("*", "*"): ("**", "a power is written A ^ N"),
