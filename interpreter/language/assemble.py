@@ -15,6 +15,27 @@ _MERGEABLE = {"options": g.Option, "vars": g.Var, "defines": g.Define, "procedur
               "phases": g.Phase, "interpretations": g.Interpretation, "zones": g.Zone}
 
 
+def _close(name: str, known) -> bool:
+    """Whether some name of `known` is close to `name` (a misspelling of it)."""
+    import difflib
+    return bool(difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6))
+
+
+def _rule_names(blocks) -> set:
+    """The names of the rules anywhere in these phases and procedures."""
+    out: set = set()
+
+    def walk(stmts):
+        for st in stmts:
+            if isinstance(st, g.Rule):
+                out.add(st.name)
+            for block in g.child_blocks(st):
+                walk(block)
+    for b in blocks:
+        walk(b.body)
+    return out
+
+
 def _close_names(name: str, known, what: str) -> str:
     """'did you mean ...?' with the closest of `known` (as bundled._suggest), else what there is."""
     import difflib
@@ -169,6 +190,8 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
                 if key in ("defines", "procedures", "phases", "advice") and not is_new:
                     keyword = {"defines": "define", "procedures": "procedure", "advice": "advice"}.get(key)
                     hint = f" (write 'new {keyword} {node.name} ...' to add one)" if keyword else ""
+                    if _close(node.name, current):  # (a misspelt name first: 'book_cnt' for 'book_count')
+                        hint = f"; {_close_names(node.name, current, _WORD[key])}" + hint.replace(" (write", " (or write")
                     raise _err(f"{_WORD[key]} {node.name!r} overrides nothing: the base game "
                                f"{base.name!r} has no {_WORD[key]} of that name{hint}", node.loc)
                 changes.append(g.Change(what=_WORD[key], name=node.name, action="added"))
@@ -194,7 +217,9 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
         for pr in upd["procedures"]:
             procs.append(pr.model_copy(update={"body": _replace_rule(pr.body, rule, hits)}))
         if not hits:
-            raise _err(f"rule {rule.name!r} overrides nothing: the base game has no rule of that name", rule.loc)
+            names = _rule_names(list(phases) + list(upd["procedures"]))
+            close = f" ({_close_names(rule.name, names, 'rule')})" if _close(rule.name, names) else ""
+            raise _err(f"rule {rule.name!r} overrides nothing: the base game has no rule of that name{close}", rule.loc)
         phases = tuple(new_phases)
         upd["procedures"] = tuple(procs)
         changes.append(g.Change(what="rule", name=rule.name, action="replaced"))
