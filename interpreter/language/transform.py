@@ -198,7 +198,9 @@ class ToGraph(Transformer):
                 kw[it.kind] = it.value
         for need in ("suits", "ranks"):
             if need not in kw:
-                raise RulesetError(f"deck {name!r} needs a '{need}' line", self.file, meta.line, meta.column)
+                why = (f": the {need} a 'cards' line names are declared first, as in a full deck ('{need} A, B, ...'),"
+                       " and the 'cards' lines then pick the cards the deck holds") if kw["composition"] else ""
+                raise RulesetError(f"deck {name!r} needs a '{need}' line{why}", self.file, meta.line, meta.column)
         for it in kw.pop("_order_items", []):
             suits, ranks = it.value
             bad_suit = next((s for s in suits if s not in kw["suits"]), None)
