@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from . import engine, engines
-from .players.bots import bot_seed, make_bot
+from .players.bots import bot_seed, choosing_failed, make_bot
 from .engine import (Move, State, apply, fired_counts, in_secret, legal_moves, make_record, moves_for, observe,
                      outcome, seat_name)
 from .errors import CardRulesError, GameRuntimeError
@@ -294,8 +294,7 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
         after = f" at {last}" if last else ""
         if choosing is not None and state is not None:  # (the game itself stands where it was)
             name = bot_names.get(choosing, "the person")
-            after = (f" while {seat_name(choosing)} ({name}) chose move {len(state.history) + 1}, looking ahead "
-                     "in a position of its own (a sample of what it cannot see, or a line it tried)")
+            after = " " + choosing_failed(seat_name(choosing), name, f"move {len(state.history) + 1}")
         elif isinstance(e, GameRuntimeError) and state is not None:
             where = rule_where(state)  # where the engine stopped
         raise GameBroke(f"the game with seed {seed} broke{after} in {where}", state, e) from None

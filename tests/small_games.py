@@ -310,3 +310,66 @@ phase play "Play":
                 pass
         declare winner (those q in players where claim(q) == 2)
 """
+
+
+# a game that ends when a player stops it: a random line through it mostly waits until the game's
+# bound (six decisions), which the players here never reach
+WAITING = '''game waiting "Waiting"
+players 2
+at most 6 decisions
+
+deck small "Small pack":
+    suits Red
+    ranks 1..4
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+var turn: player = seat(1)
+var done: bool = false
+
+define score(p: player) = sum c in hand(p): c.order
+winner most score
+
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 1 from stock to each hand
+    while not done:
+        rule turn "A turn":
+            choose by turn:
+                action stop "End the game.":
+                    set done = true
+                action wait k in 1..9 "Wait.":
+                    set turn = next(turn)
+'''
+
+
+# P2's card is never the 1 (the pack is not shuffled: the 3 goes to P1, the 2 to P2, the 1 stays in
+# the pack), but P1 cannot know it, and where P2 holds the 1 looking divides by zero: a failure only
+# the players' samples meet
+LATENT = '''game latent "Latent"
+players 2
+at most 10 decisions
+
+deck small "Small pack":
+    suits Red
+    ranks 1..3
+
+zone stock shared hidden "pack"
+zone hand per player owner "hand"
+var x: int = 0
+
+define score(p: player) = x
+winner most score
+
+phase play "Play":
+    rule deal "Deal":
+        deal 1 from stock to each hand
+    rule check "Check":
+        choose by seat(1):
+            action look "Look.":
+                if top(hand(seat(2))).order == 0:
+                    set x = 1 / 0
+            action skip "Skip.":
+                set x = 1
+'''

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import engine, engines
-from ..players.bots import bot_seed, make_bot
+from ..players.bots import bot_seed, choosing_failed, make_bot
 from ..engine import SCORE_UNREADABLE, apply, fired_counts, legal_moves, outcome, seat_name
 from ..errors import CardRulesError
 
@@ -121,8 +121,7 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     except GameFailed:
         raise
     except CardRulesError as e:
-        where = (f"while {seat_name(choosing)} ({bots[choosing]}) chose decision {n + 1}, looking ahead in a position of "
-                 "its own (a sample of what it cannot see, or a line it tried)" if choosing is not None
+        where = (choosing_failed(seat_name(choosing), bots[choosing], f"decision {n + 1}") if choosing is not None
                  else f"after {n} decisions")
         raise GameFailed(f"game {index + 1} (seed {seed}) broke {where}: {e.message}", e.file, e.line,
                          e.column, e.source_line) from None

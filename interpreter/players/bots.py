@@ -57,6 +57,13 @@ class RandomBot:
         return f"RandomBot({self.seed})"
 
 
+def choosing_failed(seat_text: str, bot: str, what: str) -> str:
+    """How a command says that the rules failed while a player chose (`what`: "move 3"): in a
+    position of the player's own, not in the game, which stands where it was."""
+    return (f"while {seat_text} ({bot}) chose {what}, looking ahead in a position of its own (a sample of what it "
+            "cannot see, or a line it tried)")
+
+
 def sample_seed(seed: int, decisions: int, seat: int) -> int:
     """The seed of the sample a greedy decision looks ahead in: a function of the bot's seed, the
     decisions made so far and the seat, mixed into 64 bits (C seeds its generator with it as

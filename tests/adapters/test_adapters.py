@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 from bundled_games import paths_variants_slow
+from small_games import WAITING
 import pytest
 
 from interpreter.adapters.core import Core
@@ -461,33 +462,6 @@ def test_pettingzoo_a_game_at_the_rulesets_bound_raises_and_max_decisions_below_
 def _nothing():
     import contextlib
     return contextlib.nullcontext()
-
-
-# a game that ends when a player stops it, within six decisions (a player who only waits breaks it)
-WAITING = """game waiting "Waiting"
-players 2
-at most 6 decisions
-deck small:
-    suits Red
-    ranks 1..4
-zone stock shared hidden
-zone hand per player owner
-var turn: player = seat(1)
-var done: bool = false
-define score(p: player) = sum c in hand(p): c.order
-winner most score
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 1 from stock to each hand
-    while not done:
-        rule turn "A turn":
-            choose by turn:
-                action stop:
-                    set done = true
-                action wait:
-                    set turn = next(turn)
-"""
 
 
 # -- the README's example

@@ -9,6 +9,7 @@ import random
 
 import pytest
 from bundled_games import NAMES, move_key, names_variants_slow, rules
+from small_games import LATENT
 
 from interpreter import loads_ruleset
 from interpreter.engine import apply, determinise, new_game
@@ -145,12 +146,11 @@ def test_no_player_answers_a_sealed_bid_it_cannot_see(bot, engine):
 
 @pytest.mark.parametrize("engine", ["python", "native"])
 def test_a_move_whose_rules_fail_only_in_the_sample_is_judged_in_the_game(engine):
-    """tests/players/test_search.py's LATENT: P2 never holds the 1, but greedy's sample may give it
+    """small_games.LATENT: P2 never holds the 1, but greedy's sample may give it
     to P2, where looking divides by zero. That move is judged in the game itself, so the game
     goes on (half the samples meet it; ten seeds)."""
     if engine == "native" and find_compiler() is None:
         pytest.skip("no C compiler")
-    from test_search import LATENT
     rs = loads_ruleset(LATENT, "latent.cards")
     for seed in range(10):
         s = (new_native_game if engine == "native" else new_game)(rs, 2, seed=seed)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from bundled_games import paths_variants_slow, plays_only_legal_moves
+from small_games import LATENT, WAITING
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
@@ -243,38 +244,6 @@ def test_with_advice_a_node_grows_its_children_one_by_one_the_advices_best_move_
     assert len(root.children) == len(legal)
 
 
-# a game that ends when a player stops it: a random line through it mostly waits until the game's
-# bound (six decisions), which the players here never reach
-WAITING = '''game waiting "Waiting"
-players 2
-at most 6 decisions
-
-deck small "Small pack":
-    suits Red
-    ranks 1..4
-
-zone stock shared hidden "pack"
-zone hand per player owner "hand"
-var turn: player = seat(1)
-var done: bool = false
-
-define score(p: player) = sum c in hand(p): c.order
-winner most score
-
-phase play "Play":
-    rule deal "Deal":
-        shuffle stock
-        deal 1 from stock to each hand
-    while not done:
-        rule turn "A turn":
-            choose by turn:
-                action stop "End the game.":
-                    set done = true
-                action wait k in 1..9 "Wait.":
-                    set turn = next(turn)
-'''
-
-
 @pytest.mark.parametrize("bot", ["ismcts:200", "moismcts:200"])
 def test_a_sampled_line_that_runs_into_the_games_bound_stops_there_and_the_game_goes_on(bot):
     """Most of the search's random lines run past the game's bound (`at most 6 decisions`): each
@@ -289,37 +258,6 @@ def test_a_sampled_line_that_runs_into_the_games_bound_stops_there_and_the_game_
             assert game.decisions == 2 and not game.finished
             picks.append(str(make_bot(bot, seed).choose(game)))
         assert picks[0] == picks[1], picks
-
-
-# P2's card is never the 1 (the pack is not shuffled: the 3 goes to P1, the 2 to P2, the 1 stays in
-# the pack), but P1 cannot know it, and where P2 holds the 1 looking divides by zero: a failure only
-# the players' samples meet
-LATENT = '''game latent "Latent"
-players 2
-at most 10 decisions
-
-deck small "Small pack":
-    suits Red
-    ranks 1..3
-
-zone stock shared hidden "pack"
-zone hand per player owner "hand"
-var x: int = 0
-
-define score(p: player) = x
-winner most score
-
-phase play "Play":
-    rule deal "Deal":
-        deal 1 from stock to each hand
-    rule check "Check":
-        choose by seat(1):
-            action look "Look.":
-                if top(hand(seat(2))).order == 0:
-                    set x = 1 / 0
-            action skip "Skip.":
-                set x = 1
-'''
 
 
 # LATENT where looking fails in the game itself (P2 holds the 2): the greedy player of seed 0 judges
