@@ -3,6 +3,7 @@ the built-in functions; aggregates and definitions live in definitions.py, bit m
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ..language import graph as g
@@ -22,6 +23,12 @@ _FOREIGN = {
     "None": "; write none", "null": "; write none", "nil": "; write none", "NULL": "; write none",
     "len": _COUNT, "length": _COUNT, "size": _COUNT,
 }
+
+
+def _seat_hint(n: str) -> str:
+    """What to write for a seat named as the tools print it (P1, p2): seat(N)."""
+    m = re.fullmatch(r"[Pp]([1-9][0-9]?)", n)
+    return f"; the tools call the seats P1, P2, ...; in the rules a seat is seat({m.group(1)})" if m else ""
 
 
 INLINE_MAX = 240  # characters of generated source a definition may take when written in place
@@ -205,7 +212,7 @@ class Expressions:
         pool = list(scope) + list(self.var_slots) + list(p.option_index) + list(self.defines) + \
             list(p.zone_index) + list(self.suit_index) + list(self.rank_index) + \
             ["cards", "players", "players_in_play", "player_count", "suits", "ranks"]
-        raise _err(f"unknown name {n!r}" + (_FOREIGN.get(n) or self._suggest(n, pool)), e)
+        raise _err(f"unknown name {n!r}" + (_FOREIGN.get(n) or _seat_hint(n) or self._suggest(n, pool)), e)
 
     def e_Attr(self, e, scope):
         obj, t = self.sx(e.obj, scope)

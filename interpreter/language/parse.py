@@ -171,6 +171,30 @@ _AFTER_OPERAND = {"CMP", "AND", "OR", "STAR", "SLASH", "MOD", "IN", "NOT", "DOT"
 _AGG_OPENING = re.compile(r"\b(?:any|no|count|highest|lowest|those|all|sum)\s+[A-Za-z_]\w*\s+in\b")
 
 
+_WHERE_AGG = re.compile(r"\b(any|no|count|highest|lowest|those)\s+([A-Za-z_]\w*)\s+in\b")
+
+
+def _colon_aggregate(text: str) -> str | None:
+    """What to write where a ':' ends `text` after an aggregate that takes its condition after
+    'where' (`any x in attack: x.rank == r`, by analogy with `all x in S: ...`): None when the
+    last such opening is closed before the ':'."""
+    for m in reversed(list(_WHERE_AGG.finditer(text))):
+        depth = 0
+        for ch in text[m.end():]:
+            depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+            if depth < 0:
+                break
+        else:
+            if depth == 0:
+                agg, name, domain = m.group(1), m.group(2), text[m.end():].strip() or "..."
+                write = f"{domain} and ..." if " where " in f" {domain} " else f"{domain} where ..."
+                return (f"'{agg} {name} in ...' takes its condition after 'where', not after ':': write "
+                        f"{agg} {name} in {write}; only 'all' and 'sum' take a ':' "
+                        f"(all {name} in ...: condition, sum {name} in ...: value)")
+            return None
+    return None
+
+
 def _open_aggregate(text: str) -> str | None:
     """The last aggregate opening ('count c in') in `text` that no parenthesis closes before
     its end: the one a token at the end of `text` would have to follow."""
@@ -262,6 +286,11 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                 col = len(line_of(line)[: col - 1].rstrip()) - len(before[-1]) + 1
             elif (hint := _operator_hint(tok, (line_of(line) or "")[: (col or 1) - 1], e.accepts or e.expected)):
                 msg, col = hint
+            elif tok.type == "COLON" and (hint := _colon_aggregate((line_of(line) or "")[: (col or 1) - 1])):
+                msg = hint
+            elif (upto := (line_of(line) or "")[: (col or 1) - 1].rstrip()).endswith(":") and \
+                    (hint := _colon_aggregate(upto[:-1])):  # the ':' taken as the block's (`if any c in h: ok(c):`)
+                msg, col = hint, len(upto)
             elif tok.type in _AFTER_OPERAND and (agg := _open_aggregate((line_of(line) or "")[: (col or 1) - 1])):
                 msg += (f". '{agg} ...' reaches to the end of the expression, so nothing can follow it: "
                         f"wrap it in parentheses, ({agg} ...) {tok.value} ..., or put it last")

@@ -55,6 +55,7 @@ CASES = [
     ("if True then 1 else 0", 3, "unknown name 'True'; write true"),
     ("if count(hand(p)) == None then 1 else 0", 21, "unknown name 'None'; write none"),
     ("len(hand(p))", 0, "unknown function 'len'; the number of cards in a zone or a collection is count(...)"),
+    ("count(hand(P2))", 11, "unknown name 'P2'; the tools call the seats P1, P2, ...; in the rules a seat is seat(2)"),
 ]
 
 
@@ -84,3 +85,40 @@ def test_a_name_the_ruleset_defines_is_its_own_not_a_habit():
         loads_ruleset(BASE.format(expr="sise(p)").replace("define score", "define size(p: player) = count(hand(p))\ndefine score"),
                       "habit.cards")
     assert "unknown function 'sise'; did you mean 'size'?" in str(info.value)
+
+
+# `all x in S: cond` takes its condition after ':', so a designer writes `any` and `count` alike
+COLON_CASES = [
+    # (the expression, where the ':' is (0-based), what the message must say)
+    ("if (any c in hand(p): c.rank == 1) then 1 else 0", 20,
+     "'any c in ...' takes its condition after 'where', not after ':': write any c in hand(p) where ...; "
+     "only 'all' and 'sum' take a ':'"),
+    ("count c in hand(p): c.rank > 2", 18,
+     "'count c in ...' takes its condition after 'where', not after ':': write count c in hand(p) where ..."),
+    ("if (no c in hand(p) where c.rank > 1: c.suit == Red) then 1 else 0", 36,
+     "'no c in ...' takes its condition after 'where', not after ':': write no c in hand(p) where c.rank > 1 and ..."),
+]
+
+
+@pytest.mark.parametrize("expr,at,message", COLON_CASES, ids=[c[0] for c in COLON_CASES])
+def test_a_condition_after_a_colon_where_the_aggregate_takes_where_says_so(expr, at, message):
+    line, col, said, rendered = error_of(expr)
+    assert said.startswith(message), rendered
+    assert col == AT + at, rendered
+
+
+def test_a_colon_taken_for_the_blocks_says_the_same():
+    """`if any c in hand(p): ok(c):` reads the first ':' as the block's, and stops at `ok`: the
+    error still points at that ':' and says what to write."""
+    text = BASE.format(expr="0") + "        if any c in hand(seat(1)): c.rank == 1:\n            deal 1 from stock to each hand\n"
+    with pytest.raises(RulesetSyntaxError) as info:
+        loads_ruleset(text, "habit.cards")
+    head = info.value.render().splitlines()[0]
+    assert head.startswith(f"habit.cards:13:{len('        if any c in hand(seat(1))') + 1}: error: "
+                           "'any c in ...' takes its condition after 'where'"), head
+    loads_ruleset(text.replace("hand(seat(1)): c.rank == 1:", "hand(seat(1)) where c.rank == 1:"), "habit.cards")
+
+
+def test_all_and_sum_keep_their_colon():
+    for expr in ("if (all c in hand(p): c.rank == 1) then 1 else 0", "sum c in hand(p) where c.rank > 1: 2"):
+        loads_ruleset(BASE.format(expr=expr), "habit.cards")
