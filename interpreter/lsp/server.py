@@ -286,6 +286,17 @@ class StaticChecker:
                 proc.terminate()
             except Exception:
                 pass
+        # The queue's feeder thread may be writing a check's graph (hundreds of kilobytes) into a
+        # pipe the stopped process no longer reads: closing our end of it fails that write, and
+        # nothing waits for the feeder when the server exits (else the exit hung, the editor
+        # waiting on it). CPython does the same for a pool it finds broken (gh-94777).
+        calls = getattr(pool, "_call_queue", None)
+        if calls is not None:
+            try:
+                calls.cancel_join_thread()
+                calls._reader.close()
+            except Exception:
+                pass
         try:
             pool.shutdown(wait=False, cancel_futures=True)
         except Exception:

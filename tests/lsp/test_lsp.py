@@ -708,3 +708,45 @@ def test_the_static_checkers_process_ends_when_the_language_server_is_killed():
             time.sleep(0.1)
     finally:
         procs.kill(proc)
+
+
+LSP_CHECKER_DIED = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from interpreter.lsp.server import StaticChecker
+checker = StaticChecker()
+pool = checker._pool()
+busy = pool.submit(time.sleep, 120)               # the checker's process at work ...
+sent = pool.submit(len, b"x" * 4_000_000)         # ... while a large check is written to it
+queued = [pool.submit(len, b"") for _ in range(2)]
+while not busy.running():
+    time.sleep(0.05)
+time.sleep(1.0)                                   # (the process has taken the first job)
+queued[-1].cancel()                               # a request given up (the editor moved on)
+proc = next(iter(pool._processes.values()))
+proc.kill()                                       # the process dies before the checker is stopped
+proc.join()
+time.sleep(1.0)
+checker.stop()                                    # the server's shutdown
+print("stopped", flush=True)
+"""
+
+
+def test_the_server_exits_when_the_checkers_process_died_while_a_check_was_being_sent():
+    """The language server's exit once hung for good: its static checker's process had died while
+    the pool's feeder thread was writing a check into the pipe to it, and on Python 3.11 the pool's
+    own clean-up can stop short (a request given up meanwhile makes it fail), so the feeder blocked
+    on a pipe nobody read and the exit waited for it. `StaticChecker.stop` now closes that pipe and
+    lets the exit go without the feeder, and the editor's wait for the server ends."""
+    import subprocess
+
+    import procs
+    proc = procs.start([sys.executable, "-c", LSP_CHECKER_DIED, str(ROOT)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the process did not exit after its static checker was stopped")
+    finally:
+        procs.kill(proc)
+    assert proc.returncode == 0 and "stopped" in out, err
