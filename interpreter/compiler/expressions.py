@@ -23,6 +23,9 @@ _FOREIGN = {
     "None": "; write none", "null": "; write none", "nil": "; write none", "NULL": "; write none",
     "len": _COUNT, "length": _COUNT, "size": _COUNT,
 }
+_FACE_UP = "; whether a card lies face up is its attribute face_up (c.face_up)"
+_FOREIGN_CALLS = dict(_FOREIGN, known=_FACE_UP, revealed=_FACE_UP, visible=_FACE_UP, face_up=_FACE_UP,
+                      is_face_up=_FACE_UP, faceup=_FACE_UP, shown=_FACE_UP)
 
 
 def _seat_hint(n: str) -> str:
@@ -99,7 +102,8 @@ class Expressions:
         if want == "zone" and t == "zonekind":
             raise _err(f"{what} must be one zone; {unparse(e)!r} is a kind of zone: say which one, like {unparse(e)}(p)", e)
         if want == "zone" and t not in ("zone", "any", "none"):
-            raise _err(f"{what} must be one zone; {unparse(e)!r} is {word(t)}", e)
+            also = f": the zone it lies in is {unparse(e)}.zone" if t == "card" else ""
+            raise _err(f"{what} must be one zone; {unparse(e)!r} is {word(t)}{also}", e)
         if not _compatible(t, want):
             raise _err(f"{what} must be {word(want)}; {unparse(e)!r} is {word(t)}", e)
         return src, t
@@ -231,8 +235,12 @@ class Expressions:
             return o.CardAttr(a, obj, t=typ), typ
         if a in p.values:
             return o.CardValue(a, obj, t="int"), "int"
+        ranks = self.rs.deck.ranks
+        table = ", ".join(f"{r} = {k + 1}" for k, r in enumerate(ranks[:3])) + (", ..." if len(ranks) > 3 else "")
         raise _err(f"cards have no attribute {a!r}; they have suit, rank, order, owner, played_by, zone, face_up, depth, beneath"
-                   + "".join(", " + v for v in p.values), e)
+                   + "".join(", " + v for v in p.values)
+                   + (f". A number for each rank is a table in the deck: value {a}: {table} (then c.{a})"
+                      if a not in _CARD_ATTRS else ""), e)
 
     def e_Cond(self, e, scope):
         test, _ = self.sx_typed(e.test, scope, "bool", "the test of if ... then ... else")
@@ -501,7 +509,7 @@ class Expressions:
                     "random", "abs", "at", "in_play", "can_move"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
-        raise _err(f"unknown function {n!r}" + (_FOREIGN.get(n) or self._suggest(n, pool)), e)
+        raise _err(f"unknown function {n!r}" + (_FOREIGN_CALLS.get(n) or self._suggest(n, pool)), e)
 
 
 

@@ -285,11 +285,16 @@ class Checks:
             new = [m for m in after if m not in before][:3]
             diff = "; ".join(x for x in (("now: " + ", ".join(gone)) if gone else "",
                                          ("rearranged: " + ", ".join(new)) if new else "") if x)
+            unseen = {self.program.card_names[s.zones[inst][k]] for inst, k in spots}
+            named = any(word in unseen for m in before for word in m.split()[1:])
+            how = (" A move that names a card the player cannot see shows them which card it is: to let a "
+                   "player pick a face-down card by where it lies, choose a zone instead (z in [a(p), b(p)], "
+                   "or z in zones(family)) and act on top(z)." if named else "")
             game.add(Event("hidden-leak", ("hidden-leak", "legal", name), len(s.history),
                            f"The moves offered to {seat_name(player)} in rule {name!r} ({title}) depend on cards "
                            f"{seat_name(player)} cannot see: with the unseen cards of the other players' private "
                            f"zones and of hidden zones rearranged, the legal moves change ({diff}), so a player "
-                           "learns hidden cards from what they may do.", [name],
+                           f"learns hidden cards from what they may do.{how}", [name],
                            note=f"the replayed state is the decision of {seat_name(player)}"))
 
     def _check_leak(self, game: Game, s: State):

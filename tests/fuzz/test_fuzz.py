@@ -204,6 +204,17 @@ def test_hidden_information_leaks(reports):
     assert "depend on cards" in texts                  # the legal moves reveal the neighbour's hand
     for f in leaks:
         assert not replayed(f).finished
+    # the moves name the seat's own cards there, which it sees: no advice about face-down cards
+    assert not any("choose a zone instead" in f.sentence for f in leaks)
+
+
+def test_a_move_that_names_a_face_down_card_says_how_to_pick_it_by_its_place(reports):
+    """A player turning up one of their face-down cards by naming it learns which cards lie there;
+    the finding says to choose the place (a zone) and act on its top card instead."""
+    (f,) = only(reports("face-down-pick.cards"), "hidden-leak")
+    assert "depend on cards" in f.sentence and f.rules == ["turn"]
+    assert "choose a zone instead (z in [a(p), b(p)], or z in zones(family)) and act on top(z)" in f.sentence
+    assert not replayed(f).finished
 
 
 def test_static_findings(reports):

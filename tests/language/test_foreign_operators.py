@@ -55,6 +55,9 @@ CASES = [
     ("if True then 1 else 0", 3, "unknown name 'True'; write true"),
     ("if count(hand(p)) == None then 1 else 0", 21, "unknown name 'None'; write none"),
     ("len(hand(p))", 0, "unknown function 'len'; the number of cards in a zone or a collection is count(...)"),
+    ("if known(top(hand(p))) then 1 else 0", 3, "unknown function 'known'; whether a card lies face up is its attribute face_up (c.face_up)"),
+    ("top(hand(p)).pips", 0, "cards have no attribute 'pips'; they have suit, rank, order, owner, played_by, zone, face_up, "
+     "depth, beneath. A number for each rank is a table in the deck: value pips: 1 = 1, 2 = 2, 3 = 3, ... (then c.pips)"),
     ("count(hand(P2))", 11, "unknown name 'P2'; the tools call the seats P1, P2, ...; in the rules a seat is seat(2)"),
 ]
 
@@ -122,3 +125,12 @@ def test_a_colon_taken_for_the_blocks_says_the_same():
 def test_all_and_sum_keep_their_colon():
     for expr in ("if (all c in hand(p): c.rank == 1) then 1 else 0", "sum c in hand(p) where c.rank > 1: 2"):
         loads_ruleset(BASE.format(expr=expr), "habit.cards")
+
+
+def test_moving_to_a_card_says_its_zone_is_written_c_zone():
+    text = BASE.format(expr="0") + "        move top(stock) to top(hand(seat(1)))\n"
+    with pytest.raises(RulesetError) as info:
+        loads_ruleset(text, "habit.cards")
+    assert ("where to move the cards must be one zone; 'top(hand(seat(1)))' is a card: the zone it lies in is "
+            "top(hand(seat(1))).zone") in str(info.value)
+    loads_ruleset(text.replace("to top(hand(seat(1)))", "to top(hand(seat(1))).zone"), "habit.cards")
