@@ -120,6 +120,8 @@ class English:
             return f"{self.operand(e.args[0])} is out of play"
         if isinstance(e, g.Call) and e.func == "can_move" and e.args:
             return self.call_can_move(*e.args, negated=True)
+        if isinstance(e, g.Attr) and e.name == "face_up":
+            return f"{self.operand(e.obj)} is face down"
         return f"it is not the case that {self.cond(e)}"
 
     # ---- classification and kinds
@@ -170,7 +172,7 @@ class English:
         inner = {self.kind(i) for i in e.items} - {None, "none"}
         if len(inner) == 1:
             return {"card": "cards", "player": "players", "int": "ints", "suit": "suits",
-                    "rank": "ranks"}.get(inner.pop(), "list")
+                    "rank": "ranks", "zone": "zones"}.get(inner.pop(), "list")
         return "list"
 
     def kind_Name(self, e):
@@ -522,8 +524,12 @@ class English:
         noun = _NOUN.get(self.elem(domain) or "", "item")
         if plural:
             noun += "s"
+        if det == "a" and noun[:1] in "aeiou":
+            det = "an"
         head = f"{det} {noun}".strip()
         v = self.local(var)
+        if isinstance(domain, g.ListExpr):  # (a choice among places or values named one by one)
+            return f"{head} {v} among {self.operand(domain)}"
         if isinstance(domain, g.Call) and domain.func in ("above", "below") and len(domain.args) == 1 \
                 and domain.func not in self.defines:
             return f"{head} {v} {domain.func} {self.operand(domain.args[0])} in its suit"

@@ -94,3 +94,38 @@ def test_cards_picked_out_of_a_zone_are_moved_as_those_cards_not_as_all_cards_of
     md = render_markdown(written(tmp_path, "those.cards", THOSE_GAME))
     assert "move the cards *d* in the turn's hand such that *d*'s rank is *c*'s rank to the pile." in md, md
     assert "all cards of the cards" not in md
+
+
+PLACES_GAME = """game places "Places"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..3
+zone stock shared hidden "the stock"
+zone left per player hidden "the left place"
+zone right per player hidden "the right place"
+zone pile shared public "the pile"
+define score(p: player) = count c in pile where c.played_by == p
+winner most score
+phase play "Play":
+    rule deal "Deal":
+        deal 1 from stock to each left
+        deal 1 from stock to each right
+    for each player p:
+        rule show "Show":
+            choose by p:
+                action show z in [left(p), right(p)] where not top(z).face_up "Turn up the card there.":
+                    reveal top(z)
+                action pick r in [1, 3] "Pick a number.":
+                    move top(stock) to pile
+"""
+
+
+def test_a_choice_among_places_named_one_by_one_reads_as_places(tmp_path):
+    """A list of zones is a choice of a place among them, and a card not face up is face down
+    (not "a item z in ..." and "it is not the case that ... is face up")."""
+    md = render_markdown(written(tmp_path, "places.cards", PLACES_GAME))
+    assert ("a place *z* among *p*'s left place and *p*'s right place such that the top card of *z* is face down"
+            in md), md
+    assert "a number *r* among 1 and 3" in md
+    assert "a item" not in md and "it is not the case that" not in md
