@@ -21,7 +21,11 @@ games of each configuration):
 * hidden-leak     -- `observe` shows a player a card they may not see; a card-valued variable
                      (public: not a `private var`) names a card the player has never seen (not in
                      a public zone, face up, or in their own private zones); or the legal moves
-                     offered to a player change when the cards they cannot see are rearranged;
+                     offered to a player change when the cards they cannot see are rearranged,
+                     confirmed in a possible truth (engine/truths.py: the game dealt again with
+                     those cards renamed and replayed, the table looking the same to the player),
+                     so that a move that depends on what a rule already showed (every King
+                     turned up when dealt) is no leak;
 * replay-mismatch -- a game's record (through JSON) does not replay to the same state_digest;
 * card-leak       -- a game ends with cards in a zone that is not public and that no
                      expression of the ruleset reads (only `move ... to`, `deal ... to each` or

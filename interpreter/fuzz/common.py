@@ -225,6 +225,8 @@ class Game:
     seen_rows: bytearray | None = None    # seen_own's rows, one after another (C writes them: NativeGame.remember)
     vis: list | None = None               # per zone instance: its visibility
     sees: dict = field(default_factory=dict)  # per seat, per zone instance: whether it sees into it (once a game)
+    memories: dict = field(default_factory=dict)  # per seat: what it has seen, to draw truths (engine/truths.py)
+    truth_tries: int = 0                  # confirmations asked of truths (invariants.TRUTH_TRIES)
 
     def add(self, ev: Event):
         if ev.key not in self.events:

@@ -15,6 +15,10 @@ from ..engine.legal import arg_text, compute_legal
 from ..errors import GameRuntimeError, GameTooLong, RecordError
 from ..language.unparse import unparse
 from .common import Event, Finding, Game
+
+TRUTHS = 6  # possible truths drawn to confirm that a seat's legal moves depend on what it cannot know
+TRUTH_TRIES = 2  # confirmations a game may ask for
+TRUTH_DRAWS = 10  # draws for one truth the seat cannot rule out
 from .static import _ctx_text, _line, _loc, _walk
 
 
@@ -265,6 +269,8 @@ class Checks:
     def _check_permuted(self, game: Game, s: State, player: int):
         """The legal moves of `player` must not depend on cards `player` cannot see. A game in C
         is judged there; the Python engine words a finding (and judges where C cannot)."""
+        if ("hidden-leak", "legal", self._rule(s)[0]) in game.events:
+            return  # (found in this game already)
         g = s.native
         if g is not None and g.permuted_differs(player, random.Random(f"{s.seed}/{len(s.history)}/{player}")) is False:
             return
@@ -280,6 +286,10 @@ class Checks:
             return
         before = sorted(str(m) for m in engine.legal_moves(s) if m.player == player)
         if after != before:
+            truly = self._moves_in_truths(game, s, player, before)
+            if not truly:
+                return  # no truth the seat cannot rule out offers other moves: no leak shown
+            after = truly
             name, title = self._rule(s)
             gone = [m for m in before if m not in after][:3]
             new = [m for m in after if m not in before][:3]
@@ -296,6 +306,37 @@ class Checks:
                            f"zones and of hidden zones rearranged, the legal moves change ({diff}), so a player "
                            f"learns hidden cards from what they may do.{how}", [name],
                            note=f"the replayed state is the decision of {seat_name(player)}"))
+
+    def _moves_in_truths(self, game: Game, s: State, player: int, before: list) -> list | None:
+        """The legal moves of `player` in a possible truth (engine/truths.py: the hidden cards
+        renamed in the deal and the game replayed, the table looking the same to the seat) where
+        they differ from `before`; [] when TRUTHS such truths were drawn and none differs (a
+        rearrangement that differed was one the seat could rule out, as a King not turned up where
+        every King is turned up); None when no consistent truth is found, or the game has asked
+        for truths TRUTH_TRIES times (a real leak is confirmed at its first sighting, where the
+        game is young and truths are quickly drawn)."""
+        from ..engine.truths import Memory
+        if game.truth_tries >= TRUTH_TRIES:
+            return None
+        game.truth_tries += 1
+        memory = game.memories.get(player)
+        try:
+            if memory is None or not memory.follows(s, player):
+                memory = game.memories[player] = Memory(s, player)
+            memory.catch_up(s)
+            rng = random.Random(f"{s.seed}/{len(s.history)}/{player}/truths")
+            drawn = 0
+            for _ in range(TRUTHS):
+                t = memory.truth(s, player, rng, fallback=False, tries=TRUTH_DRAWS)
+                if t is None:
+                    break
+                drawn += 1
+                moves = sorted(str(m) for m in engine.legal_moves(t) if m.player == player)
+                if moves != before:
+                    return moves
+        except Exception:
+            return None
+        return [] if drawn else None
 
     def _check_leak(self, game: Game, s: State):
         p = self.program

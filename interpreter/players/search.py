@@ -206,7 +206,7 @@ class ISMCTSBot:
         self.truths = truths  # with some, every sample is one of that many truths drawn as pimc draws them
         self.rng = random.Random(seed)
         self.deadline: float | None = None  # time.monotonic() past which a decision plays its best so far
-        self._memory = None  # what the seat has seen (pimc._Memory), with truths
+        self._memory = None  # what the seat has seen (engine.truths.Memory), with truths
 
     def __repr__(self) -> str:
         more = f", truths={self.truths}" if self.truths else ""
@@ -245,12 +245,12 @@ class ISMCTSBot:
     def _truths(self, state, me: int, rng: random.Random) -> list:
         """`truths` possible truths at this decision, each consistent with all the seat has seen (the
         cards it passed or saw stay where it saw them go, a suit it saw a seat fail to follow stays
-        out of that seat's hand: pimc.py's _Memory), kept as _sample keeps a sample (over, or someone
+        out of that seat's hand: engine/truths.py), kept as _sample keeps a sample (over, or someone
         to move: where the others' sealed choices are forgotten, they are to choose again)."""
-        from .pimc import _Memory
+        from ..engine.truths import Memory
         m = self._memory
         if m is None or not m.follows(state, me):
-            m = self._memory = _Memory(state, me)
+            m = self._memory = Memory(state, me)
         m.catch_up(state)
         pool = []
         for _ in range(self.truths):

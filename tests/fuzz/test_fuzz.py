@@ -208,6 +208,21 @@ def test_hidden_information_leaks(reports):
     assert not any("choose a zone instead" in f.sentence for f in leaks)
 
 
+def test_moves_that_depend_on_what_a_rule_showed_are_no_leak(reports, tmp_path):
+    """The swap is offered unless the next player holds a King, and every King is turned up when
+    dealt: a seat that sees no King there knows there is none, so the moves give nothing away (a
+    rearrangement of the hidden cards that deals the neighbour a King is one the seat can rule out:
+    engine/truths.py). Without the turning up, the same moves are a leak."""
+    report = reports("kings-shown.cards")
+    assert report.games and not [f for f in report.findings if f.kind == "hidden-leak"], report.findings
+    text = (TARGETS / "kings-shown.cards").read_text(encoding="utf-8")
+    hidden = tmp_path / "kings-hidden.cards"
+    hidden.write_text(text.replace("            if top(hand(p)).rank == King:\n                reveal top(hand(p))\n", ""),
+                      encoding="utf-8")
+    (f,) = only(fuzz_ruleset(hidden, games=4, seed=0), "hidden-leak")
+    assert f.rules == ["turn"] and "swap" in f.sentence
+
+
 def test_a_move_that_names_a_face_down_card_says_how_to_pick_it_by_its_place(reports):
     """A player turning up one of their face-down cards by naming it learns which cards lie there;
     the finding says to choose the place (a zone) and act on its top card instead."""

@@ -13,7 +13,8 @@ from interpreter.players.bots import bot_seed, make_bot
 from interpreter.engine import apply, moves_for, new_game
 from interpreter.errors import OptionError
 from interpreter.language.graph import sees
-from interpreter.players.pimc import PimcBot, _Memory
+from interpreter.engine.truths import Memory
+from interpreter.players.pimc import PimcBot
 
 HEARTS = Path("rulesets/classic/hearts.cards")
 
@@ -48,7 +49,7 @@ def test_truths_keep_what_the_seat_saw_and_the_voids_others_showed(seed):
         pytest.skip("no void shown before the end in this game")
     s, (who, suit) = got
     p = s.program
-    memory = _Memory(s, 0)
+    memory = Memory(s, 0)
     memory.catch_up(s)
     rng = random.Random(5)
     zones = p.zones
