@@ -228,8 +228,13 @@ class Expressions:
             if a == "owner":
                 return o.ZoneOwner(obj, t="player"), "player"
             raise _err(f"zones have no attribute {a!r}; they have index and owner", e)
+        if t in ("suit", "rank"):
+            if a == "index":  # (a suit or a rank is its place in the deck's line, from 0)
+                return o.Arith("+", obj, o.Lit(1, t="int"), t="int"), "int"
+            raise _err(f"{t}s have one attribute, index (the {t}'s place in the deck's {t}s line, from 1); "
+                       f"{unparse(e.obj)!r} is {word(t)}", e)
         if t not in ("card", "any", "none"):
-            raise _err(f"only cards and zones have attributes; {unparse(e.obj)!r} is {word(t)}", e)
+            raise _err(f"only cards, zones, suits and ranks have attributes; {unparse(e.obj)!r} is {word(t)}", e)
         if a in _CARD_ATTRS:
             typ = _CARD_ATTRS[a][1]
             return o.CardAttr(a, obj, t=typ), typ

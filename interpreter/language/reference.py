@@ -668,6 +668,12 @@ CARD_ATTRIBUTES: tuple[Entry, ...] = (
           "c.points >= 10", "expression"),
 )
 
+SUIT_RANK_ATTRIBUTES: tuple[Entry, ...] = (
+    Entry("index", "SUIT.index, RANK.index", "A suit's place in the deck's `suits` line, or a rank's in its "
+          "`ranks` line, counted from 1: the number that picks a zone of a family by suit.",
+          "card(7, c.suit).zone == spot(c.suit.index)", "expression"),
+)
+
 ZONE_ATTRIBUTES: tuple[Entry, ...] = (
     Entry("index", "ZONE.index", "A zone's number in its family (from 1), or its owner's seat number.",
           "c.zone.index == 2", "expression"),

@@ -65,6 +65,8 @@ def _sections() -> list[tuple[str, str, str, str, tuple[lang.Entry, ...]]]:
                         "`c.suit`, `top(pile).played_by`.", lang.CARD_ATTRIBUTES))
             out.append(("zone-attributes", "Attributes of zones", "zone attribute", "Written after a zone with a dot: "
                         "`c.zone.index`, `hand(p).owner`.", lang.ZONE_ATTRIBUTES))
+            out.append(("suit-rank-attributes", "Attributes of suits and ranks", "suit or rank attribute",
+                        "Written after a suit or a rank with a dot: `c.suit.index`.", lang.SUIT_RANK_ATTRIBUTES))
     return out
 
 

@@ -364,6 +364,9 @@ class English:
             return f"the place where {self.operand(e.obj)} lies"
         if a == "index" and self.kind(e.obj) == "zone":
             return self._of("number", e.obj)
+        if a == "index" and self.kind(e.obj) in ("suit", "rank"):
+            k = self.kind(e.obj)
+            return f"the place of {self.operand(e.obj)} among the {k}s (from 1)"
         if a == "played_by":
             return f"the player who played {self.operand(e.obj)}"
         if a == "order":

@@ -24,7 +24,8 @@ EXPRESSIONS = ROOT / "interpreter" / "compiler" / "expressions.py"
 
 ALL_ENTRIES = [(s.title, e) for s in lang.CONSTRUCTS for e in s.entries] + \
     [("Built-ins", e) for e in lang.BUILTINS] + \
-    [("Card attributes", e) for e in lang.CARD_ATTRIBUTES] + [("Zone attributes", e) for e in lang.ZONE_ATTRIBUTES]
+    [("Card attributes", e) for e in lang.CARD_ATTRIBUTES] + [("Zone attributes", e) for e in lang.ZONE_ATTRIBUTES] + \
+    [("Suit and rank attributes", e) for e in lang.SUIT_RANK_ATTRIBUTES]
 
 _pages: dict[str, str] = {}
 
@@ -200,7 +201,7 @@ def test_every_builtin_the_compiler_knows_has_an_entry():
     types = next(e for s in lang.CONSTRUCTS for e in s.entries if e.name == "types")
     assert TYPE_WORDS <= form_words(types.form), f"undocumented types: {TYPE_WORDS - form_words(types.form)}"
     md, html = page("md"), page("html")
-    for e in lang.BUILTINS + lang.CARD_ATTRIBUTES + lang.ZONE_ATTRIBUTES:
+    for e in lang.BUILTINS + lang.CARD_ATTRIBUTES + lang.ZONE_ATTRIBUTES + lang.SUIT_RANK_ATTRIBUTES:
         assert f"`{e.form}`" in md and f"<code>{e.form}</code>" in html, f"{e.form!r} is not on the page"
 
 
