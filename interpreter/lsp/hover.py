@@ -8,7 +8,7 @@ from pathlib import Path
 from ..language import graph as g
 from ..errors import CardRulesError
 from .index import Symbol
-from .model import BUILTIN, CARD_ATTR, ZONE_ATTR, Analysis, norm, _fmt
+from .model import BUILTIN, CARD_ATTR, SUIT_RANK_ATTR, ZONE_ATTR, Analysis, norm, _fmt
 
 
 def _entry_md(e, what: str) -> str:
@@ -76,7 +76,10 @@ class Hover:
                 table = ", ".join(f"{r} = {v}" for r, v in rs.deck.values[name].items())
                 return f"**card value** `{name}` (of the deck)\n\n{table}; other ranks are worth 0."
             e = CARD_ATTR.get(name) or ZONE_ATTR.get(name)
-            return _entry_md(e, "attribute") if e else None
+            if e is None:
+                return None
+            also = SUIT_RANK_ATTR.get(name)  # (index: of a zone, a suit or a rank)
+            return _entry_md(e, "attribute") + (f"\n\n---\n\n{_entry_md(also, 'attribute')}" if also else "")
         if rs is None:
             decl = self.ws.declarations(self.a.path, ns, name)
             if decl:

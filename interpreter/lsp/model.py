@@ -13,7 +13,7 @@ from lark import Tree
 
 from ..language import graph as g
 from ..errors import CardRulesError, RulesetSyntaxError
-from ..language.reference import BUILTINS, CARD_ATTRIBUTES, CONSTRUCTS, ZONE_ATTRIBUTES
+from ..language.reference import BUILTINS, CARD_ATTRIBUTES, CONSTRUCTS, SUIT_RANK_ATTRIBUTES, ZONE_ATTRIBUTES
 from .index import Index, Span
 from .text import code_key, error_range
 
@@ -30,6 +30,7 @@ ERROR, WARNING, INFO = "error", "warning", "information"
 BUILTIN = {e.name: e for e in BUILTINS}
 CARD_ATTR = {e.name: e for e in CARD_ATTRIBUTES if e.name != "deck values"}
 ZONE_ATTR = {e.name: e for e in ZONE_ATTRIBUTES}
+SUIT_RANK_ATTR = {e.name: e for e in SUIT_RANK_ATTRIBUTES}
 KEYWORD_DOC: dict[str, object] = {}
 for _sec in CONSTRUCTS:
     for _e in _sec.entries:

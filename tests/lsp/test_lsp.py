@@ -750,3 +750,13 @@ def test_the_server_exits_when_the_checkers_process_died_while_a_check_was_being
     finally:
         procs.kill(proc)
     assert proc.returncode == 0 and "stopped" in out, err
+
+
+def test_hover_on_index_says_what_it_is_of_a_zone_and_of_a_suit(tmp_path):
+    p = tmp_path / "rows.cards"
+    p.write_text((ROOT / "tests" / "engine" / "test_suit_index.py").read_text(encoding="utf-8")
+                 .split('ROWS = """', 1)[1].split('"""', 1)[0], encoding="utf-8")
+    ws = _ws(p)
+    text = p.read_text(encoding="utf-8")
+    md, _ = ws.hover(str(p), *_pos(text, "c.suit.index", offset=8))
+    assert "ZONE.index" in md and "SUIT.index, RANK.index" in md and "counted from 1" in md, md
