@@ -286,6 +286,8 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
                 typer.echo(f"{seat_name(who)}: {'has chosen, in secret' if in_secret(state) else move}")
             last = f"move {len(state.history) + 1} ({seat_name(who)}: {move})"
             apply(state, move)
+        where = None
+        outcome(state)  # (a score that cannot be worked out breaks the game here, as a failing rule does)
         return state
     except Quit as q:
         q.moves = len(state.history) if state is not None else 0
@@ -295,6 +297,8 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
         if choosing is not None and state is not None:  # (the game itself stands where it was)
             name = bot_names.get(choosing, "the person")
             after = " " + choosing_failed(seat_name(choosing), name, f"move {len(state.history) + 1}")
+        elif where is None:  # (every move made: its result could not be worked out)
+            raise GameBroke(f"the game with seed {seed} broke at its end, working out its result", state, e) from None
         elif isinstance(e, GameRuntimeError) and state is not None:
             where = rule_where(state)  # where the engine stopped
         raise GameBroke(f"the game with seed {seed} broke{after} in {where}", state, e) from None

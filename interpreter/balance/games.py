@@ -125,9 +125,13 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
                  else f"after {n} decisions")
         raise GameFailed(f"game {index + 1} (seed {seed}) broke {where}: {e.message}", e.file, e.line,
                          e.column, e.source_line) from None
-    o = outcome(s)
-    winners = o.winners if o is not None else ()
-    scores = o.scores if o is not None else tuple(engine.scores(s)) if keeps_score else tuple(0 for _ in bots)
+    try:
+        o = outcome(s)
+        winners = o.winners if o is not None else ()
+        scores = o.scores if o is not None else tuple(engine.scores(s)) if keeps_score else tuple(0 for _ in bots)
+    except CardRulesError as e:  # (a score that cannot be worked out at the end)
+        raise GameFailed(f"game {index + 1} (seed {seed}) broke at its end, working out its result: {e.message}",
+                         e.file, e.line, e.column, e.source_line) from None
     return GameFacts(seed=seed, bots=bots, winners=tuple(winners), scores=tuple(scores), decisions=n,
                      finished=s.finished, fired=fired_counts(s), moves=moves, first_decider=first,
                      lead_changes=changes if keeps_score else None,

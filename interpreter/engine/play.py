@@ -185,17 +185,20 @@ def _run(s: State) -> None:
     _exec(s)
 
 
+def _failure_words(exc: Exception) -> str:
+    if isinstance(exc, ZeroDivisionError):
+        return "a division by zero"
+    if isinstance(exc, ImpossibleEffect):
+        return str(exc)
+    if "NoneType" in str(exc) or "None" in str(exc):
+        return "a card or player that is none here (nothing matched)"
+    return f"something impossible ({type(exc).__name__}: {exc})"
+
+
 def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
     """A generated expression failed: name the statement, in the ruleset's own terms."""
     node = s.program.nodes[s.pc] if 0 <= s.pc < len(s.program.nodes) else None
-    if isinstance(exc, ZeroDivisionError):
-        what = "a division by zero"
-    elif isinstance(exc, ImpossibleEffect):
-        what = str(exc)
-    elif "NoneType" in str(exc) or "None" in str(exc):
-        what = "a card or player that is none here (nothing matched)"
-    else:
-        what = f"something impossible ({type(exc).__name__}: {exc})"
+    what = _failure_words(exc)
     loc = getattr(node, "loc", None)
     return GameRuntimeError(f"while playing, this statement met {what}", loc.file if loc else None,
                             loc.line if loc else None, loc.column if loc else None, source_line(loc))
@@ -512,7 +515,24 @@ def scores(s: State) -> tuple[int, ...]:
     p = s.program
     if p.score is None:
         return tuple(0 for _ in s.seats)
-    return tuple(p.score(s, seat) for seat in s.seats)
+    try:
+        return tuple(p.score(s, seat) for seat in s.seats)
+    except GameRuntimeError:
+        raise
+    except (TypeError, KeyError, IndexError, AttributeError, ZeroDivisionError, ImpossibleEffect) as e:
+        raise _score_failure(s, e) from None
+
+
+def _score_failure(s: State, exc: Exception) -> GameRuntimeError:
+    """The score could not be worked out (a none read, a division by zero): the error at the
+    definition the winner rule names (at the winner rule, for a variable), as a rule's would be."""
+    rs = s.program.ruleset
+    name = rs.winner.score
+    node = next((d for d in rs.defines if d.name == name), rs.winner)
+    loc = node.loc
+    return GameRuntimeError(f"while working out the score ({name!r}), the rules met {_failure_words(exc)}",
+                            loc.file if loc else None, loc.line if loc else None, loc.column if loc else None,
+                            source_line(loc))
 
 
 def sides(s: State) -> tuple[tuple[int, ...], ...]:

@@ -15,7 +15,10 @@ RECORD_FORMAT = "cardrules-record/1"
 
 
 def make_record(s: State, ruleset_path: str | None) -> dict:
-    o = outcome(s)
+    try:
+        o = outcome(s)
+    except GameRuntimeError:  # a result that cannot be worked out: the record of the moves is kept, without one
+        o = None
     return {
         "format": RECORD_FORMAT,
         "ruleset": ruleset_path,
@@ -101,5 +104,11 @@ def replay(ruleset, record: dict, path: str = "<record>") -> State:
     if final.get("digest") and final["digest"] != state_digest(s):
         raise RecordError("every move replayed, but the final state differs from the recorded one "
                           "(the ruleset or the engine has changed since the record was made)", path)
+    if s.finished:
+        try:
+            outcome(s)
+        except GameRuntimeError as e:
+            raise RecordError(f"every move replayed, but the game's result cannot be worked out: {e.render()}",
+                              path) from None
     return s
 

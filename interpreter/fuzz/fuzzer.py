@@ -11,6 +11,7 @@ from typing import Callable
 from .. import engines
 from ..language import graph as g
 from ..engine import apply, counted, observe, offered, program_of
+from ..engine import outcome as engine_outcome
 from ..errors import GameRuntimeError, GameTooLong
 from .common import (Config, Event, Game, Hit, NO_BOUND_AFTER, NO_BOUND_LIMIT, OBSERVE_EARLY, OBSERVE_EVERY,
                      RulesetReport, _config, configurations, option_values, player_counts)
@@ -165,6 +166,11 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
             if observe and self.advice_seen:
                 self._note_advice(s)
         _fresh(s)  # what is read of the game from here on (rules fired, the leak and replay checks) is the view's
+        if s.finished and not game.stopped:
+            try:
+                engine_outcome(s)
+            except GameRuntimeError as e:  # a score that cannot be worked out at the end
+                game.add(self._ev_error(s, e, None, when="working out the result at the end of the game"))
         if s.finished and not game.stopped:
             self._check_leak(game, s)
         if replay_check and not game.stopped and not game.abandoned and not any(ev.error for ev in game.events.values()):

@@ -458,10 +458,10 @@ class Checks:
                      f"most in it: {most}.", [name] + [r for _, r in top if r != name],
                      **(stopped or dict(note="the replayed game is still running")))
 
-    def _ev_error(self, s: State | None, e: GameRuntimeError, m: Move | None) -> Event:
+    def _ev_error(self, s: State | None, e: GameRuntimeError, m: Move | None, when: str | None = None) -> Event:
         name, title = self._rule(s) if s is not None else ("(set-up)", "setting up the game")
         at = len(s.history) if s is not None else 0
-        when = f"playing {seat_name(m.player)}'s move '{m}'" if m is not None else "setting up the game"
+        when = when or (f"playing {seat_name(m.player)}'s move '{m}'" if m is not None else "setting up the game")
         where = f" (at {e.file}:{e.line}:{e.column})" if e.file and e.line else ""
         loc = f"{e.file}:{e.line}:{e.column}" if e.file and e.line else None
         if "loop for ever" in e.message:

@@ -57,10 +57,11 @@ def random_games(np: NativeProgram, players: int, options: dict, seed: int, game
             row = rows[g * width:(g + 1) * width]
             if row[0] == E_INTR:
                 break
-            failed = bool(row[0]) or not row[1]
+            scores = tuple(row[5:5 + players])
+            # a score C could not work out (CR_NONE) is a failure too: played again in Python, it is worded there
+            failed = bool(row[0]) or not row[1] or (p.score is not None and not row[3] and CR_NONE in scores)
             if stop is not None and failed:
                 break  # (played again in Python, it would hold up the Ctrl-C)
-            scores = tuple(row[5:5 + players])
             made += 1
             yield NativeResult(seed + done + g, _winners(p, row, scores), scores, row[2],
                                dict(zip(p.rule_names, row[5 + players:])), failed)

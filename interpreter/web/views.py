@@ -243,8 +243,19 @@ def seat_labels(seats) -> list[str]:
     return [s.label for s in seats]
 
 
+def _outcome(state: State):
+    """The outcome, or the error that stops it being worked out (a score that reads a none at the
+    end): the table shows the error rather than failing to draw."""
+    try:
+        return engine.outcome(state)
+    except CardRulesError as e:
+        return e
+
+
 def outcome_view(state: State) -> dict | None:
-    o = engine.outcome(state)
+    o = _outcome(state)
+    if isinstance(o, CardRulesError):
+        return {"winners": [], "text": f"no result: {o.message}", "scores": []}
     if o is None:
         return None
     return {"winners": [seat_name(w) for w in o.winners], "text": ", ".join(seat_name(w) for w in o.winners) or "nobody",
@@ -339,7 +350,10 @@ def api_view(table, seat: int) -> dict:
     """The JSON answer for one seat: its observation, its legal moves and the log as it may
     read it."""
     s = table.state
-    o = engine.outcome(s)
+    o = _outcome(s)
+    failed = o if isinstance(o, CardRulesError) else None
+    if failed is not None:
+        o = None
     return {
         "table": table.id,
         "seat": seat_name(seat),
@@ -348,7 +362,8 @@ def api_view(table, seat: int) -> dict:
         "observation": engine.observe(s, seat),
         "moves": [str(m) for m in engine.moves_for(s, seat)] if not s.finished else [],
         "log": [e["text"] for e in log_entries(s, table.notes, seat)],
-        "outcome": None if o is None else {"winners": [seat_name(w) for w in o.winners],
-                                           "scores": {seat_name(i): v for i, v in enumerate(o.scores)}},
+        "outcome": ({"winners": [], "scores": {}, "error": failed.message} if failed is not None else
+                    None if o is None else {"winners": [seat_name(w) for w in o.winners],
+                                            "scores": {seat_name(i): v for i, v in enumerate(o.scores)}}),
         "error": table.error_for(seat),
     }
