@@ -13,6 +13,8 @@ from .pyemit import fast_stmt, py
 class Definitions:
     def e_Agg(self, e, scope):
         dom, td = self.sx_typed(e.domain, scope, "collection", f"the set after '{e.var} in'")
+        if e.op in ("highest", "lowest") and e.body is not None:
+            return self._agg_by(e, scope, dom, td)
         v = o.Local(self.fresh("v_" + e.var + "_"), t=ELEM[td])
         inner = dict(scope)
         inner[e.var] = (v, ELEM[td])
@@ -25,6 +27,29 @@ class Definitions:
         loop, t = self._loop_aggregate(e, inner, dom, td, v, where)
         fast = self.mask_aggregate(e, scope, v, dom, loop)
         return (fast, t) if fast is not None else (loop, t)
+
+    def _agg_by(self, e, scope, dom, td):
+        """`highest c in D where W by K`: the first element of D passing W whose K no other such
+        element's K exceeds (`lowest`: undercuts), none when none passes: those c in D where W
+        and (all d in D where W: K(d) <= K(c)), its first. The key is worked out for each pair, so
+        it suits the small collections it is written for (a trick, a hand)."""
+        elem = ELEM[td]
+        mine = o.Local(self.fresh("v_" + e.var + "_"), t=elem)
+        other = o.Local(self.fresh("v_" + e.var + "_"), t=elem)
+        at_mine, at_other = dict(scope), dict(scope)
+        at_mine[e.var], at_other[e.var] = (mine, elem), (other, elem)
+        key_mine, _ = self.sx_typed(e.body, at_mine, "int", "the number after 'by'")
+        key_other, _ = self.sx_typed(e.body, at_other, "int", "the number after 'by'")
+        w_mine = w_other = None
+        if e.where is not None:
+            w_mine = self.sx_typed(e.where, at_mine, "bool", "the where condition")[0]
+            w_other = self.sx_typed(e.where, at_other, "bool", "the where condition")[0]
+        cmp = "<=" if e.op == "highest" else ">="
+        best = o.AggLoop("all", other, dom, w_other, o.Compare(cmp, key_other, key_mine, t="bool"), t="bool")
+        test = best if w_mine is None else o.Logic("and", w_mine, best, t="bool")
+        kept = {"card": "cards", "player": "players", "int": "ints", "suit": "suits", "rank": "ranks",
+                "zone": "zones"}[elem]
+        return o.End("first", o.AggLoop("those", mine, dom, test, None, t=kept), t=elem), elem
 
     def _loop_aggregate(self, e, inner, dom, td, v, where):
         op = e.op

@@ -288,6 +288,10 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                 msg, col = hint
             elif tok.type == "COLON" and (hint := _colon_aggregate((line_of(line) or "")[: (col or 1) - 1])):
                 msg = hint
+            elif str(tok.value) == "starting" and (m := re.match(r"\s*for\s+each\s+(?:player\s+)?(\w+)",
+                                                                  line_of(line) or "")):
+                msg = (f"unexpected 'starting'; to go round the players from one of them, write "
+                       f"for each player {m.group(1)} after X (or from X): 'starting' belongs to deal")
             elif (upto := (line_of(line) or "")[: (col or 1) - 1].rstrip()).endswith(":") and \
                     (hint := _colon_aggregate(upto[:-1])):  # the ':' taken as the block's (`if any c in h: ok(c):`)
                 msg, col = hint, len(upto)

@@ -451,9 +451,11 @@ _EXPRESSIONS = Section("expressions", "Expressions", "Values and conditions, as 
     Entry("sum", "sum NAME in SET [where COND]: NUMBER",
           "Adds up the number after the colon over the elements of SET (that pass `where`).",
           "sum x in won(p): x.points", "expression"),
-    Entry("highest, lowest", "highest NAME in SET [where COND] | lowest NAME in SET [where COND]",
+    Entry("highest, lowest", "highest NAME in SET [where COND] [by NUMBER] | lowest NAME in SET [where COND] [by NUMBER]",
           "The highest (lowest) element that passes the condition, or `none`: cards by their ranking, "
-          "numbers by size.",
+          "numbers by size. With `by`, the element for which the number after it is greatest (least), the "
+          "first of the collection's order among equals: the card that takes a trick by a strength of the "
+          "game's own, as `highest c in trick by strength(c)`.",
           "highest x in pile where x.suit == d.suit", "expression"),
     Entry("next where", "next NAME after PLAYER where COND",
           "The first player after PLAYER in the order of play for whom COND holds (NAME standing for each in "

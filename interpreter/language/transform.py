@@ -556,6 +556,13 @@ class ToGraph(Transformer):
     def agg(self, meta, ch):
         return g.Agg(op=str(ch[0]), var=str(ch[1]), domain=ch[2], where=ch[3], loc=self._loc(meta))
 
+    def agg_by(self, meta, ch):
+        op = str(ch[0])
+        if op not in ("highest", "lowest"):
+            raise RulesetError(f"only highest and lowest take 'by' (the number to compare); '{op} {ch[1]} in ...' "
+                               "does not", self.file, meta.line, meta.column)
+        return g.Agg(op=op, var=str(ch[1]), domain=ch[2], where=ch[3], body=ch[4], loc=self._loc(meta))
+
     def agg_call(self, meta, ch):
         return g.Call(func=str(ch[0]), args=(ch[1],), loc=self._loc(meta))
 

@@ -61,7 +61,7 @@ def _u_Agg(e, p, o):
     if e.where is not None:
         text += f" where {unparse(e.where, 1, False)}"
     if e.body is not None:
-        text += f": {unparse(e.body)}"
+        text += f" by {unparse(e.body)}" if e.op in ("highest", "lowest") else f": {unparse(e.body)}"
     return _open(text, p, o)
 
 

@@ -560,6 +560,10 @@ class English:
             return f"there is no {self.binder(e.var, e.domain, '')}{such}"
         if op == "count":
             return f"the number of {self.binder(e.var, e.domain, '', plural=True)}{such}"
+        if op in ("highest", "lowest") and body is not None:  # `by` a number: the first with the most (least)
+            most = "greatest" if op == "highest" else "least"
+            return (f"the first {self.binder(e.var, e.domain, '')}{such} for which {body} is {most} "
+                    f"(the first in its order among equals)")
         if op in ("highest", "lowest"):
             return f"the {op} {self.binder(e.var, e.domain, '')}{such}"
         if op == "sum":
