@@ -303,7 +303,9 @@ class Solver:
                     raise OptionError(
                         "the sides given do not end the game alike: " + ", ".join(
                             f"P{seat + 1} {u[seat]:g}" for seat in side) + " at the end of one line "
-                        "(partners must share their score)")
+                        "(partners must share their score). The sides are those of the position solved (the "
+                        "ruleset's 'sides by' there, or --sides); where a later rule settles them, as a "
+                        "partner named by a card called, solve a later position (--after N or --moves)")
         return u
 
     def _margin(self, u: tuple, s=None) -> float:

@@ -100,8 +100,10 @@ def test_two_sides_alpha_beta_agrees_with_a_plain_search_of_every_line():
 
 def test_partners_who_do_not_share_their_score_stop_the_solve():
     s = after(HEARTS, 4, 2, 56)
-    with pytest.raises(OptionError, match="partners must share"):
+    with pytest.raises(OptionError, match="partners must share") as e:
         Solver(4, [[0, 2], [1, 3]]).solve(s)
+    # (sides settled by a later rule, as Sheepshead's partner named by the ace called: a later position)
+    assert "The sides are those of the position solved" in str(e.value) and "--after N or --moves" in str(e.value)
 
 
 def test_max_n_each_seat_takes_its_best_at_every_step_of_the_line():
