@@ -29,14 +29,16 @@ def parse_options(raw: list[str]) -> dict[str, str]:
 
 def parse_bots(raw: list[str], players: int) -> dict[int, str]:
     """['greedy', '2=random'] -> {0: 'greedy', 1: 'random', 2: 'greedy'}: a bare name sets
-    every seat, SEAT=NAME one seat; later entries win."""
-    names = {seat: "random" for seat in range(players)}
+    every seat not named, SEAT=NAME one seat, whatever their order (`--bot P1=ismcts --bot
+    greedy` keeps the search player in P1, as `--bot greedy --bot P1=ismcts` does); of two
+    entries for the same seats, the later wins."""
+    every, one = "random", {}
     for item in raw:
         seat_text, sep, name = item.rpartition("=")
         make_bot(name, 0)  # validates the name
         name = name.strip().lower()
         if not sep:
-            names = {seat: name for seat in range(players)}
+            every = name
         else:
-            names[parse_seat(seat_text, players, "--bot")] = name
-    return names
+            one[parse_seat(seat_text, players, "--bot")] = name
+    return {seat: one.get(seat, every) for seat in range(players)}

@@ -86,7 +86,7 @@ def balance_command(
     games: Annotated[int, typer.Option("--games", "-k", min=1, help="Games per configuration.")] = 200,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE[,VALUE...]", help="Set an option; list several values of one option to compare them.")] = None,
-    bot: Annotated[list[str] | None, typer.Option("--bot", "-b", metavar="[SEAT=]NAME", help="The players: a bot for every seat, or SEAT=NAME (repeatable). Default: random.")] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", "-b", metavar="[SEAT=]NAME", help="The players: a bot for every seat, or SEAT=NAME (repeatable; a seat named keeps its bot whatever the order). Default: random.")] = None,
     strong: Annotated[str, typer.Option("--strong", metavar="auto|NAME|none", help="The stronger player for the skill question, seated in turn at each seat among the others. auto (the default): the strongest player each configuration's game allows (plan for a game of one player, cfr when its tree is small enough to solve whole, ismcts on the native engine, else greedy), named in the report with why; 'none' skips the question.")] = "auto",
     skill_games: Annotated[int | None, typer.Option("--skill-games", min=0, help="Games for the skill question (default: --games).")] = None,
     against: Annotated[Path | None, typer.Option("--against", metavar="B.cards", help="Compare with another ruleset, played on the same seeds.")] = None,

@@ -247,7 +247,7 @@ def play(
     games: Annotated[int, typer.Option("--games", "-k", min=1, help="How many games to play.")] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game; game i uses seed+i.")] = 0,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="Set a game option (repeatable).")] = None,
-    bot: Annotated[list[str] | None, typer.Option("--bot", "-b", metavar="[SEAT=]NAME", help=f"Bot for every seat, or SEAT=NAME for one seat (repeatable). Bots: {', '.join(BOTS)}. Default: random.")] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", "-b", metavar="[SEAT=]NAME", help=f"Bot for every seat, or SEAT=NAME for one seat (repeatable; a seat named keeps its bot whatever the order). Bots: {', '.join(BOTS)}. Default: random.")] = None,
     log: Annotated[Path | None, typer.Option("--log", help="Write the game record (several games: one records file) here.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object, and nothing else.")] = False,
     human: Annotated[str | None, typer.Option("--human", metavar="SEAT", help="Play this seat (1-based, or P1..) yourself at the terminal.")] = None,

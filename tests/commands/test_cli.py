@@ -95,6 +95,17 @@ def test_play_json_is_one_object_and_deterministic():
     assert ci.stdout == r.stdout
 
 
+def test_a_seat_named_keeps_its_bot_whatever_the_order():
+    from interpreter.commands.args import parse_bots
+    want = {0: "ismcts", 1: "greedy", 2: "greedy"}
+    assert parse_bots(["P1=ismcts", "greedy"], 3) == want == parse_bots(["greedy", "P1=ismcts"], 3)
+    assert parse_bots(["greedy", "random"], 2) == {0: "random", 1: "random"}  # the later of two for every seat
+    assert parse_bots(["P2=greedy", "P2=ismcts"], 2) == {0: "random", 1: "ismcts"}
+    r = run("play", GANJIFA, "-n", "3", "-k", "1", "--bot", "P2=random", "--bot", "greedy")
+    assert r.exit_code == 0, r.output
+    assert any(line.split()[:2] == ["P2", "random"] for line in r.stdout.splitlines() if line.strip()), r.stdout
+
+
 def test_play_table_and_bots():
     r = run("play", GANJIFA, "-n", "4", "-k", "2", "--bot", "greedy", "--bot", "P2=random")
     assert r.exit_code == 0, r.output
