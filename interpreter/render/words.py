@@ -562,7 +562,8 @@ class English:
             return f"the number of {self.binder(e.var, e.domain, '', plural=True)}{such}"
         if op in ("highest", "lowest") and body is not None:  # `by` a number: the first with the most (least)
             most = "greatest" if op == "highest" else "least"
-            return (f"the first {self.binder(e.var, e.domain, '')}{such} for which {body} is {most} "
+            among = f" among those such that {where}" if where else ""
+            return (f"the first {self.binder(e.var, e.domain, '')} for which {body} is {most}{among} "
                     f"(the first in its order among equals)")
         if op in ("highest", "lowest"):
             return f"the {op} {self.binder(e.var, e.domain, '')}{such}"

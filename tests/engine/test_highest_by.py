@@ -77,8 +77,8 @@ def test_the_rulebook_and_the_unparser_read_it_back(tmp_path):
     from interpreter.render import render_markdown
     rs = written(tmp_path, "trick.cards", TRICK)
     book = render_markdown(rs)
-    assert ("the first card *c* in the trick such that *c*'s suit is Red for which *c*'s *strength* is least "
-            "(the first in its order among equals)") in book, book
+    assert ("the first card *c* in the trick for which *c*'s *strength* is least among those such that *c*'s "
+            "suit is Red (the first in its order among equals)") in book, book
     go = rs.phases[0].body[1].body[0].actions[0].body[1]
     assert unparse(go.value) == "(lowest c in trick where c.suit == Red by strength(c)).order"
 
