@@ -24,6 +24,10 @@ _NOUN = {"card": "card", "player": "player", "int": "number", "suit": "suit", "r
 _ELEM = {"cards": "card", "players": "player", "ints": "int", "suits": "suit", "ranks": "rank",
          "zone": "card", "zonekind": "card", "zones": "zone", "list": None}
 _MODALS = ("can_", "may_", "must_", "has_", "is_", "does_", "should_")
+# yes-no definitions named by a verb ('c follows'), with the form that follows 'does not'
+_VERBS = {"follows": "follow", "fits": "fit", "beats": "beat", "wins": "win", "matches": "match",
+          "counts": "count", "scores": "score", "qualifies": "qualify", "belongs": "belong", "leads": "lead",
+          "takes": "take", "holds": "hold", "goes": "go", "plays": "play", "works": "work", "passes": "pass"}
 
 
 def _ends_open(e) -> bool:
@@ -389,6 +393,9 @@ class English:
         if modal:
             text = f"{args[0]} {self.term(name)}"
             return f"it is not the case that {text}" if negated else text
+        if name in _VERBS:  # ('c follows', 'c does not follow')
+            return (f"{args[0]} does not {link(f'#term-{name}', em(_VERBS[name]))}" if negated
+                    else f"{args[0]} {self.term(name)}")
         words = human(name).split()
         ptype = d.params[0].type if d.params else ""
         article = ""

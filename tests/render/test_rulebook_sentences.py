@@ -129,3 +129,17 @@ def test_a_choice_among_places_named_one_by_one_reads_as_places(tmp_path):
             in md), md
     assert "a number *r* among 1 and 3" in md
     assert "a item" not in md and "it is not the case that" not in md
+
+
+def test_a_yes_no_definition_named_by_a_verb_reads_as_one(tmp_path):
+    """`define follows(c: card) = ...` reads 'c follows' and, negated, 'c does not follow', not
+    'c is follows' (Skat's, Ekrang's, Gin Rummy's and Hanabi's rulebooks said so)."""
+    game = MINI_HEAD + "define follows(c: card) = c.suit == Red\n" + MINI_DEAL + TURNS.replace("ACTIONS", """\
+action play c in hand(turn) where follows(c):
+                    move c to pile
+                action other c in hand(turn) where not follows(c):
+                    move c to pile""")
+    md = render_markdown(written(tmp_path, "verb.cards", game))
+    assert "such that *c* [*follows*](#term-follows)" in md or "such that *c* *follows*" in md, md
+    assert "*c* does not" in md and "*follow*" in md
+    assert "is *follows*" not in md and "is [*follows*]" not in md
