@@ -150,9 +150,10 @@ def test_a_score_not_yet_readable_at_the_horizon_gives_no_signal():
     cannot read yet), on both engines alike and C answering itself. The `pimc` player met this
     as a Python TypeError in the middle of `cardrules play`."""
     s = after(TAROK, 3, 120, 3)
-    with pytest.raises(TypeError):
-        from interpreter.engine import scores
-        scores(after(TAROK, 3, 120, 5))  # the position two moves on: its score cannot be read
+    from interpreter.engine import scores
+    from interpreter.errors import GameRuntimeError
+    with pytest.raises(GameRuntimeError, match="while working out the score"):
+        scores(after(TAROK, 3, 120, 5))  # the position two moves on: its score cannot be read (located)
     sol = _same(s, 120, nodes=300)
     assert sol.stopped == "nodes" and not sol.complete and sol.value == 90
 
