@@ -151,6 +151,11 @@ def _hides(state, who: int) -> bool:
 
 def _value(s, who: int) -> float:
     if s.finished:
+        if s.n_players == 1 and s.declared is None and s.program.score is not None:
+            # a game for one that names no winner but keeps a score (Golf the patience: the fewest
+            # cards left): every end is the player's "win", so an end is worth its score
+            v = scores(s)[0]
+            return float(-v if s.program.winner_rule == "fewest" else v)
         o = outcome(s)
         if o is None or not o.winners:
             return LOSS / 2 if s.n_players == 1 else 0.0   # a patience not won is lost
@@ -168,8 +173,8 @@ def _value(s, who: int) -> float:
     except SCORE_UNREADABLE:
         return 0.0
     rivals = [v for i, v in enumerate(sc) if i != who]
-    if not rivals:
-        return float(sc[who])
+    if not rivals:  # (alone: the more the better, or the fewer)
+        return float(-sc[who] if s.program.winner_rule == "fewest" else sc[who])
     if s.program.winner_rule == "fewest":
         return float(min(rivals) - sc[who])
     return float(sc[who] - max(rivals))

@@ -82,6 +82,11 @@ static int pl_value(cr_state *S, int32_t me, double *v) {
         if (S->declared_set) w = S->declared;
 #if HAS_SCORE
         if (gr_scores(S, sc)) return PL_FAIL; /* outcome() raises in Python: let it */
+        if (P == 1 && !S->declared_set) { /* a game for one keeping a score: an end is worth its score */
+            if (sc[0] == CR_NONE) return PL_FAIL;
+            *v = PL_FEWEST ? -(double)sc[0] : (double)sc[0];
+            return 0;
+        }
         if (!S->declared_set) {
             for (int32_t i = 0; i < P; i++) if (sc[i] == CR_NONE) return PL_FAIL; /* max() of a none */
             int64_t best = sc[0];
@@ -119,7 +124,7 @@ static int pl_value(cr_state *S, int32_t me, double *v) {
             return 0;
         }
         for (int32_t i = 0; i < P; i++) if (sc[i] == CR_NONE) return PL_FAIL;
-        if (P == 1) { *v = (double)sc[0]; return 0; }
+        if (P == 1) { *v = PL_FEWEST ? -(double)sc[0] : (double)sc[0]; return 0; }
         int64_t r = 0, d;
         int any = 0;
         for (int32_t i = 0; i < P; i++) {
