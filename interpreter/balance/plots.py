@@ -172,6 +172,8 @@ def rules(reports: list[dict]) -> str:
 def skill(reports: list[dict]) -> str:
     """Does the stronger player win more than its share?"""
     fig, ax = _figure(height=2.4)
+    if all(r["skill"].get("by_score") for r in reports):  # (a game for one whose every end is a win)
+        return _skill_by_score(fig, ax, reports)
     labels, rates, lo, hi = [], [], [], []
     for r in reports:
         s = r["skill"]
@@ -187,5 +189,25 @@ def skill(reports: list[dict]) -> str:
     ax.set_xlim(0, 100)
     ax.set_xlabel("games won by the stronger player (%); dashed: an equal share" if reports[0]["players"] > 1
                   else "games won by the stronger player (%); dashed: the other's, playing alone")
+    ax.set_title("Does skill matter?")
+    return _svg(fig)
+
+
+def _skill_by_score(fig, ax, reports: list[dict]) -> str:
+    """The stronger player's mean score and the other's, playing alone, with their 95% intervals."""
+    labels, means, lo, hi, colours = [], [], [], [], []
+    for j, r in enumerate(reports):
+        s, b = r["skill"], r["skill"]["by_score"]
+        tail = f"\n{r['configuration']}" if len(reports) > 1 else ""
+        for who, part in ((s["strong"], b["strong"]), (s["others"], b["others"])):
+            labels.append(f"{who}{tail}")
+            means.append(part["mean"])
+            lo.append(max(0.0, part["mean"] - part["ci"][0]))
+            hi.append(max(0.0, part["ci"][1] - part["mean"]))
+            colours.append(COLOURS[j % len(COLOURS)])
+    ax.barh(range(len(labels)), means, xerr=[lo, hi], capsize=4, color=colours, height=0.5)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"mean score, playing alone (the {reports[0]['skill']['by_score']['better']} the better)")
     ax.set_title("Does skill matter?")
     return _svg(fig)

@@ -116,7 +116,28 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
                         if lo > share else f"the stronger player wins less often than {scfg.bots[0]} playing alone"
                         if hi < share else "no evidence that skill matters at this number of games"),
         }
+        if n == 1 and keeps_score and sfacts and all(f.winners == (0,) for f in [*facts, *sfacts]):
+            data["skill"]["by_score"] = _skill_by_score(program, scfg, facts, sfacts)
+            data["skill"]["verdict"] = data["skill"]["by_score"]["verdict"]
     return data
+
+
+def _skill_by_score(program, scfg, facts: list[GameFacts], sfacts: list[GameFacts]) -> dict:
+    """A game for one whose every end is the player's win (it names no winner, it keeps a score):
+    the stronger player is judged by its mean score against the other's playing alone, the more
+    (or the fewer, as the winner rule says) the better."""
+    fewer = program.winner_rule == "fewest"
+    others, strong = [f.scores[0] for f in facts], [f.scores[0] for f in sfacts]
+    d = diff_means(others, strong)
+    lo, hi = d["ci"]
+    better = (hi < 0) if fewer else (lo > 0)
+    worse = (lo > 0) if fewer else (hi < 0)
+    verdict = (f"skill matters: the stronger player scores {'lower' if fewer else 'higher'} than {scfg.bots[0]} "
+               "playing alone" if better else
+               f"the stronger player scores {'higher' if fewer else 'lower'} than {scfg.bots[0]} playing alone, "
+               "which is worse" if worse else "no evidence that skill matters at this number of games")
+    return {"strong": summary(strong), "others": summary(others), "difference": d["difference"], "ci": [lo, hi],
+            "better": "fewer" if fewer else "more", "verdict": verdict}
 
 
 def compare(a: dict, b: dict, fa: list[GameFacts], fb: list[GameFacts]) -> dict:

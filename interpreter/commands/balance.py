@@ -186,6 +186,11 @@ def balance_command(
             if r["players"] > 1:
                 typer.echo(f"  skill: {s['strong']} won {s['win_rate'] * 100:.1f}% against {s['others']} ({ci}): "
                            f"{s['verdict']}")
+            elif s.get("by_score"):  # (every end a win: the mean score tells)
+                b = s["by_score"]
+                typer.echo(f"  skill: {s['strong']} scored {b['strong']['mean']:.2f} a game, {s['others']} playing alone "
+                           f"{b['others']['mean']:.2f} (the {b['better']} the better; difference {b['difference']:+.2f}, "
+                           f"95% {b['ci'][0]:+.2f} to {b['ci'][1]:+.2f}): {s['verdict']}")
             else:
                 typer.echo(f"  skill: {s['strong']} won {s['win_rate'] * 100:.1f}% of its games ({ci}; {s['others']}, "
                            f"playing alone, won {s['fair_share'] * 100:.1f}%): {s['verdict']}")

@@ -424,3 +424,42 @@ def test_bad_solve_and_strong_options_are_clear_errors(race, tmp_path, args, mes
     r = run("balance", race, "-k", 5, "--solve", "--out", out, *args)
     assert r.exit_code == 2, r.output
     assert message in r.output and "Traceback" not in r.output and not out.exists()
+
+
+# a game for one that names no winner and keeps a score, the fewer the better: every end is the
+# player's "win", so the win rates cannot tell a careful player from a careless one; the scores do
+KEEPING = """game keeping "Keeping count"
+players 1
+at most 20 decisions
+deck d:
+    suits Red
+    ranks 1..4
+zone stock shared hidden "stock"
+zone pile shared public "pile"
+define score(p: player) = count(stock)
+winner fewest score
+phase play "Play":
+    repeat:
+        rule turn "Turn":
+            choose by seat(1):
+                action discard when count(stock) > 0 "Throw a card away.":
+                    move top(stock) to pile face up
+                action stop "Stop.":
+                    end game
+"""
+
+
+def test_in_a_game_for_one_whose_every_end_is_a_win_skill_is_judged_by_the_score(tmp_path):
+    path = tmp_path / "keeping.cards"
+    path.write_text(KEEPING, encoding="utf-8")
+    r = run("balance", path, "-k", 40, "--out", tmp_path / "report")
+    assert r.exit_code == 0, r.output
+    assert "skill: plan scored 0.00 a game, random playing alone" in r.output
+    assert "(the fewer the better" in r.output and "skill matters: the stronger player scores lower than random" in r.output
+    assert "wins less often" not in r.output
+    data = json.loads((tmp_path / "report" / "report.json").read_text())
+    skill = data["configurations"][0]["skill"]
+    assert skill["by_score"]["better"] == "fewer" and skill["by_score"]["strong"]["mean"] == 0
+    assert skill["by_score"]["others"]["mean"] > 1 and skill["by_score"]["ci"][1] < 0
+    html = (tmp_path / "report" / "report.html").read_text()
+    assert "every game ends as the player's win, so the score tells" in html and "mean score, playing alone" in html
