@@ -289,7 +289,8 @@ def play(
 
     if person is not None:
         others = ", ".join(f"{seat_name(s)} {bot_names[s]}" for s in range(n) if s != human_seat)
-        typer.echo(f"{_title(rs)}: you are {seat_name(human_seat)} of {n}; the others are bots ({others}).")
+        typer.echo(f"{_title(rs)}: you are {seat_name(human_seat)} of {n}; the others are bots ({others})."
+                   if others else f"{_title(rs)}: you play alone, as {seat_name(human_seat)}.")
 
     results = Tally(n, keep=as_json)
     records: list[dict] = []

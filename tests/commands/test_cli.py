@@ -293,6 +293,11 @@ def test_human_play_with_piped_input():
     assert out.count("choose 1-") >= 30
 
 
+def test_a_person_playing_a_game_for_one_plays_alone():
+    r = run("play", "klondike", "--human", "1", "--engine", "python", input="q\n")
+    assert "you play alone, as P1." in r.stdout and "the others are bots ()" not in r.stdout, r.stdout
+
+
 def test_human_may_type_a_move_and_quit():
     r = run("play", GANJIFA, "-n", "3", "--human", "P2", input="q\n")
     assert r.exit_code == 1
