@@ -324,7 +324,9 @@ class ISMCTSBot:
             r = [0.5 / seats] * seats  # rules fail (a position the play so far may rule out): nobody wins it
         else:
             r = None
-            if before is not None and not det.finished:
+            # a game for one that names no winner ends as the player's "win" however it ends: its
+            # end is judged by the advice too, so that ending is not a prize in itself
+            if before is not None and (not det.finished or (seats == 1 and det.declared is None)):
                 r = _advised(det, seats, before)
             if r is None:
                 r = _reward(det, seats)

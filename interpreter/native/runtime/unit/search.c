@@ -407,7 +407,10 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
         if (!nm) break;
         if ((ar = cr_apply(S, t->mine[crt_randbelow(rng, (uint64_t)nm)]))) goto stopped;
     }
-    int judged = has_before && !S->finished && sr_advised(S, P, t->before, t->advice_scale, r);
+    /* a game for one that names no winner ends as the player's "win" however it ends: its end is
+     * judged by the advice too (search.py) */
+    int judged = has_before && (!S->finished || (P == 1 && !S->declared_set)) &&
+                 sr_advised(S, P, t->before, t->advice_scale, r);
     if (!judged && sr_reward(S, P, r)) return SR_FAIL;
     goto back;
 stopped: /* a line of the sample that runs into the game's bound (it may go round for ever), or whose rules
