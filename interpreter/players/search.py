@@ -165,6 +165,18 @@ def _advised(s, seats: int, before: list[float]) -> list[float] | None:
     return out
 
 
+def _alone(s) -> float | None:
+    """A game for one: its seat's score, the more the better (its negative where the fewest
+    wins); None when it cannot be read now."""
+    try:
+        v = scores(s)[0]
+    except SCORE_UNREADABLE:
+        return None
+    if v is None:
+        return None
+    return float(-v if s.program.winner_rule == "fewest" else v)
+
+
 def _reward(s, seats: int) -> list[float]:
     """Mostly the result: 1 shared among the winners. A game with a score adds a little for
     how well each seat scored, so that a near win counts for more than a rout. A rollout
@@ -233,7 +245,9 @@ class ISMCTSBot:
             if det is None:
                 continue
             before = _advice_all(det, seats) if det.program.advice else None
-            self._iterate(root, det, seats, rng, before, ADVICE_ROLLOUTS[i % len(ADVICE_ROLLOUTS)])
+            # a game for one without advice that keeps a score: its lines judged by the score gained
+            alone = _alone(det) if before is None and seats == 1 and det.program.score is not None else None
+            self._iterate(root, det, seats, rng, before, ADVICE_ROLLOUTS[i % len(ADVICE_ROLLOUTS)], alone)
         return _pick(rng, moves, [(k[:3], c.visits, c.reward[me]) for k, c in root.children.items()])
 
     def _search_native(self, state, me, rng, deadline, pool=None):
@@ -274,7 +288,7 @@ class ISMCTSBot:
         return None
 
     def _iterate(self, root: _Node, det, seats: int, rng: random.Random, before: list[float] | None = None,
-                 advice_rollout: int = ADVICE_ROLLOUTS[-1]) -> None:
+                 advice_rollout: int = ADVICE_ROLLOUTS[-1], alone: float | None = None) -> None:
         node = root
         views = self.views
         try:
@@ -328,6 +342,10 @@ class ISMCTSBot:
             # end is judged by the advice too, so that ending is not a prize in itself
             if before is not None and (not det.finished or (seats == 1 and det.declared is None)):
                 r = _advised(det, seats, before)
+            elif alone is not None and (not det.finished or det.declared is None):
+                now = _alone(det)  # (every end of such a game is the player's "win": the score tells)
+                if now is not None:
+                    r = [0.25 + 0.25 * math.tanh((now - alone) / ADVICE_SCALE)]
             if r is None:
                 r = _reward(det, seats)
         while node is not None:

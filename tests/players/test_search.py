@@ -355,3 +355,15 @@ def test_in_a_game_for_one_an_end_is_judged_by_the_advice_not_taken_for_a_win(ma
     while not s.finished:
         apply(s, bot.choose(s))
     assert [m.action for m in s.history] == ["discard"] * 4 + ["stop"]
+
+
+@pytest.mark.parametrize("make", [new_game, new_native_game])
+def test_in_a_game_for_one_without_advice_a_line_is_judged_by_the_score_gained(make):
+    """The same game with no advice: each line, finished or not, is judged by the score it gains
+    (the fewer cards the better), not an end taken for a full win."""
+    text = KEEPING_ADVISED.replace('advice fewer(p: player) = 0 - count(stock) "The fewer cards left, the better."\n', "")
+    s = make(loads_ruleset(text, "keeping.cards"), 1, None, 0)
+    bot = make_bot("ismcts:200", 5)
+    while not s.finished:
+        apply(s, bot.choose(s))
+    assert [m.action for m in s.history] == ["discard"] * 4 + ["stop"]

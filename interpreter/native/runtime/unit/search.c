@@ -281,6 +281,20 @@ static int sr_advised(cr_state *S, int32_t P, const double *before, double scale
     return 1;
 }
 
+/* search.py:_alone: a game for one's score, the more the better (negated where the fewest wins); 0 when
+ * it cannot be read */
+static int sr_alone(cr_state *S, double *v) {
+#if HAS_SCORE
+    int64_t sc = cr_score(S, 0);
+    if (sc == CR_NONE) return 0;
+    *v = SR_MOST ? (double)sc : -(double)sc;
+    return 1;
+#else
+    (void)S; (void)v;
+    return 0;
+#endif
+}
+
 /* whether a move's failure `rc` is the game's bound reached (GameTooLong): a line of a sample stops there */
 static inline int sr_long(const cr_state *S, int rc) {
     return rc == CR_E_LONG && S->err == CR_E_LONG;
@@ -352,7 +366,8 @@ static int32_t sr_first(sr_tree *t, cr_state *S0, const int32_t *untried, int32_
 }
 
 /* search.py:ISMCTSBot._iterate on the sample in S */
-static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int32_t rollout, int64_t rollout_cap) {
+static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int32_t rollout, int64_t rollout_cap,
+                      int has_alone, double alone) {
     int32_t node = 0, P = t->players;
     int ar;
     double r[MAXP];
@@ -411,6 +426,11 @@ static int sr_iterate(sr_tree *t, cr_state *S, crt_rng *rng, int has_before, int
      * judged by the advice too (search.py) */
     int judged = has_before && (!S->finished || (P == 1 && !S->declared_set)) &&
                  sr_advised(S, P, t->before, t->advice_scale, r);
+    double now;
+    if (!judged && has_alone && (!S->finished || !S->declared_set) && sr_alone(S, &now)) {
+        r[0] = 0.25 + 0.25 * tanh((now - alone) / t->advice_scale); /* a game for one: the score gained */
+        judged = 1;
+    }
     if (!judged && sr_reward(S, P, r)) return SR_FAIL;
     goto back;
 stopped: /* a line of the sample that runs into the game's bound (it may go round for ever), or whose rules
@@ -594,7 +614,9 @@ static int sr_run(sr_tree *t, uint32_t *rng_words, int32_t from, int32_t to, int
         }
         if (!ok) continue;
         int has_before = SR_NADVICE ? sr_advice_all(S, t->players, t->before) : 0;
-        if (sr_iterate(t, S, &rng, has_before, t->rollouts[it % 3], rollout_cap)) return SR_FAIL;
+        double alone = 0.0;
+        int has_alone = !SR_NADVICE && t->players == 1 && sr_alone(S, &alone);
+        if (sr_iterate(t, S, &rng, has_before, t->rollouts[it % 3], rollout_cap, has_alone, alone)) return SR_FAIL;
     }
     crt_get_state(&rng, rng_words);
     return 0;
