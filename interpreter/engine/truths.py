@@ -7,9 +7,9 @@ one, to tell a move that gives away a hidden card from one that only looks as if
 **What a truth keeps.** A card the seat has seen keeps its name: every card in a zone it may
 look into, every card face up, every card a move named in the open. The never-seen cards are
 renamed at random in the pack before the deal, the set-up is run again (its shuffles and deals
-place cards by position, so the other cards lie where they lay) and every move is played again. Every move
-anyone made must be legal again (a player who did not follow suit is given no card of that
-suit; a card passed in secret is one the passer held); what the seat was told (`tell`) must be
+place cards by position, so the other cards lie where they lay) and every move is played
+again. Every move anyone made must be legal again (a player who did not follow suit is given no
+card of that suit; a card passed in secret is one the passer held); what the seat was told (`tell`) must be
 what it is told in the truth; and the table must look the same to the seat now: as many cards
 in each place, the same cards where it can look or where they lie face up, and nothing face up
 in the truth that lies face down in the game (a rule that turns up every King dealt makes a
