@@ -276,6 +276,9 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
             msg = f"the line ends too early; expected {expected}"
             if line and line_of(line) is not None:
                 col = len(line_of(line).split("#")[0].rstrip()) + 1
+                if re.match(r"\s*(new\s+)?advice\b", line_of(line)) and "STRING" in (e.accepts or e.expected):
+                    msg += (": an advice ends with what it values, in quotes "
+                            '(advice reach(p: player) = count(won(p)) "more tricks taken is better")')
         else:
             msg = f"unexpected {tok.value!r}; expected {expected}"
             before = (line_of(line) or "")[: (col or 1) - 1].split()

@@ -134,3 +134,12 @@ def test_moving_to_a_card_says_its_zone_is_written_c_zone():
     assert ("where to move the cards must be one zone; 'top(hand(seat(1)))' is a card: the zone it lies in is "
             "top(hand(seat(1))).zone") in str(info.value)
     loads_ruleset(text.replace("to top(hand(seat(1)))", "to top(hand(seat(1))).zone"), "habit.cards")
+
+
+def test_an_advice_without_its_description_says_it_ends_with_one():
+    text = BASE.format(expr="0").replace("winner most score\n", "winner most score\nadvice more(p: player) = count(hand(p))\n")
+    with pytest.raises(RulesetSyntaxError) as info:
+        loads_ruleset(text, "habit.cards")
+    assert "the line ends too early; expected a quoted string" in str(info.value)
+    assert "an advice ends with what it values, in quotes" in str(info.value)
+    loads_ruleset(text.replace("count(hand(p))\n", 'count(hand(p)) "more is better"\n'), "habit.cards")
