@@ -238,8 +238,15 @@ class ToGraph(Transformer):
         if vis not in g.VISIBILITIES:
             raise RulesetError(f"unknown visibility {vis!r}; expected hidden, owner, others or public",
                                self.file, vis_tok.line, vis_tok.column)
-        if size is not None and (per_player or int(size) < 1):
-            raise RulesetError("a family of zones (NAME[N]) must be shared and have at least one zone",
+        if size is not None and per_player:
+            n = int(size)
+            kinds = ", ".join(f"{name}{k}" for k in range(1, min(n, 3) + 1)) + (", ..." if n > 3 else "")
+            raise RulesetError(f"a family of zones (NAME[N]) is shared; there is no family per player. For {n} places "
+                               f"per player, declare a kind of zone for each ({kinds}, each 'per player') and let "
+                               f"a move choose among them, as z in [{name}1(p), {name}2(p)], acting on top(z)",
+                               self.file, meta.line, meta.column)
+        if size is not None and int(size) < 1:
+            raise RulesetError("a family of zones (NAME[N]) must have at least one zone",
                                self.file, meta.line, meta.column)
         if size is not None:
             self._size("zones", int(size), meta)

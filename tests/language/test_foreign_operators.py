@@ -143,3 +143,13 @@ def test_an_advice_without_its_description_says_it_ends_with_one():
     assert "the line ends too early; expected a quoted string" in str(info.value)
     assert "an advice ends with what it values, in quotes" in str(info.value)
     loads_ruleset(text.replace("count(hand(p))\n", 'count(hand(p)) "more is better"\n'), "habit.cards")
+
+
+def test_a_family_of_zones_per_player_says_how_to_have_places_per_player():
+    text = BASE.format(expr="0").replace("zone hand per player owner\n", "zone hand per player owner\nzone spot[6] per player hidden\n")
+    with pytest.raises(RulesetError) as info:
+        loads_ruleset(text, "habit.cards")
+    said = str(info.value)
+    assert "a family of zones (NAME[N]) is shared; there is no family per player. For 6 places per player" in said
+    assert "(spot1, spot2, spot3, ..., each 'per player')" in said and "z in [spot1(p), spot2(p)]" in said
+    assert (info.value.line, info.value.column) == (8, 1)
