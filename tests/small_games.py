@@ -5,8 +5,10 @@ games); `TINY`, a whole two-player game of three cards a hand, each trick to its
 its text (the studio's tests, in the server and in the browser). MINI's pieces (`MINI_HEAD`,
 `MINI_DEAL`, `TURNS`, `DISCARDS`) start the engine's and the rulebook's own small games;
 `ROADS`, a patience whose advice favours a road that cannot be won, and `DRAWS`, one where the
-cards hidden decide (the planning player's tests, on both engines); `written` and `HtmlChecker` serve the rooms that load a game from a
-file or read an HTML page."""
+cards hidden decide (the planning player's tests, on both engines); `KEEPING`, a game for one
+that names no winner and keeps a score, and `KEEPING_ADVISED`, the same with advice (the players'
+and balance's tests of a game whose every end is the player's "win"); `written` and `HtmlChecker`
+serve the rooms that load a game from a file or read an HTML page."""
 
 from __future__ import annotations
 
@@ -373,3 +375,30 @@ phase play "Play":
             action skip "Skip.":
                 set x = 1
 '''
+
+
+# a game for one that names no winner and keeps a score, the fewer the better: `stop` ends it at
+# once with every card left counted, `discard` throws one away. Every end is the player's "win",
+# so only the score tells a careful player (four discards, then stop) from a careless one
+KEEPING = """game keeping "Keeping count"
+players 1
+at most 20 decisions
+deck d:
+    suits Red
+    ranks 1..4
+zone stock shared hidden "stock"
+zone pile shared public "pile"
+define score(p: player) = count(stock)
+winner fewest score
+phase play "Play":
+    repeat:
+        rule turn "Turn":
+            choose by seat(1):
+                action discard when count(stock) > 0 "Throw a card away.":
+                    move top(stock) to pile face up
+                action stop "Stop.":
+                    end game
+"""
+
+KEEPING_ADVISED = KEEPING.replace("winner fewest score\n", "winner fewest score\n"
+                                  'advice fewer(p: player) = 0 - count(stock) "The fewer cards left, the better."\n')

@@ -12,6 +12,7 @@ from ..language import graph as g
 from ..engine import (apply, make_record, Move, new_game, observe, observe_zones, replay, rule_at, seat_name, State,
                       state_digest)
 from ..engine.legal import arg_text, compute_legal
+from ..engine.truths import Memory
 from ..errors import GameRuntimeError, GameTooLong, RecordError
 from ..language.unparse import unparse
 from .common import Event, Finding, Game
@@ -315,7 +316,6 @@ class Checks:
         every King is turned up); None when no consistent truth is found, or the game has asked
         for truths TRUTH_TRIES times (a real leak is confirmed at its first sighting, where the
         game is young and truths are quickly drawn)."""
-        from ..engine.truths import Memory
         if game.truth_tries >= TRUTH_TRIES:
             return None
         game.truth_tries += 1

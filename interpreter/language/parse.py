@@ -179,19 +179,16 @@ def _colon_aggregate(text: str) -> str | None:
     'where' (`any x in attack: x.rank == r`, by analogy with `all x in S: ...`): None when the
     last such opening is closed before the ':'."""
     for m in reversed(list(_WHERE_AGG.finditer(text))):
-        depth = 0
-        for ch in text[m.end():]:
-            depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
-            if depth < 0:
-                break
-        else:
-            if depth == 0:
-                agg, name, domain = m.group(1), m.group(2), text[m.end():].strip() or "..."
-                write = f"{domain} and ..." if " where " in f" {domain} " else f"{domain} where ..."
-                return (f"'{agg} {name} in ...' takes its condition after 'where', not after ':': write "
-                        f"{agg} {name} in {write}; only 'all' and 'sum' take a ':' "
-                        f"(all {name} in ...: condition, sum {name} in ...: value)")
+        depth = _depth_after(text[m.end():])
+        if depth is None:  # (closed before the ':': an earlier opening may be the one)
+            continue
+        if depth:
             return None
+        agg, name, domain = m.group(1), m.group(2), text[m.end():].strip() or "..."
+        write = f"{domain} and ..." if " where " in f" {domain} " else f"{domain} where ..."
+        return (f"'{agg} {name} in ...' takes its condition after 'where', not after ':': write "
+                f"{agg} {name} in {write}; only 'all' and 'sum' take a ':' "
+                f"(all {name} in ...: condition, sum {name} in ...: value)")
     return None
 
 
@@ -199,15 +196,20 @@ def _open_aggregate(text: str) -> str | None:
     """The last aggregate opening ('count c in') in `text` that no parenthesis closes before
     its end: the one a token at the end of `text` would have to follow."""
     for m in reversed(list(_AGG_OPENING.finditer(text))):
-        depth = 0
-        for ch in text[m.start():]:
-            depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
-            if depth < 0:
-                break
-        else:
-            if depth == 0 and not text[:m.start()].rstrip().endswith("("):
-                return " ".join(m.group(0).split())
+        if _depth_after(text[m.start():]) == 0 and not text[:m.start()].rstrip().endswith("("):
+            return " ".join(m.group(0).split())
     return None
+
+
+def _depth_after(rest: str) -> int | None:
+    """How many brackets what follows an aggregate's opening leaves open at its end (0: the
+    aggregate reaches the end); None when a bracket opened before it closes there."""
+    depth = 0
+    for ch in rest:
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+        if depth < 0:
+            return None
+    return depth
 
 
 # operators other languages spell otherwise, said in this language's words (a designer who writes

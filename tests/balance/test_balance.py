@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from small_games import KEEPING
 from typer.testing import CliRunner
 
 from interpreter.balance.stats import chi2_sf, diff_means, diff_proportions, equal_shares, wilson
@@ -424,29 +425,6 @@ def test_bad_solve_and_strong_options_are_clear_errors(race, tmp_path, args, mes
     r = run("balance", race, "-k", 5, "--solve", "--out", out, *args)
     assert r.exit_code == 2, r.output
     assert message in r.output and "Traceback" not in r.output and not out.exists()
-
-
-# a game for one that names no winner and keeps a score, the fewer the better: every end is the
-# player's "win", so the win rates cannot tell a careful player from a careless one; the scores do
-KEEPING = """game keeping "Keeping count"
-players 1
-at most 20 decisions
-deck d:
-    suits Red
-    ranks 1..4
-zone stock shared hidden "stock"
-zone pile shared public "pile"
-define score(p: player) = count(stock)
-winner fewest score
-phase play "Play":
-    repeat:
-        rule turn "Turn":
-            choose by seat(1):
-                action discard when count(stock) > 0 "Throw a card away.":
-                    move top(stock) to pile face up
-                action stop "Stop.":
-                    end game
-"""
 
 
 def test_in_a_game_for_one_whose_every_end_is_a_win_skill_is_judged_by_the_score(tmp_path):

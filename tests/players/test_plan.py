@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from bundled_games import paths_variants_slow, plays_only_legal_moves
-from small_games import DRAWS, ROADS
+from small_games import DRAWS, KEEPING, ROADS
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
@@ -296,31 +296,6 @@ def test_in_a_game_for_several_or_with_every_card_shown_it_plans_in_no_worlds(mo
     peek.line(new_game(load_ruleset(KLONDIKE), 1, None, 1))
     two = new_game(load_ruleset(ROOT / "rulesets" / "classic" / "goofspiel.cards"), 2, None, 1)
     PlanBot(1, 20).choose(two)
-
-
-# a game for one that names no winner but keeps a score, the fewer the better: `stop` ends it at
-# once with every card left counted, `discard` throws one away. Every end is the player's "win", so
-# a plan that took any end for a win stopped at once (and, without advice, valued more cards as
-# better); an end is worth its score, so the plan throws every card away first
-KEEPING = """game keeping "Keeping count"
-players 1
-at most 20 decisions
-deck d:
-    suits Red
-    ranks 1..4
-zone stock shared hidden "stock"
-zone pile shared public "pile"
-define score(p: player) = count(stock)
-winner fewest score
-phase play "Play":
-    repeat:
-        rule turn "Turn":
-            choose by seat(1):
-                action discard when count(stock) > 0 "Throw a card away.":
-                    move top(stock) to pile face up
-                action stop "Stop.":
-                    end game
-"""
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])

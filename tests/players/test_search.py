@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from bundled_games import paths_variants_slow, plays_only_legal_moves
-from small_games import LATENT, WAITING
+from small_games import KEEPING, KEEPING_ADVISED, LATENT, WAITING
 from typer.testing import CliRunner
 
 from interpreter import load_ruleset, loads_ruleset
@@ -323,31 +323,6 @@ def test_a_sample_whose_moves_cannot_be_worked_out_is_drawn_again(bot):
         assert picks[0] == picks[1] and picks[0] in ("look", "skip"), picks
 
 
-# a game for one that names no winner and keeps a score, with advice: `stop` ends it with the
-# cards left counted, `discard` throws one away. Every end is the player's "win", and the search
-# took any end for a full win while a line cut short scored half at most: it stopped at once
-KEEPING_ADVISED = """game keeping "Keeping count"
-players 1
-at most 20 decisions
-deck d:
-    suits Red
-    ranks 1..4
-zone stock shared hidden "stock"
-zone pile shared public "pile"
-define score(p: player) = count(stock)
-winner fewest score
-advice fewer(p: player) = 0 - count(stock) "The fewer cards left, the better."
-phase play "Play":
-    repeat:
-        rule turn "Turn":
-            choose by seat(1):
-                action discard when count(stock) > 0 "Throw a card away.":
-                    move top(stock) to pile face up
-                action stop "Stop.":
-                    end game
-"""
-
-
 @pytest.mark.parametrize("make", [new_game, new_native_game])
 def test_in_a_game_for_one_an_end_is_judged_by_the_advice_not_taken_for_a_win(make):
     s = make(loads_ruleset(KEEPING_ADVISED, "keeping.cards"), 1, None, 0)
@@ -361,8 +336,7 @@ def test_in_a_game_for_one_an_end_is_judged_by_the_advice_not_taken_for_a_win(ma
 def test_in_a_game_for_one_without_advice_a_line_is_judged_by_the_score_gained(make):
     """The same game with no advice: each line, finished or not, is judged by the score it gains
     (the fewer cards the better), not an end taken for a full win."""
-    text = KEEPING_ADVISED.replace('advice fewer(p: player) = 0 - count(stock) "The fewer cards left, the better."\n', "")
-    s = make(loads_ruleset(text, "keeping.cards"), 1, None, 0)
+    s = make(loads_ruleset(KEEPING, "keeping.cards"), 1, None, 0)
     bot = make_bot("ismcts:200", 5)
     while not s.finished:
         apply(s, bot.choose(s))
