@@ -263,6 +263,22 @@ def variant_base_ref(text: str) -> str | None:
     return m.group(1) if m else None
 
 
+def loads_json(text: str | bytes):
+    """json.loads, every way it refuses a text being a JSONDecodeError (with its message, line
+    and column): a number of more digits than Python converts (sys.get_int_max_str_digits) and
+    nesting past the recursion limit otherwise come out as a bare ValueError or RecursionError,
+    which the places that read a record or a table file would not expect."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deep", text if isinstance(text, str) else "", 0) from None
+    except ValueError as e:  # (a number too long to read: the limit of integer string conversion)
+        why = "a number in it is too long" if "digits" in str(e) else str(e)
+        raise json.JSONDecodeError(why, text if isinstance(text, str) else "", 0) from None
+
+
 def dumps_indented(value, indent: int) -> str:
     """json.dumps(value, indent=indent), the same text, twice as fast: with an indent, json
     encodes in pure Python, one generator per level, and a log of many games spent most of its

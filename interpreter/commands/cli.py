@@ -19,6 +19,7 @@ from typer.core import TyperCommand, TyperGroup
 from .. import engines, load_ruleset, players_text as _players_text, verdict
 from .args import parse_bots as _parse_bots, parse_options as _parse_options, parse_seat as _parse_seat
 from ..players.bots import BOTS
+from ..files import loads_json
 from ..engine import (RECORD_FORMAT, counted, fired_counts, make_record, outcome, program_of, read_record, replay,  # noqa: F401
                      resolve_options, seat_name, validate_record, write_record)
 from ..errors import CardRulesError, GameRuntimeError, OptionError, RecordError
@@ -455,7 +456,7 @@ def _read_records(path: Path) -> list[dict]:
     from ..engine.records import read_record_text
     text = read_record_text(path)
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except json.JSONDecodeError as e:
         lines = text.splitlines()
         src = lines[e.lineno - 1] if 0 < e.lineno <= len(lines) else None

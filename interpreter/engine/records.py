@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..files import dumps_indented, write_atomic
+from ..files import dumps_indented, loads_json, write_atomic
 from ..errors import GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError, RecordError
 from .play import apply, deciders, new_game, outcome, rule_at, state_digest
 from .state import Move, State, seat_name
@@ -60,7 +60,7 @@ def read_record_text(path: str | Path) -> str:
 def read_record(path: str | Path) -> dict:
     text = read_record_text(path)
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"the record is not valid JSON ({e.msg})", str(path), e.lineno, e.colno) from None
     return validate_record(data, str(path))

@@ -35,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..engine import seat_name
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
+from ..files import loads_json
 from . import replays, views
 from .catalog import Catalog
 from .limits import Limits
@@ -164,7 +165,7 @@ def create_app(data: Path, given: list[tuple[Path, object]] = (), bot_pause: flo
         ctype = request.headers.get("content-type", "")
         if ctype.startswith("application/json"):
             try:
-                data = json.loads(body or b"{}")
+                data = loads_json(body or b"{}")
             except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
                 raise HTTPException(400, "The request is not valid JSON.") from None
             if not isinstance(data, dict):

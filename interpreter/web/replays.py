@@ -15,6 +15,7 @@ from .. import engine
 from ..bundled import BUNDLED_PREFIX, find_for_record
 from ..engine import Move, seat_name
 from ..engine.records import read_record_text
+from ..files import loads_json
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, RecordError
 from . import store, views
 
@@ -56,10 +57,9 @@ def parse_upload(text: str) -> list[dict]:
     if not text:
         raise RecordError("choose a record file first (or paste one)", "upload")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        why = f"{e.msg}, line {e.lineno}" if isinstance(e, json.JSONDecodeError) else "nested too deep"
-        raise RecordError(f"this is not a record: it is not valid JSON ({why})", "upload") from None
+        data = loads_json(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"this is not a record: it is not valid JSON ({e.msg}, line {e.lineno})", "upload") from None
     recs = records_in(data, "the uploaded file")
     if len(recs) > MAX_UPLOADED_RECORDS:
         raise RecordError(f"the file holds {len(recs):,} records; upload at most {MAX_UPLOADED_RECORDS} at once "
@@ -84,8 +84,8 @@ def sources(web) -> list[dict]:
                         "where": f"{t.version} moves, finished"})
     for i, path in enumerate(web.records):
         try:
-            recs = records_in(json.loads(read_record_text(path)), str(path))
-        except (json.JSONDecodeError, RecursionError, CardRulesError) as e:
+            recs = records_in(loads_json(read_record_text(path)), str(path))
+        except (json.JSONDecodeError, CardRulesError) as e:
             out.append({"title": str(path), "url": None, "where": f"cannot be read: {getattr(e, 'message', e)}"})
             continue
         for j, rec in enumerate(recs):
@@ -113,8 +113,8 @@ def _find(web, source: str, name: str) -> tuple[dict, str, object]:
             raise LookupError(name)
         path = Path(web.records[int(index)])
         try:
-            recs = records_in(json.loads(read_record_text(path)), str(path))
-        except (json.JSONDecodeError, RecursionError) as e:
+            recs = records_in(loads_json(read_record_text(path)), str(path))
+        except json.JSONDecodeError as e:
             raise RecordError(f"cannot read the record: {e}", str(path)) from None
         record_file = path
     elif source == "u" and index in web.uploads:

@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from ..files import dumps_indented, write_atomic
+from ..files import dumps_indented, loads_json, write_atomic
 
 TABLE_FORMAT = "cardrules-table/1"  # a table file: the seats, their tokens and the game record
 
@@ -45,7 +45,7 @@ def table_files(data: Path) -> list[Path]:
 def read_table_file(path: Path) -> dict:
     """A table file's data; ValueError saying what is wrong when it is not one."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = loads_json(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"cannot be read ({e})") from None
     except json.JSONDecodeError as e:

@@ -478,3 +478,17 @@ def test_the_json_summary_joins_the_entries_made_where_the_games_were_played():
                                     "decisions": d} for s, ws, sc, d in games])
     assert summary_json(data, tally) == json_.dumps(expected, indent=2)
     assert summary_json(data, Tally(2, keep=False)) == json_.dumps(data, indent=2)
+
+
+def test_a_record_with_a_number_too_long_to_read_is_a_clear_error(tmp_path):
+    """json.loads refuses a number of more than 4,300 digits with a bare ValueError: every reader
+    of a record or a table file (files.loads_json) says it is not valid JSON instead."""
+    bad = tmp_path / "long.json"
+    bad.write_text("9" * 5000)
+    r = run("replay", bad)
+    assert r.exit_code == 1 and "not valid JSON (a number in it is too long)" in r.output
+    no_traceback(r)
+    from interpreter.web.replays import parse_upload
+    from interpreter.errors import RecordError
+    with pytest.raises(RecordError, match="a number in it is too long"):
+        parse_upload("9" * 5000)
