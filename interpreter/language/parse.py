@@ -293,6 +293,18 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                 msg, col = hint
             elif tok.type == "COLON" and (hint := _colon_aggregate((line_of(line) or "")[: (col or 1) - 1])):
                 msg = hint
+            elif (m := re.match(r"\s*move\s+all\s+(?:of\s+|the\s+cards\s+of\s+)?(\w+)", line_of(line) or "")) \
+                    and not re.match(r"\s*move\s+all\s+\w+\s+in\b", line_of(line) or ""):
+                msg = (f"unexpected {tok.value!r}: to move every card of a place, name the place, "
+                       f"move {m.group(1)} to ... (its cards keep their order)")
+                col = (line_of(line) or "").index("all") + 1
+            elif col == 1 and tok.type == "NAME" and "DEFINE" in (e.accepts or e.expected) and \
+                    (m := re.match(r"(\w+)\s+(\w+)\s*([(=])", line_of(line) or "")):
+                word, name = m.group(1), m.group(2)
+                msg = (f"unexpected {word!r} at the start of a line: to name a value, write "
+                       f"define {name}{'(p: player)' if m.group(3) == '(' else ''} = ...")
+                if word in ("score", "scores", "points"):
+                    msg += f" (a score is such a value: 'winner most {name}' ranks the players by it)"
             elif str(tok.value) == "starting" and (m := re.match(r"\s*for\s+each\s+(?:player\s+)?(\w+)",
                                                                   line_of(line) or "")):
                 msg = (f"unexpected 'starting'; to go round the players from one of them, write "

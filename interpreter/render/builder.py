@@ -335,7 +335,8 @@ class BookBuilder:
         for v in self.rs.vars:
             if v.private != private:
                 continue
-            text = f"the {human(v.name)} ({code(v.name)}), {_TYPE_PHRASE.get(v.type, 'a ' + v.type)}"
+            name = em(human(v.name)) if v.type == "bool" else f"the {human(v.name)}"  # (as the rules name it)
+            text = f"{name} ({code(v.name)}), {_TYPE_PHRASE.get(v.type, 'a ' + v.type)}"
             if v.params:
                 text = f"each player's {human(v.name)} ({code(v.name)}), {_TYPE_PHRASE.get(v.type, 'a ' + v.type)}"
             if v.init is not None:

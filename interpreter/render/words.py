@@ -261,7 +261,10 @@ class English:
         if e.op in ("+", "-", "*", "/", "mod", "^"):
             left, right = self.kind(e.left), self.kind(e.right)
             if e.op in ("+", "-") and (left in _ELEM or right in _ELEM):
-                return "cards"
+                elems = {_ELEM.get(k) for k in (left, right) if k in _ELEM} - {None}
+                # (zones(a) + zones(b) holds places, not cards; a list of players stays players)
+                return {"zone": "zones", "player": "players", "int": "ints", "suit": "suits",
+                        "rank": "ranks"}.get(elems.pop(), "cards") if len(elems) == 1 else "cards"
             return "int"
         if e.op == "..":
             return "ints"
@@ -345,8 +348,8 @@ class English:
         cls = self.classify(n)
         if cls == "local":
             return self.local(n)
-        if cls == "var":
-            return f"the {human(n)}"
+        if cls == "var":  # (a yes-or-no flag is named, not given an article: "*drawn* is false")
+            return em(human(n)) if self.vars[n].type == "bool" else f"the {human(n)}"
         if cls == "option":
             return f"option {code(n)}"
         if cls == "define":
@@ -463,7 +466,9 @@ class English:
             bare = re.sub(r"^(the|a|an) ", "", z.title or human(z.name))
             if z.per_player:
                 return f"the players' places of kind {bare}"
-            return f"{human(z.name)} 1 to {z.size or 1} ({bare})"
+            if not z.size:  # (one place: the list of it)
+                return self.zone_phrase(z)
+            return f"{human(z.name)} 1 to {z.size} ({bare})"
         return code(unparse(k))
 
     def call_top(self, x, n=None):
@@ -649,9 +654,10 @@ class English:
         else:  # "3 times (2 to the power n)": words have no precedence to lean on
             left, right = (f"({x})" if isinstance(y, g.BinOp) and y.op == "^" else x
                            for x, y in ((left, e.left), (right, e.right)))
-        if op == "+" and self.kind(e) == "cards":
+        joined = self.kind(e) in ("cards", "zones", "players", "suits", "ranks")
+        if op == "+" and joined:
             return f"{left} together with {right}"
-        if op == "-" and self.kind(e) == "cards":
+        if op == "-" and joined:
             return f"{left} except {right}"
         return f"{left} {_ARITH[op]} {right}"
 

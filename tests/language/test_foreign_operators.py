@@ -153,3 +153,24 @@ def test_a_family_of_zones_per_player_says_how_to_have_places_per_player():
     assert "a family of zones (NAME[N]) is shared; there is no family per player. For 6 places per player" in said
     assert "(spot1, spot2, spot3, ..., each 'per player')" in said and "z in [spot1(p), spot2(p)]" in said
     assert (info.value.line, info.value.column) == (8, 1)
+
+
+def test_a_score_declared_with_its_own_word_says_to_define_it():
+    text = BASE.format(expr="0").replace("define score(p: player) = 0", "score score(p: player) = 0")
+    with pytest.raises(RulesetSyntaxError) as info:
+        loads_ruleset(text, "habit.cards")
+    assert (info.value.line, info.value.column) == (8, 1)
+    assert ("unexpected 'score' at the start of a line: to name a value, write define score(p: player) = ... "
+            "(a score is such a value: 'winner most score' ranks the players by it)") in str(info.value)
+
+
+@pytest.mark.parametrize("written", ["move all of stock to hand(seat(1))", "move all stock to hand(seat(1))",
+                                     "move all the cards of stock to hand(seat(1))"])
+def test_moving_all_of_a_place_says_to_name_the_place(written):
+    text = BASE.format(expr="0") + f"        {written}\n"
+    with pytest.raises(RulesetSyntaxError) as info:
+        loads_ruleset(text, "habit.cards")
+    assert "to move every card of a place, name the place, move stock to ... (its cards keep their order)" \
+        in str(info.value), str(info.value)
+    assert (info.value.line, info.value.column) == (13, 14)
+    loads_ruleset(BASE.format(expr="0") + "        move stock to hand(seat(1))\n", "habit.cards")

@@ -143,3 +143,22 @@ action play c in hand(turn) where follows(c):
     assert "such that *c* [*follows*](#term-follows)" in md or "such that *c* *follows*" in md, md
     assert "*c* does not" in md and "*follow*" in md
     assert "is *follows*" not in md and "is [*follows*]" not in md
+
+
+# two shared piles a card may go to (zones of two kinds joined), and a yes-or-no variable
+PILES_GAME = MINI_HEAD.replace("zone pile shared public\n", "zone pile shared public\nzone spare shared public\n"
+                               ).replace("var turn: player = seat(1)\n", "var turn: player = seat(1)\nvar played: bool = false\n") \
+    + MINI_DEAL + TURNS.replace("ACTIONS", """action lay c in hand(turn), z in zones(pile) + zones(spare) where not played:
+                    move c to z
+                    set played = true
+                action join y in zones(spare), z in zones(pile) + zones(spare) where y != z:
+                    move y to z""")
+
+
+def test_places_joined_are_places_and_a_yes_no_variable_is_named_without_an_article(tmp_path):
+    md = render_markdown(written(tmp_path, "piles.cards", PILES_GAME))
+    assert "a place *z* in (the pile together with the spare)" in md, md
+    assert "a card *z*" not in md
+    assert "Set *played* to true." in md and "such that *played* is false" in md, md
+    assert "the played" not in md
+    assert "- *played* (`played`), true or false, at first false" in md
