@@ -82,6 +82,25 @@ class Quit(Exception):
     moves = 0
 
 
+def _told_text(told: dict) -> str:
+    """What a seat was told of one card, as the rules name it: '4-White', 'a 4', 'White'."""
+    if "rank" in told and "suit" in told:
+        return f"{told['rank']}-{told['suit']}"
+    return f"a {told['rank']}" if "rank" in told else told["suit"]
+
+
+def _value_text(value) -> str:
+    """A variable's value spelt as the language spells it (true, not True; each player's after
+    their seat)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value_text(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(_value_text(v) for v in value)
+    return "none" if value is None else str(value)
+
+
 @dataclass
 class Human:
     """A person at the terminal playing one seat: sees `observe(state, seat)`, types moves."""
@@ -129,6 +148,9 @@ class Human:
         text = f"{seen['count']} card" + ("" if seen["count"] == 1 else "s")
         if seen.get("known"):
             text += " (seen: " + " ".join(seen["known"]) + ")"
+        told = [f"card {i} {_told_text(t)}" for i, t in enumerate(seen.get("told") or (), 1) if t]
+        if told:  # what this seat was told of cards it cannot see (`tell`), by their place in the zone
+            text += " (told: " + ", ".join(told) + ")"
         return [text]
 
     def show(self, state: State) -> None:
@@ -141,7 +163,7 @@ class Human:
             return p.zones[p.zone_index[zname]] if zname in p.zone_index else None
         for name, value in view["vars"].items():
             if value is not None:
-                out.append(f"{name}: {' '.join(value) if isinstance(value, list) else value}")
+                out.append(f"{name}: {_value_text(value)}")
         if view.get("out_of_play"):
             out.append("out of play: " + ", ".join(f"{k} ({'this round' if v == 'round' else 'for the game'})"
                                                     for k, v in view["out_of_play"].items()))

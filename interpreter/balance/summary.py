@@ -40,7 +40,9 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
     fair["meaningful"] = same_bots
     fair["verdict"] = ("the seats have different players, so their shares are not comparable" if not same_bots
                        else "no evidence that any seat is favoured" if fair["p_value"] >= ALPHA
-                       else "the seats do not have equal chances")
+                       else "evidence that the seats' chances differ (a fair game would look this uneven in "
+                       + (f"{fair['p_value']:.1%}" if fair["p_value"] >= 0.001 else "under 0.1%")
+                       + f" of runs of {k} games)")
     firsts = [f for f in facts if f.first_decider is not None]
     first_wins = sum(1 / len(f.winners) for f in firsts if f.first_decider in f.winners)
     first = {"games": len(firsts), "win_rate": first_wins / len(firsts) if firsts else None,

@@ -295,6 +295,9 @@ class Expressions:
                 raise _err(f"cannot join a collection of {ELEM[ta]}s with one of {ELEM[tb]}s", e)
             t = "cards" if ELEM[ta] == "card" else ta
             return o.Concat(self.coll_src(a, ta), self.coll_src(b, tb), t=t), t
+        if op == "-" and (ta == "rank" or isinstance(e.left, g.IntLit)) and tb == "suit":  # `Princess-Court`, as moves and records name a card
+            raise _err(f"{unparse(e.left)}-{unparse(e.right)} is how moves and records name a card; in the rules "
+                       f"a card is written card({unparse(e.left)}, {unparse(e.right)})", e)
         for t, node in ((ta, e.left), (tb, e.right)):
             if t not in ("int", "any"):
                 raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}", node)

@@ -3,6 +3,7 @@ JUMP, JIF, CHOOSE, ...) that the engine's loop runs between two decisions."""
 
 from __future__ import annotations
 
+from ..errors import RulesetError
 from ..language import graph as g
 from ..language.unparse import unparse
 from .ir import ops as o
@@ -608,7 +609,17 @@ class Statements:
                 raise _err(f"action {a.name!r} appears twice in the same choice", a)
             seen.add(key)
             where = self.typed(a.where, inner, "bool", "the where condition")[0] if a.where is not None else None
-            when = self.condition(a.when, scope, "the when condition") if a.when is not None else None
+            try:
+                when = self.condition(a.when, scope, "the when condition") if a.when is not None else None
+            except RulesetError as e:
+                own = [name for name, _, _ in a.params()]
+                hit = next((n for n in own if e.message.startswith(f"unknown name {n!r}")), None)
+                if hit is None:
+                    raise
+                raise RulesetError(f"unknown name {hit!r} in the 'when' condition: {hit!r} is this action's own "
+                                   f"choice, and 'when' is checked before anything is chosen; a condition on it goes "
+                                   f"after 'where' (action {a.name} {hit} in ... where ...)",
+                                   e.file, e.line, e.column, e.source_line) from None
             alt = Alt(a.name, a.label, slot, elem, dom, where, when, node=a, more=more)
             self.values_ir = None
             if any(subset for _, _, subset in a.params()):

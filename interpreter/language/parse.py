@@ -201,6 +201,24 @@ def _open_aggregate(text: str) -> str | None:
     return None
 
 
+def _where_hint(text: str, at: int) -> str | None:
+    """What an unexpected 'where' (at column `at` of the line) should have been."""
+    before = text[:at]
+    if re.match(r"\s*action\b", before) and re.search(r"\bwhen\b", before):
+        return ("in an action, 'where' (a condition on what is chosen) comes before 'when' (a condition on "
+                "offering the action at all): action NAME x in ZONE where ... when ...")
+    m = re.match(r"\s*declare\s+(winners?|losers?)\s+(\w+)\s+in\b", before)
+    if m:
+        return (f"the players who meet a condition are written those {m.group(2)} in ... where ...: "
+                f"declare {m.group(1)} those {m.group(2)} in ... where ...")
+    if re.search(r"\bnext\s*\(", before):
+        return "the next player for whom a condition holds is written next q after P where COND"
+    if not re.search(r"\b(those|any|all|no|count|sum|highest|lowest)\s+\w+\s+in\b", before):
+        return ("'where' filters a collection, after 'x in ZONE' in those, any, all, no, count, sum, highest "
+                "or lowest: (those q in players where ...), (lowest c in hand(p) where ...)")
+    return None
+
+
 def _depth_after(rest: str) -> int | None:
     """How many brackets what follows an aggregate's opening leaves open at its end (0: the
     aggregate reaches the end); None when a bracket opened before it closes there."""
@@ -305,6 +323,20 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                        f"define {name}{'(p: player)' if m.group(3) == '(' else ''} = ...")
                 if word in ("score", "scores", "points"):
                     msg += f" (a score is such a value: 'winner most {name}' ranks the players by it)"
+            elif tok.type == "NAME" and before and before[-1] in ("max", "min"):
+                word = "highest" if before[-1] == "max" else "lowest"
+                x = tok.value
+                msg = (f"unexpected {x!r}: {before[-1]}(A, B) takes two numbers; the element of a collection with the "
+                       f"{'greatest' if word == 'highest' else 'least'} value is {word} {x} in ... [where ...] by "
+                       f"VALUE, and the value is read from it: ({word} {x} in ... by {x}.points).points")
+                col = len(line_of(line)[: col - 1].rstrip()) - len(before[-1]) + 1
+            elif str(tok.value) == "where" and (hint := _where_hint(line_of(line) or "", (col or 1) - 1)):
+                msg = f"unexpected 'where': {hint}"
+            elif str(tok.value) == "if" and before and before[-1] == "else":
+                msg, col = "'else if' is written elif: elif COND:", col - len("else ")
+            elif re.match(r"\s*tell\s+(?!suit\b|rank\b)", line_of(line) or "") and "OF" in (e.accepts or e.expected):
+                msg = ("a tell says the suit or the rank of cards to a player: tell suit of CARDS to PLAYER "
+                       "(or tell rank of ...)")
             elif str(tok.value) == "starting" and (m := re.match(r"\s*for\s+each\s+(?:player\s+)?(\w+)",
                                                                   line_of(line) or "")):
                 msg = (f"unexpected 'starting'; to go round the players from one of them, write "

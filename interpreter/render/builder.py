@@ -4,11 +4,12 @@ the picture of the turn are added by context.py, which stands above both."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..language import graph as g
 from ..language.unparse import unparse
-from .markup import _TYPE_PHRASE, _cap, _fmt_value, _param, _plain_list, _sentence, code, em, human, link
+from .markup import _TYPE_PHRASE, _cap, _fmt_value, _param, _plain_list, _sentence, code, em, human, link, most
 from .output import slug
 from .steps import Describer, Step
 from .words import English
@@ -289,12 +290,19 @@ class BookBuilder:
         rows = [{"suit": s, "order": ", ".join(r for r in d.order_of(s) if r in present[s]), "own": s in d.orders}
                 for s in d.suits]
         n_cards = d.size()
-        summary = f"The {em(d.title)} has {n_cards} cards" if d.title else f"The deck has {n_cards} cards"
+        if not d.title:
+            summary = f"The deck has {n_cards} cards"
+        elif re.match(r"(?i)(the|a|an) ", d.title):  # ("The *The sixteen cards* has" otherwise)
+            summary = f"The deck, {em(d.title)}, has {n_cards} cards"
+        else:
+            summary = f"The {em(d.title)} has {n_cards} cards"
         if d.composition:
             parts = []
             for line in d.composition:
-                copies = f", {line.copies} of each" if line.copies > 1 else ""
-                parts.append(f"{', '.join(line.ranks)} of {', '.join(line.suits)}{copies}")
+                one = len(line.ranks) == 1 and len(line.suits) == 1
+                copies = (f", {line.copies} copies" if one else f", {line.copies} of each") if line.copies > 1 else ""
+                suits = "" if len(d.suits) == 1 else f" of {_plain_list(line.suits)}"  # (a pack of one suit)
+                parts.append(f"{_plain_list(line.ranks)}{suits}{copies}")
             summary += ": " + "; ".join(parts) + "."
         else:
             ns, nr = len(d.suits), len(d.ranks)
@@ -541,7 +549,7 @@ class BookBuilder:
                 f"your {self.en.term(w.score)} is your result: the {better} the better."
         else:
             sentence = lead + ("Otherwise, when the game ends, the" if lead else "The") + \
-                f" player(s) with the {w.rule} {self.en.term(w.score)} win; tied players share the win."
+                f" player(s) with the {most(w.rule, w.score)} {self.en.term(w.score)} win; tied players share the win."
         explain = None
         if d is not None:
             p = d.params[0].name if d.params else "p"

@@ -95,6 +95,14 @@ def human(name: str) -> str:
     return name.replace("_", " ")
 
 
+def most(rule: str, name: str) -> str:
+    """'most' or 'fewest' before a count ('the most points'), 'highest' or 'lowest' before a
+    quantity named in the singular ('the highest score', not 'the most score')."""
+    if any(w.endswith("s") for w in human(name).split()):  # ('cards won', 'tricks')
+        return rule
+    return "highest" if rule == "most" else "lowest"
+
+
 def _join(items: list[str], word: str) -> str:
     if len(items) <= 1:
         return "".join(items)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..language import graph as g
-from .markup import _cap, _fmt_value, _plain_list, _sentence, code, em, human, link
+from .markup import _cap, _fmt_value, _plain_list, _sentence, code, em, human, link, most
 from .words import English
 
 
@@ -208,7 +208,7 @@ def _goal(book) -> list[dict]:
             better = "higher" if w.rule == "most" else "lower"
             text = f"your result is your {en.term(w.score)}{meaning}: the {better} the better."
         else:
-            text = f"the winner is the player with the {w.rule} {en.term(w.score)}{meaning}{share}."
+            text = f"the winner is the player with the {most(w.rule, w.score)} {en.term(w.score)}{meaning}{share}."
         points.append({"label": "Otherwise, at the end" if winners else "At the end", "text": text, "items": []})
     if nobody:
         points.append(rules_point("Nobody wins", nobody))
@@ -236,12 +236,41 @@ def _start(phase) -> dict:
     return {"heading": phase.heading, "id": phase.id, "lines": lines[:_START_LINES]}
 
 
-def _repeat(ph: g.Phase, en: English) -> str | None:
+def _rule_names(node, procedures: dict, out: list, seen: set) -> list:
+    """The names of the rules in a statement (or statements), in order, those of the procedures
+    it performs included (the book numbers those among the phase's rules)."""
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            _rule_names(x, procedures, out, seen)
+    elif isinstance(node, g.Rule):
+        out.append(node.name)
+        _rule_names(node.body, procedures, out, seen)
+    elif isinstance(node, g.Perform):
+        if node.name in procedures and node.name not in seen:
+            seen.add(node.name)
+            _rule_names(procedures[node.name].body, procedures, out, seen)
+    elif isinstance(node, g.Node):
+        for name in type(node).model_fields:
+            value = getattr(node, name)
+            if isinstance(value, (g.BaseModel, list, tuple)):
+                _rule_names(value, procedures, out, seen)
+    return out
+
+
+def _repeat(ph: g.Phase, en: English, rules: list[dict]) -> str | None:
+    """How the phase repeats: the whole of it, or the rules of its loop by their numbers."""
     for s in ph.body:
-        if isinstance(s, g.While):
-            return f"Repeated as long as {en.cond(s.test)}"
-        if isinstance(s, g.Repeat):
-            return "Repeated until the rules end it"
+        if isinstance(s, (g.While, g.Repeat)):
+            how = f"as long as {en.cond(s.test)}" if isinstance(s, g.While) else "until the rules end it"
+            inside = set(_rule_names(s.body, {p.name: p for p in en.rs.procedures}, [], set()))
+            numbers = [r["number"] for r in rules if r["name"] in inside]
+            if not numbers or len(numbers) == len(rules):
+                return f"Repeated {how}"
+            if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 2:
+                which = f"rules {numbers[0]} to {numbers[-1]}"
+            else:
+                which = ("rule " if len(numbers) == 1 else "rules ") + _plain_list(str(n) for n in numbers)
+            return f"{_cap(which)} repeated {how}"
     return None
 
 
@@ -251,7 +280,7 @@ def _turn(book, phases: list, deciders: _Deciders, start: int) -> list[dict]:
     for i, (ph, view) in enumerate(zip(book.rs.phases, phases)):
         if i < start:
             continue
-        rules = [{"number": r.number, "title": r.title, "id": r.id,
+        rules = [{"number": r.number, "title": r.title, "id": r.id, "name": r.name,
                   "who": _who_line(deciders.by_rule.get(r.name, []))} for r in view.rules]
         then = None
         if ph.then is None:
@@ -262,7 +291,7 @@ def _turn(book, phases: list, deciders: _Deciders, start: int) -> list[dict]:
         elif index.get(ph.then) != i + 1:
             nxt = phases[index[ph.then]]
             then = f"Then on to {link('#' + nxt.id, nxt.heading)}."
-        out.append({"heading": view.heading, "id": view.id, "repeat": _repeat(ph, English(book.rs)),
+        out.append({"heading": view.heading, "id": view.id, "repeat": _repeat(ph, English(book.rs), rules),
                     "rules": rules, "then": then})
     return out
 

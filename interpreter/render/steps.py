@@ -97,14 +97,14 @@ class Describer:
 
     def s_Tell(self, s):
         return [Step(f"Tell {self.en(s.to)} the {s.what} of {self._cards(s.cards)}: {self.en(s.to)} "
-                     f"remembers it for each of those cards, seen or not, and the others hear it.")]
+                     f"remembers it for each of those cards, seen or not. The others are not told.")]
 
     def s_Let(self, s):
         value = self.en(s.value)
         kind = self.en.kind(s.value)
         self.en.bind(s.name, "cards" if kind in ("zone", "zonekind") else kind)
         if kind == "bool" and not isinstance(s.value, g.BoolLit):  # a condition: whether it holds
-            return [Step(f"Let {self.en.local(s.name)} be whether {value}.")]
+            return [Step(f"Let {self.en.local(s.name)} be whether {self.en.cond(s.value)}.")]
         return [Step(f"Let {self.en.local(s.name)} be {value}.")]
 
     def s_Set(self, s):

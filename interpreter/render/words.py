@@ -126,6 +126,9 @@ class English:
             return self.call_can_move(*e.args, negated=True)
         if isinstance(e, g.Attr) and e.name == "face_up":
             return f"{self.operand(e.obj)} is face down"
+        if isinstance(e, g.BinOp) and e.op == "and" and not any(
+                isinstance(x, g.BinOp) and x.op == "and" for x in (e.left, e.right)):
+            return f"it is not the case that both {self.cond(e)}"  # (not '(not A) and B')
         return f"it is not the case that {self.cond(e)}"
 
     # ---- classification and kinds
@@ -396,11 +399,15 @@ class English:
         if modal:
             text = f"{args[0]} {self.term(name)}"
             return f"it is not the case that {text}" if negated else text
-        if name in _VERBS:  # ('c follows', 'c does not follow')
-            return (f"{args[0]} does not {link(f'#term-{name}', em(_VERBS[name]))}" if negated
-                    else f"{args[0]} {self.term(name)}")
         words = human(name).split()
+        if words[0] in _VERBS:  # ('c follows', 'c does not follow', 'p wins game')
+            base = " ".join([_VERBS[words[0]], *words[1:]])
+            return (f"{args[0]} does not {link(f'#term-{name}', em(base))}" if negated
+                    else f"{args[0]} {self.term(name)}")
         ptype = d.params[0].type if d.params else ""
+        if ptype not in ("card", "player", "zone", ""):  # a number, a suit: 'c's pips is sum capture' misleads
+            subject = f"{self.term(name)} holds for {args[0]}"
+            return f"it is not the case that {subject}" if negated else subject
         article = ""
         if words[-1] == ptype:
             article = "an " if words[0][0] in "aeiou" else "a "

@@ -84,3 +84,21 @@ def test_the_browser_tables_buttons_keep_the_same_order():
     _, groups = moves_view(s, 0, set(), Faces(s.program))
     assert [b["move"] for b in groups[0]["buttons"]] == [f"flip spot{i}" for i in range(1, 13)]
     assert [b["move"] for b in groups[1]["buttons"]] == [f"ask P2 {r}" for r in range(1, 13)]
+
+
+def test_a_hint_told_to_a_seat_is_shown_on_its_cards_and_values_are_spelt_as_the_language_does(capsys):
+    """Hanabi: after a hint about colour, the seat told sees which of its own (unseen) cards are
+    of that colour, by their place in the hand; the seat that gave it is not shown it as its own."""
+    s = new_game(load_ruleset(ROOT / "rulesets" / "classic" / "hanabi.cards"), 2, seed=1)
+    hint = next(m for m in legal_moves(s) if m.action == "colour")
+    apply(s, hint)
+    colour = str(hint.arg).split()[-1]
+    told = shown(s, 1, capsys)
+    line = next(ln for ln in told.splitlines() if ln.startswith("your hand:"))
+    assert "(told: card " in line and f" {colour}" in line, line
+    places = [int(x.split()[0]) for x in line.split("(told: ")[1].rstrip(")").split("card ")[1:]]
+    hand = [c for c in s.zones[s.zbase[s.program.zone_index["hand"]] + 1]]
+    assert places == [i for i, c in enumerate(hand, 1) if s.program.ruleset.deck.suits[s.program.card_suit[c]] == colour]
+    other = shown(s, 0, capsys)
+    assert "(told:" not in other.split("your hand:")[1].splitlines()[0]
+    assert "True" not in told and "False" not in told and "{" not in told

@@ -174,3 +174,56 @@ def test_moving_all_of_a_place_says_to_name_the_place(written):
         in str(info.value), str(info.value)
     assert (info.value.line, info.value.column) == (13, 14)
     loads_ruleset(BASE.format(expr="0") + "        move stock to hand(seat(1))\n", "habit.cards")
+
+
+CHOICE = BASE.format(expr="0") + """    rule pick "Pick":
+        choose by seat(1):
+            ACTION:
+                move c to stock
+"""
+
+
+@pytest.mark.parametrize("action, at, message", [
+    ("action give c in hand(seat(1)) when c.rank == 1", None,
+     "unknown name 'c' in the 'when' condition: 'c' is this action's own choice, and 'when' is checked before "
+     "anything is chosen; a condition on it goes after 'where' (action give c in ... where ...)"),
+    ("action give c in hand(seat(1)) when count(stock) > 0 where c.rank == 1", "where",
+     "in an action, 'where' (a condition on what is chosen) comes before 'when'"),
+])
+def test_an_actions_conditions_in_the_wrong_place_say_where_they_go(action, at, message):
+    text = CHOICE.replace("ACTION", action)
+    with pytest.raises((RulesetError, RulesetSyntaxError)) as info:
+        loads_ruleset(text, "habit.cards")
+    assert message in str(info.value), str(info.value)
+    line = text.splitlines()[info.value.line - 1]
+    assert line.lstrip().startswith("action give")
+    if at:
+        assert line[info.value.column - 1:].startswith(at)
+    loads_ruleset(CHOICE.replace("ACTION", "action give c in hand(seat(1)) where c.rank == 1 when count(stock) > 0"),
+                  "habit.cards")
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("declare winner q in players where count(hand(q)) == 0",
+     "declare winner those q in ... where ..."),
+    ("set turn = next(turn) where count(hand(turn)) > 0",
+     "the next player for whom a condition holds is written next q after P where COND"),
+    ("set turn = seat(1) where count(hand(turn)) > 0", "'where' filters a collection, after 'x in ZONE'"),
+    ("tell hand(seat(2)) to seat(1)", "tell suit of CARDS to PLAYER (or tell rank of ...)"),
+    ("if count(stock) > 0:\n            shuffle stock\n        else if count(stock) == 0:\n            shuffle stock",
+     "'else if' is written elif"),
+])
+def test_statements_written_as_habit_say_what_to_write(statement, message):
+    text = BASE.format(expr="0").replace("define score", "var turn: player = seat(1)\ndefine score") \
+        + f"        {statement}\n"
+    with pytest.raises(RulesetSyntaxError) as info:
+        loads_ruleset(text, "habit.cards")
+    assert message in str(info.value), str(info.value)
+
+
+def test_a_card_written_as_a_move_names_it_says_how_the_rules_write_it():
+    with pytest.raises(RulesetError) as info:
+        loads_ruleset(BASE.format(expr="if 3-Red in hand(p) then 1 else 0"), "habit.cards")
+    assert "3-Red is how moves and records name a card; in the rules a card is written card(3, Red)" \
+        in str(info.value)
+    loads_ruleset(BASE.format(expr="if card(3, Red) in hand(p) then 1 else 0"), "habit.cards")

@@ -162,3 +162,44 @@ def test_places_joined_are_places_and_a_yes_no_variable_is_named_without_an_arti
     assert "Set *played* to true." in md and "such that *played* is false" in md, md
     assert "the played" not in md
     assert "- *played* (`played`), true or false, at first false" in md
+
+
+def test_a_hint_is_told_to_one_player_only():
+    md = render_markdown(load_ruleset(ROOT / "rulesets" / "classic" / "hanabi.cards"))
+    assert "remembers it for each of those cards, seen or not. The others are not told." in md
+    assert "the others hear it" not in md
+
+
+def test_the_quick_reference_says_which_rules_of_a_phase_repeat():
+    """Oh Hell's play phase opens the first trick once, loops over the tricks and scores once:
+    only the loop's rules repeat. A phase that is one loop, the rules of the procedures it
+    performs included, repeats whole."""
+    md = render_markdown(load_ruleset(ROOT / "rulesets" / "classic" / "oh-hell.cards"))
+    quick = md[md.index("## Quick reference"):md.index("## Contents")]
+    assert "**Phase 3: Play.** Rules 2 to 4 repeated as long as the leader's hand is not empty." in quick, quick
+    md = render_markdown(load_ruleset(ROOT / "rulesets" / "classic" / "crazy-eights.cards"))
+    quick = md[md.index("## Quick reference"):md.index("## Contents")]
+    assert "**Phase 2: Play.** Repeated until the rules end it." in quick, quick
+
+
+# yes-or-no terms of several shapes, a negated pair of conditions, a condition kept in a name,
+# and a score named in the singular
+WORDS_GAME = MINI_HEAD.replace("define points(p: player) = count(hand(p))\nwinner fewest points\n", """\
+define points(p: player) = count(hand(p))
+define wins_round(p: player) = count(hand(p)) == 0
+define adds_up(v: int) = v > 2
+define behind = count(pile) > 3
+define score(p: player) = if wins_round(p) then 1 else 0
+winner most score
+""") + MINI_DEAL + TURNS.replace("ACTIONS", """action discard c in hand(turn) where not (adds_up(c.order) and wins_round(turn)):
+                    let late = behind
+                    move c to pile""")
+
+
+def test_yes_no_terms_read_as_sentences(tmp_path):
+    md = render_markdown(written(tmp_path, "words.cards", WORDS_GAME))
+    assert "1 if *p* *wins round*, otherwise 0" in md, md            # a verb's term: no 'is'
+    assert "it is not the case that both *adds up* holds for *c*'s rank position and the turn *wins round*" in md, md
+    assert "*c*'s rank position is *adds up*" not in md               # a number is not 'is' a term
+    assert "Let *late* be whether *behind* holds." in md
+    assert "The player(s) with the highest *score* win" in md and "the most *score*" not in md

@@ -452,7 +452,7 @@ def test_a_game_using_most_statements_renders(tmp_path: Path):
         "- Let *r* be 1 if option `bonus` is on, otherwise 2.",
         "there are at least 2 cards *c* such that *c* is *big*:",
         "only when the turns is less than 10 \u2014 move *c* to *p*'s table, face up.",
-        "The player(s) with the fewest *score* win; tied players share the win.",
+        "The player(s) with the lowest *score* win; tied players share the win.",
         "the total of *c*'s points over every card *c* in *p*'s table",
         "*c*'s rank position is at most 2 and *c*'s rank position is not 1",
     ):
