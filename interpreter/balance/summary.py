@@ -118,6 +118,11 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
                         if lo > share else f"the stronger player wins less often than {scfg.bots[0]} playing alone"
                         if hi < share else "no evidence that skill matters at this number of games"),
         }
+        if hi < share and str(scfg.rotate).split(":")[0] == "greedy" and not program.advice:
+            # (Yaniv, written by a new user: 0 of 50 won, the report said skill did not help)
+            data["skill"]["verdict"] += (": this ruleset gives no advice, so the greedy player sees only the score "
+                                         "one move ahead, and where that does not change it breaks ties by keeping "
+                                         "its high cards; an `advice` line, or --strong ismcts, plays better")
         if n == 1 and keeps_score and sfacts and all(f.winners == (0,) for f in [*facts, *sfacts]):
             data["skill"]["by_score"] = _skill_by_score(program, scfg, facts, sfacts)
             data["skill"]["verdict"] = data["skill"]["by_score"]["verdict"]

@@ -323,6 +323,13 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                        f"define {name}{'(p: player)' if m.group(3) == '(' else ''} = ...")
                 if word in ("score", "scores", "points"):
                     msg += f" (a score is such a value: 'winner most {name}' ranks the players by it)"
+            elif (m := re.match(r"(\s*)(\w+)\s*([-+*/]?)=(?!=)", line_of(line) or "")) and \
+                    m.group(2) not in ("set", "let", "define", "var", "option", "value") and col <= m.end():
+                name, op = m.group(2), m.group(3)
+                value = f"{name} {op} ..." if op else "..."
+                msg = (f"unexpected {name!r}: a variable is given a value with set: set {name} = {value} "
+                       f"(declared with var; a local of the rule: let {name} = ...)")
+                col = len(m.group(1)) + 1
             elif tok.type == "NAME" and before and before[-1] in ("max", "min"):
                 word = "highest" if before[-1] == "max" else "lowest"
                 x = tok.value

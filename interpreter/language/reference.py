@@ -580,7 +580,8 @@ BUILTINS: tuple[Entry, ...] = (
     Entry("last", "last(SET)", "The last element, or `none`: a zone's top card.",
           "last(hand(p))", "expression"),
     Entry("highest", "highest(SET)",
-          "The highest card by its place in its suit's ranking (between suits, the suit declared first), "
+          "The highest card by its place in its suit's ranking (of two cards at the same place, the one "
+          "whose suit is declared first), "
           "the largest number or the last seat; `none` for an empty collection.",
           "highest(hand(p))", "expression"),
     Entry("lowest", "lowest(SET)", "The lowest element, as `highest` reckons, or `none`.",

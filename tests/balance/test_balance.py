@@ -12,6 +12,7 @@ from small_games import KEEPING
 from typer.testing import CliRunner
 
 from interpreter.balance.stats import chi2_sf, diff_means, diff_proportions, equal_shares, wilson
+from interpreter import load_ruleset
 from interpreter.commands.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -442,3 +443,25 @@ def test_in_a_game_for_one_whose_every_end_is_a_win_skill_is_judged_by_the_score
     assert skill["by_score"]["others"]["mean"] > 1 and skill["by_score"]["ci"][1] < 0
     html = (tmp_path / "report" / "report.html").read_text()
     assert "every game ends as the player's win, so the score tells" in html and "mean score, playing alone" in html
+
+
+def test_a_greedy_player_that_loses_in_a_game_without_advice_says_why():
+    """Yaniv, written by a new user without advice: the greedy player won 0 of 50, and the report
+    said only that the stronger player wins less than its share."""
+    from interpreter.balance.games import Config, GameFacts
+    from interpreter.balance.summary import analyse
+    rs = load_ruleset(ROOT / "rulesets" / "classic" / "crazy-eights.cards")
+    assert not rs.advice
+
+    def facts(i, winner):
+        return GameFacts(seed=i, bots=(), winners=(winner,), scores=(0,) * 3, decisions=30, finished=True,
+                         fired={}, moves={}, first_decider=0, lead_changes=None, winner_was_behind=None)
+    cfg = Config("3 players", "c8.cards", rs, 3, bots=("random",) * 3)
+    skill = Config("3 players", "c8.cards", rs, 3, bots=("random",) * 3, rotate="greedy")
+    games = [facts(i, i % 3) for i in range(60)]
+    lost = [facts(i, (i + 1) % 3) for i in range(60)]  # the greedy seat (i mod 3) never wins
+    verdict = analyse(cfg, games, (skill, lost))["skill"]["verdict"]
+    assert verdict.startswith("the stronger player wins less than its share: this ruleset gives no advice"), verdict
+    assert "--strong ismcts" in verdict
+    won = analyse(cfg, games, (skill, [facts(i, i % 3) for i in range(60)]))["skill"]["verdict"]
+    assert "advice" not in won

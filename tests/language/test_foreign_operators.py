@@ -210,6 +210,8 @@ def test_an_actions_conditions_in_the_wrong_place_say_where_they_go(action, at, 
      "the next player for whom a condition holds is written next q after P where COND"),
     ("set turn = seat(1) where count(hand(turn)) > 0", "'where' filters a collection, after 'x in ZONE'"),
     ("tell hand(seat(2)) to seat(1)", "tell suit of CARDS to PLAYER (or tell rank of ...)"),
+    ("passes = passes + 1", "unexpected 'passes': a variable is given a value with set: set passes = ..."),  # (split as pass-es)
+    ("turns += 1", "unexpected 'turns': a variable is given a value with set: set turns = turns + ..."),
     ("if count(stock) > 0:\n            shuffle stock\n        else if count(stock) == 0:\n            shuffle stock",
      "'else if' is written elif"),
 ])
