@@ -265,7 +265,7 @@ def _in_zone(w: _Walk, x, path, avail, define):
     w.each(_field(x, f, path), avail if x.check == "none" else dict(avail), define)
 
 
-_BODIES = ("all", "sum")  # the aggregates whose text works out a body (the others, their test alone)
+_BODIES = ("all", "sum", "max", "min")  # the aggregates whose text works out a body (the others, their test alone)
 
 
 def _agg_loop(w: _Walk, x, path, avail, define):

@@ -57,7 +57,7 @@ class Definitions:
         if op == "all":
             body, _ = self.sx_typed(e.body, inner, "bool", "the condition after ':'")
             t = "bool"
-        elif op == "sum":
+        elif op in ("sum", "max", "min"):
             body, _ = self.sx_typed(e.body, inner, "int", "the value after ':'")
             t = "int"
         elif op in ("any", "no"):

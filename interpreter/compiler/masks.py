@@ -76,7 +76,7 @@ class Masks:
     error has already been reported in the loop's words) and returns None to keep the loop."""
 
     def mask_aggregate(self, e: g.Agg, scope: dict, v: o.Local, dom: o.Op, loop: o.Op) -> o.Guarded | None:
-        if not self.use_masks or e.op == "those":
+        if not self.use_masks or e.op in ("those", "max", "min"):  # (max and min: the loop alone)
             return None
         try:
             fast = self._mask_aggregate(e, scope, v, dom)

@@ -191,6 +191,8 @@ class PyEmitter(OpVisitor):
             return f"all({py(x.body)} for {v} in {dom}{cond})"
         if a == "sum":
             return f"_fit(sum({py(x.body)} for {v} in {dom}{cond}))"
+        if a in ("max", "min"):
+            return f"_{a}of({py(x.body)} for {v} in {dom}{cond})"
         if a == "any":
             return f"any({where} for {v} in {dom})" if where else f"(len({dom}) > 0)"
         if a == "no":

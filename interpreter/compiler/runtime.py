@@ -41,6 +41,24 @@ def _sub(a: int, b: int) -> int:
     raise ImpossibleEffect(sizes.overflow_message())
 
 
+EMPTY_MESSAGE = "a max or min over nothing (no element passed: say what it is then, with if any ... then ... else)"
+
+
+def _maxof(values) -> int:
+    """`max x in D: V`: the greatest V; over no element, an error (C fails the same way, CR_E_EMPTY)."""
+    out = max(values, default=None)
+    if out is None:
+        raise ImpossibleEffect(EMPTY_MESSAGE)
+    return out
+
+
+def _minof(values) -> int:
+    out = min(values, default=None)
+    if out is None:
+        raise ImpossibleEffect(EMPTY_MESSAGE)
+    return out
+
+
 def _fit(r: int) -> int:
     """A `sum` aggregate's total, checked as C checks its running total (cr_add at each card; the
     total alone here: partial sums that leave 64 bits and come back need values past 2**62)."""
@@ -520,6 +538,6 @@ def _probe(st, k, _pinned, value):
     return value
 
 
-NAMESPACE = {"_pin": _pin, "_probe": _probe, "_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_add": _add, "_sub": _sub, "_fit": _fit, "_pow": _pow, "_zone_at": _zone_at,
+NAMESPACE = {"_pin": _pin, "_probe": _probe, "_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_add": _add, "_sub": _sub, "_fit": _fit, "_maxof": _maxof, "_minof": _minof, "_pow": _pow, "_zone_at": _zone_at,
              "_zindex": _zindex, "_depth": _depth, "_beneath": _beneath, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
              "_random": _random, "_split": _split, "_seats_after": _seats_after, "_subsets": _subsets}

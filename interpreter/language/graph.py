@@ -84,10 +84,10 @@ class Call(Located):
 
 
 class Agg(Located):
-    """An aggregate binding var over domain: all, any, no, count, highest, lowest, sum."""
+    """An aggregate binding var over domain: all, any, no, count, highest, lowest, sum, max, min, those."""
 
     kind: Literal["agg"] = "agg"
-    op: Literal["all", "any", "no", "count", "highest", "lowest", "sum", "those"]
+    op: Literal["all", "any", "no", "count", "highest", "lowest", "sum", "max", "min", "those"]
     var: str
     domain: "Expr"
     where: "Expr | None" = None

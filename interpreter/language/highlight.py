@@ -15,7 +15,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 KEYWORDS = (
     "action", "advice", "after", "all", "and", "any", "at", "break", "by", "choose", "copies", "count", "deal",
     "decisions", "deck", "declare", "define", "down", "drop", "each", "elif", "else", "end", "face", "for", "from",
-    "game", "group", "highest", "if", "in", "interpretation", "into", "let", "lowest", "mod", "most", "move", "new",
+    "game", "group", "highest", "if", "in", "interpretation", "into", "let", "lowest", "max", "min", "mod", "most", "move", "new",
     "next", "no", "not", "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "play",
     "player", "private", "procedure", "remove", "repeat", "reveal", "round", "rule", "secretly", "set", "shuffle",
     "sides", "split", "starting", "subset", "sum", "tell", "text", "the", "then", "those", "to", "turn", "under", "up",

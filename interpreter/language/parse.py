@@ -155,7 +155,7 @@ def _expected(names) -> str:
     names = set(names)
     if _EXPR_START <= names:
         names = (names - _EXPR_START - {"LSQB", "MINUS", "TRUE", "FALSE", "NONE", "STRING", "NOT",
-                                        "AGG", "ALL", "SUM", "IF", "SPLIT", "NEXT"}) | {"<expr>"}
+                                        "AGG", "ALL", "SUM", "MAX", "MIN", "IF", "SPLIT", "NEXT"}) | {"<expr>"}
     # words before symbols, so that a missing 'then' or 'else' is named even in a long list
     words = sorted({"an expression" if n == "<expr>" else _describe(n) for n in names},
                    key=lambda w: (not w.strip("'").isalpha(), w))
@@ -166,7 +166,7 @@ def _expected(names) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-_AGG_WORDS = ("any", "no", "count", "highest", "lowest", "those", "all", "sum")
+_AGG_WORDS = ("any", "no", "count", "highest", "lowest", "those", "all", "sum", "max", "min")
 _AFTER_OPERAND = {"CMP", "AND", "OR", "STAR", "SLASH", "MOD", "IN", "NOT", "DOT"}
 _AGG_OPENING = re.compile(r"\b(?:any|no|count|highest|lowest|those|all|sum)\s+[A-Za-z_]\w*\s+in\b")
 
@@ -187,7 +187,7 @@ def _colon_aggregate(text: str) -> str | None:
         agg, name, domain = m.group(1), m.group(2), text[m.end():].strip() or "..."
         write = f"{domain} and ..." if " where " in f" {domain} " else f"{domain} where ..."
         return (f"'{agg} {name} in ...' takes its condition after 'where', not after ':': write "
-                f"{agg} {name} in {write}; only 'all' and 'sum' take a ':' "
+                f"{agg} {name} in {write}; only all, sum, max and min take a ':' "
                 f"(all {name} in ...: condition, sum {name} in ...: value)")
     return None
 
@@ -330,13 +330,6 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                 msg = (f"unexpected {name!r}: a variable is given a value with set: set {name} = {value} "
                        f"(declared with var; a local of the rule: let {name} = ...)")
                 col = len(m.group(1)) + 1
-            elif tok.type == "NAME" and before and before[-1] in ("max", "min"):
-                word = "highest" if before[-1] == "max" else "lowest"
-                x = tok.value
-                msg = (f"unexpected {x!r}: {before[-1]}(A, B) takes two numbers; the element of a collection with the "
-                       f"{'greatest' if word == 'highest' else 'least'} value is {word} {x} in ... [where ...] by "
-                       f"VALUE, and the value is read from it: ({word} {x} in ... by {x}.points).points")
-                col = len(line_of(line)[: col - 1].rstrip()) - len(before[-1]) + 1
             elif str(tok.value) == "where" and (hint := _where_hint(line_of(line) or "", (col or 1) - 1)):
                 msg = f"unexpected 'where': {hint}"
             elif str(tok.value) == "if" and before and before[-1] == "else":

@@ -451,6 +451,12 @@ _EXPRESSIONS = Section("expressions", "Expressions", "Values and conditions, as 
     Entry("sum", "sum NAME in SET [where COND]: NUMBER",
           "Adds up the number after the colon over the elements of SET (that pass `where`).",
           "sum x in won(p): x.points", "expression"),
+    Entry("max, min", "max NAME in SET [where COND]: NUMBER | min NAME in SET [where COND]: NUMBER",
+          "The greatest (least) value of the number after the colon over the elements of SET that pass "
+          "`where`. Over no element it is an error that stops the game at its statement, on both engines: "
+          "say what it is then with `if any ... then ... else`. (`max(A, B)` and `min(A, B)` are the larger "
+          "and smaller of two numbers.)",
+          "max q in players: count(won(q))", "expression"),
     Entry("highest, lowest", "highest NAME in SET [where COND] [by NUMBER] | lowest NAME in SET [where COND] [by NUMBER]",
           "The highest (lowest) element that passes the condition, or `none`: cards by their ranking, "
           "numbers by size. With `by`, the element for which the number after it is greatest (least), the "

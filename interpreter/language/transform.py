@@ -560,6 +560,12 @@ class ToGraph(Transformer):
     def agg_sum(self, meta, ch):
         return g.Agg(op="sum", var=str(ch[0]), domain=ch[1], where=ch[2], body=ch[3], loc=self._loc(meta))
 
+    def agg_max(self, meta, ch):
+        return g.Agg(op="max", var=str(ch[0]), domain=ch[1], where=ch[2], body=ch[3], loc=self._loc(meta))
+
+    def agg_min(self, meta, ch):
+        return g.Agg(op="min", var=str(ch[0]), domain=ch[1], where=ch[2], body=ch[3], loc=self._loc(meta))
+
     def agg(self, meta, ch):
         return g.Agg(op=str(ch[0]), var=str(ch[1]), domain=ch[2], where=ch[3], loc=self._loc(meta))
 
@@ -617,6 +623,12 @@ class ToGraph(Transformer):
 
     def next_call(self, meta, ch):
         return g.Call(func="next", args=tuple(c for c in ch if c is not None), loc=self._loc(meta))
+
+    def max_call(self, meta, ch):
+        return g.Call(func="max", args=tuple(c for c in ch if c is not None), loc=self._loc(meta))
+
+    def min_call(self, meta, ch):
+        return g.Call(func="min", args=tuple(c for c in ch if c is not None), loc=self._loc(meta))
 
     def next_where(self, meta, ch):
         return g.NextWhere(var=str(ch[0]), start=ch[1], where=ch[2], loc=self._loc(meta))

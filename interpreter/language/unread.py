@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from . import graph as g
 
 _FREE_CALLS = frozenset({"count", "any", "no", "highest", "lowest"})
-_FREE_AGGS = frozenset({"all", "any", "no", "count", "sum", "highest", "lowest"})
+_FREE_AGGS = frozenset({"all", "any", "no", "count", "sum", "max", "min", "highest", "lowest"})
 _CARD_OF_ZONE = frozenset({"first", "last", "top", "bottom", "highest", "lowest", "at"})
 
 

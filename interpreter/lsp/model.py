@@ -47,7 +47,8 @@ STATEMENT_KEYWORDS = ("shuffle", "deal", "move", "reveal", "turn", "tell", "let"
                       "rule", "choose by", "choose by each", "choose by any", "choose secretly by each", "action", "text",
                       "note")
 EXPRESSION_KEYWORDS = ("and", "or", "not", "in", "mod", "if", "then", "elif", "else", "true", "false", "none",
-                       "all", "any", "no", "count", "sum", "highest", "lowest", "those", "where", "split", "into")
+                       "all", "any", "no", "count", "sum", "max", "min", "highest", "lowest", "those", "where", "split",
+                       "into")
 RENAMABLE = {"define", "advice", "procedure", "option", "zone", "var", "phase", "rule", "interpretation", "action",
              "parameter", "let", "aggregate", "each", "player", "action parameter"}
 

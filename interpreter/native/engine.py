@@ -13,6 +13,7 @@ import ctypes
 import random
 import threading
 
+from ..compiler.runtime import EMPTY_MESSAGE
 from ..language import sizes
 from ..engine import play
 from ..engine.legal import _made, value_text
@@ -26,7 +27,7 @@ from .rng import seed_words
 CR_NONE = -(2 ** 63)
 # failure kinds, as runtime/cr_engine.h numbers them
 E_NONE, E_INDEX, E_ZERO, E_OVERFLOW, E_STUCK, E_DEAL, E_NOPLAYER, E_LIST, E_DEPTH, E_STATE, E_DEAL_AT, \
-    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE, E_SET, E_SETS_TRIED, E_SETS, E_NEGPOW = range(1, 22)
+    E_MOVE_NONE, E_SEATS_AT, E_TELL_NONE, E_LONG, E_INTR, E_RANGE, E_SET, E_SETS_TRIED, E_SETS, E_NEGPOW, E_EMPTY = range(1, 23)
 
 
 class NativeGame:
@@ -628,6 +629,7 @@ class NativeGame:
                 E_DEAL: play.ImpossibleEffect("a deal of a negative number of cards (a deal gives 0 or more)"),
                 E_RANGE: play.ImpossibleEffect(sizes.range_message()),
                 E_NEGPOW: play.ImpossibleEffect(sizes.negative_power_message()),
+                E_EMPTY: play.ImpossibleEffect(EMPTY_MESSAGE),
                 E_OVERFLOW: play.ImpossibleEffect(sizes.overflow_message())}.get(kind)
         if what is None:
             return GameRuntimeError(f"the native engine ran out of room for this game (failure {kind}); "

@@ -250,7 +250,7 @@ class English:
     def kind_Agg(self, e):
         if e.op in ("all", "any", "no"):
             return "bool"
-        if e.op in ("count", "sum"):
+        if e.op in ("count", "sum", "max", "min"):
             return "int"
         if e.op == "those":  # (those of a zone's cards are cards, not the zone: "move those ..." moves them)
             kind = self.kind(e.domain)
@@ -588,6 +588,9 @@ class English:
             return f"the {op} {self.binder(e.var, e.domain, '')}{such}"
         if op == "sum":
             return f"the total of {body} over {self.binder(e.var, e.domain, 'every')}{such}"
+        if op in ("max", "min"):
+            most = "greatest" if op == "max" else "least"
+            return f"the {most} of {body} over {self.binder(e.var, e.domain, 'every')}{such}"
         if op == "those":
             return f"the {self.binder(e.var, e.domain, '', plural=True)}{such}"
         return code(unparse(e))

@@ -95,7 +95,7 @@ COLON_CASES = [
     # (the expression, where the ':' is (0-based), what the message must say)
     ("if (any c in hand(p): c.rank == 1) then 1 else 0", 20,
      "'any c in ...' takes its condition after 'where', not after ':': write any c in hand(p) where ...; "
-     "only 'all' and 'sum' take a ':'"),
+     "only all, sum, max and min take a ':'"),
     ("count c in hand(p): c.rank > 2", 18,
      "'count c in ...' takes its condition after 'where', not after ':': write count c in hand(p) where ..."),
     ("if (no c in hand(p) where c.rank > 1: c.suit == Red) then 1 else 0", 36,

@@ -16,7 +16,7 @@ from .purity import MAX_SPLIT_SITES
 
 LIST_TYPES = {"cards", "players", "ints", "suits", "ranks", "zones", "zonekind", "sets"}
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
-_AGGS = {"all", "any", "no", "count", "sum", "those", "highest", "lowest"}
+_AGGS = {"all", "any", "no", "count", "sum", "max", "min", "those", "highest", "lowest"}
 
 
 class NativeUnsupported(CardRulesError):
@@ -481,6 +481,13 @@ class Expr(FastPathForms):
             return f"({{ {head}int64_t {acc} = 0; {loop(f'{where}{acc}++; ')}{acc}; }})"
         if a == "sum":
             return f"({{ {head}int64_t {acc} = 0; {loop(f'{where}{acc} = cr_add(x, {acc}, {self.scalar(e.body)}); ')}{acc}; }})"
+        if a in ("max", "min"):  # the greatest (least) value; over no element a failure, as Python's _maxof
+            got, val = self.fresh_c("g"), self.fresh_c("b")
+            better = ">" if a == "max" else "<"
+            step = (f"{where}int64_t {val} = {self.scalar(e.body)}; "
+                    f"if (!{got} || {val} {better} {acc}) {{ {acc} = {val}; {got} = 1; }} ")
+            return (f"({{ {head}int64_t {acc} = 0; int {got} = 0; {loop(step)}"
+                    f"if (!{got}) cr_fail(x, CR_E_EMPTY); {acc}; }})")
         collect = f"cr_list {acc} = cr_alloc(x, {total}); {loop(f'{where}{acc}.v[{acc}.n++] = {var}; ')}x->top = {mark}; "
         if a == "those":
             return f"({{ {head}{collect}{acc}; }})"

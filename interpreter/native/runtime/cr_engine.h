@@ -40,6 +40,7 @@
 #define CR_E_SETS_TRIED 19 /* ... with more than MAX_TRIED sets to try */
 #define CR_E_SETS 20     /* ... with more than MAX_SETS sets allowed */
 #define CR_E_NEGPOW 21   /* a power with a negative exponent (limits.negative_power_message) */
+#define CR_E_EMPTY 22    /* max or min over no element (compiler/runtime.py EMPTY_MESSAGE) */
 
 typedef struct cr_list {
     int64_t n;

@@ -45,7 +45,8 @@ static int gr_advice(cr_state *S, int32_t seat, int64_t *out) {
 /* a failure the Python engine meets too, as an error the greedy player catches there (a none, a
  * division by zero, an index or a range out of bounds, a negative power): no signal, as in Python */
 static int gr_alike(int kind) {
-    return kind == CR_E_NONE || kind == CR_E_ZERO || kind == CR_E_INDEX || kind == CR_E_RANGE || kind == CR_E_NEGPOW;
+    return kind == CR_E_NONE || kind == CR_E_ZERO || kind == CR_E_INDEX || kind == CR_E_RANGE || kind == CR_E_NEGPOW
+        || kind == CR_E_EMPTY;
 }
 
 /* bots.py:_ahead: how far `seat` is ahead of its best rival; 0 when C cannot say it as Python
