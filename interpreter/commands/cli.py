@@ -171,6 +171,7 @@ def _summary(rs, path: Path, players: int, seed: int, tally: Tally, options: dic
         "wins": {s: wins[i] for i, s in enumerate(seats)},
         "win_fraction": {s: round(wins[i] / k, 4) for i, s in enumerate(seats)},
         "mean_score": {s: round(totals[i] / k, 4) for i, s in enumerate(seats)},
+        "keeps_score": program.score is not None,  # (without a `winner` line every mean score is 0)
         "shared_wins": tally.shared,
         "mean_decisions": round(tally.decisions / k, 4),
         "rules": {name: {"title": program.rule_titles.get(name, name), "fired": fired_total[name],
@@ -206,13 +207,16 @@ def _print_summary(data: dict) -> None:
     if opts:
         typer.echo(f"options: {opts}")
     seats = Table(box=box.SIMPLE_HEAD, title=None)
+    scored = data.get("keeps_score", True)
     for col, just in (("seat", "left"), ("player", "left"), ("wins", "right"), ("win share", "right"),
-                      ("mean score", "right")):
+                      *((("mean score", "right"),) if scored else ())):
         seats.add_column(col, justify=just)
     for s in data["wins"]:
         seats.add_row(s, data["seats"][s], str(data["wins"][s]), f"{data['win_fraction'][s]:.1%}",
-                      f"{data['mean_score'][s]:.2f}")
+                      *((f"{data['mean_score'][s]:.2f}",) if scored else ()))
     console.print(seats)
+    if not scored:
+        typer.echo("no score is kept: a line 'winner most NAME' (or fewest) names the definition to show and to rank by")
     typer.echo(f"shared wins: {data['shared_wins']} of {k} games; "
                f"mean decisions per game: {data['mean_decisions']:.2f}")
     rules = Table(box=box.SIMPLE_HEAD)
@@ -352,7 +356,8 @@ def play(
             if log is not None:
                 records.append(make_record(state, str(path)))
             if person is not None:
-                typer.echo(f"game over: {o}")
+                typer.echo(f"game over: {o}" if program.score is not None  # (no score kept: no scores of 0)
+                           else f"game over: won by {', '.join(seat_name(w) for w in o.winners) or 'nobody'}")
             if progress is not None:
                 progress.advance(task)
     except KeyboardInterrupt:

@@ -50,7 +50,9 @@ class Checks:
 
         def claim(name, what, node):
             if name in taken and taken[name] != what:
-                raise _err(f"{name!r} is already used as a {taken[name]}; it cannot also be a {what}", node)
+                def a(w):
+                    return ("an " if w[0] in "aeiou" else "a ") + w
+                raise _err(f"{name!r} is already used as {a(taken[name])}; it cannot also be {a(what)}", node)
             taken[name] = what
 
         for s in rs.deck.suits:
@@ -68,6 +70,8 @@ class Checks:
             claim(v.name, "variable", v)
         for d in rs.defines:
             claim(d.name, "definition", d)
+        for a in rs.advice:  # (advice is not called by name, but one name for two things misleads the reader)
+            claim(a.name, "advice", a)
         for name, opt in self.enum_values.items():
             claim(name, f"value of option {opt}", rs.option(opt))
         for ph in rs.phases:

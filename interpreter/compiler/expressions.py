@@ -93,6 +93,8 @@ class Expressions:
         return o.Call("_probe", (o.Lit(self.probes - 1), o.Call("_pin", ()), src), t="bool")
 
     def sx_typed(self, e, scope, want: str, what: str):
+        if isinstance(e, g.ListExpr) and not e.items and want in ("cards", "players", "ints", "suits", "ranks", "zones"):
+            return o.ListOf((), t=want), want  # ([] is whatever collection is wanted: var ps: players starts so)
         src, t = self.sx(e, scope)
         if want == "collection":
             if t not in COLLECTIONS:

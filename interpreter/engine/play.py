@@ -608,6 +608,8 @@ def _fmt(s: State, t: str, v):
         return s.zone_names[v]
     if t == "zones":
         return [s.zone_names[x] for x in v]
+    if t == "ints":
+        return list(v)  # (a list, as the native engine gives it, whatever the rules made it of)
     return v
 
 

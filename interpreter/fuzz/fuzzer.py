@@ -30,13 +30,17 @@ def _fresh(s):
     return s
 
 
-def native_for(rs, engine: str):
+def native_for(rs, engine: str, say: Callable[[str], None] | None = None, name: str = ""):
     """The NativeProgram a ruleset is fuzzed on: under --engine native (an OptionError with the
     one line when it cannot be built) or auto (where this machine builds it); None under python,
-    and under auto where it cannot be built: the same findings either way."""
+    and under auto where it cannot be built: the same findings either way, and `say` is told why
+    (the command's first line said native: Bezique's 64-card sets played in Python unsaid)."""
     if engine == "python":
         return None
-    return engines.choose(program_of(rs), engine, players=True).native
+    choice = engines.choose(program_of(rs), engine, players=True)
+    if choice.native is None and say is not None:
+        say(f"fuzz {name or rs.name}: {choice.line}")
+    return choice.native
 
 
 class Fuzzer(Checks, OptionEffects, Shrinking):

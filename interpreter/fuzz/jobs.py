@@ -27,7 +27,7 @@ def fuzz_files(sources, items, args) -> dict:
     engine = args.get("engine", "python")
     try:
         if engine == "auto":  # native where this machine builds the ruleset, else Python (the same findings)
-            native, note = native_for(rs, "auto"), None
+            native, note = native_for(rs, "auto", lines.append, Path(args["path"]).name), None
         else:
             native, note = engines.on_worker(rs, engine, players=True)  # (its rule seeker thinks in C)
     except CardRulesError as e:  # --engine native, and the backend cannot lower this ruleset

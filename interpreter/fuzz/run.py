@@ -22,7 +22,8 @@ def fuzz_ruleset(path: str | Path, games: int | None = None, seconds: float | No
     if games is None and seconds is None and deadline is None:
         games = DEFAULT_GAMES
     rs = load_ruleset(path)
-    return Fuzzer(str(path), rs, games, seconds, seed, progress, deadline, native_for(rs, engine)).run()
+    native = native_for(rs, engine, progress, Path(path).name)
+    return Fuzzer(str(path), rs, games, seconds, seed, progress, deadline, native).run()
 
 
 def write_reproductions(findings: list[Finding], out: Path, numbers: list[int]) -> None:

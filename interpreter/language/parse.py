@@ -330,6 +330,18 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                 msg = (f"unexpected {name!r}: a variable is given a value with set: set {name} = {value} "
                        f"(declared with var; a local of the rule: let {name} = ...)")
                 col = len(m.group(1)) + 1
+            elif str(tok.value) == ".." and re.match(r"\s*(ranks|cards)\b", line_of(line) or ""):
+                msg = ("unexpected '..': a range of ranks is written only between numbers (2..10); name the "
+                       "others one by one: ranks Ace, 2..10, Jack, Queen, King")
+            elif str(tok.value) == "is" and before:
+                rest = (line_of(line) or "")[col + 1:].split()
+                op = "!=" if rest[:1] == ["not"] else "=="
+                value = (rest[1:] if op == "!=" else rest)[:1] or ["none"]
+                msg = f"unexpected 'is': a comparison is written {op} ({before[-1]} {op} {value[0].rstrip(':')})"
+            elif re.match(r"\s*deal\b", line_of(line) or "") and "EACH" in (e.accepts or e.expected) and before \
+                    and before[-1] == "to":
+                msg = (f"unexpected {tok.value!r}: a deal goes to each player's zone (deal N from Z to each hand); "
+                       f"cards for one player are moved: move top(Z, N) to {tok.value}(p)")
             elif str(tok.value) == "where" and (hint := _where_hint(line_of(line) or "", (col or 1) - 1)):
                 msg = f"unexpected 'where': {hint}"
             elif str(tok.value) == "if" and before and before[-1] == "else":

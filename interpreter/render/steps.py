@@ -62,7 +62,7 @@ class Describer:
     def s_Deal(self, s):
         en = self.en
         n = f"{s.count.value} card{'s' if s.count.value != 1 else ''}" if isinstance(s.count, g.IntLit) \
-            else f"{en.operand(s.count)} cards"
+            else f"as many cards as {en.operand(s.count)}"  # (not "Deal option `size` cards")
         z = en.zones.get(s.target)
         target = re.sub(r"^(the|a|an) ", "", (z.title or human(z.name)) if z else human(s.target))
         if z is not None and z.size:
@@ -76,7 +76,8 @@ class Describer:
             order = "in turn order"
         if s.in_play:
             order += ", passing over the players out of play"
-        return [Step(f"Deal {n} from {en(s.source)} to each player's {target}, one player after another "
+        share = "" if isinstance(s.count, g.IntLit) and s.count.value == 1 else " each player's share at once,"
+        return [Step(f"Deal {n} from {en(s.source)} to each player's {target},{share} one player after another "
                      f"{order}{self._face(s.face_up)}.")]
 
     def _cards(self, e) -> str:

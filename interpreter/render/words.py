@@ -114,6 +114,8 @@ class English:
                 return f"option {code(e.name)} is off"
             if cls in ("local", "var"):
                 return f"{self(e)} is false"
+            if cls == "define" and self.define_kind(e.name) == "bool":  # (not 'it is not the case that X holds, B')
+                return f"{self.term(e.name)} does not hold"
         if isinstance(e, g.BinOp) and e.op in _NEGATE:
             return self.visit_BinOp(e.model_copy(update={"op": _NEGATE[e.op]}))
         if isinstance(e, g.Agg) and e.op in ("any", "no"):
@@ -309,10 +311,21 @@ class English:
         poss = self.possessive(owner)
         return f"{poss} {bare}" if poss else f"the {bare} of {self(owner)}"
 
+    def var_phrase(self, name: str) -> str:
+        """A variable as the prose names it: its own short description where it gives one that
+        names a thing ('the player whose turn it is', not 'the turn'), else 'the NAME'."""
+        v = self.vars[name]
+        text = v.texts[0].strip().rstrip(".") if v.texts and not v.params else ""
+        if text.startswith("the ") and len(text.split()) <= 8 and not re.search(r"[:;,()]", text):
+            return text
+        return f"the {human(name)}"
+
     def possessive(self, e) -> str | None:
         """'p's', 'the leader's', or None when the phrase is too long to take an 's."""
         if isinstance(e, g.Name):
             cls = self.classify(e.name)
+            if cls == "var" and self.var_phrase(e.name) != f"the {human(e.name)}":
+                return None  # ('the hand of the player whose turn it is')
             if cls in ("local", "var"):
                 return f"{self(e)}'s"
             if cls == "define" and not self.defines[e.name].params:
@@ -352,7 +365,7 @@ class English:
         if cls == "local":
             return self.local(n)
         if cls == "var":  # (a yes-or-no flag is named, not given an article: "*drawn* is false")
-            return em(human(n)) if self.vars[n].type == "bool" else f"the {human(n)}"
+            return em(human(n)) if self.vars[n].type == "bool" else self.var_phrase(n)
         if cls == "option":
             return f"option {code(n)}"
         if cls == "define":
@@ -373,6 +386,10 @@ class English:
         if a == "zone":
             return f"the place where {self.operand(e.obj)} lies"
         if a == "index" and self.kind(e.obj) == "zone":
+            obj = e.obj  # a player's own zone's number is its owner's seat ('the number of q's pile' reads as a count)
+            if isinstance(obj, g.Call) and len(obj.args) == 1 and obj.func in self.zones \
+                    and self.zones[obj.func].per_player:
+                return self._of("seat number", obj.args[0])
             return self._of("number", e.obj)
         if a == "index" and self.kind(e.obj) in ("suit", "rank"):
             k = self.kind(e.obj)
@@ -393,8 +410,10 @@ class English:
         args = [self.operand(a) for a in e.args]
         name = e.func
         modal = name.startswith(_MODALS)
+        if not args:  # ('*slappable* does not hold': 'it is not the case that' would reach over what follows)
+            return f"{self.term(name)} {'does not hold' if negated else 'holds'}"
         if len(args) != 1:
-            subject = f"{self.term(name)} holds for {_plain_list(args)}" if args else f"{self.term(name)} holds"
+            subject = f"{self.term(name)} holds for {_plain_list(args)}"
             return f"it is not the case that {subject}" if negated else subject
         if modal:
             text = f"{args[0]} {self.term(name)}"

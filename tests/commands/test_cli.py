@@ -492,3 +492,21 @@ def test_a_record_with_a_number_too_long_to_read_is_a_clear_error(tmp_path):
     from interpreter.errors import RecordError
     with pytest.raises(RecordError, match="a number in it is too long"):
         parse_upload("9" * 5000)
+
+
+def test_a_game_that_keeps_no_score_shows_no_mean_score(tmp_path):
+    """Big Two written by a new user with `declare winner` and no `winner` line: play showed a mean
+    score of 0.00 for every seat, as if the game kept one."""
+    path = tmp_path / "tiny.cards"
+    path.write_text(TINY.replace("winner most cards_won\n", ""), encoding="utf-8")
+    r = run("play", path, "--games", 5, "--engine", "python")
+    no_traceback(r)
+    assert r.exit_code == 0, r.output
+    assert "mean score" not in r.output and "no score is kept: a line 'winner most NAME'" in r.output
+    data = json.loads(run("play", path, "--games", 5, "--engine", "python", "--json").output)
+    assert data["keeps_score"] is False
+    r = run("play", path, "--human", 1, input="1\n" * 6)
+    assert "game over: won by " in r.output and "scores" not in r.output, r.output
+    path.write_text(TINY, encoding="utf-8")
+    r = run("play", path, "--games", 5, "--engine", "python")
+    assert "mean score" in r.output and "no score is kept" not in r.output

@@ -78,8 +78,8 @@ def test_both_engines_deal_the_same_cards_whoever_folds(tmp_path):
 
 def test_the_rulebook_says_who_is_passed_over(tmp_path):
     from interpreter.render import render_markdown
-    assert ("Deal 2 cards from the stock to each player's hand, one player after another in turn order, beginning "
-            "with the player after the dealer and ending with the dealer, passing over the players out of play."
+    assert ("Deal 2 cards from the stock to each player's hand, each player's share at once, one player after "
+            "another in turn order, beginning with the player after the dealer and ending with the dealer, passing over the players out of play."
             ) in render_markdown(load(tmp_path))
 
 

@@ -210,6 +210,9 @@ def test_an_actions_conditions_in_the_wrong_place_say_where_they_go(action, at, 
      "the next player for whom a condition holds is written next q after P where COND"),
     ("set turn = seat(1) where count(hand(turn)) > 0", "'where' filters a collection, after 'x in ZONE'"),
     ("tell hand(seat(2)) to seat(1)", "tell suit of CARDS to PLAYER (or tell rank of ...)"),
+    ("if turn is none:\n            shuffle stock", "unexpected 'is': a comparison is written == (turn == none)"),
+    ("if turn is not none:\n            shuffle stock", "unexpected 'is': a comparison is written != (turn != none)"),
+    ("deal 2 from stock to hand(seat(1))", "cards for one player are moved: move top(Z, N) to hand(p)"),
     ("passes = passes + 1", "unexpected 'passes': a variable is given a value with set: set passes = ..."),  # (split as pass-es)
     ("turns += 1", "unexpected 'turns': a variable is given a value with set: set turns = turns + ..."),
     ("if count(stock) > 0:\n            shuffle stock\n        else if count(stock) == 0:\n            shuffle stock",
@@ -229,3 +232,19 @@ def test_a_card_written_as_a_move_names_it_says_how_the_rules_write_it():
     assert "3-Red is how moves and records name a card; in the rules a card is written card(3, Red)" \
         in str(info.value)
     loads_ruleset(BASE.format(expr="if card(3, Red) in hand(p) then 1 else 0"), "habit.cards")
+
+
+def test_an_advice_named_as_a_definition_or_a_zone_is_refused_as_a_define_would_be():
+    for name, what in (("score", "a definition"), ("hand", "a zone")):
+        text = BASE.format(expr="0").replace("winner most score\n",
+                                              f'winner most score\nadvice {name}(p: player) = 1 "more"\n')
+        with pytest.raises(RulesetError) as info:
+            loads_ruleset(text, "habit.cards")
+        assert f"'{name}' is already used as {what}; it cannot also be an advice" in str(info.value)
+
+
+def test_a_range_of_named_ranks_says_ranges_are_between_numbers():
+    text = BASE.format(expr="0").replace("    ranks 1..4\n", "    ranks Ace, 2..4, King\n    cards Ace..King of Red\n")
+    with pytest.raises(RulesetSyntaxError) as info:
+        loads_ruleset(text, "habit.cards")
+    assert "a range of ranks is written only between numbers (2..10); name the others one by one" in str(info.value)

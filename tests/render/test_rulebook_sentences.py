@@ -203,3 +203,32 @@ def test_yes_no_terms_read_as_sentences(tmp_path):
     assert "*c*'s rank position is *adds up*" not in md               # a number is not 'is' a term
     assert "Let *late* be whether *behind* holds." in md
     assert "The player(s) with the highest *score* win" in md and "the most *score*" not in md
+
+
+def test_a_variable_described_as_a_thing_is_named_by_its_description(tmp_path):
+    """Three new users named the player to move `turn`, as bundled games do, and read 'The turn
+    chooses one of' and 'Set the turn to the next player after the turn'."""
+    text = (MINI_HEAD.replace("var turn: player = seat(1)\n",
+                              'var turn: player = seat(1)\n    text "the player whose turn it is"\n')
+            + MINI_DEAL + DISCARDS)
+    md = render_markdown(written(tmp_path, "turns.cards", text))
+    assert "The player whose turn it is chooses:" in md, md
+    assert "a card *c* in the hand of the player whose turn it is" in md
+    assert "Set the player whose turn it is to the next player after the player whose turn it is." in md
+    assert "- the turn (`turn`), a player, at first the player in seat 1. The player whose turn it is." in md
+    plain = render_markdown(written(tmp_path, "plain.cards", MINI_HEAD + MINI_DEAL + DISCARDS))
+    assert "The turn chooses:" in plain and "the turn's hand" in plain
+
+
+def test_a_yes_no_term_denied_does_not_reach_over_what_follows():
+    """'only when it is not the case that *may draw* holds and ...' could be read as not (A and B)."""
+    md = render_markdown(load_ruleset(ROOT / "rulesets" / "classic" / "crazy-eights.cards"))
+    assert "*Pass.* (`pass`): only when *may draw* does not hold. Then:" in md
+    assert "it is not the case that *may draw* holds" not in md
+
+
+def test_a_players_own_zones_number_is_their_seat(tmp_path):
+    text = MINI_HEAD.replace("define points(p: player) = count(hand(p))\n",
+                             "define points(p: player) = count(hand(p)) + hand(p).index\n") + MINI_DEAL + DISCARDS
+    md = render_markdown(written(tmp_path, "seat.cards", text))
+    assert "the number of cards in *p*'s hand plus *p*'s seat number" in md, md

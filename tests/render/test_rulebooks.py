@@ -438,7 +438,8 @@ def test_a_game_using_most_statements_renders(tmp_path: Path):
         "| Blue | King, 4, 3, 2, 1 | own order |",
         "| points | 1 = 1, 2 = 2, King = 10 |",
         "The deck has 20 cards: 2 suits of 5 ranks, with 2 copies of each card.",
-        "- Deal 3 cards from the pile to each player's hand, one player after another in turn order.",
+        "- Deal 3 cards from the pile to each player's hand, each player's share at once, one player after another in "
+        "turn order.",
         "- Set the starter to the player before the next player after the starter.",
         "- Show the *top blue* to every player.",
         "- Repeat the following until told to stop:",

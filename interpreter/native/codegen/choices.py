@@ -11,6 +11,18 @@ from .expr import NativeUnsupported
 from .shapes import canonical, distinct_cards
 
 
+def located_unsupported(e, alt):
+    """A NativeUnsupported met while lowering an action, at the action's line when it has none."""
+    loc = getattr(getattr(alt, "node", None), "loc", None)
+    if e.line is not None or loc is None:
+        return e
+    from ...language.locate import source_line
+    from pathlib import Path
+    where = f"{Path(loc.file).name}:{loc.line}" if loc.file else f"line {loc.line}"
+    return NativeUnsupported(f"the native engine cannot play action {alt.name!r} ({where}): {e.message} (the "
+                             f"Python engine can: --engine python)", loc.file, loc.line, loc.column, source_line(loc))
+
+
 class Choices:
     """The choice methods, for the module emitter."""
 
@@ -87,49 +99,53 @@ class Choices:
                  "    const int32_t first = S->legal_n;", "    (void)first;"]
         names = {}
         seen: dict[str, str] = {}  # the actions' `when` tests worked out so far: nothing changes between them
-        for i, alt in enumerate(ch.alts):
-            names.setdefault(alt.name, len(names))
-            if alt.decline:  # `choose by any`: a player with a move may pass (engine/legal.py)
-                lines.append(f"    if (S->legal_n > first) cr_offer1(x, S, {i}, who, CR_NONE);")
-                continue
-            body = []
-            if alt.values is None:
-                body.append(f"cr_offer1(x, S, {i}, who, CR_NONE);")
-            elif alt.more:
-                body.append(self.combos(i, alt))
-            else:
-                v = alt.values_ir
-                if not isinstance(v, ir.Values):
-                    raise NativeUnsupported("an action's values the compiler did not lower")
-                var = self.local(v.var)
-                test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
-                dedupe = ("" if v.domain.t == "zone" or isinstance(v.domain, o.Subsets) or distinct_cards(v.domain)
-                          else "_k = cr_dedupe(_k); ")
-                parts, decls = self.parts_decl(v.domain)
-                if dedupe:
-                    total = " + ".join(f"{d}.n" for d in parts)
-                    body.append(f"{decls}cr_list _k = cr_alloc(x, {total}); "
-                                f"{self.each(parts, var, f'{test}_k.v[_k.n++] = {var}; ')}{dedupe}"
-                                f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
-                elif not test and all(isinstance(part, o.ZoneCards) for part in self.parts(v.domain)):
-                    body.append(decls + "".join(f"cr_offer_view(x, S, {i}, who, {d}); " for d in parts))
-                else:  # each offered as it passes: a failure on the way throws the moves away
-                    body.append(f"{decls}{self.each(parts, var, f'{test}cr_offer1(x, S, {i}, who, {var}); ')}")
-            if alt.when is not None:
-                when = getattr(alt, "when_ir", None)
-                if when is None:
-                    raise NativeUnsupported("an action's 'when' the compiler did not lower")
-                key = canonical(when)
-                if key is not None and key in seen:  # the same test as an earlier action's: its answer
-                    lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
-                elif key is not None:
-                    seen[key] = f"_w{len(seen)}"
-                    lines.append(f"    int {seen[key]} = {self.truth(when)};")
-                    lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
+        alt = None
+        try:
+            for i, alt in enumerate(ch.alts):
+                names.setdefault(alt.name, len(names))
+                if alt.decline:  # `choose by any`: a player with a move may pass (engine/legal.py)
+                    lines.append(f"    if (S->legal_n > first) cr_offer1(x, S, {i}, who, CR_NONE);")
+                    continue
+                body = []
+                if alt.values is None:
+                    body.append(f"cr_offer1(x, S, {i}, who, CR_NONE);")
+                elif alt.more:
+                    body.append(self.combos(i, alt))
                 else:
-                    lines.append(f"    if ({self.truth(when)}) {{ {' '.join(body)} }}")
-            else:
-                lines.append(f"    {{ {' '.join(body)} }}")
+                    v = alt.values_ir
+                    if not isinstance(v, ir.Values):
+                        raise NativeUnsupported("an action's values the compiler did not lower")
+                    var = self.local(v.var)
+                    test = f"if (!{self.truth(v.where)}) continue; " if v.where is not None else ""
+                    dedupe = ("" if v.domain.t == "zone" or isinstance(v.domain, o.Subsets) or distinct_cards(v.domain)
+                              else "_k = cr_dedupe(_k); ")
+                    parts, decls = self.parts_decl(v.domain)
+                    if dedupe:
+                        total = " + ".join(f"{d}.n" for d in parts)
+                        body.append(f"{decls}cr_list _k = cr_alloc(x, {total}); "
+                                    f"{self.each(parts, var, f'{test}_k.v[_k.n++] = {var}; ')}{dedupe}"
+                                    f"for (int64_t _i = 0; _i < _k.n; _i++) cr_offer1(x, S, {i}, who, _k.v[_i]);")
+                    elif not test and all(isinstance(part, o.ZoneCards) for part in self.parts(v.domain)):
+                        body.append(decls + "".join(f"cr_offer_view(x, S, {i}, who, {d}); " for d in parts))
+                    else:  # each offered as it passes: a failure on the way throws the moves away
+                        body.append(f"{decls}{self.each(parts, var, f'{test}cr_offer1(x, S, {i}, who, {var}); ')}")
+                if alt.when is not None:
+                    when = getattr(alt, "when_ir", None)
+                    if when is None:
+                        raise NativeUnsupported("an action's 'when' the compiler did not lower")
+                    key = canonical(when)
+                    if key is not None and key in seen:  # the same test as an earlier action's: its answer
+                        lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
+                    elif key is not None:
+                        seen[key] = f"_w{len(seen)}"
+                        lines.append(f"    int {seen[key]} = {self.truth(when)};")
+                        lines.append(f"    if ({seen[key]}) {{ {' '.join(body)} }}")
+                    else:
+                        lines.append(f"    if ({self.truth(when)}) {{ {' '.join(body)} }}")
+                else:
+                    lines.append(f"    {{ {' '.join(body)} }}")
+        except NativeUnsupported as e:  # said at the action (Bezique's 64-card sets had no place)
+            raise located_unsupported(e, alt) from None
         if ch.shared_names:
             ids = ", ".join(str(names[a.name]) for a in ch.alts)
             lines.append(f"    {{ static const int32_t name_of[] = {{{ids}}}; cr_unique(S, first, name_of); }}")
