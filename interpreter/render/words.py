@@ -693,7 +693,10 @@ class English:
     def compare(self, e):
         op, left, right = e.op, e.left, e.right
         if isinstance(right, g.NoneLit) and op in ("==", "!="):
-            return f"{self.operand(left, 5)} {'does not exist' if op == '==' else 'exists'}"
+            what = self.operand(left, 5)
+            if what.startswith("the "):  # ('there is no first winner', not 'the first winner does not exist')
+                return f"there is {'no' if op == '==' else 'a'} {what[4:]}"
+            return f"{what} {'does not exist' if op == '==' else 'exists'}"
         if op in ("==", "!=") and self.kind(left) == "bool" and self.kind(right) == "bool":
             # two yes/no values: "x is red exactly when y is red", never "x is red is y is red"
             if isinstance(right, g.BoolLit) or isinstance(left, g.BoolLit):

@@ -81,7 +81,7 @@ def test_the_rulebook_and_the_unparser_read_it_back(tmp_path):
     from interpreter.language.unparse import unparse
     rs = load(tmp_path)
     book = render_markdown(rs)
-    assert "a card *c* in the pile such that the card beneath *c* exists and the card beneath *c* ranks below *c*" in book
+    assert "a card *c* in the pile such that there is a card beneath *c* and the card beneath *c* ranks below *c*" in book
     assert "Set the last to the rank position of the card beneath *c*." in book
     act = rs.phases[0].body[1].body[0].actions[0]
     assert unparse(act.where) == "c.beneath != none and c.beneath.order < c.order"

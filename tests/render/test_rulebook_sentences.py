@@ -232,3 +232,8 @@ def test_a_players_own_zones_number_is_their_seat(tmp_path):
                              "define points(p: player) = count(hand(p)) + hand(p).index\n") + MINI_DEAL + DISCARDS
     md = render_markdown(written(tmp_path, "seat.cards", text))
     assert "the number of cards in *p*'s hand plus *p*'s seat number" in md, md
+
+
+def test_none_reads_as_there_is_no():
+    md = render_markdown(load_ruleset(ROOT / "rulesets" / "classic" / "euchre.cards"))
+    assert "0 if there is no maker, otherwise" in md and "the maker does not exist" not in md
