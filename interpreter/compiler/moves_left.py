@@ -31,6 +31,21 @@ def _choices(x, rule: str | None, out: list) -> list:
     return out
 
 
+def _all_choices(x, rule, out):
+    """Every choice in x, `by each` and `by any` ones too, with the rule it lies in."""
+    if isinstance(x, g.Rule):
+        rule = x.name
+    if isinstance(x, g.Choose):
+        out.append((x, rule))
+    if isinstance(x, BaseModel):
+        for f in type(x).model_fields:
+            _all_choices(getattr(x, f), rule, out)
+    elif isinstance(x, (tuple, list)):
+        for y in x:
+            _all_choices(y, rule, out)
+    return out
+
+
 class MovesLeft:
     where_read = None  # the phase or procedure being compiled (None: a definition, the variables)
 
@@ -47,6 +62,15 @@ class MovesLeft:
         rule = e.args[1].name if len(e.args) == 2 else None
         found = [(c, r) for c, r in _choices(home.body, None, []) if unparse(c.by) == who and rule in (None, r)]
         where = f"{'phase' if isinstance(home, g.Phase) else 'procedure'} {home.name!r}"
+        several = [(c, r) for c, r in _all_choices(home.body, None, []) if c.each is not None and rule in (None, r)
+                   and (rule is not None or c.each == who)]
+        if not found and several:  # (Tichu, by a new user: "has no 'choose by q'" of a 'choose by any q in ...')
+            c, r = several[0]
+            kind = "any" if c.any else ("secretly by each" if c.secret else "each")
+            raise _err(f"can_move({who}{', ' + rule if rule else ''}): rule {r!r} is a 'choose by {kind} "
+                       f"{c.each} in ...', which can_move does not look into (it reads a 'choose by PLAYER')"
+                       + ("; a 'choose by any' asks only the players who have a move, so it needs no such test"
+                          if c.any else ""), e)
         if not found:
             raise _err(f"can_move({who}{', ' + rule if rule else ''}): {where} has no 'choose by {who}'"
                        + (f" in rule {rule!r}" if rule else "") + "; can_move looks at a choice written in the "

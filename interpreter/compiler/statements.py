@@ -370,6 +370,7 @@ class Statements:
         idx = len(p.rule_names)
         p.rule_names.append(s.name)
         j = None
+        self.rule_stack.append((s.name, s.title or s.name))  # (its `when` too: a failure there is in this rule)
         if s.when is not None:
             test = self.condition(s.when, scope, "the when condition of a rule")
             j = self.emit(JIF, test, None)
@@ -379,7 +380,6 @@ class Statements:
         fire.src = f"st.fired[{idx}] += 1"
         fire.ir = ir.Fire(idx)
         self.emit(EXEC, fire)
-        self.rule_stack.append((s.name, s.title or s.name))
         self.block(s.body, scope)
         self.rule_stack.pop()
         if j is not None:

@@ -122,6 +122,8 @@ class English:
             return self.visit_Agg(e.model_copy(update={"op": "no" if e.op == "any" else "any"}))
         if isinstance(e, g.Call) and e.func in self.defines and self.kind(e) == "bool":
             return self.define_clause(e, negated=True)
+        if isinstance(e, g.Call) and e.func in self.vars and self.vars[e.func].type == "bool":
+            return f"{self(e)} is false"  # (a flag kept per player: 'p's called is false')
         if isinstance(e, g.Call) and e.func == "in_play" and len(e.args) == 1:
             return f"{self.operand(e.args[0])} is out of play"
         if isinstance(e, g.Call) and e.func == "can_move" and e.args:
@@ -643,9 +645,11 @@ class English:
     def _logic_part(self, x, op: str, last: bool) -> str:
         if isinstance(x, g.BinOp) and x.op in ("and", "or") and x.op != op:
             text = self.cond(x)
-            return f"either {text}" if x.op == "or" else f"({text})"
-        if not last and (isinstance(x, (g.Agg, g.Cond)) or _ends_open(x)):
-            return f"({self.cond(x)})"
+            if x.op == "or":  # ('either A, or B and C' reads as A alone being enough)
+                return f"either {text}" if last else f"(either {text})"
+            return f"({text})"
+        if isinstance(x, g.Cond) or (not last and (isinstance(x, g.Agg) or _ends_open(x))):
+            return f"({self.cond(x)})"  # (a choice between values keeps its brackets even last: 'X and (A if C, otherwise B)')
         return self.cond(x)
 
     def _flatten(self, e, op):

@@ -238,10 +238,9 @@ def score(a0: player) -> int:
     Len(ZoneCards(PlayerZone(kind=2, who=Local('a0'):player):zone):cards):int
 
 code:
-      # play: Play
+      # deal: The deal
         # 0..3 run as one function
      0  EXEC    Fire(rule=0)
-      # deal: The deal
      1  EXEC    Shuffle(zone=ZoneBase(0):zone)
      2  EXEC    Deal(
                     count=Lit(2):int,
@@ -251,9 +250,8 @@ code:
                     at=None,
                     offset=0,
                 )
-      # play: Play
-     3  EXEC    Fire(rule=1)
       # lead: The lead
+     3  EXEC    Fire(rule=1)
      4  CHOOSE  choice 0  # by seat(1)
                 by: SeatOf(Lit(1):int):player
                 reads: ()

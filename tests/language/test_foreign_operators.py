@@ -248,3 +248,17 @@ def test_a_range_of_named_ranks_says_ranges_are_between_numbers():
     with pytest.raises(RulesetSyntaxError) as info:
         loads_ruleset(text, "habit.cards")
     assert "a range of ranks is written only between numbers (2..10); name the others one by one" in str(info.value)
+
+
+def test_can_move_of_a_choice_by_any_says_it_does_not_look_there():
+    """Tichu, by a new user: "phase 'play' has no 'choose by q' in rule 'bombs'" of a choose by any."""
+    text = BASE.format(expr="0") + """    if any q in players where can_move(q, throw):
+        rule throw "Throw in":
+            choose by any q in players:
+                action drop c in hand(q):
+                    move c to stock
+"""
+    with pytest.raises(RulesetError) as info:
+        loads_ruleset(text, "habit.cards")
+    assert ("can_move(q, throw): rule 'throw' is a 'choose by any q in ...', which can_move does not look into (it "
+            "reads a 'choose by PLAYER'); a 'choose by any' asks only the players who have a move") in str(info.value)

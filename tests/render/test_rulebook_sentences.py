@@ -237,3 +237,19 @@ def test_a_players_own_zones_number_is_their_seat(tmp_path):
 def test_none_reads_as_there_is_no():
     md = render_markdown(load_ruleset(ROOT / "rulesets" / "classic" / "euchre.cards"))
     assert "0 if there is no maker, otherwise" in md and "the maker does not exist" not in md
+
+
+def test_a_choice_of_two_inside_a_conjunction_keeps_its_brackets(tmp_path):
+    """Schnapsen and Tichu, by a new user: '(A or B) and C' read 'either A, or B and C' (B and C
+    together as the second way), 'not f(p) and B' read 'it is not the case that p's f and B'."""
+    text = MINI_HEAD.replace("var turn: player = seat(1)\n", "var turn: player = seat(1)\nvar called(p: player): bool = false\n"
+                             ).replace("define points(p: player) = count(hand(p))\n", """define points(p: player) = count(hand(p))
+define pairs(c: card) = (c.order == 1 or c.order == 2) and c.owner == seat(1)
+define may_call(p: player) = not called(p) and count(hand(p)) == 2
+define either_way(c: card) = c.order > 0 and (if called(seat(1)) then true else c.order == 2)
+""") + MINI_DEAL + DISCARDS
+    md = render_markdown(written(tmp_path, "brackets.cards", text))
+    assert "(either *c*'s rank position is 1, or *c*'s rank position is 2) and *c*'s owner is" in md, md
+    assert "*p*'s called is false and the number of cards in *p*'s hand is 2" in md
+    assert "and (true if the called of the player in seat 1, otherwise" in md or \
+        "and (true if the player in seat 1's called, otherwise" in md
