@@ -16,23 +16,8 @@ from ..language.unparse import unparse
 from .program import _err
 
 
-def _choices(x, rule: str | None, out: list) -> list:
-    """Every plain `choose by` (not `by each`/`by any`) in x, with the rule it lies in."""
-    if isinstance(x, g.Rule):
-        rule = x.name
-    if isinstance(x, g.Choose) and x.each is None:
-        out.append((x, rule))
-    if isinstance(x, BaseModel):
-        for f in type(x).model_fields:
-            _choices(getattr(x, f), rule, out)
-    elif isinstance(x, (tuple, list)):
-        for y in x:
-            _choices(y, rule, out)
-    return out
-
-
-def _all_choices(x, rule, out):
-    """Every choice in x, `by each` and `by any` ones too, with the rule it lies in."""
+def _all_choices(x, rule: str | None, out: list) -> list:
+    """Every choice in x (`by each` and `by any` ones too), with the rule it lies in."""
     if isinstance(x, g.Rule):
         rule = x.name
     if isinstance(x, g.Choose):
@@ -43,6 +28,12 @@ def _all_choices(x, rule, out):
     elif isinstance(x, (tuple, list)):
         for y in x:
             _all_choices(y, rule, out)
+    return out
+
+
+def _choices(x, rule: str | None, out: list) -> list:
+    """Every plain `choose by` (not `by each`/`by any`) in x, with the rule it lies in."""
+    out.extend((c, r) for c, r in _all_choices(x, rule, []) if c.each is None)
     return out
 
 

@@ -44,19 +44,21 @@ def _sub(a: int, b: int) -> int:
 EMPTY_MESSAGE = "a max or min over nothing (no element passed: say what it is then, with if any ... then ... else)"
 
 
-def _maxof(values) -> int:
-    """`max x in D: V`: the greatest V; over no element, an error (C fails the same way, CR_E_EMPTY)."""
-    out = max(values, default=None)
+def _extreme(values, pick) -> int:
+    """`max x in D: V` (pick: max) or `min ...`: over no element, an error (C fails the same way,
+    CR_E_EMPTY)."""
+    out = pick(values, default=None)
     if out is None:
         raise ImpossibleEffect(EMPTY_MESSAGE)
     return out
+
+
+def _maxof(values) -> int:
+    return _extreme(values, max)
 
 
 def _minof(values) -> int:
-    out = min(values, default=None)
-    if out is None:
-        raise ImpossibleEffect(EMPTY_MESSAGE)
-    return out
+    return _extreme(values, min)
 
 
 def _fit(r: int) -> int:
