@@ -34,7 +34,7 @@ from .ir.reads import unparen
 _NOT_TERMS = frozenset({o.Lit, o.Global, o.Seats, o.NPlayers, o.Local, o.Paren, o.Opt, o.LoopMore, o.ListOf,
                         o.AllMask, o.UpMask, o.Logic, o.Cond, o.Not, o.Negated, o.Neg, o.Compare,
                         o.CardCompare, o.RankInSuit, o.InZone, o.InKind, o.In, o.NonEmpty, o.Empty,
-                        o.Random, o.Keep, o.Kept})
+                        o.Random, o.Shuffled, o.Keep, o.Kept})
 # the masks an aggregate's loop reads as they are: a statement of their own would cost more
 _CHEAP_MASKS = frozenset({o.AllMask, o.UpMask, o.ZoneMask, o.KindMask, o.OwnerMask, o.Local, o.Lit,
                           o.Global, o.Kept})
@@ -45,7 +45,7 @@ def changes_nothing(x) -> bool:
     todo = [x]
     while todo:
         y = todo.pop()
-        if isinstance(y, o.Random) or (isinstance(y, o.Call) and not y.fn.startswith(("D_", "U_"))):
+        if isinstance(y, o.CHANCE) or (isinstance(y, o.Call) and not y.fn.startswith(("D_", "U_"))):
             return False
         todo.extend(_ops(tuple(y.operands())))
     return True

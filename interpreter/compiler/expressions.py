@@ -493,6 +493,17 @@ class Expressions:
                            "not in a definition", e)
             s, t = self.sx_typed(args[0], scope, "collection", "the argument of random")
             return o.Random(s, t=ELEM[t]), ELEM[t]
+        if n == "shuffled":
+            arity(1)
+            if self.def_stack:
+                raise _err("shuffled(...) draws by chance, so it belongs in a statement or a decision (`choose "
+                           "by any q in shuffled(players)`), not in a definition", e)
+            s, t = self.sx_typed(args[0], scope, "collection", "the argument of shuffled")
+            if t not in ("players", "ints"):
+                raise _err(f"shuffled(...) puts players or numbers in an order drawn by chance; {unparse(args[0])!r} "
+                           f"is {word(t)}" + (": to put cards in a random order, `shuffle ZONE`" if t in ("cards", "zone") else ""),
+                           e)
+            return o.Shuffled(s, t=t), t
         if n == "in_play":
             return self.play_call(e, scope)
         if n == "can_move":
@@ -516,7 +527,7 @@ class Expressions:
             return o.MinMax(n, a, b, t="int"), "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
                     "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
-                    "random", "abs", "at", "in_play", "can_move"]
+                    "random", "shuffled", "abs", "at", "in_play", "can_move"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + (_FOREIGN_CALLS.get(n) or self._suggest(n, pool)), e)
@@ -524,8 +535,8 @@ class Expressions:
 
 
 def _draws(x) -> bool:
-    """Whether an expression's IR draws by chance (random(...)) anywhere inside."""
-    if isinstance(x, o.Random):
+    """Whether an expression's IR draws by chance (random(...), shuffled(...)) anywhere inside."""
+    if isinstance(x, o.CHANCE):
         return True
     if isinstance(x, o.Op):
         return any(_draws(getattr(x, f, None)) for f in x.fields)

@@ -173,6 +173,7 @@ class PyEmitter(OpVisitor):
     def visit_EndN(self, x): return f"_{x.which}_n({py(x.coll)}, {py(x.k)})"
     def visit_NextSeat(self, x): return f"(({py(x.who)} {'+' if x.step > 0 else '-'} 1) % st.n_players)"
     def visit_Random(self, x): return f"_random(st, {py(x.coll)})"
+    def visit_Shuffled(self, x): return f"_shuffled(st, {py(x.coll)})"
     def visit_SeatOf(self, x): return f"_seat(st, {py(x.k)})"
     def visit_SeatsAfter(self, x): return f"_seats_after(st, {py(x.who)})"
     def visit_Abs(self, x): return f"abs({py(x.x)})"

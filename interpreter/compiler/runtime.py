@@ -509,6 +509,14 @@ def _random(st, xs):
     return st.chance().choice(xs) if xs else None
 
 
+def _shuffled(st, xs) -> list:
+    """The collection in an order drawn by the game's seeded chance (random.shuffle's draws, as
+    the native engine's cr_shuffled makes them)."""
+    xs = list(xs)
+    st.chance().shuffle(xs)
+    return xs
+
+
 def _seat(st, k: int) -> int:
     if not 1 <= k <= st.n_players:
         raise IndexError(f"there is no seat {k} with {st.n_players} players")
@@ -542,4 +550,4 @@ def _probe(st, k, _pinned, value):
 
 NAMESPACE = {"_pin": _pin, "_probe": _probe, "_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_add": _add, "_sub": _sub, "_fit": _fit, "_maxof": _maxof, "_minof": _minof, "_pow": _pow, "_zone_at": _zone_at,
              "_zindex": _zindex, "_depth": _depth, "_beneath": _beneath, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
-             "_random": _random, "_split": _split, "_seats_after": _seats_after, "_subsets": _subsets}
+             "_random": _random, "_shuffled": _shuffled, "_split": _split, "_seats_after": _seats_after, "_subsets": _subsets}

@@ -644,6 +644,6 @@ def nodes_below(node):
 
 
 def draws_at_random(ruleset) -> bool:
-    """Whether the rules ever leave something to chance (a shuffle, `random`)."""
-    return any(getattr(x, "kind", None) == "shuffle" or (getattr(x, "kind", None) == "call" and x.func == "random")
+    """Whether the rules ever leave something to chance (a shuffle, `random`, `shuffled`)."""
+    return any(getattr(x, "kind", None) == "shuffle" or (getattr(x, "kind", None) == "call" and x.func in ("random", "shuffled"))
                for x in nodes_below(ruleset))

@@ -349,6 +349,11 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
             elif re.match(r"\s*tell\s+(?!suit\b|rank\b)", line_of(line) or "") and "OF" in (e.accepts or e.expected):
                 msg = ("a tell says the suit or the rank of cards to a player: tell suit of CARDS to PLAYER "
                        "(or tell rank of ...)")
+            elif (m := re.match(r"\s*for\s+each\s+player\s+(\w+)\s+in\s+$", (line_of(line) or "")[: (col or 1) - 1])) \
+                    and str(tok.value) != "play":
+                rest = (line_of(line) or "")[(col or 1) - 1:].rstrip().rstrip(":")
+                msg = (f"unexpected {tok.value!r}: 'for each player {m.group(1)} in' is followed by play (the players "
+                       f"still in play); to go over another collection, write for each {m.group(1)} in {rest}:")
             elif str(tok.value) == "starting" and (m := re.match(r"\s*for\s+each\s+(?:player\s+)?(\w+)",
                                                                   line_of(line) or "")):
                 msg = (f"unexpected 'starting'; to go round the players from one of them, write "

@@ -368,8 +368,10 @@ _CHOICES = Section("choices", "Choices", "Where players decide. Every legal way 
           "who has a legal move may make it, or `pass`; the block of the move made runs for its player (NAME), "
           "and then everyone may act again. The decision ends when every player who still has a move has "
           "passed since the last move (or nobody has one). Bots, search and the adapters ask the players in "
-          "the order of the collection; the browser table offers the move to all of them at once and takes "
-          "the first that arrives. No action may be called `pass`.",
+          "the order of the collection, so the first of it who wants to move always moves first; the "
+          "browser table offers the move to all of them at once and takes the first that arrives. For a race "
+          "that nobody wins by their seat (a slap, a snap), ask in an order drawn afresh each time the decision "
+          "opens: `choose by any q in shuffled(players)`. No action may be called `pass`.",
           "choose by any q in players:\n"
           '    action throw c in hand(q) where c.suit == d.suit when q != p and count(pile) < 6 "Throw in a card.":\n'
           "        move c to pile face up", "statement"),
@@ -637,6 +639,11 @@ BUILTINS: tuple[Entry, ...] = (
           "One element picked by the game's seeded chance (`none` from an empty collection). Only in "
           "statements, since a definition must give the same answer every time.",
           "let victim = random(those q in players where q != p)", "statement"),
+    Entry("shuffled", "shuffled(PLAYERS)",
+          "The players (or numbers) of a collection in an order drawn by the game's seeded chance. Only in "
+          "statements and decisions, as `random`: `choose by any q in shuffled(players)` asks the players "
+          "in a new random order each time the decision opens, so that a race is won by chance, not by the seat.",
+          "for each q in shuffled(players):\n    move top(stock) to hand(q)", "statement"),
     Entry("abs", "abs(N)", "A number without its sign.",
           "abs(chips(p) - chips(next(p)))", "expression"),
     Entry("cards", "cards", "Every card of the deck.",

@@ -214,7 +214,10 @@ class Describer:
                 steps = [self.action(a) for a in s.actions]
                 v = en.local(s.each)
                 if s.any:
-                    head = (f"Any player {v} of {en(s.by)} may act, whoever is first; after each move, "
+                    drawn = isinstance(s.by, g.Call) and s.by.func == "shuffled" and len(s.by.args) == 1
+                    first = ("whoever is first (when several would, who goes first is drawn at random each time)"
+                             if drawn else "whoever is first")
+                    head = (f"Any player {v} of {en(s.by.args[0] if drawn else s.by)} may act, {first}; after each move, "
                             "everyone may act again, until each player who still could has passed (a player "
                             "with a move may always pass)" + (", one of:" if len(steps) > 1 else ":"))
                 elif s.secret:

@@ -229,6 +229,8 @@ class English:
             return "player"
         if f == "random":
             return self.elem(e.args[0]) if e.args else None
+        if f == "shuffled":
+            return self.kind(e.args[0]) if e.args else None
         if f in ("count", "min", "max"):
             return "int"
         if f in ("any", "no"):
@@ -518,6 +520,9 @@ class English:
 
     def call_random(self, x):
         return f"one of {self._coll(x)}, drawn at random"
+
+    def call_shuffled(self, x):
+        return f"{self._coll(x)} in an order drawn at random"
 
     def call_seat(self, n):
         return f"the player in seat {self.operand(n)}"

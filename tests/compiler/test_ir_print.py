@@ -41,6 +41,7 @@ NOT_IN_BUNDLED = {
     "CardsOf": "`cards_of(suit)`: no bundled game calls it (RARE prints it)",
     "UpMask": "`c.face_up` inside an aggregate the mask compiler reads (RARE prints it)",
     "ZoneMaskOf": "`c.zone == Z` inside an aggregate the mask compiler reads (RARE prints it)",
+    "Shuffled": "`shuffled(players)`: no bundled game calls it (RARE prints it)",
 }
 
 
@@ -128,6 +129,8 @@ phase play "Play":
     rule deal "The deal":
         shuffle stock
         deal 2 from stock to each hand
+        for each q in shuffled(players):
+            move top(hand(q)) to table
     rule lead "The lead":
         choose by seat(1):
             action play c in hand(seat(1)) where holder(c) == seat(1) "Play a card.":

@@ -217,6 +217,11 @@ def test_an_actions_conditions_in_the_wrong_place_say_where_they_go(action, at, 
     ("turns += 1", "unexpected 'turns': a variable is given a value with set: set turns = turns + ..."),
     ("if count(stock) > 0:\n            shuffle stock\n        else if count(stock) == 0:\n            shuffle stock",
      "'else if' is written elif"),
+    ("for each player q in shuffled(players):\n            shuffle stock",
+     "'for each player q in' is followed by play (the players still in play); to go over another collection, "
+     "write for each q in shuffled(players):"),
+    ("for each player q in those x in players where x != turn:\n            shuffle stock",
+     "write for each q in those x in players where x != turn:"),
 ])
 def test_statements_written_as_habit_say_what_to_write(statement, message):
     text = BASE.format(expr="0").replace("define score", "var turn: player = seat(1)\ndefine score") \

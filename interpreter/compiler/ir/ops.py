@@ -149,7 +149,8 @@ End = op("End", "which", "coll", doc="The first or last element (none if empty).
 Extreme = op("Extreme", "pick", "coll", "cards", doc="max/min (by the card order when cards), none if empty.")
 EndN = op("EndN", "which", "coll", "k", doc="top/bottom k of a pile.")
 NextSeat = op("NextSeat", "who", "step")
-Random = op("Random", "coll", doc="A value drawn by chance: the only op with an effect.")
+Random = op("Random", "coll", doc="A value drawn by chance: with Shuffled, the only ops with an effect.")
+Shuffled = op("Shuffled", "coll", doc="A collection in an order drawn by chance (an effect, as Random's).")
 SeatOf = op("SeatOf", "k", doc="The player in seat k (from 1).")
 SeatsAfter = op("SeatsAfter", "who", doc="The players in turn order after `who`, `who` itself last.")
 Abs = op("Abs", "x")
@@ -223,6 +224,8 @@ Keep = op("Keep", "name", "x", doc="x, worked out here and kept under `name` for
 Kept = op("Kept", "name", "x", doc="The value a Keep of x kept under `name` earlier in the same expression: "
                                    "x is not worked out again (a backend may still write x, which has no effect).")
 
+
+CHANCE = (Random, Shuffled)  # the ops that draw by chance: never worked out twice, never kept
 
 @dataclass(frozen=True)
 class SetTest:

@@ -112,7 +112,7 @@ _ATTR_OF = {o.Seats: "seats", o.NPlayers: "n_players", o.Slot: "slots", o.Player
 _CARD_ATTR_READS = {"owner": "card_owner", "played_by": "played_by", "zone": "card_zone", "face_up": "known"}
 # the runtime's functions of the state an op calls
 _FN_OF = {o.KindCards: "_kind_cards", o.ZoneAt: "_zone_at", o.ZoneIndex: "_zindex", o.ZonesOf: "_zones_of",
-          o.KindTops: "_kind_tops", o.Random: "_random", o.SeatOf: "_seat", o.Split: "_split", o.SeatsAfter: "_seats_after",
+          o.KindTops: "_kind_tops", o.Random: "_random", o.Shuffled: "_shuffled", o.SeatOf: "_seat", o.Split: "_split", o.SeatsAfter: "_seats_after",
           o.ZoneMaskOf: "_zmask"}
 
 # what code may read of a state for a choice's moves to be worked out again only when the cards

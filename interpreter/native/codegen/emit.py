@@ -364,7 +364,7 @@ class Module(Expr, MaskForms, Statements, Choices):
             reads: set | None = set()
             for _, body, _ in self.irs.values():
                 for op in walk(body):
-                    if isinstance(op, (o.Random, o.LoopMore)):
+                    if isinstance(op, (*o.CHANCE, o.LoopMore)):
                         reads = None
                         break
                     if isinstance(op, (o.Slot, o.PlayerVar)):

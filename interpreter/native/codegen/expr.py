@@ -341,6 +341,9 @@ class Expr(FastPathForms):
     def x_Random(self, e):
         return f"cr_random(x, S, {self.lst(e.coll)})"
 
+    def x_Shuffled(self, e):
+        return f"cr_shuffled(x, S, {self.lst(e.coll)})"
+
     def x_SeatsAfter(self, e):
         return f"cr_seats_after(x, S, {self.scalar(e.who)})"
 

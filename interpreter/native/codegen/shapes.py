@@ -35,7 +35,7 @@ def canonical(e) -> str | None:
     copies of one test read alike; None when working it out draws at random (twice is not once)."""
     bound = []
     for op in walk(e):
-        if isinstance(op, o.Random):
+        if isinstance(op, o.CHANCE):
             return None
         if isinstance(op, o.AggLoop) and isinstance(op.var, o.Local) and op.var.name not in bound:
             bound.append(op.var.name)

@@ -333,6 +333,18 @@ static inline int64_t cr_random(cr_ctx *x, cr_state *S, const cr_list l) {
     return l.v[crt_choice_index(cr_rng(S), (size_t)l.n)];
 }
 
+/* the collection in an order drawn by chance: random.shuffle's draws (runtime.py:_shuffled) */
+static inline cr_list cr_shuffled(cr_ctx *x, cr_state *S, const cr_list l) {
+    cr_list out = cr_copy(x, l);
+    crt_rng *rng = cr_rng(S);
+    for (int64_t i = out.n - 1; i > 0; i--) {
+        int64_t j = (int64_t)crt_randbelow(rng, (uint64_t)(i + 1)), t = out.v[i];
+        out.v[i] = out.v[j];
+        out.v[j] = t;
+    }
+    return out;
+}
+
 static inline int64_t cr_seat(cr_ctx *x, cr_state *S, int64_t k) {
     cr_need(x, k);
     if (k < 1 || k > S->n_players) cr_fail(x, CR_E_INDEX);
