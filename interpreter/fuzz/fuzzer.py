@@ -22,6 +22,8 @@ from .invariants import Checks
 from .options import OptionEffects
 from .shrink import Shrinking
 
+HEARTBEAT = 30.0  # seconds between the lines of a configuration whose games are long (Tichu: minutes)
+
 
 def _fresh(s):
     """s, its view brought up to date from C first when it is a game in C (a finding reads it)."""
@@ -246,6 +248,7 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
             if main_end is not None:
                 cfg_end = t0 + max(0.0, main_end - t0) / (n_cfg - ci)
             k = seekers = new = 0
+            said = t0  # (the last line: a configuration of long games says how it goes every HEARTBEAT s)
             while True:
                 if self.games is not None and k >= self.games:
                     break
@@ -255,9 +258,20 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
                     break
                 bot = "random" if k % 2 == 0 else "seeker"
                 game = self.play(cfg, self.game_seed("main", ci, k), bot, stats=True, replay_check=k < 2)
-                new += self._absorb(game, True)
+                found = self._absorb(game, True)
+                new += found
                 k += 1
                 seekers += bot == "seeker"
+                for key in self.hit_order[len(self.hit_order) - found:]:  # said at once: shrinking comes at the end
+                    hit = self.hits[key]
+                    self.progress(f"fuzz {name} [{ci + 1}/{n_cfg}] {cfg.label()}: found [{hit.event.kind}] in game {k} "
+                                  f"(seed {hit.seed}, {counted(hit.event.at, 'move')}; made smaller at the end): "
+                                  f"{hit.event.sentence}")
+                now = time.monotonic()
+                if now - said >= HEARTBEAT:
+                    said = now
+                    self.progress(f"fuzz {name} [{ci + 1}/{n_cfg}] {cfg.label()}: {counted(k, 'game')} so far, "
+                                  f"{now - t0:.0f} s")
             self.n_games += k
             self.n_seeker += seekers
             self.progress(f"fuzz {name} [{ci + 1}/{n_cfg}] {cfg.label()}: {counted(k, 'game')} ({seekers} rule-seeking), "

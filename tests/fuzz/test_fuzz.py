@@ -570,3 +570,22 @@ def test_a_hidden_card_shown_to_a_seat_not_to_move_is_found():
         invariants.observe_zones = real
     assert list(game.events) == [("hidden-leak", "observe")]
     assert f"shows {seat_name(waiting)} the card {name}" in game.events[("hidden-leak", "observe")].sentence
+
+
+def test_a_finding_is_said_when_it_is_found_and_long_games_say_how_they_go(monkeypatch):
+    """A new user's Tichu (2,000 decisions a game) fuzzed for 25 minutes with nothing said: its
+    one finding waited for shrinking at the end. Each finding is now said as soon as a game shows
+    it, before any shrinking, and a configuration whose games are long says every HEARTBEAT seconds
+    how many it has played."""
+    from interpreter.fuzz import fuzzer
+    monkeypatch.setattr(fuzzer, "HEARTBEAT", 0.0)
+    lines: list[str] = []
+    fuzz_ruleset(TARGETS / "endless.cards", games=4, seed=0, progress=lines.append, engine="python")
+    found = [k for k, x in enumerate(lines) if ": found [exceeds-bound] in game 1 (seed " in x]
+    assert len(found) == 1, lines
+    assert "moves; made smaller at the end): A game went past its declared bound" in lines[found[0]]
+    shrunk = next(k for k, x in enumerate(lines) if "shrunk 1 finding(s)" in x)
+    assert found[0] < shrunk
+    so_far = [x.split(": ", 1)[1] for x in lines if "so far" in x]
+    assert [x.split(",")[0] for x in so_far] == ["1 game so far", "2 games so far", "3 games so far",
+                                                 "4 games so far"], lines
