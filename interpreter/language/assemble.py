@@ -72,6 +72,9 @@ def _collect(items, filename):
             elif it.kind == "remove":
                 parts["removals"].extend(it.value)
             else:
+                if it.kind == "about" and "about" in single:
+                    raise _err(f"'about' is written once (first at line {single['about'].loc.line}): its words may go on "
+                               'in more strings on the line, about "..." "..."', it.loc)
                 single[it.kind] = it
         else:
             for key, cls in _MERGEABLE.items():
@@ -106,6 +109,9 @@ def _assemble_game(header: _Item, items, filename: str) -> g.Ruleset:
         r = parts["removals"][0]
         raise _err(f"'remove' only makes sense in a variant (it takes {_REMOVED_WORDS[r.kind]} {r.name!r} out of "
                    "the base game); in a game, delete the lines instead", r.loc)
+    if "about" in single:
+        raise _err("'about' describes a variant's game anew, in place of its base's description; a game "
+                   'describes itself with text "..." at the top', single["about"].loc)
     deck = single["deck"]
     for it in parts["orders"]:
         deck = _apply_order(deck, it)
@@ -250,8 +256,10 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
     if "sides" in single:
         upd["sides"] = single["sides"]
         changes.append(g.Change(what="sides", name="sides", action="replaced" if base.sides else "added"))
+    if "about" in single:
+        changes.append(g.Change(what="description", name="about", action="replaced"))
     upd.update(name=name, title=title, base=base.name, base_title=base.title or base.name, source=filename,
-               loc=loc, texts=base.texts, variant_texts=base.variant_texts + tuple(parts["texts"]),
+               loc=loc, texts=(single["about"].value,) if "about" in single else base.texts, variant_texts=base.variant_texts + tuple(parts["texts"]),
                notes=base.notes + tuple(parts["notes"]))
     merged = base.model_copy(update=upd)
     if parts["removals"]:

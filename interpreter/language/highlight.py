@@ -13,7 +13,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 
 # the grammar's keywords (tests/lsp/test_lsp.py checks this against grammar/cards.lark)
 KEYWORDS = (
-    "action", "advice", "after", "all", "and", "any", "at", "break", "by", "choose", "copies", "count", "deal",
+    "about", "action", "advice", "after", "all", "and", "any", "at", "break", "by", "choose", "copies", "count", "deal",
     "decisions", "deck", "declare", "define", "down", "drop", "each", "elif", "else", "end", "face", "for", "from",
     "game", "group", "highest", "if", "in", "interpretation", "into", "let", "lowest", "max", "min", "mod", "most", "move", "new",
     "next", "no", "not", "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "play",

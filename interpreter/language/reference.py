@@ -523,6 +523,13 @@ _PROSE = Section("prose", "Prose", "The author's own words, which the rulebook p
           "belongs to, is about. In a block it is one of the block's lines; under a definition, an advice or "
           "an option it is indented below it.",
           'text "A trick-taking game for four players in two partnerships."', "item"),
+    Entry("about", 'about "WORDS" ["WORDS"] ...',
+          "In a variant: the game described anew as a whole, printed under *About the game* in place of the "
+          "base game's description, which otherwise stays (a three-player variant of a partnership game "
+          "would still read \"partners sit across the table\"). The variant's own `text` says what it "
+          "changes. Written once; a game describes itself with `text`.",
+          'about "A trick-taking game for three, each playing alone, in which spades are always trumps."',
+          "variant_item"),
     Entry("quotes in a string", '"... \\"WORDS\\" ..."',
           "A string runs from one double quote to the next on the same line. To put a double quote inside "
           "it, write a backslash before it; to put a backslash before a quote, or two in a row, write two. "

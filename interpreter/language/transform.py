@@ -104,6 +104,9 @@ class ToGraph(Transformer):
     def note_item(self, meta, ch):
         return _Text(_strings(ch), True, self._loc(meta))
 
+    def about_item(self, meta, ch):
+        return _Item("about", _strings(ch), self._loc(meta))
+
     stmt_text = text_item
     stmt_note = note_item
 

@@ -244,6 +244,8 @@ class BookBuilder:
         what = {"define": "Definition", "var": "Variable"}.get(kind, c.what.capitalize())
         if kind == "deck" and c.action == "replaced":
             return f"The deck is now the {em(rs.deck.title or human(rs.deck.name))} ({code(c.name)})"
+        if c.what == "description":
+            return f"The description of the game (About the game) is this variant's own ({code('about')})"
         if c.action == "changed":
             if c.name in (c.what, "direction", "players") or kind in ("players", "direction"):
                 return f"{what}: {c.detail}"
