@@ -16,6 +16,7 @@ from .players.bots import bot_seed, choosing_failed, make_bot
 from .engine import (Move, State, apply, fired_counts, in_secret, legal_moves, make_record, moves_for, observe,
                      outcome, seat_name)
 from .errors import CardRulesError, GameRuntimeError
+from .engine import shown
 from .runner import (MAX_CHUNK, NATIVE_CHUNK, Interrupted, Runner, Task, chunks, load, remember, say_workers,
                      source_of)
 
@@ -304,9 +305,19 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
             choosing = who
             move = players_of[who].choose(state)
             choosing = None
-            if human is not None and who != human.seat:  # a choice made in secret shows only by its effect
-                typer.echo(f"{seat_name(who)}: {'has chosen, in secret' if in_secret(state) else move}")
             last = f"move {len(state.history) + 1} ({seat_name(who)}: {move})"
+            if human is not None and who != human.seat:  # the move as the person may see it (engine/shown.py)
+                secret = in_secret(state)
+                cards = shown.named_cards(state.program, getattr(move, "arg", None))
+                before = shown.places(state, cards)
+                apply(state, move)
+                if secret:
+                    typer.echo(f"{seat_name(who)}: has chosen, in secret")
+                elif shown.shown(state, who, cards, before, shown.places(state, cards), False)[human.seat]:
+                    typer.echo(f"{seat_name(who)}: {move}")
+                else:
+                    typer.echo(f"{seat_name(who)}: {shown.unseen_text(move, len(cards))}")
+                continue
             apply(state, move)
         where = None
         outcome(state)  # (a score that cannot be worked out breaks the game here, as a failing rule does)

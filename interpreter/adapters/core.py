@@ -23,7 +23,7 @@ import random
 import numpy as np
 
 from .. import engines
-from ..engine import Move, apply, determinise, in_secret, public_vars, seat_name
+from ..engine import Move, apply, determinise, in_secret, public_vars, seat_name, shown
 from ..errors import GameRuntimeError
 from .encoding import SAMPLE_TRIES, Spec, spec_from_key
 
@@ -178,22 +178,28 @@ class Core:
     def _count(self) -> None:
         self._own()
         pub, sec = self._pub, self._sec
-        for move, a, secret in self.log[self.counted:]:
+        for move, a, secret in self.log[self.counted:]:  # (a move some seat did not see counts as secret)
             (sec if secret else pub)[move.player, a] += 1
         self.counted = len(self.log)
 
     # -- what each seat has seen
     @property
     def seen(self) -> list[list[str]]:
-        """Each seat's lines, one a move: `P2: play 7-Swords`, or `P2: (a choice made in secret)`
-        for another seat's secret choice (written when asked for, not at every move)."""
+        """Each seat's lines, one a move: `P2: play 7-Swords`, `P2: (a choice made in secret)` for
+        another seat's secret choice, `P2: lay a card you cannot see` for a move that took a card
+        out of the seat's sight (written when asked for, not at every move)."""
         return [self.lines(q) for q in range(self.spec.players)]
 
     def lines(self, player: int) -> list[str]:
         out = []
         for move, _, secret in self.log:
             who = seat_name(move.player)
-            out.append(f"{who}: (a choice made in secret)" if secret and player != move.player else f"{who}: {move}")
+            if secret is True and player != move.player:
+                out.append(f"{who}: (a choice made in secret)")
+            elif secret and secret is not True and not secret[player]:
+                out.append(f"{who}: {shown.unseen_text(move, len(shown.named_cards(self.spec.program, move.arg)))}")
+            else:
+                out.append(f"{who}: {move}")
         return out
 
     # -- playing
@@ -308,8 +314,10 @@ class Core:
                 a = int(action_id)
                 if 0 <= a < acts.table.n_actions and acts.cmask[a]:
                     secret = s.choice is not None and not s.finished and s.choice.secret  # (engine.in_secret)
+                    cards = () if secret else self.spec.action_cards(a)
+                    before = shown.places(s, cards) if cards else ()
                     if acts.step(a) >= 0:
-                        self._moved(s.history[-1], a, secret)
+                        self._moved(s.history[-1], a, secret, cards, before)
                         return
         move = self.legal().get(action_id)
         if move is None:
@@ -325,17 +333,27 @@ class Core:
         """`move` (action `action_id`), the at-th of the state's legal moves when `at` is given."""
         s = self.state
         secret = in_secret(s)
+        cards = () if secret else shown.named_cards(s.program, move.arg)
+        before = shown.places(s, cards) if cards else ()
         if at is not None and s.native is not None:  # (engine.apply, without looking the move up again)
             s.native.play_at(at)
         else:
             apply(s, move)
-        self._moved(move, action_id, secret)
+        self._moved(move, action_id, secret, cards, before)
 
-    def _moved(self, move: Move, action_id: int, secret: bool) -> None:
+    def _moved(self, move: Move, action_id: int, secret: bool, cards: tuple = (), before: tuple = ()) -> None:
         """What the adapters keep of a move made: what each seat saw (the log, which the counts and
-        the recipe read too)."""
+        the recipe read too). A move that took a card it names out of some seat's sight (a card
+        laid face down: engine/shown.py) is kept with who saw it, a tuple of each seat's yes or no,
+        in place of `secret`."""
         if not self.owned:
             self._own()
+        if cards:
+            after = shown.places(self.state, cards)
+            if after != before:  # (a card moved: where to, and who saw it go)
+                seen = shown.shown(self.state, move.player, cards, before, after, False)
+                if not all(seen):
+                    secret = tuple(seen)
         self.log.append((move, action_id, secret))
         self._legal = self._at = None
         self.memo = {}

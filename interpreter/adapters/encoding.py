@@ -83,7 +83,7 @@ from pathlib import Path
 import numpy as np
 
 from ..bundled import bundled_name, resolve
-from ..engine import Move, counted, new_game, outcome, program_of, resolve_options, scores, seat_name, waiting
+from ..engine import Move, counted, new_game, outcome, program_of, resolve_options, scores, seat_name, shown, waiting
 from ..errors import CardRulesError, GameRuntimeError, OptionError
 from ..language.graph import draws_at_random
 from ..language.graph import sees as g_sees
@@ -329,6 +329,16 @@ class Spec:
         if len(self.move_ids) >= MAX_KNOWN_MOVES:
             self.move_ids.clear()
         self.move_ids[id(move)] = (move, action_id)
+
+    def action_cards(self, action_id: int) -> tuple[int, ...]:
+        """The cards action `action_id` names (engine/shown.py), worked out once per action."""
+        memo = self.__dict__.get("_action_cards")
+        if memo is None:
+            memo = self._action_cards = [None] * len(self.actions)
+        hit = memo[action_id]
+        if hit is None:
+            hit = memo[action_id] = shown.named_cards(self.program, self.actions[action_id][1])
+        return hit
 
     def action_text(self, action_id: int) -> str:
         name, arg = self.actions[action_id]

@@ -5,7 +5,8 @@ its samples from them (`ismcts:N:T`), and the fuzzer asks whether a seat's legal
 one, to tell a move that gives away a hidden card from one that only looks as if it might.
 
 **What a truth keeps.** A card the seat has seen keeps its name: every card in a zone it may
-look into, every card face up, every card a move named in the open. The never-seen cards are
+look into, every card face up, every card a move named in the open (not one a move laid out of
+its sight: shown.py). The never-seen cards are
 renamed at random in the pack before the deal, the set-up is run again (its shuffles and deals
 place cards by position, so the other cards lie where they lay) and every move is played
 again. Every move anyone made must be legal again (a player who did not follow suit is given no
@@ -25,6 +26,7 @@ from ..errors import GameRuntimeError
 from ..language.graph import sees
 from .play import _fresh, _run as run, apply, in_secret, moves_for, new_game
 from .positions import determinise
+from .shown import named_cards, places, shown
 
 TRIES = 30   # draws for one consistent truth before the cards are shuffled where they lie
 
@@ -57,21 +59,15 @@ class Memory:
         for m in state.history[self.done:]:
             secret = in_secret(self.replay)
             self.secret.append(secret)
-            if not secret or m.player == self.me:
-                self._name(m.arg)
+            cards = named_cards(self.program, m.arg)
+            before = places(self.replay, cards)
             apply(self.replay, same(self.replay, m, moves_for(self.replay, m.player)) or m)
+            if cards and shown(self.replay, m.player, cards, before, places(self.replay, cards), secret)[self.me]:
+                for c in cards:  # (named in the open: a card laid face down is not, shown.py)
+                    self.seen[c] = 1
             self._look(self.replay)
             self.done += 1
         self._look(state)
-
-    def _name(self, arg) -> None:
-        if arg is None:
-            return
-        index = _names(self.program)
-        for token in str(arg).split():
-            c = index.get(token)
-            if c is not None:
-                self.seen[c] = 1
 
     def _look(self, s) -> None:
         """The cards this seat can see in s, remembered."""

@@ -14,6 +14,7 @@ from pathlib import Path
 from .. import engine
 from ..bundled import BUNDLED_PREFIX, find_for_record
 from ..engine import Move, seat_name
+from ..engine import shown as shown_cards
 from ..engine.records import read_record_text
 from ..files import loads_json
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, RecordError
@@ -171,11 +172,12 @@ def context(web, source: str, name: str, step: int, seat: int | None) -> dict:
             player = int(str(entry.get("player", ""))[1:]) - 1
             move = Move.parse(str(entry["move"]), player)
             secret, rule = engine.in_secret(state), engine.rule_at(state)[0]
+            before = shown_cards.places(state, shown_cards.named_cards(state.program, move.arg))
             engine.apply(state, move)
         except (IllegalMoveError, InvalidMoveError, GameRuntimeError, ValueError, KeyError, TypeError) as e:
             why = getattr(e, "message", None) or str(e)
             raise RecordError(f"move {i} ({entry!r}) does not replay: {why}", name) from None
-        notes.append(views.move_note(state, move, secret, rule))
+        notes.append(views.move_note(state, move, secret, rule, before=before))
     try:
         anchors = web.catalog.rulebook(key)[1]
     except CardRulesError:

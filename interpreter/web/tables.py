@@ -23,6 +23,7 @@ from ..players.bots import bot_seed, make_bot
 from ..players.spec import spec_count
 from ..bundled import content_hash, find_for_record, record_ref
 from ..engine import Move, State, seat_name
+from ..engine import shown as shown_cards
 from ..errors import CardRulesError, GameRuntimeError, IllegalMoveError, InvalidMoveError, OptionError
 from . import store
 from .limits import Limits
@@ -207,6 +208,7 @@ class Table:
                 raise IllegalMoveError(f"{seat_name(seat)} may not {move} now")
             secret = engine.in_secret(s)
             rule = engine.rule_at(s)[0]
+            before = shown_cards.places(s, shown_cards.named_cards(s.program, found.arg))
             after = s.clone()
             try:
                 engine.apply(after, found)
@@ -216,7 +218,7 @@ class Table:
                 log.error("table %s: %s", self.id, e.render())
                 self._notify()
                 raise
-            notes = self.notes + [move_note(after, found, secret, rule, thought)]
+            notes = self.notes + [move_note(after, found, secret, rule, thought, before=before)]
             await self.save(after, notes)  # on disk before anyone sees it
             self.state, self.notes = after, notes
             if not after.finished and not engine.legal_moves(after):

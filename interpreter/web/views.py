@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from .. import engine
 from ..engine import State, seat_name
+from ..engine import shown as shown_cards
 from ..errors import CardRulesError
 
 
@@ -46,22 +47,17 @@ def visible_cards(view: dict) -> set[str]:
     return seen
 
 
-def move_note(after: State, move, secret: bool, rule: str | None, thought: str | None = None) -> dict:
+def move_note(after: State, move, secret: bool, rule: str | None, thought: str | None = None, *,
+              before: tuple) -> dict:
     """What the log may tell each seat of a move just made: `shown` lists the seats that may
-    read it in full (its player always may): none when it was made in secret, else those that
-    see every card it names in their observation right after it; `thought`, for a bot's move
-    whose time ran out, how it was chosen then (Thinkers.decide), told to everyone."""
-    cards = set(after.program.card_names)
-    named = [w for w in (move.arg or "").split() if w in cards]
-    shown = []
-    for seat in range(after.n_players):
-        if seat == move.player:
-            shown.append(seat)
-        elif secret:
-            continue
-        elif not named or set(named) <= visible_cards(engine.observe(after, seat)):
-            shown.append(seat)
-    out = {"secret": secret, "rule": rule, "shown": shown}
+    read it in full (engine/shown.py: its player always; none other when it was made in secret,
+    else those for whom it moved no card it names out of their sight: a called card is an
+    announcement), `before` the places of the cards it names before it (shown.places);
+    `thought`, for a bot's move whose time ran out, how it was chosen then (Thinkers.decide),
+    told to everyone."""
+    cards = shown_cards.named_cards(after.program, move.arg)
+    seen = shown_cards.shown(after, move.player, cards, before, shown_cards.places(after, cards), secret)
+    out = {"secret": secret, "rule": rule, "shown": [seat for seat, yes in enumerate(seen) if yes]}
     if thought:
         out["thought"] = thought
     return out
