@@ -5,6 +5,7 @@ below the front doors so that the workers need not import the command line."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,15 +38,25 @@ class Tally:
     decisions: int = 0
     fired: dict = field(default_factory=dict)
     results: list = field(default_factory=list)
+    # each seat's wins with a win shared by k counted 1/k, in units of 1/unit (unit: the least
+    # common multiple of 1 .. players), so that sums are exact and the same in any order
+    split: list = field(default_factory=list)
 
     def __post_init__(self):
         self.wins = self.wins or [0] * self.players
         self.totals = self.totals or [0] * self.players
+        self.split = self.split or [0] * self.players
+
+    @property
+    def unit(self) -> int:
+        return math.lcm(*range(1, self.players + 1))
 
     def add(self, seed: int, winners, scores, decisions: int, fired: dict) -> None:
         self.games += 1
+        part = self.unit // len(winners) if winners else 0
         for w in winners:
             self.wins[w] += 1
+            self.split[w] += part
         for i, v in enumerate(scores):
             self.totals[i] += v
         self.shared += len(winners) > 1
@@ -59,6 +70,7 @@ class Tally:
         """The games of `other`, which follow these."""
         self.games += other.games
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.split = [a + b for a, b in zip(self.split, other.split)]
         self.totals = [a + b for a, b in zip(self.totals, other.totals)]
         self.shared += other.shared
         self.decisions += other.decisions

@@ -170,6 +170,9 @@ def _summary(rs, path: Path, players: int, seed: int, tally: Tally, options: dic
         "seats": {s: ("human" if i == human else bot_names[i]) for i, s in enumerate(seats)},
         "wins": {s: wins[i] for i, s in enumerate(seats)},
         "win_fraction": {s: round(wins[i] / k, 4) for i, s in enumerate(seats)},
+        # a win shared by k counted 1/k for each, as `balance` counts (the seats' shares sum to the
+        # games someone won)
+        "win_share": {s: round(tally.split[i] / tally.unit / k, 4) for i, s in enumerate(seats)},
         "mean_score": {s: round(totals[i] / k, 4) for i, s in enumerate(seats)},
         "keeps_score": program.score is not None,  # (without a `winner` line every mean score is 0)
         "shared_wins": tally.shared,
@@ -208,17 +211,24 @@ def _print_summary(data: dict) -> None:
         typer.echo(f"options: {opts}")
     seats = Table(box=box.SIMPLE_HEAD, title=None)
     scored = data.get("keeps_score", True)
-    for col, just in (("seat", "left"), ("player", "left"), ("wins", "right"), ("win share", "right"),
-                      *((("mean score", "right"),) if scored else ())):
+    split = data["shared_wins"] > 0  # (without shared wins the two shares are one)
+    for col, just in (("seat", "left"), ("player", "left"), ("wins", "right"),
+                      ("games won", "right") if split else ("win share", "right"),
+                      *((("win share", "right"),) if split else ()), *((("mean score", "right"),) if scored else ())):
         seats.add_column(col, justify=just)
     for s in data["wins"]:
         seats.add_row(s, data["seats"][s], str(data["wins"][s]), f"{data['win_fraction'][s]:.1%}",
+                      *((f"{data['win_share'][s]:.1%}",) if split else ()),
                       *((f"{data['mean_score'][s]:.2f}",) if scored else ()))
     console.print(seats)
     if not scored:
-        typer.echo("no score is kept: a line 'winner most NAME' (or fewest) names the definition to show and to rank by")
+        typer.echo("no score is kept, so none is shown (the rules name the winners; a game that keeps one says so "
+                   "with a line 'winner most NAME', or fewest)")
     typer.echo(f"shared wins: {data['shared_wins']} of {k} games; "
                f"mean decisions per game: {data['mean_decisions']:.2f}")
+    if split:
+        typer.echo("a shared win counts as a win for each of its winners in 'games won', and 1/k for each of "
+                   "k winners in 'win share' (as balance counts it)")
     rules = Table(box=box.SIMPLE_HEAD)
     for col, just in (("rule", "left"), ("title", "left"), ("fired", "right"), ("per game", "right")):
         rules.add_column(col, justify=just)
