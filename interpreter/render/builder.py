@@ -433,9 +433,16 @@ class BookBuilder:
                 if f.origin:
                     origin = "This rule is part of the procedure " + \
                         link(f"#procedure-{f.origin}", em(human(f.origin)))
-                    users = [numbers[r] for pr, r in finder.uses if pr == f.origin and r in numbers]
-                    if users:
-                        origin += f", which rule {users[0]} follows"
+                    users = sorted({numbers[r] for pr, r in finder.uses if pr == f.origin and r in numbers})
+                    elsewhere = [other.title or _cap(human(other.name)) for other, fo in zip(self.rs.phases, finders)
+                                 if other is not ph and any(pr == f.origin for pr, _ in fo.uses)]
+                    if users:  # (every rule that follows it, here and in other phases: not just the first)
+                        origin += (f", which rule {users[0]}" if len(users) == 1 else
+                                   f", which rules {_plain_list([str(u) for u in users])}")
+                        if elsewhere:
+                            origin += f" of this phase and rules of {_plain_list(elsewhere)} follow"
+                        else:
+                            origin += " follows" if len(users) == 1 else " follow"
                     origin += "."
                 rules.append(RuleView(i, f"rule-{ph.name}-{i}", f.rule.name, f.rule.title or _cap(human(f.rule.name)),
                                       when, f.rule.texts, f.rule.notes, steps, origin,

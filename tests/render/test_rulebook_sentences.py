@@ -253,3 +253,39 @@ define either_way(c: card) = c.order > 0 and (if called(seat(1)) then true else 
     assert "*p*'s called is false and the number of cards in *p*'s hand is 2" in md
     assert "and (true if the called of the player in seat 1, otherwise" in md or \
         "and (true if the player in seat 1's called, otherwise" in md
+
+
+# the topping-up procedure followed by two rules of the first phase (2 and 4: it is shown as rule 3) and by the second phase's rule
+PROC_USERS = MINI_HEAD + """procedure refill:
+    rule top_up "Topping up":
+        text "Each player draws back to two cards."
+        for each player p:
+            if count(hand(p)) < 2 and count(stock) > 0:
+                move top(stock) to hand(p)
+phase first "First half" then second:
+    rule deal "Deal":
+        shuffle stock
+        deal 1 from stock to each hand
+    rule again "Again":
+        perform refill
+    rule once_more "Once more":
+        perform refill
+phase second "Second half":
+    rule last "Last":
+        perform refill
+""" + DISCARDS
+
+
+def test_a_procedures_rule_names_every_rule_that_follows_it(tmp_path):
+    """A new user's Piquet: "part of the procedure check repique, which rule 1 follows", though
+    rules 1, 3 and 4 did, and rules of another phase too."""
+    md = render_markdown(written(tmp_path, "users.cards", PROC_USERS))
+    assert ("This rule is part of the procedure *refill*, which rules 2 and 4 of this phase and rules of "
+            "Second half follow.") in md, md
+    one = PROC_USERS.replace('''    rule once_more "Once more":
+        perform refill
+''', "").replace('''    rule last "Last":
+        perform refill''', '''    rule last "Last":
+        shuffle stock''')
+    assert "This rule is part of the procedure *refill*, which rule 2 follows." in render_markdown(
+        written(tmp_path, "one.cards", one))
