@@ -314,10 +314,18 @@ class Core:
                 a = int(action_id)
                 if 0 <= a < acts.table.n_actions and acts.cmask[a]:
                     secret = s.choice is not None and not s.finished and s.choice.secret  # (engine.in_secret)
-                    cards = () if secret else self.spec.action_cards(a)
-                    before = shown.places(s, cards) if cards else ()
-                    if acts.step(a) >= 0:
-                        self._moved(s.history[-1], a, secret, cards, before)
+                    cards = () if secret else self.spec.card_args[a]
+                    if cards:  # (where its cards lie, read in C's memory before and after: shown.places inline)
+                        at = g._arrays or g._layout()
+                        cz, kn = at[4], at[2]
+                        before = [cz[c] << 1 | kn[c] for c in cards]
+                        if acts.step(a) >= 0:
+                            after = [cz[c] << 1 | kn[c] for c in cards]
+                            self._moved(s.history[-1], a, secret if after == before else
+                                        self._seen_by(s.history[-1], before, after))
+                            return
+                    elif acts.step(a) >= 0:
+                        self._moved(s.history[-1], a, secret)
                         return
         move = self.legal().get(action_id)
         if move is None:
@@ -334,26 +342,32 @@ class Core:
         s = self.state
         secret = in_secret(s)
         cards = () if secret else shown.named_cards(s.program, move.arg)
-        before = shown.places(s, cards) if cards else ()
+        before = shown.places(s, cards)
         if at is not None and s.native is not None:  # (engine.apply, without looking the move up again)
             s.native.play_at(at)
         else:
             apply(s, move)
-        self._moved(move, action_id, secret, cards, before)
+        if cards:
+            after = shown.places(s, cards)
+            if after != before:
+                secret = self._seen_by(move, before, after)
+        self._moved(move, action_id, secret)
 
-    def _moved(self, move: Move, action_id: int, secret: bool, cards: tuple = (), before: tuple = ()) -> None:
+    def _seen_by(self, move: Move, before: list, after: list):
+        """False when every seat saw the move whole, else who did (a tuple of yes or no per seat):
+        a move that took a card it names out of a seat's sight (engine/shown.py)."""
+        sight = self.spec.sight
+        if sight is None:
+            sight = self.spec.sight = shown.sight_of(self.state)
+        hidden = sight.unseen_by(move.player, before, after)
+        return tuple(not hidden >> q & 1 for q in range(self.spec.players)) if hidden else False
+
+    def _moved(self, move: Move, action_id: int, secret) -> None:
         """What the adapters keep of a move made: what each seat saw (the log, which the counts and
-        the recipe read too). A move that took a card it names out of some seat's sight (a card
-        laid face down: engine/shown.py) is kept with who saw it, a tuple of each seat's yes or no,
-        in place of `secret`."""
+        the recipe read too). `secret`: True for a move made in secret, a tuple of each seat's yes
+        or no for one some seat did not see whole (_seen_by), else False."""
         if not self.owned:
             self._own()
-        if cards:
-            after = shown.places(self.state, cards)
-            if after != before:  # (a card moved: where to, and who saw it go)
-                seen = shown.shown(self.state, move.player, cards, before, after, False)
-                if not all(seen):
-                    secret = tuple(seen)
         self.log.append((move, action_id, secret))
         self._legal = self._at = None
         self.memo = {}

@@ -314,6 +314,10 @@ class Spec:
                         index[k] = len(actions)
                         actions.append(k)
         self.actions, self.index = actions, index
+        # the cards each action names, and who sees each zone (engine/shown.py): what a step asks
+        # to know whether a move took a card out of some seat's sight
+        self.card_args = [shown.named_cards(self.program, arg) for _, arg in actions]
+        self.sight = None
 
     def action_id(self, action: str, arg: str | None = None) -> int:
         """The id of a move (its action name and argument text, as `Move` holds them)."""
@@ -329,16 +333,6 @@ class Spec:
         if len(self.move_ids) >= MAX_KNOWN_MOVES:
             self.move_ids.clear()
         self.move_ids[id(move)] = (move, action_id)
-
-    def action_cards(self, action_id: int) -> tuple[int, ...]:
-        """The cards action `action_id` names (engine/shown.py), worked out once per action."""
-        memo = self.__dict__.get("_action_cards")
-        if memo is None:
-            memo = self._action_cards = [None] * len(self.actions)
-        hit = memo[action_id]
-        if hit is None:
-            hit = memo[action_id] = shown.named_cards(self.program, self.actions[action_id][1])
-        return hit
 
     def action_text(self, action_id: int) -> str:
         name, arg = self.actions[action_id]

@@ -436,11 +436,12 @@ class NativeGame:
                                  view(lay[4], 2, nc, "H"), masks)
         return at
 
-    def card_places(self, cards) -> list[tuple[int, bool]]:
-        """Each card's zone and whether it is known (face up), read from C without bringing the
-        view up to date (engine/shown.py asks it at every move that names a card)."""
-        _, _, known, _, card_zone, _ = self._layout()
-        return [(card_zone[c], bool(known[c])) for c in cards]
+    def card_places(self, cards) -> list[int]:
+        """Each card's zone * 2, plus 1 when it lies face up, read from C without bringing the
+        view up to date (engine/shown.py: places, asked at every move that names a card)."""
+        at = self._arrays or self._layout()
+        card_zone, known = at[4], at[2]
+        return [card_zone[c] << 1 | known[c] for c in cards]
 
     def cards_check(self) -> int:
         """0 when every card lies in one zone and every index and mask agrees (crt_cards_check),
