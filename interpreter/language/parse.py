@@ -344,6 +344,10 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                        f"cards for one player are moved: move top(Z, N) to {tok.value}(p)")
             elif str(tok.value) == "where" and (hint := _where_hint(line_of(line) or "", (col or 1) - 1)):
                 msg = f"unexpected 'where': {hint}"
+            elif len(before) >= 3 and before[-3] in ("==", "!=") and before[-2] in ("highest", "lowest", "max", "min",
+                                                                                 "sum", "count", "any", "no", "all"):
+                msg = (f"unexpected {tok.value!r}: '{before[-2]}' begins an expression ({before[-2]} x in ...), so it "
+                       f"cannot be a value to compare with: an option's value needs another name")
             elif str(tok.value) == "if" and before and before[-1] == "else":
                 msg, col = "'else if' is written elif: elif COND:", col - len("else ")
             elif re.match(r"\s*tell\s+(?!suit\b|rank\b)", line_of(line) or "") and "OF" in (e.accepts or e.expected):

@@ -15,6 +15,12 @@ from .removal import Removal
 from .locate import located as _err
 
 
+# words that begin an expression, so that `x == WORD` does not read WORD as a name: an option's
+# value may not be one (tests/language/test_literals.py works the list out from the grammar)
+EXPRESSION_WORDS = frozenset({"all", "any", "count", "highest", "if", "lowest", "max", "min", "next", "no", "not",
+                              "split", "sum", "those"})
+
+
 @dataclass
 class _Text:
     text: str
@@ -188,6 +194,15 @@ class ToGraph(Transformer):
                     if "ranks" in kw and r not in kw["ranks"]:
                         raise RulesetError(f"'cards' names rank {r!r}, which is not in the deck's ranks",
                                            self.file, it.loc.line, it.loc.column)
+                listed = kw.setdefault("_listed", {})
+                for r in it.value.ranks:
+                    for s in it.value.suits:
+                        first = listed.setdefault((r, s), it.loc.line)
+                        if first != it.loc.line or list(it.value.ranks).count(r) > 1 or list(it.value.suits).count(s) > 1:
+                            where = "on this line already" if first == it.loc.line else f"first on line {first}"
+                            raise RulesetError(f"'cards' lists {r} of {s} again ({where}): the deck would hold it on "
+                                               f"each line; list a card once, with 'copies N' on its line for several",
+                                               self.file, it.loc.line, it.loc.column)
                 kw["composition"].append(it.value)
             elif it.kind == "group":
                 kw["groups"][it.value[0]] = it.value[1]
@@ -213,6 +228,7 @@ class ToGraph(Transformer):
             if sorted(ranks) != sorted(kw["ranks"]):
                 raise RulesetError("an order must list every rank of the deck exactly once",
                                    self.file, it.loc.line, it.loc.column)
+        kw.pop("_listed", None)
         comp = tuple(kw.pop("composition"))
         for line in comp:
             for x, pool, what in ((line.ranks, kw["ranks"], "rank"), (line.suits, kw["suits"], "suit")):
@@ -264,6 +280,11 @@ class ToGraph(Transformer):
         return {"type": t}
 
     def enum_type(self, meta, ch):
+        for v in ch[0]:
+            if v in EXPRESSION_WORDS:
+                raise RulesetError(f"{v!r} is a word of the language (it starts an expression: {v} ...), so no rule could "
+                                   f"compare an option with it: call the value something else ({v}_card, {v}_value, ...)",
+                                   self.file, meta.line, meta.column)
         return {"type": "enum", "choices": tuple(ch[0])}
 
     def range_type(self, meta, ch):

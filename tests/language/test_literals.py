@@ -81,3 +81,37 @@ def test_an_if_prints_its_tests_bracketed_where_they_would_read_on():
     assert unparse(e) == "if a and (all q in players: f(q)) then 1 else 2"
     e = read("if a then (any c in hand(p)) else any c in hand(p)")
     assert unparse(e) == "if a then (any c in hand(p)) else any c in hand(p)"
+
+
+def test_the_words_that_begin_an_expression_are_those_the_grammar_reads_so():
+    """An option's value may not be a word that begins an expression (a new user's Rook: `one of
+    lowest, highest` loaded, and `rook_rank == lowest then 20` failed with "expected 'in'"): the
+    list is the grammar's, worked out here by parsing each word where a value would stand."""
+    from interpreter.language.highlight import BUILTINS, KEYWORDS
+    from interpreter.language.parse import parse_text
+    from interpreter.language.transform import EXPRESSION_WORDS
+    found = set()
+    for k in set(KEYWORDS) | set(BUILTINS):
+        for ctx in ("if x == %s then 1 else 2", "x == %s and y", "%s == x", "x != %s"):
+            try:
+                parse_text("game g\nplayers 2\ndeck d:\n    suits A\n    ranks 1\ndefine d = " + ctx % k + "\n")
+            except RulesetSyntaxError:
+                found.add(k)
+                break
+    assert found == EXPRESSION_WORDS
+
+
+def test_an_options_value_that_begins_an_expression_is_refused_where_it_is_declared(tmp_path):
+    from interpreter.errors import RulesetError
+    text = GAME.replace('option shift: -5..5 = -1', 'option rook: one of lowest, high = lowest "Where it ranks."\noption shift: -5..5 = -1')
+    path = tmp_path / "rook.cards"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesetError) as e:
+        load_ruleset(path)
+    assert "'lowest' is a word of the language (it starts an expression: lowest ...)" in str(e.value)
+    assert e.value.line == 4
+    path.write_text(text.replace("lowest, high = lowest", "low, high = low")
+                    + "define strength = if rook == lowest then 20 else 40\n", encoding="utf-8")
+    with pytest.raises(RulesetSyntaxError) as e:
+        load_ruleset(path)
+    assert "'lowest' begins an expression (lowest x in ...), so it cannot be a value to compare with" in str(e.value)
