@@ -176,6 +176,7 @@ class PyEmitter(OpVisitor):
     def visit_Shuffled(self, x): return f"_shuffled(st, {py(x.coll)})"
     def visit_SeatOf(self, x): return f"_seat(st, {py(x.k)})"
     def visit_SeatsAfter(self, x): return f"_seats_after(st, {py(x.who)})"
+    def visit_SeatsBefore(self, x): return f"_seats_before(st, {py(x.who)})"
     def visit_Abs(self, x): return f"abs({py(x.x)})"
     def visit_MinMax(self, x): return f"{x.fn}({py(x.a)}, {py(x.b)})"
 

@@ -528,6 +528,11 @@ def _seats_after(st, who: int) -> list:
     return [(who + i) % n for i in range(1, n + 1)]  # (none: a TypeError, the engine's "none here")
 
 
+def _seats_before(st, who: int) -> list:
+    n = st.n_players
+    return [(who - i) % n for i in range(1, n + 1)]
+
+
 def _first(xs):
     return xs[0] if xs else None
 
@@ -550,4 +555,4 @@ def _probe(st, k, _pinned, value):
 
 NAMESPACE = {"_pin": _pin, "_probe": _probe, "_kind_cards": _kind_cards, "_kind_tops": _kind_tops, "_first": _first, "_last": _last, "_seat": _seat, "_range": _range, "_mul": _mul, "_add": _add, "_sub": _sub, "_fit": _fit, "_maxof": _maxof, "_minof": _minof, "_pow": _pow, "_zone_at": _zone_at,
              "_zindex": _zindex, "_depth": _depth, "_beneath": _beneath, "_zones_of": _zones_of, "_top_n": _top_n, "_bottom_n": _bottom_n,
-             "_random": _random, "_shuffled": _shuffled, "_split": _split, "_seats_after": _seats_after, "_subsets": _subsets}
+             "_random": _random, "_shuffled": _shuffled, "_split": _split, "_seats_after": _seats_after, "_seats_before": _seats_before, "_subsets": _subsets}

@@ -83,12 +83,14 @@ class Turns:
         return (g.If(branches=(g.Branch(test=test, body=s.body),), loc=s.loc),)
 
     def e_NextWhere(self, e, scope):
-        start, _ = self.sx_typed(e.start, scope, "player", f"the player after 'next {e.var} after'")
+        start, _ = self.sx_typed(e.start, scope, "player", f"the player after 'previous {e.var} before'" if e.back
+                                 else f"the player after 'next {e.var} after'")
         v = o.Local(self.fresh("v_" + e.var + "_"), t="player")
         inner = dict(scope)
         inner[e.var] = (v, "player")
         where, _ = self.sx_typed(e.where, inner, "bool", "the condition after 'where'")
-        found = o.AggLoop("those", v, o.SeatsAfter(start, t="players"), where, None, t="players")
+        seats = o.SeatsBefore(start, t="players") if e.back else o.SeatsAfter(start, t="players")
+        found = o.AggLoop("those", v, seats, where, None, t="players")
         return o.End("first", found, t="player"), "player"
 
     def play_call(self, e, scope):

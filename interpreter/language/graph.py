@@ -143,12 +143,14 @@ class Split(Located):
 
 class NextWhere(Located):
     """`next var after start where test`: the first player after `start` in turn order (coming
-    round to `start` itself last) for whom the test holds, or none."""
+    round to `start` itself last) for whom the test holds, or none; with `back`, `previous var
+    before start where test`, the first before `start` going the other way round."""
 
     kind: Literal["next_where"] = "next_where"
     var: str
     start: "Expr"
     where: "Expr"
+    back: bool = False
 
 
 class ListExpr(Located):

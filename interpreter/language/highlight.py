@@ -13,11 +13,11 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 
 # the grammar's keywords (tests/lsp/test_lsp.py checks this against grammar/cards.lark)
 KEYWORDS = (
-    "about", "action", "advice", "after", "all", "and", "any", "at", "break", "by", "choose", "copies", "count", "deal",
+    "about", "action", "advice", "after", "all", "and", "any", "at", "before", "break", "by", "choose", "copies", "count", "deal",
     "decisions", "deck", "declare", "define", "down", "drop", "each", "elif", "else", "end", "face", "for", "from",
     "game", "group", "highest", "if", "in", "interpretation", "into", "let", "lowest", "max", "min", "mod", "most", "move", "new",
     "next", "no", "not", "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "play",
-    "player", "private", "procedure", "remove", "repeat", "reveal", "round", "rule", "secretly", "set", "shuffle",
+    "player", "previous", "private", "procedure", "remove", "repeat", "reveal", "round", "rule", "secretly", "set", "shuffle",
     "sides", "split", "starting", "subset", "sum", "tell", "text", "the", "then", "those", "to", "turn", "under", "up",
     "value", "var", "variant", "when", "where", "while", "winner", "zone",
 )

@@ -155,7 +155,7 @@ def _expected(names) -> str:
     names = set(names)
     if _EXPR_START <= names:
         names = (names - _EXPR_START - {"LSQB", "MINUS", "TRUE", "FALSE", "NONE", "STRING", "NOT",
-                                        "AGG", "ALL", "SUM", "MAX", "MIN", "IF", "SPLIT", "NEXT"}) | {"<expr>"}
+                                        "AGG", "ALL", "SUM", "MAX", "MIN", "IF", "SPLIT", "NEXT", "PREVIOUS"}) | {"<expr>"}
     # words before symbols, so that a missing 'then' or 'else' is named even in a long list
     words = sorted({"an expression" if n == "<expr>" else _describe(n) for n in names},
                    key=lambda w: (not w.strip("'").isalpha(), w))

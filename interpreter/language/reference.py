@@ -470,6 +470,11 @@ _EXPRESSIONS = Section("expressions", "Expressions", "Values and conditions, as 
           "turn), coming round to PLAYER itself last; `none` when nobody does. The next player still in the "
           "round is `next q after p where in_play(q)`.",
           "next q after p where in_play(q) and chips(q) > 0", "expression"),
+    Entry("previous where", "previous NAME before PLAYER where COND",
+          "The same the other way round: the first player before PLAYER against the order of play for whom "
+          "COND holds, coming round to PLAYER itself last; `none` when nobody does (the player to draw from "
+          "in Old Maid, the one before you still holding cards).",
+          "previous q before p where count(hand(q)) > 0", "expression"),
     Entry("those", "those NAME in SET [where COND]",
           "The elements of SET that pass the condition, as a collection.",
           "those q in players where chips(q) > 0", "expression"),

@@ -17,7 +17,7 @@ from .locate import located as _err
 
 # words that begin an expression, so that `x == WORD` does not read WORD as a name: an option's
 # value may not be one (tests/language/test_literals.py works the list out from the grammar)
-EXPRESSION_WORDS = frozenset({"all", "any", "count", "highest", "if", "lowest", "max", "min", "next", "no", "not",
+EXPRESSION_WORDS = frozenset({"all", "any", "count", "highest", "if", "lowest", "max", "min", "next", "no", "not", "previous",
                               "split", "sum", "those"})
 
 
@@ -648,6 +648,9 @@ class ToGraph(Transformer):
     def next_call(self, meta, ch):
         return g.Call(func="next", args=tuple(c for c in ch if c is not None), loc=self._loc(meta))
 
+    def previous_call(self, meta, ch):
+        return g.Call(func="previous", args=tuple(c for c in ch if c is not None), loc=self._loc(meta))
+
     def max_call(self, meta, ch):
         return g.Call(func="max", args=tuple(c for c in ch if c is not None), loc=self._loc(meta))
 
@@ -656,6 +659,9 @@ class ToGraph(Transformer):
 
     def next_where(self, meta, ch):
         return g.NextWhere(var=str(ch[0]), start=ch[1], where=ch[2], loc=self._loc(meta))
+
+    def previous_where(self, meta, ch):
+        return g.NextWhere(var=str(ch[0]), start=ch[1], where=ch[2], back=True, loc=self._loc(meta))
 
     def int_(self, meta, ch):
         return g.IntLit(value=int(ch[0]), loc=self._loc(meta))

@@ -96,7 +96,8 @@ def _u_ListExpr(e, p, o):
 
 
 def _u_NextWhere(e, p, o):
-    return _open(f"next {e.var} after {unparse(e.start, 5, False)} where {unparse(e.where, 1, False)}", p, o)
+    which, rel = ("previous", "before") if e.back else ("next", "after")
+    return _open(f"{which} {e.var} {rel} {unparse(e.start, 5, False)} where {unparse(e.where, 1, False)}", p, o)
 
 
 def _u_Split(e, p, o):

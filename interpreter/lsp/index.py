@@ -362,7 +362,7 @@ class Indexer:
                                            scope=meta_span(e))
             for c in rest[1:]:
                 self.expr(c, inner)
-        elif d == "next_where":  # next q after p where COND
+        elif d in ("next_where", "previous_where"):  # next q after p where COND
             self.expr(ch[1], scope)
             inner = dict(scope)
             inner[str(ch[0])] = self.declare("local", ch[0], "aggregate", meta_span(e), f"{ch[0]}, each player in turn",

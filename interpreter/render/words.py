@@ -551,11 +551,13 @@ class English:
 
     def visit_NextWhere(self, e):
         w = e.where
+        which, rel = ("previous", "before") if e.back else ("next", "after")
         if isinstance(w, g.Call) and w.func == "in_play" and [getattr(a, "name", None) for a in w.args] == [e.var]:
-            return f"the next player still in play after {self.operand(e.start)}"
+            return f"the {which} player still in play {rel} {self.operand(e.start)}"
         with self.bound(**{e.var: "player"}):
             such = self.cond(e.where)
-        return (f"the next player {self.local(e.var)} after {self.operand(e.start)} in turn order such that {such} "
+        order = "against turn order" if e.back else "in turn order"
+        return (f"the {which} player {self.local(e.var)} {rel} {self.operand(e.start)} {order} such that {such} "
                 f"(coming round to {self.operand(e.start)} last; none if nobody is)")
 
     def call_previous(self, p):

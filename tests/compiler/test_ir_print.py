@@ -42,6 +42,7 @@ NOT_IN_BUNDLED = {
     "UpMask": "`c.face_up` inside an aggregate the mask compiler reads (RARE prints it)",
     "ZoneMaskOf": "`c.zone == Z` inside an aggregate the mask compiler reads (RARE prints it)",
     "Shuffled": "`shuffled(players)`: no bundled game calls it (RARE prints it)",
+    "SeatsBefore": "`previous q before p where ...`: no bundled game writes it (RARE prints it)",
 }
 
 
@@ -131,6 +132,7 @@ phase play "Play":
         deal 2 from stock to each hand
         for each q in shuffled(players):
             move top(hand(q)) to table
+        move top(stock) to hand(previous q before seat(1) where count(hand(q)) == 0)
     rule lead "The lead":
         choose by seat(1):
             action play c in hand(seat(1)) where holder(c) == seat(1) "Play a card.":

@@ -153,6 +153,7 @@ Random = op("Random", "coll", doc="A value drawn by chance: with Shuffled, the o
 Shuffled = op("Shuffled", "coll", doc="A collection in an order drawn by chance (an effect, as Random's).")
 SeatOf = op("SeatOf", "k", doc="The player in seat k (from 1).")
 SeatsAfter = op("SeatsAfter", "who", doc="The players in turn order after `who`, `who` itself last.")
+SeatsBefore = op("SeatsBefore", "who", doc="The players against turn order before `who`, `who` itself last.")
 Abs = op("Abs", "x")
 MinMax = op("MinMax", "fn", "a", "b")
 

@@ -112,7 +112,7 @@ _ATTR_OF = {o.Seats: "seats", o.NPlayers: "n_players", o.Slot: "slots", o.Player
 _CARD_ATTR_READS = {"owner": "card_owner", "played_by": "played_by", "zone": "card_zone", "face_up": "known"}
 # the runtime's functions of the state an op calls
 _FN_OF = {o.KindCards: "_kind_cards", o.ZoneAt: "_zone_at", o.ZoneIndex: "_zindex", o.ZonesOf: "_zones_of",
-          o.KindTops: "_kind_tops", o.Random: "_random", o.Shuffled: "_shuffled", o.SeatOf: "_seat", o.Split: "_split", o.SeatsAfter: "_seats_after",
+          o.KindTops: "_kind_tops", o.Random: "_random", o.Shuffled: "_shuffled", o.SeatOf: "_seat", o.Split: "_split", o.SeatsAfter: "_seats_after", o.SeatsBefore: "_seats_before",
           o.ZoneMaskOf: "_zmask"}
 
 # what code may read of a state for a choice's moves to be worked out again only when the cards
@@ -122,7 +122,7 @@ STATE_READS = frozenset({"slots", "zones", "card_zone", "card_kind", "card_owner
                          "memo", "zone_names"})
 # what code may read of a state and still be answered from st.cmemo (no variable)
 CARD_READS = (STATE_READS - {"slots", "memo"}) | {"cmemo"}
-STATE_FNS = frozenset({"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_beneath", "_zones_of", "_split", "_seat", "_seats_after",
+STATE_FNS = frozenset({"_kind_cards", "_kind_tops", "_zone_at", "_zindex", "_depth", "_beneath", "_zones_of", "_split", "_seat", "_seats_after", "_seats_before",
                        "_zmask"})
 
 

@@ -347,6 +347,9 @@ class Expr(FastPathForms):
     def x_SeatsAfter(self, e):
         return f"cr_seats_after(x, S, {self.scalar(e.who)})"
 
+    def x_SeatsBefore(self, e):
+        return f"cr_seats_before(x, S, {self.scalar(e.who)})"
+
     def x_SeatOf(self, e):
         return f"cr_seat(x, S, {self.scalar(e.k)})"
 

@@ -351,6 +351,15 @@ static inline int64_t cr_seat(cr_ctx *x, cr_state *S, int64_t k) {
     return k - 1;
 }
 
+/* the players against turn order before `who`, `who` itself last (runtime.py:_seats_before) */
+static inline cr_list cr_seats_before(cr_ctx *x, cr_state *S, int64_t who) {
+    cr_need(x, who);
+    cr_idx(x, who, S->n_players);
+    cr_list l = cr_alloc(x, S->n_players);
+    for (int32_t i = 1; i <= S->n_players; i++) l.v[l.n++] = ((who - i) % S->n_players + S->n_players) % S->n_players;
+    return l;
+}
+
 /* the players in turn order after `who`, `who` itself last (runtime.py:_seats_after) */
 static inline cr_list cr_seats_after(cr_ctx *x, cr_state *S, int64_t who) {
     cr_need(x, who);
