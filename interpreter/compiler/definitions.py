@@ -4,6 +4,7 @@ memoised per state, or for good when it reads nothing but its arguments' faces."
 from __future__ import annotations
 
 from ..language import graph as g
+from ..language.unparse import unparse
 from .ir import ops as o
 from .ir.reads import cheap, light, reads_loop_var
 from .program import ELEM, TYPE_WORDS, _err
@@ -38,7 +39,11 @@ class Definitions:
         other = o.Local(self.fresh("v_" + e.var + "_"), t=elem)
         at_mine, at_other = dict(scope), dict(scope)
         at_mine[e.var], at_other[e.var] = (mine, elem), (other, elem)
-        key_mine, _ = self.sx_typed(e.body, at_mine, "int", "the number after 'by'")
+        if isinstance(e.body, g.Attr) and self.sx(e.body.obj, at_mine)[1] == "int":  # `... by power(c).owner`
+            agg = f"{e.op} {e.var} in {unparse(e.domain)}" + (f" where {unparse(e.where)}" if e.where is not None else "")
+            raise _err(f"everything after 'by' is the number {e.op} compares, so '.{e.body.name}' is read of "
+                       f"{unparse(e.body.obj)!r}, a number: to read it of the element picked, put the aggregate in "
+                       f"parentheses: ({agg} by {unparse(e.body.obj)}).{e.body.name}", e.body)
         key_other, _ = self.sx_typed(e.body, at_other, "int", "the number after 'by'")
         w_mine = w_other = None
         if e.where is not None:

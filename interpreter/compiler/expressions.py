@@ -302,7 +302,12 @@ class Expressions:
                        f"a card is written card({unparse(e.left)}, {unparse(e.right)})", e)
         for t, node in ((ta, e.left), (tb, e.right)):
             if t not in ("int", "any"):
-                raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}", node)
+                more = ""
+                if t in ("rank", "suit") and op in ("+", "-"):  # (a new user's Cheat: set due = due + 1)
+                    x = unparse(node)
+                    more = (f": its place in the deck's line is {x}.index, and the {t} after it is "
+                            f"first(those s in {t}s where s.index == {x}.index + 1)")
+                raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}{more}", node)
         if op in ("+", "-", "*"):
             return o.Arith(op, a, b, t="int"), "int"
         if op == "^":

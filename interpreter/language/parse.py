@@ -201,6 +201,42 @@ def _open_aggregate(text: str) -> str | None:
     return None
 
 
+def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
+    """What to write for a line a designer's habit wrote otherwise (new users' Doppelkopf,
+    Cheat, Rook and Old Maid): None when the line is none of these."""
+    value, head = str(tok.value), text[:at]
+    if value == "if" and "IF" not in accepts and head.strip() and head.split()[-1] != "else":
+        return ("unexpected 'if': a value chosen by a condition is written if C then X else Y, the condition "
+                "first (not X if C else Y)")
+    if re.match(r"\s*winner\s+(most|fewest)\s+\w+\s*$", head) and value == "(":
+        name = head.split()[-1]
+        return (f"unexpected '(': the winner line names the definition, which is worked out for each player: "
+                f"winner {head.split()[1]} {name}")
+    if re.match(r"\s*(private\s+)?var\s+\w+(\([^)]*\))?\s*:\s*one\s*$", head) and value == "of":
+        return ("unexpected 'of': only an option takes one of named values (option NAME: one of a, b = a); a "
+                "variable is a number, a yes or no, a player, a card...: var contract: int = 0, with a "
+                "definition or a comment saying what each number means")
+    if re.match(r"\s*deal\s+all\b", text):
+        return ("unexpected {value!r}: deal takes how many cards each player gets (deal 5 from stock to each hand); "
+                "to deal out the whole pack, deal count(stock) / player_count to each, then the rest one by one "
+                "(for each player q after dealer: if count(stock) > 0: move top(stock) to hand(q))").replace(
+                    "{value!r}", repr(value))
+    if value == "up" and re.match(r"\s*turn\b", text):
+        return ("unexpected 'up': cards are turned face up with reveal CARDS (or move them face up); "
+                "turn CARDS face down turns them back")
+    if tok.type == "STRING" and head.rstrip().endswith(":") and re.match(r"\s*action\b", text):
+        return "unexpected label: an action's label goes before its colon: action NAME ... \"Label.\":"
+    if value == "[" and re.search(r"\w$", head):
+        return ("'[' is not an operator here: nothing is taken by its position in brackets; a card in place N "
+                "of a zone is at(ZONE, N), and the element of a collection with some property is "
+                "first(those x in X where ...), like the rank after r: first(those s in ranks where "
+                "s.index == r.index + 1)")
+    if value == "step":
+        return ("unexpected 'step': a range has no step; keep every fifth value with where: action bid n in "
+                "50..200 where (n - 50) mod 5 == 0")
+    return None
+
+
 def _where_hint(text: str, at: int) -> str | None:
     """What an unexpected 'where' (at column `at` of the line) should have been."""
     before = text[:at]
@@ -348,6 +384,8 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                                                                                  "sum", "count", "any", "no", "all"):
                 msg = (f"unexpected {tok.value!r}: '{before[-2]}' begins an expression ({before[-2]} x in ...), so it "
                        f"cannot be a value to compare with: an option's value needs another name")
+            elif (hint := _habit_hint(tok, line_of(line) or "", (col or 1) - 1, e.accepts or e.expected)):
+                msg = hint
             elif str(tok.value) == "if" and before and before[-1] == "else":
                 msg, col = "'else if' is written elif: elif COND:", col - len("else ")
             elif re.match(r"\s*tell\s+(?!suit\b|rank\b)", line_of(line) or "") and "OF" in (e.accepts or e.expected):

@@ -267,3 +267,39 @@ def test_can_move_of_a_choice_by_any_says_it_does_not_look_there():
         loads_ruleset(text, "habit.cards")
     assert ("can_move(q, throw): rule 'throw' is a 'choose by any q in ...', which can_move does not look into (it "
             "reads a 'choose by PLAYER'); a 'choose by any' asks only the players who have a move") in str(info.value)
+
+
+# (a change to BASE, what the message must say): lines new users' Doppelkopf, Cheat, Rook and Old
+# Maid wrote from habit, each told what this language writes
+HABITS = [
+    (("define score(p: player) = count(hand(p))", "define score(p: player) = 1 if count(hand(p)) > 1 else 0"),
+     "a value chosen by a condition is written if C then X else Y, the condition first"),
+    (("winner most score", "winner most score(p)"),
+     "the winner line names the definition, which is worked out for each player: winner most score"),
+    (("winner most score", "var contract: one of normal, solo = normal\nwinner most score"),
+     "only an option takes one of named values (option NAME: one of a, b = a)"),
+    (("deal 2 from stock to each hand", "deal all from stock to each hand"),
+     "deal takes how many cards each player gets (deal 5 from stock to each hand); to deal out the whole pack"),
+    (("deal 2 from stock to each hand", "turn stock face up"),
+     "cards are turned face up with reveal CARDS (or move them face up)"),
+    (("deal 2 from stock to each hand", 'choose by seat(1):\n            action stop when count(stock) > 0: "Stop."\n'
+      "                pass"), "an action's label goes before its colon"),
+    (("deal 2 from stock to each hand", 'choose by seat(1):\n            action bid n in 0..20 where n > 5 step 5 "Bid.":\n'
+      "                pass"), "a range has no step; keep every fifth value with where"),
+    (("winner most score", "winner most score\ndefine nr(r: rank) = ranks[r.index]"),
+     "nothing is taken by its position in brackets; a card in place N of a zone is at(ZONE, N)"),
+    (("winner most score", "winner most score\ndefine nr(r: rank) = r + 1"),
+     "its place in the deck's line is r.index, and the rank after it is first(those s in ranks where s.index == r.index + 1)"),
+    (("winner most score", "winner most score\ndefine w = highest c in hand(seat(1)) by c.order.owner"),
+     "put the aggregate in parentheses: (highest c in hand(seat(1)) by c.order).owner"),
+]
+
+
+@pytest.mark.parametrize("change, message", HABITS, ids=[m[:40] for _, m in HABITS])
+def test_lines_written_from_habit_say_what_to_write(change, message):
+    text = BASE.format(expr="count(hand(p))")
+    assert change[0] in text
+    with pytest.raises((RulesetSyntaxError, RulesetError)) as info:
+        loads_ruleset(text.replace(change[0], change[1], 1), "habit.cards")
+    assert message in str(info.value), str(info.value)
+    assert info.value.line is not None and "Traceback" not in info.value.render()
