@@ -44,6 +44,7 @@ class Definitions:
             raise _err(f"everything after 'by' is the number {e.op} compares, so '.{e.body.name}' is read of "
                        f"{unparse(e.body.obj)!r}, a number: to read it of the element picked, put the aggregate in "
                        f"parentheses: ({agg} by {unparse(e.body.obj)}).{e.body.name}", e.body)
+        key_mine, _ = self.sx_typed(e.body, at_mine, "int", "the number after 'by'")
         key_other, _ = self.sx_typed(e.body, at_other, "int", "the number after 'by'")
         w_mine = w_other = None
         if e.where is not None:
