@@ -120,6 +120,7 @@ class Human:
 
     seat: int
     _order: dict = field(default_factory=dict)
+    _was: dict | None = None  # the cards in view at the last decision, by place: what arrived since is told
 
     def _sort_key(self, state: State):
         p = state.program
@@ -153,8 +154,6 @@ class Human:
                 if len(cards) > 6:
                     return [f"{len(cards)} cards"] + ["  " + ln for ln in self._cards_by_suit(state, cards)]
                 return [" ".join(sorted(cards, key=self._sort_key(state)))]
-            if zone is not None and zone.per_player and len(cards) > 6:
-                return [f"{len(cards)} cards"]
             if len(cards) > 12:
                 return [f"{len(cards)} cards, the last: {' '.join(cards[-6:])}"]
             return [" ".join(cards)]
@@ -166,10 +165,35 @@ class Human:
             text += " (told: " + ", ".join(told) + ")"
         return [text]
 
+    def _changes(self, view: dict, me: str) -> str | None:
+        """The cards that came into view, or left this seat's own places, since its last decision
+        (a card drawn blind, one turned up from the stock by a rule): one line, or None."""
+        now: dict[str, list[str]] = {}
+        for zname, seen in view["zones"].items():
+            parts = {zname: seen} if ("cards" in seen or "count" in seen) else \
+                {(f"your {zname}" if who == me else f"{zname} of {who}"
+                  if who.startswith("P") else f"{zname}({who})"): part for who, part in seen.items()}
+            for label, part in parts.items():
+                now[label] = list(part.get("cards", ())) + list(part.get("known", ()))
+        was, self._was = self._was, now
+        if was is None:
+            return None
+        out = []
+        for label, cards in now.items():
+            before = set(was.get(label, ()))
+            came = [c for c in cards if c not in before]
+            went = [c for c in was.get(label, ()) if c not in set(cards)] if label.startswith("your ") else []
+            if came or went:
+                out.append(label + " " + " ".join([f"+{c}" for c in came] + [f"-{c}" for c in went]))
+        return "since your last move: " + "; ".join(out) if out else None
+
     def show(self, state: State) -> None:
         view = observe(state, self.seat)
         me = seat_name(self.seat)
         out = [f"--- move {len(state.history) + 1} - you are {me} - rule: {view['rule']} ---"]
+        changed = self._changes(view, me)
+        if changed:
+            out.append(changed)
         p = state.program
 
         def zone_of(zname):

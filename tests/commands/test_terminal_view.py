@@ -102,3 +102,32 @@ def test_a_hint_told_to_a_seat_is_shown_on_its_cards_and_values_are_spelt_as_the
     other = shown(s, 0, capsys)
     assert "(told:" not in other.split("your hand:")[1].splitlines()[0]
     assert "True" not in told and "False" not in told and "{" not in told
+
+
+def test_anothers_public_pile_is_listed_and_what_arrived_since_the_last_decision_is_told(capsys):
+    """A new user's Piquet listed another seat's discards shown face up as "P2 7 cards" once
+    there were more than six; their Old Maid never said which card was drawn blind, nor their
+    Koi-Koi which card a rule turned up from the stock. Another seat's public pile is listed up
+    to twelve cards, and each decision begins with what came into view (and what left one's own
+    places) since the last one."""
+    from interpreter.engine import observe
+    from interpreter.engine.state import seat_name
+    s = new_game(load_ruleset(ROOT / "rulesets" / "classic" / "hearts.cards"), 4, seed=3)
+    me = Human(0)
+    me.show(s)
+    first = capsys.readouterr().out
+    assert "since your last move" not in first
+    while not s.finished and len(s.history) < 32:  # (P2 has won 12 cards then)
+        apply(s, legal_moves(s)[0])
+    me.show(s)
+    out = capsys.readouterr().out
+    hand = observe(s, 0)["zones"]["hand"][seat_name(0)]["cards"]
+    line = next(ln for ln in out.splitlines() if ln.startswith("since your last move: "))
+    assert "your hand " in line and all(f"-{c}" not in line for c in hand)
+    gone = [w[1:] for w in line.split("your hand ", 1)[1].split(";")[0].split() if w.startswith("-")]
+    assert gone and not set(gone) & set(hand)  # the cards it played are told as gone
+    piles = observe(s, 0)["zones"]["won"]
+    big = [who for who, part in piles.items() if who != "P1" and 6 < len(part["cards"]) <= 12]
+    assert big == ["P2"]
+    for who in big:  # another seat's tricks, face up: listed, not counted
+        assert f"{who} {' '.join(piles[who]['cards'])}" in out
