@@ -362,7 +362,7 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
         q.moves = len(state.history) if state is not None else 0
         raise
     except CardRulesError as e:  # GameRuntimeError, or a bot that chose an illegal move
-        after = f" at {last}" if last else ""
+        after = f" after {last}" if last else ""  # (the rules it set off: they failed, not the choice)
         if choosing is not None and state is not None:  # (the game itself stands where it was)
             name = bot_names.get(choosing, "the person")
             after = " " + choosing_failed(seat_name(choosing), name, f"move {len(state.history) + 1}")

@@ -481,7 +481,9 @@ def set_bound_error(p, site: int, bound: str):
                      "let the player pick the cards one at a time, a decision each, and end with an action that stops"),
            "tried": (f"more than {MAX_TRIED} sets of cards to try here: a condition `(sum x in {var}: VALUE) == TOTAL` "
                      f"or `count({var}) <= N` cuts the search" + later_hint(p, site)),
-           "sets": f"more than {MAX_SETS} sets of cards are allowed here" + later_hint(p, site)}[bound]
+           "sets": (f"the rules allow more than {MAX_SETS:,} sets of cards here, the most one decision may offer: "
+                    f"narrow them with where (count({var}) <= N), or let the player pick the cards one at a time, "
+                    "a decision each, and end with an action that stops") + later_hint(p, site)}[bound]
     return set_error(p, site, why)
 
 

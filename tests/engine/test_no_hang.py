@@ -92,7 +92,7 @@ def test_play_stops_a_game_past_its_declared_bound_the_same_on_both_engines():
         assert r.stderr.startswith(f"engine: {engine}"), r.stderr
         said[engine] = without_engine_line(r.stderr)
         assert said[engine].splitlines()[:2] == [
-            "error: the game with seed 0 broke at move 30 (P2: play 2-Blue) in rule 'turn' (A turn)", BOUND_ERROR]
+            "error: the game with seed 0 broke after move 30 (P2: play 2-Blue) in rule 'turn' (A turn)", BOUND_ERROR]
         assert said[engine].splitlines()[2:] == ['                rule turn "A turn":', "                ^"]
     assert len(set(said.values())) == 1
 
@@ -101,7 +101,7 @@ def test_play_stops_a_game_past_its_declared_bound_the_same_on_both_engines():
 def test_play_on_workers_stops_there_too(engine, tmp_path):
     r = cardrules("play", ENDLESS, "-n", 2, "--games", 40, "--workers", 2, "--engine", engine, "--log", tmp_path / "log.json")
     assert r.returncode == 1, r.stderr
-    assert BOUND_ERROR in r.stderr and "the game with seed 0 broke at move 30" in r.stderr
+    assert BOUND_ERROR in r.stderr and "the game with seed 0 broke after move 30" in r.stderr
     assert f"up to the failure, is in {tmp_path / 'log.json'}" in r.stderr
 
 

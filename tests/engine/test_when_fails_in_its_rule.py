@@ -38,5 +38,5 @@ def test_the_error_names_the_rule_whose_when_failed(tmp_path, engine):
     path.write_text(GAME, encoding="utf-8")
     r = CliRunner().invoke(app, ["play", str(path), "-k", "1", "--engine", engine])
     assert r.exit_code == 1
-    assert "error: the game with seed 0 broke at move 1 (P1: go) in rule 'empty' (Empty hands)" in r.output, r.output
+    assert "error: the game with seed 0 broke after move 1 (P1: go) in rule 'empty' (Empty hands)" in r.output, r.output
     assert "w.cards:18:5: error: while playing, this statement met a card or player that is none here" in r.output

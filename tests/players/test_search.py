@@ -281,7 +281,7 @@ def test_a_failure_met_in_a_players_look_ahead_is_told_as_such_not_pinned_on_the
     assert "latent.cards:23:21: error: while playing, this statement met a division by zero" in r.output
     assert "Traceback" not in r.output
     r = played(3, "P1=greedy")
-    assert r.exit_code == 1 and "error: the game with seed 3 broke at move 1 (P1: look) in rule 'check'" in r.output, r.output
+    assert r.exit_code == 1 and "error: the game with seed 3 broke after move 1 (P1: look) in rule 'check'" in r.output, r.output
     r = played(0, "P1=ismcts:50")  # (the search judges the failing line as a game nobody wins, and skips)
     assert r.exit_code == 0, r.output
 
