@@ -49,6 +49,7 @@ class GameFacts:
     first_decider: int | None
     lead_changes: int | None      # None: the game keeps no score to lead by
     winner_was_behind: bool | None
+    sides: tuple = ()             # the players grouped by the `sides` line at the end (engine.sides)
 
 
 class GameFailed(CardRulesError):
@@ -88,8 +89,7 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     first = None
     choosing = None  # the seat whose player is choosing (a failure there is in its look-ahead)
     n = 0
-    last_lead = None
-    changes = 0
+    leads = []  # each new set of seats tied for the lead: counted as changes once the sides are known
     try:
         while not s.finished and n < HARD_CAP:
             if not legal_moves(s):
@@ -114,10 +114,8 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
                 best = max(sc) if most else min(sc)
                 lead = tuple(i for i, v in enumerate(sc) if v == best)
                 behind.update(i for i in range(len(sc)) if i not in lead)
-                if len(lead) == 1 and lead != last_lead:
-                    if last_lead is not None:
-                        changes += 1
-                    last_lead = lead
+                if not leads or lead != leads[-1]:
+                    leads.append(lead)
     except GameFailed:
         raise
     except CardRulesError as e:
@@ -132,10 +130,34 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
     except CardRulesError as e:  # (a score that cannot be worked out at the end)
         raise GameFailed(f"game {index + 1} (seed {seed}) broke at its end, working out its result: {e.message}",
                          e.file, e.line, e.column, e.source_line) from None
+    teams = _sides(s)
     return GameFacts(seed=seed, bots=bots, winners=tuple(winners), scores=tuple(scores), decisions=n,
                      finished=s.finished, fired=fired_counts(s), moves=moves, first_decider=first,
-                     lead_changes=changes if keeps_score else None,
-                     winner_was_behind=(any(w in behind for w in winners) if keeps_score and winners else None))
+                     lead_changes=_changes(leads, teams) if keeps_score else None,
+                     winner_was_behind=(any(w in behind for w in winners) if keeps_score and winners else None),
+                     sides=teams)
+
+
+def _sides(s) -> tuple:
+    """The sides at the end (engine.sides), or () when the rules cannot work them out there."""
+    try:
+        return engine.sides(s)
+    except CardRulesError:
+        return ()
+
+
+def _changes(leads: list, teams: tuple) -> int:
+    """How often the sole leader changed: seats tied for the lead are one leader when they are one
+    side (partners share a score: a new user's Belote never had a sole leader)."""
+    side_of = {seat: k for k, team in enumerate(teams) for seat in team}
+    changes, last = 0, None
+    for lead in leads:
+        who = {side_of.get(seat, ("seat", seat)) for seat in lead}
+        if len(who) == 1 and who != last:
+            if last is not None:
+                changes += 1
+            last = who
+    return changes
 
 
 def _random_game_in_c(cfg: Config, index: int, seed: int, bots: tuple, s) -> GameFacts:
@@ -152,7 +174,7 @@ def _random_game_in_c(cfg: Config, index: int, seed: int, bots: tuple, s) -> Gam
     scores = o.scores if o is not None else tuple(0 for _ in bots)
     return GameFacts(seed=seed, bots=bots, winners=tuple(winners), scores=tuple(scores), decisions=n,
                      finished=s.finished, fired=fired_counts(s), moves=moves,
-                     first_decider=first, lead_changes=None, winner_was_behind=None)
+                     first_decider=first, lead_changes=None, winner_was_behind=None, sides=_sides(s))
 
 
 def play_config(cfg: Config, games: int, seed: int, advance=None, out: list | None = None,

@@ -20,6 +20,39 @@ def _wins(facts: list[GameFacts], players: int) -> list[float]:
     return wins
 
 
+def _teams(facts: list[GameFacts], players: int) -> tuple | None:
+    """The sides, when every game ended with the same ones and some side has two players or more
+    (partners: Bridge, Belote): the fairness questions are then asked of the sides, whose players
+    win together. None where each plays alone, or the sides change from game to game (Skat's
+    declarer, Doppelkopf's secret partners), where each seat is asked as before."""
+    teams = {f.sides for f in facts}
+    if len(teams) != 1:
+        return None
+    (t,) = teams
+    return t if t and len(t) > 1 and any(len(side) > 1 for side in t) else None
+
+
+def _side_wins(facts: list[GameFacts], teams: tuple) -> list[float]:
+    """Wins per side; a game won by k sides counts 1/k for each."""
+    wins = [0.0] * len(teams)
+    for f in facts:
+        won = [k for k, side in enumerate(teams) if any(w in side for w in f.winners)]
+        for k in won:
+            wins[k] += 1 / len(won)
+    return wins
+
+
+def _side_share(f: GameFacts, seat: int, teams: tuple) -> float:
+    """The share of game f's win that goes to seat's side (0 when it lost)."""
+    won = [side for side in teams if any(w in side for w in f.winners)]
+    return next((1 / len(won) for side in won if seat in side), 0.0)
+
+
+def side_name(side: tuple) -> str:
+    names = [seat_name(i) for i in side]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _actions(program, facts: list[GameFacts]) -> list[str]:
     """Every action of the ruleset, in the order the rules declare them (and any other chosen)."""
     names = [a.name for ch in program.choices for a in ch.alts]
@@ -35,18 +68,26 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
     program = program_of(cfg.rs)
     seats = [seat_name(i) for i in range(n)]
     wins = _wins(facts, n)
+    teams = _teams(facts, n)
     same_bots = len(set(cfg.bots)) == 1 and cfg.rotate is None
-    fair = equal_shares(wins)
+    side_wins = _side_wins(facts, teams) if teams else None
+    fair = equal_shares(side_wins if teams else wins)
     fair["meaningful"] = same_bots
+    who, whose = ("side", "sides'") if teams else ("seat", "seats'")
+    fair["by"] = who
     fair["verdict"] = ("the seats have different players, so their shares are not comparable" if not same_bots
-                       else "no evidence that any seat is favoured" if fair["p_value"] >= ALPHA
-                       else "evidence that the seats' chances differ (a fair game would look this uneven in "
+                       else f"no evidence that any {who} is favoured" if fair["p_value"] >= ALPHA
+                       else f"evidence that the {whose} chances differ (a fair game would look this uneven in "
                        + (f"{fair['p_value']:.1%}" if fair["p_value"] >= 0.001 else "under 0.1%")
                        + f" of runs of {k} games)")
     firsts = [f for f in facts if f.first_decider is not None]
-    first_wins = sum(1 / len(f.winners) for f in firsts if f.first_decider in f.winners)
+    if teams:  # (the first player wins with its side)
+        first_wins = sum(_side_share(f, f.first_decider, teams) for f in firsts)
+    else:
+        first_wins = sum(1 / len(f.winners) for f in firsts if f.first_decider in f.winners)
     first = {"games": len(firsts), "win_rate": first_wins / len(firsts) if firsts else None,
-             "ci": list(wilson(first_wins, len(firsts))) if firsts else None, "fair_share": 1 / n,
+             "ci": list(wilson(first_wins, len(firsts))) if firsts else None,
+             "fair_share": 1 / len(teams) if teams else 1 / n, "by_side": bool(teams),
              "seat_counts": {s: sum(1 for f in firsts if f.first_decider == i) for i, s in enumerate(seats)}}
     keeps_score = program.score is not None
     margins = []
@@ -72,6 +113,11 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
         "shared_wins": sum(1 for f in facts if len(f.winners) > 1),
         "win_rate": {s: {"wins": wins[i], "rate": wins[i] / k if k else 0.0, "ci": list(wilson(wins[i], k))}
                      for i, s in enumerate(seats)},
+        # partners (a `sides` line, the same sides in every game): each side's wins, a game won by
+        # k sides counted 1/k for each; the fairness questions are asked of these
+        "sides": ({side_name(side): {"wins": side_wins[j], "rate": side_wins[j] / k if k else 0.0,
+                                     "ci": list(wilson(side_wins[j], k))} for j, side in enumerate(teams)}
+                  if teams else None),
         "fairness": fair,
         "first_player": first,
         "keeps_score": keeps_score,
@@ -98,17 +144,20 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
     if skill is not None:
         scfg, sfacts = skill
         strong_wins = 0.0
+        steams = _teams(sfacts, n)
         for i, f in enumerate(sfacts):
             seat = i % n
-            if seat in f.winners:
+            if steams:  # (it wins with its side, a partner of the other kind beside it)
+                strong_wins += _side_share(f, seat, steams)
+            elif seat in f.winners:
                 strong_wins += 1 / len(f.winners)
         m = len(sfacts)
         lo, hi = wilson(strong_wins, m)
         # alone at the table (a patience), the stronger player is measured against the other's
         # own games: its share is what the other player won playing alone
-        share = 1 / n if n > 1 else (wins[0] / k if k else 0.0)
+        share = (1 / len(steams) if steams else 1 / n) if n > 1 else (wins[0] / k if k else 0.0)
         data["skill"] = {
-            "strong": scfg.rotate, "others": scfg.bots[0], "games": m,
+            "strong": scfg.rotate, "others": scfg.bots[0], "games": m, "by_side": bool(steams),
             "win_rate": strong_wins / m if m else 0.0, "ci": [lo, hi], "fair_share": share,
             "verdict": ("skill matters: the stronger player wins more than its share" if lo > share
                         else "the stronger player wins less than its share" if hi < share

@@ -179,12 +179,16 @@ def balance_command(
         seats = ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["win_rate"].items())
         unfinished = r["games"] - r["finished"]
         cut = (f" ({unfinished} stopped unfinished at {HARD_CAP:,} decisions)" if unfinished else "")
-        typer.echo(f"{r['configuration']}: {r['games']} games{cut}; won: {seats}; {r['fairness']['verdict']}")
+        sides = ("; sides: " + ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["sides"].items())
+                 if r.get("sides") else "")
+        typer.echo(f"{r['configuration']}: {r['games']} games{cut}; won: {seats}{sides}; {r['fairness']['verdict']}")
         if r.get("skill"):
             s = r["skill"]
             ci = f"95% {s['ci'][0] * 100:.1f}-{s['ci'][1] * 100:.1f}%"
             if r["players"] > 1:
-                typer.echo(f"  skill: {s['strong']} won {s['win_rate'] * 100:.1f}% against {s['others']} ({ci}): "
+                typer.echo(f"  skill: {s['strong']} won {s['win_rate'] * 100:.1f}%"
+                           + (" with its side" if s.get("by_side") else "")
+                           + f" against {s['others']} ({ci}; an equal share is {s['fair_share'] * 100:.1f}%): "
                            f"{s['verdict']}")
             elif s.get("by_score"):  # (every end a win: the mean score tells)
                 b = s["by_score"]

@@ -465,3 +465,59 @@ def test_a_greedy_player_that_loses_in_a_game_without_advice_says_why():
     assert "--strong ismcts" in verdict
     won = analyse(cfg, games, (skill, [facts(i, i % 3) for i in range(60)]))["skill"]["verdict"]
     assert "advice" not in won
+
+
+# four players in two sides, the partners' points one total: P1 and P3 start with a head start
+PARTNERS = '''game partners "Partners"
+players 4
+option head_start: bool = true "P1 and P3 start two steps ahead."
+
+deck d:
+    suits Red
+    ranks 1..4
+
+zone stock shared hidden
+
+var points(p: player): int = 0
+
+define team(p: player) = p == seat(1) or p == seat(3)
+define total(p: player) = sum q in players where team(q) == team(p): points(q)
+sides by team
+winner most total
+
+phase play "Play":
+    rule start "Head start" when head_start:
+        set points(seat(1)) = 2
+    for each p in players:
+        rule step "A step":
+            choose by p:
+                action go k in 1..3 "Go this far.":
+                    set points(p) = points(p) + k
+'''
+
+
+def test_partners_are_asked_as_sides(tmp_path):
+    """New users' Belote and Rook: four seats whose partners always win together were tested as
+    four independent seats (chi-square with 3 degrees of freedom, "an equal share is 25%" for a
+    player whose side wins half the games, no sole leader ever, since partners tie). With a
+    `sides` line that gives the same sides every game, the sides are asked."""
+    path = tmp_path / "partners.cards"
+    path.write_text(PARTNERS, encoding="utf-8")
+    out = tmp_path / "rep"
+    r = run("balance", path, "--games", 120, "--option", "head_start=true,false", "--skill-games", 40,
+            "--strong", "greedy", "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    rigged, fair = report(out)["configurations"]
+    assert set(rigged["sides"]) == {"P1 and P3", "P2 and P4"}
+    assert rigged["fairness"]["df"] == 1 and rigged["fairness"]["by"] == "side"
+    assert rigged["sides"]["P1 and P3"]["rate"] > 0.6 and rigged["fairness"]["p_value"] < 0.05
+    assert rigged["fairness"]["verdict"].startswith("evidence that the sides' chances differ")
+    assert fair["fairness"]["verdict"] == "no evidence that any side is favoured"
+    assert abs(sum(w["rate"] for w in fair["sides"].values()) - 1.0) < 1e-3
+    assert fair["first_player"]["fair_share"] == 0.5 and fair["first_player"]["by_side"]
+    assert fair["skill"]["fair_share"] == 0.5 and fair["skill"]["by_side"]
+    assert fair["lead"]["mean_changes"] > 0  # partners tied for the lead are one leader
+    assert "sides: P1 and P3" in r.output and "with its side" in r.output
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "<td>P1 and P3</td>" in html and "with 1 degree of freedom" in html
+    assert "the question is asked of the sides" in html
