@@ -195,7 +195,7 @@ def _goal(book) -> list[dict]:
         return {"label": label, "text": "by one of these rules:",
                 "items": [_rule_line(r, refs.get(r.name)) for r in rules]}
     if winners:
-        points.append(rules_point("Won at once", winners))
+        points.append(rules_point("Decided at once", winners))  # (the winners named: perhaps all but a loser)
     if rs.winner is not None:
         w = rs.winner
         d = en.defines.get(w.score) or en.vars.get(w.score)

@@ -352,7 +352,7 @@ def test_quick_reference_says_who_decides_and_how_to_win():
     assert [r["who"] for r in play["rules"]][0] == "the leader and each other player decide"
     assert "cards won" in q["goal"][0]["text"] and q["goal"][0]["label"] == "At the end"
     solo = book_context(load_ruleset(SAMPLE[2]))["quick"]
-    assert [p["label"] for p in solo["goal"]] == ["Won at once", "Nobody wins"]
+    assert [p["label"] for p in solo["goal"]] == ["Decided at once", "Nobody wins"]
     assert any(r["who"] == "the player decides" for r in solo["turn"][0]["rules"])
     euro = book_context(load_ruleset(SAMPLE[1]))["quick"]
     assert euro["options"]["off"] and len(euro["options"]["items"]) < len(load_ruleset(SAMPLE[1]).options)
