@@ -234,12 +234,20 @@ def play_comparison(ra, rb, labels: tuple[str, str], games: int, seed: int = 0, 
     return data
 
 
+def chance_note(rows: int) -> str:
+    """Why a star or two is no finding: of `rows` statistics compared, about one in twenty shows
+    one by chance where nothing differs (a new user's Doppelkopf: one of 25, after 30 games)."""
+    return (f"of {rows} statistics, about {rows / 20:.0f} would be starred by chance alone where nothing differs: "
+            "play more games before reading much into one") if rows >= 10 else "each at the 5% level"
+
+
 def comparison_table(data: dict, fmt: str = "text") -> str:
     """The comparison as plain text, Markdown or an HTML fragment."""
     c = data["comparisons"][0]
     k, n = data["games"], data["configurations"][0]["players"]
     head = (f"Played: {k} games each, {n} random players, seeds {data['seed']} to {data['seed'] + k - 1}; "
-            f"B minus A with its 95% interval, * where the interval leaves out zero")
+            f"B minus A with its 95% interval, * where the interval leaves out zero "
+            f"({chance_note(len(c['rows']))})")
     rows = [(r["statistic"], _fmt(r, r["a"]), _fmt(r, r["b"]), _fmt(r, r["difference"], True),
              f"{_fmt(r, r['ci'][0], True)} to {_fmt(r, r['ci'][1], True)}", "*" if r["significant"] else "")
             for r in c["rows"]]

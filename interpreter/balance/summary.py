@@ -225,7 +225,9 @@ def compare(a: dict, b: dict, fa: list[GameFacts], fb: list[GameFacts]) -> dict:
     for name in dict.fromkeys([*a["rules"], *b["rules"]]):
         xs = [f.fired.get(name, 0) for f in fa]
         ys = [f.fired.get(name, 0) for f in fb]
-        title = (a["rules"].get(name) or b["rules"].get(name))["title"]
+        ta, tb = (a["rules"].get(name) or {}).get("title"), (b["rules"].get(name) or {}).get("title")
+        where = b["title"] if b["title"] != a["title"] else b["configuration"]
+        title = ta or tb if tb in (None, ta) or ta is None else f"{ta}; in {where}: {tb}"  # (retitled)
         means(f"rule {name} ({title}): times per game", xs, ys)
     for name in dict.fromkeys([*a["moves"], *b["moves"]]):
         means(f"move {name}: times per game", [f.moves.get(name, 0) for f in fa], [f.moves.get(name, 0) for f in fb])

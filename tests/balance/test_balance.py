@@ -521,3 +521,15 @@ def test_partners_are_asked_as_sides(tmp_path):
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "<td>P1 and P3</td>" in html and "with 1 degree of freedom" in html
     assert "the question is asked of the sides" in html
+
+
+def test_a_rule_retitled_by_a_variant_is_shown_with_both_titles_and_chance_is_named(race, tmp_path):
+    """A new user's Koi-Koi variant retitled a rule; `diff --play` labelled it with the base's
+    title alone. Their Doppelkopf's one starred statistic of 25 after 30 games read as a finding:
+    the table now says how many a chance alone would star."""
+    variant = tmp_path / "retitled.cards"
+    variant.write_text('variant retitled "Retitled" of "race.cards"\n\n'
+                       'rule start "A flying start" when head_start:\n    set points(seat(1)) = 3\n', encoding="utf-8")
+    r = run("diff", race, variant, "--no-redline", "--play", 8)
+    assert "rule start (Head start; in Retitled: A flying start): times per game" in r.output, r.output
+    assert "would be starred by chance alone where nothing differs" in r.output
