@@ -60,7 +60,9 @@ any phase, variable, score or used definition), constant-condition (an `if`/`eli
 test, a rule's or action's `when`, an action's `where` or a `face up if` that constant
 folding -- literals, options, the player count, constant `let`s and definitions -- finds true
 for every player count and every option value, or false for all; one that depends only on the
-options or the player count is fine; `while true` is the loop idiom and is not reported).
+options or the player count is fine; `while true` is the loop idiom and is not reported),
+one-copy (`c == card(Queen, Clubs)` where the deck holds two Queens of Clubs: card(...) names
+the first copy only, so the test misses the other).
 
 Every dynamic finding is shrunk: first smaller player counts and default options, then the
 shortest prefix of the move list that still shows it (the move at which it first shows), then

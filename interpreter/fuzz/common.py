@@ -39,7 +39,7 @@ OBSERVE_EVERY = 10          # ... then every this many decisions, and at the end
 KIND_ORDER = ["engine-crash", "cards-not-conserved", "replay-mismatch", "deadlock", "endless-loop",
               "exceeds-bound", "no-end-in-sight", "runtime-error", "same-decision", "hidden-leak",
               "card-leak", "never-fires", "dead-option", "advice-fails", "constant-advice", "unreachable-phase",
-              "unused-definition", "constant-condition"]
+              "unused-definition", "constant-condition", "one-copy"]
 
 
 # ====================================================================== results

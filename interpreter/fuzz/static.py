@@ -148,6 +148,7 @@ class Static:
         self._usage()
         self._zones()
         self._conditions()
+        self._one_copy()
 
     # ---------------------------------------------------------------- helpers
     def _find(self, kind, sentence, rules, node):
@@ -287,6 +288,40 @@ class Static:
                            f"Option {o.name!r}{what} is never read by any rule, procedure or used definition: "
                            "setting it changes nothing (in a variant, the definitions that read it may have "
                            "been replaced)", [o.name], o)
+
+    # ---------------------------------------------------------------- cards named
+    def _one_copy(self):
+        """card(R, S) compared with a card where the deck holds several copies of it: it names
+        the first copy only, so the test misses the others (a new user's Doppelkopf: the second
+        Queen of Clubs never counted)."""
+        copies: dict = {}
+        for line in self.rs.deck.lines():
+            for r in line.ranks:
+                for s in line.suits:
+                    copies[(r, s)] = copies.get((r, s), 0) + line.copies
+        said = set()
+
+        def literal(x):
+            return x.name if isinstance(x, g.Name) else str(x.value) if isinstance(x, g.IntLit) else None
+
+        def visit(node, ctx, stmt):
+            if not (isinstance(node, g.BinOp) and node.op in ("==", "!=")):
+                return
+            for side in (node.left, node.right):
+                if isinstance(side, g.Call) and side.func == "card" and len(side.args) == 2:
+                    r, s = literal(side.args[0]), literal(side.args[1])
+                    n = copies.get((r, s), 0)
+                    if n > 1 and (r, s) not in said:
+                        said.add((r, s))
+                        other = node.right if side is node.left else node.left
+                        x = unparse(other)
+                        self._find("one-copy",
+                                   f"card({r}, {s}) names the first of the deck's {n} copies of the {r} of {s} only, so "
+                                   f"{unparse(node)} misses the other{'s' if n > 2 else ''} ({_line(stmt, self.path)}): "
+                                   f"to mean any copy, write {x}.rank == {r} and {x}.suit == {s}",
+                                   self.rules_of(ctx), stmt)
+        for node, ctx in self.used_code:
+            _walk(node, ctx, visit)
 
     # ---------------------------------------------------------------- zones
     def _zones(self):

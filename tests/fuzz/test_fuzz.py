@@ -589,3 +589,37 @@ def test_a_finding_is_said_when_it_is_found_and_long_games_say_how_they_go(monke
     so_far = [x.split(": ", 1)[1] for x in lines if "so far" in x]
     assert [x.split(",")[0] for x in so_far] == ["1 game so far", "2 games so far", "3 games so far",
                                                  "4 games so far"], lines
+
+
+def test_card_of_a_rank_and_suit_held_twice_is_named_as_one_copy(tmp_path):
+    """A new user's Doppelkopf (two of every card) wrote `c == card(Queen, Clubs)`, which names
+    the first Queen of Clubs only: the second never counted, and nothing said so."""
+    from interpreter.fuzz.static import Static
+    from small_games import written
+    text = """game dk "Double"
+players 2
+
+deck d:
+    suits Clubs, Hearts
+    ranks 9, Queen, King
+    copies 2
+
+zone stock shared hidden "stock"
+zone hand per player owner "hand"
+
+define old(c: card) = c == card(Queen, Clubs)
+define score(p: player) = count c in hand(p) where old(c)
+winner most score
+
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 6 from stock to each hand
+        end game
+"""
+    found = [f for f in Static(written(tmp_path, "dk.cards", text), "dk.cards").findings if f.kind == "one-copy"]
+    assert len(found) == 1 and found[0].rules == ["old"]
+    assert "card(Queen, Clubs) names the first of the deck's 2 copies of the Queen of Clubs only" in found[0].sentence
+    assert "write c.rank == Queen and c.suit == Clubs" in found[0].sentence
+    once = text.replace("    copies 2\n", "")
+    assert not [f for f in Static(written(tmp_path, "one.cards", once), "one.cards").findings if f.kind == "one-copy"]
