@@ -23,8 +23,8 @@ def _wins(facts: list[GameFacts], players: int) -> list[float]:
 def _teams(facts: list[GameFacts], players: int) -> tuple | None:
     """The sides, when every game ended with the same ones and some side has two players or more
     (partners: Bridge, Belote): the fairness questions are then asked of the sides, whose players
-    win together. None where each plays alone, or the sides change from game to game (a declarer's
-    declarer, Doppelkopf's secret partners), where each seat is asked as before."""
+    win together. None where each plays alone, or the sides change from game to game (a declarer against
+    the rest, Doppelkopf's secret partners), where each seat is asked as before."""
     teams = {f.sides for f in facts}
     if len(teams) != 1:
         return None
