@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 
 from ..language import graph as g
+
+_TESTS = ("==", "!=", "<", "<=", ">", ">=", "and", "or", "in", "not in")
 from ..language.unparse import unparse
 from .markup import _cap, _plain_list, _uncap, code, em, human, link  # noqa: F401
 from .words import English  # noqa: F401
@@ -113,7 +115,14 @@ class Describer:
             target = self.en(g.Call(func=s.name, args=(s.index,)))
         else:
             target = self.en(g.Name(name=s.name))
-        return [Step(f"Set {target} to {self.en(s.value)}.")]
+        v = s.value
+        own = g.Name(name=s.name) if s.index is None else g.Call(func=s.name, args=(s.index,))
+        if isinstance(v, g.UnOp) and v.op == "not" and unparse(v.operand) == unparse(own):  # a switch
+            return [Step(f"Switch {target} over: true becomes false, and false true.")]
+        if (isinstance(v, g.UnOp) and v.op == "not") or (isinstance(v, g.BinOp) and v.op in _TESTS) or \
+                (isinstance(v, g.Agg) and v.op in ("any", "no", "all")):  # a condition: "Set caught to honest does not hold"
+            return [Step(f"Set {target} to true if {self.en.cond(v)}, otherwise to false.")]
+        return [Step(f"Set {target} to {self.en(v)}.")]
 
     def s_DeclareWinner(self, s):
         if isinstance(s.who, g.NoneLit):
@@ -135,6 +144,8 @@ class Describer:
 
     def s_Break(self, s):
         loop = self.loops[-1] if self.loops else "loop"
+        if loop == "round of players":  # ("Leave the round of players" read as a player leaving)
+            return [Step("Stop going round the players.")]
         return [Step("Stop repeating." if loop == "repeat" else f"Leave the {loop}.")]
 
     def s_Pass(self, s):

@@ -289,3 +289,24 @@ def test_a_procedures_rule_names_every_rule_that_follows_it(tmp_path):
         shuffle stock''')
     assert "This rule is part of the procedure *refill*, which rule 2 follows." in render_markdown(
         written(tmp_path, "one.cards", one))
+
+
+# MINI with a yes-or-no kept: switched each turn, set to a test, and a round of the players left early
+FLAGS = MINI_HEAD.replace("define points", "var flipped: bool = false\nvar clean: bool = false\ndefine points") + \
+    MINI_DEAL + TURNS.replace("ACTIONS", """action discard c in hand(turn):
+                    move c to pile
+                    set flipped = not flipped
+                    set clean = not (any x in pile where x.suit == Red)
+                    for each player q after turn:
+                        if count(hand(q)) == 0:
+                            break""")
+
+
+def test_a_yes_or_no_set_to_a_test_reads_as_one(tmp_path):
+    """A new user's Cheat: `set caught = not honest` read "Set caught to honest does not hold";
+    their Belote's `break` out of a round of the players read "Leave the round of players", as if
+    a player left; Crazy Eights' `set reversed = not reversed`, "Set reversed to reversed is false"."""
+    md = render_markdown(written(tmp_path, "flags.cards", FLAGS))
+    assert "Switch *flipped* over: true becomes false, and false true." in md, md
+    assert "Set *clean* to true if there is no card *x* in the pile such that *x*'s suit is Red, otherwise to false." in md
+    assert "Stop going round the players." in md and "Leave the round of players" not in md
