@@ -95,6 +95,8 @@ class Expressions:
     def sx_typed(self, e, scope, want: str, what: str):
         if isinstance(e, g.ListExpr) and not e.items and want in ("cards", "players", "ints", "suits", "ranks", "zones"):
             return o.ListOf((), t=want), want  # ([] is whatever collection is wanted: var ps: players starts so)
+        if want == "rank" and isinstance(e, g.IntLit) and str(e.value) in self.rank_index:
+            return self._rank_literal(e), "rank"  # (a rank written as a number, as card(3, Clubs) takes it)
         src, t = self.sx(e, scope)
         if want == "collection":
             if t not in COLLECTIONS:
@@ -230,13 +232,16 @@ class Expressions:
             if a == "owner":
                 return o.ZoneOwner(obj, t="player"), "player"
             raise _err(f"zones have no attribute {a!r}; they have index and owner", e)
+        if t == "player" and a == "index":  # the seat number, from 1 (a player is its seat from 0)
+            return o.Arith("+", obj, o.Lit(1, t="int"), t="int"), "int"
         if t in ("suit", "rank"):
             if a == "index":  # (a suit or a rank is its place in the deck's line, from 0)
                 return o.Arith("+", obj, o.Lit(1, t="int"), t="int"), "int"
             raise _err(f"{t}s have one attribute, index (the {t}'s place in the deck's {t}s line, from 1); "
                        f"{unparse(e.obj)!r} is {word(t)}", e)
         if t not in ("card", "any", "none"):
-            raise _err(f"only cards, zones, suits and ranks have attributes; {unparse(e.obj)!r} is {word(t)}", e)
+            more = "; a player has one, index (its seat number, from 1)" if t == "player" else ""
+            raise _err(f"only cards, zones, suits, ranks and players have attributes; {unparse(e.obj)!r} is {word(t)}{more}", e)
         if a in _CARD_ATTRS:
             typ = _CARD_ATTRS[a][1]
             return o.CardAttr(a, obj, t=typ), typ
@@ -417,6 +422,12 @@ class Expressions:
             if z.size:
                 if len(args) != 1:
                     raise _err(f"{n}(...) takes one number, from 1 to {z.size}", e)
+                _, ta = self.sx(args[0], scope)
+                if ta in ("suit", "rank", "player"):  # (a new user's Lost Cities: discard(c.suit))
+                    x = unparse(args[0])
+                    what = "its seat number" if ta == "player" else "its place in the deck's line, from 1,"
+                    raise _err(f"the number of {n}(...) must be a number; {x!r} is {word(ta)}: {what} is "
+                               f"{x}.index ({n}({x}.index))", args[0])
                 i, _ = self.sx_typed(args[0], scope, "int", f"the number of {n}(...)")
                 return o.ZoneAt(zi, i, t="zone"), "zone"
             if not z.per_player:

@@ -697,8 +697,10 @@ CARD_ATTRIBUTES: tuple[Entry, ...] = (
 )
 
 SUIT_RANK_ATTRIBUTES: tuple[Entry, ...] = (
-    Entry("index", "SUIT.index, RANK.index", "A suit's place in the deck's `suits` line, or a rank's in its "
-          "`ranks` line, counted from 1: the number that picks a zone of a family by suit.",
+    Entry("index", "SUIT.index, RANK.index, PLAYER.index", "A suit's place in the deck's `suits` line, or a rank's in its "
+          "`ranks` line, counted from 1: the number that picks a zone of a family by suit; a player's seat "
+          "number, from 1. (Where a rank is wanted, a rank written as a number may stand for it: "
+          "`perform lay(p, 3)`.)",
           "card(7, c.suit).zone == spot(c.suit.index)", "expression"),
 )
 

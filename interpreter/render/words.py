@@ -395,6 +395,8 @@ class English:
                     and self.zones[obj.func].per_player:
                 return self._of("seat number", obj.args[0])
             return self._of("number", e.obj)
+        if a == "index" and self.kind(e.obj) == "player":
+            return self._of("seat number", e.obj)
         if a == "index" and self.kind(e.obj) in ("suit", "rank"):
             k = self.kind(e.obj)
             return f"the place of {self.operand(e.obj)} among the {k}s (from 1)"
