@@ -305,6 +305,12 @@ class Expressions:
         if op == "-" and (ta == "rank" or isinstance(e.left, g.IntLit)) and tb == "suit":  # `Princess-Court`, as moves and records name a card
             raise _err(f"{unparse(e.left)}-{unparse(e.right)} is how moves and records name a card; in the rules "
                        f"a card is written card({unparse(e.left)}, {unparse(e.right)})", e)
+        if op == "+" and {ta, tb} & set(COLLECTIONS) and {ta, tb} & {"card", "player", "suit", "rank"}:
+            one = e.right if tb in ("card", "player", "suit", "rank") else e.left
+            x = unparse(one)
+            how = (f"top({x[4:-1]}, 1) is a collection of it" if x.startswith("top(") and x.endswith(")") and "," not in x
+                   else f"[{x}] is a collection of it")
+            raise _err(f"+ joins two collections; {x!r} is one {word(ta if one is e.left else tb).split()[-1]}: {how}", one)
         for t, node in ((ta, e.left), (tb, e.right)):
             if t not in ("int", "any"):
                 more = ""

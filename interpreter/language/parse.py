@@ -205,6 +205,9 @@ def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
     """What to write for a line a designer's habit wrote otherwise (new users' Doppelkopf,
     Cheat, Rook and Old Maid): None when the line is none of these."""
     value, head = str(tok.value), text[:at]
+    if value == "if" and re.match(r"\s*action\b", text):
+        return ("unexpected 'if': an action's condition on its value is written with where, and one on the "
+                "moment with when: action NAME c in ZONE where TEST when TEST \"Label.\":")
     if value == "if" and "IF" not in accepts and head.strip() and head.split()[-1] != "else":
         return ("unexpected 'if': a value chosen by a condition is written if C then X else Y, the condition "
                 "first (not X if C else Y)")
@@ -231,6 +234,10 @@ def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
                 "of a zone is at(ZONE, N), and the element of a collection with some property is "
                 "first(those x in X where ...), like the rank after r: first(those s in ranks where "
                 "s.index == r.index + 1)")
+    if tok.type == "NAME" and re.match(r"\s*\w+\s*\(\s*[^)]*\)\s*$", text) and not head.strip() \
+            and "PERFORM" in accepts:
+        name, args = text.split("(")[0].strip(), text.split("(", 1)[1].rsplit(")", 1)[0].strip()
+        return f"unexpected {name!r}: a procedure is carried out with perform: perform {name}" + (f"({args})" if args else "")
     if value == "step":
         return ("unexpected 'step': a range has no step; keep every fifth value with where: action bid n in "
                 "50..200 where (n - 50) mod 5 == 0")
@@ -332,7 +339,12 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
             msg = f"the line ends too early; expected {expected}"
             if line and line_of(line) is not None:
                 col = len(line_of(line).split("#")[0].rstrip()) + 1
-                if re.match(r"\s*(new\s+)?advice\b", line_of(line)) and "STRING" in (e.accepts or e.expected):
+                if (agg := re.search(r"\b(min|max)\s+(\w+)\s+in\b[^:]*\bwhere\b[^:]*$", line_of(line).split("#")[0])):
+                    least = agg.group(1) == "min"
+                    msg = (f"the line ends too early: {agg.group(1)} {agg.group(2)} in ... where ...: VALUE is the "
+                           f"{'least' if least else 'greatest'} VALUE, written after a ':'; the element itself is "
+                           f"{'lowest' if least else 'highest'} {agg.group(2)} in ... where ...")
+                elif re.match(r"\s*(new\s+)?advice\b", line_of(line)) and "STRING" in (e.accepts or e.expected):
                     msg += (": an advice ends with what it values, in quotes "
                             '(advice reach(p: player) = count(won(p)) "more tricks taken is better")')
         else:

@@ -292,6 +292,14 @@ HABITS = [
      "its place in the deck's line is r.index, and the rank after it is first(those s in ranks where s.index == r.index + 1)"),
     (("winner most score", "winner most score\ndefine w = highest c in hand(seat(1)) by c.order.owner"),
      "put the aggregate in parentheses: (highest c in hand(seat(1)) by c.order).owner"),
+    (("deal 2 from stock to each hand", 'choose by seat(1):\n            action king c in hand(seat(1)) if c.rank == 4 "K.":\n'
+      "                pass"), "an action's condition on its value is written with where"),
+    (("deal 2 from stock to each hand", "show_stock()\nprocedure show_stock:\n    rule s \"S\":\n        shuffle stock"),
+     "a procedure is carried out with perform: perform show_stock"),
+    (("define score(p: player) = count(hand(p))", "define score(p: player) = min r in 1..7 where r > 2"),
+     "VALUE is the least VALUE, written after a ':'; the element itself is lowest r in ... where ..."),
+    (("define score(p: player) = count(hand(p))", "define score(p: player) = count(hand(p) + top(stock))"),
+     "+ joins two collections; 'top(stock)' is one card: top(stock, 1) is a collection of it"),
 ]
 
 
