@@ -72,10 +72,11 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
     same_bots = len(set(cfg.bots)) == 1 and cfg.rotate is None
     side_wins = _side_wins(facts, teams) if teams else None
     fair = equal_shares(side_wins if teams else wins)
-    fair["meaningful"] = same_bots
+    fair["meaningful"] = same_bots and n > 1
     who, whose = ("side", "sides'") if teams else ("seat", "seats'")
     fair["by"] = who
-    fair["verdict"] = ("the seats have different players, so their shares are not comparable" if not same_bots
+    fair["verdict"] = ("a game for one: there are no seats to compare" if n == 1
+                       else "the seats have different players, so their shares are not comparable" if not same_bots
                        else f"no evidence that any {who} is favoured" if fair["p_value"] >= ALPHA
                        else f"evidence that the {whose} chances differ (a fair game would look this uneven in "
                        + (f"{fair['p_value']:.1%}" if fair["p_value"] >= 0.001 else "under 0.1%")
@@ -156,6 +157,9 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
         # alone at the table (a patience), the stronger player is measured against the other's
         # own games: its share is what the other player won playing alone
         share = (1 / len(steams) if steams else 1 / n) if n > 1 else (wins[0] / k if k else 0.0)
+        # alone, both rates are measured, each with its noise: the difference must leave out zero (a new
+        # user's Pyramid: 1 of 50 won against 0 of 50 read "skill matters")
+        alone = diff_proportions(wins[0] if n == 1 else 0.0, k or 1, strong_wins, m or 1)
         data["skill"] = {
             "strong": scfg.rotate, "others": scfg.bots[0], "games": m, "by_side": bool(steams),
             "win_rate": strong_wins / m if m else 0.0, "ci": [lo, hi], "fair_share": share,
@@ -164,8 +168,9 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
                         else "no evidence that skill matters at this number of games")
                        if n > 1 else
                        (f"skill matters: the stronger player wins more often than {scfg.bots[0]} playing alone"
-                        if lo > share else f"the stronger player wins less often than {scfg.bots[0]} playing alone"
-                        if hi < share else "no evidence that skill matters at this number of games"),
+                        if alone["significant"] and alone["difference"] > 0
+                        else f"the stronger player wins less often than {scfg.bots[0]} playing alone"
+                        if alone["significant"] else "no evidence that skill matters at this number of games"),
         }
         if hi < share and str(scfg.rotate).split(":")[0] == "greedy" and not program.advice:
             # (Yaniv, written by a new user: 0 of 50 won, the report said skill did not help)

@@ -506,11 +506,15 @@ class English:
     def call_top(self, x, n=None):
         if n is None:
             return f"the top card of {self._coll(x)}"
+        if isinstance(n, g.IntLit) and n.value == 1:  # (top(Z, 1): a collection of one, "the top 1 cards")
+            return f"the top card of {self._coll(x)} (as a set of one)"
         return f"the top {self.operand(n)} cards of {self._coll(x)}"
 
     def call_bottom(self, x, n=None):
         if n is None:
             return f"the bottom card of {self._coll(x)}"
+        if isinstance(n, g.IntLit) and n.value == 1:
+            return f"the bottom card of {self._coll(x)} (as a set of one)"
         return f"the bottom {self.operand(n)} cards of {self._coll(x)}"
 
     def call_at(self, x, n=None):

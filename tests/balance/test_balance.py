@@ -533,3 +533,20 @@ def test_a_rule_retitled_by_a_variant_is_shown_with_both_titles_and_chance_is_na
     r = run("diff", race, variant, "--no-redline", "--play", 8)
     assert "rule start (Head start; in Retitled: A flying start): times per game" in r.output, r.output
     assert "would be starred by chance alone where nothing differs" in r.output
+
+
+def test_a_game_for_one_has_no_seats_or_first_player_to_compare(tmp_path):
+    """A new user's Pyramid: "no evidence that any seat is favoured (chi-square 0 with 0 degrees of
+    freedom)" and "the first player won 0.0%; an equal share is 100.0%" in a game for one; and
+    "skill matters" on 1 game won of 50 against 0 of 50, the two rates within each other's noise."""
+    from interpreter.balance.stats import diff_proportions
+    out = tmp_path / "rep"
+    r = run("balance", ROOT / "rulesets" / "mughal" / "udvasa.cards", "--games", 8, "--strong", "none",
+            "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    (only,) = report(out)["configurations"]
+    assert only["fairness"]["verdict"] == "a game for one: there are no seats to compare"
+    assert not only["fairness"]["meaningful"]
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "a game for one: there is nobody to go first against" in html and "chi-square" not in html
+    assert not diff_proportions(0, 50, 1, 50)["significant"]  # (what the skill verdict alone now asks)

@@ -310,3 +310,11 @@ def test_a_yes_or_no_set_to_a_test_reads_as_one(tmp_path):
     assert "Switch *flipped* over: true becomes false, and false true." in md, md
     assert "Set *clean* to true if there is no card *x* in the pile such that *x*'s suit is Red, otherwise to false." in md
     assert "Stop going round the players." in md and "Leave the round of players" not in md
+
+
+def test_the_top_one_card_as_a_collection_is_not_the_top_1_cards(tmp_path):
+    """A new user's Pyramid: `top(stock, 1)` read "the top 1 cards of the stock"."""
+    text = FLAGS.replace("                    set flipped = not flipped\n",
+                         "                    set flipped = not flipped\n                    move top(stock, 1) to pile\n")
+    md = render_markdown(written(tmp_path, "top.cards", text))
+    assert "the top card of the stock (as a set of one)" in md and "top 1 cards" not in md
