@@ -380,8 +380,10 @@ def broke_in_python(rs, path, n: int, opts: dict, seed: int, bot_names: dict, lo
         state = play_one(rs, n, opts, seed, bot_names, None)
     except GameBroke as e:
         return e.render(), (make_record(e.state, str(path)) if log and e.state is not None else None)
-    return (f"error: the game with seed {seed} failed in the native engine but not in the Python engine "
-            "(please report it)", make_record(state, str(path)) if log else None)
+    return (f"error: the game with seed {seed} failed in the native engine but not in the Python engine: the "
+            "native engine has less room than the Python engine (a decision offering tens of thousands of moves "
+            "is the usual cause); play it with --engine python, and please report it if that is not so",
+            make_record(state, str(path)) if log else None)
 
 
 # ------------------------------------------------------------------ the games of `cardrules play` on workers

@@ -638,6 +638,10 @@ class NativeGame:
                 E_NEGPOW: play.ImpossibleEffect(sizes.negative_power_message()),
                 E_EMPTY: play.ImpossibleEffect(EMPTY_MESSAGE),
                 E_OVERFLOW: play.ImpossibleEffect(sizes.overflow_message())}.get(kind)
+        if what is None and kind == E_LIST and node is not None:  # (a new user's Set: 20,825 moves at one decision)
+            return _at(node, "the native engine has no room here for so many values (a decision offering tens of "
+                             "thousands of moves, or a collection as large): the Python engine plays it, "
+                             "--engine python; or let the player choose in steps, a value a decision")
         if what is None:
             return GameRuntimeError(f"the native engine ran out of room for this game (failure {kind}); "
                                     "play it with --engine python")

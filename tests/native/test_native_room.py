@@ -1,0 +1,41 @@
+"""A decision with more moves than the native engine has room for (a new user's Set: three cards
+of a layout, 20,825 moves from 51 cards) stopped `play --engine native` with "failed in the
+native engine but not in the Python engine (please report it)", and the move-by-move path with
+"ran out of room for this game (failure 8)" placed in the set-up. It is said at the decision,
+with what to do; whole games in C say what the usual cause is."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.native.toolchain import find_compiler
+
+ROOT = Path(__file__).resolve().parents[2]
+MANY = Path(__file__).with_name("many-moves.cards")
+
+pytestmark = pytest.mark.skipif(find_compiler() is None, reason="no C compiler: the native engine cannot be built")
+
+
+def play(*args):
+    return subprocess.run([sys.executable, "-m", "interpreter", "play", str(MANY), "-o", "n=51", "-k", "1",
+                           "--workers", "1", "--engine", "native", *args], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+
+
+def test_a_decision_too_big_for_the_native_engine_is_said_where_it_is():
+    r = play("--bot", "greedy")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "many-moves.cards:20:9: error: the native engine has no room here for so many values" in r.stderr, r.stderr
+    assert "--engine python" in r.stderr
+    r = play()
+    assert r.returncode == 1 and "native engine has less room than the Python engine" in r.stderr, r.stderr
+
+
+def test_the_python_engine_plays_it():
+    r = subprocess.run([sys.executable, "-m", "interpreter", "play", str(MANY), "-o", "n=51", "-k", "1",
+                        "--workers", "1", "--engine", "python"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
