@@ -115,3 +115,46 @@ def test_cards_are_shuffled_in_a_zone_not_by_shuffled(tmp_path):
         written(tmp_path, "bad.cards", text)
     assert "shuffled(...) puts players or numbers in an order drawn by chance" in str(e.value)
     assert "to put cards in a random order, `shuffle ZONE`" in str(e.value)
+
+
+def test_the_c_of_shuffled_and_previous_where_runs_clean_under_the_sanitizers(tmp_path):
+    """Whole random games of the race, asked in a shuffled order, each turn also finding the
+    player before the snapper (`previous q before p where ...`), in C built under ASan and UBSan,
+    giving the Python engine's decisions and scores."""
+    import random
+
+    import procs
+    from native_support import build_sanitized, sanitizers_work
+
+    from interpreter.engine import moves_for, outcome, play
+    from interpreter.native import find_compiler
+    from interpreter.native.engine import native_program
+    from interpreter.players.bots import bot_seed
+    compiler = find_compiler()
+    if compiler is None or not sanitizers_work(list(compiler.argv), tmp_path):
+        pytest.skip("no compiler that builds sanitized programs here")
+    text = RACE.replace("ASKED", "shuffled(players)").replace(
+        "                    move table to won(q)\n",
+        "                    move table to won(q)\n"
+        "                    set order = [(previous r before q where count(won(r)) >= 0).index]\n")
+    rs = written(tmp_path, "race.cards", text)
+    p = play.program_of(rs)
+    opts = native_program(p).options_row(play.resolve_options(p, None))
+    w = 8 + len(p.rule_names)
+    main = ("\n#include <stdio.h>\nint main(void) {\n"
+            f"    int64_t opts[] = {{{', '.join(map(str, opts)) or '0'}}};\n"
+            f"    static int64_t out[20 * {w}];\n"
+            "    if (cr_play_many(3, opts, 0, 20, INT64_MAX, out)) return 1;\n"
+            f"    for (int g = 0; g < 20; g++) printf(\"%lld %lld %lld %lld\\n\", (long long)out[g * {w} + 2],"
+            f" (long long)out[g * {w} + 5], (long long)out[g * {w} + 6], (long long)out[g * {w} + 7]);\n"
+            "    return 0;\n}\n")
+    built = build_sanitized(compiler, p, main, tmp_path / "driver")
+    assert built.returncode == 0, built.stderr[-2000:]
+    ran = procs.run([str(tmp_path / "driver")], capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    for g, line in enumerate(ran.stdout.splitlines()):
+        s = new_game(rs, 3, seed=g)
+        rngs = [random.Random(bot_seed(g, k)) for k in range(3)]
+        while not s.finished:
+            apply(s, rngs[s.actor].choice(moves_for(s)))
+        assert [int(v) for v in line.split()] == [s.decisions, *outcome(s).scores]
