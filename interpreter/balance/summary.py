@@ -20,7 +20,7 @@ def _wins(facts: list[GameFacts], players: int) -> list[float]:
     return wins
 
 
-def _teams(facts: list[GameFacts], players: int) -> tuple | None:
+def _teams(facts: list[GameFacts]) -> tuple | None:
     """The sides, when every game ended with the same ones and some side has two players or more
     (partners: Bridge, Belote): the fairness questions are then asked of the sides, whose players
     win together. None where each plays alone, or the sides change from game to game (a declarer against
@@ -68,7 +68,7 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
     program = program_of(cfg.rs)
     seats = [seat_name(i) for i in range(n)]
     wins = _wins(facts, n)
-    teams = _teams(facts, n)
+    teams = _teams(facts)
     same_bots = len(set(cfg.bots)) == 1 and cfg.rotate is None
     side_wins = _side_wins(facts, teams) if teams else None
     fair = equal_shares(side_wins if teams else wins)
@@ -145,7 +145,7 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
     if skill is not None:
         scfg, sfacts = skill
         strong_wins = 0.0
-        steams = _teams(sfacts, n)
+        steams = _teams(sfacts)
         for i, f in enumerate(sfacts):
             seat = i % n
             if steams:  # (it wins with its side, a partner of the other kind beside it)

@@ -45,6 +45,7 @@ class Sight:
 
     def __init__(self, program, zkind, zowner, players: int):
         zones = program.zones
+        self.program = program
         self.all = (1 << players) - 1
         self.players = players
         self.zone = [sum(1 << q for q in range(players) if sees(zones[k].visibility, zowner[z], q))
@@ -78,7 +79,6 @@ def sight_of(s) -> Sight:
     hit = _SIGHTS.get(key)
     if hit is None or hit.program is not s.program:
         hit = _SIGHTS[key] = Sight(s.program, s.zkind, s.zowner, s.n_players)
-        hit.program = s.program
     return hit
 
 

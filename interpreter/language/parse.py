@@ -220,10 +220,9 @@ def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
                 "variable is a number, a yes or no, a player, a card...: var contract: int = 0, with a "
                 "definition or a comment saying what each number means")
     if re.match(r"\s*deal\s+all\b", text):
-        return ("unexpected {value!r}: deal takes how many cards each player gets (deal 5 from stock to each hand); "
-                "to deal out the whole pack, deal count(stock) / player_count to each, then the rest one by one "
-                "(for each player q after dealer: if count(stock) > 0: move top(stock) to hand(q))").replace(
-                    "{value!r}", repr(value))
+        return (f"unexpected {value!r}: deal takes how many cards each player gets (deal 5 from stock to each "
+                "hand); to deal out the whole pack, deal count(stock) / player_count to each, then the rest one by "
+                "one (for each player q after dealer: if count(stock) > 0: move top(stock) to hand(q))")
     if value == "up" and re.match(r"\s*turn\b", text):
         return ("unexpected 'up': cards are turned face up with reveal CARDS (or move them face up); "
                 "turn CARDS face down turns them back")
