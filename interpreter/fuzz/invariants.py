@@ -241,7 +241,7 @@ class Checks:
                             continue
                         inst = s.card_zone[c]
                         if sees[inst] or s.known[c] or game.seen_all[c] \
-                                or game.seen_own[player][c]:
+                                or game.seen_own[player][c] or self._named_to(game, s, player, c):
                             continue  # naming a card the player has seen reveals nothing
                         sets = self._set_rules(v.name)
                         var = v.name + (f"({seat_name(owner)})" if owner is not None else "")
@@ -256,6 +256,20 @@ class Checks:
                         break
         for player in deciders:
             self._check_permuted(game, s, player)
+
+    def _named_to(self, game: Game, s: State, player: int, c: int) -> bool:
+        """Whether a move `player` saw whole named card c (a card called aloud: Napoleon naming
+        the card whose holder is his partner), so a variable holding it tells no more than the
+        call did. Asked only of a variable the quick check flags; the game is replayed once for
+        the seat (engine/truths.py keeps what it has seen, moves included)."""
+        memory = game.memories.get(player)
+        try:
+            if memory is None or not memory.follows(s, player):
+                memory = game.memories[player] = Memory(s, player)
+            memory.catch_up(s)
+        except Exception:
+            return False
+        return bool(memory.seen[c])
 
     def _set_rules(self, var: str) -> list:
         if var in self._set_cache:

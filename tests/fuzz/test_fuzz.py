@@ -13,6 +13,7 @@ Each target is a tiny game (4-12 cards) with one flaw, named in its first commen
     runtime-error.cards      '.played_by' of none
     two-claims.cards         two actions of one choice offering the same move
     peek.cards               a public variable naming a hidden card; moves depending on hidden cards
+    called-card.cards        (sound) a public variable naming a card called aloud, unseen where it lies
     everyone-at-once.cards   a sound game with a `choose by each` (its records must replay)
     dead-code.cards          unreachable phases, unused definitions, constant conditions
     rare-line.cards          a rule only eight passes in a row reach, and one nothing reaches
@@ -623,3 +624,16 @@ phase play "Play":
     assert "write c.rank == Queen and c.suit == Clubs" in found[0].sentence
     once = text.replace("    copies 2\n", "")
     assert not [f for f in Static(written(tmp_path, "one.cards", once), "one.cards").findings if f.kind == "one-copy"]
+
+
+def test_a_card_called_aloud_is_no_leak_when_a_variable_keeps_it(reports, tmp_path):
+    """A public variable holding a card that a move named in the open (a called partner card)
+    tells no seat more than the call did; set from the top of the pack instead, it is a leak."""
+    report = reports("called-card.cards")
+    assert report.games and not [f for f in report.findings if f.kind == "hidden-leak"], report.findings
+    text = (TARGETS / "called-card.cards").read_text(encoding="utf-8")
+    peeked = tmp_path / "peeked-card.cards"
+    peeked.write_text(text.replace("                set called = c\n",
+                                   "                set called = top(stock)\n"), encoding="utf-8")
+    leaks = only(fuzz_ruleset(peeked, games=4, seed=0), "hidden-leak")
+    assert any("Variable 'called'" in f.sentence for f in leaks)
