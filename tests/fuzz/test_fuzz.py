@@ -251,13 +251,11 @@ def test_static_findings(reports):
 
 # ------------------------------------------------------------------ the real rulesets
 
-def test_ganjifa_small_budget_is_quick_and_clean():
-    t0 = time.monotonic()
+def test_ganjifa_small_budget_is_clean():
+    """(Its time is a benchmark's: `benchmarks/front_doors.py --job fuzz --ruleset ganjifa`.)"""
     # two games a configuration: sacrifice_after_leading changes about one random game in five
     # (a leader who leads every unbeatable card), which one game a configuration can miss
     rep = fuzz_ruleset(GANJIFA / "ganjifa.cards", games=2, seed=0)
-    took = time.monotonic() - t0
-    assert took < 15, f"fuzzing ganjifa with --games 2 took {took:.1f} s"
     assert rep.configurations >= 2 and rep.games >= rep.configurations
     assert not rep.findings, "\n".join(f"[{f.kind}] {f.sentence}" for f in rep.findings)
 
