@@ -240,6 +240,16 @@ def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
     if value == "step":
         return ("unexpected 'step': a range has no step; keep every fifth value with where: action bid n in "
                 "50..200 where (n - 50) mod 5 == 0")
+    if value in ("==", "!=", "<", "<=", ">", ">=") and (m := re.search(r"(\S+)\s*(==|!=|<=|>=|<|>)\s*(\S+)\s*$", head)):
+        return (f"unexpected {value!r}: comparisons do not chain; join two with and: "
+                f"{m.group(1)} {m.group(2)} {m.group(3)} and {m.group(3)} {value} ...")
+    if value == "," and re.match(r"\s*move\s", text) and not re.search(r"\b(to|under)\b", head):
+        return ("unexpected ',': move takes one card or one collection; write a move line for each card, or "
+                "join collections with + (move top(stock, 2) + top(pile, 1) to hand(p))")
+    if tok.type == "NAME" and re.match(r"\s*ranks\b.*\b\d+$", head):
+        word = re.search(r"\d+$", head).group(0) + value
+        return (f"{word!r} is not a rank: a rank is a number (2..10) or a name that starts with a letter "
+                f"(Jack, Two, R{word})")
     return None
 
 
@@ -431,7 +441,7 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
     except UnexpectedEOF as e:
         raise RulesetSyntaxError(f"the file ends too early; expected {_expected(e.expected)}",
                                  filename, len(lines), 1, line_of(len(lines))) from None
-    except DedentError as e:
+    except DedentError:
         # lark does not say where; find the first line whose indent matches no open block
         line_no = _bad_dedent_line(lines)
         raise RulesetSyntaxError("this line's indentation matches no enclosing block",

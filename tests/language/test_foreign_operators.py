@@ -300,6 +300,11 @@ HABITS = [
      "VALUE is the least VALUE, written after a ':'; the element itself is lowest r in ... where ..."),
     (("define score(p: player) = count(hand(p))", "define score(p: player) = count(hand(p) + top(stock))"),
      "+ joins two collections; 'top(stock)' is one card: top(stock, 1) is a collection of it"),
+    (("define score(p: player) = count(hand(p))", "define score(p: player) = if count(hand(p)) == 2 == 2 then 1 else 0"),
+     "comparisons do not chain; join two with and: count(hand(p)) == 2 and 2 == ..."),
+    (("deal 2 from stock to each hand", "move top(stock), top(stock) to hand(seat(1))"),
+     "move takes one card or one collection; write a move line for each card, or join collections with +"),
+    (("ranks 1..4", "ranks 1..3, 4th"), "'4th' is not a rank: a rank is a number (2..10) or a name that starts"),
 ]
 
 
