@@ -17,6 +17,7 @@ from .players.bots import bot_seed, choosing_failed, make_bot
 from .engine import (Move, State, apply, fired_counts, in_secret, legal_moves, make_record, moves_for, observe,
                      outcome, seat_name)
 from .errors import CardRulesError, GameRuntimeError
+from .language.graph import ordered_zones
 from .engine import shown
 from .runner import (MAX_CHUNK, NATIVE_CHUNK, Interrupted, Runner, Task, chunks, load, remember, say_workers,
                      source_of)
@@ -121,6 +122,13 @@ class Human:
     seat: int
     _order: dict = field(default_factory=dict)
     _was: dict | None = None  # the cards in view at the last decision, by place: what arrived since is told
+    _piles: frozenset | None = None  # the zones whose order the rules read: one's own shown as they lie
+
+    def _ordered(self, state: State) -> frozenset:
+        """The zones whose order the rules read (graph.ordered_zones), worked out once."""
+        if self._piles is None:
+            self._piles = ordered_zones(state.program.ruleset)
+        return self._piles
 
     def _sort_key(self, state: State):
         p = state.program
@@ -141,15 +149,16 @@ class Human:
         return [f"{deck.suits[s]}: {' '.join(ls)}" for s, ls in lines.items()]
 
     def _zone_text(self, state: State, zname: str, seen: dict, own: bool) -> list[str]:
-        """How one zone (or one seat's part of it) looks to this seat: own private cards in
-        full, sorted; public cards in the order they arrived (long piles as counts); hidden
-        cards as a count plus any that were shown face up."""
-        p = state.program
-        zone = p.zones[p.zone_index[zname]] if zname in p.zone_index else None
+        """How one zone (or one seat's part of it) looks to this seat: own cards in full, sorted,
+        unless the rules read the zone's order (a pile whose top matters: as they lie); others'
+        public cards in the order they arrived (long piles as counts); hidden cards as a count
+        plus any that were shown face up."""
         if "cards" in seen:
             cards = seen["cards"]
             if not cards:
                 return ["-"]
+            if own and len(cards) > 1 and zname in self._ordered(state):  # (its top card matters: in order)
+                return [f"{len(cards)} cards, bottom to top: {' '.join(cards)}"]
             if own:  # one's own cards in full, whoever else may see them (a pile of cards won, say)
                 if len(cards) > 6:
                     return [f"{len(cards)} cards"] + ["  " + ln for ln in self._cards_by_suit(state, cards)]

@@ -645,6 +645,19 @@ def nodes_below(node):
                 stack.extend(getattr(x, f) for f in fields)
 
 
+def ordered_zones(ruleset) -> frozenset:
+    """The zones whose order the rules read (top, bottom or at of them): a pile whose top card
+    matters, which a view must not sort."""
+    out = set()
+    for x in nodes_below(ruleset):
+        if getattr(x, "kind", None) == "call" and x.func in ("top", "bottom", "at") and x.args:
+            z = x.args[0]
+            name = z.name if getattr(z, "kind", None) == "name" else z.func if getattr(z, "kind", None) == "call" else None
+            if name is not None:
+                out.add(name)
+    return frozenset(out)
+
+
 def draws_at_random(ruleset) -> bool:
     """Whether the rules ever leave something to chance (a shuffle, `random`, `shuffled`)."""
     return any(getattr(x, "kind", None) == "shuffle" or (getattr(x, "kind", None) == "call" and x.func in ("random", "shuffled"))

@@ -131,3 +131,43 @@ def test_anothers_public_pile_is_listed_and_what_arrived_since_the_last_decision
     assert big == ["P2"]
     for who in big:  # another seat's tricks, face up: listed, not counted
         assert f"{who} {' '.join(piles[who]['cards'])}" in out
+
+
+# each seat turns its cards up onto a pile of its own, and the rules read that pile's top card
+PILES = """game piles "Piles"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..6
+zone stock shared hidden
+zone hand per player hidden
+zone up per player public
+winner most turned
+define turned(p: player) = count(up(p))
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 6 from stock to each hand
+    while count(hand(seat(2))) > 0:
+        for each player p:
+            rule turn "Turn":
+                choose by p:
+                    action flip "Turn your top card up.":
+                        move top(hand(p)) to up(p)
+                    action keep when count(up(p)) > 0 and top(up(p)).rank == 1 "Keep.":
+                        pass
+"""
+
+
+def test_ones_own_pile_whose_top_the_rules_read_is_shown_as_it_lies(capsys):
+    """Sorted, a pile of one's own that the rules read the top of (Snap's face-up pile) hid
+    which card is on top; a pile of cards won (Hearts, above) stays sorted by suit."""
+    from interpreter import loads_ruleset
+    s = new_game(loads_ruleset(PILES, "piles.cards"), 2, seed=5)
+    for _ in range(6):
+        apply(s, next(m for m in legal_moves(s) if m.action == "flip"))
+    from interpreter.engine import observe
+    cards = observe(s, 0)["zones"]["up"]["P1"]["cards"]
+    assert len(cards) == 3 and cards != sorted(cards, key=lambda n: (n.split("-")[1], int(n.split("-")[0])))
+    out = shown(s, 0, capsys)
+    assert f"your up: 3 cards, bottom to top: {' '.join(cards)}\n" in out, out
