@@ -138,16 +138,24 @@ def balance_command(
         raise
     total = sum(games + (k_skill if player else 0) for player in strongs)
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    show = sys.stderr.isatty() or total >= 50
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+    tty = sys.stderr.isatty()
+    show = tty or total >= 50
     bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(file=sys.stderr), transient=False, disable=not show)
+                   TextColumn("left"), TimeRemainingColumn(), console=Console(file=sys.stderr), transient=False,
+                   disable=not show)
     stopped = None
+    played = [0]
+
+    def advance(n=1):
+        played[0] += n
+        bar.advance(task, n)
     try:
-        with bar:
+        with bar, _Heartbeat(lambda s: f"playing: {played[0]} of {total} games, {s:.0f} s so far", not tty):
             task = bar.add_task("games", total=total)
-            data, facts = make_report(configs, games, seed, strongs, k_skill,
-                                      lambda n=1: bar.advance(task, n), runner, engine, whys, equilibria)
+            data, facts = make_report(configs, games, seed, strongs, k_skill, advance, runner, engine, whys,
+                                      equilibria)
     except ReportInterrupted as e:
         if e.data is None:
             typer.echo("interrupted before every configuration had finished a game: nothing was written", err=True)
@@ -238,3 +246,35 @@ def _solve_all(configs: list[Config], iterations: int, limit: int | None) -> lis
         typer.echo("interrupted: nothing was written", err=True)
         raise typer.Exit(130)
     return out
+
+
+HEARTBEAT = 30.0  # seconds between the lines that say how far the games have gone where no bar is drawn
+
+
+class _Heartbeat:
+    """Where stderr is no terminal (a log, CI, a pipe), a line every HEARTBEAT seconds saying
+    how far the games have gone: the bar is not drawn there, and the skill games of a deep
+    patience take minutes each (a new user's Spider: nothing said for 100 s)."""
+
+    def __init__(self, line, on: bool):
+        import threading
+        self.line, self.on, self.stop = line, on, threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True) if on else None
+
+    def _run(self):
+        import time
+        t0 = time.monotonic()
+        while not self.stop.wait(HEARTBEAT):
+            typer.echo(self.line(time.monotonic() - t0), err=True)
+
+    def __enter__(self):
+        if self.thread is not None:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join()
+        return False
+

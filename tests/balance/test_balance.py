@@ -550,3 +550,25 @@ def test_a_game_for_one_has_no_seats_or_first_player_to_compare(tmp_path):
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "a game for one: there is nobody to go first against" in html and "chi-square" not in html
     assert not diff_proportions(0, 50, 1, 50)["significant"]  # (what the skill verdict alone now asks)
+
+
+def test_where_no_bar_is_drawn_a_line_says_how_far_the_games_have_gone(race, tmp_path, monkeypatch):
+    """A log or a pipe gets no bar: a line every HEARTBEAT seconds says how many games are played
+    (a new user's Spider, its skill games minutes each, said nothing for 100 s)."""
+    import time
+    from interpreter.commands import balance as command
+    real = command.make_report
+
+    def slow(configs, games, seed, strongs, k_skill, progress, *rest):
+        def step(n=1):
+            time.sleep(0.03)
+            progress(n)
+        return real(configs, games, seed, strongs, k_skill, step, *rest)
+    monkeypatch.setattr(command, "make_report", slow)
+    monkeypatch.setattr(command, "HEARTBEAT", 0.1)
+    r = run("balance", race, "-k", 10, "--strong", "none", "--workers", 1, "--out", tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.stderr.splitlines() if ln.startswith("playing: ")]
+    assert lines and all(ln.endswith(" s so far") and " of 10 games, " in ln for ln in lines), r.stderr
+    counts = [int(ln.split()[1]) for ln in lines]
+    assert counts == sorted(counts) and counts[-1] > 0
