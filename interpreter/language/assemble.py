@@ -51,7 +51,7 @@ def _close_names(name: str, known, what: str) -> str:
 
 def _collect(items, filename):
     parts: dict = {k: [] for k in _MERGEABLE}
-    parts.update(texts=[], notes=[], rules=[], option_defaults=[], orders=[], removals=[])
+    parts.update(texts=[], notes=[], rules=[], option_defaults=[], orders=[], removals=[], new_rules=[])
     single: dict = {}
     for it in items:
         if isinstance(it, _Text):
@@ -71,6 +71,8 @@ def _collect(items, filename):
                 parts["orders"].append(it)
             elif it.kind == "remove":
                 parts["removals"].extend(it.value)
+            elif it.kind == "new_rule":
+                parts["new_rules"].append(it)
             else:
                 if it.kind == "about" and "about" in single:
                     raise _err(f"'about' is written once (first at line {single['about'].loc.line}): its words may go on "
@@ -101,6 +103,10 @@ def _assemble_game(header: _Item, items, filename: str) -> g.Ruleset:
         r = parts["rules"][0]
         raise _err("a rule at the top level only makes sense in a variant (to replace a rule by name); "
                    "put it inside a phase", r.loc)
+    if parts["new_rules"]:
+        r = parts["new_rules"][0].value[0]
+        raise _err(f"'new rule' only makes sense in a variant (it adds rule {r.name!r} to the base game's play); "
+                   "in a game, write the rule where it is played", r.loc)
     if parts["option_defaults"]:
         it = parts["option_defaults"][0]
         raise _err(f"'option {it.value[0]} = ...' changes a base game's default; in a game, declare the option "
@@ -163,6 +169,18 @@ def _replace_rule(stmts: tuple, rule: g.Rule, hits: list) -> tuple:
             out.append(rule)
             continue
         out.append(_map_children(s, lambda body: _replace_rule(body, rule, hits)))
+    return tuple(out)
+
+
+def _insert_rule(stmts: tuple, rule: g.Rule, where: str, anchor: str) -> tuple:
+    """The statements with `rule` put just after (or before) the rule named `anchor`, wherever
+    in them it stands."""
+    out = []
+    for s in stmts:
+        if isinstance(s, g.Rule) and s.name == anchor:
+            out.extend((s, rule) if where == "after" else (rule, s))
+            continue
+        out.append(_map_children(s, lambda body: _insert_rule(body, rule, where, anchor)))
     return tuple(out)
 
 
@@ -229,6 +247,19 @@ def _merge_variant(base: g.Ruleset, name, title, items, filename, loc) -> g.Rule
         phases = tuple(new_phases)
         upd["procedures"] = tuple(procs)
         changes.append(g.Change(what="rule", name=rule.name, action="replaced"))
+    for it in parts["new_rules"]:
+        rule, where, anchor = it.value
+        names = _rule_names(list(phases) + list(upd["procedures"]))
+        if rule.name in names:
+            raise _err(f"rule {rule.name!r} is not new: the base game {base.name!r} has one; drop 'new' and the "
+                       f"'{where} ...' to replace it (rule {rule.name} ...:)", rule.loc)
+        if anchor not in names:
+            raise _err(f"'new rule {rule.name} {where} {anchor}': the base game has no rule {anchor!r} "
+                       f"({_close_names(anchor, names, 'rule')})", it.at or rule.loc)
+        phases = tuple(ph.model_copy(update={"body": _insert_rule(ph.body, rule, where, anchor)}) for ph in phases)
+        upd["procedures"] = tuple(pr.model_copy(update={"body": _insert_rule(pr.body, rule, where, anchor)})
+                                  for pr in upd["procedures"])
+        changes.append(g.Change(what="rule", name=rule.name, action="added", detail=f"played {where} rule {anchor!r}"))
     upd["phases"] = phases
     deck = single.get("deck", base.deck)
     if "deck" in single:

@@ -237,6 +237,9 @@ def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
             and "PERFORM" in accepts:
         name, args = text.split("(")[0].strip(), text.split("(", 1)[1].rsplit(")", 1)[0].strip()
         return f"unexpected {name!r}: a procedure is carried out with perform: perform {name}" + (f"({args})" if args else "")
+    if re.match(r"\s*new\s+rule\s+\w+", head) and value not in ("after", "before") and not re.search(r"\b(after|before)\b", head):
+        return (f"unexpected {value!r}: a new rule says where in the base game's play it goes: "
+                "new rule NAME \"Title\" after RULE (or before RULE), then when ... if it has a condition")
     if value == "step":
         return ("unexpected 'step': a range has no step; keep every fifth value with where: action bid n in "
                 "50..200 where (n - 50) mod 5 == 0")

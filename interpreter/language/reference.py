@@ -569,6 +569,13 @@ _VARIANTS = Section("variants", "Variants", "A variant names its base (see `vari
           "Replaces the base's rule of that name, wherever in the play it stands.",
           'rule turn "A turn":\n'
           "    move top(stock) to hand(leader)", "variant_item"),
+    Entry("new rule", 'new rule NAME ["TITLE"] {after | before} RULE [when COND]:',
+          "Adds a rule the base does not have, played just after (or just before) the base's rule RULE, "
+          "wherever in the play that stands and as often as it is played: a variant states the one rule it "
+          "adds, not the whole phase around it. A name the base already has is an error (to replace that "
+          "rule, write it without `new`), and so is a RULE the base does not have.",
+          'new rule bonus "A bonus for the leader" after turn when count(stock) == 0:\n'
+          "    set chips(leader) = chips(leader) + 1", "variant_item"),
     Entry("remove",
           "remove {option | define | var | procedure | advice | interpretation | rule} NAME, ...",
           "Takes out of the game something of the base that the variant no longer uses: an option that no "

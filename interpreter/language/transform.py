@@ -519,6 +519,20 @@ class ToGraph(Transformer):
         return g.Rule(name=str(ch[0]), title=_s(ch[1]) if ch[1] else None, when=ch[2],
                       body=body, texts=texts, notes=notes, loc=self._loc(meta))
 
+    def new_rule(self, meta, ch):
+        _, name, title, where, anchor, when, block = ch
+        body, texts, notes = self._split(block)
+        rule = g.Rule(name=str(name), title=_s(title) if title else None, when=when, body=body, texts=texts,
+                      notes=notes, loc=self._loc(meta))
+        return _Item("new_rule", (rule, where, str(anchor)), self._loc(meta),
+                     at=g.Loc(file=self.file, line=anchor.line, column=anchor.column))
+
+    def place_after(self, meta, ch):
+        return "after"
+
+    def place_before(self, meta, ch):
+        return "before"
+
     def action(self, meta, ch):
         name, params, where, when, label, body = ch
         (var, domain, subset), *more = params or [(None, None, False)]
