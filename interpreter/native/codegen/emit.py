@@ -462,7 +462,7 @@ class Module(Expr, MaskForms, Statements, Choices):
             "NPV": max(len(self.pv_index), 1), "NPVL": max(len(self.pvl_index), 1), "LCAP": lcap, "NR": max(len(p.rule_names), 1), "NRULES": len(p.rule_names),
             "MAXDEPTH": depth, "MAXM": maxm, "NO": max(len(p.options), 1), "MAX_STEPS": MAX_STEPS,
             "MAX_DECISIONS": f"INT64_C({min(p.max_decisions, 1 << 62)})", "CR_MAX_RANGE": sizes.MAX_RANGE,
-            "CR_ARENA": max(1 << 16, 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
+            "CR_ARENA": max(1 << 16, 64 * lcap, 2 * maxm * max(self.nparams, 1) + 64 * lcap), "START": p.start, "NCHOICES": len(p.choices),
             "NPARAMS": self.nparams, "MW": max(1, (nc + 63) // 64), "NORD": max(p.card_order, default=0) + 1, "NSF": 4,  # the values a set test is handed, at most (set_fn)
             "BIG_LOOP": int(len(p.plain_code) >= BIG_LOOP),  # (unit/loop.c)
             "TELLS": int(p.tells), "NTOLD": nc * maxp if p.tells else 1, "NSITES": max(sum(1 for c in p.choices if c.each_slot is not None), 1),
