@@ -358,7 +358,7 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
                 apply(state, move)
                 if secret:
                     typer.echo(f"{seat_name(who)}: has chosen, in secret")
-                elif shown.shown(state, who, cards, before, shown.places(state, cards), False)[human.seat]:
+                elif shown.shown(state, who, cards, before, shown.places(state, cards, during=True), False)[human.seat]:
                     typer.echo(f"{seat_name(who)}: {move}")
                 else:
                     typer.echo(f"{seat_name(who)}: {shown.unseen_text(move, len(cards))}")

@@ -317,10 +317,10 @@ class Core:
                     cards = () if secret else self.spec.card_args[a]
                     if cards:  # (where its cards lie, read in C's memory before and after: shown.places inline)
                         at = g._arrays or g._layout()
-                        cz, kn = at[4], at[2]
+                        cz, kn, fl = at[4], at[2], at[6]
                         before = [cz[c] << 1 | kn[c] for c in cards]
                         if acts.step(a) >= 0:
-                            after = [cz[c] << 1 | kn[c] for c in cards]
+                            after = [cz[c] << 1 | kn[c] | fl[c] for c in cards]
                             self._moved(s.history[-1], a, secret if after == before else
                                         self._seen_by(s.history[-1], before, after))
                             return
@@ -348,7 +348,7 @@ class Core:
         else:
             apply(s, move)
         if cards:
-            after = shown.places(s, cards)
+            after = shown.places(s, cards, during=True)
             if after != before:
                 secret = self._seen_by(move, before, after)
         self._moved(move, action_id, secret)

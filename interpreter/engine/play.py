@@ -98,6 +98,7 @@ def _fresh(p: Program, players: int, options: dict | None, seed: int, rng: bool 
         raise OptionError(f"{rs.title or rs.name} is for {span} players, not {players}")
     s = State.__new__(State)
     s.program = p
+    s.flash = 0
     s.n_players = players
     s.seats = tuple(range(players))
     s.opts = resolve_options(p, options)
@@ -393,6 +394,7 @@ def apply(s: State, move: Move | str) -> State:
     if m is None and s.native is not None:
         s.native.sync()
     if m is not None:
+        s.flash = 0  # (the cards this move shows: none yet)
         alt, v = m._offer
         if s.choice.secret:  # sealed until everyone has chosen; the decision point carries it out
             s.pending[s.pc].remove(m.player)

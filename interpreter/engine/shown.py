@@ -1,7 +1,9 @@
 """What a move shows each seat. Its player sees it whole; another seat sees it whole unless it
 was made in secret, or it moved a card it names from a place that seat could not see into
-another it cannot see (a card laid face down in Cheat, a card handed to one neighbour): then
-that seat sees that the move was made, not the card. A card a move names without moving it is
+another it cannot see (a card laid face down in Cheat, a card handed to one neighbour), never
+showing it face up or in view of all on the way: then that seat sees that the move was made,
+not the card. (A card played to a trick that the rules gather face down as the trick ends passed
+through everyone's view: it was seen.) A card a move names without moving it is
 an announcement (a called ace), and one that lay face up, or lands face up or in view, is seen
 anyway. The terminal, the browser table, the adapters' logs and the players' memory of what a
 seat has seen (truths.py) all read moves so."""
@@ -28,14 +30,19 @@ def named_cards(program, arg) -> tuple[int, ...]:
     return out
 
 
-def places(s, cards) -> list[int]:
+def places(s, cards, during: bool = False) -> list[int]:
     """Each card's place now, as zone * 2 + 1 when it lies face up (a game in C read in its
-    memory, its view not brought up to date)."""
+    memory, its view not brought up to date). `during`, asked after a move: + 1 also when the card
+    lay face up, or in view of all, at some moment of the move (a card played to a trick that the
+    rules then gathered face down was seen by everyone)."""
     if not cards:
         return []
     if s.native is not None:
-        return s.native.card_places(cards)
+        return s.native.card_places(cards, during)
     zone, known = s.card_zone, s.known
+    if during:
+        flash = s.flash
+        return [zone[c] << 1 | bool(known[c] or flash >> c & 1) for c in cards]
     return [zone[c] << 1 | bool(known[c]) for c in cards]
 
 

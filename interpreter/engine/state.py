@@ -116,10 +116,13 @@ class State:
     __slots__ = ("program", "n_players", "seats", "opts", "options", "seed", "zones", "card_zone",
                  "played_by", "known", "card_kind", "card_owner", "zbase", "zcount", "zone_names", "declared", "zowner", "zkind", "slots", "pc", "stack", "rng",
                  "fired", "finished", "history", "decisions", "choice", "actor", "_legal", "memo", "cmemo", "pending", "sealed",
-                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis", "zver", "legal_cache", "native", "told")
+                 "zmask", "kmask", "omask", "upmask", "rng_shared", "zvis", "zver", "legal_cache", "native", "told",
+                 "flash")
     # `told`: None when no rule tells anything; else, at c * n_players + q, what player q was told of
     # card c (`tell`): TOLD_SUIT * (suit + 1) + TOLD_RANK * (rank + 1), 0 for nothing. It stays with
     # the card wherever it goes (a determinisation moves it with the card's place: see positions.py)
+    # `flash`: the cards (bit c for card c) that lay face up, or in view of all, while the move made
+    # last was made: a card played to the trick and gathered face down with it was seen (shown.py)
     # `native`: None, or the game in C this State is the view of (interpreter/native/engine.py): the
     # engine's functions then bring the view up to date before reading it (`native.sync()`), and
     # `apply` and `clone` go through it
@@ -171,6 +174,11 @@ class State:
             known = self.known
             for c in cards:
                 known[c] = shown
+            if shown:
+                flash = self.flash
+                for c in cards:
+                    flash |= 1 << c
+                self.flash = flash
         if self.program.masks:
             bits = self.program.card_bit
             m = 0
@@ -212,7 +220,11 @@ class State:
             o = owner[src]
             if o is not None:
                 self.played_by[c] = o
-            known[c] = face_up or vis == "public" or (known[c] and vis != "hidden")
+            if face_up or vis == "public":
+                known[c] = True
+                self.flash |= 1 << c
+            else:
+                known[c] = known[c] and vis != "hidden"
 
     def move_card(self, c: int, to: int, face_up: bool) -> None:
         """One card to the top of a zone: what generated code calls for `move c to z`, the
@@ -251,6 +263,7 @@ class State:
                 self.card_owner[c] = to_owner
             if face_up or vis == "public":
                 self.known[c] = True
+                self.flash |= 1 << c
                 self.upmask |= b
             elif vis == "hidden":
                 self.known[c] = False
@@ -260,6 +273,7 @@ class State:
         self.card_owner[c] = to_owner
         if face_up or vis == "public":
             self.known[c] = True
+            self.flash |= 1 << c
         elif vis == "hidden":
             self.known[c] = False
 
@@ -352,6 +366,7 @@ class State:
                 played_by[c] = o
             if shown:
                 known[c] = True
+                self.flash |= 1 << c
                 up |= b
             elif hidden or not known[c]:
                 known[c] = False
@@ -416,6 +431,8 @@ class State:
         for c in cards:
             if c is not None:
                 known[c] = face_up
+                if face_up:
+                    self.flash |= 1 << c
                 # the mask is kept whether or not masks are in use (an int is cheap)
                 up = up | bits[c] if face_up else up & ~bits[c]
         self.upmask = up

@@ -62,7 +62,7 @@ class Memory:
             cards = named_cards(self.program, m.arg)
             before = places(self.replay, cards)
             apply(self.replay, same(self.replay, m, moves_for(self.replay, m.player)) or m)
-            if cards and shown(self.replay, m.player, cards, before, places(self.replay, cards), secret)[self.me]:
+            if cards and shown(self.replay, m.player, cards, before, places(self.replay, cards, during=True), secret)[self.me]:
                 for c in cards:  # (named in the open: a card laid face down is not, shown.py)
                     self.seen[c] = 1
             self._look(self.replay)

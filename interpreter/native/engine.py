@@ -372,7 +372,7 @@ class NativeGame:
         memoryviews (tolist in C), the masks in one read: a table's page reads the view after
         every move."""
         s, nc = self._view, self.np.p.n_cards
-        lens, flat, known, played, card_zone, masks = self._layout()
+        lens, flat, known, played, card_zone, masks, _ = self._layout()
         n = lens[:n_zones].tolist()
         s.zones = [flat[z * nc:z * nc + n[z]].tolist() for z in range(n_zones)]
         s.known = list(map(bool, known.tobytes()))
@@ -433,14 +433,18 @@ class NativeGame:
                     return out
             at = self._arrays = (view(lay[0], 2, nz, "H"), view(lay[1], 2, nz * nc, "H"),
                                  view(lay[2], 1, nc, "B"), view(lay[3], 2, nc, "h"),
-                                 view(lay[4], 2, nc, "H"), masks)
+                                 view(lay[4], 2, nc, "H"), masks, view(lay[10], 1, nc, "B"))
         return at
 
-    def card_places(self, cards) -> list[int]:
-        """Each card's zone * 2, plus 1 when it lies face up, read from C without bringing the
-        view up to date (engine/shown.py: places, asked at every move that names a card)."""
+    def card_places(self, cards, during: bool = False) -> list[int]:
+        """Each card's zone * 2, plus 1 when it lies face up (`during`: or lay face up, or in
+        view of all, while the last move was made), read from C without bringing the view up to
+        date (engine/shown.py: places, asked at every move that names a card)."""
         at = self._arrays or self._layout()
         card_zone, known = at[4], at[2]
+        if during:
+            flash = at[6]
+            return [card_zone[c] << 1 | known[c] | flash[c] for c in cards]
         return [card_zone[c] << 1 | known[c] for c in cards]
 
     def cards_check(self) -> int:

@@ -223,7 +223,7 @@ class NativeProgram:
         the words of a mask), read into this thread's room."""
         b = getattr(self._local, "layout", None)
         if b is None:
-            b = self._local.layout = (ctypes.c_int64 * 10)()
+            b = self._local.layout = (ctypes.c_int64 * 11)()
         self.lib.cr_view_layout(mem, b)
         return b[:]
 

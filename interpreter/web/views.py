@@ -56,7 +56,7 @@ def move_note(after: State, move, secret: bool, rule: str | None, thought: str |
     `thought`, for a bot's move whose time ran out, how it was chosen then (Thinkers.decide),
     told to everyone."""
     cards = shown_cards.named_cards(after.program, move.arg)
-    seen = shown_cards.shown(after, move.player, cards, before, shown_cards.places(after, cards), secret)
+    seen = shown_cards.shown(after, move.player, cards, before, shown_cards.places(after, cards, during=True), secret)
     out = {"secret": secret, "rule": rule, "shown": [seat for seat, yes in enumerate(seen) if yes]}
     if thought:
         out["thought"] = thought

@@ -21,7 +21,8 @@ from interpreter.native.engine import new_native_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# P1 lays one card face down, calls a card by name, plays one to the table, hands one to P2
+# P1 lays one card face down, calls a card by name, plays one to the table, hands one to P2, and
+# plays one to a trick that the rules gather face down at once
 GAME = """game show "Shown"
 players 3
 
@@ -33,6 +34,8 @@ zone stock shared hidden "the pack"
 zone hand per player owner "hand"
 zone laid shared hidden "the cards laid face down"
 zone table shared public "the table"
+zone trick shared public "the trick"
+zone gathered shared hidden "the tricks gathered face down"
 
 var called: card = none
 
@@ -58,6 +61,11 @@ phase play "Play":
         choose by seat(1):
             action give c in hand(seat(1)) "Hand a card to the next player.":
                 move c to hand(seat(2))
+    rule trick "Trick":
+        choose by seat(1):
+            action lead c in hand(seat(1)) "Play a card to the trick.":
+                move c to trick
+        move trick to gathered
         end game
 """
 
@@ -73,7 +81,7 @@ def moves_seen(make, tmp_path):
         cards = shown.named_cards(s.program, m.arg)
         before = shown.places(s, cards)
         apply(s, m)
-        out.append((m.action, shown.shown(s, m.player, cards, before, shown.places(s, cards), False)))
+        out.append((m.action, shown.shown(s, m.player, cards, before, shown.places(s, cards, during=True), False)))
     return out
 
 
@@ -84,6 +92,7 @@ def test_a_card_laid_out_of_sight_is_not_shown_an_announcement_or_a_card_in_view
         ("call", [True, True, True]),     # the card stays where it lay: the call is heard by all
         ("play", [True, True, True]),     # face up on the table
         ("give", [True, True, False]),    # P2 holds it now and sees it; P3 does not
+        ("lead", [True, True, True]),     # in the trick in view of all, then gathered face down
     ]
 
 
@@ -98,6 +107,7 @@ def test_the_terminal_shows_the_person_what_they_may_see(tmp_path):
     assert lines[0] == "P2: lay a card you cannot see", lines
     assert lines[1].startswith("P2: call ") and lines[2].startswith("P2: play ")
     assert lines[3] == "P2: give a card you cannot see"
+    assert lines[4].startswith("P2: lead ") and "cannot see" not in lines[4]  # (gathered face down after)
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])
@@ -110,11 +120,12 @@ def test_the_adapters_histories_say_the_same(engine, tmp_path):
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     seen = [[x for x in state.information_state_string(q).splitlines() if x.startswith("P1: ")] for q in range(3)]
-    assert [x.split()[1] for x in seen[0]] == ["lay", "call", "play", "give"]
+    assert [x.split()[1] for x in seen[0]] == ["lay", "call", "play", "give", "lead"]
     assert seen[0][0] != "P1: lay a card you cannot see"
     assert seen[1][0] == seen[2][0] == "P1: lay a card you cannot see"
     assert seen[1][3] == seen[0][3] != seen[2][3] == "P1: give a card you cannot see"
     assert seen[1][1] == seen[0][1] and seen[2][2] == seen[0][2]
+    assert seen[1][4] == seen[2][4] == seen[0][4] != "P1: lead a card you cannot see"
 
 
 def test_the_players_memory_does_not_count_a_card_laid_out_of_sight_as_seen(tmp_path):
@@ -141,4 +152,20 @@ def test_the_browser_tables_log_hides_the_laid_card_and_shows_the_call(tmp_path)
         before = shown.places(s, shown.named_cards(s.program, m.arg))
         apply(s, m)
         notes.append(move_note(s, m, False, None, before=before)["shown"])
-    assert notes == [[0], [0, 1, 2], [0, 1, 2], [0, 1]]
+    assert notes == [[0], [0, 1, 2], [0, 1, 2], [0, 1], [0, 1, 2]]
+
+
+@pytest.mark.parametrize("make", ENGINES)
+def test_a_card_played_to_a_trick_gathered_face_down_is_remembered_as_seen(make, tmp_path):
+    """Twenty-Nine, by a new user, gathers each trick into a face-down pile: the fourth card of a
+    trick went there in the move that played it, and the terminal said 'P2: play a card you
+    cannot see' while everyone had seen it on the table."""
+    s = make(written(tmp_path, "show.cards", GAME), 3, seed=1)
+    memory = Memory(s, 2)
+    while not s.finished:
+        m = legal_moves(s)[0]
+        apply(s, m)
+    memory.catch_up(s)
+    (led,) = shown.named_cards(s.program, s.history[-1].arg)
+    (given,) = shown.named_cards(s.program, s.history[-2].arg)
+    assert memory.seen[led] and not memory.seen[given]

@@ -167,6 +167,7 @@ typedef struct crt_cards {
     uint32_t off_zone_cards, off_zone_len, off_zone_kind, off_kind_base, off_kind_count;
     uint32_t off_card_zone, off_card_pos, off_card_bit, off_bit_card, off_scratch;
     uint32_t off_zone_owner, off_played_by, off_known, off_kind_vis;
+    uint32_t off_flash; /* a byte a card: it lay face up, or in view of all, during the move made last (cr_apply clears them) */
 } crt_cards;
 
 #define CRT_CARDS_MAGIC 0x43524443U

@@ -50,6 +50,7 @@ size_t crt_cards_plan(crt_cards *h, uint32_t n_cards, uint32_t n_zones, uint32_t
     h->off_zone_owner = at; at += 2U * n_zones;
     h->off_played_by = at; at += 2U * n_cards;
     h->off_known = at; at += n_cards;
+    h->off_flash = at; at += n_cards;
     h->off_kind_vis = at; at += n_kinds;
     at = crt_cards_align8(at);
     h->bytes = at;
@@ -276,6 +277,7 @@ static void crt_cards_face(crt_cards *s, uint16_t c, uint32_t to, int face_up)
     uint16_t b = CRT_AT(s, uint16_t, off_card_bit)[c];
     if (face_up || vis == CRT_VIS_PUBLIC) {
         known[c] = 1;
+        CRT_AT(s, uint8_t, off_flash)[c] = 1;
         crt_mask_set(up, b);
     } else if (vis == CRT_VIS_HIDDEN) {
         known[c] = 0;
@@ -539,8 +541,10 @@ static int crt_cards_set_face(crt_cards *s, const int32_t *cards, int32_t n, int
     for (i = 0; i < n; i++)
         if (cards[i] >= 0) {
             known[cards[i]] = (uint8_t)(face_up != 0);
-            if (face_up)
+            if (face_up) {
                 crt_mask_set(up, bit[cards[i]]);
+                CRT_AT(s, uint8_t, off_flash)[cards[i]] = 1;
+            }
             else
                 crt_mask_clear(up, bit[cards[i]]);
         }

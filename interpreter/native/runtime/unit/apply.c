@@ -10,6 +10,10 @@ int cr_apply(void *mem, int32_t i) {
     if (!S || S->magic != CR_MAGIC || S->finished || S->err || i < 0 || i >= S->legal_n) return CR_E_STATE;
     int32_t alt = S->legal_alt[i], who = S->legal_who[i];
     (void)who;
+    {   /* the cards shown while this move is made, for engine/shown.py: none yet */
+        crt_cards *C = CARDS(S);
+        memset(CRT_AT(C, uint8_t, off_flash), 0, C->n_cards);
+    }
     switch (S->choice) {
         /* @generated: a case per choice: the move's action made */
 

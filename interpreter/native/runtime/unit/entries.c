@@ -229,7 +229,7 @@ void *cr_cards(void *mem) { return CARDS((cr_state *)mem); }
 
 /* where the cards' arrays lie, in bytes from the state's start, for a view read without a call
  * per card: zone_len, zone_cards, known, played_by, card_zone, zmask, kmask, omask, upmask; then
- * the words of a mask */
+ * the words of a mask; then flash (the cards shown during the last move) */
 void cr_view_layout(void *mem, int64_t *out) {
     cr_state *S = (cr_state *)mem;
     const crt_cards *C = CARDS(S);
@@ -237,7 +237,7 @@ void cr_view_layout(void *mem, int64_t *out) {
     out[0] = base + C->off_zone_len; out[1] = base + C->off_zone_cards; out[2] = base + C->off_known;
     out[3] = base + C->off_played_by; out[4] = base + C->off_card_zone; out[5] = base + C->off_zmask;
     out[6] = base + C->off_kmask; out[7] = base + C->off_omask; out[8] = base + C->off_upmask;
-    out[9] = C->words;
+    out[9] = C->words; out[10] = base + C->off_flash;
 }
 
 size_t cr_bytes(const void *mem) { return ((const cr_state *)mem)->bytes; }
