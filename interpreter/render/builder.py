@@ -12,7 +12,7 @@ from ..language.unparse import unparse
 from .markup import _TYPE_PHRASE, _cap, _fmt_value, _param, _plain_list, _sentence, code, em, human, link, most
 from .output import slug
 from .steps import Describer, Step
-from .words import English
+from .words import English, name_phrase
 
 
 @dataclass
@@ -345,7 +345,7 @@ class BookBuilder:
         for v in self.rs.vars:
             if v.private != private:
                 continue
-            name = em(human(v.name)) if v.type == "bool" else f"the {human(v.name)}"  # (as the rules name it)
+            name = em(human(v.name)) if v.type == "bool" else name_phrase(v)  # (as the rules name it)
             text = f"{name} ({code(v.name)}), {_TYPE_PHRASE.get(v.type, 'a ' + v.type)}"
             if v.params:
                 text = f"each player's {human(v.name)} ({code(v.name)}), {_TYPE_PHRASE.get(v.type, 'a ' + v.type)}"

@@ -115,7 +115,15 @@ class _Deciders:
                 self.walk(s.body, who, local | {s.var}, rule, stack)
             elif isinstance(s, g.Let):
                 if self.en.kind(s.value) == "player" or (isinstance(s.value, g.Name) and s.value.name in who):
-                    who[s.name] = self.phrase(s.value, who, local)
+                    first = self.phrase(s.value, who, local)
+                    later = [x.value for st in stmts for x in g.nodes_below(st)
+                             if isinstance(x, g.Set) and x.name == s.name and x.index is None]
+                    if not later:
+                        who[s.name] = first
+                    elif all(isinstance(v, g.Call) and v.func == "next" and len(v.args) == 1
+                             and isinstance(v.args[0], g.Name) and v.args[0].name == s.name for v in later):
+                        who[s.name] = f"each player in turn from {first}"  # (a speaker going round the table)
+                    # (else set to another player later: 'a player', as any local)
                 local.add(s.name)
             elif isinstance(s, g.Perform):
                 proc = self.procs.get(s.name)

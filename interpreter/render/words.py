@@ -43,6 +43,19 @@ def _ends_open(e) -> bool:
     return False
 
 
+# a variable's name that starts with one of these is no noun: "the to act" reads as nonsense
+_NOT_A_NOUN = frozenset("""to is are was were be been has have had can could may might must shall should will
+would do does did in on at of for by with from into not no""".split())
+
+
+def name_phrase(v) -> str:
+    """A variable named by its name: 'the dealer', 'the player to act' (`to_act`: not "the to
+    act"), or the name itself in italics where no noun can be made of it."""
+    if v.name.split("_")[0] in _NOT_A_NOUN:
+        return f"the player {human(v.name)}" if v.type == "player" else f"*{v.name}*"
+    return f"the {human(v.name)}"
+
+
 class English:
     """Expressions to plain-language phrases, one `visit_<NodeClass>` method per node kind.
 
@@ -322,7 +335,7 @@ class English:
         text = v.texts[0].strip().rstrip(".") if v.texts and not v.params else ""
         if text.startswith("the ") and len(text.split()) <= 8 and not re.search(r"[:;,()]", text):
             return text
-        return f"the {human(name)}"
+        return name_phrase(v)
 
     def possessive(self, e) -> str | None:
         """'p's', 'the leader's', or None when the phrase is too long to take an 's."""
