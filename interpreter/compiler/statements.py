@@ -218,6 +218,16 @@ class Statements:
         self.emit(EXEC, run)
 
     def s_DeclareWinner(self, s, scope):
+        if s.loser:  # every player but the loser(s) wins: those q in players where q is not one of them
+            _, t = self.expr(s.who, scope)
+            if t not in ("player", "players"):
+                raise _err(f"the loser must be a player or players; {unparse(s.who)!r} is {word(t)}", s.who)
+            q = "loser__q"
+            test = g.BinOp(op="!=" if t == "player" else "not in", left=g.Name(name=q, loc=s.who.loc), right=s.who,
+                           loc=s.who.loc)
+            s = s.model_copy(update={"loser": False, "who": g.Agg(op="those", var=q, domain=g.Name(name="players",
+                                                                                                    loc=s.who.loc),
+                                                                  where=test, loc=s.who.loc)})
         who, t = self.expr(s.who, scope)
         if t not in ("player", "players", "none", "any"):
             raise _err(f"the winner must be a player, players or none; {unparse(s.who)!r} is {word(t)}", s.who)

@@ -349,7 +349,7 @@ def _line_source(ln: _Line) -> str:
         idx = f"({u(s.index)})" if getattr(s, "index", None) is not None else ""
         return f"set {s.name}{idx} = {u(s.value)}"
     if t == "DeclareWinner":
-        return f"declare winner {u(s.who)}"
+        return f"declare {'loser' if getattr(s, 'loser', False) else 'winner'} {u(s.who)}"
     if t == "Perform":
         return f"perform {s.name}" + (f"({', '.join(u(a) for a in s.args)})" if s.args else "")
     if t in ("Break", "Pass"):

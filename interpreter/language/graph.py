@@ -238,10 +238,12 @@ class Set(Located):
 
 
 class DeclareWinner(Located):
-    """Name the winner(s) now (a player, players, or none for a game nobody wins)."""
+    """Name the winner(s) now (a player, players, or none for a game nobody wins); with `loser`,
+    name the loser(s), every other player winning (Durak's fool)."""
 
     kind: Literal["declare_winner"] = "declare_winner"
     who: Expr
+    loser: bool = False
 
 
 class Perform(Located):

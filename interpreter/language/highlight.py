@@ -15,7 +15,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 KEYWORDS = (
     "about", "action", "advice", "after", "all", "and", "any", "at", "before", "break", "by", "choose", "copies", "count", "deal",
     "decisions", "deck", "declare", "define", "down", "drop", "each", "elif", "else", "end", "face", "for", "from",
-    "game", "group", "highest", "if", "in", "interpretation", "into", "let", "lowest", "max", "min", "mod", "most", "move", "new",
+    "game", "group", "highest", "if", "in", "interpretation", "into", "let", "loser", "losers", "lowest", "max", "min", "mod", "most", "move", "new",
     "next", "no", "not", "note", "of", "one", "option", "or", "order", "pass", "per", "perform", "phase", "play",
     "player", "previous", "private", "procedure", "remove", "repeat", "reveal", "round", "rule", "secretly", "set", "shuffle",
     "sides", "split", "starting", "subset", "sum", "tell", "text", "the", "then", "those", "to", "turn", "under", "up",

@@ -520,6 +520,13 @@ _WINNING = Section("winning", "Winning", "Who wins when the game ends.", (
           "if count(hand(p)) == 0:\n"
           "    declare winner p\n"
           "    end game", "statement"),
+    Entry("declare loser", "declare loser PLAYER | declare losers PLAYERS",
+          "Names the loser, or losers, outright: every other player wins, sharing the win (Durak's fool, "
+          "Old Maid's holder of the odd Queen). Like `declare winner`, it decides the game whatever the "
+          "`winner` line says.",
+          "if count(players_in_play) == 1:\n"
+          "    declare loser first(players_in_play)\n"
+          "    end game", "statement"),
 ))
 
 _PROSE = Section("prose", "Prose", "The author's own words, which the rulebook prints beside the rules.", (

@@ -450,6 +450,9 @@ class ToGraph(Transformer):
     def declare_winner(self, meta, ch):
         return g.DeclareWinner(who=ch[0], loc=self._loc(meta))
 
+    def declare_loser(self, meta, ch):
+        return g.DeclareWinner(who=ch[-1], loser=True, loc=self._loc(meta))
+
     def perform(self, meta, ch):
         args = tuple(c for c in ch[1:] if c is not None)
         return g.Perform(name=str(ch[0]), args=args, loc=self._loc(meta))

@@ -42,7 +42,7 @@ TOP_KEYWORDS = ("game", "variant", "players", "turn order", "at most", "deck", "
                 "advice", "procedure", "phase", "interpretation", "winner", "sides by", "text", "note", "new define",
                 "new procedure", "new advice", "private var", "rule", "order for")
 DECK_KEYWORDS = ("suits", "ranks", "copies", "cards", "group", "order for", "value", "text", "note")
-STATEMENT_KEYWORDS = ("shuffle", "deal", "move", "reveal", "turn", "tell", "let", "set", "declare winner", "perform",
+STATEMENT_KEYWORDS = ("shuffle", "deal", "move", "reveal", "turn", "tell", "let", "set", "declare winner", "declare loser", "perform",
                       "break", "pass", "end game", "if", "elif", "else", "while", "repeat", "for each", "for each player",
                       "rule", "choose by", "choose by each", "choose by any", "choose secretly by each", "action", "text",
                       "note")

@@ -125,6 +125,10 @@ class Describer:
         return [Step(f"Set {target} to {self.en(v)}.")]
 
     def s_DeclareWinner(self, s):
+        if s.loser:
+            many = self.en.kind(s.who) == "players"
+            return [Step(f"Declare the loser{'s' if many else ''}: {self.en(s.who)}; every other player wins "
+                         "(they share the win).")]
         if isinstance(s.who, g.NoneLit):
             return [Step("Nobody wins.")]
         kind = self.en.kind(s.who)

@@ -117,7 +117,7 @@ class _Builder:
             elif isinstance(s, (g.EndGame, g.Break)):
                 out.append((type(s).__name__,))
             elif isinstance(s, g.DeclareWinner):
-                out.append(("winner", unparse(s.who)))
+                out.append(("winner", unparse(s.who), s.loser))
             elif isinstance(s, g.Choose):
                 out.append(("choose", unparse(s.by), s.each, s.secret, len(s.actions),
                             tuple(self._sig(a.body) for a in s.actions)))
@@ -207,6 +207,8 @@ class _Builder:
         if isinstance(s.who, g.NoneLit):
             return "Nobody wins"
         who = self.words(self.en(s.who))
+        if s.loser:
+            return f"Loser: {who} (the others win)"
         return f"Winners: {who}" if self.en.kind(s.who) == "players" else f"Winner: {who}"
 
     def choose(self, s: g.Choose, pending):
