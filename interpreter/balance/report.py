@@ -248,6 +248,9 @@ def comparison_table(data: dict, fmt: str = "text") -> str:
     head = (f"Played: {k} games each, {n} random players, seeds {data['seed']} to {data['seed'] + k - 1}; "
             f"B minus A with its 95% interval, * where the interval leaves out zero "
             f"({chance_note(len(c['rows']))})")
+    shared = next((r for r in c["rows"] if r["statistic"] == "shared wins (share of games)"), None)
+    if shared is not None and (shared["a"] or shared["b"]):  # ("win share" is not "games won")
+        head += "; a win share counts a win shared by k players as 1/k of a game"
     rows = [(r["statistic"], _fmt(r, r["a"]), _fmt(r, r["b"]), _fmt(r, r["difference"], True),
              f"{_fmt(r, r['ci'][0], True)} to {_fmt(r, r['ci'][1], True)}", "*" if r["significant"] else "")
             for r in c["rows"]]

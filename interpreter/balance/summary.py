@@ -215,10 +215,10 @@ def compare(a: dict, b: dict, fa: list[GameFacts], fb: list[GameFacts]) -> dict:
 
     for s in a["win_rate"]:
         if s in b["win_rate"]:
-            prop(f"{s} wins (share of games)", a["win_rate"][s]["wins"], b["win_rate"][s]["wins"])
+            prop(f"{s} win share", a["win_rate"][s]["wins"], b["win_rate"][s]["wins"])
     fa_first = sum(1 / len(f.winners) for f in fa if f.first_decider in f.winners)
     fb_first = sum(1 / len(f.winners) for f in fb if f.first_decider in f.winners)
-    prop("first player to decide wins (share of games)", fa_first, fb_first)
+    prop("first player to decide: win share", fa_first, fb_first)
     prop("games without a winner (share)", a["no_winner"], b["no_winner"])
     prop("shared wins (share of games)", a["shared_wins"], b["shared_wins"])
     means("decisions per game", [f.decisions for f in fa], [f.decisions for f in fb])

@@ -112,7 +112,7 @@ def test_a_seat_with_a_head_start_is_caught_and_the_fair_version_passes(race, tm
     assert rigged["lead"]["winner_was_behind"] < 0.1 < fair["lead"]["winner_was_behind"]
     cmp = data["comparisons"][0]
     rows = {row["statistic"]: row for row in cmp["rows"]}
-    assert rows["P1 wins (share of games)"]["significant"] and rows["P1 wins (share of games)"]["difference"] < -0.3
+    assert rows["P1 win share"]["significant"] and rows["P1 win share"]["difference"] < -0.3
     assert not rows["decisions per game"]["significant"]
     html = (out / "report.html").read_text(encoding="utf-8")
     for question in ("Is the game fair to every seat?", "Does the first player have an advantage?",
@@ -268,6 +268,23 @@ def test_diff_play_adds_the_table_under_the_textual_diff(tmp_path):
     r = run("diff", GANJIFA, variant, "--format", "html", "--play", 4, "--out", out)
     html = out.read_text(encoding="utf-8")
     assert "<section class=\"played\">" in html and html.index("played") < html.index("</body>")
+
+
+def test_diff_play_says_a_win_share_is_not_games_won_where_wins_are_shared(tmp_path):
+    """Durak, Jass and Twenty-Nine by new users: 'P1 wins (share of games) 23.0%' read as games won
+    where every win was shared by two or three players."""
+    fool = tmp_path / "fool.cards"  # (three players at least: two share each win)
+    fool.write_text((ROOT / "tests" / "engine" / "fool.cards").read_text(encoding="utf-8")
+                    .replace("players 2..4", "players 3..4"), encoding="utf-8")
+    other = tmp_path / "fool-b.cards"
+    other.write_text('variant b of "fool.cards"\nrule fool "The last one holding cards":\n'
+                     "    declare loser first(players_in_play)\n    end game\n", encoding="utf-8")
+    r = run("diff", fool, other, "--no-redline", "--play", 6)
+    table = r.output.partition("Played: 6 games each")[2]
+    assert "a win share counts a win shared by k players as 1/k of a game" in table, r.output
+    assert "P1 win share" in table and "P1 wins (share of games)" not in table
+    r = run("diff", GANJIFA, ROOT / "rulesets" / "ganjifa" / "traditional-deni.cards", "--no-redline", "--play", 4)
+    assert "win shared by k" not in r.output  # (no win is shared in Ganjifa)
 
 
 def test_diff_play_refuses_rulesets_for_different_tables():
