@@ -30,7 +30,7 @@ def _named(k, names: dict[int, str | None]):
     reader expects when nothing was renamed)."""
     if isinstance(k, tuple):
         if _is_local(k):
-            return ("$N", names.get(k[1]))
+            return ("$N", names.get(k[1])) + k[2:]
         return tuple(_named(x, names) for x in k)
     return k
 

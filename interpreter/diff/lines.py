@@ -52,14 +52,16 @@ def _ekey(e, env: dict, level: int = 0):
 
 
 def _is_local(k) -> bool:
-    return isinstance(k, tuple) and len(k) == 2 and k[0] == "$L"
+    """("$L", line), or ("$L", line, n) for an action's n-th further parameter (`z` in
+    `action lay c in X, z in Y`)."""
+    return isinstance(k, tuple) and len(k) in (2, 3) and k[0] == "$L" and isinstance(k[1], int)
 
 
 def _loose(k):
     """A key with statement-bound locals anonymised: which line binds them is checked apart."""
     if isinstance(k, tuple):
         if _is_local(k):
-            return ("$L",)
+            return ("$L",) + k[2:]
         return tuple(_loose(x) for x in k)
     return k
 
@@ -68,7 +70,7 @@ def _translate(k, mapping: dict[int, int]):
     """A's key with each statement-bound local renamed to the corresponding line of B."""
     if isinstance(k, tuple):
         if _is_local(k):
-            return ("$L", mapping.get(k[1], ("unmatched", k[1])))
+            return ("$L", mapping.get(k[1], ("unmatched", k[1]))) + k[2:]
         return tuple(_translate(x, mapping) for x in k)
     return k
 

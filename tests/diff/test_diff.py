@@ -120,6 +120,34 @@ def test_a_renamed_local_that_now_names_another_binding_is_a_change():
     assert d.find("procedure", "give_deni") and "let other = false" in d.find("procedure", "give_deni")[0].text
 
 
+def test_an_action_with_two_values_is_no_change_when_lines_before_it_come_and_go():
+    """Canfield, by a new user: a variant that took a loop out of one rule reported five changes,
+    the conditions of every action with a second value (`z in zones(tableau)`) 'now' the same
+    words they 'were'."""
+    base = """game g "G"
+players 2
+deck d:
+    suits Red, Blue
+    ranks 1..4
+zone stock shared hidden
+zone pile[2] shared public
+winner most score
+define score(p: player) = 0
+phase play "Play":
+    rule deal "Deal":
+        for each i in 1..3:
+            move top(stock) to pile(1)
+    rule lay "Lay":
+        choose by seat(1):
+            action lay c in stock, z in zones(pile) where count(z) < 4 and c.rank > 1:
+                move c to z
+"""
+    d = diff_rulesets(loads_ruleset(base, "g.cards"),
+                      loads_ruleset(base.replace("        for each i in 1..3:\n            move top(stock) to pile(1)\n",
+                                                 "        move top(stock) to pile(1)\n"), "g.cards"))
+    assert [c.name for c in d.changes if c.kind == "rule"] == ["deal"], [c.text for c in d.changes]
+
+
 # ------------------------------------------------------------------ each variant, in words
 
 
