@@ -556,7 +556,10 @@ class English:
         return f"the cards of the suit {self.operand(s)}"
 
     def call_card(self, r, s):
-        return f"the {self.operand(r)} of {self.operand(s)}"
+        rank, suit = self.operand(r), self.operand(s)
+        if rank.startswith(("the ", "*", "(")) or " " in rank:  # (a rank named by a phrase: no 'the the base of')
+            return f"the card of {suit} whose rank is {rank}"
+        return f"the {rank} of {suit}"
 
     def call_next(self, p):
         return f"the next player after {self.operand(p)}"

@@ -318,3 +318,19 @@ def test_the_top_one_card_as_a_collection_is_not_the_top_1_cards(tmp_path):
                          "                    set flipped = not flipped\n                    move top(stock, 1) to pile\n")
     md = render_markdown(written(tmp_path, "top.cards", text))
     assert "the top card of the stock (as a set of one)" in md and "top 1 cards" not in md
+
+
+def test_a_card_named_by_a_rank_phrase_and_a_player_to_act_read_as_english(tmp_path):
+    """New users' Canfield: `card(base, c.suit)` read "the the base of c's suit"; Teen Patti's and
+    Dou Dizhu's `var to_act: player`, "the to act decides"."""
+    text = MINI_HEAD.replace("var turn: player = seat(1)\n", "var turn: player = seat(1)\nvar base: rank\n"
+                             "var to_act: player\n") + MINI_DEAL + TURNS.replace("ACTIONS", """action discard c in hand(turn):
+                    move c to pile
+                    set to_act = turn
+                    if card(base, c.suit) in pile:
+                        move card(1, Red) to pile""")
+    md = render_markdown(written(tmp_path, "words.cards", text))
+    assert "the card of *c*'s suit whose rank is the base" in md and "the the base" not in md, md
+    assert "the 1 of Red" in md
+    assert "Set the player to act to " in md
+    assert "the player to act (`to_act`), a player" in md and "the to act" not in md
