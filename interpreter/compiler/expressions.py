@@ -318,6 +318,10 @@ class Expressions:
                     x = unparse(node)
                     more = (f": its place in the deck's line is {x}.index, and the {t} after it is "
                             f"first(those s in {t}s where s.index == {x}.index + 1)")
+                elif t == "player" and op in ("+", "-"):  # (a new user's Mau-Mau: set turn = turn + 1)
+                    x = unparse(node)
+                    more = (f": the player after {x} in the order of play is next({x}) (before: previous({x})), "
+                            f"and {x}'s seat number is {x}.index")
                 raise _err(f"{op} needs numbers; {unparse(node)!r} is {word(t)}{more}", node)
         if op in ("+", "-", "*"):
             return o.Arith(op, a, b, t="int"), "int"

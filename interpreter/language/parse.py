@@ -213,6 +213,11 @@ def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
                 "first (not X if C else Y)")
     if re.match(r"\s*winner\s+(most|fewest)\s+\w+\s*$", head) and value == "(":
         name = head.split()[-1]
+        if name in ("count", "sum", "max", "min", "highest", "lowest", "top", "bottom", "card"):
+            rest = text[at:].strip()
+            return (f"unexpected '(': the winner line names a definition, worked out for each player p: "
+                    f"define held(p: player) = {name}{rest.replace('(hand)', '(hand(p))')}, then winner "
+                    f"{head.split()[1]} held")
         return (f"unexpected '(': the winner line names the definition, which is worked out for each player: "
                 f"winner {head.split()[1]} {name}")
     if re.match(r"\s*(private\s+)?var\s+\w+(\([^)]*\))?\s*:\s*one\s*$", head) and value == "of":
@@ -240,6 +245,9 @@ def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
     if re.match(r"\s*new\s+rule\s+\w+", head) and value not in ("after", "before") and not re.search(r"\b(after|before)\b", head):
         return (f"unexpected {value!r}: a new rule says where in the base game's play it goes: "
                 "new rule NAME \"Title\" after RULE (or before RULE), then when ... if it has a condition")
+    if value == ")" and (m := re.match(r"\s*(new\s+)?(define|advice|procedure)\s+\w+\s*\((.*?)(\w+)\s*$", head)):
+        return (f"unexpected ')': each parameter says what it is, with a colon: {m.group(4)}: card (or player, "
+                "int, suit, rank, zone, cards, players, ...)")
     if value == "step":
         return ("unexpected 'step': a range has no step; keep every fifth value with where: action bid n in "
                 "50..200 where (n - 50) mod 5 == 0")

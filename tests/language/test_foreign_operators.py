@@ -305,6 +305,12 @@ HABITS = [
     (("deal 2 from stock to each hand", "move top(stock), top(stock) to hand(seat(1))"),
      "move takes one card or one collection; write a move line for each card, or join collections with +"),
     (("ranks 1..4", "ranks 1..3, 4th"), "'4th' is not a rank: a rank is a number (2..10) or a name that starts"),
+    (("winner most score", "winner fewest count(hand)"),
+     "define held(p: player) = count(hand(p)), then winner fewest held"),
+    (("define score(p: player) = count(hand(p))", "define score(p) = 1"),
+     "each parameter says what it is, with a colon: p: card (or player"),
+    (("deal 2 from stock to each hand", "deal 2 from stock to each hand\n        let q = seat(1)\n        set q = q + 1"),
+     "the player after q in the order of play is next(q) (before: previous(q))"),
 ]
 
 
