@@ -7,6 +7,7 @@ from __future__ import annotations
 from ...compiler.ir import ops as o
 from ...compiler.ir import stmts as ir
 from ...compiler.program import MAX_SETS
+from ...language import sizes
 from .expr import NativeUnsupported
 from .shapes import canonical, distinct_cards
 
@@ -218,11 +219,19 @@ class Choices:
             elif isinstance(v, ir.Combos):
                 n = 1
                 for _, domain, _ in v.params:
-                    n = min(n * self.bound(domain, lcap), 1 << 15)
+                    n = min(n * self.choice_bound(domain, lcap), 1 << 15)
                 total += n
             elif isinstance(v, ir.Values):
-                total += self.bound(v.domain, lcap)
+                total += self.choice_bound(v.domain, lcap)
         return total * (maxp if ch.each_slot is not None else 1)
+
+    def choice_bound(self, e, lcap: int) -> int:
+        """How many values an action's domain can offer: a range whose ends are worked out in play
+        (`n in 1..big`) as many as the language lets a range hold (a new user's Chemin de Fer: a
+        stake up to the bank failed in C past 64 values and played in Python)."""
+        if isinstance(e, o.Range) and (self.int_range(e.a) is None or self.int_range(e.b) is None):
+            return sizes.MAX_RANGE
+        return self.bound(e, lcap)
 
     def bound(self, e, lcap: int) -> int:
         """How long a collection can be, as far as can be seen before play (lcap: a slot's room)."""
@@ -269,4 +278,78 @@ class Choices:
                 return a[0] - b[1], a[1] - b[0]
             ends = [x * y for x in a for y in b]
             return min(ends), max(ends)
+        if isinstance(e, o.Arith) and e.op == "//":  # `1..(6 / exchange)`
+            a, b = self.int_range(e.a), self.int_range(e.b)
+            if a is None or b is None or a[0] < 0 or b[0] < 0 or b[1] == 0:
+                return None
+            return a[0] // b[1], a[1] // max(b[0], 1)  # (dividing by 0 stops the game)
+        if isinstance(e, (o.Len, o.PopCount)):  # `1..count(hand(turn))`: no more than the collection holds
+            return 0, self.bound(e.coll if isinstance(e, o.Len) else o.AllMask(), max(self.p.n_cards, 64))
+        if isinstance(e, o.MinMax) and e.fn in ("min", "max"):
+            a, b = self.int_range(e.a), self.int_range(e.b)
+            if a is None or b is None:
+                return None
+            pick = min if e.fn == "min" else max
+            return pick(a[0], b[0]), pick(a[1], b[1])
+        if isinstance(e, o.Cond):
+            a, b = self.int_range(e.then), self.int_range(e.else_)
+            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+        if isinstance(e, (o.Slot, o.PlayerVar)):  # `0..num_tricks`: the values every assignment can give it
+            return self.var_range(e.n)
+        if isinstance(e, o.Guarded):
+            return self.int_range(e.loop)
+        pick = e.domain if isinstance(e, o.AggLoop) and e.agg in ("highest", "lowest") else \
+            e.coll if isinstance(e, (o.Extreme, o.End)) else None
+        if isinstance(pick, o.Range):  # highest n in least..most where ...: one of the range's numbers
+            a, b = self.int_range(pick.a), self.int_range(pick.b)
+            return None if a is None or b is None else (a[0], b[1])
+        if isinstance(e, o.Random) and isinstance(e.coll, o.Range):  # random(1..most_tricks)
+            a, b = self.int_range(e.coll.a), self.int_range(e.coll.b)
+            return None if a is None or b is None else (a[0], b[1])
+        if isinstance(e, o.Call) and not e.args and isinstance(e.fn, str) and e.fn.startswith("D_"):
+            entry = self.p.def_ir.get(e.fn[2:])  # a definition without parameters: what its body can be
+            memo = self.__dict__.setdefault("_def_ranges", {})
+            if entry is None or entry[0] or e.fn in memo:
+                return memo.get(e.fn)
+            memo[e.fn] = None
+            memo[e.fn] = self.int_range(entry[1])
+            return memo[e.fn]
         return None
+
+    def var_range(self, slot: int):
+        """The lowest and highest value a declared whole-number variable can hold: its first value's
+        and those of every `set` of it, where each is fixed by the ruleset (None otherwise, or for a
+        local, a parameter or a variable that depends on itself)."""
+        memo = self.__dict__.setdefault("_var_ranges", {})
+        if slot in memo:
+            return memo[slot]
+        memo[slot] = None  # (while it is worked out: a variable set from itself is not bounded)
+        declared = [(typ, init) for s, _, typ, init in self.p.var_ir if s == slot]
+        if declared and declared[0][0] != "int":
+            return None
+        values = [declared[0][1]] if declared else []
+        for st in _stmts(self.everything):
+            if isinstance(st, (ir.SetSlot, ir.SetPlayerVar)) and st.slot == slot:
+                values.append(st.value)
+            elif isinstance(st, ir.Bind) and slot in st.slots:  # a procedure's parameter: each argument given
+                values.append(st.args[st.slots.index(slot)])
+            elif isinstance(st, (ir.LoopStep, ir.LoopInit)) and slot in (getattr(st, "var", None), st.lst, st.idx):
+                return None  # (a loop's variable)
+        if not values or any(slot == a.slot or slot in (getattr(m, "slot", None) for m in (a.more or ()))
+                             for ch in self.p.choices for a in ch.alts):
+            return None  # (a move's value, or nothing says what it holds)
+        ranges = [self.int_range(v) for v in values]
+        if any(r is None for r in ranges):
+            return None
+        memo[slot] = (min(r[0] for r in ranges), max(r[1] for r in ranges))
+        return memo[slot]
+
+
+def _stmts(x):
+    """The lowered statements in x (instructions, tuples of them), not the ops inside them."""
+    if isinstance(x, (tuple, list)):
+        for v in x:
+            yield from _stmts(v)
+    elif hasattr(x, "__dataclass_fields__") and not isinstance(x, o.Op):
+        yield x
+
