@@ -679,7 +679,10 @@ class English:
             return f"({text})"
         if isinstance(x, g.Cond) or (not last and (isinstance(x, g.Agg) or _ends_open(x))):
             return f"({self.cond(x)})"  # (a choice between values keeps its brackets even last: 'X and (A if C, otherwise B)')
-        return self.cond(x)
+        text = self.cond(x)
+        if not last and text.startswith("it is not the case that"):  # ('not A and B' is not 'not (A and B)')
+            return f"({text})"
+        return text
 
     def _flatten(self, e, op):
         if isinstance(e, g.BinOp) and e.op == op:

@@ -334,3 +334,17 @@ def test_a_card_named_by_a_rank_phrase_and_a_player_to_act_read_as_english(tmp_p
     assert "the 1 of Red" in md
     assert "Set the player to act to " in md
     assert "the player to act (`to_act`), a player" in md and "the to act" not in md
+
+
+def test_not_a_and_b_does_not_read_as_not_both(tmp_path):
+    """A new user's Chemin de Fer: `not can_bank(banker) and count(players_in_play) >= 2` read
+    "If it is not the case that the banker can bank and the number of players ... is at least 2",
+    which says not (A and B)."""
+    text = MINI_HEAD.replace("define points", "define can_bank(p: player) = count(hand(p)) > 1\ndefine points") + \
+        MINI_DEAL + TURNS.replace("ACTIONS", """action discard c in hand(turn):
+                    move c to pile
+                    if not can_bank(turn) and count(pile) >= 2:
+                        move top(stock) to pile""")
+    md = render_markdown(written(tmp_path, "not.cards", text))
+    assert "If (it is not the case that the turn *can bank*) and the number of cards" in md, \
+        [ln for ln in md.splitlines() if "can bank" in ln]
