@@ -248,6 +248,15 @@ def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
     if value == ")" and (m := re.match(r"\s*(new\s+)?(define|advice|procedure)\s+\w+\s*\((.*?)(\w+)\s*$", head)):
         return (f"unexpected ')': each parameter says what it is, with a colon: {m.group(4)}: card (or player, "
                 "int, suit, rank, zone, cards, players, ...)")
+    if value in ("+", "-", "*", "/") and text[at + 1:at + 2] == "=" and (m := re.match(r"\s*set\s+(\w+(?:\([^)]*\))?)\s*$", head)):
+        return (f"unexpected '{value}=': a variable is changed with set and the whole new value: "
+                f"set {m.group(1)} = {m.group(1)} {value} ...")
+    if value == ".." and re.search(r"\bin\s+[^\s()]+\s*$", head) and head.count("(") == head.count(")"):
+        return ("unexpected '..': a range tested against is written in parentheses: x in (0..4) (or 0 <= x and "
+                "x <= 4)")
+    if value == "after" and (m := re.match(r"\s*for\s+each\s+(\w+)\s+in\s+(players|players_in_play)\s*$", head)):
+        return (f"unexpected 'after': to go round the players from the one after someone, write for each player "
+                f"{m.group(1)} after ...: (every other player; from ... starts with that player and ends before them)")
     if value == "step":
         return ("unexpected 'step': a range has no step; keep every fifth value with where: action bid n in "
                 "50..200 where (n - 50) mod 5 == 0")

@@ -311,6 +311,12 @@ HABITS = [
      "each parameter says what it is, with a colon: p: card (or player"),
     (("deal 2 from stock to each hand", "deal 2 from stock to each hand\n        let q = seat(1)\n        set q = q + 1"),
      "the player after q in the order of play is next(q) (before: previous(q))"),
+    (("deal 2 from stock to each hand", "deal 2 from stock to each hand\n        if player_count in 2..4:\n            pass"),
+     "a range tested against is written in parentheses: x in (0..4)"),
+    (("deal 2 from stock to each hand", "deal 2 from stock to each hand\n        let n = 0\n        set n += 1"),
+     "unexpected '+=': a variable is changed with set and the whole new value: set n = n + ..."),
+    (("deal 2 from stock to each hand", "deal 2 from stock to each hand\n        for each q in players after seat(1):\n"
+      "            pass"), "write for each player q after ...: (every other player"),
 ]
 
 
