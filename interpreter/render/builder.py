@@ -516,14 +516,17 @@ class BookBuilder:
     def _declaring_rules(self) -> list[str]:
         """Titles of the rules that name a winner outright (`declare winner`)."""
         found: list[str] = []
+        procs = {p.name: p for p in self.rs.procedures}
 
-        def walk(stmts, rule):
+        def walk(stmts, rule, stack=()):
             for st in stmts:
                 if isinstance(st, g.DeclareWinner) and rule and rule not in found:
                     found.append(rule)
+                if isinstance(st, g.Perform) and rule and st.name in procs and st.name not in stack:
+                    walk(procs[st.name].body, rule, stack + (st.name,))  # (the winner named in a procedure it follows)
                 inner = st.title or human(st.name) if isinstance(st, g.Rule) else rule
                 for block in g.child_blocks(st):
-                    walk(block, inner)
+                    walk(block, inner, stack)
         for ph in self.rs.phases:
             walk(ph.body, None)
         for pr in self.rs.procedures:

@@ -153,15 +153,20 @@ def _rules_declaring(rs: g.Ruleset) -> tuple[list[g.Rule], list[g.Rule]]:
     nobody: list[g.Rule] = []
     seen: set[str] = set()
 
-    def declares(stmts) -> set[str]:
+    procs = {p.name: p for p in rs.procedures}
+
+    def declares(stmts, stack: tuple = ()) -> set[str]:
         kinds: set[str] = set()
         for st in stmts:
             if isinstance(st, g.Rule):
                 continue  # a nested rule speaks for itself
             if isinstance(st, g.DeclareWinner):
                 kinds.add("none" if isinstance(st.who, g.NoneLit) else "someone")
+            if isinstance(st, g.Perform) and st.name in procs and st.name not in stack:
+                # (a procedure it follows that names the winner: Jass's check_target, by a new user)
+                kinds |= declares(procs[st.name].body, stack + (st.name,))
             for block in g.child_blocks(st):
-                kinds |= declares(block)
+                kinds |= declares(block, stack)
         return kinds
 
     def walk(stmts):

@@ -348,3 +348,12 @@ def test_not_a_and_b_does_not_read_as_not_both(tmp_path):
     md = render_markdown(written(tmp_path, "not.cards", text))
     assert "If (it is not the case that the turn *can bank*) and the number of cards" in md, \
         [ln for ln in md.splitlines() if "can bank" in ln]
+
+
+def test_a_winner_named_in_a_procedure_is_in_how_to_win():
+    """Jass, by a new user, names the winner in a procedure each scoring rule performs: 'How to win'
+    said only 'at the end: the highest score'. Blackjack's Going over and Settling alike."""
+    md = render_markdown(load_ruleset(ROOT / "rulesets" / "classic" / "blackjack.cards"))
+    head = md.split("## Contents")[0]
+    assert "- **Decided at once:** by one of these rules:" in head and "*Going over*" in head and "*Settling*" in head
+    assert "The rules *Going over* and *Settling* can name the winner outright" in md
