@@ -149,6 +149,21 @@ def _hides(state, who: int) -> bool:
     return bool(_Eyes(state, who).hidden(state))
 
 
+_SCORED: dict = {}
+
+
+def _scored_ends(program) -> bool:
+    """Whether every end of this game for one is worth its score (it keeps a score and no rule
+    names the winner outright: Golf the patience, a new user's Poker Squares), so a line planned
+    in a sampled world is worth what it scores, not only whether it wins."""
+    hit = _SCORED.get(id(program))
+    if hit is None or hit[0] is not program:
+        from ..language import graph as g
+        declares = any(isinstance(x, g.DeclareWinner) for x in g.nodes_below(program.ruleset))
+        hit = _SCORED[id(program)] = (program, program.score is not None and not declares)
+    return hit[1]
+
+
 def _value(s, who: int) -> float:
     if s.finished:
         if s.n_players == 1 and s.declared is None and s.program.score is not None:
@@ -302,18 +317,21 @@ class PlanBot:
         could not change the choice. No sample won: [] (the plain plan then, which stops where a
         hidden card would come to light)."""
         nodes = self.nodes or DEFAULT_WORLD_NODES
-        votes: dict = {}  # first move -> [votes, the first winning line that starts with it]
+        scored = _scored_ends(state.program)
+        votes: dict = {}  # first move -> [votes, the first winning line that starts with it, the values' total]
         for w in range(self.worlds):
             line, value = self._world(state, me, nodes)
-            if line and value >= WIN:
-                got = votes.setdefault(line[0][0], [0, line])
+            if line and (value >= WIN or scored):
+                got = votes.setdefault(line[0][0], [0, line, 0.0])
                 got[0] += 1
+                got[2] += value
                 counts = sorted((v[0] for v in votes.values()), reverse=True) + [0]
                 if counts[0] - counts[1] > self.worlds - w - 1:
                     break  # the worlds left cannot change the choice
         if not votes:
             return []
-        return max(votes.values(), key=lambda v: v[0])[1]  # (max keeps the first among equals)
+        # (max keeps the first among equals; where every end is worth its score, the better mean breaks a tie)
+        return max(votes.values(), key=lambda v: (v[0], v[2] / v[0]))[1]
 
     def _world(self, state, me: int, nodes: int) -> tuple:
         """One sample drawn from the bot's generator and planned depth first with every card of it

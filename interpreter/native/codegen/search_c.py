@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 
 from ...compiler.program import CHOOSE_EACH
+from ...compiler.ir import ops as o
 
 
 def search_parts(module) -> tuple[dict, list[str]]:
@@ -25,11 +26,14 @@ def search_parts(module) -> tuple[dict, list[str]]:
     names: dict[str, int] = {}
     rows = []
     width = max([len(ch.alts) for ch in p.choices] + [1])
-    kinds = []  # each action's argument as greedy's tie-break sees it: 0 one card, 1 another, 2 none
+    kinds = []  # each action's argument as greedy's tie-break sees it: 0 one card, 1 another, 2 none,
+    # 3 a set of cards (its mask: one card is a card, as its text is a card's name in Python)
     for ch in p.choices:
         row = [names.setdefault(a.name, len(names)) for a in ch.alts]
         rows.append("{" + ", ".join(str(v) for v in row + [0] * (width - len(row))) + "}")
-        kind = [2 if a.values is None else 0 if a.elem == "card" and not a.more else 1 for a in ch.alts]
+        kind = [2 if a.values is None else
+                3 if not a.more and isinstance(getattr(a.values_ir, "domain", None), o.Subsets) else
+                0 if a.elem == "card" and not a.more else 1 for a in ch.alts]
         kinds.append("{" + ", ".join(str(v) for v in kind + [2] * (width - len(kind))) + "}")
     sites = [ch for ch in p.choices if ch.each_slot is not None]  # numbered as emit.py's Module.site
     site_pc = [next(pc for pc, ins in enumerate(p.plain_code) if ins[0] == CHOOSE_EACH and ins[1] is ch)

@@ -350,6 +350,10 @@ static int32_t sr_first(sr_tree *t, cr_state *S0, const int32_t *untried, int32_
             else if (kind) return -1;
         }
         int64_t arg = SR_ARGKIND[S0->choice][S0->legal_alt[i]], v = S0->legal_val[i][0], rank = 0;
+        if (arg == 3) {  /* a set of cards, as its mask: one card is that card (ties.py reads its name) */
+            if (v > 0 && __builtin_popcountll((uint64_t)v) == 1) { arg = 0; v = __builtin_ctzll((uint64_t)v); }
+            else arg = 1;
+        }
         if (arg == 0) {
             if (v == CR_NONE || v < 0 || v >= NC) arg = 1;
             else rank = K_ORDER[v];
