@@ -57,6 +57,9 @@ class Diff:
     b_name: str
     b_title: str
     changes: tuple[Change, ...] = ()
+    # b a variant of a: the rules whose words b keeps from a while it replaces a definition or
+    # procedure they name, (name, title, the names), which the author should read again
+    kept_words: tuple = ()
 
     @property
     def identical(self) -> bool:

@@ -4,6 +4,7 @@ sorts the changes into the sections of a report."""
 from __future__ import annotations
 
 from ..language import graph as g
+from ..language.inherited import words_to_check
 from .items import _ItemChanges
 from .lines import _Side
 from .changes import SECTIONS, Change, Detail, Diff, _SECTION_OF
@@ -35,8 +36,10 @@ class _Differ(_ItemChanges, _RuleChanges):
         self.advice()
         order = {id(c): i for i, c in enumerate(self.out)}
         changes = sorted(self.out, key=lambda c: (c.prose, _SECTION_OF.get(c.kind, len(SECTIONS)), order[id(c)]))
+        kept = tuple((name, title, tuple(used)) for _, name, title, used in words_to_check(self.b)) \
+            if self.b.base == self.a.name else ()
         return Diff(self.a.name, self.a.title or self.a.name, self.b.name, self.b.title or self.b.name,
-                    tuple(changes))
+                    tuple(changes), kept)
 
     def prose_lines(self, kind, name, what, old, new, sentence=None) -> None:
         if tuple(old) == tuple(new):

@@ -178,6 +178,16 @@ def render_diff(diff: Diff, a: g.Ruleset, b: g.Ruleset, fmt: str = "text",
         diff, labels, book_a, book_b, redline)
 
 
+def _kept_lines(diff: Diff, q: str = "'") -> list[str]:
+    """The rules whose words the variant keeps from its base while replacing what they name
+    (language/inherited.py): new users' Twenty-Nine and Jass printed the base's text of a rule
+    whose working they had changed."""
+    return [f"Rule {q}{name}{q} ({title}) keeps the words of {diff.a_title} but names "
+            f"{', '.join(q + u + q for u in used)}, which {diff.b_title} replaces: do its words still say what it "
+            "does? If not, restate the rule in the variant with its own text."
+            for name, title, used in diff.kept_words]
+
+
 def _wrap(text: str, indent: str, hang: str, width: int = 96) -> list[str]:
     return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=hang,
                          break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
@@ -199,6 +209,11 @@ def _render_text(diff: Diff, labels, book_a, book_b, redline) -> str:
                     out += _wrap(_plain(d.marked), "      " + pad + "- ", "        " + pad)
                     for s in d.sub:
                         out += _wrap(_plain(s), "          " + pad, "            " + pad)
+    if diff.kept_words:
+        heading = "Words to read again"
+        out += ["", heading, "=" * len(heading), ""]
+        for line in _kept_lines(diff):
+            out += _wrap(line, "  * ", "    ")
     if redline:
         heading = "Rulebook redline (the Markdown books: - before, + after)"
         out += ["", heading, "=" * len(heading)]
@@ -224,6 +239,8 @@ def _render_md(diff: Diff, labels, book_a, book_b, redline) -> str:
                     out.append(f"  {pad}- {_md(d.marked)}")
                     for s in d.sub:
                         out.append(f"    {pad}- {_md(s)}")
+    if diff.kept_words:
+        out += ["", "## Words to read again", ""] + [f"- {line}" for line in _kept_lines(diff, "`")]
     if redline:
         out += ["", "## Rulebook redline", "",
                 "The printed rulebooks, as Markdown, in a unified diff: lines starting with `-` are only in "
@@ -283,6 +300,9 @@ def _render_html(diff: Diff, labels, book_a, book_b, redline) -> str:
                 out.append(li + "</li>")
             out.append("</ul>")
         out.append("</section>")
+    if diff.kept_words:
+        out += ['<section id="words">', "<h2>Words to read again</h2>", '<ul class="changes">']
+        out += [f"<li>{e(line)}</li>" for line in _kept_lines(diff)] + ["</ul>", "</section>"]
     if redline:
         out += ['<section id="redline" class="major">', "<h2>Rulebook redline</h2>",
                 f"<p>The printed rulebooks line by line, as Markdown: <del>struck out</del> is only in the book of "

@@ -3,6 +3,8 @@ printable HTML, in generated_docs/diffs/."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from pathlib import Path
 
 from ..language import graph as g
@@ -48,7 +50,8 @@ def variant_pages(rulesets_dir: Path, out_dir: Path) -> list[tuple[Path, str]]:
         if base is None:
             continue
         a, b = load(base), load(path)
-        diff = diff_rulesets(a, b)
+        # (the words to read again are the author's to-do, not a reader's: the bundled variants' were read)
+        diff = dataclasses.replace(diff_rulesets(a, b), kept_words=())
         labels = (label(base), label(path))
         folder = out_dir / path.parent.relative_to(rulesets_dir)
         pages.append((folder / f"{path.stem}.md", render_diff(diff, a, b, "md", labels)))
