@@ -257,6 +257,9 @@ def _habit_hint(tok, text: str, at: int, accepts) -> str | None:
     if value == "after" and (m := re.match(r"\s*for\s+each\s+(\w+)\s+in\s+(players|players_in_play)\s*$", head)):
         return (f"unexpected 'after': to go round the players from the one after someone, write for each player "
                 f"{m.group(1)} after ...: (every other player; from ... starts with that player and ends before them)")
+    if re.match(r"\s*repeat\s*$", head) and tok.type in ("INT", "NAME"):
+        return (f"unexpected {value!r}: repeat has no count (it goes on until a break or the end of the game); "
+                f"to do something {value} times, write for each i in 1..{value}:")
     if value == "step":
         return ("unexpected 'step': a range has no step; keep every fifth value with where: action bid n in "
                 "50..200 where (n - 50) mod 5 == 0")
@@ -373,6 +376,10 @@ def parse_text(text: str, filename: str = "<text>") -> Tree:
                     msg = (f"the line ends too early: {agg.group(1)} {agg.group(2)} in ... where ...: VALUE is the "
                            f"{'least' if least else 'greatest'} VALUE, written after a ':'; the element itself is "
                            f"{'lowest' if least else 'highest'} {agg.group(2)} in ... where ...")
+                elif (m := re.match(r"\s*option\s+(\w+)\s*:\s*(\w+)\s*$", line_of(line).split("#")[0])):
+                    msg += (f": an option is declared with its type and default (option {m.group(1)}: one of "
+                            f"{m.group(2)}, ... = {m.group(2)}); a variant changes a base game's default with "
+                            f"option {m.group(1)} = {m.group(2)}")
                 elif re.match(r"\s*(new\s+)?advice\b", line_of(line)) and "STRING" in (e.accepts or e.expected):
                     msg += (": an advice ends with what it values, in quotes "
                             '(advice reach(p: player) = count(won(p)) "more tricks taken is better")')

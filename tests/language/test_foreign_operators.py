@@ -317,6 +317,11 @@ HABITS = [
      "unexpected '+=': a variable is changed with set and the whole new value: set n = n + ..."),
     (("deal 2 from stock to each hand", "deal 2 from stock to each hand\n        for each q in players after seat(1):\n"
       "            pass"), "write for each player q after ...: (every other player"),
+    (("deal 2 from stock to each hand", "deal 2 from stock to each hand\n        repeat 6:\n            pass"),
+     "repeat has no count (it goes on until a break or the end of the game); to do something 6 times, write for each "
+     "i in 1..6:"),
+    (("winner most score", "winner most score\noption speed: fast"),
+     "a variant changes a base game's default with option speed = fast"),
 ]
 
 
