@@ -222,12 +222,18 @@ class Human:
                 out.extend("  " + ln for ln in lines[1:])
                 continue
             if zone_of(zname) is not None and not zone_of(zname).per_player:  # a shared family: each by its number
+                empty = []  # (a long row of places, most of them empty: Accordion's 52, by a new user)
                 for part, pseen in seen.items():
                     if "count" in pseen and pseen["count"] == 0 and not pseen.get("known"):
+                        continue
+                    if len(seen) > 12 and not pseen.get("cards", True):
+                        empty.append(str(part))
                         continue
                     lines = self._zone_text(state, zname, pseen, own=False)
                     out.append(f"{zname}({part}): {lines[0]}")
                     out.extend("  " + ln for ln in lines[1:])
+                if empty:
+                    out.append(f"{zname}: {len(empty)} of {len(seen)} empty, not listed")
                 continue
             if me in seen:  # own part first, in full
                 lines = self._zone_text(state, zname, seen[me], own=True)

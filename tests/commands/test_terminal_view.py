@@ -171,3 +171,30 @@ def test_ones_own_pile_whose_top_the_rules_read_is_shown_as_it_lies(capsys):
     assert len(cards) == 3 and cards != sorted(cards, key=lambda n: (n.split("-")[1], int(n.split("-")[0])))
     out = shown(s, 0, capsys)
     assert f"your up: 3 cards, bottom to top: {' '.join(cards)}\n" in out, out
+
+
+def test_a_long_row_of_places_lists_those_that_hold_cards(capsys):
+    """A new user's Accordion: 52 places in a row, most of them empty as the game goes on; the
+    view listed every empty place as 'pile(37): -'."""
+    from interpreter import loads_ruleset
+    row = """game row "Row"
+players 1
+deck d:
+    suits Red
+    ranks 1..5
+zone stock shared hidden
+zone spot[20] shared public
+phase play "Play":
+    rule lay "Lay":
+        for each k in 1..5:
+            move top(stock) to spot(k * 3)
+    rule pick "Pick":
+        choose by seat(1):
+            action flip z in zones(spot) where count(z) > 0:
+                pass
+"""
+    s = new_game(loads_ruleset(row, "row.cards"), 1, seed=1)
+    out = shown(s, 0, capsys)
+    listed = [ln for ln in out.splitlines() if ln.startswith("spot(")]
+    assert [ln.split(":")[0] for ln in listed] == [f"spot({k * 3})" for k in range(1, 6)], out
+    assert "spot: 15 of 20 empty, not listed" in out, out
