@@ -530,6 +530,10 @@ class Expressions:
                            f"is {word(t)}" + (": to put cards in a random order, `shuffle ZONE`" if t in ("cards", "zone") else ""),
                            e)
             return o.Shuffled(s, t=t), t
+        if n == "players_from":  # (a new user's Durak: the attacker throws in first, then the others in turn)
+            arity(1)
+            who, _ = self.sx_typed(args[0], scope, "player", "the argument of players_from")
+            return o.SeatsAfter(o.NextSeat(who, -1, t="player"), t="players"), "players"
         if n == "in_play":
             return self.play_call(e, scope)
         if n == "can_move":
@@ -553,7 +557,7 @@ class Expressions:
             return o.MinMax(n, a, b, t="int"), "int"
         builtins = ["count", "any", "no", "first", "last", "highest", "lowest", "above", "below",
                     "cards_of", "card", "next", "previous", "min", "max", "seat", "zones", "top", "bottom",
-                    "random", "shuffled", "abs", "at", "in_play", "can_move"]
+                    "random", "shuffled", "players_from", "abs", "at", "in_play", "can_move"]
         p = self.p
         pool = builtins + list(self.defines) + [z for z, i in p.zone_index.items() if p.zones[i].per_player]
         raise _err(f"unknown function {n!r}" + (_FOREIGN_CALLS.get(n) or self._suggest(n, pool)), e)

@@ -23,7 +23,7 @@ KEYWORDS = (
 )
 # names the language gives a meaning without a declaration (interpreter/language/reference.py's built-ins)
 BUILTINS = ("count", "any", "no", "first", "last", "highest", "lowest", "above", "below", "cards_of", "card",
-            "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "shuffled", "abs", "at", "in_play", "can_move")
+            "next", "previous", "min", "max", "seat", "zones", "top", "bottom", "random", "shuffled", "players_from", "abs", "at", "in_play", "can_move")
 BUILTIN_NAMES = ("cards", "players", "player_count", "suits", "ranks")
 # words that are not keywords of the grammar but that the language reads in one place
 CONTEXT_WORDS = ("shared", "hidden", "owner", "others", "public", "fewest", "clockwise", "anticlockwise", "counterclockwise",

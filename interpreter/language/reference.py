@@ -670,6 +670,12 @@ BUILTINS: tuple[Entry, ...] = (
           "statements and decisions, as `random`: `choose by any q in shuffled(players)` asks the players "
           "in a new random order each time the decision opens, so that a race is won by chance, not by the seat.",
           "for each q in shuffled(players):\n    move top(stock) to hand(q)", "statement"),
+    Entry("players_from", "players_from(PLAYER)",
+          "Every player in turn order, beginning with PLAYER (those out of play too: `in_play` tells them): "
+          "`choose by any q in players_from(leader)` asks the leader first, then the others in turn, "
+          "where `players` would ask seat 1 first.",
+          "choose by any q in players_from(leader):\n    action throw c in hand(q):\n        move c to pile",
+          "statement"),
     Entry("abs", "abs(N)", "A number without its sign.",
           "abs(chips(p) - chips(next(p)))", "expression"),
     Entry("cards", "cards", "Every card of the deck.",

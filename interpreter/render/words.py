@@ -244,6 +244,8 @@ class English:
             return self.elem(e.args[0]) if e.args else None
         if f == "shuffled":
             return self.kind(e.args[0]) if e.args else None
+        if f == "players_from":
+            return "players"
         if f in ("count", "min", "max"):
             return "int"
         if f in ("any", "no"):
@@ -542,6 +544,9 @@ class English:
 
     def call_shuffled(self, x):
         return f"{self._coll(x)} in an order drawn at random"
+
+    def call_players_from(self, who):
+        return f"every player in turn order from {self.operand(who)}"
 
     def call_seat(self, n):
         return f"the player in seat {self.operand(n)}"
