@@ -223,7 +223,9 @@ _STATEMENTS = Section("statements", "Statements", "What happens: the lines insid
           "Gives N cards from the top of the first zone to each zone of a per-player kind (or of a family), "
           "N at a time, in seat order: from seat 1, from PLAYER, or from the player after PLAYER. "
           "`in play` passes over the players dropped from play (`drop P from the round`). "
-          "`face up` deals them face up (when COND holds).",
+          "`face up` deals them face up (when COND holds). A first zone that runs out is no error: the "
+          "players dealt to after that get fewer cards, or none (6 cards dealt 4 each give 4 and 2), so a "
+          "game whose pack may be too small for its players tests count(ZONE) first, or bounds an option.",
           "deal 5 from stock to each hand starting after dealer", "statement"),
     Entry("move", "move CARDS to ZONE [face up [if COND]]",
           "Puts a card, or every card of a collection, on top of ZONE. The zone decides who sees them; "
