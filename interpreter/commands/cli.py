@@ -543,6 +543,8 @@ def replay_cmd(
         n = len(rec["moves"])
         o = outcome(state)
         end = str(o) if o is not None else "game not finished"
+        if o is not None and state.program.score is None:  # (a game that keeps no score)
+            end = end.split("; scores ")[0]
         if rec["final"].get("digest"):
             typer.echo(f"{prefix}replayed {n} moves: identical final state ({end})")
         else:

@@ -197,6 +197,19 @@ def test_log_then_replay(one_log):
     assert f"replayed {len(record['moves'])} moves: identical final state (won by" in r.stdout
 
 
+def test_replay_of_a_game_that_keeps_no_score_names_no_scores(tmp_path):
+    """A new user's Shithead: `replay` printed 'scores P1=0 P2=0 P3=0' for a game without a score;
+    Ganjifa's replay (above) still gives its scores."""
+    game = tmp_path / "noscore.cards"
+    game.write_text((ROOT / "tests" / "engine" / "fool.cards").read_text(encoding="utf-8")
+                    .replace("winner most held\n", "").replace("define held(p: player) = count(hand(p))\n", ""),
+                    encoding="utf-8")
+    log = tmp_path / "g.json"
+    assert run("play", game, "-n", "3", "--seed", "1", "--log", log).exit_code == 0
+    r = run("replay", log)
+    assert r.exit_code == 0 and "identical final state (won by P1, P2)" in r.stdout and "scores" not in r.stdout, r.stdout
+
+
 def test_several_games_log_and_replay(tmp_path):
     log = tmp_path / "games.json"
     r = run("play", GANJIFA, "-k", "3", "--json", "--log", log)
