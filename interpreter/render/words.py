@@ -490,9 +490,13 @@ class English:
         return f"the number of {_NOUN.get(elem or 'card', 'item')}s in {self._coll(x)}"
 
     def call_any(self, x):
+        if isinstance(x, g.Name) and x.name in ("players", "players_in_play"):  # (not "the players ... is not empty")
+            return "some player is still in play" if x.name == "players_in_play" else "there are players"
         return f"{self._coll(x)} is not empty"
 
     def call_no(self, x):
+        if isinstance(x, g.Name) and x.name in ("players", "players_in_play"):  # (a new user's Durak)
+            return "no player is still in play" if x.name == "players_in_play" else "there are no players"
         return f"{self._coll(x)} is empty"
 
     def call_first(self, x):

@@ -357,3 +357,14 @@ def test_a_winner_named_in_a_procedure_is_in_how_to_win():
     head = md.split("## Contents")[0]
     assert "- **Decided at once:** by one of these rules:" in head and "*Going over*" in head and "*Settling*" in head
     assert "The rules *Going over* and *Settling* can name the winner outright" in md
+
+
+def test_no_player_in_play_reads_as_english(tmp_path):
+    """A new user's Durak: count(players_in_play) == 0 read 'the players still in play is empty'."""
+    text = MINI_HEAD + MINI_DEAL + TURNS.replace("ACTIONS", """action discard c in hand(turn):
+                    move c to pile
+                    if count(players_in_play) == 0 or count(players_in_play) > 0:
+                        pass""")
+    md = render_markdown(written(tmp_path, "nobody.cards", text))
+    assert "If no player is still in play, or some player is still in play:" in md, \
+        [ln for ln in md.splitlines() if "in play" in ln]
