@@ -569,17 +569,17 @@ class BookBuilder:
                 formal = self.en(d.body)
             explain = f"For a player {em(p)}, the {self.en.term(w.score)} is {formal}."
             if d.texts:
-                explain = f"A player's {self.en.term(w.score)} is {' '.join(d.texts).rstrip('.')}: " \
+                explain = f"A player's {self.en.term(w.score)} is {_mid(' '.join(d.texts))}: " \
                           f"for a player {em(p)}, {formal}."
         elif w.score in self.en.vars and self.en.vars[w.score].texts:  # `winner most VAR`: the variable's own words
-            explain = f"A player's {self.en.term(w.score)} is {' '.join(self.en.vars[w.score].texts).rstrip('.')}."
+            explain = f"A player's {self.en.term(w.score)} is {_mid(' '.join(self.en.vars[w.score].texts))}."
         return {"sentence": sentence, "explain": explain, "sides": self.sides_sentence()}
 
     def sides_sentence(self) -> str | None:
         """Who plays together (`sides by NAME`), in the definition's words."""
         sd = self.rs.sides
         d, term = (self.en.defines.get(sd.by), self.en.term(sd.by)) if sd else (None, None)
-        said = f". A player's {term} is {' '.join(d.texts).rstrip('.')}: " if d is not None and d.texts else ": "
+        said = f". A player's {term} is {_mid(' '.join(d.texts))}: " if d is not None and d.texts else ": "
         return f"The players play in sides{said}players with the same {term} are partners." if sd else None
 
     def build(self) -> dict:
@@ -639,3 +639,18 @@ class BookBuilder:
         book["heading"] = dict(sections)
         self.built_phases = phases
         return book
+
+
+def _mid(text: str) -> str:
+    """An author's words put in the middle of a sentence: no full stop, and no capital where the
+    first word is a common one ("A player's total is the player's score", not "is The player's")."""
+    text = text.strip().rstrip(".")
+    first = text.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:].islower() and first.lower() in _COMMON:
+        text = text[0].lower() + text[1:]
+    return text
+
+
+_COMMON = frozenset("the a an each every all any one two three four five their its his her this that these those "
+                    "how what which who whose whether when if how many".split())
+

@@ -368,3 +368,13 @@ def test_no_player_in_play_reads_as_english(tmp_path):
     md = render_markdown(written(tmp_path, "nobody.cards", text))
     assert "If no player is still in play, or some player is still in play:" in md, \
         [ln for ln in md.splitlines() if "in play" in ln]
+
+
+def test_an_authors_description_put_mid_sentence_loses_its_capital(tmp_path):
+    """A new user's Schafkopf: "A player's total is The player's score over the deals so far."."""
+    text = MINI_HEAD.replace("define points(p: player) = count(hand(p))\n",
+                             "define points(p: player) = count(hand(p))\n    text \"The cards the player still holds.\"\n") \
+        + MINI_DEAL + DISCARDS
+    md = render_markdown(written(tmp_path, "mid.cards", text))
+    assert "A player's *points* is the cards the player still holds:" in md, \
+        [ln for ln in md.splitlines() if "A player's" in ln]
