@@ -171,8 +171,7 @@ class GreedyBot:
         C works out the whole look-ahead in one call (native/greedy.py), the same sample drawn
         there, and gives back the raw numbers, which the same code judges here."""
         seed = sample_seed(self.seed, len(state.history), me)
-        sealed = state.choice is not None and state.choice.secret
-        if state.native is not None and not sealed:  # (a sealed choice is looked at here, on either engine)
+        if state.native is not None:
             from ..native.greedy import look_ahead
             values = look_ahead(state.native, advised, seed)
             if values is not None and len(values) == len(moves):
@@ -195,8 +194,6 @@ class GreedyBot:
                     after = None
             if after is None:
                 after = apply(state.clone(), m)
-            if sealed:
-                _open_sealed(after, me, random.Random(seed + 1))
             value = self.margin(after, me)
             if advised:  # the ruleset's advice first, the score after it
                 try:
@@ -207,25 +204,6 @@ class GreedyBot:
 
     def __repr__(self) -> str:
         return f"GreedyBot({self.seed})"
-
-
-def _open_sealed(after: State, me: int, rng: random.Random) -> None:
-    """A sealed choice (`choose secretly by each`) carried out in a look-ahead: the others who
-    have still to choose choose at random, so the move is judged by what it does, not by a
-    position where every move is still sealed and looks the same (a new user's Poker Squares:
-    greedy placed its card at random with two players or more, and scored as a random player)."""
-    for _ in range(len(after.seats) + 1):
-        if after.finished:
-            return
-        legal = engine.legal_moves(after)
-        who = [x.player for x in legal]
-        if me in who or not legal:  # (the choice is carried out: the next decision is this seat's too)
-            return
-        mine = [x for x in legal if x.player == who[0]]
-        try:
-            apply(after, mine[int(rng.random() * len(mine))])
-        except GameRuntimeError:
-            return
 
 
 BOTS: dict[str, type | None] = {"random": RandomBot, "greedy": GreedyBot,
