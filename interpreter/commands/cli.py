@@ -75,8 +75,19 @@ app = typer.Typer(
 
 
 def main() -> None:
-    """The console-script entry point (`cardrules`, `python -m interpreter`)."""
+    """The console-script entry point (`cardrules`, `python -m interpreter`). SIGTERM (`timeout`,
+    a job stopped from outside) is answered as Ctrl-C is: the games played so far are kept and
+    said, nothing is half-written, exit 130 (a new user's `timeout 900 cardrules balance ...`
+    left nothing after 15 minutes of games)."""
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     app(prog_name="cardrules")
+
+
+def _terminated(signum, frame) -> NoReturn:
+    raise KeyboardInterrupt
 
 
 def _command(name: str | None = None, *, short_help: str):
@@ -427,7 +438,7 @@ def _interrupted(kept: int, games: int, seed: int, log: Path | None) -> None:
     if not kept:
         _fail("interrupted before the first game finished: nothing to summarise", 130)
     games_text = f"game 1 (seed {seed})" if kept == 1 else f"games 1-{kept} (seeds {seed}-{seed + kept - 1})"
-    _err(f"interrupted: {kept} of {games} games kept; the summary{' and the log' if log else ''} cover "
+    _err(f"interrupted: {kept} of {games} games kept; the summary{' and the log cover' if log else ' covers'} "
          f"{games_text}, as --games {kept} would")
 
 
@@ -647,6 +658,8 @@ def lsp() -> None:
         import pygls  # noqa: F401
     except ImportError:
         _fail("error: the language server needs pygls: pip install 'cardrules[lsp]'", 2)
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (an editor that stops the server stops it outright, as before)
     from ..lsp import main as serve
     serve()
 

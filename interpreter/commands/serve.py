@@ -180,4 +180,6 @@ def serve_command(
             web.begin_stop()
             super().handle_exit(sig, frame)
 
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the server answers SIGTERM itself and ends cleanly, exit 0)
     Server(config).run(sockets=[sock])

@@ -99,4 +99,6 @@ def studio_command(
             web.begin_stop()
             super().handle_exit(sig, frame)
 
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the server answers SIGTERM itself and ends cleanly, exit 0)
     Server(config).run(sockets=[sock])

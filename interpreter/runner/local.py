@@ -27,6 +27,7 @@ MAX_RESTARTS = 3
 
 def _worker_init(client: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the pool stops its workers so; the command's own answer is the parent's)
     die_with(client)  # a client killed outright (kill -9) leaves no worker behind, so neither the
     # fork server nor the resource tracker (they end when the last worker holding their pipes does)
 

@@ -41,6 +41,7 @@ STOP_GRACE = 0.5         # seconds a stopped process has to end after SIGTERM be
 def _start_child(conn, parent: int) -> None:
     die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     lower_priority()
 
 

@@ -128,6 +128,7 @@ def _serve(conn, parent: int) -> None:
     """A worker's life: answer decisions until the server closes the pipe or dies."""
     die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     lower_priority()  # pages before bots: the server's process is served first
     seen: dict = {}
     while True:

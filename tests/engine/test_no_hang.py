@@ -470,7 +470,7 @@ def test_ctrl_c_keeps_the_games_that_finished(engine):
     code, err, took = _interrupted(["play", "kuhn-poker", "--games", 1_000_000, "--workers", 1, "--engine", engine],
                                    signal.SIGINT, busy=1.0)
     assert code == 130, err
-    m = re.search(r"interrupted: (\d+) of 1000000 games kept; the summary cover games 1-(\d+) \(seeds 0-(\d+)\), "
+    m = re.search(r"interrupted: (\d+) of 1000000 games kept; the summary covers games 1-(\d+) \(seeds 0-(\d+)\), "
                   r"as --games (\d+) would", err)
     assert m and int(m[1]) == int(m[2]) == int(m[3]) + 1 == int(m[4]) > 0, err
 
@@ -479,9 +479,12 @@ def test_ctrl_c_keeps_the_games_that_finished(engine):
 @pytest.mark.parametrize("engine", [pytest.param("python", marks=SLOW), pytest.param("native", marks=needs_cc)])
 def test_sigterm_ends_a_long_call_at_once(engine, tmp_path):
     (tmp_path / "huge.cards").write_text(HUGE)
+    """SIGTERM (`timeout`, a job stopped from outside) is answered as Ctrl-C is: at once, with what
+    was kept said, exit 130 (it killed the command, and a 15-minute balance wrote nothing)."""
     code, err, took = _interrupted(["play", tmp_path / "huge.cards", "--games", 1, "--workers", 1, "--engine", engine],
                                    signal.SIGTERM)
-    assert code == -signal.SIGTERM, err
+    assert code == 130, err
+    assert err.splitlines()[-1] == "interrupted before the first game finished: nothing to summarise", err
     assert took < 0.5 + SIGNAL_MARGIN
 
 
@@ -524,3 +527,16 @@ def test_a_handler_that_returns_lets_the_call_go_on():
         t.join()
         signal.signal(signal.SIGTERM, old)
     assert seen and poked == quiet and quiet[2]
+
+
+@needs_proc
+@needs_cc
+def test_sigterm_keeps_the_games_a_balance_report_played(tmp_path):
+    """A new user's `timeout 900 cardrules balance shithead.cards ...` left no report after 15
+    minutes of games: SIGTERM now ends it as Ctrl-C does, the games played so far reported."""
+    out = tmp_path / "report"
+    code, err, _ = _interrupted(["balance", "ganjifa", "--games", 100000, "--workers", 1, "--out", out],
+                                signal.SIGTERM, busy=1.0)
+    assert code == 130, err
+    assert "interrupted: the report covers the first" in err, err
+    assert (out / "report.json").is_file() and (out / "report.html").is_file()
