@@ -273,6 +273,8 @@ def _render_html(diff: Diff, labels, book_a, book_b, redline) -> str:
         toc.append(("rules", "Changes to the rules"))
     if diff.prose_changes:
         toc.append(("prose", "Changes to the prose"))
+    if diff.kept_words:
+        toc.append(("words", "Words to read again"))
     if redline:
         toc.append(("redline", "Rulebook redline"))
     if toc:

@@ -631,8 +631,9 @@ def child_blocks(stmt) -> list[tuple]:
 
 
 
-def nodes_below(node):
-    """Every node below a rule-graph node (pydantic models, tuples, dicts), the node too."""
+def nodes_below(node, skip=None):
+    """Every node below a rule-graph node (pydantic models, tuples, dicts), the node too; with
+    `skip`, a node below for which skip(node) holds is left out with everything under it."""
     stack = [node]
     while stack:
         x = stack.pop()
@@ -643,6 +644,8 @@ def nodes_below(node):
         else:
             fields = getattr(type(x), "model_fields", None)
             if fields is not None:
+                if skip is not None and x is not node and skip(x):
+                    continue
                 yield x
                 stack.extend(getattr(x, f) for f in fields)
 

@@ -20,26 +20,10 @@ def words_to_check(rs: g.Ruleset) -> list[tuple[str, str, str, list[str]]]:
         return []
 
     def names_in(x) -> set:
-        out = set()
-        stack = [x]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, (tuple, list)):
-                stack.extend(n)
-                continue
-            if isinstance(n, g.Rule) and n is not x:
-                continue  # (a rule inside speaks for itself)
-            fields = getattr(type(n), "model_fields", None)
-            if fields is None:
-                continue
-            if isinstance(n, g.Name):
-                out.add(n.name)
-            elif isinstance(n, g.Call):
-                out.add(n.func)
-            elif isinstance(n, g.Perform):
-                out.add(n.name)
-            stack.extend(getattr(n, f) for f in fields if f not in ("texts", "notes", "loc"))
-        return out
+        """The names x uses (a rule inside it speaks for itself)."""
+        return {n.name if isinstance(n, (g.Name, g.Perform)) else n.func
+                for n in g.nodes_below(x, skip=lambda y: isinstance(y, g.Rule))
+                if isinstance(n, (g.Name, g.Call, g.Perform))}
 
     def hits(node) -> list[str]:
         """The changed names a rule names itself (one it reaches only through other definitions

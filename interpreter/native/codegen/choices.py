@@ -316,6 +316,13 @@ class Choices:
             return memo[e.fn]
         return None
 
+    def _assignments(self) -> tuple[dict, set]:
+        """_assignments_of the whole program, worked out once."""
+        got = self.__dict__.get("_given")
+        if got is None:
+            got = self.__dict__["_given"] = _assignments_of(self.everything, self.p.choices)
+        return got
+
     def var_range(self, slot: int):
         """The lowest and highest value a declared whole-number variable can hold: its first value's
         and those of every `set` of it, where each is fixed by the ruleset (None otherwise, or for a
@@ -327,22 +334,35 @@ class Choices:
         declared = [(typ, init) for s, _, typ, init in self.p.var_ir if s == slot]
         if declared and declared[0][0] != "int":
             return None
-        values = [declared[0][1]] if declared else []
-        for st in _stmts(self.everything):
-            if isinstance(st, (ir.SetSlot, ir.SetPlayerVar)) and st.slot == slot:
-                values.append(st.value)
-            elif isinstance(st, ir.Bind) and slot in st.slots:  # a procedure's parameter: each argument given
-                values.append(st.args[st.slots.index(slot)])
-            elif isinstance(st, (ir.LoopStep, ir.LoopInit)) and slot in (getattr(st, "var", None), st.lst, st.idx):
-                return None  # (a loop's variable)
-        if not values or any(slot == a.slot or slot in (getattr(m, "slot", None) for m in (a.more or ()))
-                             for ch in self.p.choices for a in ch.alts):
-            return None  # (a move's value, or nothing says what it holds)
+        given, unbounded = self._assignments()
+        values = ([declared[0][1]] if declared else []) + given.get(slot, [])
+        if not values or slot in unbounded:
+            return None  # (a loop's variable, a move's value, or nothing says what it holds)
         ranges = [self.int_range(v) for v in values]
         if any(r is None for r in ranges):
             return None
         memo[slot] = (min(r[0] for r in ranges), max(r[1] for r in ranges))
         return memo[slot]
+
+
+def _assignments_of(everything, choices) -> tuple[dict, set]:
+    """Every value each slot is given (a `set`, or a procedure's argument) in the lowered program,
+    and the slots given values no expression says (a loop's variable, a move's value)."""
+    given: dict = {}
+    unbounded: set = set()
+    for st in _stmts(everything):
+        if isinstance(st, (ir.SetSlot, ir.SetPlayerVar)):
+            given.setdefault(st.slot, []).append(st.value)
+        elif isinstance(st, ir.Bind):  # a procedure's parameters: each argument given
+            for s, a in zip(st.slots, st.args):
+                given.setdefault(s, []).append(a)
+        elif isinstance(st, (ir.LoopStep, ir.LoopInit)):
+            unbounded.update(x for x in (getattr(st, "var", None), st.lst, st.idx) if x is not None)
+    for ch in choices:
+        for a in ch.alts:
+            unbounded.add(a.slot)
+            unbounded.update(getattr(m, "slot", None) for m in (a.more or ()))
+    return given, unbounded
 
 
 def _stmts(x):
