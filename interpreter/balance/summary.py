@@ -5,6 +5,7 @@ rules used, skill and lead changes; and two reports side by side."""
 from __future__ import annotations
 
 from ..engine import program_of, seat_name
+from ..language import graph as g
 from .games import Config, GameFacts
 from .stats import diff_means, diff_proportions, equal_shares, summary, wilson
 
@@ -18,6 +19,23 @@ def _wins(facts: list[GameFacts], players: int) -> list[float]:
         for w in f.winners:
             wins[w] += 1 / len(f.winners)
     return wins
+
+
+def declares_losers(rs) -> bool:
+    """Whether the rules name a loser outright (`declare loser`: Durak's fool), so that a seat's
+    share of the losses says more than its share of wins shared by everyone else."""
+    return any(isinstance(x, g.DeclareWinner) and x.loser for x in g.nodes_below(rs))
+
+
+def _losses(facts: list[GameFacts], players: int) -> list[int]:
+    """Games each seat lost: one that ended with winners, the seat not among them."""
+    lost = [0] * players
+    for f in facts:
+        if f.winners:
+            for i in range(players):
+                if i not in f.winners:
+                    lost[i] += 1
+    return lost
 
 
 def _teams(facts: list[GameFacts]) -> tuple | None:
@@ -69,6 +87,7 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
     seats = [seat_name(i) for i in range(n)]
     wins = _wins(facts, n)
     teams = _teams(facts)
+    losses = _losses(facts, n) if n > 2 and not teams and declares_losers(cfg.rs) else None
     same_bots = len(set(cfg.bots)) == 1 and cfg.rotate is None
     side_wins = _side_wins(facts, teams) if teams else None
     fair = equal_shares(side_wins if teams else wins)
@@ -116,6 +135,9 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
                      for i, s in enumerate(seats)},
         # partners (a `sides` line, the same sides in every game): each side's wins, a game won by
         # k sides counted 1/k for each; the fairness questions are asked of these
+        # where the rules name the loser (Durak's fool), each seat's share of the games it lost
+        "loss_rate": ({s: {"losses": losses[i], "rate": losses[i] / k if k else 0.0, "ci": list(wilson(losses[i], k))}
+                       for i, s in enumerate(seats)} if losses is not None else None),
         "sides": ({side_name(side): {"wins": side_wins[j], "rate": side_wins[j] / k if k else 0.0,
                                      "ci": list(wilson(side_wins[j], k))} for j, side in enumerate(teams)}
                   if teams else None),
@@ -216,6 +238,10 @@ def compare(a: dict, b: dict, fa: list[GameFacts], fb: list[GameFacts]) -> dict:
     for s in a["win_rate"]:
         if s in b["win_rate"]:
             prop(f"{s} win share", a["win_rate"][s]["wins"], b["win_rate"][s]["wins"])
+    if a.get("loss_rate") and b.get("loss_rate"):
+        for s in a["loss_rate"]:
+            if s in b["loss_rate"]:
+                prop(f"{s} lost (share of games)", a["loss_rate"][s]["losses"], b["loss_rate"][s]["losses"])
     fa_first = sum(1 / len(f.winners) for f in fa if f.first_decider in f.winners)
     fb_first = sum(1 / len(f.winners) for f in fb if f.first_decider in f.winners)
     prop("first player to decide: win share", fa_first, fb_first)

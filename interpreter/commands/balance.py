@@ -189,7 +189,11 @@ def balance_command(
         cut = (f" ({unfinished} stopped unfinished at {HARD_CAP:,} decisions)" if unfinished else "")
         sides = ("; sides: " + ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["sides"].items())
                  if r.get("sides") else "")
-        typer.echo(f"{r['configuration']}: {r['games']} games{cut}; won: {seats}{sides}; {r['fairness']['verdict']}")
+        lost = ("; lost (the rules name the loser): "
+                + ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["loss_rate"].items())
+                if r.get("loss_rate") else "")
+        typer.echo(f"{r['configuration']}: {r['games']} games{cut}; won: {seats}{sides}{lost}; "
+                   f"{r['fairness']['verdict']}")
         if r.get("skill"):
             s = r["skill"]
             ci = f"95% {s['ci'][0] * 100:.1f}-{s['ci'][1] * 100:.1f}%"

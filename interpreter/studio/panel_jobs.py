@@ -97,7 +97,10 @@ def balance_summary(data: dict) -> list[str]:
     lines = []
     for r in data["configurations"]:
         seats = ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["win_rate"].items())
-        lines.append(f"{r['configuration']}: {r['games']} games; won: {seats}; {r['fairness']['verdict']}")
+        lost = ("; lost (the rules name the loser): "
+                + ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["loss_rate"].items())
+                if r.get("loss_rate") else "")
+        lines.append(f"{r['configuration']}: {r['games']} games; won: {seats}{lost}; {r['fairness']['verdict']}")
         if r.get("skill"):
             s = r["skill"]
             lines.append(f"skill: {s['strong']} won {s['win_rate'] * 100:.1f}% against {s['others']}: {s['verdict']}")

@@ -287,6 +287,30 @@ def test_diff_play_says_a_win_share_is_not_games_won_where_wins_are_shared(tmp_p
     assert "win shared by k" not in r.output  # (no win is shared in Ganjifa)
 
 
+def test_a_game_that_names_its_loser_reports_each_seats_share_of_the_losses(tmp_path):
+    """Durak and Shithead by new users: 'won: P1 31.2%, P2 35.0%, P3 33.8%' (every win shared
+    by the players who were not the fool) hid the one figure a designer asks: who is the fool."""
+    fool = tmp_path / "fool.cards"  # (in three-player Fool, P3 is always left holding the last card)
+    fool.write_text((ROOT / "tests" / "engine" / "fool.cards").read_text(encoding="utf-8")
+                    .replace("players 2..4", "players 3..4"), encoding="utf-8")
+    out = tmp_path / "r"
+    r = run("balance", fool, "-k", 12, "--strong", "none", "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert "lost (the rules name the loser): P1 0.0%, P2 0.0%, P3 100.0%" in r.output
+    data = json.loads((out / "report.json").read_text(encoding="utf-8"))["configurations"][0]
+    assert data["loss_rate"]["P3"]["losses"] == 12 and data["loss_rate"]["P1"]["losses"] == 0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "Fool: lost</th>" in html and "the rules name the loser" in html
+    other = tmp_path / "fool-b.cards"  # (the fool is now the first still holding cards: P1 or P2)
+    other.write_text('variant b of "fool.cards"\nrule fool "The last one holding cards":\n'
+                     "    declare loser first(players)\n    end game\n", encoding="utf-8")
+    r = run("diff", fool, other, "--no-redline", "--play", 6)
+    table = r.output.partition("Played: 6 games each")[2]
+    assert "P3 lost (share of games)" in table and "P1 lost (share of games)" in table, r.output
+    r = run("balance", GANJIFA, "-n", 3, "-k", 3, "--strong", "none", "--workers", 1, "--out", tmp_path / "g")
+    assert r.exit_code == 0 and "lost" not in r.output  # (a winner named, not a loser)
+
+
 def test_diff_play_refuses_rulesets_for_different_tables():
     r = run("diff", GANJIFA, ROOT / "rulesets" / "mughal" / "udvasa.cards", "--play", 3)
     assert r.exit_code == 2 and "not played by the same number of players" in r.output
