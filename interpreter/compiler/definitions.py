@@ -174,6 +174,8 @@ class Definitions:
         d = self.defines.get(name)
         if d is None or name in seen:
             return False
+        if any(p.type in ("zone", "zones") for p in d.params):
+            return False  # a place is passed by its number: what lies there changes (a new user's 6 nimmt! scored 0)
         bound = {p.name for p in d.params}
         return self._static(d.body, bound, seen | {name})
 
