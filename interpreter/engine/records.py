@@ -106,9 +106,19 @@ def replay(ruleset, record: dict, path: str = "<record>") -> State:
                           "(the ruleset or the engine has changed since the record was made)", path)
     if s.finished:
         try:
-            outcome(s)
+            o = outcome(s)
         except GameRuntimeError as e:
             raise RecordError(f"every move replayed, but the game's result cannot be worked out: {e.render()}",
                               path) from None
+        # the cards may lie as recorded while the result differs (a definition worked out
+        # differently): the winners and scores recorded are checked too
+        got = {"winners": [seat_name(w) for w in o.winners] if o else None, "scores": list(o.scores) if o else None}
+        for key, what in (("winners", "winners"), ("scores", "scores")):
+            want = final.get(key)
+            if want is not None and got[key] is not None and list(want) != got[key]:
+                shown = (lambda v: ", ".join(v) or "none") if key == "winners" else (lambda v: ", ".join(map(str, v)))
+                raise RecordError(f"every move replayed and the cards lie as recorded, but the {what} differ: the record "
+                                  f"says {shown(want)}, the replay gives {shown(got[key])} (the ruleset or the engine "
+                                  "has changed since the record was made, or the engines disagree)", path)
     return s
 

@@ -116,6 +116,45 @@ def test_replay_names_the_move_after_which_the_ruleset_fails():
         replay(broken, record)
 
 
+def test_replay_checks_the_recorded_winners_and_scores_not_only_where_the_cards_lie():
+    """A new user's 6 nimmt!: a record made on the native engine replayed on the Python engine, whose
+    definition then gave other scores, was called "identical final state (won by P2)" where the record
+    said P1 had won: only the cards' places were compared."""
+    from interpreter.engine import make_record, replay
+    from interpreter.errors import RecordError
+    rs = loads_ruleset(_SCORED, "scored.cards")
+    s = new_game(rs, 2, seed=3)
+    while legal_moves(s):
+        apply(s, legal_moves(s)[0])
+    record = make_record(s, "scored.cards")
+    assert replay(rs, record).finished  # (as made)
+    wrong = dict(record, final=dict(record["final"], scores=[v + 1 for v in record["final"]["scores"]]))
+    with pytest.raises(RecordError, match=r"the cards lie as recorded, but the scores differ: the record says "):
+        replay(rs, wrong)
+    loser = [w for w in ("P1", "P2") if w not in record["final"]["winners"]]
+    wrong = dict(record, final=dict(record["final"], winners=loser))
+    with pytest.raises(RecordError, match=r"but the winners differ: the record says "):
+        replay(rs, wrong)
+
+
+_SCORED = """game scored "Scored"
+players 2
+deck d:
+    suits S
+    ranks 1..6
+zone stock shared hidden
+zone pile per player public
+define score(p: player) = sum c in pile(p): c.order
+winner most score
+phase play "Play":
+    rule take "Take":
+        shuffle stock
+        for each player p:
+            move top(stock) to pile(p)
+            move top(stock) to pile(p)
+"""
+
+
 FAMILY = """game fam "Families"
 players 2..3
 deck d:
