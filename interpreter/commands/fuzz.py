@@ -162,6 +162,11 @@ def engines_command(paths: list[Path], mutants: int, seed: int, first: int, as_j
     else:
         for f in report.findings:
             typer.echo("\n".join(f.describe()))
+        if report.originals:
+            bad = sum(1 for f in report.findings if not f.edits)
+            typer.echo(f"the file{'s' if report.originals != 1 else ''} as written: "
+                       + (f"{bad} of {report.originals} played differently on the two engines or failed (above)"
+                          if bad else f"{'all ' if report.originals > 1 else ''}played alike on both engines"))
         typer.echo(f"{report.mutants} mutants of {len(files)} file{'s' if len(files) != 1 else ''}: "
                    f"{report.loaded} loaded, {report.agreed} agreed on both engines ({report.games} games), "
                    f"{report.unsupported} not built by the native engine, {len(report.findings)} "

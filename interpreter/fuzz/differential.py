@@ -49,6 +49,8 @@ class Finding:
     def describe(self) -> list[str]:
         """The finding's lines: the file, each edit (on the text before it), what went wrong."""
         out, text = [f"{self.path}: {self.verdict.kind}: {self.verdict.detail}"], self.original
+        if not self.edits:
+            out.append(f"    {self.path}: the file as written, no edit")
         for e in self.edits:
             out.append(f"    {self.path}:{e.line(text)}: {e.describe(text)}")
             text = e.apply(text)
@@ -66,6 +68,7 @@ class Finding:
 @dataclass
 class Report:
     mutants: int = 0
+    originals: int = 0  # the files as written, checked first (in the run that starts at mutant 0)
     loaded: int = 0
     agreed: int = 0
     refused: int = 0
@@ -75,7 +78,7 @@ class Report:
     seconds: float = 0.0
 
     def to_json(self) -> dict:
-        return {"mutants": self.mutants, "loaded": self.loaded, "agreed": self.agreed, "refused": self.refused,
+        return {"mutants": self.mutants, "originals": self.originals, "loaded": self.loaded, "agreed": self.agreed, "refused": self.refused,
                 "unsupported": self.unsupported, "games": self.games, "seconds": round(self.seconds, 1),
                 "findings": [f.to_json() for f in self.findings]}
 
@@ -207,6 +210,15 @@ def run(paths: list[Path], mutants: int, seed: int = 0, start: int = 0,
     number, so a run can be split into chunks), checked and shrunk."""
     texts = {p: p.read_text(encoding="utf-8") for p in paths}
     report, t0 = Report(), time.monotonic()
+    if start == 0:  # the files as written first: a mutant's agreement says nothing of its original
+        for path, original in texts.items():
+            v = check_text(original, path, seeds, decisions)
+            report.originals += 1
+            if v.finding:
+                f = Finding(str(path), [], original, v)
+                report.findings.append(f)
+                if progress:
+                    progress("\n".join(["the file as written:"] + f.describe()))
     for i in range(start, start + mutants):
         rng = random.Random(f"{seed}:{i}")
         path = rng.choice(paths)

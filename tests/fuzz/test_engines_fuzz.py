@@ -79,3 +79,24 @@ def test_the_command_reports_what_it_played(tmp_path):
     r = CliRunner().invoke(app, ["fuzz", "--engines", str(SMALL[0]), "-m", "3", "--seed", "38"])
     assert r.exit_code == 0, r.output
     assert "3 mutants of 1 file: " in r.output and "0 findings" in r.output
+
+
+def test_the_file_as_written_is_played_on_both_engines_before_its_mutants(monkeypatch, tmp_path):
+    """A new user's 6 nimmt! scored differently on the two engines, and `fuzz --engines` said '4
+    loaded, 4 agreed ... 0 findings': it played only the edited copies, never the file itself."""
+    from typer.testing import CliRunner
+    from interpreter.commands.cli import app
+    path = tmp_path / "g.cards"
+    path.write_text(SMALL[0].read_text(encoding="utf-8"), encoding="utf-8")
+    original = path.read_text(encoding="utf-8")
+
+    def check(text, p, seeds, decisions):  # (a disagreement, simulated, of the file as written alone)
+        return differential.Verdict("disagree", "simulated") if text == original \
+            else differential.Verdict("refused", "", loaded=False)
+    monkeypatch.setattr(differential, "check_text", check)
+    report = differential.run([path], 2, seed=1)
+    assert report.originals == 1 and [f.edits for f in report.findings] == [[]]
+    assert report.findings[0].describe() == [f"{path}: disagree: simulated", f"    {path}: the file as written, no edit"]
+    assert differential.run([path], 2, seed=1, start=2).originals == 0  # (a later chunk: checked by the first)
+    r = CliRunner().invoke(app, ["fuzz", "--engines", str(path), "-m", "2"])
+    assert r.exit_code == 1 and "the file as written: 1 of 1 played differently on the two engines" in r.output, r.output
