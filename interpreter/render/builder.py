@@ -314,6 +314,10 @@ class BookBuilder:
             summary += "."
         if any(s in d.orders for s in d.suits):
             summary += " Not every suit ranks its cards in the same order: see the table."
+        if any(isinstance(x, g.Attr) and x.name == "order" for x in g.nodes_below(self.rs)):
+            # (a new user's 6 nimmt!: "c's rank position plus 1" read as card 55 making 56)
+            summary += (" A card's rank position counts from 0: the lowest rank of its suit's ranking is at 0,"
+                        " the next at 1, and so on.")
         values = [{"name": name, "pairs": ", ".join(f"{r} = {v}" for r, v in vals.items())}
                   for name, vals in d.values.items()]
         return {"name": d.name, "title": d.title or human(d.name), "summary": summary, "rows": rows,

@@ -274,7 +274,7 @@ def _repeat(ph: g.Phase, en: English, rules: list[dict]) -> str | None:
     """How the phase repeats: the whole of it, or the rules of its loop by their numbers."""
     for s in ph.body:
         if isinstance(s, (g.While, g.Repeat)):
-            how = f"as long as {en.cond(s.test)}" if isinstance(s, g.While) else "until the rules end it"
+            how = en.loop_test(s.test) if isinstance(s, g.While) else "until the rules end it"
             inside = set(_rule_names(s.body, {p.name: p for p in en.rs.procedures}, [], set()))
             numbers = [r["number"] for r in rules if r["name"] in inside]
             if not numbers or len(numbers) == len(rules):

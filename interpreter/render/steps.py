@@ -186,7 +186,9 @@ class Describer:
             self.loops.pop()
 
     def s_While(self, s):
-        return [Step(f"As long as {self.en.cond(s.test)}:", self._loop("repeat", s.body))]
+        how = self.en.loop_test(s.test)
+        return [Step(f"{how[0].upper()}{how[1:]}{', repeat' if how.startswith('until') else ''}:",
+                     self._loop("repeat", s.body))]
 
     def s_Repeat(self, s):
         return [Step("Repeat the following until told to stop:", self._loop("repeat", s.body))]

@@ -113,7 +113,17 @@ class English:
                 return f"{self(e)} is true"
         if isinstance(e, g.BoolLit):
             return "always" if e.value else "never"
+        if isinstance(e, g.Call) and e.func in self.vars and self.vars[e.func].type == "bool":
+            return f"{self(e)} is true"  # (a flag kept per player: 'if q's whisting is true', as its negation reads)
         return self(e)
+
+    def loop_test(self, test) -> str:
+        """How a `while` loop's test reads: 'until X' for `while not X` (a new user's Preferans:
+        'as long as it is not the case that A, or (B)' left the negation's reach unclear), else
+        'as long as X'."""
+        if isinstance(test, g.UnOp) and test.op == "not":
+            return f"until {self.cond(test.operand)}"
+        return f"as long as {self.cond(test)}"
 
     def neg(self, e) -> str:
         """The negation of a condition, pushed inwards where English allows."""
@@ -146,6 +156,12 @@ class English:
         if isinstance(e, g.BinOp) and e.op == "and" and not any(
                 isinstance(x, g.BinOp) and x.op == "and" for x in (e.left, e.right)):
             return f"it is not the case that both {self.cond(e)}"  # (not '(not A) and B')
+        if isinstance(e, g.BinOp) and e.op == "or":  # (a new user's Preferans: 'it is not the case that A, or (B)')
+            parts = self._flatten(e, "or")
+            texts = [self._logic_part(x, "or", i == len(parts) - 1) for i, x in enumerate(parts)]
+            if len(texts) == 2:
+                return f"neither {texts[0]} nor {texts[1]}"
+            return "none of these holds: " + "; ".join(texts)
         return f"it is not the case that {self.cond(e)}"
 
     # ---- classification and kinds
@@ -487,17 +503,34 @@ class English:
         elem = self.elem(x)
         if isinstance(x, g.Name) and x.name in ("players", "players_in_play"):
             return "the number of players" + (" still in play" if x.name == "players_in_play" else "")
-        return f"the number of {_NOUN.get(elem or 'card', 'item')}s in {self._coll(x)}"
+        coll = self._coll(x)
+        if isinstance(x, g.Agg) and x.op == "those" and coll.startswith("the "):
+            return f"the number of {coll[4:]}"  # (not 'the number of players in the players q such that ...')
+        return f"the number of {_NOUN.get(elem or 'card', 'item')}s in {coll}"
+
+    def _family(self, x) -> tuple[str, str] | None:
+        """A family of places named whole (`chosen`, one per player; `row`, four of them): what
+        'some of them' and 'all of them' are, for any(...) and no(...)."""
+        z = self.zones.get(x.name) if isinstance(x, g.Name) else None
+        if z is None or not (z.per_player or z.size):
+            return None
+        bare = re.sub(r"^(the|a|an) ", "", z.title or human(z.name))
+        if z.size:
+            return (f"one of the {z.size} {human(z.name)} places ({bare}) is not empty",
+                    f"all {z.size} of the {human(z.name)} places ({bare}) are empty")
+        return f"some player's {bare} is not empty", f"every player's {bare} is empty"
 
     def call_any(self, x):
         if isinstance(x, g.Name) and x.name in ("players", "players_in_play"):  # (not "the players ... is not empty")
             return "some player is still in play" if x.name == "players_in_play" else "there are players"
-        return f"{self._coll(x)} is not empty"
+        family = self._family(x)  # (a new user's 6 nimmt!: "every player's card chosen is not empty")
+        return family[0] if family else f"{self._coll(x)} is not empty"
 
     def call_no(self, x):
         if isinstance(x, g.Name) and x.name in ("players", "players_in_play"):  # (a new user's Durak)
             return "no player is still in play" if x.name == "players_in_play" else "there are no players"
-        return f"{self._coll(x)} is empty"
+        family = self._family(x)
+        return family[1] if family else f"{self._coll(x)} is empty"
 
     def call_first(self, x):
         return f"the first {_NOUN.get(self.elem(x) or 'card', 'item')} of {self._coll(x)}"
@@ -689,7 +722,7 @@ class English:
         if isinstance(x, g.Cond) or (not last and (isinstance(x, g.Agg) or _ends_open(x))):
             return f"({self.cond(x)})"  # (a choice between values keeps its brackets even last: 'X and (A if C, otherwise B)')
         text = self.cond(x)
-        if not last and text.startswith("it is not the case that"):  # ('not A and B' is not 'not (A and B)')
+        if not last and text.startswith(("it is not the case that", "neither ", "none of these holds")):  # ('not A and B' is not 'not (A and B)')
             return f"({text})"
         return text
 
@@ -728,6 +761,9 @@ class English:
         else:  # "3 times (2 to the power n)": words have no precedence to lean on
             left, right = (f"({x})" if isinstance(y, g.BinOp) and y.op == "^" else x
                            for x, y in ((left, e.left), (right, e.right)))
+            if op in ("*", "/", "mod") and isinstance(e.left, g.BinOp) and e.left.op in ("*", "/", "mod") \
+                    and e.left.op != op and not left.startswith("("):
+                left = f"({left})"  # (a new user's Preferans: "v divided by 2 times (x minus y)" read as v / (2 (x - y)))
         joined = self.kind(e) in ("cards", "zones", "players", "suits", "ranks")
         if op == "+" and joined:
             return f"{left} together with {right}"
@@ -776,6 +812,11 @@ class English:
                 and len(left.args) == 1 and isinstance(right, g.IntLit) and right.value == 0 \
                 and op in ("==", "<=", ">", "!="):
             return (self.call_no if op in ("==", "<=") else self.call_any)(left.args[0])
+        # count(those q in X where w) == 3: as the count below (a new user's Preferans read "the number of
+        # players q such that q's passed is true is 3")
+        if isinstance(left, g.Call) and left.func == "count" and left.func not in self.defines and len(left.args) == 1 \
+                and isinstance(left.args[0], g.Agg) and left.args[0].op == "those" and isinstance(right, g.IntLit):
+            left = left.args[0].model_copy(update={"op": "count"})
         # (count d in X where w) == 2: "there are exactly 2 cards d in X such that w"
         if isinstance(left, g.Agg) and left.op == "count" and isinstance(right, g.IntLit):
             k = right.value

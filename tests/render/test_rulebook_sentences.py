@@ -251,8 +251,7 @@ define either_way(c: card) = c.order > 0 and (if called(seat(1)) then true else 
     md = render_markdown(written(tmp_path, "brackets.cards", text))
     assert "(either *c*'s rank position is 1, or *c*'s rank position is 2) and *c*'s owner is" in md, md
     assert "*p*'s called is false and the number of cards in *p*'s hand is 2" in md
-    assert "and (true if the called of the player in seat 1, otherwise" in md or \
-        "and (true if the player in seat 1's called, otherwise" in md
+    assert "and (true if the called of the player in seat 1 is true, otherwise" in md, md  # (as 'is false' reads)
 
 
 # the topping-up procedure followed by two rules of the first phase (2 and 4: it is shown as rule 3) and by the second phase's rule
@@ -378,3 +377,28 @@ def test_an_authors_description_put_mid_sentence_loses_its_capital(tmp_path):
     md = render_markdown(written(tmp_path, "mid.cards", text))
     assert "A player's *points* is the cards the player still holds:" in md, \
         [ln for ln in md.splitlines() if "A player's" in ln]
+
+
+def test_words_found_wrong_by_new_users_in_6_nimmt_and_preferans(tmp_path):
+    """`while any(chosen)` (one zone a player) read 'as long as every player's card chosen is not
+    empty', the opposite quantifier; `(v / 2) * (a - b)` read 'v divided by 2 times (a minus b)';
+    `while not (count(those q ...) == 3 or ...)` read 'as long as it is not the case that the number
+    of players in the players q such that q's passed is 3, or (...)', the negation's reach unclear;
+    `c.order + 1` did not say that a rank position counts from 0."""
+    text = MINI_HEAD.replace("zone pile shared public\n", "zone pile shared public\nzone chosen per player public \"card chosen\"\n"
+                             ).replace("var turn: player = seat(1)\n", "var turn: player = seat(1)\nvar passed(p: player): bool = false\n"
+                                       "var v: int = 4\nvar x: int = 0\n") + MINI_DEAL + """    rule loop "Loop":
+        while any(chosen):
+            pass
+        while no(chosen):
+            set x = (v / 2) * (v - x)
+        while not (count(those q in players where passed(q)) == 3 or (x > 2 and v > 0)):
+            set x = x + top(pile).order + 1
+"""
+    md = render_markdown(written(tmp_path, "words.cards", text))
+    assert "As long as some player's card chosen is not empty:" in md, md
+    assert "As long as every player's card chosen is empty:" in md
+    assert "Set the x to (the v divided by 2) times (the v minus the x)." in md, md
+    assert ("Until there are exactly 3 players *q* such that *q*'s passed is true, or (the x is more than 2 and "
+            "the v is more than 0), repeat:") in md
+    assert "A card's rank position counts from 0: the lowest rank of its suit's ranking is at 0" in md
