@@ -201,8 +201,33 @@ def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
     node = s.program.nodes[s.pc] if 0 <= s.pc < len(s.program.nodes) else None
     what = _failure_words(exc)
     loc = getattr(node, "loc", None)
+    if node is not None and what.startswith("a card or player that is none"):
+        what += _asked_definitions(s.program.ruleset, node)
     return GameRuntimeError(f"while playing, this statement met {what}", loc.file if loc else None,
                             loc.line if loc else None, loc.column if loc else None, source_line(loc))
+
+
+_STATEMENTS = tuple(t for t in g.Stmt.__args__[0].__args__)  # (the statement classes: a block's inner statements)
+
+
+def _asked_definitions(rs, node) -> str:
+    """Where the none may come from, when the statement asks definitions: the error is located at
+    the statement, and a new user's 6 nimmt! met it in `top(z) < c` of an empty row two
+    definitions down, while the line shown tested `target(c) == none`."""
+    defines = {d.name: d for d in rs.defines}
+    seen: list = []
+    todo = [x for x in g.nodes_below(node, skip=lambda y: isinstance(y, _STATEMENTS))]
+    while todo:
+        x = todo.pop(0)
+        if isinstance(x, g.Call) and x.func in defines and x.func not in seen:
+            seen.append(x.func)
+            todo.extend(g.nodes_below(defines[x.func].body))
+    if not seen:
+        return ""
+    named = [f"{n} (line {defines[n].loc.line})" if defines[n].loc else n for n in seen[:4]]
+    listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    return (f"; it asks {listed}{' and more' if len(seen) > 4 else ''}: there too, the top, first, highest or "
+            "the like of nothing is none")
 
 
 def _at_rule(s: State, name: str, message: str, cls=GameRuntimeError) -> GameRuntimeError:
