@@ -97,7 +97,7 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
                                  f"after {n} decisions")
             who = s.actor
             if first is None:
-                first = who
+                first = AT_ONCE if len(engine.deciders(s)) > 1 else who
             choosing = who
             move = players[who].choose(s)
             choosing = None
@@ -138,6 +138,9 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
                      sides=teams)
 
 
+AT_ONCE = -1  # first_decider of a game whose first decision every player makes at once (a sealed choice)
+
+
 def _sides(s) -> tuple:
     """The sides at the end (engine.sides), or () when the rules cannot work them out there."""
     try:
@@ -166,6 +169,7 @@ def _random_game_in_c(cfg: Config, index: int, seed: int, bots: tuple, s) -> Gam
     import random
 
     from ..runner.native import playout_counts
+    at_once = not s.finished and len(engine.deciders(s)) > 1
     n, moves, first = playout_counts(s, [random.Random(bot_seed(seed, i)) for i in range(len(bots))], HARD_CAP)
     if not s.finished and n < HARD_CAP:  # (a failure raised: play_game plays it again in Python)
         raise GameFailed(f"game {index + 1} (seed {seed}) is stuck: nobody has a legal move after {n} decisions")
@@ -174,7 +178,8 @@ def _random_game_in_c(cfg: Config, index: int, seed: int, bots: tuple, s) -> Gam
     scores = o.scores if o is not None else tuple(0 for _ in bots)
     return GameFacts(seed=seed, bots=bots, winners=tuple(winners), scores=tuple(scores), decisions=n,
                      finished=s.finished, fired=fired_counts(s), moves=moves,
-                     first_decider=first, lead_changes=None, winner_was_behind=None, sides=_sides(s))
+                     first_decider=AT_ONCE if at_once else first, lead_changes=None, winner_was_behind=None,
+                     sides=_sides(s))
 
 
 def play_config(cfg: Config, games: int, seed: int, advance=None, out: list | None = None,

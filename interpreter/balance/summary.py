@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..engine import program_of, seat_name
 from ..language import graph as g
-from .games import Config, GameFacts
+from .games import AT_ONCE, Config, GameFacts
 from .stats import diff_means, diff_proportions, equal_shares, summary, wilson
 
 ALPHA = 0.05
@@ -100,7 +100,7 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
                        else f"evidence that the {whose} chances differ (a fair game would look this uneven in "
                        + (f"{fair['p_value']:.1%}" if fair["p_value"] >= 0.001 else "under 0.1%")
                        + f" of runs of {k} games)")
-    firsts = [f for f in facts if f.first_decider is not None]
+    firsts = [f for f in facts if f.first_decider is not None and f.first_decider != AT_ONCE]
     if teams:  # (the first player wins with its side)
         first_wins = sum(_side_share(f, f.first_decider, teams) for f in firsts)
     else:
@@ -108,7 +108,9 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
     first = {"games": len(firsts), "win_rate": first_wins / len(firsts) if firsts else None,
              "ci": list(wilson(first_wins, len(firsts))) if firsts else None,
              "fair_share": 1 / len(teams) if teams else 1 / n, "by_side": bool(teams),
-             "seat_counts": {s: sum(1 for f in firsts if f.first_decider == i) for i, s in enumerate(seats)}}
+             "seat_counts": {s: sum(1 for f in firsts if f.first_decider == i) for i, s in enumerate(seats)},
+             # games whose first decision every player made at once, secretly (6 nimmt!): nobody went first
+             "at_once": sum(1 for f in facts if f.first_decider == AT_ONCE)}
     keeps_score = program.score is not None
     margins = []
     for f in facts:
@@ -244,7 +246,8 @@ def compare(a: dict, b: dict, fa: list[GameFacts], fb: list[GameFacts]) -> dict:
                 prop(f"{s} lost (share of games)", a["loss_rate"][s]["losses"], b["loss_rate"][s]["losses"])
     fa_first = sum(1 / len(f.winners) for f in fa if f.first_decider in f.winners)
     fb_first = sum(1 / len(f.winners) for f in fb if f.first_decider in f.winners)
-    prop("first player to decide: win share", fa_first, fb_first)
+    if any(f.first_decider not in (None, AT_ONCE) for f in [*fa, *fb]):  # (nobody goes first where all choose at once)
+        prop("first player to decide: win share", fa_first, fb_first)
     prop("games without a winner (share)", a["no_winner"], b["no_winner"])
     prop("shared wins (share of games)", a["shared_wins"], b["shared_wins"])
     means("decisions per game", [f.decisions for f in fa], [f.decisions for f in fb])

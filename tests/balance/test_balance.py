@@ -613,3 +613,44 @@ def test_where_no_bar_is_drawn_a_line_says_how_far_the_games_have_gone(race, tmp
     assert lines and all(ln.endswith(" s so far") and " of 10 games, " in ln for ln in lines), r.stderr
     counts = [int(ln.split()[1]) for ln in lines]
     assert counts == sorted(counts) and counts[-1] > 0
+
+
+SEALED = """game sealed "Sealed"
+players 3
+deck d:
+    suits S
+    ranks 1..9
+zone stock shared hidden
+zone hand per player owner
+zone shown per player public
+define top_card(p: player) = highest c in shown(p)
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        deal 3 from stock to each hand
+    rule pick "Pick":
+        choose secretly by each q in players:
+            action show c in hand(q):
+                move c to shown(q)
+    rule best "Best":
+        declare winner highest q in players by top_card(q).order
+        end game
+"""
+
+
+@pytest.mark.parametrize("scored", [False, True])
+def test_a_game_whose_first_decision_all_make_at_once_has_no_first_player(tmp_path, scored):
+    """A new user's 6 nimmt!: 'The first decision fell to P1 50 times', where every player picks a
+    card at once, in secret. Both ways a game is played for the report: whole in C (no score) and
+    move by move (a score to follow)."""
+    path = tmp_path / "sealed.cards"
+    text = SEALED if not scored else SEALED.replace("phase play", "define pts(p: player) = count(shown(p))\n"
+                                                    "winner most pts\nphase play")
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "r"
+    r = run("balance", path, "-k", 6, "--strong", "none", "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    first = json.loads((out / "report.json").read_text(encoding="utf-8"))["configurations"][0]["first_player"]
+    assert first["at_once"] == 6 and first["games"] == 0 and first["seat_counts"] == {"P1": 0, "P2": 0, "P3": 0}
+    assert "every player makes the first decision at once, in secret, so nobody goes first" in \
+        (out / "report.html").read_text(encoding="utf-8")
