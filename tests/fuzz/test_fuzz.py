@@ -635,3 +635,35 @@ def test_a_card_called_aloud_is_no_leak_when_a_variable_keeps_it(reports, tmp_pa
                                    "                set called = top(stock)\n"), encoding="utf-8")
     leaks = only(fuzz_ruleset(peeked, games=4, seed=0), "hidden-leak")
     assert any("Variable 'called'" in f.sentence for f in leaks)
+
+
+def test_a_flag_never_set_to_anything_but_its_start_makes_its_conditions_constant(tmp_path):
+    """A new user's Preferans variant removed the only `set open_play = true`: `if open_play:` could
+    never run, and fuzz said 'no findings'. A yes/no game variable that starts at a value and is
+    only ever set to that value is that value for good; one also set to the other is not."""
+    from interpreter import loads_ruleset
+    text = """game flag "Flag"
+players 2
+deck d:
+    suits S
+    ranks 1..4
+zone stock shared hidden
+zone pile shared public
+var open: bool = false
+var live: bool = false
+phase play "Play":
+    rule deal "Deal":
+        shuffle stock
+        set open = false
+        set live = true
+    rule turn "Turn":
+        if open:
+            move top(stock) to pile
+        if live:
+            move top(stock) to pile
+"""
+    found = [f for f in Static(loads_ruleset(text, str(tmp_path / "flag.cards")), "flag.cards").findings
+             if f.kind == "constant-condition"]
+    assert len(found) == 1, [f.sentence for f in found]
+    assert "The condition `open` of an if in rule 'turn'" in found[0].sentence
+    assert "(variable 'open' starts false and is never set to anything else): its block never runs" in found[0].sentence
