@@ -294,7 +294,10 @@ def param_binder(en: English, var: str, domain, subset: bool, det: str = "a") ->
     """An action's parameter: 'a card c in ...', or a set of cards, 'any set S of one or more
     cards of the table'."""
     if subset:
-        return f"any set {en.local(var)} of one or more cards of {en.operand(domain)}"
+        coll = en.operand(domain)
+        if isinstance(domain, g.Agg) and domain.where is not None:
+            coll = f"({coll})"  # (a new user's Tichu: '... such that x's suit is s such that the number of cards in S ...')
+        return f"any set {en.local(var)} of one or more cards of {coll}"
     return en.binder(var, domain, det)
 
 

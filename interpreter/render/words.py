@@ -449,8 +449,8 @@ class English:
         modal = name.startswith(_MODALS)
         if not args:  # ('*slappable* does not hold': 'it is not the case that' would reach over what follows)
             return f"{self.term(name)} {'does not hold' if negated else 'holds'}"
-        if len(args) != 1:
-            subject = f"{self.term(name)} holds for {_plain_list(args)}"
+        if len(args) != 1:  # (bracketed: '2 if *kind of* holds for S and 2, otherwise 3' read 'and 2' as a condition)
+            subject = f"{self.term(name)} holds for ({', '.join(args)})"
             return f"it is not the case that {subject}" if negated else subject
         if modal:
             text = f"{args[0]} {self.term(name)}"
@@ -706,7 +706,10 @@ class English:
         return split
 
     def visit_Cond(self, e):
-        return f"{self.operand(e.then)} if {self.cond(e.test)}, otherwise {self(e.else_)}"
+        test = self.cond(e.test)
+        if isinstance(e.test, g.BinOp) and e.test.op == "or":  # (a new user's Big Two: 'n if A, or B, otherwise ...')
+            test = f"({test})"
+        return f"{self.operand(e.then)} if {test}, otherwise {self(e.else_)}"
 
     def visit_UnOp(self, e):
         if e.op == "not":

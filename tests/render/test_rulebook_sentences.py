@@ -402,3 +402,19 @@ def test_words_found_wrong_by_new_users_in_6_nimmt_and_preferans(tmp_path):
     assert ("Until there are exactly 3 players *q* such that *q*'s passed is true, or (the x is more than 2 and "
             "the v is more than 0), repeat:") in md
     assert "A card's rank position counts from 0: the lowest rank of its suit's ranking is at 0" in md
+
+
+def test_words_found_ambiguous_by_a_new_user_in_tichu_and_big_two(tmp_path):
+    """'2 if *kind of* holds for S and 2, otherwise ...' (the 2 read as a condition); 'n if A, or B,
+    otherwise ...'; 'of the cards x in the hand such that x's suit is s such that the number of cards
+    in S ...' (two such-thats, one inside the other)."""
+    text = MINI_HEAD.replace("define points(p: player) = count(hand(p))\n", """define points(p: player) = count(hand(p))
+define kind_of(S: cards, n: int) = count(S) == n
+define charge(n: int) = if n > 5 or n < 2 then n elif kind_of(hand(turn), 2) then 2 * n else 3 * n
+""") + MINI_DEAL + TURNS.replace("ACTIONS", """action lay S subset of (those x in hand(turn) where x.suit == Red) where count(S) >= 2:
+                    move S to pile""")
+    md = render_markdown(written(tmp_path, "tichu.cards", text))
+    assert "*n* if (*n* is more than 5, or *n* is less than 2), otherwise (2 times *n*) if *kind of* holds for " \
+        "(the turn's hand, 2), otherwise 3 times *n*" in md.replace("the *turn*'s", "the turn's"), md
+    assert "any set *S* of one or more cards of (the cards *x* in the turn's hand such that *x*'s suit is Red) " \
+        "such that the number of cards in *S* is at least 2" in md.replace("the *turn*'s", "the turn's"), md
