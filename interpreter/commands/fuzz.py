@@ -119,8 +119,12 @@ def fuzz_command(
         num = 0
         for r in reports:
             head = (f"{r.path}: {len(r.findings) or 'no'} finding{'s' if len(r.findings) != 1 else ''} "
-                    f"({r.configurations} configurations, {r.games} games of which {r.seeker_games} rule-seeking, "
+                    f"({r.configurations} configuration{'s' if r.configurations != 1 else ''}, {r.games} "
+                    f"game{'s' if r.games != 1 else ''} of which {r.seeker_games} rule-seeking, "
                     f"{r.seconds:.1f} s)")
+            if r.cut_short:  # (a new user's Tichu: 2 games of -k 20 played, and nothing said)
+                head += (f"; the time budget (--seconds) ran out before {r.asked} games in {r.cut_short} of "
+                         f"{r.configurations} configurations")
             typer.echo(head)
             for what, why in r.untried.items():
                 typer.echo(f"   {what} was not put to the test: {why} (not a finding)")

@@ -95,12 +95,15 @@ class RulesetReport:
     findings: list = field(default_factory=list)
     fired: dict = field(default_factory=dict)
     untried: dict = field(default_factory=dict)  # "option 'x'" or "rule 'y'" -> why it was not put to the test
+    cut_short: int = 0  # configurations the time budget stopped before their -k games
+    asked: int | None = None  # the games asked of each configuration (-k), if any
 
     def to_json(self) -> dict:
         return {"path": self.path, "game": self.game, "title": self.title,
                 "configurations": self.configurations, "games": self.games,
                 "seeker_games": self.seeker_games, "seconds": round(self.seconds, 3),
-                "findings": len(self.findings), "fired": self.fired, "untried": self.untried}
+                "findings": len(self.findings), "fired": self.fired, "untried": self.untried,
+                "cut_short": self.cut_short}
 
 
 # ====================================================================== configurations

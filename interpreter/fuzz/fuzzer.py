@@ -274,12 +274,15 @@ class Fuzzer(Checks, OptionEffects, Shrinking):
                                   f"{now - t0:.0f} s")
             self.n_games += k
             self.n_seeker += seekers
+            if self.games is not None and k < self.games:  # (the time budget ran out first)
+                report.cut_short += 1
             self.progress(f"fuzz {name} [{ci + 1}/{n_cfg}] {cfg.label()}: {counted(k, 'game')} ({seekers} rule-seeking), "
                           f"{time.monotonic() - t0:.2f} s" + (f", {new} new finding(s)" if new else ""))
         self._hunt()
         self._option_check()
         report.findings = self._findings()
         report.games, report.seeker_games = self.n_games, self.n_seeker
+        report.asked = self.games
         report.seconds = time.monotonic() - self.start
         report.fired = {r: n for r, n in zip(self.program.rule_names, self.fired_total)}
         report.untried = dict(self.untried)

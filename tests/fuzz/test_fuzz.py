@@ -368,6 +368,16 @@ def test_cli_seconds_budget():
     assert took < 20, f"--seconds 2 took {took:.1f} s"  # (a loaded CI machine: the budget is kept, not raced)
 
 
+def test_a_time_budget_that_stops_the_games_asked_says_so():
+    """A new user's Tichu: `-k 20 --seconds 120` played 2 games in two of three configurations and
+    the summary said only 'no findings (3 configurations, 24 games ...)'."""
+    r = cli(GANJIFA / "ganjifa.cards", "--games", 100000, "--seconds", 1, "--workers", 1)
+    assert r.exit_code in (0, 1), r.output
+    assert "the time budget (--seconds) ran out before 100000 games in " in r.stdout, r.output
+    r = cli(TARGETS / "never-fires.cards", "--games", 1, "--workers", 1)
+    assert "time budget" not in r.stdout and "1 game of which" not in r.stdout
+
+
 def test_registered_as_cardrules_fuzz():
     from interpreter.commands.cli import app
     r = CliRunner().invoke(app, ["fuzz", "--help"])
