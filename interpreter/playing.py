@@ -334,6 +334,31 @@ class GameBroke(Exception):
         return text
 
 
+def _told(state: State, seat: int) -> list | None:
+    """What `seat` has been told of each card (`tell`), or None in a game that tells nothing."""
+    from .engine.play import _synced
+    told = _synced(state).told
+    return None if told is None else told[seat::state.n_players]
+
+
+def _say_told(state: State, seat: int, before: list | None) -> None:
+    """Say at once what a move told the person (a Priest's look at a hand): shown only beside the
+    card at their next decision, it was lost when the card moved first (a new user's Love Letter)."""
+    if before is None:
+        return
+    from .engine.play import told_of
+    now = _told(state, seat)
+    for c, (was, is_) in enumerate(zip(before, now)):
+        if is_ and is_ != was:
+            inst = state.card_zone[c]
+            owner, zname = state.zowner[inst], state.zone_names[inst]
+            if owner is not None:
+                zname = "your " + state.program.zones[state.zkind[inst]].name if owner == seat else \
+                    f"{seat_name(owner)}'s {state.program.zones[state.zkind[inst]].name}"
+            where = zname
+            typer.echo(f"you are told: a card in {where} is {_told_text(told_of(state, c, seat))}")
+
+
 def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, str],
               human: Human | None, native: bool = False) -> State:
     """Play one game to its end (`native`: on the native engine, the bots choosing through the
@@ -357,6 +382,7 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
             move = players_of[who].choose(state)
             choosing = None
             last = f"move {len(state.history) + 1} ({seat_name(who)}: {move})"
+            told_before = _told(state, human.seat) if human is not None else None
             if human is not None and who != human.seat:  # the move as the person may see it (engine/shown.py)
                 secret = in_secret(state)
                 cards = shown.named_cards(state.program, getattr(move, "arg", None))
@@ -368,8 +394,11 @@ def play_one(rs, players: int, options: dict, seed: int, bot_names: dict[int, st
                     typer.echo(f"{seat_name(who)}: {move}")
                 else:
                     typer.echo(f"{seat_name(who)}: {shown.unseen_text(move, len(cards))}")
+                _say_told(state, human.seat, told_before)
                 continue
             apply(state, move)
+            if human is not None:
+                _say_told(state, human.seat, told_before)
         where = None
         outcome(state)  # (a score that cannot be worked out breaks the game here, as a failing rule does)
         return state
