@@ -507,10 +507,16 @@ class BookBuilder:
                     continue
                 refs = [link(f"#rule-{ph_name}-{n}", str(n)) for n in rules]
                 uses.append(f"{title}, rule{'s' if len(rules) > 1 else ''} {_plain_list(refs)}")
+            callers = [q.name for q in self.rs.procedures if q.name != p.name
+                       and any(isinstance(x, g.Perform) and x.name == p.name for x in g.nodes_below(q.body))]
+            by = ("performed by the procedure" + ("s " if len(callers) > 1 else " ")
+                  + _plain_list(link(f"#procedure-{c}", em(human(c))) for c in callers)) if callers else ""
             given = []
             if params:
                 given.append(f"Given {params}.")
-            given.append(f"Used in: {'; '.join(uses)}." if uses else "Not used by any phase.")
+            # (a new user's Love Letter: a procedure performed by another read as used by one rule only)
+            given.append(f"Used in: {'; '.join(uses)}{'; ' + by if by else ''}." if uses
+                         else f"Used only when {by}." if by else "Not used by any phase.")
             out.append({"name": p.name, "id": f"procedure-{p.name}", "heading": _cap(human(p.name)),
                         "params": params, "given": " ".join(given), "texts": p.texts, "notes": p.notes, "steps": steps,
                         "uses": self.proc_uses.get(p.name, []),

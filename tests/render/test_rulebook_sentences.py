@@ -418,3 +418,17 @@ define charge(n: int) = if n > 5 or n < 2 then n elif kind_of(hand(turn), 2) the
         "(the turn's hand, 2), otherwise 3 times *n*" in md.replace("the *turn*'s", "the turn's"), md
     assert "any set *S* of one or more cards of (the cards *x* in the turn's hand such that *x*'s suit is Red) " \
         "such that the number of cards in *S* is at least 2" in md.replace("the *turn*'s", "the turn's"), md
+
+
+def test_a_procedure_performed_by_another_says_so(tmp_path):
+    """A new user's Love Letter: `knock_out`, performed by a rule and by the procedure `prince_effect`,
+    read 'Used in: The match, rule 3', as if that rule alone used it."""
+    text = MINI_HEAD + """procedure tidy(p: player):
+    move top(hand(p)) to pile
+procedure both(p: player):
+    perform tidy(p)
+    perform tidy(next(p))
+""" + MINI_DEAL + TURNS.replace("ACTIONS", """action discard c in hand(turn):
+                    perform both(turn)""")
+    md = render_markdown(written(tmp_path, "procs.cards", text))
+    assert "Used in: Play, rule 2; performed by the procedure *both*." in md.replace("[*both*](#procedure-both)", "*both*"), md
