@@ -91,10 +91,12 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
     same_bots = len(set(cfg.bots)) == 1 and cfg.rotate is None
     side_wins = _side_wins(facts, teams) if teams else None
     fair = equal_shares(side_wins if teams else wins)
-    fair["meaningful"] = same_bots and n > 1
+    nobody_won = k > 0 and not any(f.winners for f in facts)  # (a new user's The Game: every game lost together)
+    fair["meaningful"] = same_bots and n > 1 and not nobody_won
     who, whose = ("side", "sides'") if teams else ("seat", "seats'")
     fair["by"] = who
     fair["verdict"] = ("a game for one: there are no seats to compare" if n == 1
+                       else f"no game of the {k} had a winner, so the seats' wins cannot be compared" if nobody_won
                        else "the seats have different players, so their shares are not comparable" if not same_bots
                        else f"no evidence that any {who} is favoured" if fair["p_value"] >= ALPHA
                        else f"evidence that the {whose} chances differ (a fair game would look this uneven in "
@@ -184,10 +186,13 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
         # alone, both rates are measured, each with its noise: the difference must leave out zero (a new
         # user's Pyramid: 1 of 50 won against 0 of 50 read "skill matters")
         alone = diff_proportions(wins[0] if n == 1 else 0.0, k or 1, strong_wins, m or 1)
+        nobody = not any(f.winners for f in [*facts, *sfacts])
         data["skill"] = {
             "strong": scfg.rotate, "others": scfg.bots[0], "games": m, "by_side": bool(steams),
             "win_rate": strong_wins / m if m else 0.0, "ci": [lo, hi], "fair_share": share,
-            "verdict": ("skill matters: the stronger player wins more than its share" if lo > share
+            "verdict": ("no game had a winner, with the stronger player or without it, so wins cannot tell whether "
+                        "skill matters" if nobody and n > 1 else
+                        "skill matters: the stronger player wins more than its share" if lo > share
                         else "the stronger player wins less than its share" if hi < share
                         else "no evidence that skill matters at this number of games")
                        if n > 1 else
@@ -196,7 +201,7 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
                         else f"the stronger player wins less often than {scfg.bots[0]} playing alone"
                         if alone["significant"] else "no evidence that skill matters at this number of games"),
         }
-        if hi < share and str(scfg.rotate).split(":")[0] == "greedy" and not program.advice:
+        if hi < share and not (nobody and n > 1) and str(scfg.rotate).split(":")[0] == "greedy" and not program.advice:
             # (Yaniv, written by a new user: 0 of 50 won, the report said skill did not help)
             data["skill"]["verdict"] += (": this ruleset gives no advice, so the greedy player sees only the score "
                                          "one move ahead, and where that does not change it breaks ties by keeping "

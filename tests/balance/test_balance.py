@@ -654,3 +654,20 @@ def test_a_game_whose_first_decision_all_make_at_once_has_no_first_player(tmp_pa
     assert first["at_once"] == 6 and first["games"] == 0 and first["seat_counts"] == {"P1": 0, "P2": 0, "P3": 0}
     assert "every player makes the first decision at once, in secret, so nobody goes first" in \
         (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_a_game_nobody_wins_says_its_wins_cannot_compare_seats_or_players(tmp_path):
+    """A new user's The Game (everyone wins or loses together; random players never win): the report
+    said 'no evidence that any seat is favoured' (a chi-square over no wins) and that ismcts 'wins less
+    than its share'."""
+    path = tmp_path / "lost.cards"
+    path.write_text(SEALED.replace("declare winner highest q in players by top_card(q).order",
+                                   "declare winner none"), encoding="utf-8")
+    out = tmp_path / "r"
+    r = run("balance", path, "-k", 4, "--strong", "greedy", "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert "no game of the 4 had a winner, so the seats' wins cannot be compared" in r.output
+    assert "no game had a winner, with the stronger player or without it, so wins cannot tell whether skill " \
+        "matters" in r.output
+    data = json.loads((out / "report.json").read_text(encoding="utf-8"))["configurations"][0]
+    assert data["fairness"]["meaningful"] is False
