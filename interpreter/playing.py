@@ -351,11 +351,9 @@ def _say_told(state: State, seat: int, before: list | None) -> None:
     for c, (was, is_) in enumerate(zip(before, now)):
         if is_ and is_ != was:
             inst = state.card_zone[c]
-            owner, zname = state.zowner[inst], state.zone_names[inst]
-            if owner is not None:
-                zname = "your " + state.program.zones[state.zkind[inst]].name if owner == seat else \
-                    f"{seat_name(owner)}'s {state.program.zones[state.zkind[inst]].name}"
-            where = zname
+            owner, kind = state.zowner[inst], state.program.zones[state.zkind[inst]].name
+            where = (state.zone_names[inst] if owner is None else f"your {kind}" if owner == seat
+                     else f"{seat_name(owner)}'s {kind}")
             typer.echo(f"you are told: a card in {where} is {_told_text(told_of(state, c, seat))}")
 
 

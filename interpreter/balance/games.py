@@ -36,6 +36,9 @@ class Config:
         return tuple(self.rotate if s == strong else b for s, b in enumerate(self.bots))
 
 
+AT_ONCE = -1  # first_decider of a game whose first decision every player makes at once (a sealed choice)
+
+
 @dataclass(frozen=True)
 class GameFacts:
     seed: int
@@ -136,9 +139,6 @@ def _play_game(cfg: Config, index: int, seed: int, native) -> GameFacts:
                      lead_changes=_changes(leads, teams) if keeps_score else None,
                      winner_was_behind=(any(w in behind for w in winners) if keeps_score and winners else None),
                      sides=teams)
-
-
-AT_ONCE = -1  # first_decider of a game whose first decision every player makes at once (a sealed choice)
 
 
 def _sides(s) -> tuple:

@@ -27,6 +27,13 @@ def declares_losers(rs) -> bool:
     return any(isinstance(x, g.DeclareWinner) and x.loser for x in g.nodes_below(rs))
 
 
+def loss_text(r: dict) -> str:
+    """The summary line's part for the losses ('' where the report has none)."""
+    if not r.get("loss_rate"):
+        return ""
+    return "; lost (the rules name the loser): " + ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["loss_rate"].items())
+
+
 def _losses(facts: list[GameFacts], players: int) -> list[int]:
     """Games each seat lost: one that ended with winners, the seat not among them."""
     lost = [0] * players
@@ -137,11 +144,11 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
         "shared_wins": sum(1 for f in facts if len(f.winners) > 1),
         "win_rate": {s: {"wins": wins[i], "rate": wins[i] / k if k else 0.0, "ci": list(wilson(wins[i], k))}
                      for i, s in enumerate(seats)},
-        # partners (a `sides` line, the same sides in every game): each side's wins, a game won by
-        # k sides counted 1/k for each; the fairness questions are asked of these
         # where the rules name the loser (Durak's fool), each seat's share of the games it lost
         "loss_rate": ({s: {"losses": losses[i], "rate": losses[i] / k if k else 0.0, "ci": list(wilson(losses[i], k))}
                        for i, s in enumerate(seats)} if losses is not None else None),
+        # partners (a `sides` line, the same sides in every game): each side's wins, a game won by
+        # k sides counted 1/k for each; the fairness questions are asked of these
         "sides": ({side_name(side): {"wins": side_wins[j], "rate": side_wins[j] / k if k else 0.0,
                                      "ci": list(wilson(side_wins[j], k))} for j, side in enumerate(teams)}
                   if teams else None),
@@ -186,12 +193,12 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
         # alone, both rates are measured, each with its noise: the difference must leave out zero (a new
         # user's Pyramid: 1 of 50 won against 0 of 50 read "skill matters")
         alone = diff_proportions(wins[0] if n == 1 else 0.0, k or 1, strong_wins, m or 1)
-        nobody = not any(f.winners for f in [*facts, *sfacts])
+        no_wins = n > 1 and not any(f.winners for f in [*facts, *sfacts])  # (wins cannot tell, either way)
         data["skill"] = {
             "strong": scfg.rotate, "others": scfg.bots[0], "games": m, "by_side": bool(steams),
             "win_rate": strong_wins / m if m else 0.0, "ci": [lo, hi], "fair_share": share,
             "verdict": ("no game had a winner, with the stronger player or without it, so wins cannot tell whether "
-                        "skill matters" if nobody and n > 1 else
+                        "skill matters" if no_wins else
                         "skill matters: the stronger player wins more than its share" if lo > share
                         else "the stronger player wins less than its share" if hi < share
                         else "no evidence that skill matters at this number of games")
@@ -201,7 +208,7 @@ def analyse(cfg: Config, facts: list[GameFacts], skill: tuple[Config, list[GameF
                         else f"the stronger player wins less often than {scfg.bots[0]} playing alone"
                         if alone["significant"] else "no evidence that skill matters at this number of games"),
         }
-        if hi < share and not (nobody and n > 1) and str(scfg.rotate).split(":")[0] == "greedy" and not program.advice:
+        if hi < share and not no_wins and str(scfg.rotate).split(":")[0] == "greedy" and not program.advice:
             # (Yaniv, written by a new user: 0 of 50 won, the report said skill did not help)
             data["skill"]["verdict"] += (": this ruleset gives no advice, so the greedy player sees only the score "
                                          "one move ahead, and where that does not change it breaks ties by keeping "

@@ -13,6 +13,7 @@ import typer
 from ..balance.games import HARD_CAP, Config, GameFailed
 from ..balance.report import ReportInterrupted, engine_line, make_report, render_html, runs_of, write_report
 from ..balance.equilibria import equilibrium_line, strong_players
+from ..balance.summary import loss_text
 from ..errors import CardRulesError, OptionError
 from ..runner import ENGINE_HELP
 
@@ -189,10 +190,7 @@ def balance_command(
         cut = (f" ({unfinished} stopped unfinished at {HARD_CAP:,} decisions)" if unfinished else "")
         sides = ("; sides: " + ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["sides"].items())
                  if r.get("sides") else "")
-        lost = ("; lost (the rules name the loser): "
-                + ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["loss_rate"].items())
-                if r.get("loss_rate") else "")
-        typer.echo(f"{r['configuration']}: {r['games']} games{cut}; won: {seats}{sides}{lost}; "
+        typer.echo(f"{r['configuration']}: {r['games']} games{cut}; won: {seats}{sides}{loss_text(r)}; "
                    f"{r['fairness']['verdict']}")
         if r.get("skill"):
             s = r["skill"]

@@ -207,16 +207,13 @@ def _located_failure(s: State, exc: Exception) -> GameRuntimeError:
                             loc.line if loc else None, loc.column if loc else None, source_line(loc))
 
 
-_STATEMENTS = tuple(t for t in g.Stmt.__args__[0].__args__)  # (the statement classes: a block's inner statements)
-
-
 def _asked_definitions(rs, node) -> str:
     """Where the none may come from, when the statement asks definitions: the error is located at
     the statement, and a new user's 6 nimmt! met it in `top(z) < c` of an empty row two
     definitions down, while the line shown tested `target(c) == none`."""
     defines = {d.name: d for d in rs.defines}
     seen: list = []
-    todo = [x for x in g.nodes_below(node, skip=lambda y: isinstance(y, _STATEMENTS))]
+    todo = list(g.nodes_below(node, skip=lambda y: isinstance(y, g.STATEMENT_TYPES)))  # (its own expressions)
     while todo:
         x = todo.pop(0)
         if isinstance(x, g.Call) and x.func in defines and x.func not in seen:

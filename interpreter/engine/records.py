@@ -112,13 +112,12 @@ def replay(ruleset, record: dict, path: str = "<record>") -> State:
                               path) from None
         # the cards may lie as recorded while the result differs (a definition worked out
         # differently): the winners and scores recorded are checked too
-        got = {"winners": [seat_name(w) for w in o.winners] if o else None, "scores": list(o.scores) if o else None}
-        for key, what in (("winners", "winners"), ("scores", "scores")):
-            want = final.get(key)
-            if want is not None and got[key] is not None and list(want) != got[key]:
-                shown = (lambda v: ", ".join(v) or "none") if key == "winners" else (lambda v: ", ".join(map(str, v)))
-                raise RecordError(f"every move replayed and the cards lie as recorded, but the {what} differ: the record "
-                                  f"says {shown(want)}, the replay gives {shown(got[key])} (the ruleset or the engine "
+        got = {"winners": [seat_name(w) for w in o.winners], "scores": list(o.scores)} if o else {}
+        for key, want in ((k, final.get(k)) for k in ("winners", "scores")):
+            if want is not None and got.get(key) is not None and list(want) != got[key]:
+                said, now = (", ".join(map(str, v)) or "none" for v in (want, got[key]))
+                raise RecordError(f"every move replayed and the cards lie as recorded, but the {key} differ: the record "
+                                  f"says {said}, the replay gives {now} (the ruleset or the engine "
                                   "has changed since the record was made, or the engines disagree)", path)
     return s
 

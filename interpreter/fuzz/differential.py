@@ -78,8 +78,8 @@ class Report:
     seconds: float = 0.0
 
     def to_json(self) -> dict:
-        return {"mutants": self.mutants, "originals": self.originals, "loaded": self.loaded, "agreed": self.agreed, "refused": self.refused,
-                "unsupported": self.unsupported, "games": self.games, "seconds": round(self.seconds, 1),
+        return {"mutants": self.mutants, "originals": self.originals, "loaded": self.loaded, "agreed": self.agreed,
+                "refused": self.refused, "unsupported": self.unsupported, "games": self.games, "seconds": round(self.seconds, 1),
                 "findings": [f.to_json() for f in self.findings]}
 
 

@@ -144,6 +144,7 @@ class Static:
         self.constant: dict[tuple, bool] = {}      # (id(node), role) -> value, for hints
         self.rule_when_false: set[str] = set()
         self.performers: dict[str, list] = {}        # procedure -> contexts that perform it
+        self.fixed: dict[str, bool] = {}             # yes/no variables that never change (_conditions)
         self._phases()
         self._usage()
         self._zones()
@@ -373,7 +374,7 @@ class Static:
             d = self.defines.get(n)
             if d is not None:
                 return self.fold(d.body, {}, cfg, depth + 1) if not d.params else UNK
-            if n in getattr(self, "fixed", ()):
+            if n in self.fixed:
                 return self.fixed[n]
             if n in self.suits:
                 return ("suit", n)
@@ -479,9 +480,13 @@ class Static:
     def _conditions(self):
         self.set_names = set()
         assigned: dict[str, list] = {}
+
+        def note(n, c, s):
+            if isinstance(n, g.Set):
+                self.set_names.add(n.name)
+                assigned.setdefault(n.name, []).append(n.value)
         for node, ctx in self.used_code + [(p, ("procedure", p.name)) for p in self.rs.procedures]:
-            _walk(node, ctx, lambda n, c, s: (self.set_names.add(n.name), assigned.setdefault(n.name, []).append(n.value))
-                  if isinstance(n, g.Set) else None)
+            _walk(node, ctx, note)
         # a yes/no game variable that starts at a value and is only ever set to that same value
         # holds it for good (a new user's Preferans variant removed the one 'set open_play = true')
         self.fixed = {v.name: v.init.value for v in self.rs.vars
@@ -583,26 +588,13 @@ class Static:
         else:
             what = f"The face up condition `{cond}` in {where}"
             effect = "the cards are never shown" if not value else "the cards are always shown"
-        fixed = sorted(n for n in self._reads_fixed(expr))
+        fixed = sorted(self.reads_through(expr) & self.fixed.keys())
         why = ("" if not fixed else " (" + ", ".join(
             f"variable {n!r} starts {'true' if self.fixed[n] else 'false'} and is never set to anything else"
             for n in fixed) + ")")
         self._find("constant-condition",
                    f"{what} ({_loc(loc_node)}) is always {word} for {span}{why}: {effect}.",
                    self.rules_of(ctx), loc_node)
-
-    def _reads_fixed(self, e, seen=None) -> set:
-        """The fixed variables a condition reads, through the definitions it asks."""
-        seen = set() if seen is None else seen
-        out = set()
-        for x in g.nodes_below(e):
-            if isinstance(x, g.Name) and x.name in self.fixed:
-                out.add(x.name)
-            name = x.name if isinstance(x, g.Name) else x.func if isinstance(x, g.Call) else None
-            if name in self.defines and name not in seen:
-                seen.add(name)
-                out |= self._reads_fixed(self.defines[name].body, seen)
-        return out
 
     def _span(self) -> str:
         rs = self.rs

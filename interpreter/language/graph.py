@@ -6,7 +6,7 @@ none of them re-reads the text. Every node keeps the place in the source it came
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -404,6 +404,7 @@ Stmt = Annotated[
           Repeat, ForPlayers, ForEach, Rule, Choose],
     Field(discriminator="kind"),
 ]
+STATEMENT_TYPES = get_args(get_args(Stmt)[0])  # (the classes a block's lines are)
 
 
 # ------------------------------------------------------------------ top level

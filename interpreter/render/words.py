@@ -56,6 +56,11 @@ def name_phrase(v) -> str:
     return f"the {human(v.name)}"
 
 
+
+def _bare(z: g.Zone) -> str:
+    """A zone's title without its article ('the hand' -> 'hand'), to take a possessive."""
+    return re.sub(r"^(the|a|an) ", "", z.title or human(z.name))
+
 class English:
     """Expressions to plain-language phrases, one `visit_<NodeClass>` method per node kind.
 
@@ -514,7 +519,7 @@ class English:
         z = self.zones.get(x.name) if isinstance(x, g.Name) else None
         if z is None or not (z.per_player or z.size):
             return None
-        bare = re.sub(r"^(the|a|an) ", "", z.title or human(z.name))
+        bare = _bare(z)
         if z.size:
             return (f"one of the {z.size} {human(z.name)} places ({bare}) is not empty",
                     f"all {z.size} of the {human(z.name)} places ({bare}) are empty")
@@ -547,7 +552,7 @@ class English:
     def call_zones(self, k):
         if isinstance(k, g.Name) and k.name in self.zones:
             z = self.zones[k.name]
-            bare = re.sub(r"^(the|a|an) ", "", z.title or human(z.name))
+            bare = _bare(z)
             if z.per_player:
                 return f"the players' places of kind {bare}"
             if not z.size:  # (one place: the list of it)
@@ -750,7 +755,7 @@ class English:
             neg = op == "not in"
             if isinstance(right, g.Name) and self.classify(right.name) == "zone" and self.zones[right.name].per_player:
                 z = self.zones[right.name]
-                bare = re.sub(r"^(the|a|an) ", "", z.title or human(z.name))
+                bare = _bare(z)
                 return f"{self.operand(e.left, 5)} is {'not in any' if neg else 'in a'} player's {bare}"
             if rk in ("ranks", "suits", "ints", "players", "list") and not isinstance(right, g.Call):
                 return f"{self.operand(e.left, 5)} is {'not ' if neg else ''}one of {self.operand(right, 5)}"

@@ -94,13 +94,11 @@ def balance_child(conn, parent: int, configs: list, games: int, seed: int, stron
 
 def balance_summary(data: dict) -> list[str]:
     """The lines `cardrules balance` prints after a report: each configuration, then the comparison."""
+    from ..balance.summary import loss_text
     lines = []
     for r in data["configurations"]:
         seats = ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["win_rate"].items())
-        lost = ("; lost (the rules name the loser): "
-                + ", ".join(f"{s} {w['rate'] * 100:.1f}%" for s, w in r["loss_rate"].items())
-                if r.get("loss_rate") else "")
-        lines.append(f"{r['configuration']}: {r['games']} games; won: {seats}{lost}; {r['fairness']['verdict']}")
+        lines.append(f"{r['configuration']}: {r['games']} games; won: {seats}{loss_text(r)}; {r['fairness']['verdict']}")
         if r.get("skill"):
             s = r["skill"]
             lines.append(f"skill: {s['strong']} won {s['win_rate'] * 100:.1f}% against {s['others']}: {s['verdict']}")
